@@ -1,0 +1,41 @@
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+const restrict = (files, patterns, ignores = []) => ({
+  files,
+  ignores,
+  rules: { "no-restricted-imports": ["error", { patterns }] },
+});
+
+const config = [
+  { ignores: ["node_modules/**", ".next/**", "e2e/.tmp/**", "bench/.tmp/**", "next-env.d.ts", "test-results/**"] },
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    rules: {
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  restrict(["lib/**"], [
+    { group: ["next", "next/*", "react", "react-dom", "server-only"], message: "lib/ is transport-independent." },
+    { group: ["@/app/*", "@/components/*", "@/server/*"], message: "lib/ must not import outer layers." },
+  ]),
+  restrict(["components/**"], [
+    { group: ["@/server/*", "!@/server/actions/*"], message: "UI may import server actions only." },
+    { regex: "^@/lib/(?!(errors|result)$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$)", message: "UI may import only client-safe lib modules." },
+    { group: ["node:*"], message: "No Node built-ins in UI code." },
+  ]),
+  restrict(["server/**"], [{ group: ["@/components/*", "@/app/*"], message: "Adapters never import UI." }], [
+    "server/mcp/**",
+    "server/cli/**",
+  ]),
+  restrict(["server/mcp/**", "server/cli/**"], [
+    {
+      group: ["next", "next/*", "server-only", "@/server/actions/*", "@/server/http/*", "@/components/*"],
+      message: "MCP/CLI run in plain Node.",
+    },
+  ]),
+];
+
+export default config;

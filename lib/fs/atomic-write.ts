@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Writes `data` to `target` atomically: a sibling temp file is written, fsynced and renamed
+ * over the target, then the directory is fsynced. A crash leaves the old or the new file,
+ * never a torn one (architecture.md, "Rules that hold everywhere").
+ * @throws the underlying fs error (ENOSPC, EACCES, ...) after removing the temp file.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(target);
+  await fs.mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const handle = await fs.open(tmp, "w");
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await fs.rename(tmp, target);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dir);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  // NOTE: directory fsync makes the rename durable; some filesystems refuse it, which is harmless.
+  try {
+    const handle = await fs.open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* not supported here */
+  }
+}
+
+/** Serializes JSON the way prompt-diary writes cards and metadata: indent 2 plus a trailing newline. */
+export function toPrettyJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

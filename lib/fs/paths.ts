@@ -1,0 +1,44 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { AppError } from "@/lib/errors";
+
+/**
+ * Resolves `relative` under `root` and checks, after `realpath` of both, that the result
+ * stays inside `root` (no `..`, no symlink escapes; architecture.md "Paths").
+ * Returns the absolute, real path. Missing files are resolved lexically through their
+ * deepest existing ancestor.
+ * @throws AppError invalid_input when the path escapes the root.
+ */
+export async function resolveInside(root: string, relative: string): Promise<string> {
+  if (path.isAbsolute(relative) || relative.split(/[\\/]/).includes("..")) {
+    throw new AppError("invalid_input", `path '${relative}' must be relative and stay inside ${root}`, { path: relative });
+  }
+  const realRoot = await fs.realpath(root);
+  const candidate = path.resolve(realRoot, relative);
+  const real = await realpathOfExisting(candidate);
+  if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+    throw new AppError("invalid_input", `path '${relative}' resolves outside ${root}`, { path: relative });
+  }
+  return real;
+}
+
+async function realpathOfExisting(p: string): Promise<string> {
+  try {
+    return await fs.realpath(p);
+  } catch {
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    return path.join(await realpathOfExisting(parent), path.basename(p));
+  }
+}
+
+/** True when `p` exists (any type). */
+export async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

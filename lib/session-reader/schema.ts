@@ -1,0 +1,73 @@
+import * as z from "zod";
+
+/** Seed 000: compact mode reads at most 2000 lines, full mode at most 100. */
+export const MAX_COMPACT_LINES = 2000;
+export const MAX_FULL_LINES = 100;
+
+export const READ_MODES = ["compact", "full"] as const;
+export type ReadMode = (typeof READ_MODES)[number];
+
+/**
+ * Input of `read_session_lines` (seed 000). Types are checked loosely here so that range
+ * problems come back as the seed's `{status:"invalid", errors:[{field,message,hint}]}` values.
+ */
+export const readSessionLinesInputSchema = z.object({
+  project_key: z.string().describe("Project directory name under projects/ in the prepared workspace."),
+  session_ref: z.string().describe("Session handle from sessions.index.jsonl, e.g. S0001."),
+  start_line: z.number().int().describe("First physical line to read, 1-based, inclusive."),
+  end_line: z.number().int().describe("Last physical line to read, 1-based, inclusive."),
+  mode: z
+    .enum(READ_MODES)
+    .default("compact")
+    .describe(
+      'compact (default): one bounded structured record per line, at most 2000 lines. full: verbatim raw JSONL lines, at most 100 lines; full returns raw lines and can be very large, so use it only for a narrow range where exact raw content is necessary.',
+    ),
+});
+export type ReadSessionLinesInput = z.infer<typeof readSessionLinesInputSchema>;
+
+/** One tool use inside a compact record (seed 000). */
+export type CompactToolUse = { name: string; input_summary: string; truncated: boolean };
+
+/** One tool result inside a compact record (seed 000; contract §4.4 for `kind`). */
+export type CompactToolResult = {
+  kind: string;
+  status: string | null;
+  file_path: string | null;
+  command: string | null;
+  preview: string | null;
+  raw_bytes: number;
+  truncated: boolean;
+};
+
+/** A compact record: one per physical line, every field always present (seed 000, contract §4.4). */
+export type CompactRecord = {
+  line: number;
+  record_type: string;
+  role: string | null;
+  content_kinds: string[];
+  summary: string;
+  text_preview: string | null;
+  tool_uses: CompactToolUse[];
+  tool_results: CompactToolResult[];
+  raw_bytes: number;
+  raw_sha256: string;
+  truncated: boolean;
+  duplicate_of: number | null;
+};
+
+/** A full-mode record: the verbatim physical line (seed 000). */
+export type FullRecord = { line: number; raw_line: string; raw_bytes: number; raw_sha256: string };
+
+/** One structured error of `read_session_lines` (seed 000 error model; key is `field`). */
+export type FieldError = { field: string; message: string; hint: string };
+export type InvalidResult = { status: "invalid"; errors: FieldError[] };
+
+export type ReadSessionLinesOk = {
+  status: "ok";
+  project_key: string;
+  session_ref: string;
+  line_range: { start: number; end: number };
+  mode: ReadMode;
+  records: CompactRecord[] | FullRecord[];
+};
+export type ReadSessionLinesResult = ReadSessionLinesOk | InvalidResult;

@@ -1,0 +1,104 @@
+import * as z from "zod";
+
+/** Source names exactly as prompt-diary writes them (contract §1.1). */
+export const SOURCE_NAMES = ["claude-code", "codex"] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+export const projectKeySchema = z.string().min(1, "project_key must be a non-empty string");
+export const sessionRefSchema = z.string().min(1, "session_ref must be a non-empty string");
+
+/** One `turns[]` item of a `sessions.index.jsonl` row (contract §1.4). */
+export const indexTurnSchema = z.object({
+  turn_ref: z.string(),
+  turn_start_line: z.number().int(),
+  turn_end_line: z.number().int(),
+});
+export type IndexTurn = z.infer<typeof indexTurnSchema>;
+
+/** One `sessions.index.jsonl` row as Casefile uses it (unknown legacy fields are ignored). */
+export const indexRowSchema = z.object({
+  session_ref: z.string(),
+  source: z.string(),
+  source_session_id: z.string(),
+  session_path: z.string(),
+  target_start_line: z.number().int(),
+  target_end_line: z.number().int(),
+  turns: z.array(indexTurnSchema),
+});
+export type IndexRow = z.infer<typeof indexRowSchema>;
+
+/** A project as listed on the dashboard's home page. */
+export const projectSummarySchema = z.object({
+  project_key: z.string(),
+  project_label: z.string(),
+  session_count: z.number().int(),
+  turn_count: z.number().int(),
+});
+export type ProjectSummary = z.infer<typeof projectSummarySchema>;
+
+/** A subagent transcript attached to a main session (seed 003). */
+export const subagentSummarySchema = z.object({
+  agent_id: z.string(),
+  file_name: z.string(),
+  size_bytes: z.number().int(),
+});
+export type SubagentSummary = z.infer<typeof subagentSummarySchema>;
+
+/**
+ * One row of `list_sessions` (seed 004's shape, adapted to transcripts): times are ISO
+ * strings, `duration_seconds` whole seconds, `size_bytes` the copied file size.
+ */
+export const sessionListItemSchema = z.object({
+  session_ref: z.string(),
+  source: z.string(),
+  source_session_id: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  duration_seconds: z.number().nullable(),
+  turn_count: z.number().int(),
+  first_user_message: z.string().nullable(),
+  subagent_count: z.number().int(),
+  size_bytes: z.number().int(),
+});
+export type SessionListItem = z.infer<typeof sessionListItemSchema>;
+
+export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes"] as const;
+export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
+
+/** Input of the `list_sessions` tool: paginated with limit/offset (seed 004). */
+export const listSessionsInputSchema = z.object({
+  project_key: projectKeySchema,
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  sort: z.enum(SESSION_SORT_KEYS).default("started_at"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  q: z.string().trim().max(500).optional(),
+});
+export type ListSessionsInput = z.infer<typeof listSessionsInputSchema>;
+
+export type ListSessionsResult = {
+  status: "ok";
+  project_key: string;
+  count: number;
+  total: number;
+  offset: number;
+  limit: number;
+  sessions: SessionListItem[];
+};
+
+/** Everything the viewer needs before it asks for line windows. */
+export const sessionDetailSchema = z.object({
+  project_key: z.string(),
+  project_label: z.string(),
+  session_ref: z.string(),
+  source: z.string(),
+  source_session_id: z.string(),
+  session_path: z.string(),
+  line_count: z.number().int(),
+  size_bytes: z.number().int(),
+  turns: z.array(indexTurnSchema),
+  subagents: z.array(subagentSummarySchema),
+  /** Set when the viewer shows one subagent transcript instead of the main session. */
+  agent_id: z.string().nullable(),
+});
+export type SessionDetail = z.infer<typeof sessionDetailSchema>;

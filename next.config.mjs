@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // The dashboard reads the workspace with Node APIs; keep these packages out of the bundle.
+  serverExternalPackages: ["proper-lockfile"],
+  devIndicators: false,
+  poweredByHeader: false,
+};
+
+export default nextConfig;
