@@ -71,3 +71,21 @@ export type ReadSessionLinesOk = {
   records: CompactRecord[] | FullRecord[];
 };
 export type ReadSessionLinesResult = ReadSessionLinesOk | InvalidResult;
+
+/** Display cap for one raw line in the dashboard viewer's full mode (bytes of UTF-8). */
+export const VIEWER_RAW_CLIP_BYTES = 256 * 1024;
+
+/** A full record as the viewer receives it: the raw line, clipped for display when huge. */
+export type ViewerFullRecord = FullRecord & { clipped: boolean };
+
+/**
+ * Response of `GET /api/projects/<key>/sessions/<ref>/lines?start&end&mode[&agent]`: one window
+ * of lines for the dashboard viewer (main session, or a subagent transcript with `agent`).
+ */
+export type ViewerLinesResult = {
+  status: "ok";
+  line_count: number;
+  line_range: { start: number; end: number };
+  mode: ReadMode;
+  records: CompactRecord[] | ViewerFullRecord[];
+};
