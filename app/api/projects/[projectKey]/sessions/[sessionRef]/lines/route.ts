@@ -1,0 +1,4 @@
+import { sessionLinesHandler } from "@/server/http/sessions";
+
+export const dynamic = "force-dynamic";
+export const GET = sessionLinesHandler;

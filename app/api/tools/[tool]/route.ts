@@ -1,0 +1,4 @@
+import { callToolHandler } from "@/server/http/tools";
+
+export const dynamic = "force-dynamic";
+export const POST = callToolHandler;

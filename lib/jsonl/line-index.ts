@@ -1,0 +1,219 @@
+import type { FileHandle } from "node:fs/promises";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "@/lib/errors";
+import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
+import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
+
+/**
+ * Where each physical line of a file starts (contract §1.6 numbering: UTF-8 with replacement,
+ * Python `str.splitlines()` boundaries, no extra line after a trailing break).
+ * - `size`: file size in bytes when indexed; `mtimeMs`: its modification time in ms.
+ * - `lineCount`: number of physical lines (0 for an empty file).
+ * - `starts[i]`: byte offset where line `i + 1` begins; `starts.length === lineCount`.
+ *   Line `i + 1` ends (terminator included) at `starts[i + 1]`, or at `size` for the last line.
+ */
+export type LineIndex = { size: number; mtimeMs: number; lineCount: number; starts: Float64Array };
+
+/** A freshly built or extended index plus the byte offset its scan started from (0 = full scan). */
+export type LineIndexBuild = LineIndex & { scannedFromByte: number };
+
+/** One physical line: 1-based number, decoded text without terminator, content size in bytes. */
+export type LineText = { line: number; text: string; byteLength: number };
+
+/** Default read size of the scanner, in bytes. */
+export const DEFAULT_SCAN_CHUNK_BYTES = 4 << 20;
+
+/**
+ * Scans `handle` from `fromByte` (which must be a line start, 0 by default) up to `endByte`
+ * and returns `prefix` followed by the start offset (bytes) of every line beginning in
+ * `[fromByte, endByte)`. Reads `chunkBytes` (default 4 MiB, minimum 1) at a time; boundaries
+ * straddling chunks (`\r|\n`, `C2|85`, `E2 80|A8`) are handled.
+ * @throws AppError io_error when the file is shorter than `endByte`, or the fs read error.
+ */
+export async function scanLineStarts(
+  handle: FileHandle,
+  endByte: number,
+  options: { fromByte?: number; chunkBytes?: number; prefix?: Float64Array } = {},
+): Promise<Float64Array> {
+  const fromByte = options.fromByte ?? 0;
+  const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? DEFAULT_SCAN_CHUNK_BYTES));
+  const prefix = options.prefix ?? new Float64Array(0);
+  // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
+  const out = new LineStartList(prefix.length + (endByte - fromByte) / 2048);
+  out.pushAll(prefix);
+  if (fromByte < endByte) out.push(fromByte);
+  const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(0, endByte - fromByte)) + MAX_PENDING_BYTES);
+  let pending = 0;
+  let position = fromByte;
+  while (position < endByte) {
+    const { bytesRead } = await handle.read(buffer, pending, Math.min(chunkBytes, endByte - position), position);
+    if (bytesRead === 0) throw new AppError("io_error", "The file shrank while it was being indexed.");
+    position += bytesRead;
+    const length = pending + bytesRead;
+    const consumed = scanChunk(buffer.subarray(0, length), position - length, position >= endByte, endByte, out);
+    pending = length - consumed;
+    buffer.copyWithin(0, consumed, length);
+  }
+  return out.toArray();
+}
+
+/**
+ * Builds the line index of `filePath`. When `previous` is given and the file only grew, extends
+ * it by rescanning from the start of its last line (a partial last line or a trailing `\r` may
+ * have been completed); when size and mtime are unchanged, returns `previous` as is.
+ * `options.chunkBytes` sets the scanner read size (tests use tiny values).
+ * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
+ */
+export async function buildLineIndex(
+  filePath: string,
+  previous?: LineIndex,
+  options: { chunkBytes?: number } = {},
+): Promise<LineIndexBuild> {
+  const handle = await openForRead(filePath);
+  try {
+    const { size, mtimeMs } = await handle.stat();
+    if (previous && previous.size === size && previous.mtimeMs === mtimeMs) return { ...previous, scannedFromByte: size };
+    let fromByte = 0;
+    let prefix: Float64Array | undefined;
+    if (previous && previous.lineCount > 0 && size > previous.size) {
+      const lastStart = previous.starts[previous.lineCount - 1]!;
+      if (await endsWithBoundary(handle, lastStart)) {
+        fromByte = lastStart;
+        prefix = previous.starts.subarray(0, previous.lineCount - 1);
+      }
+    }
+    const starts = await scanLineStarts(handle, size, { fromByte, prefix, chunkBytes: options.chunkBytes });
+    return { size, mtimeMs, lineCount: starts.length, starts, scannedFromByte: fromByte };
+  } catch (error) {
+    throw toAppError(error, filePath);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads physical lines `startLine..endLine` (1-based, inclusive) with one read of exactly
+ * their bytes. Each line loses its terminator (longest of `E2 80 A8|A9`, `C2 85`, `\r\n`, or
+ * one break byte) and is decoded as UTF-8 with U+FFFD replacement, keeping a BOM.
+ * @throws RangeError unless `1 <= startLine <= endLine <= index.lineCount` (integers).
+ * @throws AppError not_found / io_error when the file is missing, unreadable or now shorter.
+ */
+export async function readLineRange(filePath: string, index: LineIndex, startLine: number, endLine: number): Promise<LineText[]> {
+  const { lineCount, starts } = index;
+  if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || startLine > endLine || endLine > lineCount) {
+    throw new RangeError(`Line range ${startLine}-${endLine} is outside 1-${lineCount}.`);
+  }
+  const lineEnd = (line: number): number => (line < lineCount ? starts[line]! : index.size);
+  const from = starts[startLine - 1]!;
+  const bytes = Buffer.allocUnsafe(lineEnd(endLine) - from);
+  const handle = await openForRead(filePath);
+  try {
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
+    if (bytesRead !== bytes.length) throw new AppError("io_error", "The file is shorter than its line index.");
+  } catch (error) {
+    throw toAppError(error, filePath);
+  } finally {
+    await handle.close();
+  }
+  const lines: LineText[] = [];
+  for (let line = startLine; line <= endLine; line++) {
+    const start = starts[line - 1]! - from;
+    const end = lineEnd(line) - from;
+    const contentEnd = end - terminatorBytes(bytes, start, end);
+    lines.push({ line, text: DECODER.decode(bytes.subarray(start, contentEnd)), byteLength: contentEnd - start });
+  }
+  return lines;
+}
+
+// ignoreBOM keeps a leading U+FEFF, like Python's "utf-8" codec (contract §1.6).
+const DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
+const MAX_CACHED_FILES = 32;
+const memory = new Map<string, LineIndex>();
+const inFlight = new Map<string, Promise<LineIndex>>();
+
+/**
+ * Returns a current line index of `filePath`: from the in-process LRU (32 files, keyed by
+ * absolute path), else from the persisted index in `cacheDir` (when not null), else built.
+ * An entry is current when size and mtimeMs match; a grown file is extended, any other change
+ * rebuilds. New indexes are persisted atomically; a corrupt cache file is ignored.
+ * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
+ */
+export async function getLineIndex(filePath: string, cacheDir: string | null): Promise<LineIndex> {
+  const key = path.resolve(filePath);
+  const running = inFlight.get(key);
+  if (running) return running;
+  const task = resolveLineIndex(key, cacheDir).finally(() => inFlight.delete(key));
+  inFlight.set(key, task);
+  return task;
+}
+
+/** Empties the in-process cache (tests and benchmarks measure cold and persisted loads). */
+export function clearLineIndexCache(): void {
+  memory.clear();
+}
+
+async function resolveLineIndex(key: string, cacheDir: string | null): Promise<LineIndex> {
+  const stat = await fs.stat(key).catch((error: unknown) => {
+    throw toAppError(error, key);
+  });
+  const isCurrent = (index: LineIndex): boolean => index.size === stat.size && index.mtimeMs === stat.mtimeMs;
+  let base = memory.get(key);
+  if (base && isCurrent(base)) return remember(key, base);
+  if (cacheDir !== null) {
+    const stored = await readPersistedLineIndex(cacheDir, key);
+    if (stored && isCurrent(stored)) return remember(key, stored);
+    // Extend from whichever stale index covers more of the file.
+    if (stored && stored.size <= stat.size && (!base || stored.size > base.size)) base = stored;
+  }
+  const built = await buildLineIndex(key, base);
+  remember(key, built);
+  if (cacheDir !== null) await writePersistedLineIndex(cacheDir, key, built);
+  return built;
+}
+
+function remember(key: string, index: LineIndex): LineIndex {
+  memory.delete(key);
+  memory.set(key, index);
+  if (memory.size > MAX_CACHED_FILES) memory.delete(memory.keys().next().value!);
+  return index;
+}
+
+/** Whether the bytes just before `offset` end with a line boundary (always true at 0). */
+async function endsWithBoundary(handle: FileHandle, offset: number): Promise<boolean> {
+  if (offset === 0) return true;
+  const from = Math.max(0, offset - 3);
+  const tail = Buffer.alloc(offset - from);
+  const { bytesRead } = await handle.read(tail, 0, tail.length, from);
+  return bytesRead === tail.length && terminatorBytes(tail, 0, tail.length) > 0;
+}
+
+/** Length in bytes of the line terminator ending `bytes[start..end)` (0 when none). */
+function terminatorBytes(bytes: Uint8Array, start: number, end: number): number {
+  const n = end - start;
+  const last = bytes[end - 1];
+  if (n >= 3 && bytes[end - 3] === 0xe2 && bytes[end - 2] === 0x80 && (last === 0xa8 || last === 0xa9)) return 3;
+  if (n >= 2 && ((bytes[end - 2] === 0xc2 && last === 0x85) || (bytes[end - 2] === 0x0d && last === 0x0a))) return 2;
+  if (n >= 1 && last !== undefined && SINGLE_BYTE_BREAKS.has(last)) return 1;
+  return 0;
+}
+
+const SINGLE_BYTE_BREAKS = new Set([0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e]);
+
+async function openForRead(filePath: string): Promise<FileHandle> {
+  try {
+    return await fs.open(filePath, "r");
+  } catch (error) {
+    throw toAppError(error, filePath);
+  }
+}
+
+function toAppError(error: unknown, filePath: string): unknown {
+  if (error instanceof RangeError) return error;
+  if (error instanceof AppError) {
+    return error.details.path ? error : new AppError(error.code, error.message, { ...error.details, path: filePath }, { cause: error.cause });
+  }
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOENT") return new AppError("not_found", "The session file does not exist.", { path: filePath }, { cause: error });
+  return new AppError("io_error", "The session file could not be read.", { path: filePath }, { cause: error });
+}

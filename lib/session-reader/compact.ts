@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+
+import { codexDuplicateOf } from "./codex-echo";
+import { compactClaudeRecord } from "./compact-claude";
+import { compactCodexRecord } from "./compact-codex";
+import { genericBody, type CompactBody } from "./compact-fields";
+import { parseJsonObject, type JsonObject } from "./py-compat";
+import type { CompactRecord } from "./schema";
+
+/** One physical line: 1-based `line` and its decoded text without the line terminator. */
+export type PhysicalLine = { line: number; text: string };
+
+/**
+ * Builds the classic compact record of one physical line (seed 000 compact fields, contract
+ * §4.4). `text` is the line decoded as UTF-8 with replacement, without its terminator.
+ * `raw_bytes` / `raw_sha256` are the UTF-8 length and SHA-256 hex of `text`. `source` is the
+ * index row's source: `"claude-code"` and `"codex"` are understood; any other source yields
+ * generic records. Every field is present; `duplicate_of` is `null` (see
+ * {@link buildCompactRecords} for Codex echoes). Never throws on line content.
+ */
+export function buildCompactRecord(input: { line: number; text: string; source: string }): CompactRecord {
+  return toRecord(input, compactBody(parseJsonObject(input.text), input.source), null);
+}
+
+/**
+ * Builds compact records for a window of physical lines, in the given order, then marks Codex
+ * echoes (contract §1.7 / §4.3 step 1): a user `event_msg` repeating the response on the line
+ * before, or an assistant `event_msg` repeated by the response on the line after, with
+ * identical text within 0..100 ms, becomes summary `"Echo of message at line N."`,
+ * `text_preview: null`, `truncated: true`, `duplicate_of: N`.
+ *
+ * Neighbours are looked up by line number among `lines` plus the optional `context` lines
+ * (the lines just outside the window, which are consulted but not returned). prompt-diary
+ * consults the whole file, so pass `context` to match it at window edges.
+ */
+export function buildCompactRecords(
+  lines: readonly PhysicalLine[],
+  source: string,
+  context: { before?: PhysicalLine | null; after?: PhysicalLine | null } = {},
+): CompactRecord[] {
+  const parsed = new Map<number, JsonObject | null>();
+  for (const { line, text } of lines) parsed.set(line, parseJsonObject(text));
+  const neighbours = new Map<number, string>();
+  for (const extra of [context.before, context.after]) if (extra) neighbours.set(extra.line, extra.text);
+  const neighbour = (line: number): JsonObject | null => {
+    if (parsed.has(line)) return parsed.get(line) ?? null;
+    const text = neighbours.get(line);
+    return text === undefined ? null : parseJsonObject(text);
+  };
+
+  return lines.map((physical) => {
+    const record = parsed.get(physical.line) ?? null;
+    const body = compactBody(record, source);
+    const duplicateOf = source === "codex" && record !== null ? codexDuplicateOf(physical.line, record, neighbour) : null;
+    if (duplicateOf === null) return toRecord(physical, body, null);
+    const echo = { ...body, summary: `Echo of message at line ${duplicateOf}.`, text_preview: null, truncated: true };
+    return toRecord(physical, echo, duplicateOf);
+  });
+}
+
+function compactBody(record: JsonObject | null, source: string): CompactBody {
+  if (record === null) return genericBody(null);
+  if (source === "codex") return compactCodexRecord(record);
+  if (source === "claude-code") return compactClaudeRecord(record);
+  return genericBody(record);
+}
+
+function toRecord(physical: PhysicalLine, body: CompactBody, duplicateOf: number | null): CompactRecord {
+  const bytes = Buffer.from(physical.text, "utf8");
+  return {
+    line: physical.line,
+    record_type: body.record_type,
+    role: body.role,
+    content_kinds: body.content_kinds,
+    summary: body.summary,
+    text_preview: body.text_preview,
+    tool_uses: body.tool_uses,
+    tool_results: body.tool_results,
+    raw_bytes: bytes.length,
+    raw_sha256: createHash("sha256").update(bytes).digest("hex"),
+    truncated: body.truncated,
+    duplicate_of: duplicateOf,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Small Python-parity helpers for compact records: prompt-diary is Python, and these rules decide
+ * visible strings (blank checks, prefix checks after `lstrip()`, `json.dumps` text, timestamps).
+ */
+
+/** A parsed JSON object (not an array, not null). */
+export type JsonObject = { [key: string]: unknown };
+
+/** Characters Python's `str.isspace()` accepts (JS `\s` differs: it adds U+FEFF, lacks \x1c-\x1f, \x85). */
+const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
+const ONLY_SPACE = new RegExp(`^[${PY_SPACE}]*$`);
+
+/** `value` when it is an object (not an array), else `null`. */
+export function asObject(value: unknown): JsonObject | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+/** `value` when it is a string that is not blank (Python `value.strip()` non-empty), else `null`. */
+export function nonBlankString(value: unknown): string | null {
+  return typeof value === "string" && !ONLY_SPACE.test(value) ? value : null;
+}
+
+/** Python `str.lstrip()` with no argument. */
+export function pyLstrip(text: string): string {
+  return text.replace(LEADING_SPACE, "");
+}
+
+/** Parses one line as a JSON object; `null` for malformed JSON or a non-object value. */
+export function parseJsonObject(text: string): JsonObject | null {
+  try {
+    return asObject(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Python `json.dumps(value, ensure_ascii=False, sort_keys=True)`: `", "` / `": "` separators,
+ * keys sorted by code point, non-ASCII kept. Known gaps (values JSON.parse cannot carry):
+ * floats written `1.0` come out `1`, exponents as `1e-7` not `1e-07`, lone surrogates escaped.
+ */
+export function pythonJsonDumps(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "NaN";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.keys(value)
+      .sort(compareCodePoints)
+      .map((key) => `${JSON.stringify(key)}: ${pythonJsonDumps((value as JsonObject)[key])}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return "null";
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const left = Array.from(a);
+  const right = Array.from(b);
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
+
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
+
+/**
+ * Microseconds since the Unix epoch of an ISO 8601 timestamp **with** a time zone (`Z` or
+ * `±HH:MM`), as prompt-diary's `datetime.fromisoformat` reading accepts it (contract §1.7);
+ * `null` for naive, malformed or non-string values. Fractions beyond 6 digits are truncated.
+ */
+export function parseTimestampMicros(value: unknown): number | null {
+  if (typeof value !== "string") return null;
+  const m = ISO_TIMESTAMP.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(ms);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+    return null;
+  }
+  const micros = Number((m[7] ?? "").slice(0, 6).padEnd(6, "0"));
+  const offsetMinutes = m[8] ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  if (!m[8] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null;
+  return (ms - offsetMinutes * 60_000) * 1000 + micros;
+}

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+
+import type { CoreContext } from "@/lib/context";
+import { readLineRange } from "@/lib/jsonl/line-index";
+import { buildCompactRecords } from "@/lib/session-reader/compact";
+import {
+  MAX_COMPACT_LINES,
+  MAX_FULL_LINES,
+  type FieldError,
+  type FullRecord,
+  type ReadMode,
+  type ReadSessionLinesResult,
+} from "@/lib/session-reader/schema";
+import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
+
+const RANGE_HINT = "request a 1-based line range contained by the session";
+
+/**
+ * `read_session_lines` (seed 000): reads physical lines `start_line..end_line` (1-based,
+ * inclusive) of one indexed session, compact (≤ 2000 lines) or full (≤ 100 lines). Only the
+ * bytes of the requested lines are read, through the persisted line index.
+ * Returns `{status:"ok", project_key, session_ref, line_range, mode, records}` or
+ * `{status:"invalid", errors:[{field, message, hint}]}` for every error case of seed 000
+ * (first failing check wins, in the seed's order).
+ * @throws AppError parse_error when the workspace itself is malformed (contract §1.10).
+ */
+export async function readSessionLines(ctx: CoreContext, input: unknown): Promise<ReadSessionLinesResult> {
+  const parsed = parseInput(input);
+  if ("errors" in parsed) return { status: "invalid", errors: parsed.errors };
+  const { project_key, session_ref, start_line, end_line, mode } = parsed;
+  const resolved = await resolveSession(ctx, project_key, session_ref);
+  if (!resolved.ok) return invalid(resolved.failure);
+  const { filePath, row } = resolved.session;
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const rangeError = checkRange(start_line, end_line, index.lineCount, mode);
+  if (rangeError) return invalid(rangeError);
+  const lines = await readLineRange(filePath, index, start_line, end_line);
+  const records =
+    mode === "compact"
+      ? buildCompactRecords(lines, row.source)
+      : lines.map((l): FullRecord => toFullRecord(l.line, l.text));
+  return { status: "ok", project_key, session_ref, line_range: { start: start_line, end: end_line }, mode, records };
+}
+
+/** A full-mode record: the verbatim line plus its UTF-8 length and SHA-256 (seed 000). */
+export function toFullRecord(line: number, text: string): FullRecord {
+  const bytes = Buffer.from(text, "utf8");
+  return { line, raw_line: text, raw_bytes: bytes.length, raw_sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * The range checks of seed 000 in order: start < 1, end < start, start past the last line,
+ * end past the last line, range too broad for the mode. Returns the first failure or null.
+ */
+export function checkRange(start: number, end: number, lastLine: number, mode: ReadMode): FieldError | null {
+  if (start < 1) return { field: "start_line", message: `start_line ${start} must be a positive 1-based line number`, hint: RANGE_HINT };
+  if (end < start) return { field: "end_line", message: `end_line ${end} must be >= start_line ${start}`, hint: RANGE_HINT };
+  if (start > lastLine) return { field: "start_line", message: `start_line ${start} is past the session's last line ${lastLine}`, hint: RANGE_HINT };
+  if (end > lastLine) return { field: "end_line", message: `end_line ${end} is past the session's last line ${lastLine}`, hint: RANGE_HINT };
+  const max = mode === "compact" ? MAX_COMPACT_LINES : MAX_FULL_LINES;
+  const count = end - start + 1;
+  if (count > max) {
+    return {
+      field: "end_line",
+      message: `range ${start}-${end} spans ${count} lines; ${mode} mode reads at most ${max} lines per call`,
+      hint: mode === "full" ? `request at most ${max} lines in full mode, or use compact mode` : `request at most ${max} lines per call`,
+    };
+  }
+  return null;
+}
+
+type ParsedInput = { project_key: string; session_ref: string; start_line: number; end_line: number; mode: ReadMode };
+
+function parseInput(input: unknown): ParsedInput | { errors: FieldError[] } {
+  const value = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  for (const key of ["project_key", "session_ref"] as const) {
+    if (typeof value[key] !== "string" || value[key] === "") {
+      errors.push({ field: key, message: `${key} must be a non-empty string`, hint: key === "project_key" ? "use the project_key from the prepared workspace" : "use a session_ref listed in sessions.index.jsonl" });
+    }
+  }
+  for (const key of ["start_line", "end_line"] as const) {
+    if (!Number.isInteger(value[key])) errors.push({ field: key, message: `${key} must be an integer`, hint: RANGE_HINT });
+  }
+  const mode = value.mode ?? "compact";
+  if (mode !== "compact" && mode !== "full") {
+    errors.push({ field: "mode", message: `mode must be "compact" or "full"`, hint: 'use mode "compact" (default) or "full" for a narrow range' });
+  }
+  if (errors.length > 0) return { errors };
+  return {
+    project_key: value.project_key as string,
+    session_ref: value.session_ref as string,
+    start_line: value.start_line as number,
+    end_line: value.end_line as number,
+    mode: mode as ReadMode,
+  };
+}
+
+function invalid(error: FieldError): ReadSessionLinesResult {
+  return { status: "invalid", errors: [{ field: error.field, message: error.message, hint: error.hint }] };
+}

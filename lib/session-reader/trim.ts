@@ -1,0 +1,110 @@
+/**
+ * Byte-bounded previews for compact session records (seed 000 "Compact trimming policy",
+ * contract §4.2). All sizes are UTF-8 bytes. Lone UTF-16 surrogates are encoded the way
+ * Python's `backslashreplace` does (`\udXXX` as six ASCII bytes), so byte counts match
+ * prompt-diary; cuts drop partial code points so a preview never holds a broken character.
+ */
+
+/** Tool-result payloads of at most this many UTF-8 bytes (1 KiB) pass through untrimmed. */
+export const SHORT_TOOL_RESULT_BYTES = 1024;
+
+/** Maximum UTF-8 bytes kept from the start of a trimmed text. */
+export const PREVIEW_HEAD_BYTES = 320;
+
+/** Maximum UTF-8 bytes kept from the end of a trimmed text (not used for tool inputs). */
+export const PREVIEW_TAIL_BYTES = 160;
+
+/** Elision marker placed after the head (and before the tail) of every trimmed text. */
+export const TRIM_MARKER = "\n...[trimmed]...\n";
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * UTF-8 bytes of `text`, with each lone surrogate written as its `\uXXXX` escape
+ * (Python `text.encode("utf-8", errors="backslashreplace")`).
+ */
+export function encodeUtf8Lossless(text: string): Buffer {
+  const safe = text.replace(LONE_SURROGATE, (s) => `\\u${s.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return Buffer.from(safe, "utf8");
+}
+
+/** UTF-8 byte length of `text` as {@link encodeUtf8Lossless} counts it. */
+export function utf8ByteLength(text: string): number {
+  return encodeUtf8Lossless(text).length;
+}
+
+/**
+ * Keeps at most `head` bytes of `text` plus {@link TRIM_MARKER}, and, when `tail > 0` and the
+ * text is longer than `head + tail` bytes, the last `tail` bytes after the marker.
+ * Texts of at most `head` bytes come back unchanged with `truncated: false`.
+ * Source: prompt-diary classic `_bounded_preview` (contract §4.2).
+ */
+export function boundedPreview(text: string, head: number, tail: number): { text: string; truncated: boolean } {
+  const bytes = encodeUtf8Lossless(text);
+  if (bytes.length <= head) return { text, truncated: false };
+  const headText = decodeHead(bytes, head);
+  if (tail <= 0 || bytes.length <= head + tail) return { text: headText + TRIM_MARKER, truncated: true };
+  return { text: headText + TRIM_MARKER + decodeTail(bytes, tail), truncated: true };
+}
+
+/**
+ * Preview of one tool-result payload (seed 000: "Tool result payloads larger than 1 KiB").
+ * At most {@link SHORT_TOOL_RESULT_BYTES} bytes: unchanged, `truncated: false`. Larger: head
+ * 320 bytes + marker + tail 160 bytes, `truncated: true`. (The contract's "≤ 480 bytes → head
+ * only" rule lives in {@link boundedPreview}; it cannot trigger past the 1 KiB threshold.)
+ */
+export function trimToolResultPreview(text: string): { preview: string; truncated: boolean } {
+  if (utf8ByteLength(text) <= SHORT_TOOL_RESULT_BYTES) return { preview: text, truncated: false };
+  const { text: preview } = boundedPreview(text, PREVIEW_HEAD_BYTES, PREVIEW_TAIL_BYTES);
+  return { preview, truncated: true };
+}
+
+/**
+ * Bounded `input_summary` of a tool call (contract §4.2: "head 320 bytes plus the marker, with
+ * no tail"). Threshold: inputs over {@link PREVIEW_HEAD_BYTES} (320) bytes are trimmed, not
+ * over 1 KiB, because that is what prompt-diary's classic builder does (`tail=0` preview).
+ */
+export function boundedInputSummary(text: string): { summary: string; truncated: boolean } {
+  const { text: summary, truncated } = boundedPreview(text, PREVIEW_HEAD_BYTES, 0);
+  return { summary, truncated };
+}
+
+/**
+ * Bounded fallback text, used for source-generated context (contract §4.4 "bounded (head 320 +
+ * tail 160)"). Texts over 320 bytes are trimmed: head + marker + tail when over 480 bytes, head +
+ * marker otherwise. Threshold 320, not 1 KiB, matches prompt-diary's classic builder and its test
+ * that source-context previews stay under 600 bytes.
+ */
+export function boundedText(text: string): { text: string; truncated: boolean } {
+  return boundedPreview(text, PREVIEW_HEAD_BYTES, PREVIEW_TAIL_BYTES);
+}
+
+/** First `count` bytes of valid UTF-8, dropping a code point cut at the end. */
+function decodeHead(bytes: Buffer, count: number): string {
+  let end = Math.min(count, bytes.length);
+  if (end < bytes.length) {
+    // Step back over continuation bytes to the lead byte of the last code point.
+    let lead = end - 1;
+    while (lead > 0 && lead > end - 4 && isContinuation(bytes[lead] ?? 0)) lead -= 1;
+    if (lead + sequenceLength(bytes[lead] ?? 0) > end) end = lead;
+  }
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+/** Last `count` bytes of valid UTF-8, dropping a code point cut at the start. */
+function decodeTail(bytes: Buffer, count: number): string {
+  let start = Math.max(0, bytes.length - count);
+  while (start < bytes.length && isContinuation(bytes[start] ?? 0)) start += 1;
+  return bytes.subarray(start).toString("utf8");
+}
+
+function isContinuation(byte: number): boolean {
+  return (byte & 0xc0) === 0x80;
+}
+
+function sequenceLength(lead: number): number {
+  if (lead >= 0xf0) return 4;
+  if (lead >= 0xe0) return 3;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}

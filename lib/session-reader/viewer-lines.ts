@@ -1,0 +1,41 @@
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { readLineRange } from "@/lib/jsonl/line-index";
+import { buildCompactRecords } from "@/lib/session-reader/compact";
+import { checkRange, toFullRecord } from "@/lib/session-reader/read-session-lines";
+import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
+import { getSession, getWorkspaceLineIndex, resolveSubagentFile } from "@/lib/workspace/sessions";
+
+export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
+
+/**
+ * One window of lines for the dashboard viewer: the main session, or one of its subagent
+ * transcripts (`agent`). Same records as `read_session_lines`, with the same range caps, except
+ * that full-mode raw lines over 256 KiB are clipped for display (`clipped: true`; `raw_bytes`
+ * and `raw_sha256` still describe the whole line).
+ * @throws AppError not_found (unknown project/session/agent), invalid_input (bad range).
+ */
+export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery): Promise<ViewerLinesResult> {
+  const session = await getSession(ctx, query.projectKey, query.sessionRef);
+  const filePath = query.agent ? await resolveSubagentFile(session, query.agent) : session.filePath;
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const problem = checkRange(query.start, query.end, index.lineCount, query.mode);
+  if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
+  const lines = await readLineRange(filePath, index, query.start, query.end);
+  const records =
+    query.mode === "compact"
+      ? buildCompactRecords(lines, session.row.source)
+      : lines.map((l): ViewerFullRecord => {
+          const full = toFullRecord(l.line, l.text);
+          if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false };
+          return { ...full, raw_line: clipUtf8(l.text, VIEWER_RAW_CLIP_BYTES), clipped: true };
+        });
+  return { status: "ok", line_count: index.lineCount, line_range: { start: query.start, end: query.end }, mode: query.mode, records };
+}
+
+function clipUtf8(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes; slice generously, then trim to the byte budget.
+  let out = text.slice(0, maxBytes);
+  while (Buffer.byteLength(out, "utf8") > maxBytes) out = out.slice(0, Math.floor(out.length * 0.9));
+  return out;
+}

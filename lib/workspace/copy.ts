@@ -1,0 +1,31 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+
+/**
+ * Byte-copies `source` to `target` (like Python's `shutil.copy2`: content plus mtime) unless
+ * the target already has the same size and mtime. The copy goes to a temp file that is
+ * renamed over the target, so a reader never sees a half-copied transcript.
+ * Returns 1 when it copied, 0 when the target was already current.
+ * @throws the fs error when the source cannot be read or the target written.
+ */
+export async function copyIfChanged(source: string, target: string): Promise<number> {
+  const src = await fs.stat(source);
+  try {
+    const dst = await fs.stat(target);
+    if (dst.size === src.size && Math.trunc(dst.mtimeMs) === Math.trunc(src.mtimeMs)) return 0;
+  } catch {
+    /* missing: copy it */
+  }
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const tmp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await fs.copyFile(source, tmp);
+    await fs.utimes(tmp, src.atime, src.mtime);
+    await fs.rename(tmp, target);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  return 1;
+}

@@ -1,0 +1,68 @@
+import type { CoreContext } from "@/lib/context";
+import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import {
+  listSessionsInputSchema,
+  type ListSessionsResult,
+  type SessionListItem,
+  type SessionSortKey,
+} from "@/lib/workspace/schema";
+import { getSessionSummary } from "@/lib/workspace/session-summary";
+import { resolveSession } from "@/lib/workspace/sessions";
+
+export type InvalidFieldResult = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
+
+/**
+ * `list_sessions` (seed 004's paginated shape over a project's indexed sessions):
+ * filters by `q` (case-insensitive, over session_ref, source, source_session_id and the
+ * first user message), sorts by `sort`/`order` (nulls last), then slices `offset`/`limit`.
+ * `count` is the number of rows returned and `total` the number matching `q`.
+ * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
+ * @throws AppError parse_error when the workspace is malformed (contract §1.10).
+ */
+export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+  const parsed = listSessionsInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      status: "invalid",
+      errors: parsed.error.issues.map((issue) => ({
+        field: issue.path.join(".") || "input",
+        message: issue.message,
+        hint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
+      })),
+    };
+  }
+  const { project_key, limit, offset, sort, order, q } = parsed.data;
+  const project = findProject(await loadWorkspace(ctx), project_key);
+  if (!project) {
+    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
+  }
+  const items: SessionListItem[] = [];
+  for (const row of project.rows) {
+    const resolved = await resolveSession(ctx, project_key, row.session_ref);
+    if (resolved.ok) items.push(await getSessionSummary(ctx, resolved.session));
+    else items.push(missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length));
+  }
+  const needle = q?.toLowerCase();
+  const matching = needle
+    ? items.filter((s) => [s.session_ref, s.source, s.source_session_id, s.first_user_message ?? ""].some((v) => v.toLowerCase().includes(needle)))
+    : items;
+  const sorted = [...matching].sort(compareBy(sort, order));
+  const page = sorted.slice(offset, offset + limit);
+  return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page };
+}
+
+function missingFileItem(ref: string, source: string, id: string, turns: number): SessionListItem {
+  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0 };
+}
+
+function compareBy(key: SessionSortKey, order: "asc" | "desc") {
+  const dir = order === "asc" ? 1 : -1;
+  return (a: SessionListItem, b: SessionListItem): number => {
+    const av = a[key];
+    const bv = b[key];
+    if (av === bv) return a.session_ref.localeCompare(b.session_ref);
+    if (av === null) return 1;
+    if (bv === null) return -1;
+    return (av < bv ? -1 : 1) * dir;
+  };
+}

@@ -1,0 +1,238 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import type { IndexRow } from "@/lib/workspace/schema";
+
+/** `metadata.json` fields Casefile reads (contract §1.2). Windows are null for all-time workspaces. */
+export type WorkspaceMetadata = {
+  schema_version: number | null;
+  report_date: string;
+  timezone: string;
+  status: string;
+  prepared_at: string | null;
+};
+
+export type LoadedProject = {
+  projectKey: string;
+  projectLabel: string;
+  /** Absolute project directory. */
+  dir: string;
+  rows: IndexRow[];
+};
+
+export type LoadedWorkspace = {
+  root: string;
+  metadata: WorkspaceMetadata;
+  /** Schema-2 workspaces are read-only (issue 2: "schema 3; schema 2 read-only"). */
+  readOnly: boolean;
+  projects: LoadedProject[];
+};
+
+const TURN_REF = /^T\d{4}$/;
+const cache = new Map<string, { stamp: string; workspace: LoadedWorkspace }>();
+
+/**
+ * Loads a prepared workspace the way prompt-diary's `load_prepared_workspace` does
+ * (contract §1.10), with the same hard-error messages. Results are cached per root and
+ * revalidated against the mtimes of every file read, so a request never re-parses an
+ * unchanged index.
+ * @throws AppError not_found (no metadata.json), parse_error (any §1.10 violation).
+ */
+export async function loadWorkspace(ctx: CoreContext): Promise<LoadedWorkspace> {
+  const root = ctx.workspaceRoot;
+  const stamp = await workspaceStamp(root);
+  const hit = cache.get(root);
+  if (hit && hit.stamp === stamp) return hit.workspace;
+  const workspace = await readWorkspace(root);
+  cache.set(root, { stamp, workspace });
+  return workspace;
+}
+
+/** Finds a project by key, or undefined. */
+export function findProject(ws: LoadedWorkspace, projectKey: string): LoadedProject | undefined {
+  return ws.projects.find((p) => p.projectKey === projectKey);
+}
+
+async function workspaceStamp(root: string): Promise<string> {
+  const parts: string[] = [await mtimeOf(path.join(root, "metadata.json"))];
+  const projectsDir = path.join(root, "projects");
+  parts.push(await mtimeOf(projectsDir));
+  for (const name of await listDirs(projectsDir)) {
+    const dir = path.join(projectsDir, name);
+    parts.push(name, await mtimeOf(path.join(dir, "project.json")), await mtimeOf(path.join(dir, "sessions.index.jsonl")));
+  }
+  return parts.join("|");
+}
+
+async function mtimeOf(p: string): Promise<string> {
+  try {
+    const st = await fs.stat(p);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+async function listDirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readWorkspace(root: string): Promise<LoadedWorkspace> {
+  const metaPath = path.join(root, "metadata.json");
+  let raw: string;
+  try {
+    raw = await fs.readFile(metaPath, "utf8");
+  } catch {
+    throw new AppError("not_found", `required JSON file is missing: ${metaPath}`, {
+      path: metaPath,
+      hint: "run `casefile prepare --workspace DIR` first",
+    });
+  }
+  const meta = parseObject(raw, metaPath);
+  for (const key of ["report_date", "status", "timezone"] as const) {
+    if (typeof meta[key] !== "string") throw parseError(`${metaPath} missing string field '${key}'`, metaPath);
+  }
+  const schema = typeof meta.schema_version === "number" ? meta.schema_version : null;
+  if (schema !== null && schema !== 2 && schema !== 3) {
+    throw parseError(`Unsupported prepared workspace schema ${schema} in ${metaPath}; expected 3 (or 2, read-only)`, metaPath);
+  }
+  const metadata: WorkspaceMetadata = {
+    schema_version: schema,
+    report_date: meta.report_date as string,
+    timezone: meta.timezone as string,
+    status: meta.status as string,
+    prepared_at: typeof meta.prepared_at === "string" ? meta.prepared_at : null,
+  };
+  const projectsDir = path.join(root, "projects");
+  const projects: LoadedProject[] = [];
+  for (const name of await listDirs(projectsDir)) projects.push(await readProject(path.join(projectsDir, name), name));
+  return { root, metadata, readOnly: schema !== 3, projects };
+}
+
+async function readProject(dir: string, dirName: string): Promise<LoadedProject> {
+  const projectPath = path.join(dir, "project.json");
+  let raw: string;
+  try {
+    raw = await fs.readFile(projectPath, "utf8");
+  } catch {
+    // NOTE: prompt-diary's own session-reader fixture ships without project.json; a reader
+    // that refused it could not open what users have. The label comes from the key instead.
+    const rows = await readIndex(path.join(dir, "sessions.index.jsonl"), path.join(dir, "sessions"));
+    return { projectKey: dirName, projectLabel: dirName.replace(/-[0-9a-f]{12}$/, ""), dir, rows };
+  }
+  const project = parseObject(raw, projectPath);
+  for (const key of ["project_key", "project_label"] as const) {
+    if (typeof project[key] !== "string") throw parseError(`${projectPath} missing string field '${key}'`, projectPath);
+  }
+  if (project.project_key !== dirName) {
+    throw parseError(`${projectPath} project_key '${String(project.project_key)}' must match directory '${dirName}'`, projectPath);
+  }
+  const rows = await readIndex(path.join(dir, "sessions.index.jsonl"), path.join(dir, "sessions"));
+  return { projectKey: dirName, projectLabel: project.project_label as string, dir, rows };
+}
+
+async function readIndex(indexPath: string, sessionsRoot: string): Promise<IndexRow[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(indexPath, "utf8");
+  } catch {
+    return [];
+  }
+  const rows: IndexRow[] = [];
+  const refs = new Set<string>();
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    const where = `${indexPath}:${i + 1}`;
+    const row = parseRow(line, where, sessionsRoot);
+    if (refs.has(row.session_ref)) throw parseError(`${where} duplicate session_ref '${row.session_ref}'`, indexPath, i + 1);
+    refs.add(row.session_ref);
+    rows.push(row);
+  }
+  return rows;
+}
+
+function parseRow(line: string, where: string, sessionsRoot: string): IndexRow {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw parseError(`${where} contains invalid JSON: ${(error as Error).message}`, where);
+  }
+  if (!isObject(value)) throw parseError(`${where} must contain a JSON object`, where);
+  for (const key of ["session_ref", "source", "source_session_id", "session_path"]) {
+    if (typeof value[key] !== "string") throw parseError(`${where} missing string field '${key}'`, where);
+  }
+  for (const key of ["target_start_line", "target_end_line"]) {
+    if (!Number.isInteger(value[key])) throw parseError(`${where} missing integer field '${key}'`, where);
+  }
+  if (!Array.isArray(value.turns)) throw parseError(`${where} missing array field 'turns'`, where);
+  const sessionPath = value.session_path as string;
+  const parts = sessionPath.split(/[\\/]/);
+  if (path.isAbsolute(sessionPath) || parts.includes("..") || parts[0] !== "sessions") {
+    throw parseError(`${where} session_path must be a relative sessions/ path`, where);
+  }
+  const resolved = path.resolve(path.dirname(sessionsRoot), sessionPath);
+  if (!resolved.startsWith(sessionsRoot + path.sep)) throw parseError(`${where} session_path must resolve under ${sessionsRoot}`, where);
+  if ((value.target_start_line as number) < 1) throw parseError(`${where} target span start line must be positive`, where);
+  if ((value.target_end_line as number) < (value.target_start_line as number)) {
+    throw parseError(`${where} target span end line must be >= start line`, where);
+  }
+  const turns = parseTurns(value.turns as unknown[], where);
+  return {
+    session_ref: value.session_ref as string,
+    source: value.source as string,
+    source_session_id: value.source_session_id as string,
+    session_path: sessionPath,
+    target_start_line: value.target_start_line as number,
+    target_end_line: value.target_end_line as number,
+    turns,
+  };
+}
+
+function parseTurns(items: unknown[], where: string): IndexRow["turns"] {
+  const seen = new Set<string>();
+  return items.map((item, i) => {
+    const at = `${where} turns[${i + 1}]`;
+    if (!isObject(item)) throw parseError(`${at} must be a JSON object`, where);
+    if (typeof item.turn_ref !== "string") throw parseError(`${at} missing string field 'turn_ref'`, where);
+    if (!TURN_REF.test(item.turn_ref)) throw parseError(`${at} turn_ref '${item.turn_ref}' must match T0001`, where);
+    if (seen.has(item.turn_ref)) throw parseError(`${where} duplicate turn_ref '${item.turn_ref}'`, where);
+    seen.add(item.turn_ref);
+    for (const key of ["turn_start_line", "turn_end_line"]) {
+      if (!Number.isInteger(item[key])) throw parseError(`${at} missing integer field '${key}'`, where);
+    }
+    const start = item.turn_start_line as number;
+    const end = item.turn_end_line as number;
+    if (start < 1) throw parseError(`${where} turn ${item.turn_ref} start line must be positive`, where);
+    if (end < start) throw parseError(`${where} turn ${item.turn_ref} end line must be >= start line`, where);
+    return { turn_ref: item.turn_ref, turn_start_line: start, turn_end_line: end };
+  });
+}
+
+function parseObject(raw: string, where: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw parseError(`${where} contains invalid JSON: ${(error as Error).message}`, where);
+  }
+  if (!isObject(value)) throw parseError(`${where} must contain a JSON object`, where);
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseError(message: string, where: string, line?: number): AppError {
+  return new AppError("parse_error", message, { path: where, ...(line ? { line } : {}) });
+}

@@ -1,0 +1,172 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
+import { getLineIndex } from "@/lib/jsonl/line-index";
+import { dayWindow } from "@/lib/sources/common/window";
+import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
+import { planSources, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
+import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
+import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+import { copyIfChanged } from "@/lib/workspace/copy";
+
+export type PrepareOptions = {
+  claudeRoots: string[];
+  /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
+  date?: string;
+  timezone?: string;
+  force?: boolean;
+  onProgress?: PlanProgress;
+};
+
+export type PrepareSummary = {
+  workspace: string;
+  window: { kind: "all" } | { kind: "day"; date: string; timezone: string };
+  projects: { project_key: string; project_label: string; sessions: number; turns: number }[];
+  sessions: number;
+  turns: number;
+  lines: number;
+  files_written: number;
+  unchanged: boolean;
+  skipped: SkippedFile[];
+};
+
+/**
+ * `prepare` (contract §1.1–1.5): discovers sources, selects sessions and writes a schema-3
+ * workspace: metadata.json, projects/<key>/{project.json, sessions.index.jsonl}, byte copies
+ * under sessions/<source>/, and the attached subagent and tool-result files beside them
+ * (sessions/<source>/<stem>/{subagents,tool-results}/). Re-running on unchanged sources writes
+ * nothing; refs of sessions already in the index are kept and new sessions get the next free
+ * S-number. `force` rebuilds the workspace from scratch (deleting it only after every source
+ * parsed). Line indexes are built for every copied file so the first read is warm.
+ * @throws AppError invalid_input (bad date/timezone, mismatching existing workspace),
+ *   parse_error (an existing workspace file is malformed).
+ */
+export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions): Promise<PrepareSummary> {
+  const target = resolveTarget(options);
+  const root = ctx.workspaceRoot;
+  const metadata = buildMetadata(target, ctx.now(), Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+  const existingMeta = options.force ? null : await readJsonObject(path.join(root, "metadata.json"));
+  if (existingMeta) {
+    const mismatches = sameTarget(existingMeta, metadata, target);
+    if (mismatches.length > 0) {
+      throw new AppError("invalid_input", `Existing workspace ${root} does not match the requested target (${mismatches.join("; ")}).`, {
+        hint: "run casefile prepare again with --force to rebuild it, or choose another --workspace",
+      });
+    }
+  }
+  const plan = await planSources(options.claudeRoots, target.kind === "day" ? target.window : null, root, options.onProgress);
+  if (options.force) await clearWorkspace(root);
+  let written = 0;
+  const byProject = groupByProject(plan.sessions);
+  const projects: PrepareSummary["projects"] = [];
+  let turns = 0;
+  let lines = 0;
+  for (const [projectKey, sessions] of byProject) {
+    const projectDir = path.join(root, "projects", projectKey);
+    const label = sessions[0]!.projectLabel;
+    written += await writeIfChanged(path.join(projectDir, "project.json"), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
+    const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
+    const rows = assignRefs(sessions, existing);
+    for (const s of sessions) {
+      const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
+      written += await copyIfChanged(s.sourcePath, sessionFile);
+      const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
+      for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
+      await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+      lines += s.lineCount;
+    }
+    written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
+    const projectTurns = rows.reduce((n, r) => n + r.turns.length, 0);
+    turns += projectTurns;
+    projects.push({ project_key: projectKey, project_label: label, sessions: rows.length, turns: projectTurns });
+  }
+  await fs.mkdir(path.join(root, "projects"), { recursive: true });
+  const metaPath = path.join(root, "metadata.json");
+  if (!existingMeta || written > 0) {
+    await writeFileAtomic(metaPath, toPrettyJson(metadata));
+    written += 1;
+  }
+  return {
+    workspace: root,
+    window: target.kind === "all" ? { kind: "all" } : { kind: "day", date: target.date, timezone: target.timezone },
+    projects: projects.sort((a, b) => a.project_key.localeCompare(b.project_key)),
+    sessions: plan.sessions.length,
+    turns,
+    lines,
+    files_written: written,
+    unchanged: written === 0,
+    skipped: plan.skipped,
+  };
+}
+
+function resolveTarget(options: PrepareOptions): PrepareTarget {
+  if (!options.date && !options.timezone) return { kind: "all" };
+  if (!options.date || !options.timezone) {
+    throw new AppError("invalid_input", "--date and --timezone must be given together", { hint: "e.g. --date 2026-05-12 --timezone Asia/Shanghai" });
+  }
+  const day = dayWindow(options.date, options.timezone);
+  return { kind: "day", date: options.date, timezone: options.timezone, window: { startMs: day.startMs, endMs: day.endMs }, local: day.local, utc: day.utc };
+}
+
+function groupByProject(sessions: PlannedSession[]): Map<string, PlannedSession[]> {
+  const groups = new Map<string, PlannedSession[]>();
+  for (const s of [...sessions].sort((a, b) => a.projectKey.localeCompare(b.projectKey))) {
+    groups.set(s.projectKey, [...(groups.get(s.projectKey) ?? []), s]);
+  }
+  return groups;
+}
+
+async function writeIfChanged(file: string, content: string): Promise<number> {
+  try {
+    if ((await fs.readFile(file, "utf8")) === content) return 0;
+  } catch {
+    /* missing: write it */
+  }
+  await writeFileAtomic(file, content);
+  return 1;
+}
+
+async function readJsonObject(file: string): Promise<Record<string, unknown> | null> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    /* reported below */
+  }
+  throw new AppError("invalid_input", `Existing workspace metadata is missing or invalid at ${file}.`, {
+    path: file,
+    hint: "run casefile prepare again with --force to refresh it",
+  });
+}
+
+async function readExistingRows(indexPath: string): Promise<ExistingRows> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(indexPath, "utf8");
+  } catch {
+    return [];
+  }
+  return raw
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as ExistingRows[number];
+      } catch {
+        throw new AppError("parse_error", `${indexPath}:${i + 1} contains invalid JSON`, { path: indexPath, line: i + 1, hint: "fix the line or prepare with --force" });
+      }
+    });
+}
+
+async function clearWorkspace(root: string): Promise<void> {
+  for (const name of ["projects", "metadata.json", CASEFILE_DIR]) await fs.rm(path.join(root, name), { recursive: true, force: true });
+}

@@ -1,0 +1,62 @@
+import fs from "node:fs/promises";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
+import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
+
+/**
+ * The workspace's projects in directory order, with session and turn counts.
+ * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
+ */
+export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
+  const ws = await loadWorkspace(ctx);
+  return ws.projects.map((p) => ({
+    project_key: p.projectKey,
+    project_label: p.projectLabel,
+    session_count: p.rows.length,
+    turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
+  }));
+}
+
+/**
+ * One project's summary.
+ * @throws AppError not_found | parse_error
+ */
+export async function getProject(ctx: CoreContext, projectKey: string): Promise<ProjectSummary> {
+  const project = (await listProjects(ctx)).find((p) => p.project_key === projectKey);
+  if (!project) throw new AppError("not_found", `unknown project_key '${projectKey}'`, { hint: "use the project_key from the prepared workspace" });
+  return project;
+}
+
+/**
+ * Everything the viewer needs for a session (or one of its subagent transcripts): line count
+ * from the line index, byte size, turns (none for a subagent), and the attached subagents.
+ * @throws AppError not_found | invalid_input | parse_error
+ */
+export async function getSessionDetail(ctx: CoreContext, projectKey: string, sessionRef: string, agentId?: string): Promise<SessionDetail> {
+  const session = await getSession(ctx, projectKey, sessionRef);
+  const filePath = agentId ? await resolveSubagentFile(session, agentId) : session.filePath;
+  const [index, st, subagents] = await Promise.all([getWorkspaceLineIndex(ctx, filePath), fs.stat(filePath), listSubagents(session)]);
+  const project = findProject(await loadWorkspace(ctx), projectKey)!;
+  return {
+    project_key: projectKey,
+    project_label: project.projectLabel,
+    session_ref: sessionRef,
+    source: session.row.source,
+    source_session_id: session.row.source_session_id,
+    session_path: session.row.session_path,
+    line_count: index.lineCount,
+    size_bytes: st.size,
+    turns: agentId ? [] : session.row.turns,
+    subagents,
+    agent_id: agentId ?? null,
+  };
+}
+
+/** Workspace facts for the dashboard header. @throws AppError not_found | parse_error */
+export async function getWorkspaceInfo(ctx: CoreContext) {
+  const ws = await loadWorkspace(ctx);
+  return { workspace_root: ws.root, report_date: ws.metadata.report_date, timezone: ws.metadata.timezone, schema_version: ws.metadata.schema_version, read_only: ws.readOnly };
+}

@@ -1,0 +1,78 @@
+import fs from "node:fs/promises";
+
+import type { CoreContext } from "@/lib/context";
+import { readLineRange } from "@/lib/jsonl/line-index";
+import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
+import type { SessionListItem } from "@/lib/workspace/schema";
+import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
+
+/** How many lines from each end are probed for the first and last timestamp. */
+const PROBE_LINES = 64;
+/** First user message as listed: one line, at most this many characters. */
+const FIRST_MESSAGE_CHARS = 300;
+
+const cache = new Map<string, { stamp: string; item: SessionListItem }>();
+
+/**
+ * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
+ * timestamps (ISO, from up to 64 lines at each end, read through the line index), duration in
+ * whole seconds, turn count, the first user message (the compact text of the first turn's
+ * trigger line, first 300 chars), subagent count and file size in bytes. Cached per file
+ * size and mtime, so an unchanged session costs one stat.
+ * @throws the fs error when the copied file cannot be read.
+ */
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SessionListItem> {
+  const st = await fs.stat(session.filePath);
+  const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
+  const hit = cache.get(session.filePath);
+  if (hit && hit.stamp === stamp) return hit.item;
+  const index = await getWorkspaceLineIndex(ctx, session.filePath);
+  const { row } = session;
+  let startedAt: number | null = null;
+  let endedAt: number | null = null;
+  if (index.lineCount > 0) {
+    const head = await readLineRange(session.filePath, index, 1, Math.min(PROBE_LINES, index.lineCount));
+    startedAt = firstTimestamp(head.map((l) => l.text));
+    const tailStart = Math.max(1, index.lineCount - PROBE_LINES + 1);
+    const tail = await readLineRange(session.filePath, index, tailStart, index.lineCount);
+    endedAt = firstTimestamp(tail.map((l) => l.text).reverse());
+  }
+  const firstTurn = row.turns[0];
+  let firstMessage: string | null = null;
+  if (firstTurn && firstTurn.turn_start_line <= index.lineCount) {
+    const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
+    if (line) firstMessage = oneLine(buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview);
+  }
+  const item: SessionListItem = {
+    session_ref: row.session_ref,
+    source: row.source,
+    source_session_id: row.source_session_id,
+    started_at: startedAt === null ? null : new Date(startedAt).toISOString(),
+    ended_at: endedAt === null ? null : new Date(endedAt).toISOString(),
+    duration_seconds: startedAt !== null && endedAt !== null ? Math.max(0, Math.round((endedAt - startedAt) / 1000)) : null,
+    turn_count: row.turns.length,
+    first_user_message: firstMessage,
+    subagent_count: (await listSubagents(session)).length,
+    size_bytes: st.size,
+  };
+  cache.set(session.filePath, { stamp, item });
+  return item;
+}
+
+function firstTimestamp(texts: string[]): number | null {
+  for (const text of texts) {
+    const match = /"timestamp"\s*:\s*"([^"]+)"/.exec(text);
+    if (!match) continue;
+    const ms = parseAwareTimestamp(match[1]);
+    if (ms !== null) return ms;
+  }
+  return null;
+}
+
+function oneLine(text: string | null): string | null {
+  if (text === null) return null;
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat === "") return null;
+  return flat.length > FIRST_MESSAGE_CHARS ? `${flat.slice(0, FIRST_MESSAGE_CHARS - 1)}…` : flat;
+}

@@ -1,0 +1,115 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { resolveInside } from "@/lib/fs/paths";
+import { getLineIndex, type LineIndex } from "@/lib/jsonl/line-index";
+import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import type { IndexRow, SubagentSummary } from "@/lib/workspace/schema";
+
+/** Casefile's own derived data lives here (architecture.md: safe to delete, rebuilt). */
+export const CASEFILE_DIR = ".casefile";
+
+export type ResolvedSession = {
+  project: LoadedProject;
+  row: IndexRow;
+  /** Absolute, realpath-checked path of the copied session file. */
+  filePath: string;
+};
+
+/** The structured `{field|path, message, hint}` lookup failures shared by the tools (seed 000). */
+export type LookupFailure = { field: "project_key" | "session_ref"; message: string; hint: string };
+
+/**
+ * Resolves `(project_key, session_ref)` through `sessions.index.jsonl`, never through a path
+ * (seed 000, "Workspace Resolution"). Returns a failure value with the seed's messages for
+ * an unknown project, an unknown session, or a missing session file.
+ * @throws AppError parse_error from the workspace loader (contract §1.10 hard errors).
+ */
+export async function resolveSession(
+  ctx: CoreContext,
+  projectKey: string,
+  sessionRef: string,
+): Promise<{ ok: true; session: ResolvedSession } | { ok: false; failure: LookupFailure }> {
+  const ws = await loadWorkspace(ctx);
+  const project = findProject(ws, projectKey);
+  if (!project) {
+    return { ok: false, failure: { field: "project_key", message: `unknown project_key '${projectKey}'`, hint: "use the project_key from the prepared workspace" } };
+  }
+  const row = project.rows.find((r) => r.session_ref === sessionRef);
+  if (!row) {
+    return {
+      ok: false,
+      failure: { field: "session_ref", message: `unknown session_ref '${sessionRef}' for project '${projectKey}'`, hint: "use a session_ref listed in sessions.index.jsonl" },
+    };
+  }
+  const missing: LookupFailure = {
+    field: "session_ref",
+    message: `session file for session_ref '${sessionRef}' is missing from the prepared workspace`,
+    hint: "ensure the prepared workspace still contains the copied session file",
+  };
+  let filePath: string;
+  try {
+    filePath = await resolveInside(project.dir, row.session_path);
+    const st = await fs.stat(filePath);
+    if (!st.isFile()) return { ok: false, failure: missing };
+  } catch {
+    return { ok: false, failure: missing };
+  }
+  return { ok: true, session: { project, row, filePath } };
+}
+
+/**
+ * Like resolveSession, but throws: for dashboard queries that map failures to 404.
+ * @throws AppError not_found | parse_error
+ */
+export async function getSession(ctx: CoreContext, projectKey: string, sessionRef: string): Promise<ResolvedSession> {
+  const resolved = await resolveSession(ctx, projectKey, sessionRef);
+  if (!resolved.ok) throw new AppError("not_found", resolved.failure.message, { hint: resolved.failure.hint });
+  return resolved.session;
+}
+
+/** The persisted line index of a workspace file (cached under `.casefile/index`). */
+export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promise<LineIndex> {
+  return getLineIndex(filePath, path.join(ctx.workspaceRoot, CASEFILE_DIR, "index"));
+}
+
+/** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */
+export function subagentsDir(session: ResolvedSession): string {
+  return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
+}
+
+/** Lists the subagent transcripts copied beside a session, sorted by file name. */
+export async function listSubagents(session: ResolvedSession): Promise<SubagentSummary[]> {
+  const dir = subagentsDir(session);
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
+  } catch {
+    return [];
+  }
+  const out: SubagentSummary[] = [];
+  for (const name of names) {
+    const st = await fs.stat(path.join(dir, name));
+    if (st.isFile()) out.push({ agent_id: name.slice(0, -".jsonl".length), file_name: name, size_bytes: st.size });
+  }
+  return out;
+}
+
+/**
+ * Resolves one subagent transcript of a session by its agent id (file stem).
+ * @throws AppError not_found | invalid_input (an id that is not a plain file stem)
+ */
+export async function resolveSubagentFile(session: ResolvedSession, agentId: string): Promise<string> {
+  if (!/^[A-Za-z0-9._-]+$/.test(agentId)) throw new AppError("invalid_input", `agent '${agentId}' is not a valid agent id`, { hint: "use an agent_id listed for this session" });
+  const dir = subagentsDir(session);
+  const file = path.join(dir, `${agentId}.jsonl`);
+  try {
+    const real = await resolveInside(session.project.dir, path.relative(session.project.dir, file));
+    if ((await fs.stat(real)).isFile()) return real;
+  } catch {
+    /* fall through */
+  }
+  throw new AppError("not_found", `no subagent transcript '${agentId}' for session ${session.row.session_ref}`, { hint: "use an agent_id listed for this session" });
+}

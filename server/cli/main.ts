@@ -1,0 +1,93 @@
+import { parseArgs } from "node:util";
+
+import { resolveWorkspaceDir } from "@/lib/config";
+import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { runPrepare } from "@/server/cli/prepare-command";
+import { runServe, runStart } from "@/server/cli/serve-command";
+import { runTool } from "@/server/cli/tool-command";
+import { runStdioMcp } from "@/server/mcp/stdio";
+
+const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1 };
+
+const USAGE = `casefile — forensics of AI coding-agent sessions
+
+Usage:
+  casefile prepare --workspace DIR [--claude PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile tool <tool_name> '<json input>' [--workspace DIR]
+  casefile serve [--workspace DIR] [--port N]
+  casefile mcp [--workspace DIR]
+  casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
+
+Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
+Without --claude: ~/.claude/projects when it exists.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: "string" },
+      claude: { type: "string", multiple: true },
+      date: { type: "string" },
+      timezone: { type: "string" },
+      force: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      port: { type: "string" },
+      verbose: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const workspace = resolveWorkspaceDir(values.workspace);
+  const port = parsePort(values.port);
+  switch (command) {
+    case "prepare":
+      return runPrepare({ workspace, claude: values.claude, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+    case "tool":
+      return runTool(workspace, rest[0], rest[1]);
+    case "serve":
+      return runServe(workspace, port);
+    case "start":
+      return runStart(workspace, port);
+    case "mcp":
+      await runStdioMcp(workspace);
+      return 0;
+    default:
+      throw new AppError("invalid_input", `unknown command '${command}'`, { hint: "run casefile --help" });
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return Number(process.env.PORT ?? 3000);
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new AppError("invalid_input", `--port ${value} is not a TCP port`, { hint: "use a number from 1 to 65535" });
+  return port;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const verbose = process.argv.includes("--verbose");
+    const json = process.argv.includes("--json");
+    if (isAppError(error)) {
+      if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...error.details } })}\n`);
+      process.stderr.write(`${error.code}: ${error.message}${error.details.hint ? `\nhint: ${error.details.hint}` : ""}\n`);
+      process.exitCode = EXIT[error.code];
+      return;
+    }
+    if (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`invalid_input: ${error.message}\nhint: run casefile --help\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (verbose && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,69 @@
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import cliProgress from "cli-progress";
+
+import { createCoreContext, stderrLogger } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+
+export type PrepareFlags = { workspace: string; claude?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+
+/** The user's Claude Code projects root, when it exists. */
+export function defaultClaudeRoots(): string[] {
+  const root = path.join(os.homedir(), ".claude", "projects");
+  return existsSync(root) ? [root] : [];
+}
+
+/**
+ * `casefile prepare`: prepares the workspace and prints a summary (projects, sessions, turns,
+ * lines, skipped files with reasons), or `{ok:true,data:summary}` with --json. Shows a
+ * progress bar on a TTY.
+ * @throws AppError invalid_input when no source is given or found.
+ */
+export async function runPrepare(flags: PrepareFlags): Promise<number> {
+  const claudeRoots = flags.claude?.length ? flags.claude.map((p) => path.resolve(p)) : defaultClaudeRoots();
+  if (claudeRoots.length === 0) {
+    throw new AppError("invalid_input", "no transcript sources: ~/.claude/projects does not exist and no --claude PATH was given", {
+      hint: "pass --claude PATH (a projects root, one project directory or one .jsonl file)",
+    });
+  }
+  for (const root of claudeRoots) {
+    if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: "pass an existing --claude PATH" });
+  }
+  const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
+  const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  let started = false;
+  const summary = await prepareWorkspace(ctx, {
+    claudeRoots,
+    date: flags.date,
+    timezone: flags.timezone,
+    force: flags.force,
+    onProgress: (done, total, label) => {
+      if (!bar) return;
+      if (!started) {
+        bar.start(total, done, { label });
+        started = true;
+      }
+      bar.update(done, { label: label.slice(0, 40) });
+    },
+  });
+  bar?.stop();
+  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: summary })}\n` : renderSummary(summary));
+  return 0;
+}
+
+/** Human summary of a prepare run. */
+export function renderSummary(s: PrepareSummary): string {
+  const lines = [
+    `workspace ${s.workspace} (${s.window.kind === "all" ? "all time" : `${s.window.date} ${s.window.timezone}`})`,
+    `${s.projects.length} project(s), ${s.sessions} session(s), ${s.turns} turn(s), ${s.lines} line(s); ${s.unchanged ? "nothing changed" : `${s.files_written} file(s) written`}`,
+    ...s.projects.map((p) => `  ${p.project_key}  ${p.sessions} session(s), ${p.turns} turn(s)`),
+  ];
+  if (s.skipped.length > 0) {
+    lines.push(`skipped ${s.skipped.length} file(s):`);
+    for (const k of s.skipped) lines.push(`  ${k.path}: ${k.reason}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
