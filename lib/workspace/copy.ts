@@ -13,7 +13,8 @@ export async function copyIfChanged(source: string, target: string): Promise<num
   const src = await fs.stat(source);
   try {
     const dst = await fs.stat(target);
-    if (dst.size === src.size && Math.trunc(dst.mtimeMs) === Math.trunc(src.mtimeMs)) return 0;
+    // utimes keeps about a microsecond of precision, so compare mtimes within a millisecond.
+    if (dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1) return 0;
   } catch {
     /* missing: copy it */
   }
@@ -21,7 +22,7 @@ export async function copyIfChanged(source: string, target: string): Promise<num
   const tmp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await fs.copyFile(source, tmp);
-    await fs.utimes(tmp, src.atime, src.mtime);
+    await fs.utimes(tmp, src.atimeMs / 1000, src.mtimeMs / 1000);
     await fs.rename(tmp, target);
   } catch (error) {
     await fs.rm(tmp, { force: true });

@@ -1,7 +1,8 @@
 import { AppError } from "@/lib/errors";
 import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
-import { classifyClaudeRecord, claudeUserText, isObject } from "@/lib/sources/claude-code/classify-record";
+import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn } from "@/lib/workspace/schema";
@@ -87,7 +88,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   try {
     for await (const { line, text } of streamPhysicalLines(filePath)) {
       result.lineCount = line;
-      const record = parseObject(text);
+      const record = parseJsonObject(text);
       if (record === null) {
         result.malformedLineCount += 1;
         count(result.recordTypes, "malformed");
@@ -164,15 +165,6 @@ function firstMessageText(record: Record<string, unknown>): string | null {
   if (text === "") return null;
   const chars = Array.from(text); // code points, so a surrogate pair is never split
   return chars.length <= FIRST_MESSAGE_MAX ? text : chars.slice(0, FIRST_MESSAGE_MAX).join("").trimEnd();
-}
-
-function parseObject(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 function nonBlankString(value: unknown): string | null {

@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 
 /** Why a record is not a Claude Code human trigger; checked in this order (contract §1.7). */
@@ -27,8 +28,6 @@ export type ClaudeRecordClass = {
   exclusion: ClaudeTriggerExclusion | null;
 };
 
-type JsonObject = Record<string, unknown>;
-
 /**
  * Classifies one parsed Claude Code JSONL value (the result of `JSON.parse` on a line).
  *
@@ -39,7 +38,7 @@ type JsonObject = Record<string, unknown>;
  * content-prefix filtering. Unknown record types are simply non-triggers. Pure; never throws.
  */
 export function classifyClaudeRecord(value: unknown): ClaudeRecordClass {
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     return { isObject: false, type: null, timestampMs: null, isSidechain: false, isTrigger: false, exclusion: "not_object" };
   }
   const exclusion = triggerExclusion(value);
@@ -56,7 +55,7 @@ export function classifyClaudeRecord(value: unknown): ClaudeRecordClass {
 function triggerExclusion(record: JsonObject): ClaudeTriggerExclusion | null {
   if (record.type !== "user") return "not_user";
   const message = record.message;
-  if (!isObject(message) || message.role !== "user") return "not_user_role";
+  if (!isJsonObject(message) || message.role !== "user") return "not_user_role";
   if (isNonBlankString(record.sourceToolAssistantUUID)) return "tool_source";
   if (record.isSidechain === true) return "sidechain";
   if (record.isMeta === true) return "meta";
@@ -69,7 +68,7 @@ function isToolResultOnly(content: unknown): boolean {
   return (
     Array.isArray(content) &&
     content.length > 0 &&
-    content.every((part: unknown) => isObject(part) && part.type === "tool_result")
+    content.every((part: unknown) => isJsonObject(part) && part.type === "tool_result")
   );
 }
 
@@ -78,19 +77,14 @@ function isToolResultOnly(content: unknown): boolean {
  * `{type:"text"}` part joined with `\n`. Other parts (images, tool results) contribute nothing.
  */
 export function claudeUserText(record: unknown): string {
-  if (!isObject(record) || !isObject(record.message)) return "";
+  if (!isJsonObject(record) || !isJsonObject(record.message)) return "";
   const content = record.message.content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .filter((part: unknown): part is JsonObject => isObject(part) && part.type === "text" && typeof part.text === "string")
+    .filter((part: unknown): part is JsonObject => isJsonObject(part) && part.type === "text" && typeof part.text === "string")
     .map((part) => part.text as string)
     .join("\n");
-}
-
-/** True for a plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isNonBlankString(value: unknown): boolean {

@@ -1,4 +1,4 @@
-import { isObject } from "@/lib/sources/claude-code/classify-record";
+import { isJsonObject } from "@/lib/sources/common/json-object";
 
 /**
  * Per-turn output-token accumulator for Claude Code (contract §1.8 step 6): the sum, over
@@ -28,13 +28,13 @@ export class ClaudeTurnUsage {
     }
     if (record.type !== "assistant") return;
     const message = record.message;
-    if (!isObject(message)) {
+    if (!isJsonObject(message)) {
       this.valid = false;
       return;
     }
     // Python `message.get("id") or record.get("uuid")`: any falsy id falls back to the uuid.
     const identity = pythonTruthy(message.id) ? message.id : record.uuid;
-    const usage = isObject(message.usage) ? message.usage.output_tokens : undefined;
+    const usage = isJsonObject(message.usage) ? message.usage.output_tokens : undefined;
     if (typeof identity !== "string" || typeof usage !== "number" || !Number.isInteger(usage) || usage < 0) {
       this.valid = false;
       return;
@@ -54,6 +54,6 @@ export class ClaudeTurnUsage {
 function pythonTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
   return true;
 }

@@ -28,7 +28,7 @@ const LABEL_MAX = 48;
  * @param root the session's project root (Claude: first top-level `cwd`), or null.
  * @param source source name, used only for unknown roots.
  * @param sourceSessionId source session id, used only for unknown roots.
- * @throws nothing for missing or unreadable paths (they count as missing).
+ * Never throws: a path that cannot be stat'ed or resolved counts as missing.
  */
 export async function deriveProjectIdentity(
   root: string | null,

@@ -1,0 +1,50 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Lists every regular file under `dir` recursively (absolute paths), sorted like prompt-diary's
+ * `sorted(root.rglob(...), key=as_posix)`: by POSIX path in code-point order.
+ *
+ * Like Python 3.11's `rglob`, symlinked directories are not descended into (no cycles), while
+ * symlinks to files are listed. Directories that cannot be read are skipped silently.
+ * @param dir an existing directory.
+ */
+export async function listFilesRecursive(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const pending = [path.resolve(dir)];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    let entries;
+    try {
+      entries = await fs.readdir(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(full)))) files.push(full);
+    }
+  }
+  return sortPosixPaths(files);
+}
+
+/** Sorts paths by their POSIX form in Unicode code-point order (UTF-8 byte order); returns a new array. */
+export function sortPosixPaths(paths: readonly string[]): string[] {
+  return paths
+    .map((p) => ({ p, key: Buffer.from(toPosix(p), "utf8") }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map(({ p }) => p);
+}
+
+/** A path with the platform separator replaced by `/`. */
+export function toPosix(p: string): string {
+  return path.sep === "/" ? p : p.split(path.sep).join("/");
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
