@@ -94,7 +94,8 @@ function messageText(content: unknown): string | null {
 function toolCall(recordType: string, nameValue: unknown, input: unknown): CompactBody {
   const name = nonBlankString(nameValue) ?? "unknown";
   // A blank argument string reads as no input, like prompt-diary's `_string(...) or ""`.
-  const use = buildToolUse(name, typeof input === "string" && nonBlankString(input) === null ? "" : toolInputText(input));
+  const inputText = typeof input === "string" && nonBlankString(input) === null ? "" : toolInputText(input);
+  const use = buildToolUse(name, inputText);
   return {
     ...emptyBody(recordType, `Tool call: ${name}.`),
     content_kinds: ["tool_use"],

@@ -51,7 +51,8 @@ export function buildCompactRecords(
   return lines.map((physical) => {
     const record = parsed.get(physical.line) ?? null;
     const body = compactBody(record, source);
-    const duplicateOf = source === "codex" && record !== null ? codexDuplicateOf(physical.line, record, neighbour) : null;
+    const duplicateOf =
+      source === "codex" && record !== null ? codexDuplicateOf(physical.line, record, neighbour) : null;
     if (duplicateOf === null) return toRecord(physical, body, null);
     const echo = { ...body, summary: `Echo of message at line ${duplicateOf}.`, text_preview: null, truncated: true };
     return toRecord(physical, echo, duplicateOf);

@@ -37,22 +37,38 @@ export function parseJsonObject(text: string): JsonObject | null {
 
 /**
  * Python `json.dumps(value, ensure_ascii=False, sort_keys=True)`: `", "` / `": "` separators,
- * keys sorted by code point, non-ASCII kept. Known gaps (values JSON.parse cannot carry):
- * floats written `1.0` come out `1`, exponents as `1e-7` not `1e-07`, lone surrogates escaped.
+ * keys sorted by code point, non-ASCII (even lone surrogates) kept raw. Known gaps, from values
+ * JSON.parse cannot carry: floats written `1.0` come out `1`, exponents as `1e-7` not `1e-07`.
  */
 export function pythonJsonDumps(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "NaN";
+  if (typeof value === "string") return quote(value);
+  if (typeof value === "number") return JSON.stringify(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
   if (typeof value === "object") {
     const entries = Object.keys(value)
       .sort(compareCodePoints)
-      .map((key) => `${JSON.stringify(key)}: ${pythonJsonDumps((value as JsonObject)[key])}`);
+      .map((key) => `${quote(key)}: ${pythonJsonDumps((value as JsonObject)[key])}`);
     return `{${entries.join(", ")}}`;
   }
   return "null";
+}
+
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+};
+
+/** Python's `ensure_ascii=False` string quoting: escapes only the quote, the backslash and U+0000..U+001F. */
+function quote(text: string): string {
+  const escape = (c: string) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return `"${text.replace(/["\\\u0000-\u001f]/g, escape)}"`;
 }
 
 function compareCodePoints(a: string, b: string): number {

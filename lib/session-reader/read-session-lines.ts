@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 
 import type { CoreContext } from "@/lib/context";
-import { readLineRange } from "@/lib/jsonl/line-index";
+import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords } from "@/lib/session-reader/compact";
 import {
+  type CompactRecord,
   MAX_COMPACT_LINES,
   MAX_FULL_LINES,
   type FieldError,
@@ -34,12 +35,25 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const rangeError = checkRange(start_line, end_line, index.lineCount, mode);
   if (rangeError) return invalid(rangeError);
-  const lines = await readLineRange(filePath, index, start_line, end_line);
   const records =
     mode === "compact"
-      ? buildCompactRecords(lines, row.source)
-      : lines.map((l): FullRecord => toFullRecord(l.line, l.text));
+      ? await readCompactRecords(filePath, index, start_line, end_line, row.source)
+      : (await readLineRange(filePath, index, start_line, end_line)).map((l): FullRecord => toFullRecord(l.line, l.text));
   return { status: "ok", project_key, session_ref, line_range: { start: start_line, end: end_line }, mode, records };
+}
+
+/**
+ * Compact records for lines `start..end`. The neighbouring lines (start−1, end+1) are read as
+ * context so that a Codex echo on the window's edge is still marked (contract §4.3 step 1).
+ */
+export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
+  const from = Math.max(1, start - 1);
+  const to = Math.min(index.lineCount, end + 1);
+  const all = await readLineRange(filePath, index, from, to);
+  const lines = all.filter((l) => l.line >= start && l.line <= end);
+  const before = from < start ? all[0] : null;
+  const after = to > end ? all[all.length - 1] : null;
+  return buildCompactRecords(lines, source, { before, after });
 }
 
 /** A full-mode record: the verbatim line plus its UTF-8 length and SHA-256 (seed 000). */

@@ -1,8 +1,7 @@
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";
-import { buildCompactRecords } from "@/lib/session-reader/compact";
-import { checkRange, toFullRecord } from "@/lib/session-reader/read-session-lines";
+import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
 import { getSession, getWorkspaceLineIndex, resolveSubagentFile } from "@/lib/workspace/sessions";
 
@@ -21,11 +20,10 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const problem = checkRange(query.start, query.end, index.lineCount, query.mode);
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
-  const lines = await readLineRange(filePath, index, query.start, query.end);
   const records =
     query.mode === "compact"
-      ? buildCompactRecords(lines, session.row.source)
-      : lines.map((l): ViewerFullRecord => {
+      ? await readCompactRecords(filePath, index, query.start, query.end, session.row.source)
+      : (await readLineRange(filePath, index, query.start, query.end)).map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
           if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false };
           return { ...full, raw_line: clipUtf8(l.text, VIEWER_RAW_CLIP_BYTES), clipped: true };

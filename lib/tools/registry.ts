@@ -1,4 +1,4 @@
-import * as z from "zod";
+import type * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { copyFixtureWorkspace, HAS_SHARED, makeTempDir, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 

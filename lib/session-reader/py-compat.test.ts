@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+
+import { nonBlankString, parseJsonObject, parseTimestampMicros, pyLstrip, pythonJsonDumps } from "./py-compat";
+
+describe("pythonJsonDumps (json.dumps ensure_ascii=False, sort_keys=True)", () => {
+  it("uses Python separators and sorted keys", () => {
+    expect(pythonJsonDumps({ b: [1, 2.5, true, null], a: { d: "x", c: false } })).toBe(
+      '{"a": {"c": false, "d": "x"}, "b": [1, 2.5, true, null]}',
+    );
+  });
+
+  it("keeps non-ASCII and lone surrogates raw, escapes control characters", () => {
+    expect(pythonJsonDumps("é中😀\u2028")).toBe('"é中😀\u2028"');
+    expect(pythonJsonDumps("\ud800")).toBe('"\ud800"');
+    expect(pythonJsonDumps('q"\\\n\t\u0001\u001f')).toBe('"q\\"\\\\\\n\\t\\u0001\\u001f"');
+  });
+
+  it("sorts keys by code point, not UTF-16 unit", () => {
+    expect(pythonJsonDumps({ "\uffff": 1, "😀": 2 })).toBe('{"\uffff": 1, "😀": 2}');
+  });
+});
+
+describe("Python whitespace rules", () => {
+  it("lstrip and blank checks follow str.isspace", () => {
+    expect(pyLstrip("\u0085\u3000\x1c <x>")).toBe("<x>");
+    expect(pyLstrip("\ufeff<x>")).toBe("\ufeff<x>");
+    expect(nonBlankString(" \t\n")).toBeNull();
+    expect(nonBlankString(" a ")).toBe(" a ");
+    expect(nonBlankString(1)).toBeNull();
+  });
+});
+
+describe("parseJsonObject", () => {
+  it("returns objects only", () => {
+    expect(parseJsonObject('{"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonObject("[1]")).toBeNull();
+    expect(parseJsonObject("nope")).toBeNull();
+  });
+});
+
+describe("parseTimestampMicros", () => {
+  it("reads zoned ISO timestamps to the microsecond", () => {
+    expect(parseTimestampMicros("1970-01-01T00:00:00.000001Z")).toBe(1);
+    expect(parseTimestampMicros("1970-01-01T08:00:01+08:00")).toBe(1_000_000);
+    expect(parseTimestampMicros("1970-01-01T00:00:00.1234567Z")).toBe(123_456);
+  });
+
+  it("rejects naive, invalid and non-string values", () => {
+    for (const value of ["2026-05-28T00:00:00", "2026-02-30T00:00:00Z", "yesterday", 0, null]) {
+      expect(parseTimestampMicros(value)).toBeNull();
+    }
+  });
+});
