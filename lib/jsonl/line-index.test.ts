@@ -1,8 +1,8 @@
-import { appendFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildLineIndex, readLineRange } from "@/lib/jsonl/line-index";
+import { buildLineIndex, readLineRange, scanLineStarts } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
 
@@ -28,7 +28,7 @@ async function allLines(file: string, index: LineIndex): Promise<string[]> {
 }
 
 const b = (...parts: (string | number[])[]): Buffer =>
-  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))));
+  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
 
 // Expected arrays were produced with CPython 3.11: bytes.decode("utf-8", "replace").splitlines().
 const CASES: { name: string; bytes: Buffer; lines: string[] }[] = [
@@ -125,6 +125,16 @@ describe("readLineRange", () => {
     await expect(readLineRange(file, empty, 1, 1)).rejects.toBeInstanceOf(RangeError);
   });
 
+  it("scanLineStarts throws AppError io_error when the file is shorter than endByte", async () => {
+    const handle = await open(await writeTemp("a\nb\n"), "r");
+    try {
+      await expect(scanLineStarts(handle, 4096, { chunkBytes: 2 })).rejects.toMatchObject({ code: "io_error" });
+      expect(Array.from(await scanLineStarts(handle, 4, { fromByte: 2 }))).toEqual([2]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("throws AppError not_found for a missing file", async () => {
     await expect(buildLineIndex(path.join(dir, "missing.jsonl"))).rejects.toMatchObject({ name: "AppError", code: "not_found" });
   });
@@ -169,16 +179,21 @@ describe("buildLineIndex extension", () => {
     expect(again.starts).toBe(extended.starts);
   });
 
-  it("rebuilds from 0 when the file shrank or its earlier bytes changed", async () => {
+  it("rebuilds from 0 when the file shrank", async () => {
     const file = await writeTemp("aaa\nbbb\nccc\n");
     const previous = await buildLineIndex(file);
-    await writeFile(file, "aaa\n");
+    await writeFile(file, "aaa\nb");
     const shrunk = await buildLineIndex(file, previous);
     expect(shrunk.scannedFromByte).toBe(0);
-    expect(await allLines(file, shrunk)).toEqual(["aaa"]);
-    // Line 2 used to start at byte 4; now byte 3 is no boundary, so extending would be wrong.
+    expect(await allLines(file, shrunk)).toEqual(["aaa", "b"]);
+  });
+
+  it("rebuilds from 0 when the file grew but its earlier bytes changed", async () => {
+    const file = await writeTemp("aaa\nbbb");
+    const previous = await buildLineIndex(file);
+    // Line 2 started at byte 4; byte 3 is no longer a boundary, so extending would be wrong.
     await writeFile(file, "aaaaaaa\nb\n");
-    const rewritten = await buildLineIndex(file, shrunk);
+    const rewritten = await buildLineIndex(file, previous);
     expect(rewritten.scannedFromByte).toBe(0);
     expect(await allLines(file, rewritten)).toEqual(["aaaaaaa", "b"]);
   });

@@ -22,13 +22,14 @@ export type LineIndexBuild = LineIndex & { scannedFromByte: number };
 export type LineText = { line: number; text: string; byteLength: number };
 
 /** Default read size of the scanner, in bytes. */
-export const DEFAULT_SCAN_CHUNK_BYTES = 4 << 20;
+export const DEFAULT_SCAN_CHUNK_BYTES = 1 << 20;
 
 /**
  * Scans `handle` from `fromByte` (which must be a line start, 0 by default) up to `endByte`
  * and returns `prefix` followed by the start offset (bytes) of every line beginning in
- * `[fromByte, endByte)`. Reads `chunkBytes` (default 4 MiB, minimum 1) at a time; boundaries
- * straddling chunks (`\r|\n`, `C2|85`, `E2 80|A8`) are handled.
+ * `[fromByte, endByte)`. Reads `chunkBytes` (default 1 MiB, minimum 1) at a time, reading the
+ * next chunk while scanning this one; boundaries straddling chunks (`\r|\n`, `C2|85`,
+ * `E2 80|A8`) are handled. Memory: two chunk buffers plus 8 bytes per line.
  * @throws AppError io_error when the file is shorter than `endByte`, or the fs read error.
  */
 export async function scanLineStarts(
@@ -43,17 +44,31 @@ export async function scanLineStarts(
   const out = new LineStartList(prefix.length + (endByte - fromByte) / 2048);
   out.pushAll(prefix);
   if (fromByte < endByte) out.push(fromByte);
-  const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(0, endByte - fromByte)) + MAX_PENDING_BYTES);
-  let pending = 0;
+  // Double buffering: the next chunk is read (libuv thread) while this one is scanned. Each
+  // buffer keeps MAX_PENDING_BYTES free in front for the previous chunk's pending tail.
+  const capacity = Math.min(chunkBytes, Math.max(0, endByte - fromByte));
+  const buffers = [Buffer.allocUnsafe(capacity + MAX_PENDING_BYTES), Buffer.allocUnsafe(capacity + MAX_PENDING_BYTES)] as const;
+  const carry = Buffer.alloc(MAX_PENDING_BYTES);
+  let carried = 0;
   let position = fromByte;
-  while (position < endByte) {
-    const { bytesRead } = await handle.read(buffer, pending, Math.min(chunkBytes, endByte - position), position);
-    if (bytesRead === 0) throw new AppError("io_error", "The file shrank while it was being indexed.");
-    position += bytesRead;
-    const length = pending + bytesRead;
-    const consumed = scanChunk(buffer.subarray(0, length), position - length, position >= endByte, endByte, out);
-    pending = length - consumed;
-    buffer.copyWithin(0, consumed, length);
+  const readAt = (buffer: Buffer, at: number) => handle.read(buffer, MAX_PENDING_BYTES, Math.min(chunkBytes, endByte - at), at);
+  let reading = position < endByte ? readAt(buffers[0], position) : null;
+  try {
+    for (let turn: 0 | 1 = 0; reading; turn = turn === 0 ? 1 : 0) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) throw new AppError("io_error", "The file shrank while it was being indexed.");
+      const buffer = buffers[turn];
+      carry.copy(buffer, MAX_PENDING_BYTES - carried, 0, carried);
+      position += bytesRead;
+      reading = position < endByte ? readAt(buffers[turn === 0 ? 1 : 0], position) : null;
+      const chunk = buffer.subarray(MAX_PENDING_BYTES - carried, MAX_PENDING_BYTES + bytesRead);
+      const consumed = scanChunk(chunk, position - chunk.length, position >= endByte, endByte, out);
+      carried = chunk.copy(carry, 0, consumed);
+    }
+  } catch (error) {
+    // Never leave a read in flight on a handle the caller is about to close.
+    await reading?.catch(() => undefined);
+    throw error;
   }
   return out.toArray();
 }
@@ -93,8 +108,8 @@ export async function buildLineIndex(
 }
 
 /**
- * Reads physical lines `startLine..endLine` (1-based, inclusive) with one read of exactly
- * their bytes. Each line loses its terminator (longest of `E2 80 A8|A9`, `C2 85`, `\r\n`, or
+ * Reads physical lines `startLine..endLine` (1-based, inclusive), reading exactly their bytes
+ * (`starts[startLine - 1]` up to the end of line `endLine`) in one pass. Each line loses its terminator (longest of `E2 80 A8|A9`, `C2 85`, `\r\n`, or
  * one break byte) and is decoded as UTF-8 with U+FFFD replacement, keeping a BOM.
  * @throws RangeError unless `1 <= startLine <= endLine <= index.lineCount` (integers).
  * @throws AppError not_found / io_error when the file is missing, unreadable or now shorter.
@@ -109,8 +124,7 @@ export async function readLineRange(filePath: string, index: LineIndex, startLin
   const bytes = Buffer.allocUnsafe(lineEnd(endLine) - from);
   const handle = await openForRead(filePath);
   try {
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
-    if (bytesRead !== bytes.length) throw new AppError("io_error", "The file is shorter than its line index.");
+    if (!(await readFully(handle, bytes, from))) throw new AppError("io_error", "The file is shorter than its line index.");
   } catch (error) {
     throw toAppError(error, filePath);
   } finally {
@@ -160,11 +174,12 @@ async function resolveLineIndex(key: string, cacheDir: string | null): Promise<L
   const isCurrent = (index: LineIndex): boolean => index.size === stat.size && index.mtimeMs === stat.mtimeMs;
   let base = memory.get(key);
   if (base && isCurrent(base)) return remember(key, base);
-  if (cacheDir !== null) {
+  // NOTE: an in-process entry is at least as recent as what this process persisted, so the
+  // cache file is only consulted on a miss (a live session would otherwise reread it per call).
+  if (!base && cacheDir !== null) {
     const stored = await readPersistedLineIndex(cacheDir, key);
     if (stored && isCurrent(stored)) return remember(key, stored);
-    // Extend from whichever stale index covers more of the file.
-    if (stored && stored.size <= stat.size && (!base || stored.size > base.size)) base = stored;
+    base = stored ?? undefined;
   }
   const built = await buildLineIndex(key, base);
   remember(key, built);
@@ -184,8 +199,18 @@ async function endsWithBoundary(handle: FileHandle, offset: number): Promise<boo
   if (offset === 0) return true;
   const from = Math.max(0, offset - 3);
   const tail = Buffer.alloc(offset - from);
-  const { bytesRead } = await handle.read(tail, 0, tail.length, from);
-  return bytesRead === tail.length && terminatorBytes(tail, 0, tail.length) > 0;
+  return (await readFully(handle, tail, from)) && terminatorBytes(tail, 0, tail.length) > 0;
+}
+
+/** Fills `buffer` from file offset `position`; false when the file ends first. */
+async function readFully(handle: FileHandle, buffer: Buffer, position: number): Promise<boolean> {
+  // NOTE: one read(2) returns at most ~2 GiB on Linux, so loop rather than trust a single call.
+  for (let filled = 0; filled < buffer.length; ) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
+    if (bytesRead === 0) return false;
+    filled += bytesRead;
+  }
+  return true;
 }
 
 /** Length in bytes of the line terminator ending `bytes[start..end)` (0 when none). */

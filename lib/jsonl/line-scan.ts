@@ -15,7 +15,7 @@ const LEAD_C2 = 0xc2;
 const LEAD_E2 = 0xe2;
 const CONT_80 = 0x80;
 
-/** Every boundary pattern; index 0 (`\n`) is the common one, the rest are checked per chunk. */
+/** Every boundary pattern; index 0 (`\n`) is the common one, the rest are checked per scan window. */
 const PATTERNS: readonly (number | Buffer)[] = [
   LF,
   0x0b,
@@ -29,6 +29,8 @@ const PATTERNS: readonly (number | Buffer)[] = [
   Buffer.from([LEAD_E2, CONT_80, 0xa9]),
 ];
 const PATTERN_BYTES: readonly number[] = [1, 1, 1, 1, 1, 1, 1, 2, 3, 3];
+/** For multi-byte patterns, their last byte (see scanWindow). */
+const PREFILTER: readonly (number | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, 0x85, 0xa8, 0xa9];
 const CR_PATTERN = 3;
 
 /** The longest proper prefix of a boundary pattern, in bytes (`E2 80`). */
@@ -86,20 +88,48 @@ export function pendingTailBytes(chunk: Uint8Array): number {
   return 0;
 }
 
+/** Scan window in bytes: small enough that the ~10 memchr passes per window hit the L2 cache. */
+export const SCAN_WINDOW_BYTES = 256 << 10;
+
 /**
  * Finds the line boundaries in `chunk` and pushes the byte offset just after each one onto
  * `out`, except a boundary that ends exactly at `endByte` (Python adds no line after a trailing
- * break). `chunkStart` is the file offset of `chunk[0]`; the chunk must start at a boundary or
- * line start (never inside a pattern). Unless `isLast`, the pending tail (see
- * {@link pendingTailBytes}) is left unscanned.
+ * break). `chunkStart` is the file offset of `chunk[0]`; the chunk must not start inside a
+ * boundary pattern (e.g. on the `\n` of a `\r\n` already counted). Unless `isLast`, the pending tail (see {@link pendingTailBytes}) is
+ * left unscanned. The chunk is walked in windows of `windowBytes` (default
+ * {@link SCAN_WINDOW_BYTES}) so repeated passes stay in cache.
  * @returns the number of bytes consumed; the caller rescans `chunk[consumed..]` with more data.
  */
-export function scanChunk(chunk: Buffer, chunkStart: number, isLast: boolean, endByte: number, out: LineStartList): number {
+export function scanChunk(
+  chunk: Buffer,
+  chunkStart: number,
+  isLast: boolean,
+  endByte: number,
+  out: LineStartList,
+  windowBytes = SCAN_WINDOW_BYTES,
+): number {
+  // A window longer than the longest pending tail always consumes at least one byte.
+  const window = Math.max(MAX_PENDING_BYTES + 1, windowBytes);
+  let offset = 0;
+  for (;;) {
+    const end = Math.min(chunk.length, offset + window);
+    const lastWindow = end === chunk.length;
+    const consumed = scanWindow(chunk.subarray(offset, end), chunkStart + offset, lastWindow && isLast, endByte, out);
+    if (lastWindow) return offset + consumed;
+    // A pending tail inside the chunk is simply rescanned at the start of the next window.
+    offset += consumed;
+  }
+}
+
+function scanWindow(chunk: Buffer, chunkStart: number, isLast: boolean, endByte: number, out: LineStartList): number {
   const limit = isLast ? chunk.length : chunk.length - pendingTailBytes(chunk);
-  // Rare patterns are usually absent: one memchr-speed pass each decides it for the chunk.
+  // Rare patterns are usually absent: one memchr-speed pass each decides it for the window.
   const kinds: number[] = [];
   const next: number[] = [];
   for (let kind = 1; kind < PATTERNS.length; kind++) {
+    // Multi-byte patterns: memchr for their rarer last byte first, the native pattern search
+    // only if it occurs (E2 is common in typographic text, A8/A9/85 much less so).
+    if (PREFILTER[kind] !== undefined && chunk.indexOf(PREFILTER[kind]!, 0) === -1) continue;
     const at = chunk.indexOf(PATTERNS[kind]!, 0);
     if (at !== -1 && at < limit) {
       kinds.push(kind);

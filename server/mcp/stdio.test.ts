@@ -1,0 +1,29 @@
+import path from "node:path";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, it } from "vitest";
+
+import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
+
+describe("casefile mcp (stdio)", () => {
+  it("serves read_session_lines over a real stdio transport, stdout carrying only the protocol", async () => {
+    const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(5) }]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "mcp", "--workspace", root],
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "stdio-test", version: "1" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("read_session_lines");
+      const result = await client.callTool({ name: "read_session_lines", arguments: { project_key: TEST_PROJECT_KEY, session_ref: "S0001", start_line: 5, end_line: 5 } });
+      const body = JSON.parse((result.content as { text: string }[])[0]!.text);
+      expect(body).toMatchObject({ status: "ok", line_range: { start: 5, end: 5 }, records: [{ line: 5, text_preview: "message 5" }] });
+    } finally {
+      await client.close();
+    }
+  });
+});
