@@ -1,0 +1,16 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+export default function DashboardLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex h-dvh flex-col">
+      <header className="flex h-11 shrink-0 items-center gap-4 border-b border-line bg-surface px-4">
+        <Link href="/" className="font-semibold tracking-tight">
+          Casefile
+        </Link>
+        <span className="text-xs text-muted">agent session forensics</span>
+      </header>
+      <main className="flex min-h-0 flex-1 flex-col">{children}</main>
+    </div>
+  );
+}

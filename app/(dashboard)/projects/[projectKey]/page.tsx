@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+
+import { ProjectHeader } from "@/components/projects/project-header";
+import { SessionTable } from "@/components/sessions/session-table";
+import { getProjectQuery } from "@/server/queries/workspace";
+
+type ProjectPageProps = { params: Promise<{ projectKey: string }> };
+
+export async function generateMetadata({ params }: ProjectPageProps): Promise<Metadata> {
+  const { projectKey } = await params;
+  const project = await getProjectQuery(projectKey);
+  return { title: project.project_label };
+}
+
+export default async function ProjectPage({ params }: ProjectPageProps) {
+  const { projectKey } = await params;
+  const project = await getProjectQuery(projectKey);
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
+      <ProjectHeader project={project} />
+      <SessionTable projectKey={project.project_key} />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+
+import { SessionViewer } from "@/components/viewer/session-viewer";
+import { getSessionDetailQuery } from "@/server/queries/workspace";
+
+type ViewerPageProps = {
+  params: Promise<{ projectKey: string; sessionRef: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+async function load({ params, searchParams }: ViewerPageProps) {
+  const [{ projectKey, sessionRef }, search] = await Promise.all([params, searchParams]);
+  const agent = typeof search.agent === "string" && search.agent ? search.agent : undefined;
+  return getSessionDetailQuery(projectKey, sessionRef, agent);
+}
+
+export async function generateMetadata(props: ViewerPageProps): Promise<Metadata> {
+  const detail = await load(props);
+  return { title: `${detail.session_ref}${detail.agent_id ? ` · ${detail.agent_id}` : ""} · ${detail.project_label}` };
+}
+
+export default async function SessionViewerPage(props: ViewerPageProps) {
+  const detail = await load(props);
+  // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
+  return <SessionViewer key={`${detail.session_ref}:${detail.agent_id ?? ""}`} detail={detail} />;
+}

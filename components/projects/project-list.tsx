@@ -1,0 +1,42 @@
+import Link from "next/link";
+
+import { formatCount } from "@/components/format/format";
+import { routes } from "@/components/navigation/routes";
+import type { ProjectSummary } from "@/lib/workspace/schema";
+
+/** The workspace's projects as links, with session and turn counts. */
+export function ProjectList({ projects }: { projects: ProjectSummary[] }) {
+  if (projects.length === 0) {
+    return (
+      <p className="rounded-md border border-dashed border-line-strong bg-surface p-6 text-center text-muted">
+        This workspace has no projects yet. Prepare it with <code className="font-mono">casefile prepare</code>.
+      </p>
+    );
+  }
+  return (
+    <table className="w-full overflow-hidden rounded-md border border-line bg-surface text-left">
+      <thead className="border-b border-line-strong text-2xs tracking-wide text-muted uppercase">
+        <tr>
+          <th scope="col" className="px-3 py-2 font-semibold">Project</th>
+          <th scope="col" className="px-3 py-2 font-semibold">Key</th>
+          <th scope="col" className="px-3 py-2 text-right font-semibold">Sessions</th>
+          <th scope="col" className="px-3 py-2 text-right font-semibold">Turns</th>
+        </tr>
+      </thead>
+      <tbody>
+        {projects.map((project) => (
+          <tr key={project.project_key} className="border-b border-line/70 last:border-0 hover:bg-accent-soft/60">
+            <td className="px-3 py-2">
+              <Link href={routes.project(project.project_key)} className="font-medium text-accent hover:underline">
+                {project.project_label}
+              </Link>
+            </td>
+            <td className="px-3 py-2 font-mono text-xs text-muted">{project.project_key}</td>
+            <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.session_count)}</td>
+            <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.turn_count)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

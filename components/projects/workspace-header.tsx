@@ -1,0 +1,30 @@
+type WorkspaceInfo = {
+  workspace_root: string;
+  report_date: string | null;
+  timezone: string | null;
+  schema_version: number | null;
+};
+
+/** Which workspace the dashboard is reading: path, report date, time zone. */
+export function WorkspaceHeader({ info }: { info: WorkspaceInfo }) {
+  return (
+    <header className="flex flex-col gap-2 border-b border-line pb-4">
+      <h1 className="text-lg font-semibold">Projects</h1>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
+        <dt className="text-muted">Workspace</dt>
+        <dd className="font-mono break-all">{info.workspace_root}</dd>
+        <dt className="text-muted">Report date</dt>
+        <dd className="tabular-nums">
+          {info.report_date ?? "—"}
+          {info.timezone ? <span className="text-muted"> ({info.timezone})</span> : null}
+        </dd>
+        {info.schema_version !== null && (
+          <>
+            <dt className="text-muted">Schema</dt>
+            <dd>v{info.schema_version}</dd>
+          </>
+        )}
+      </dl>
+    </header>
+  );
+}

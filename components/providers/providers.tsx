@@ -1,0 +1,11 @@
+"use client";
+
+import { QueryClientProvider } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+
+import { getQueryClient } from "./get-query-client";
+
+export function Providers({ children }: { children: ReactNode }) {
+  const queryClient = getQueryClient();
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}

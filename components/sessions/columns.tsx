@@ -1,0 +1,85 @@
+import Link from "next/link";
+
+import type { Column } from "@/components/data-table/types";
+import { formatBytes, formatCount, formatDuration, formatLocalDateTime } from "@/components/format/format";
+import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
+
+/** A list item plus its viewer link, computed once per page of results. */
+export type SessionRow = SessionListItem & { href: string };
+
+/** The DOM never needs more than a screen width of the first message. */
+const MESSAGE_CLIP = 300;
+
+function oneLine(text: string | null, max: number): string {
+  if (!text) return "";
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
+  {
+    id: "session_ref",
+    header: "Session",
+    sortKey: "session_ref",
+    width: "7rem",
+    cell: (row) => (
+      <Link href={row.href} className="font-mono font-medium text-accent hover:underline" title={row.source_session_id}>
+        {row.session_ref}
+      </Link>
+    ),
+  },
+  {
+    id: "started_at",
+    header: "Started",
+    sortKey: "started_at",
+    width: "9.5rem",
+    cell: (row) => (
+      <time dateTime={row.started_at ?? undefined} title={row.started_at ?? undefined} className="tabular-nums">
+        {formatLocalDateTime(row.started_at)}
+      </time>
+    ),
+  },
+  {
+    id: "duration",
+    header: "Duration",
+    sortKey: "duration_seconds",
+    width: "6.5rem",
+    align: "right",
+    cell: (row) => formatDuration(row.duration_seconds),
+  },
+  {
+    id: "turns",
+    header: "Turns",
+    sortKey: "turn_count",
+    width: "5rem",
+    align: "right",
+    cell: (row) => formatCount(row.turn_count),
+  },
+  {
+    id: "first_user_message",
+    header: "First user message",
+    width: "minmax(14rem, 1fr)",
+    cell: (row) =>
+      row.first_user_message ? (
+        <span title={oneLine(row.first_user_message, 1000)}>{oneLine(row.first_user_message, MESSAGE_CLIP)}</span>
+      ) : (
+        <span className="text-faint">—</span>
+      ),
+  },
+  {
+    id: "subagents",
+    header: "Subagents",
+    sortKey: "subagent_count",
+    width: "6.5rem",
+    align: "right",
+    cell: (row) => (row.subagent_count ? formatCount(row.subagent_count) : <span className="text-faint">0</span>),
+  },
+  {
+    id: "size",
+    header: "Size",
+    sortKey: "size_bytes",
+    width: "6rem",
+    align: "right",
+    cell: (row) => formatBytes(row.size_bytes),
+  },
+];

@@ -1,0 +1,97 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useMemo } from "react";
+
+import { VirtualTable } from "@/components/data-table/virtual-table";
+import { formatCount } from "@/components/format/format";
+import { routes } from "@/components/navigation/routes";
+
+import { SESSION_COLUMNS, type SessionRow } from "./columns";
+import { sessionListInfiniteQuery } from "./queries";
+import { SessionFilter } from "./session-filter";
+import { useSessionListParams } from "./use-session-list-params";
+
+const getRowId = (row: SessionRow) => row.session_ref;
+
+/** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
+export function SessionTable({ projectKey }: { projectKey: string }) {
+  const router = useRouter();
+  const { params, toggleSort, setQuery } = useSessionListParams();
+  const query = useInfiniteQuery(sessionListInfiniteQuery(projectKey, params));
+
+  const rows = useMemo(() => {
+    // Pages are offset-based; if the list changed between two page loads a row can repeat.
+    const seen = new Set<string>();
+    const out: SessionRow[] = [];
+    for (const page of query.data?.pages ?? []) {
+      for (const session of page.sessions) {
+        if (seen.has(session.session_ref)) continue;
+        seen.add(session.session_ref);
+        out.push({ ...session, href: routes.session(projectKey, session.session_ref) });
+      }
+    }
+    return out;
+  }, [query.data, projectKey]);
+
+  const total = query.data?.pages.at(-1)?.total ?? 0;
+  const onRowClick = useCallback((row: SessionRow) => router.push(row.href), [router]);
+
+  return (
+    <section aria-label="Sessions" className="flex min-h-0 flex-1 flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <SessionFilter value={params.q} onCommit={setQuery} />
+        <p aria-live="polite" className="text-xs text-muted">
+          {query.isPending
+            ? "Loading sessions…"
+            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q ? " match" : ""}`}
+          {query.isFetching && !query.isPending && !query.isFetchingNextPage ? " · updating…" : ""}
+        </p>
+      </div>
+
+      {query.isError && rows.length === 0 ? (
+        <div role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
+          <p className="font-medium">Could not load sessions.</p>
+          <p className="mt-1 text-xs">{query.error.message}</p>
+          <button type="button" onClick={() => void query.refetch()} className="mt-3 rounded border border-danger/40 px-2 py-1 text-xs hover:bg-surface">
+            Retry
+          </button>
+        </div>
+      ) : (
+        <VirtualTable
+          label="Sessions"
+          columns={SESSION_COLUMNS}
+          rows={rows}
+          totalRows={total}
+          getRowId={getRowId}
+          sort={{ key: params.sort, order: params.order }}
+          onSortChange={toggleSort}
+          onRowClick={onRowClick}
+          hasNextPage={query.hasNextPage}
+          isFetchingNextPage={query.isFetchingNextPage}
+          fetchNextPage={query.fetchNextPage}
+          busy={query.isPlaceholderData}
+          empty={
+            query.isPending ? (
+              <p className="p-4 text-muted">Loading…</p>
+            ) : (
+              <div className="p-6 text-center text-muted">
+                {params.q ? (
+                  <>
+                    <p>No sessions match “{params.q}”.</p>
+                    <button type="button" onClick={() => setQuery("")} className="mt-2 text-accent hover:underline">
+                      Clear the filter
+                    </button>
+                  </>
+                ) : (
+                  <p>This project has no sessions.</p>
+                )}
+              </div>
+            )
+          }
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+
+import { useState } from "react";
+
+import { formatCount } from "@/components/format/format";
+
+/** Never put more than this many characters of one field into the DOM (a line can be 50 MB). */
+export const MAX_RENDER_CHARS = 20_000;
+
+type ClampedTextProps = {
+  text: string;
+  /** Characters shown before "Show more". */
+  previewChars?: number;
+  /** Lines shown before "Show more" (CSS line clamp). */
+  previewLines?: 2 | 3 | 4 | 6;
+  className?: string;
+};
+
+const LINE_CLAMP = { 2: "line-clamp-2", 3: "line-clamp-3", 4: "line-clamp-4", 6: "line-clamp-6" } as const;
+
+/** Long text, clamped to a few lines with a "Show more" toggle, and clipped at MAX_RENDER_CHARS. */
+export function ClampedText({ text, previewChars = 600, previewLines = 4, className = "" }: ClampedTextProps) {
+  const [expanded, setExpanded] = useState(false);
+  const head = text.slice(0, previewChars);
+  // Counting newlines in the head only: the full text may be megabytes.
+  const isLong = text.length > previewChars || head.split("\n", previewLines + 1).length > previewLines;
+  const shown = expanded ? text.slice(0, MAX_RENDER_CHARS) : head;
+
+  return (
+    <div className={className}>
+      <div className={`break-words whitespace-pre-wrap ${expanded ? "" : LINE_CLAMP[previewLines]}`}>{shown}</div>
+      {expanded && text.length > MAX_RENDER_CHARS && (
+        <p className="mt-1 font-sans text-2xs text-warn">
+          Display clipped at {formatCount(MAX_RENDER_CHARS)} of {formatCount(text.length)} characters.
+        </p>
+      )}
+      {isLong && (
+        <button
+          type="button"
+          aria-expanded={expanded}
+          onClick={() => setExpanded((v) => !v)}
+          className="mt-0.5 font-sans text-2xs font-medium text-accent hover:underline"
+        >
+          {expanded ? "Show less" : "Show more"}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useMemo } from "react";
+
+import { formatBytes } from "@/components/format/format";
+import type { CompactRecord, CompactToolResult, CompactToolUse } from "@/lib/session-reader/schema";
+
+import { Badge, type BadgeTone } from "./badge";
+import { ClampedText } from "./clamped-text";
+import { LineFlags } from "./line-flags";
+import { compactHasReplacementChar, MALFORMED_SUMMARY } from "./record-flags";
+
+function typeTone(recordType: string): BadgeTone {
+  if (recordType === "user") return "accent";
+  if (recordType === "assistant") return "ok";
+  return "neutral";
+}
+
+function statusTone(status: string): BadgeTone {
+  if (/error|fail|denied|cancel/i.test(status)) return "danger";
+  if (/ok|success|complete/i.test(status)) return "ok";
+  return "neutral";
+}
+
+function ToolUseView({ use }: { use: CompactToolUse }) {
+  return (
+    <div className="flex min-w-0 items-baseline gap-2 rounded bg-canvas px-1.5 py-0.5">
+      <span className="shrink-0 font-sans text-2xs font-semibold text-accent">⚙ {use.name}</span>
+      <ClampedText text={use.input_summary} previewChars={300} previewLines={2} className="min-w-0 flex-1" />
+      {use.truncated && (
+        <Badge tone="warn" title="The tool input was trimmed in compact mode.">
+          truncated
+        </Badge>
+      )}
+    </div>
+  );
+}
+
+function ToolResultView({ result }: { result: CompactToolResult }) {
+  return (
+    <div className="min-w-0 rounded border border-line px-1.5 py-0.5">
+      <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+        <span className="font-sans text-2xs font-semibold text-muted">↳ result</span>
+        <Badge>{result.kind}</Badge>
+        {result.status && <Badge tone={statusTone(result.status)}>{result.status}</Badge>}
+        {result.file_path && (
+          <span className="min-w-0 truncate" title={result.file_path}>
+            {result.file_path}
+          </span>
+        )}
+        {result.command && (
+          <span className="min-w-0 truncate" title={result.command.slice(0, 2000)}>
+            $ {result.command.slice(0, 500)}
+          </span>
+        )}
+        <span className="font-sans text-2xs text-faint tabular-nums">{formatBytes(result.raw_bytes)}</span>
+        {result.truncated && (
+          <Badge tone="warn" title="Payload over 1 KiB: compact mode keeps its head and tail only.">
+            truncated
+          </Badge>
+        )}
+      </div>
+      {result.preview && <ClampedText text={result.preview} previewChars={400} previewLines={3} className="text-ink/80" />}
+    </div>
+  );
+}
+
+/** One compact record (seed 000): type, summary, text, tool uses and tool results. */
+export function CompactRecordView({ record, isLast }: { record: CompactRecord; isLast: boolean }) {
+  const malformed = record.summary === MALFORMED_SUMMARY;
+  const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
+  return (
+    <div className="flex min-w-0 flex-col gap-1 py-1">
+      <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+        <Badge tone={malformed ? "danger" : typeTone(record.record_type)}>{record.record_type}</Badge>
+        {record.role && record.role !== record.record_type && <span className="text-2xs text-muted">{record.role}</span>}
+        <span className="font-sans text-xs text-ink/80">{record.summary}</span>
+        {record.content_kinds.length > 0 && (
+          <span className="font-sans text-2xs text-faint">{record.content_kinds.join(" · ")}</span>
+        )}
+        {record.duplicate_of !== null && (
+          <a href={`#L${record.duplicate_of}`} className="font-sans text-2xs text-accent hover:underline">
+            duplicate of L{record.duplicate_of}
+          </a>
+        )}
+        <LineFlags
+          malformed={malformed}
+          isLast={isLast}
+          invalidUtf8={invalidUtf8}
+          truncated={record.truncated}
+          rawBytes={record.raw_bytes}
+          sha256={record.raw_sha256}
+        />
+      </div>
+      {record.text_preview && <ClampedText text={record.text_preview} className="text-[0.8125rem] leading-5" />}
+      {record.tool_uses.map((use, i) => (
+        <ToolUseView key={i} use={use} />
+      ))}
+      {record.tool_results.map((result, i) => (
+        <ToolResultView key={i} result={result} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+"use client";
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+
+import { plural } from "@/components/format/format";
+import { useHotkeys } from "@/components/hooks/use-hotkeys";
+import type { ReadMode } from "@/lib/session-reader/schema";
+import type { SessionDetail } from "@/lib/workspace/schema";
+
+import { LineRow } from "./line-row";
+import { findTurn } from "./turn-index";
+import { useLineCursor } from "./use-line-cursor";
+import { useLineWindows } from "./use-line-windows";
+import { ViewerHeader } from "./viewer-header";
+import { ViewerSidebar } from "./viewer-sidebar";
+
+/** Rows, not pixels. Rows are at least ~24 px, so the DOM stays far below 200 line rows. */
+const OVERSCAN = 10;
+const ESTIMATE: Record<ReadMode, number> = { compact: 58, full: 26 };
+const TURN_LABEL_HEIGHT = 24;
+
+/** The transcript viewer: every physical line, virtualized, fetched window by window. */
+export function SessionViewer({ detail }: { detail: SessionDetail }) {
+  const { line_count: lineCount, turns } = detail;
+  const [mode, setMode] = useState<ReadMode>("compact");
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const turnStarts = useMemo(() => new Set(turns.map((t) => t.turn_start_line)), [turns]);
+  const estimateSize = useCallback(
+    (index: number) => ESTIMATE[mode] + (turnStarts.has(index + 1) ? TURN_LABEL_HEIGHT : 0),
+    [mode, turnStarts],
+  );
+  // Keys differ per mode, so each mode keeps its own measured heights.
+  const getItemKey = useCallback((index: number) => (mode === "compact" ? index : lineCount + index), [mode, lineCount]);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design; rows are memoized by hand
+  const virtualizer = useVirtualizer({
+    count: lineCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan: OVERSCAN,
+    useFlushSync: false, // React 19 warns about flushSync inside lifecycle methods
+  });
+  const items = virtualizer.getVirtualItems();
+  const cursor = useLineCursor(virtualizer, lineCount);
+
+  const target = useMemo(
+    () => ({ projectKey: detail.project_key, sessionRef: detail.session_ref, agentId: detail.agent_id, lineCount }),
+    [detail.project_key, detail.session_ref, detail.agent_id, lineCount],
+  );
+  const windows = useLineWindows(target, mode, (items[0]?.index ?? 0) + 1, (items.at(-1)?.index ?? -1) + 1);
+
+  // Row heights change with the mode: keep the line the reader was on at the top.
+  const modeAnchor = useRef<number | null>(null);
+  const { scrollToLine } = cursor;
+  useEffect(() => {
+    const line = modeAnchor.current;
+    modeAnchor.current = null;
+    if (line !== null) scrollToLine(line, "start");
+  }, [mode, scrollToLine]);
+  const changeMode = (next: ReadMode) => {
+    if (next === mode) return;
+    modeAnchor.current = cursor.anchorLine();
+    setMode(next);
+  };
+
+  useHotkeys({
+    j: () => cursor.step(1),
+    k: () => cursor.step(-1),
+    g: () => cursor.moveTo(1, "start"),
+    G: () => cursor.moveTo(lineCount, "end"),
+    f: () => changeMode(mode === "compact" ? "full" : "compact"),
+  });
+
+  const { highlight, currentLine } = cursor;
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <ViewerHeader detail={detail} mode={mode} onModeChange={changeMode} onJump={cursor.jump} />
+      {windows.failed.map((f) => (
+        <div key={f.index} role="alert" className="flex items-center gap-3 border-b border-danger/30 bg-danger-soft px-4 py-1.5 text-xs text-danger">
+          Could not load lines {f.start}–{f.end}: {f.message}
+          <button type="button" onClick={f.retry} className="rounded border border-danger/40 px-2 hover:bg-surface">
+            Retry
+          </button>
+        </div>
+      ))}
+      <div className="flex min-h-0 flex-1">
+        <div ref={scrollRef} role="region" aria-label="Transcript lines" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
+          {lineCount === 0 ? (
+            <p className="p-6 text-center text-muted">This transcript has no lines.</p>
+          ) : (
+            <div role="list" aria-label={`Lines of ${detail.session_ref}`} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+              <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+                {items.map((item) => {
+                  const line = item.index + 1;
+                  const slot = windows.slot(line);
+                  const place = findTurn(turns, line);
+                  return (
+                    <LineRow
+                      key={item.key}
+                      index={item.index}
+                      line={line}
+                      lineCount={lineCount}
+                      mode={mode}
+                      status={slot.status}
+                      record={slot.status === "ready" ? slot.record : undefined}
+                      turnStart={place?.isStart ? place.turn : null}
+                      band={place ? ((place.index % 2) as 0 | 1) : null}
+                      highlighted={!!highlight && line >= highlight.start && line <= highlight.end}
+                      current={line === currentLine}
+                      measureElement={virtualizer.measureElement}
+                      onLineClick={cursor.onLineClick}
+                    />
+                  );
+                })}
+              </div>
+            </div>
+          )}
+          {lineCount > 0 && <p className="py-4 text-center text-2xs text-muted">End of file · {plural(lineCount, "line")}</p>}
+        </div>
+        <ViewerSidebar
+          detail={detail}
+          currentTurnRef={findTurn(turns, currentLine)?.turn.turn_ref ?? null}
+          onTurnClick={(turn) => cursor.moveTo(turn.turn_start_line, "start")}
+        />
+      </div>
+    </div>
+  );
+}

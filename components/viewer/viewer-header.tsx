@@ -1,0 +1,110 @@
+"use client";
+
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+
+import { formatBytes, plural } from "@/components/format/format";
+import { routes } from "@/components/navigation/routes";
+import type { ReadMode } from "@/lib/session-reader/schema";
+import type { SessionDetail } from "@/lib/workspace/schema";
+
+import { type LineRange, parseLineHash } from "./line-hash";
+
+type ViewerHeaderProps = {
+  detail: SessionDetail;
+  mode: ReadMode;
+  onModeChange: (mode: ReadMode) => void;
+  onJump: (range: LineRange) => void;
+};
+
+const MODES: { mode: ReadMode; label: string; title: string }[] = [
+  { mode: "compact", label: "Compact", title: "One structured record per line (f)" },
+  { mode: "full", label: "Full", title: "Raw JSONL lines (f)" },
+];
+
+function JumpToLine({ lineCount, onJump }: { lineCount: number; onJump: (range: LineRange) => void }) {
+  const [value, setValue] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Accepts "120", "40-45" or "L40-L45".
+    const range = parseLineHash(`#L${value.replace(/\s+/g, "").replace(/^L/i, "")}`, lineCount);
+    setInvalid(!range);
+    if (range) onJump(range);
+  };
+  return (
+    <form onSubmit={submit} className="flex items-center gap-1.5">
+      <label htmlFor="jump-to-line" className="text-xs text-muted">
+        Jump to line
+      </label>
+      <input
+        id="jump-to-line"
+        inputMode="numeric"
+        autoComplete="off"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        placeholder={`1–${lineCount}`}
+        aria-invalid={invalid || undefined}
+        className="h-7 w-24 rounded border border-line-strong bg-surface px-2 font-mono text-xs aria-invalid:border-danger"
+      />
+      <button type="submit" className="h-7 rounded border border-line-strong px-2 text-xs hover:bg-canvas">
+        Go
+      </button>
+    </form>
+  );
+}
+
+/** Breadcrumbs, transcript facts, the compact/full toggle, jump-to-line and the keyboard hint. */
+export function ViewerHeader({ detail, mode, onModeChange, onJump }: ViewerHeaderProps) {
+  return (
+    <header className="flex flex-col gap-2 border-b border-line bg-surface px-4 py-2.5">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <nav aria-label="Breadcrumb" className="flex items-baseline gap-1 text-xs text-muted">
+          <Link href={routes.home()} className="hover:text-ink hover:underline">
+            Projects
+          </Link>
+          <span aria-hidden>/</span>
+          <Link href={routes.project(detail.project_key)} className="hover:text-ink hover:underline">
+            {detail.project_label}
+          </Link>
+          <span aria-hidden>/</span>
+        </nav>
+        <h1 className="font-mono text-base font-semibold">
+          {detail.session_ref}
+          {detail.agent_id && <span className="text-muted"> · subagent {detail.agent_id}</span>}
+        </h1>
+        <span className="text-xs text-muted">
+          {plural(detail.line_count, "line")} · {formatBytes(detail.size_bytes)} · {detail.source}
+        </span>
+        <span className="truncate font-mono text-2xs text-faint" title={detail.session_path}>
+          {detail.source_session_id}
+        </span>
+      </div>
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
+        <div role="group" aria-label="View mode" className="inline-flex overflow-hidden rounded border border-line-strong">
+          {MODES.map((m) => (
+            <button
+              key={m.mode}
+              type="button"
+              title={m.title}
+              aria-pressed={mode === m.mode}
+              onClick={() => onModeChange(m.mode)}
+              className="h-7 px-3 text-xs aria-pressed:bg-ink aria-pressed:text-white not-aria-pressed:hover:bg-canvas"
+            >
+              {m.label}
+            </button>
+          ))}
+        </div>
+        <JumpToLine lineCount={detail.line_count} onJump={onJump} />
+        <p className="text-2xs text-muted">
+          Keys: <Kbd>j</Kbd>/<Kbd>k</Kbd> next/previous line · <Kbd>g</Kbd>/<Kbd>G</Kbd> top/bottom · <Kbd>f</Kbd>{" "}
+          compact/full · click a line number to link it, shift-click for a range
+        </p>
+      </div>
+    </header>
+  );
+}
+
+function Kbd({ children }: { children: string }) {
+  return <kbd className="rounded border border-line-strong bg-canvas px-1 font-mono text-[0.65rem]">{children}</kbd>;
+}

@@ -1,0 +1,107 @@
+import { EDGE_PROJECT_LABEL, MANY_PROJECT_LABEL, MANY_SESSIONS_COUNT } from "./fixtures/make-edge-cases";
+import { expect, test } from "./fixtures";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
+
+test.describe("home", () => {
+  test("lists the workspace's projects with the workspace header", async ({ homePage, page }) => {
+    await homePage.goto();
+    await expect(homePage.heading()).toBeVisible();
+    await expect(page.getByText(/e2e\/\.tmp\/workspace/)).toBeVisible();
+    await expect(homePage.projectLink(EDGE_PROJECT_LABEL)).toBeVisible();
+    await expect(homePage.projectLink(MANY_PROJECT_LABEL)).toBeVisible();
+  });
+
+  test("lists the corpus projects", async ({ homePage }) => {
+    test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+    await homePage.goto();
+    await expect(homePage.projectLink(LONG_SESSION.projectLabel)).toBeVisible();
+    await expect(homePage.projectLink("claude-bug")).toBeVisible();
+  });
+});
+
+test.describe("project session table", () => {
+  test.beforeEach(async ({ homePage }) => {
+    await homePage.goto();
+    await homePage.openProject(MANY_PROJECT_LABEL);
+  });
+
+  test("shows the sessions in a virtualized table", async ({ projectPage }) => {
+    await expect(projectPage.table()).toBeVisible();
+    await projectPage.expectTotalRows(MANY_SESSIONS_COUNT);
+    await expect(projectPage.dataRows().first()).toBeVisible();
+    // Virtualized: far fewer rows in the DOM than sessions.
+    expect(await projectPage.dataRows().count()).toBeLessThan(MANY_SESSIONS_COUNT);
+    await expect(projectPage.columnHeader("Started")).toHaveAttribute("aria-sort", "descending");
+  });
+
+  test("sorting by a column header changes the rows and the URL", async ({ projectPage, page }) => {
+    await expect(projectPage.dataRows().first()).toBeVisible();
+    await projectPage.sortBy("Session");
+    await expect(projectPage.columnHeader("Session")).toHaveAttribute("aria-sort", "ascending");
+    await expect(page).toHaveURL(/sort=session_ref/);
+    await expect(page).toHaveURL(/order=asc/);
+    // prepare numbers sessions S0001… per project (contract §1.5).
+    await expect(projectPage.firstRowRef()).toHaveText("S0001");
+
+    await projectPage.sortBy("Session");
+    await expect(projectPage.columnHeader("Session")).toHaveAttribute("aria-sort", "descending");
+    await expect(projectPage.firstRowRef()).toHaveText(`S${String(MANY_SESSIONS_COUNT).padStart(4, "0")}`);
+    await expect(projectPage.columnHeader("Started")).toHaveAttribute("aria-sort", "none");
+  });
+
+  test("filtering narrows the rows and is kept in the URL", async ({ projectPage, page }) => {
+    await projectPage.filter().fill("charlie");
+    await expect(page).toHaveURL(/q=charlie/);
+    await projectPage.expectTotalRows(MANY_SESSIONS_COUNT / 3);
+
+    await projectPage.filter().fill("needle-077");
+    await projectPage.expectTotalRows(1);
+    await expect(projectPage.dataRows()).toHaveCount(1);
+    await expect(projectPage.dataRows().first()).toContainText("needle-077");
+
+    await projectPage.filter().fill("no-such-session-anywhere");
+    await projectPage.expectTotalRows(0);
+    await expect(page.getByText(/No sessions match/)).toBeVisible();
+
+    await projectPage.filter().fill("");
+    await projectPage.expectTotalRows(MANY_SESSIONS_COUNT);
+  });
+
+  test("sort and filter come back from a shared link", async ({ projectPage, page }) => {
+    const url = new URL(page.url());
+    await page.goto(`${url.pathname}?sort=duration_seconds&order=asc&q=bravo`);
+    await expect(projectPage.filter()).toHaveValue("bravo");
+    await expect(projectPage.columnHeader("Duration")).toHaveAttribute("aria-sort", "ascending");
+    await projectPage.expectTotalRows(MANY_SESSIONS_COUNT / 3);
+  });
+
+  test("scrolling the table loads more pages", async ({ projectPage, page }) => {
+    const offsets: number[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith("/sessions")) offsets.push(Number(url.searchParams.get("offset") ?? 0));
+    });
+    await page.reload();
+    await expect(projectPage.dataRows().first()).toBeVisible();
+    await expect(projectPage.row(MANY_SESSIONS_COUNT + 1)).toHaveCount(0);
+
+    await expect(async () => {
+      await projectPage.scrollTableToBottom();
+      await expect(projectPage.row(MANY_SESSIONS_COUNT + 1)).toBeInViewport({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    expect(Math.max(...offsets)).toBeGreaterThan(0);
+  });
+
+  test("a row links to the session viewer", async ({ projectPage, page }) => {
+    await projectPage.openSession();
+    await expect(page.getByTestId("line-row").first()).toBeVisible();
+  });
+});
+
+test("a corpus project lists its sessions", async ({ homePage, projectPage }) => {
+  test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+  await homePage.goto();
+  await homePage.openProject("claude-bug");
+  await expect(projectPage.dataRows().first()).toBeVisible();
+  expect(await projectPage.totalRows()).toBeGreaterThan(1);
+});

@@ -1,0 +1,115 @@
+import { expect, test } from "./fixtures";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
+
+test.describe("viewer on a long corpus session", () => {
+  test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+
+  test.beforeEach(async ({ homePage, projectPage, viewerPage }) => {
+    await homePage.goto();
+    await homePage.openProject(LONG_SESSION.projectLabel);
+    await projectPage.filter().fill(LONG_SESSION.sourceSessionId);
+    await projectPage.expectTotalRows(1);
+    await projectPage.openSession();
+    await viewerPage.waitForLoaded();
+  });
+
+  test("scrolls to the last line with a bounded DOM", async ({ viewerPage, request }) => {
+    const lineCount = await viewerPage.lineCountFromApi(request);
+    expect(lineCount).toBeGreaterThanOrEqual(500);
+    await viewerPage.expectRowBudget();
+
+    // Mouse-wheel scrolling through the middle, then to the end.
+    await viewerPage.scroller().hover();
+    for (let i = 0; i < 5; i++) {
+      await viewerPage.page.mouse.wheel(0, 4_000);
+      await viewerPage.expectRowBudget();
+    }
+    await viewerPage.scrollToEnd(lineCount);
+    await expect(viewerPage.row(lineCount)).toContainText(String(lineCount));
+    await expect(viewerPage.page.getByText(/End of file/)).toBeVisible();
+    await viewerPage.expectRowBudget();
+  });
+
+  test("toggles compact and full with buttons and the f key", async ({ viewerPage }) => {
+    await expect(viewerPage.modeButton("Compact")).toHaveAttribute("aria-pressed", "true");
+    await viewerPage.modeButton("Full").click();
+    await expect(viewerPage.modeButton("Full")).toHaveAttribute("aria-pressed", "true");
+    await expect(viewerPage.row(1)).toContainText('{"');
+    await viewerPage.expectRowBudget();
+
+    await viewerPage.row(1).getByRole("button", { name: "Expand line 1" }).click();
+    await expect(viewerPage.row(1).locator("pre")).toContainText('"type"');
+    await viewerPage.expectRowBudget();
+
+    await viewerPage.focusTranscript();
+    await viewerPage.page.keyboard.press("f");
+    await expect(viewerPage.modeButton("Compact")).toHaveAttribute("aria-pressed", "true");
+    await viewerPage.waitForLoaded();
+    await viewerPage.expectRowBudget();
+  });
+
+  test("follows a #L40-L45 deep link and line-number clicks", async ({ viewerPage, page }) => {
+    await page.goto(`${page.url().split("#")[0]}#L40-L45`);
+    for (let line = 40; line <= 45; line++) {
+      await expect(viewerPage.row(line)).toHaveAttribute("data-highlighted", "true");
+      await expect(viewerPage.row(line)).toBeInViewport();
+    }
+    await expect(viewerPage.row(46)).not.toHaveAttribute("data-highlighted", "true");
+    await viewerPage.expectRowBudget();
+
+    await viewerPage.row(42).getByRole("link", { name: "42", exact: true }).click();
+    await expect(page).toHaveURL(/#L42$/);
+    await viewerPage.row(44).getByRole("link", { name: "44", exact: true }).click({ modifiers: ["Shift"] });
+    await expect(page).toHaveURL(/#L42-L44$/);
+    await expect(viewerPage.row(43)).toHaveAttribute("data-highlighted", "true");
+    await expect(viewerPage.row(45)).not.toHaveAttribute("data-highlighted", "true");
+
+    await viewerPage.jumpInput().fill("700");
+    await viewerPage.jumpInput().press("Enter");
+    await expect(page).toHaveURL(/#L700$/);
+    await expect(viewerPage.row(700)).toBeInViewport();
+    await viewerPage.expectRowBudget();
+  });
+
+  test("j/k move the current line, g/G jump to top and bottom", async ({ viewerPage, request }) => {
+    const lineCount = await viewerPage.lineCountFromApi(request);
+    const keys = viewerPage.page.keyboard;
+    await viewerPage.focusTranscript();
+
+    await keys.press("g");
+    await expect(viewerPage.row(1)).toHaveAttribute("data-current", "true");
+    for (let i = 0; i < 3; i++) await keys.press("j");
+    await expect(viewerPage.row(4)).toHaveAttribute("data-current", "true");
+    await keys.press("k");
+    await expect(viewerPage.row(3)).toHaveAttribute("data-current", "true");
+    await expect(viewerPage.row(4)).not.toHaveAttribute("data-current", "true");
+    await viewerPage.expectRowBudget();
+
+    await keys.press("G");
+    await expect(viewerPage.row(lineCount)).toBeInViewport({ timeout: 15_000 });
+    await expect(viewerPage.row(lineCount)).toHaveAttribute("data-current", "true");
+    await viewerPage.expectRowBudget();
+
+    await keys.press("g");
+    await expect(viewerPage.row(1)).toBeInViewport({ timeout: 15_000 });
+    await viewerPage.expectRowBudget();
+
+    // Typing in an input must not trigger shortcuts.
+    await viewerPage.jumpInput().fill("");
+    await viewerPage.jumpInput().press("G");
+    await expect(viewerPage.row(1)).toBeInViewport();
+  });
+
+  test("opens a subagent transcript and comes back", async ({ viewerPage, page }) => {
+    await expect(viewerPage.subagentLinks().first()).toBeVisible();
+    await viewerPage.subagentLinks().first().click();
+    await expect(page).toHaveURL(/[?&]agent=/);
+    await expect(viewerPage.mainSessionLink()).toBeVisible();
+    await viewerPage.waitForLoaded();
+    await viewerPage.expectRowBudget();
+
+    await viewerPage.mainSessionLink().click();
+    await expect(page).not.toHaveURL(/agent=/);
+    await viewerPage.waitForLoaded();
+  });
+});
