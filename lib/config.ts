@@ -7,5 +7,6 @@ import path from "node:path";
  */
 export function resolveWorkspaceDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.CASEFILE_WORKSPACE?.trim() ? env.CASEFILE_WORKSPACE : undefined);
-  return path.resolve(chosen ?? path.join(os.homedir(), ".casefile", "workspace"));
+  // NOTE: the workspace is runtime data, never part of the build output.
+  return path.resolve(/*turbopackIgnore: true*/ chosen ?? path.join(os.homedir(), ".casefile", "workspace"));
 }

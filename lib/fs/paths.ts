@@ -29,7 +29,7 @@ async function realpathOfExisting(p: string): Promise<string> {
   } catch {
     const parent = path.dirname(p);
     if (parent === p) return p;
-    return path.join(await realpathOfExisting(parent), path.basename(p));
+    return path.join(/*turbopackIgnore: true*/ await realpathOfExisting(parent), path.basename(p));
   }
 }
 
