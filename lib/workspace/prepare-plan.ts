@@ -4,6 +4,9 @@ import path from "node:path";
 
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
+import type { CodexForkHistory } from "@/lib/sources/codex/fork";
+import { discoverCodexSessions } from "@/lib/sources/codex/discover";
+import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/workspace/schema";
@@ -20,72 +23,122 @@ export type PlannedSession = {
   turns: Omit<IndexTurn, "turn_ref">[];
   /** Attached files (subagents, tool-results), relative to the session's own folder. */
   attachments: { sourcePath: string; relative: string }[];
+  /** Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven fork. */
+  fork?: CodexForkHistory | null;
 };
 
+/** A source file (or root) that prepare did not index, with a human-readable reason. */
 export type SkippedFile = { path: string; reason: string };
 
+/** Progress callback: `done` of `total` candidate files analysed, `label` the current file name. */
 export type PlanProgress = (done: number, total: number, label: string) => void;
 
+/** Source roots by source: each a root directory or one `.jsonl` file. */
+export type SourceRoots = { claude: string[]; codex: string[] };
+
+type Candidate =
+  | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
+  | { source: "codex"; path: string };
+
+type Analysed = { sourceSessionId: string; projectRoot: string | null; lineCount: number; turns: PlannedSession["turns"]; attachments: PlannedSession["attachments"]; fork?: CodexForkHistory | null };
+
 /**
- * Discovers and analyses every Claude Code source, applies selection (contract §1.8:
- * sidechain exclusion, the window, own-workspace exclusion, dedup by session id) and
- * returns the sessions to write plus every skipped file with its reason. Conflicting
- * duplicates are skipped, naming both paths, instead of aborting the whole run.
+ * Discovers and analyses every Claude Code and Codex source, applies selection (contract §1.8:
+ * subagent and report-session exclusion, the window, own-workspace exclusion, dedup by
+ * session id, Codex fork inheritance, filename collisions) and returns the sessions to write
+ * plus every skipped file with its reason. Conflicting duplicates and colliding filenames are
+ * skipped, naming both paths, instead of aborting the whole run.
  */
 export async function planSources(
-  claudeRoots: string[],
+  roots: SourceRoots,
   window: ReportWindow,
   workspaceRoot: string,
   onProgress?: PlanProgress,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
   const skipped: SkippedFile[] = [];
-  const candidates = new Map<string, { sessionId: string; subagents: string[]; toolResults: string[] }>();
-  for (const root of claudeRoots) {
+  const candidates = new Map<string, Candidate>();
+  for (const root of roots.claude) {
     const found = await discoverClaudeSessions(path.resolve(root));
     skipped.push(...found.skipped);
-    for (const c of found.candidates) {
-      if (!candidates.has(c.path)) candidates.set(c.path, { sessionId: c.sessionId, subagents: c.subagents, toolResults: c.toolResults });
-    }
+    for (const c of found.candidates) if (!candidates.has(`claude-code:${c.path}`)) candidates.set(`claude-code:${c.path}`, { source: "claude-code", ...c });
   }
-  const ordered = [...candidates.keys()].sort();
+  for (const root of roots.codex) {
+    const found = await discoverCodexSessions(path.resolve(root));
+    skipped.push(...found.skipped);
+    for (const c of found.candidates) if (!candidates.has(`codex:${c.path}`)) candidates.set(`codex:${c.path}`, { source: "codex", path: c.path });
+  }
+  const ordered = [...candidates.values()].sort((a, b) => (a.source === b.source ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.source < b.source ? -1 : 1));
   const selected: PlannedSession[] = [];
   let done = 0;
-  for (const sourcePath of ordered) {
-    const c = candidates.get(sourcePath)!;
-    onProgress?.(done, ordered.length, path.basename(sourcePath));
+  for (const c of ordered) {
+    onProgress?.(done, ordered.length, path.basename(c.path));
     done += 1;
-    const analysis = await analyzeClaudeTranscript(sourcePath, window);
-    if (analysis.isSidechain) {
-      skipped.push({ path: sourcePath, reason: "subagent transcript (isSidechain records) with no parent session found" });
+    const analysed = c.source === "codex" ? await analyseCodex(c.path, window) : await analyseClaude(c, window);
+    if ("skip" in analysed) {
+      skipped.push({ path: c.path, reason: analysed.skip });
       continue;
     }
-    if (analysis.turns.length === 0) {
-      skipped.push({ path: sourcePath, reason: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" });
-      continue;
-    }
-    const identity = await deriveProjectIdentity(analysis.projectRoot, "claude-code", c.sessionId);
+    const identity = await deriveProjectIdentity(analysed.projectRoot, c.source, analysed.sourceSessionId);
     if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) {
-      skipped.push({ path: sourcePath, reason: "session ran inside the Casefile workspace itself" });
+      skipped.push({ path: c.path, reason: "session ran inside the Casefile workspace itself" });
       continue;
     }
-    const sessionDir = path.join(path.dirname(sourcePath), c.sessionId);
     selected.push({
-      source: "claude-code",
-      sourceSessionId: c.sessionId,
-      sourcePath,
-      fileName: path.basename(sourcePath),
+      source: c.source,
+      sourceSessionId: analysed.sourceSessionId,
+      sourcePath: c.path,
+      fileName: path.basename(c.path),
       projectKey: identity.projectKey,
       projectLabel: identity.projectLabel,
-      lineCount: analysis.lineCount,
-      turns: analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
-      attachments: [
-        ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
-        ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),
-      ],
+      lineCount: analysed.lineCount,
+      turns: analysed.turns,
+      attachments: analysed.attachments,
+      fork: analysed.fork,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
-  return { sessions: await dedupe(selected, skipped), skipped };
+  const kept = applyForkInheritance(await dedupe(selected, skipped), skipped);
+  return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
+}
+
+async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, window: ReportWindow): Promise<Analysed | { skip: string }> {
+  const analysis = await analyzeClaudeTranscript(c.path, window);
+  if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
+  if (analysis.turns.length === 0) return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
+  const sessionDir = path.join(path.dirname(c.path), c.sessionId);
+  return {
+    sourceSessionId: c.sessionId,
+    projectRoot: analysis.projectRoot,
+    lineCount: analysis.lineCount,
+    turns: analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+    attachments: [
+      ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
+      ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),
+    ],
+  };
+}
+
+async function analyseCodex(filePath: string, window: ReportWindow): Promise<Analysed | { skip: string }> {
+  const result = await selectCodexSession(filePath, window);
+  return "skip" in result ? result : { ...result.selected, attachments: [] };
+}
+
+/**
+ * Two different selected sessions mapping to the same `projects/<key>/sessions/<source>/<file>`
+ * (contract §1.8 step 7) would overwrite each other: all of them are skipped, naming the paths.
+ */
+function rejectFilenameCollisions(sessions: PlannedSession[], skipped: SkippedFile[]): PlannedSession[] {
+  const groups = new Map<string, PlannedSession[]>();
+  for (const s of sessions) {
+    const key = `${s.projectKey}/sessions/${s.source}/${s.fileName}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const kept: PlannedSession[] = [];
+  for (const [key, group] of groups) {
+    if (group.length === 1) kept.push(group[0]!);
+    else for (const s of group) skipped.push({ path: s.sourcePath, reason: `Session filename collision while preparing workspace: ${key} (${group.map((g) => g.sourcePath).join(" and ")}); rename one of the files and prepare again` });
+  }
+  return kept;
 }
 
 async function dedupe(sessions: PlannedSession[], skipped: SkippedFile[]): Promise<PlannedSession[]> {

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { readSessionLines } from "@/lib/session-reader/read-session-lines";
+import type { CompactRecord } from "@/lib/session-reader/schema";
+import { codex, toJsonl } from "@/lib/sources/codex/rollout-builder";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
@@ -149,5 +152,133 @@ describe("prepare selection and refs", () => {
     const error = await prepareWorkspace(createCoreContext(await makeTempDir()), { claudeRoots: [], date: "2026-05-12" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("invalid_input");
+  });
+});
+
+const CODEX_CORPUS = path.join(SHARED_DIR, "corpus", "codex");
+const CODEX_FIXTURES = path.join(SHARED_DIR, "fixtures", "prompt-diary");
+
+/** Every line of a session through read_session_lines in compact mode, 2000 at a time. */
+async function readAllCompact(ctx: ReturnType<typeof createCoreContext>, projectKey: string, sessionRef: string, lineCount: number): Promise<CompactRecord[]> {
+  const records: CompactRecord[] = [];
+  for (let start = 1; start <= lineCount; start += 2000) {
+    const result = await readSessionLines(ctx, { project_key: projectKey, session_ref: sessionRef, start_line: start, end_line: Math.min(lineCount, start + 1999) });
+    if (result.status !== "ok") throw new Error(JSON.stringify(result));
+    records.push(...(result.records as CompactRecord[]));
+  }
+  return records;
+}
+
+describe.skipIf(!HAS_SHARED)(`prepare over the real Codex corpus${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  it("prepares every rollout (legacy included), reads every line back, and writes nothing on a re-run", async () => {
+    const ctx = createCoreContext(await makeTempDir(), { now: FIXED_NOW });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: [], codexRoots: [CODEX_CORPUS] });
+    expect(summary.skipped).toEqual([]);
+    expect(summary.sessions).toBe(5);
+    const ws = await loadWorkspace(ctx);
+    const rows = ws.projects.flatMap((p) => p.rows.map((row) => ({ row, project: p })));
+    expect(rows.map(({ row }) => row.source_session_id).sort()).toEqual([
+      "019b7f94-51b4-7593-922e-ba12b5b73b52",
+      "019c581e-8542-7bb1-b7e1-7e6221c3047c",
+      "019e1625-789d-76c0-80ab-3724b5ddb799",
+      "019e9625-802f-7e91-840a-cfe88d14117a",
+      "981d779b-eff6-469e-bb55-b423fe135b79",
+    ]);
+    for (const { row, project } of rows) {
+      expect(row).toMatchObject({ source: "codex", session_path: expect.stringMatching(/^sessions\/codex\/[^/]+\.jsonl$/) });
+      const copied = path.join(project.dir, row.session_path);
+      const lineCount = (await fs.readFile(copied, "utf8")).split("\n").filter((l) => l !== "").length;
+      const records = await readAllCompact(ctx, project.projectKey, row.session_ref, lineCount);
+      expect(records).toHaveLength(lineCount);
+      const full = await readSessionLines(ctx, { project_key: project.projectKey, session_ref: row.session_ref, start_line: 1, end_line: Math.min(100, lineCount), mode: "full" });
+      expect(full.status).toBe("ok");
+    }
+    const legacy = rows.find(({ row }) => row.source_session_id.startsWith("981d779b"))!;
+    expect(legacy.project.projectLabel).toBe("codex_log_viewer");
+    expect(legacy.row.turns).toHaveLength(11);
+    const before = await snapshot(ctx.workspaceRoot);
+    const again = await prepareWorkspace(createCoreContext(ctx.workspaceRoot, { now: () => new Date("2026-11-22T10:00:00Z") }), { claudeRoots: [], codexRoots: [CODEX_CORPUS] });
+    expect(again.unchanged).toBe(true);
+    expect(await snapshot(ctx.workspaceRoot)).toEqual(before);
+  });
+
+  it("reproduces the Codex fixture spans through prepare, and marks the echo in compact reads", async () => {
+    const ctx = createCoreContext(await makeTempDir(), { now: FIXED_NOW });
+    await prepareWorkspace(ctx, { claudeRoots: [], codexRoots: [path.join(CODEX_FIXTURES, "prepare-multi-turns", "codex")], date: "2026-05-12", timezone: "Asia/Shanghai" });
+    const project = (await loadWorkspace(ctx)).projects[0]!;
+    expect(project.rows[0]!.turns.map((t) => [t.turn_ref, t.turn_start_line, t.turn_end_line])).toEqual([["T0001", 4, 6], ["T0002", 10, 12]]);
+    expect(project.rows[0]!.session_path).toBe("sessions/codex/rollout-2026-05-26T09-00-00-fake-codex-multi-turn.jsonl");
+    const records = await readAllCompact(ctx, project.projectKey, "S0001", 12);
+    expect(records[4]).toMatchObject({ line: 5, duplicate_of: 4, summary: "Echo of message at line 4." });
+    const crossDay = path.join(CODEX_FIXTURES, "prepare-cross-day-reactions", "codex");
+    for (const [date, span] of [["2026-05-18", [4, 13]], ["2026-05-19", [16, 18]]] as const) {
+      const dayCtx = createCoreContext(await makeTempDir(), { now: FIXED_NOW });
+      await prepareWorkspace(dayCtx, { claudeRoots: [], codexRoots: [crossDay], date, timezone: "Asia/Shanghai" });
+      const row = (await loadWorkspace(dayCtx)).projects[0]!.rows[0]!;
+      expect(row.turns.map((t) => [t.turn_ref, t.turn_start_line, t.turn_end_line])).toEqual([["T0001", ...span]]);
+    }
+  });
+});
+
+describe("prepare with Codex sources", () => {
+  const meta = (id: string, extra: Record<string, unknown> = {}) => codex.meta({ id, cwd: "/tmp/casefile-codex-prepare", ...extra });
+  const turn = (text: string, ms: number) => [codex.user(text, ms), codex.userEvent(text, ms), codex.assistant(`re: ${text}`, ms + 1), codex.taskComplete(ms + 2)];
+
+  async function sessionsTree(files: Record<string, (Record<string, unknown> | string)[]>): Promise<string> {
+    const root = await makeTempDir();
+    for (const [name, records] of Object.entries(files)) {
+      const file = path.join(root, "2026", "05", "12", name);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, toJsonl(records));
+    }
+    return root;
+  }
+
+  it("drops a fork's inherited leading turns, renumbers the rest, keeps its bytes, and skips a fully inherited fork", async () => {
+    const parent = [meta("parent"), ...turn("plan the work", 0), ...turn("write the code", 10)];
+    const child = [meta("child", { forked_from_id: "parent" }), ...turn("plan the work", 0), ...turn("write the code", 10), ...turn("now test it", 20)];
+    const clone = [meta("clone", { forked_from_id: "parent" }), ...turn("plan the work", 0), ...turn("write the code", 10)];
+    const src = await sessionsTree({ "rollout-a-parent.jsonl": parent, "rollout-b-child.jsonl": child, "rollout-c-clone.jsonl": clone });
+    const ctx = createCoreContext(await makeTempDir());
+    const summary = await prepareWorkspace(ctx, { claudeRoots: [], codexRoots: [src] });
+    expect(summary.skipped).toEqual([{ path: path.join(src, "2026/05/12/rollout-c-clone.jsonl"), reason: "Codex fork of parent: every turn is inherited from its selected ancestors" }]);
+    const project = (await loadWorkspace(ctx)).projects[0]!;
+    const childRow = project.rows.find((r) => r.source_session_id === "child")!;
+    expect(childRow.turns).toEqual([{ turn_ref: "T0001", turn_start_line: 10, turn_end_line: 13 }]);
+    expect(await fs.readFile(path.join(project.dir, childRow.session_path), "utf8")).toBe(toJsonl(child));
+    expect(project.rows.find((r) => r.source_session_id === "parent")!.turns).toHaveLength(2);
+  });
+
+  it("skips subagent and report-generation sessions with their reasons, beside Claude sessions of the same project", async () => {
+    const src = await sessionsTree({
+      "rollout-1-root.jsonl": [meta("root"), ...turn("hello", 0)],
+      "rollout-2-child.jsonl": [meta("kid", { source: { subagent: { thread_spawn: { parent_thread_id: "root" } } } }), ...turn("sub task", 5)],
+      "rollout-3-report.jsonl": [meta("report", { originator: "prompt_diary" }), ...turn("extract evidence", 5)],
+      "rollout-4-empty.jsonl": [meta("empty"), codex.env(1)],
+    });
+    const claude = await makeTempDir();
+    await writeSession(path.join(claude, "-tmp-casefile-codex-prepare"), "claude-1", [claudeLine({ cwd: "/tmp/casefile-codex-prepare" })]);
+    const ctx = createCoreContext(await makeTempDir());
+    const summary = await prepareWorkspace(ctx, { claudeRoots: [claude], codexRoots: [src] });
+    const reasons = Object.fromEntries(summary.skipped.map((s) => [path.basename(s.path), s.reason]));
+    expect(reasons).toEqual({
+      "rollout-2-child.jsonl": "Codex subagent session (session_meta source.subagent)",
+      "rollout-3-report.jsonl": 'prompt-diary report-generation session (session_meta originator "prompt_diary")',
+      "rollout-4-empty.jsonl": "no human trigger (no user turn to index)",
+    });
+    const projects = (await loadWorkspace(ctx)).projects;
+    expect(projects).toHaveLength(1);
+    expect(projects[0]!.rows.map((r) => [r.session_ref, r.source, r.source_session_id])).toEqual([["S0001", "claude-code", "claude-1"], ["S0002", "codex", "root"]]);
+  });
+
+  it("skips two different sessions that would be copied to the same file name", async () => {
+    const root = await makeTempDir();
+    for (const [dir, id] of [["a", "first"], ["b", "second"]] as const) {
+      await fs.mkdir(path.join(root, dir), { recursive: true });
+      await fs.writeFile(path.join(root, dir, "session-01.jsonl"), toJsonl([meta(id), ...turn(id, 0)]));
+    }
+    const summary = await prepareWorkspace(createCoreContext(await makeTempDir()), { claudeRoots: [], codexRoots: [root] });
+    expect(summary.sessions).toBe(0);
+    expect(summary.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^Session filename collision/), expect.stringMatching(/^Session filename collision/)]);
   });
 });

@@ -13,7 +13,13 @@ import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 import { copyIfChanged } from "@/lib/workspace/copy";
 
 export type PrepareOptions = {
+  /** Claude Code sources: a projects root, one project directory or one `.jsonl` file each. */
   claudeRoots: string[];
+  /**
+   * Codex sources: a `sessions` root (`YYYY/MM/DD/rollout-*.jsonl`), `archived_sessions`, a
+   * Codex home (`~/.codex`: both folders), any directory of `.jsonl` files, or one file.
+   */
+  codexRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
   date?: string;
   timezone?: string;
@@ -34,13 +40,14 @@ export type PrepareSummary = {
 };
 
 /**
- * `prepare` (contract §1.1–1.5): discovers sources, selects sessions and writes a schema-3
- * workspace: metadata.json, projects/<key>/{project.json, sessions.index.jsonl}, byte copies
- * under sessions/<source>/, and the attached subagent and tool-result files beside them
- * (sessions/<source>/<stem>/{subagents,tool-results}/). Re-running on unchanged sources writes
- * nothing; refs of sessions already in the index are kept and new sessions get the next free
- * S-number. `force` rebuilds the workspace from scratch (deleting it only after every source
- * parsed). Line indexes are built for every copied file so the first read is warm.
+ * `prepare` (contract §1.1–1.5): discovers Claude Code and Codex sources, selects sessions
+ * (§1.8) and writes a schema-3 workspace: metadata.json, projects/<key>/{project.json,
+ * sessions.index.jsonl}, byte copies under sessions/<source>/, and the attached subagent and
+ * tool-result files beside them (sessions/<source>/<stem>/{subagents,tool-results}/).
+ * Re-running on unchanged sources writes nothing; refs of sessions already in the index are
+ * kept and new sessions get the next free S-number. `force` rebuilds the workspace from scratch
+ * (deleting it only after every source parsed). Line indexes are built for every copied file so
+ * the first read is warm.
  * @throws AppError invalid_input (bad date/timezone, mismatching existing workspace),
  *   parse_error (an existing workspace file is malformed).
  */
@@ -57,7 +64,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       });
     }
   }
-  const plan = await planSources(options.claudeRoots, target.kind === "day" ? target.window : null, root, options.onProgress);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress);
   if (options.force) await clearWorkspace(root);
   let written = 0;
   const byProject = groupByProject(plan.sessions);

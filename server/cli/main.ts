@@ -12,14 +12,14 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
   casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
-Without --claude: ~/.claude/projects when it exists.`;
+Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
     options: {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
+      codex: { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -46,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":

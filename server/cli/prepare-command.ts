@@ -8,12 +8,44 @@ import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 
-export type PrepareFlags = { workspace: string; claude?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
 /** The user's Claude Code projects root, when it exists. */
 export function defaultClaudeRoots(): string[] {
   const root = path.join(os.homedir(), ".claude", "projects");
   return existsSync(root) ? [root] : [];
+}
+
+/**
+ * The user's Codex rollout folders that exist: `sessions` and `archived_sessions` under
+ * `$CODEX_HOME` (default `~/.codex`).
+ */
+export function defaultCodexRoots(): string[] {
+  const home = process.env.CODEX_HOME?.trim() ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), ".codex");
+  return ["sessions", "archived_sessions"].map((dir) => path.join(home, dir)).filter((dir) => existsSync(dir));
+}
+
+/**
+ * The source roots of a prepare: the explicit `--claude` / `--codex` paths when any is given
+ * (only those), else every default root that exists ({@link defaultClaudeRoots},
+ * {@link defaultCodexRoots}).
+ * @throws AppError invalid_input when an explicit path does not exist, or when there is no source at all.
+ */
+export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">): { claudeRoots: string[]; codexRoots: string[] } {
+  const explicit = Boolean(flags.claude?.length || flags.codex?.length);
+  const claudeRoots = explicit ? (flags.claude ?? []).map((p) => path.resolve(p)) : defaultClaudeRoots();
+  const codexRoots = explicit ? (flags.codex ?? []).map((p) => path.resolve(p)) : defaultCodexRoots();
+  if (claudeRoots.length + codexRoots.length === 0) {
+    throw new AppError("invalid_input", "no transcript sources: neither ~/.claude/projects nor ~/.codex/sessions exists and no --claude or --codex PATH was given", {
+      hint: "pass --claude PATH (a projects root, one project directory or one .jsonl file) or --codex PATH (a sessions root, archived_sessions or one rollout .jsonl)",
+    });
+  }
+  for (const [flag, roots] of [["--claude", claudeRoots], ["--codex", codexRoots]] as const) {
+    for (const root of roots) {
+      if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: `pass an existing ${flag} PATH` });
+    }
+  }
+  return { claudeRoots, codexRoots };
 }
 
 /**
@@ -23,20 +55,13 @@ export function defaultClaudeRoots(): string[] {
  * @throws AppError invalid_input when no source is given or found.
  */
 export async function runPrepare(flags: PrepareFlags): Promise<number> {
-  const claudeRoots = flags.claude?.length ? flags.claude.map((p) => path.resolve(p)) : defaultClaudeRoots();
-  if (claudeRoots.length === 0) {
-    throw new AppError("invalid_input", "no transcript sources: ~/.claude/projects does not exist and no --claude PATH was given", {
-      hint: "pass --claude PATH (a projects root, one project directory or one .jsonl file)",
-    });
-  }
-  for (const root of claudeRoots) {
-    if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: "pass an existing --claude PATH" });
-  }
+  const { claudeRoots, codexRoots } = resolveSourceRoots(flags);
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
   const summary = await prepareWorkspace(ctx, {
     claudeRoots,
+    codexRoots,
     date: flags.date,
     timezone: flags.timezone,
     force: flags.force,

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
-import { defaultClaudeRoots, renderSummary } from "@/server/cli/prepare-command";
+import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -29,20 +29,21 @@ export async function runServe(workspace: string, port: number): Promise<number>
 
 /**
  * `casefile start` (`npm start`): prepares the workspace when it has no metadata.json, from
- * `~/.claude/projects` when it exists, otherwise from a generated demo transcript set, then
- * serves it.
+ * `~/.claude/projects` and `~/.codex/sessions` / `~/.codex/archived_sessions` (`$CODEX_HOME`),
+ * those that exist, otherwise from a generated demo transcript set, then serves it.
  */
 export async function runStart(workspace: string, port: number): Promise<number> {
   if (!existsSync(path.join(workspace, "metadata.json"))) {
-    let roots = defaultClaudeRoots();
-    if (roots.length === 0) {
+    let claudeRoots = defaultClaudeRoots();
+    const codexRoots = defaultCodexRoots();
+    if (claudeRoots.length + codexRoots.length === 0) {
       const demoDir = path.join(os.homedir(), ".casefile", "demo-sources");
       await generateDemoSources(demoDir);
-      roots = [demoDir];
-      process.stderr.write(`no ~/.claude/projects found: preparing the demo transcripts in ${demoDir}\n`);
+      claudeRoots = [demoDir];
+      process.stderr.write(`no ~/.claude/projects or ~/.codex/sessions found: preparing the demo transcripts in ${demoDir}\n`);
     }
     const ctx = createCoreContext(workspace, { log: stderrLogger });
-    process.stderr.write(renderSummary(await prepareWorkspace(ctx, { claudeRoots: roots })));
+    process.stderr.write(renderSummary(await prepareWorkspace(ctx, { claudeRoots, codexRoots })));
   }
   return runServe(workspace, port);
 }

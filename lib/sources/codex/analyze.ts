@@ -1,0 +1,36 @@
+import path from "node:path";
+
+import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import type { ReportWindow } from "@/lib/sources/common/window";
+import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
+import { CodexAnalyzer } from "@/lib/sources/codex/analyze-core";
+import { toTranscriptReadError } from "@/lib/sources/codex/read-error";
+import { legacyReportReason } from "@/lib/sources/codex/report-session";
+
+/**
+ * Streams a Codex rollout once (memory: one chunk plus the longest line) and analyses it with
+ * `CodexAnalyzer` (contract §1.3, §1.4, §1.7, §1.8): triggers, in-window turns with output
+ * tokens and display usage, project root, `source_session_id`, exclusion reasons, fork history
+ * and audit counters. Reading stops at a `session_meta` that excludes the session for certain
+ * (a child or a prompt_diary session: "child bodies are never read"). After the pass, legacy
+ * `codex_python_sdk` sessions are checked against their cwd's report-workspace provenance.
+ * @param filePath the rollout file (either line format).
+ * @param window report window for turn inclusion; null = all time.
+ * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
+ */
+export async function analyzeCodexTranscript(filePath: string, window: ReportWindow): Promise<CodexAnalysis> {
+  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl") });
+  try {
+    for await (const { line, text } of streamPhysicalLines(filePath)) {
+      analyzer.push(line, text);
+      if (analyzer.excluded) break;
+    }
+  } catch (error) {
+    throw toTranscriptReadError(filePath, error);
+  }
+  const analysis = analyzer.finish();
+  if (analysis.subagentReason === null && analysis.reportReason === null && analysis.legacySdkCandidates.length > 0) {
+    analysis.reportReason = await legacyReportReason(analysis.legacySdkCandidates);
+  }
+  return analysis;
+}
