@@ -107,8 +107,8 @@ describe("Codex response_item records", () => {
     expect(item({ type: "ghost_snapshot" }).summary).toBe("response_item:ghost_snapshot record.");
     expect(codex({ type: "session_meta", payload: { id: "x" } }).summary).toBe("session_meta record.");
     expect(codex({ type: "turn_context", payload: {} }).summary).toBe("turn_context record.");
-    // Legacy pre-envelope lines: a bare item with a role, and a state marker without a type.
-    expect(codex({ type: "message", role: "user", content: [] })).toMatchObject({ record_type: "user", summary: "user record." });
+    // Legacy pre-envelope lines compact like their envelope equivalents; a state marker stays generic.
+    expect(codex({ type: "message", role: "user", content: [] })).toMatchObject({ record_type: "response_item:message", summary: "User message." });
     expect(codex({ record_type: "state" }).record_type).toBe("unknown");
   });
 });

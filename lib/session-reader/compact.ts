@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 
+import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
+import { isJsonObject } from "@/lib/sources/common/json-object";
+
 import { codexDuplicateOf } from "./codex-echo";
 import { compactClaudeRecord } from "./compact-claude";
 import { compactCodexRecord } from "./compact-codex";
@@ -61,7 +64,7 @@ export function buildCompactRecords(
 
 function compactBody(record: JsonObject | null, source: string): CompactBody {
   if (record === null) return genericBody(null);
-  if (source === "codex") return compactCodexRecord(record);
+  if (source === "codex") return compactCodexRecord(isJsonObject(record.payload) ? record : normalizeLegacyRecord(record, record.timestamp, isLegacyHeader(record)));
   if (source === "claude-code") return compactClaudeRecord(record);
   return genericBody(record);
 }

@@ -24,13 +24,20 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * (Python `text.encode("utf-8", errors="backslashreplace")`).
  */
 export function encodeUtf8Lossless(text: string): Buffer {
+  if (isWellFormed(text)) return Buffer.from(text, "utf8");
   const safe = text.replace(LONE_SURROGATE, (s) => `\\u${s.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return Buffer.from(safe, "utf8");
 }
 
+// NOTE: the regex scan dominated compact reads (issue 2 bench); well-formed text, the common
+// case, skips it. String.prototype.isWellFormed is in Node 20 but not in the ES2023 typings.
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** UTF-8 byte length of `text` as {@link encodeUtf8Lossless} counts it. */
 export function utf8ByteLength(text: string): number {
-  return encodeUtf8Lossless(text).length;
+  return isWellFormed(text) ? Buffer.byteLength(text, "utf8") : encodeUtf8Lossless(text).length;
 }
 
 /**
@@ -40,11 +47,14 @@ export function utf8ByteLength(text: string): number {
  * Source: prompt-diary classic `_bounded_preview` (contract §4.2).
  */
 export function boundedPreview(text: string, head: number, tail: number): { text: string; truncated: boolean } {
-  const bytes = encodeUtf8Lossless(text);
-  if (bytes.length <= head) return { text, truncated: false };
-  const headText = decodeHead(bytes, head);
-  if (tail <= 0 || bytes.length <= head + tail) return { text: headText + TRIM_MARKER, truncated: true };
-  return { text: headText + TRIM_MARKER + decodeTail(bytes, tail), truncated: true };
+  const total = utf8ByteLength(text);
+  if (total <= head) return { text, truncated: false };
+  // Encode only the ends: `n` UTF-16 units always hold at least `n` UTF-8 bytes, and a slice
+  // widened past a split surrogate pair encodes to the same bytes as the whole text does there.
+  const headText = decodeHead(encodeUtf8Lossless(text.slice(0, widenEnd(text, head))), head);
+  if (tail <= 0 || total <= head + tail) return { text: headText + TRIM_MARKER, truncated: true };
+  const tailSlice = text.slice(widenStart(text, text.length - tail));
+  return { text: headText + TRIM_MARKER + decodeTail(encodeUtf8Lossless(tailSlice), tail), truncated: true };
 }
 
 /**
@@ -96,6 +106,17 @@ function decodeTail(bytes: Buffer, count: number): string {
   let start = Math.max(0, bytes.length - count);
   while (start < bytes.length && isContinuation(bytes[start] ?? 0)) start += 1;
   return bytes.subarray(start).toString("utf8");
+}
+
+function widenEnd(text: string, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff ? end + 1 : end;
+}
+
+function widenStart(text: string, start: number): number {
+  if (start <= 0) return 0;
+  const code = text.charCodeAt(start);
+  return code >= 0xdc00 && code <= 0xdfff ? start - 1 : start;
 }
 
 function isContinuation(byte: number): boolean {
