@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 
 import { EDGE_CASES_DIR, MANY_SESSIONS_DIR, writeEdgeCaseSession, writeManySessions } from "./fixtures/make-edge-cases";
-import { CORPUS_DIR, HAS_CORPUS, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
+import { CODEX_CORPUS_DIR, CORPUS_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
 
 /**
  * Generates the fixtures and prepares the workspace with the real CLI.
@@ -15,6 +15,7 @@ export default function globalSetup(): void {
 
   const rel = (p: string) => path.relative(REPO_ROOT, p);
   const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR].flatMap((dir) => ["--claude", rel(dir)]);
+  if (HAS_CODEX_CORPUS) sources.push("--codex", rel(CODEX_CORPUS_DIR));
   if (!HAS_CORPUS) console.warn(`[e2e] corpus specs will skip: ${NO_CORPUS_REASON}`);
 
   execFileSync("npx", ["tsx", "server/cli/main.ts", "prepare", "--workspace", rel(WORKSPACE_DIR), ...sources, "--force", "--json"], {

@@ -15,3 +15,13 @@ export const LONG_SESSION = {
   projectLabel: "spotter-gqc",
   sourceSessionId: "258c7280-ae70-4798-800f-63464d01a85d",
 } as const;
+
+/** Real Codex rollouts shared next to the repo; optional. */
+export const CODEX_CORPUS_DIR = path.resolve(REPO_ROOT, "..", "shared", "corpus", "codex");
+export const HAS_CODEX_CORPUS = existsSync(CODEX_CORPUS_DIR);
+
+/**
+ * A Codex rollout with two turns (T0001 6-19, T0002 22-386) and exec_command calls. The key's
+ * hash comes from its recorded cwd, which does not exist here, so it is the same on every machine.
+ */
+export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionRef: "S0001" } as const;

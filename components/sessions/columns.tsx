@@ -82,4 +82,12 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     align: "right",
     cell: (row) => formatBytes(row.size_bytes),
   },
+  {
+    id: "output_tokens",
+    header: "Out tokens",
+    sortKey: "output_tokens",
+    width: "6.5rem",
+    align: "right",
+    cell: (row) => (row.output_tokens === null ? <span className="text-faint" title="unknown">—</span> : formatCount(row.output_tokens)),
+  },
 ];

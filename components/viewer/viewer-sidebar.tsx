@@ -16,6 +16,7 @@ type ViewerSidebarProps = {
 /** Turns (click to scroll) and the session's subagent transcripts (links), or the way back to the main one. */
 export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSidebarProps) {
   const listed = detail.turns.slice(0, MAX_LISTED_TURNS);
+  const usage = new Map(detail.turn_usage.map((u) => [u.turn_ref, u]));
   return (
     <aside className="flex w-64 shrink-0 flex-col gap-4 overflow-auto border-l border-line bg-surface p-3 text-xs">
       {detail.agent_id && (
@@ -39,6 +40,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
                 <span className="font-mono">{turn.turn_ref}</span>
                 <span className="font-mono text-2xs text-muted tabular-nums">
                   L{turn.turn_start_line}–{turn.turn_end_line}
+                  <TurnTokens usage={usage.get(turn.turn_ref)} />
                 </span>
               </button>
             </li>
@@ -73,5 +75,16 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
         </nav>
       )}
     </aside>
+  );
+}
+
+/** Output (and, for Codex, total) tokens of a turn; nothing when unknown. */
+function TurnTokens({ usage }: { usage: SessionDetail["turn_usage"][number] | undefined }) {
+  if (!usage || usage.output_tokens === null) return null;
+  const title = usage.total_tokens === null ? `${usage.output_tokens} output tokens` : `${usage.output_tokens} output / ${usage.total_tokens} total tokens`;
+  return (
+    <span className="ml-1.5 text-faint" title={title} data-testid="turn-tokens">
+      {formatCount(usage.output_tokens)} tok
+    </span>
   );
 }

@@ -8,6 +8,7 @@ import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { makeTempDir } from "@/lib/testing/shared";
 import { listSessions } from "@/lib/workspace/list-sessions";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { getSessionDetail } from "@/lib/workspace/projects";
 
 describe("demo transcripts for npm start", () => {
   it("prepare into two projects with turns, a subagent and readable lines", async () => {
@@ -27,6 +28,10 @@ describe("demo transcripts for npm start", () => {
       ["S0001", 1, "Add pagination to the /orders endpoint and cover it with tests."],
       ["S0002", 0, "Why is the nightly build slow? Profile it."],
     ]);
+    // Output tokens: each turn of S0001 has 1 thinking + 40 tool-step + 1 closing assistant message, 240 tokens each.
+    const detail = await getSessionDetail(ctx, acme, "S0001");
+    expect(detail.turn_usage.map((u) => u.output_tokens)).toEqual([42 * 240, 42 * 240, 42 * 240]);
+    expect(list.status === "ok" && list.sessions[0]!.output_tokens).toBe(3 * 42 * 240);
     const read = await readSessionLines(ctx, { project_key: acme, session_ref: "S0001", start_line: 1, end_line: 6 });
     expect(read.status === "ok" && read.records.map((r) => ("summary" in r ? r.summary : ""))).toEqual([
       "file-history-snapshot record.",

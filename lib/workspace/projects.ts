@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
 
@@ -50,6 +51,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     line_count: index.lineCount,
     size_bytes: st.size,
     turns: agentId ? [] : session.row.turns,
+    turn_usage: agentId ? [] : await getTurnUsage(ctx, session),
     subagents,
     agent_id: agentId ?? null,
   };

@@ -27,6 +27,15 @@ export const indexRowSchema = z.object({
 });
 export type IndexRow = z.infer<typeof indexRowSchema>;
 
+/** Token usage of one turn (issue 5); counts are tokens, null = unknown. */
+export const turnUsageSchema = z.object({
+  turn_ref: z.string(),
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  total_tokens: z.number().nullable(),
+});
+export type TurnUsage = z.infer<typeof turnUsageSchema>;
+
 /** A project as listed on the dashboard's home page. */
 export const projectSummarySchema = z.object({
   project_key: z.string(),
@@ -59,10 +68,12 @@ export const sessionListItemSchema = z.object({
   first_user_message: z.string().nullable(),
   subagent_count: z.number().int(),
   size_bytes: z.number().int(),
+  /** Output tokens over all indexed turns with a known count; null when none is known. */
+  output_tokens: z.number().nullable(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
-export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes"] as const;
+export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens"] as const;
 export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 
 /** Input of the `list_sessions` tool: paginated with limit/offset (seed 004). */
@@ -97,6 +108,8 @@ export const sessionDetailSchema = z.object({
   line_count: z.number().int(),
   size_bytes: z.number().int(),
   turns: z.array(indexTurnSchema),
+  /** Per-turn token usage, in `turns` order (empty for a subagent transcript). */
+  turn_usage: z.array(turnUsageSchema),
   subagents: z.array(subagentSummarySchema),
   /** Set when the viewer shows one subagent transcript instead of the main session. */
   agent_id: z.string().nullable(),

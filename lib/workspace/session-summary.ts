@@ -5,6 +5,7 @@ import { readLineRange } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
+import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
 import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** How many lines from each end are probed for the first and last timestamp. */
@@ -55,6 +56,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     first_user_message: firstMessage,
     subagent_count: (await listSubagents(session)).length,
     size_bytes: st.size,
+    output_tokens: sumTokens(await getTurnUsage(ctx, session), "output_tokens"),
   };
   cache.set(session.filePath, { stamp, item });
   return item;
