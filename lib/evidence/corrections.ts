@@ -1,0 +1,99 @@
+import { cardChains, existingCardErrors, storedTurnRef } from "@/lib/evidence/card-file";
+import { changeCard, chainInputError, conflict, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
+import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
+import { chainToJson, parseEvidenceChain } from "@/lib/evidence/parse-chain";
+import { pyRepr } from "@/lib/evidence/py-repr";
+import { assertWritable, findTurn, resolveEvidenceTarget } from "@/lib/evidence/resolve";
+import { type DeleteEvidenceResult, type EvidenceError, isBlankText, type ReplaceEvidenceResult } from "@/lib/evidence/schema";
+import type { CoreContext } from "@/lib/context";
+
+/*
+ * Reviewer corrections (issue 3, "Build" 3): replace or delete the chain of one turn. Not MCP
+ * tools — seed 000's agent tool is append-only. Each names the card version it was based on;
+ * a stale version is refused with a conflict result and nothing is written (no lost updates).
+ */
+
+function baseVersionError(value: unknown): EvidenceError | null {
+  if (typeof value === "string" && value !== "") return null;
+  return { path: "base_version", message: "base_version must be a non-empty string", hint: "pass the version returned when the card was loaded (getEvidenceCard)" };
+}
+
+/**
+ * Replaces the committed chain of `evidence_chain.turn_ref` with a corrected one, validated like
+ * `write_evidence` (stages A, B, C) except that the duplicate rule does not apply to the chain
+ * being replaced. It keeps the replaced chain's position; any further chains of that turn (a
+ * card written by something else) are dropped, so the card holds one chain per turn again.
+ * @throws AppError conflict (read-only workspace) | parse_error | io_error
+ */
+export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Promise<ReplaceEvidenceResult> {
+  await assertWritable(ctx);
+  const { project_key, session_ref, evidence_chain, base_version } = inputFields(input);
+  const first = baseVersionError(base_version) ?? chainInputError(evidence_chain);
+  if (first) return invalid([first]);
+  const parsed = parseEvidenceChain(evidence_chain);
+  if (!parsed.ok) return invalid(parsed.errors);
+  const chain = parsed.chain;
+  const resolved = await resolveEvidenceTarget(ctx, project_key, session_ref);
+  if (!resolved.ok) return invalid([resolved.error]);
+  const { target } = resolved;
+  const turn = findTurn(target.row, chain.turn_ref);
+  if (!turn.ok) return invalid([turn.error]);
+  const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref: chain.turn_ref };
+
+  return changeCard<ReplaceEvidenceResult>(target, (read) => {
+    if (read.version !== base_version) return refuse(conflict(base_version as string, read.version));
+    const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
+    if (existing.length > 0) return refuse(invalid(existing));
+    const chains = cardChains(currentCardObject(read));
+    const at = chains.findIndex((c) => storedTurnRef(c) === chain.turn_ref);
+    if (at < 0) {
+      return refuse(
+        invalid([
+          {
+            path: "evidence_chain.turn_ref",
+            message: `turn_ref ${pyRepr(chain.turn_ref)} has no committed evidence chain to replace`,
+            hint: "create the chain instead, or reload the card",
+          },
+        ]),
+      );
+    }
+    const stageC = checkChainAgainstTurn(chain, turn.turn);
+    if (stageC.length > 0) return refuse(invalid(stageC));
+    const next = chains.flatMap((c, i) => (i === at ? [chainToJson(chain)] : storedTurnRef(c) === chain.turn_ref ? [] : [c]));
+    return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "replaced", ...ids, version }) };
+  });
+}
+
+/**
+ * Deletes every chain of `turn_ref` from the card (the card itself stays, possibly with an
+ * empty `evidence_chains`). The turn need not be in the index any more, so a reviewer can
+ * remove a chain left for a turn that re-preparation dropped.
+ * @throws AppError conflict (read-only workspace) | parse_error | io_error
+ */
+export async function deleteEvidenceChain(ctx: CoreContext, input: unknown): Promise<DeleteEvidenceResult> {
+  await assertWritable(ctx);
+  const { project_key, session_ref, turn_ref, base_version } = inputFields(input);
+  const first = baseVersionError(base_version);
+  if (first) return invalid([first]);
+  if (typeof turn_ref !== "string" || isBlankText(turn_ref)) {
+    return invalid([{ path: "turn_ref", message: "turn_ref must be a non-empty string", hint: "pass the turn_ref of the chain to delete" }]);
+  }
+  const resolved = await resolveEvidenceTarget(ctx, project_key, session_ref);
+  if (!resolved.ok) return invalid([resolved.error]);
+  const { target } = resolved;
+  const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref };
+
+  return changeCard<DeleteEvidenceResult>(target, (read) => {
+    if (read.version !== base_version) return refuse(conflict(base_version as string, read.version));
+    const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
+    if (existing.length > 0) return refuse(invalid(existing));
+    const chains = cardChains(currentCardObject(read));
+    const next = chains.filter((c) => storedTurnRef(c) !== turn_ref);
+    if (next.length === chains.length) {
+      return refuse(
+        invalid([{ path: "turn_ref", message: `turn_ref ${pyRepr(turn_ref)} has no committed evidence chain`, hint: "reload the card; only a committed chain can be deleted" }]),
+      );
+    }
+    return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "deleted", ...ids, version }) };
+  });
+}

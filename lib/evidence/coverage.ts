@@ -1,0 +1,41 @@
+import path from "node:path";
+
+import { readCardFile } from "@/lib/evidence/card-file";
+import { inspectCard } from "@/lib/evidence/inspect-card";
+import { pyRepr } from "@/lib/evidence/py-repr";
+import type { ProjectEvidenceCoverage, SessionEvidenceCoverage } from "@/lib/evidence/schema";
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { resolveInside } from "@/lib/fs/paths";
+import { findProject, loadWorkspace } from "@/lib/workspace/load";
+
+/**
+ * Evidence coverage of a project for its page (issue 3, "Build" 6): per session, in index
+ * order, the indexed turns that have a chain in the card over all indexed turns, plus the card's
+ * §2.5 status; and the project totals. A chain counts when it is a stored object whose
+ * `turn_ref` names an indexed turn, valid or not (`status` tells validity).
+ * @throws AppError not_found (unknown project) | parse_error (malformed workspace)
+ */
+export async function evidenceCoverage(ctx: CoreContext, projectKey: string): Promise<ProjectEvidenceCoverage> {
+  const project = findProject(await loadWorkspace(ctx), projectKey);
+  if (!project) throw new AppError("not_found", `unknown project_key ${pyRepr(projectKey)} in prepared workspace`, { hint: "use the project_key from the prepared workspace" });
+  const sessions: SessionEvidenceCoverage[] = [];
+  for (const row of project.rows) {
+    const cardPath = await resolveInside(project.dir, `evidence/${row.session_ref}.json`);
+    const inspection = inspectCard(await readCardFile(cardPath), row, projectKey, path.join(project.dir, "evidence", `${row.session_ref}.json`));
+    const withChain = new Set(inspection.chains.map((c) => c.turn_ref));
+    sessions.push({
+      session_ref: row.session_ref,
+      turns_with_chain: row.turns.filter((t) => withChain.has(t.turn_ref)).length,
+      indexed_turns: row.turns.length,
+      status: inspection.status,
+    });
+  }
+  return {
+    project_key: projectKey,
+    sessions,
+    turns_with_chain: sessions.reduce((n, s) => n + s.turns_with_chain, 0),
+    indexed_turns: sessions.reduce((n, s) => n + s.indexed_turns, 0),
+    sessions_complete: sessions.filter((s) => s.status === "complete").length,
+  };
+}

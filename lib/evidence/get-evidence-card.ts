@@ -1,0 +1,57 @@
+import path from "node:path";
+
+import { isJsonObject, readCardFile } from "@/lib/evidence/card-file";
+import { inspectCard } from "@/lib/evidence/inspect-card";
+import { pyRepr } from "@/lib/evidence/py-repr";
+import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { resolveInside } from "@/lib/fs/paths";
+import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
+import type { IndexRow } from "@/lib/workspace/schema";
+
+/**
+ * Locates a session's card path through the index (never through an input path).
+ * @throws AppError not_found for an unknown project or session (§2.5 inspector messages) | parse_error
+ */
+async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: string): Promise<{ project: LoadedProject; row: IndexRow; cardPath: string; readOnly: boolean }> {
+  const ws = await loadWorkspace(ctx);
+  const project = findProject(ws, projectKey);
+  if (!project) throw new AppError("not_found", `unknown project_key ${pyRepr(projectKey)} in prepared workspace`, { hint: "use the project_key from the prepared workspace" });
+  const row = project.rows.find((r) => r.session_ref === sessionRef);
+  if (!row) {
+    throw new AppError("not_found", `unknown session_ref ${pyRepr(sessionRef)} for project ${pyRepr(projectKey)}`, { hint: "use a session_ref listed in sessions.index.jsonl" });
+  }
+  return { project, row, cardPath: await resolveInside(project.dir, `evidence/${sessionRef}.json`), readOnly: ws.readOnly };
+}
+
+/**
+ * Everything the evidence panel and editor need for one session: the card as stored, its
+ * version (sha256 of the file bytes, or "absent") to send back as `base_version`, each indexed
+ * turn with its chain-or-none state, each stored chain with its problems at editor paths, and
+ * the §2.5 completeness verdict (`status`, prompt-diary's `errors` verbatim).
+ * @throws AppError not_found (unknown project or session) | parse_error (malformed workspace)
+ */
+export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sessionRef: string): Promise<EvidenceCardView> {
+  const { project, row, cardPath, readOnly } = await locateCard(ctx, projectKey, sessionRef);
+  const read = await readCardFile(cardPath);
+  const inspection = inspectCard(read, row, projectKey, path.join(project.dir, "evidence", `${sessionRef}.json`));
+  const firstChain = new Map<string, number>();
+  for (const entry of inspection.chains) if (entry.turn_ref !== null && !firstChain.has(entry.turn_ref)) firstChain.set(entry.turn_ref, entry.index);
+  const turns = row.turns.map((t): EvidenceTurnState => {
+    const index = firstChain.get(t.turn_ref);
+    return { ...t, state: index === undefined ? "none" : "chain", chain_index: index ?? null };
+  });
+  return {
+    project_key: projectKey,
+    session_ref: sessionRef,
+    version: read.version,
+    read_only: readOnly,
+    card: read.state === "present" && read.parseError === null && isJsonObject(read.value) ? read.value : null,
+    chains: inspection.chains,
+    turns,
+    status: inspection.status,
+    errors: inspection.errors,
+    card_issues: inspection.card_issues,
+  };
+}
