@@ -22,7 +22,7 @@ const config = [
     { group: ["@/app/*", "@/components/*", "@/server/*"], message: "lib/ must not import outer layers." },
   ]),
   restrict(["components/**"], [
-    { group: ["@/server/*", "!@/server/actions/*"], message: "UI may import server actions only." },
+    { regex: "^@/server/(?!actions/)", message: "UI may import server actions only." },
     { regex: "^@/lib/(?!(errors|result)$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$)", message: "UI may import only client-safe lib modules." },
     { group: ["node:*"], message: "No Node built-ins in UI code." },
   ]),

@@ -25,3 +25,9 @@ export const HAS_CODEX_CORPUS = existsSync(CODEX_CORPUS_DIR);
  * hash comes from its recorded cwd, which does not exist here, so it is the same on every machine.
  */
 export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionRef: "S0001" } as const;
+
+/**
+ * Turns of LONG_SESSION whose evidence chains evidence.spec.ts owns: the reviewer edits the
+ * first, a CLI "agent" appends the second. Other specs must not write chains for these turns.
+ */
+export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;

@@ -1,11 +1,13 @@
 import Link from "next/link";
 
 import type { Column } from "@/components/data-table/types";
+import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatBytes, formatCount, formatDuration, formatLocalDateTime } from "@/components/format/format";
+import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 
-/** A list item plus its viewer link, computed once per page of results. */
-export type SessionRow = SessionListItem & { href: string };
+/** A list item plus its viewer link and evidence coverage, computed once per page of results. */
+export type SessionRow = SessionListItem & { href: string; evidence: SessionEvidenceCoverage | undefined };
 
 /** The DOM never needs more than a screen width of the first message. */
 const MESSAGE_CLIP = 300;
@@ -54,6 +56,22 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     width: "5rem",
     align: "right",
     cell: (row) => formatCount(row.turn_count),
+  },
+  {
+    id: "evidence",
+    header: "Evidence",
+    width: "6.5rem",
+    cell: (row) =>
+      row.evidence ? (
+        <CoverageMeter
+          withChain={row.evidence.turns_with_chain}
+          total={row.evidence.indexed_turns}
+          status={row.evidence.status}
+          label={`Evidence coverage of ${row.session_ref}`}
+        />
+      ) : (
+        <span className="text-faint">—</span>
+      ),
   },
   {
     id: "first_user_message",

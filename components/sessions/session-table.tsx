@@ -7,6 +7,7 @@ import { useCallback, useMemo } from "react";
 import { VirtualTable } from "@/components/data-table/virtual-table";
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 
 import { SESSION_COLUMNS, type SessionRow } from "./columns";
 import { sessionListInfiniteQuery } from "./queries";
@@ -15,12 +16,21 @@ import { useSessionListParams } from "./use-session-list-params";
 
 const getRowId = (row: SessionRow) => row.session_ref;
 
+const NO_COVERAGE: readonly SessionEvidenceCoverage[] = [];
+
+type SessionTableProps = {
+  projectKey: string;
+  /** Evidence coverage per session, read with the page (the list API does not carry it). */
+  coverage?: readonly SessionEvidenceCoverage[];
+};
+
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
-export function SessionTable({ projectKey }: { projectKey: string }) {
+export function SessionTable({ projectKey, coverage = NO_COVERAGE }: SessionTableProps) {
   const router = useRouter();
   const { params, toggleSort, setQuery } = useSessionListParams();
   const query = useInfiniteQuery(sessionListInfiniteQuery(projectKey, params));
 
+  const coverageByRef = useMemo(() => new Map(coverage.map((c) => [c.session_ref, c])), [coverage]);
   const rows = useMemo(() => {
     // Pages are offset-based; if the list changed between two page loads a row can repeat.
     const seen = new Set<string>();
@@ -29,11 +39,11 @@ export function SessionTable({ projectKey }: { projectKey: string }) {
       for (const session of page.sessions) {
         if (seen.has(session.session_ref)) continue;
         seen.add(session.session_ref);
-        out.push({ ...session, href: routes.session(projectKey, session.session_ref) });
+        out.push({ ...session, href: routes.session(projectKey, session.session_ref), evidence: coverageByRef.get(session.session_ref) });
       }
     }
     return out;
-  }, [query.data, projectKey]);
+  }, [query.data, projectKey, coverageByRef]);
 
   const total = query.data?.pages.at(-1)?.total ?? 0;
   const onRowClick = useCallback((row: SessionRow) => router.push(row.href), [router]);

@@ -18,6 +18,8 @@ export type LineRowProps = {
   /** Alternating band of the turn this line belongs to; null outside every turn. */
   band: 0 | 1 | null;
   highlighted: boolean;
+  /** Marked by the page (a cited line): a gutter stripe, weaker than the highlight. */
+  marked: boolean;
   current: boolean;
   measureElement: (node: HTMLElement | null) => void;
   onLineClick: (line: number, event: MouseEvent<HTMLAnchorElement>) => void;
@@ -49,11 +51,12 @@ function LineRowView({
   turnStart,
   band,
   highlighted,
+  marked,
   current,
   measureElement,
   onLineClick,
 }: LineRowProps) {
-  const edge = current ? "border-cursor" : highlighted ? "border-highlight-edge" : "border-transparent";
+  const edge = current ? "border-cursor" : highlighted ? "border-highlight-edge" : marked ? "border-ok" : "border-transparent";
   const background = highlighted ? "bg-highlight" : band === null ? "" : BAND_CLASS[band];
   return (
     <div
@@ -62,6 +65,7 @@ function LineRowView({
       data-testid="line-row"
       data-line={line}
       data-highlighted={highlighted ? "true" : undefined}
+      data-cited={marked ? "true" : undefined}
       data-current={current ? "true" : undefined}
       aria-current={current ? "true" : undefined}
       role="listitem"
@@ -82,7 +86,7 @@ function LineRowView({
           href={`#L${line}`}
           onClick={(event) => onLineClick(line, event)}
           onMouseDown={(event) => event.shiftKey && event.preventDefault()} // no text selection on shift-click
-          className={`w-16 shrink-0 py-1 pr-3 text-right font-mono text-xs tabular-nums select-none hover:text-accent ${current ? "font-semibold text-cursor" : "text-faint"}`}
+          className={`w-16 shrink-0 py-1 pr-3 text-right font-mono text-xs tabular-nums select-none hover:text-accent ${current ? "font-semibold text-cursor" : marked ? "font-medium text-ok" : "text-faint"}`}
         >
           {line}
         </a>

@@ -1,13 +1,15 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { plural } from "@/components/format/format";
 import { useHotkeys } from "@/components/hooks/use-hotkeys";
 import type { ReadMode } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
+import type { LineRange } from "./line-hash";
+import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
 import { findTurn } from "./turn-index";
 import { useLineCursor } from "./use-line-cursor";
@@ -20,9 +22,18 @@ const OVERSCAN = 10;
 const ESTIMATE: Record<ReadMode, number> = { compact: 58, full: 26 };
 const TURN_LABEL_HEIGHT = 24;
 
+type SessionViewerProps = {
+  detail: SessionDetail;
+  /** Ranges to mark in the gutter (e.g. lines an evidence chain cites). Keep the array stable. */
+  marks?: readonly LineRange[];
+  /** A side panel after the turn list (e.g. the evidence panel). */
+  panel?: ReactNode;
+};
+
 /** The transcript viewer: every physical line, virtualized, fetched window by window. */
-export function SessionViewer({ detail }: { detail: SessionDetail }) {
+export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewerProps) {
   const { line_count: lineCount, turns } = detail;
+  const isMarked = useMemo(() => lineMarker(marks), [marks]);
   const [mode, setMode] = useState<ReadMode>("compact");
   const scrollRef = useRef<HTMLDivElement>(null);
 
@@ -109,6 +120,7 @@ export function SessionViewer({ detail }: { detail: SessionDetail }) {
                       turnStart={place?.isStart ? place.turn : null}
                       band={place ? ((place.index % 2) as 0 | 1) : null}
                       highlighted={!!highlight && line >= highlight.start && line <= highlight.end}
+                      marked={isMarked(line)}
                       current={line === currentLine}
                       measureElement={virtualizer.measureElement}
                       onLineClick={cursor.onLineClick}
@@ -125,6 +137,7 @@ export function SessionViewer({ detail }: { detail: SessionDetail }) {
           currentTurnRef={findTurn(turns, currentLine)?.turn.turn_ref ?? null}
           onTurnClick={(turn) => cursor.moveTo(turn.turn_start_line, "start")}
         />
+        {panel}
       </div>
     </div>
   );

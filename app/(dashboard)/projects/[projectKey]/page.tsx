@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 
+import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-summary";
 import { ProjectHeader } from "@/components/projects/project-header";
 import { SessionTable } from "@/components/sessions/session-table";
+import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
 import { getProjectQuery } from "@/server/queries/workspace";
 
 type ProjectPageProps = { params: Promise<{ projectKey: string }> };
@@ -14,11 +16,14 @@ export async function generateMetadata({ params }: ProjectPageProps): Promise<Me
 
 export default async function ProjectPage({ params }: ProjectPageProps) {
   const { projectKey } = await params;
-  const project = await getProjectQuery(projectKey);
+  const [project, coverage] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey)]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
-      <ProjectHeader project={project} />
-      <SessionTable projectKey={project.project_key} />
+      <div className="flex flex-col gap-2">
+        <ProjectHeader project={project} />
+        <ProjectEvidenceSummary coverage={coverage} />
+      </div>
+      <SessionTable projectKey={project.project_key} coverage={coverage.sessions} />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 
+import { EvidenceSessionView } from "@/components/evidence/evidence-session-view";
 import { SessionViewer } from "@/components/viewer/session-viewer";
+import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ViewerPageProps = {
@@ -22,5 +24,9 @@ export async function generateMetadata(props: ViewerPageProps): Promise<Metadata
 export default async function SessionViewerPage(props: ViewerPageProps) {
   const detail = await load(props);
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
-  return <SessionViewer key={`${detail.session_ref}:${detail.agent_id ?? ""}`} detail={detail} />;
+  const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;
+  // Evidence cites the main transcript's lines, so a subagent transcript shows none.
+  if (detail.agent_id) return <SessionViewer key={key} detail={detail} />;
+  const card = await getEvidenceCardQuery(detail.project_key, detail.session_ref);
+  return <EvidenceSessionView key={key} detail={detail} initialCard={card} />;
 }

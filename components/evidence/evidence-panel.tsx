@@ -1,0 +1,116 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+
+import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
+
+import { CardSummary } from "./card-summary";
+import { ChainEditor } from "./chain-editor";
+import { ChainView } from "./chain-view";
+import { DeleteChainButton } from "./delete-chain-button";
+import { readChain } from "./draft";
+import type { CardRef, SaveMode } from "./mutations";
+import { evidenceCardQuery } from "./queries";
+import { TurnEvidenceItem } from "./turn-evidence-item";
+
+type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lineCount: number };
+/** The open editor: its turn and mode, and the chain and card version it started from. */
+type Editing = { turnRef: string; mode: SaveMode; chain: unknown; openedVersion: string };
+
+/**
+ * The session's evidence beside the transcript: every indexed turn with its chain (or none),
+ * and the editor for one turn. The card is polled, so an agent's appends show up; an open
+ * editor keeps its draft through those refreshes (and when the panel is collapsed).
+ */
+export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanelProps) {
+  const { data: card } = useQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), initialData: initialCard });
+  const [open, setOpen] = useState(true);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const [editing, setEditing] = useState<Editing | null>(null);
+
+  const entryOf = (turn: EvidenceTurnState) => (turn.chain_index === null ? undefined : card.chains.find((c) => c.index === turn.chain_index));
+  const referenced = new Set(card.turns.map((t) => t.chain_index));
+  const others = card.chains.filter((c) => !referenced.has(c.index));
+  const editTurn = editing ? card.turns.find((t) => t.turn_ref === editing.turnRef) : undefined;
+
+  const toggle = (turnRef: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(turnRef)) next.add(turnRef);
+      return next;
+    });
+  const edit = (turn: EvidenceTurnState) => {
+    const entry = entryOf(turn);
+    setEditing({ turnRef: turn.turn_ref, mode: entry ? "replace" : "create", chain: entry?.chain, openedVersion: card.version });
+  };
+  const saved = (turnRef: string) => {
+    setEditing(null);
+    setExpanded((prev) => new Set(prev).add(turnRef));
+  };
+
+  return (
+    <aside aria-label="Evidence" className={`flex shrink-0 flex-col border-l border-line bg-surface ${open ? "w-[27rem]" : "w-9"}`}>
+      <button
+        type="button"
+        onClick={() => setOpen(!open)}
+        aria-expanded={open}
+        title={open ? "Collapse the evidence panel" : "Open the evidence panel"}
+        className="flex h-7 shrink-0 items-center gap-1 border-b border-line px-2.5 text-2xs text-muted hover:bg-canvas"
+      >
+        {open ? "› Hide evidence" : "‹"}
+      </button>
+      <div className={`min-h-0 flex-1 overflow-auto ${open ? "" : "hidden"}`}>
+        {editing && editTurn ? (
+          <div className="px-3 pb-0">
+            <ChainEditor
+              key={`${editing.turnRef}:${editing.mode}`}
+              cardRef={cardRef}
+              turn={editTurn}
+              mode={editing.mode}
+              chain={editing.chain}
+              openedVersion={editing.openedVersion}
+              currentVersion={card.version}
+              lineCount={lineCount}
+              onClose={() => setEditing(null)}
+              onSaved={saved}
+            />
+          </div>
+        ) : (
+          <>
+            <CardSummary card={card} />
+            {card.turns.length === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
+            <ul aria-label="Turns and their evidence">
+              {card.turns.map((turn) => (
+                <TurnEvidenceItem
+                  key={turn.turn_ref}
+                  cardRef={cardRef}
+                  turn={turn}
+                  entry={entryOf(turn)}
+                  version={card.version}
+                  expanded={expanded.has(turn.turn_ref)}
+                  readOnly={card.read_only}
+                  onToggle={() => toggle(turn.turn_ref)}
+                  onEdit={() => edit(turn)}
+                />
+              ))}
+            </ul>
+            {others.length > 0 && (
+              <section aria-label="Other chains on the card" className="flex flex-col gap-2 border-t border-line p-3">
+                <h3 className="text-xs font-semibold">Other chains on the card ({others.length})</h3>
+                <p className="text-2xs text-muted">Chains for turns the index does not list, or second chains for a turn.</p>
+                {others.map((entry) => (
+                  <div key={entry.index} className="flex flex-col gap-2 rounded border border-line p-2">
+                    <span className="font-mono text-2xs text-muted">#{entry.index + 1} · {entry.turn_ref ?? "no turn_ref"}</span>
+                    <ChainView chain={readChain(entry.chain, entry.turn_ref ?? "")} issues={entry.issues} />
+                    {entry.turn_ref && !card.read_only && <DeleteChainButton cardRef={cardRef} turnRef={entry.turn_ref} version={card.version} />}
+                  </div>
+                ))}
+              </section>
+            )}
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}

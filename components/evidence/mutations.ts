@@ -1,0 +1,43 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+
+import type { AppendEvidenceResult, DeleteEvidenceResult, ReplaceEvidenceResult } from "@/lib/evidence/schema";
+import { createEvidenceChainAction, deleteEvidenceChainAction, replaceEvidenceChainAction } from "@/server/actions/evidence";
+
+import type { ChainInput } from "./draft";
+import { evidenceKeys } from "./queries";
+import { unwrap } from "./unwrap";
+
+/** Which session's card a mutation writes. */
+export type CardRef = { projectKey: string; sessionRef: string };
+/** Create appends a new chain; replace swaps the turn's chain if the card is still at `baseVersion`. */
+export type SaveMode = "create" | "replace";
+export type SaveVariables = { chain: ChainInput; baseVersion: string };
+export type SaveResult = AppendEvidenceResult | ReplaceEvidenceResult;
+
+/**
+ * Saves the editor's chain. Rejections (`invalid`, `conflict`) are results, not errors, so the
+ * form keeps its draft; the card is re-read after every attempt, and the promise waits for it so
+ * a closed editor never shows the card as it was before the save.
+ */
+export function useSaveChain({ projectKey, sessionRef }: CardRef, mode: SaveMode) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ chain, baseVersion }: SaveVariables): Promise<SaveResult> => {
+      const ids = { project_key: projectKey, session_ref: sessionRef, evidence_chain: chain };
+      return mode === "create"
+        ? unwrap(await createEvidenceChainAction(ids))
+        : unwrap(await replaceEvidenceChainAction({ ...ids, base_version: baseVersion }));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: evidenceKeys.card(projectKey, sessionRef) }),
+  });
+}
+
+/** Deletes every chain of a turn, if the card is still at `baseVersion`. */
+export function useDeleteChain({ projectKey, sessionRef }: CardRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ turnRef, baseVersion }: { turnRef: string; baseVersion: string }): Promise<DeleteEvidenceResult> =>
+      unwrap(await deleteEvidenceChainAction({ project_key: projectKey, session_ref: sessionRef, turn_ref: turnRef, base_version: baseVersion })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: evidenceKeys.card(projectKey, sessionRef) }),
+  });
+}

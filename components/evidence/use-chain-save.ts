@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import type { EvidenceError } from "@/lib/evidence/schema";
+
+import type { ChainInput } from "./draft";
+import { type CardRef, type SaveMode, useSaveChain } from "./mutations";
+import { evidenceCardQuery } from "./queries";
+import type { ServerFeedback } from "./use-chain-draft";
+
+/**
+ * Saving one editor's chain: the base version it claims (the card version the editor opened
+ * on, until the reviewer reloads the card after a conflict), and the server's verdict as the
+ * form needs it. Everything is derived from the mutation's state; nothing is copied by effects.
+ */
+export function useChainSave(cardRef: CardRef, mode: SaveMode, openedVersion: string) {
+  const queryClient = useQueryClient();
+  const mutation = useSaveChain(cardRef, mode);
+  const [baseVersion, setBaseVersion] = useState(openedVersion);
+  // A mutation only for its pending/success state: "Reload card" re-reads the card and makes
+  // its version the new base, keeping the draft as it is.
+  const reloader = useMutation({
+    mutationFn: () => queryClient.fetchQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), staleTime: 0 }),
+    onSuccess: (card) => {
+      setBaseVersion(card.version);
+      mutation.reset();
+    },
+  });
+
+  const result = mutation.data;
+  const rejected = result?.status === "invalid" || result?.status === "conflict" ? result : null;
+  const feedback: ServerFeedback | null = rejected && mutation.variables ? { errors: rejected.errors, chain: mutation.variables.chain } : null;
+
+  return {
+    baseVersion,
+    feedback,
+    conflict: result?.status === "conflict" ? (result.errors.find((e) => e.path === "base_version") ?? result.errors[0] ?? null) : null,
+    invalidCount: result?.status === "invalid" ? result.errors.length : 0,
+    error: mutation.error,
+    pending: mutation.isPending,
+    save: (chain: ChainInput, then: { onSaved: () => void; onRejected: (errors: readonly EvidenceError[]) => void }) =>
+      mutation.mutate(
+        { chain, baseVersion },
+        {
+          onSuccess: (saved) => {
+            if (saved.status === "appended" || saved.status === "replaced") then.onSaved();
+            else then.onRejected(saved.errors);
+          },
+        },
+      ),
+    reload: () => reloader.mutate(),
+    reloading: reloader.isPending,
+    /** Set after a reload until the next save attempt, to say the draft survived it. */
+    reloadedVersion: reloader.isSuccess && !result && !mutation.isPending ? reloader.data.version : null,
+  };
+}
