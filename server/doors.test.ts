@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
@@ -19,7 +20,7 @@ let root = "";
 let mcp: Client;
 
 beforeAll(async () => {
-  root = await buildTestWorkspace([{ ref: "S0001", content: userLines(30) }]);
+  root = await buildTestWorkspace([{ ref: "S0001", content: userLines(30), turns: [{ turn_ref: "T0001", turn_start_line: 1, turn_end_line: 30 }] }]);
   process.env.CASEFILE_WORKSPACE = root;
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(createCoreContext(root)).connect(serverSide);
@@ -89,5 +90,129 @@ describe("CLI, HTTP and MCP return identical JSON", () => {
     const http = await viaHttp("no_such_tool", {});
     expect(http.status).toBe(404);
     expect(JSON.parse(http.text).error).toMatchObject({ code: "not_found", message: "unknown tool 'no_such_tool'" });
+  });
+
+  const chain = {
+    turn_ref: "T0001",
+    trigger: { type: "explicit_user_message", summary: "User asked for work.", quoted_messages: [{ text: "message 1", citations: [{ lines: "1-1" }] }], citations: [{ lines: "1-1" }] },
+    agent_reactions: [{ summary: "Agent worked.", citations: [{ lines: "2-5" }] }],
+    outcomes: [{ category: "code_outcome", summary: "Code changed.", citations: [{ lines: "5-5" }] }],
+    observed_checks: [],
+    terminal_state: { type: "material_result", summary: "Done.", citations: [{ lines: "6-6" }] },
+    materiality: "material",
+  };
+  const cardPath = () => path.join(root, "projects", TEST_PROJECT_KEY, "evidence", "S0001.json");
+
+  it.each([
+    ["stage A errors", { ...base, evidence_chain: { ...chain, materiality: "high", outcomes: [] } }],
+    ["unknown session", { ...base, session_ref: "S0404", evidence_chain: chain }],
+    ["citation outside the turn", { ...base, evidence_chain: { ...chain, terminal_state: { ...chain.terminal_state, citations: [{ lines: "30-31" }] } } }],
+    ["outcome citing only trigger lines", { ...base, evidence_chain: { ...chain, outcomes: [{ ...chain.outcomes[0], citations: [{ lines: "1-1" }] }] } }],
+    ["malformed span", { ...base, evidence_chain: { ...chain, trigger: { ...chain.trigger, citations: [{ lines: 2 }] } } }],
+    ["chain that is not an object", { ...base, evidence_chain: "T0001" }],
+    ["project_key that is not a string", { ...base, project_key: 7, evidence_chain: chain }],
+  ])("write_evidence invalid: %s", async (_label, input) => {
+    const [cli, http, fromMcp] = await Promise.all([viaCli("write_evidence", input), viaHttp("write_evidence", input), viaMcp("write_evidence", input)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([2, 400, true]);
+    const result = JSON.parse(cli.text) as { status: string; errors: Record<string, unknown>[] };
+    expect(result.status).toBe("invalid");
+    for (const error of result.errors) expect(Object.keys(error)).toEqual(["path", "message", "hint"]);
+  });
+
+  it("write_evidence appends through every door with the same JSON, then each refuses the duplicate alike", async () => {
+    const input = { ...base, evidence_chain: chain };
+    const texts: string[] = [];
+    for (const door of [viaCli, viaHttp, viaMcp]) {
+      await fs.rm(cardPath(), { force: true });
+      const result = await door("write_evidence", input);
+      texts.push(result.text);
+      expect("code" in result ? result.code : "status" in result ? result.status : result.isError).toBe("code" in result ? 0 : "status" in result ? 200 : false);
+      expect(JSON.parse(await fs.readFile(cardPath(), "utf8")).evidence_chains).toEqual([chain]);
+    }
+    expect(new Set(texts).size).toBe(1);
+    expect(JSON.parse(texts[0]!)).toEqual({ status: "appended", project_key: TEST_PROJECT_KEY, session_ref: "S0001", turn_ref: "T0001" });
+    const [cli, http, fromMcp] = await Promise.all([viaCli("write_evidence", input), viaHttp("write_evidence", input), viaMcp("write_evidence", input)]);
+    expect([http.text, fromMcp.text]).toEqual([cli.text, cli.text]);
+    expect(JSON.parse(cli.text).errors[0].message).toBe("turn_ref 'T0001' already has a committed evidence chain (duplicate)");
+  });
+
+  it("advertises write_evidence with seed 000's input schema, as a write tool", async () => {
+    const { tools } = await mcp.listTools();
+    const tool = tools.find((t) => t.name === "write_evidence")!;
+    expect(tool.annotations?.readOnlyHint).toBe(false);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(["project_key", "session_ref", "evidence_chain"]);
+    const chainSchema = (tool.inputSchema.properties as Record<string, { properties: Record<string, { properties?: Record<string, { enum?: string[] }> }> }>).evidence_chain!;
+    expect(Object.keys(chainSchema.properties)).toEqual(["turn_ref", "trigger", "agent_reactions", "outcomes", "observed_checks", "terminal_state", "materiality"]);
+    expect(chainSchema.properties.trigger!.properties!.type!.enum).toEqual(["explicit_user_message", "implicit_context", "user_correction", "user_approval", "resume_or_continue"]);
+  });
+});
+
+describe("write_work_item through every door", () => {
+  const envelopePath = () => path.join(root, "projects", TEST_PROJECT_KEY, "project-synthesis.json");
+  const item = {
+    work_item_ref: "W0001",
+    kind: "no_material_work_item",
+    title: "Asked for work",
+    covered_turns: [{ session_ref: "S0001", turn_ref: "T0001" }],
+    outcomes: [],
+    terminal_states: [],
+    limits: [],
+    confidence: "low",
+  };
+  const input = { project_key: TEST_PROJECT_KEY, work_item: item };
+
+  beforeAll(async () => {
+    // A committed chain for S0001/T0001 (synthesis reads cards without re-validating them).
+    const card = path.join(root, "projects", TEST_PROJECT_KEY, "evidence", "S0001.json");
+    await fs.mkdir(path.dirname(card), { recursive: true });
+    await fs.writeFile(card, JSON.stringify({ schema_version: 1, project_key: TEST_PROJECT_KEY, session_ref: "S0001", evidence_chains: [{ turn_ref: "T0001", trigger: { quoted_messages: [{ text: "message 1" }] } }] }));
+  });
+
+  it.each([
+    ["stage A errors", { ...input, work_item: { ...item, kind: "material_work_item", confidence: "sure" } }],
+    ["a secret and an absolute path", { ...input, work_item: { ...item, title: "see /home/alice/x.ts", limits: [["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("")] } }],
+    ["unknown project", { ...input, project_key: "Nope-000000000000" }],
+    ["covered turn not indexed", { ...input, work_item: { ...item, covered_turns: [{ session_ref: "S0404", turn_ref: "T0001" }] } }],
+    ["work item that is not an object", { ...input, work_item: ["W0001"] }],
+  ])("invalid: %s", async (_label, body) => {
+    const [cli, http, fromMcp] = await Promise.all([viaCli("write_work_item", body), viaHttp("write_work_item", body), viaMcp("write_work_item", body)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([2, 400, true]);
+    const result = JSON.parse(cli.text) as { status: string; errors: Record<string, unknown>[] };
+    expect(result.status).toBe("invalid");
+    for (const error of result.errors) expect(Object.keys(error)).toEqual(["path", "message", "hint"]);
+  });
+
+  it("appends with the same JSON through every door, then each refuses the repeat alike", async () => {
+    const texts: string[] = [];
+    for (const door of [viaCli, viaHttp, viaMcp]) {
+      await fs.rm(envelopePath(), { force: true });
+      const result = await door("write_work_item", input);
+      texts.push(result.text);
+      expect(JSON.parse(await fs.readFile(envelopePath(), "utf8"))).toMatchObject({ work_items: [item], source_user_messages: [{ session_ref: "S0001", turn_ref: "T0001", messages: ["message 1"] }] });
+    }
+    expect(new Set(texts).size).toBe(1);
+    expect(JSON.parse(texts[0]!)).toEqual({ status: "appended", project_key: TEST_PROJECT_KEY, work_item_ref: "W0001", uncovered_turns: [] });
+    const [cli, http, fromMcp] = await Promise.all([viaCli("write_work_item", input), viaHttp("write_work_item", input), viaMcp("write_work_item", input)]);
+    expect([http.text, fromMcp.text]).toEqual([cli.text, cli.text]);
+    expect(JSON.parse(cli.text)).toMatchObject({
+      status: "invalid",
+      errors: [{ message: "work_item_ref 'W0001' is already used in the envelope" }, { message: "turn S0001/T0001 is already covered by another work item" }],
+      uncovered_turns: [],
+    });
+  });
+
+  it("advertises write_work_item with seed 001's input schema, as a write tool", async () => {
+    const { tools } = await mcp.listTools();
+    const tool = tools.find((t) => t.name === "write_work_item")!;
+    expect(tool.annotations?.readOnlyHint).toBe(false);
+    expect(tool.description).toMatch(/Every result lists uncovered_turns/);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(["project_key", "work_item"]);
+    const schema = (tool.inputSchema.properties as Record<string, { properties: Record<string, { enum?: string[] }> }>).work_item!;
+    expect(Object.keys(schema.properties)).toEqual(["work_item_ref", "kind", "title", "covered_turns", "trigger", "agent_reaction", "outcomes", "terminal_states", "limits", "reason", "confidence"]);
+    expect(schema.properties.kind!.enum).toEqual(["material_work_item", "no_material_work_item", "evidence_gap_item", "excluded_with_reason"]);
   });
 });

@@ -2,8 +2,12 @@ import type * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { writeEvidenceInputSchema } from "@/lib/evidence/tool-input";
+import { writeEvidence } from "@/lib/evidence/write-evidence";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { readSessionLinesInputSchema } from "@/lib/session-reader/schema";
+import { writeWorkItemInputSchema } from "@/lib/synthesis/tool-input";
+import { writeWorkItem } from "@/lib/synthesis/write-work-item";
 import { listSessions } from "@/lib/workspace/list-sessions";
 import { listSessionsInputSchema } from "@/lib/workspace/schema";
 
@@ -44,6 +48,24 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: listSessionsInputSchema,
     readOnly: true,
     handler: (ctx, input) => listSessions(ctx, input) as Promise<ToolResult>,
+  },
+  {
+    name: "write_evidence",
+    title: "Write evidence",
+    description:
+      "Check one draft evidence chain and write it to the canonical session evidence card projects/<project_key>/evidence/<session_ref>.json (seed 000). Input is one chain for the assigned turn_ref, not a full card; the card is created from project.json and the session index row when missing, otherwise validated and appended to. A card holds at most one chain per turn_ref. Citations are {\"lines\": \"<start>-<end>\"} spans inside the indexed turn; material outcomes must cite agent reaction evidence, not only trigger evidence; terminal_state is required, and material_result needs at least one outcome. Returns {status:\"appended\", project_key, session_ref, turn_ref}, or {status:\"invalid\", errors:[{path, message, hint}]} with nothing written: correct the draft from the errors and retry. Append-only.",
+    inputSchema: writeEvidenceInputSchema,
+    readOnly: false,
+    handler: (ctx, input) => writeEvidence(ctx, input) as Promise<ToolResult>,
+  },
+  {
+    name: "write_work_item",
+    title: "Write work item",
+    description:
+      "Check one project-level work item and append it to the canonical project synthesis envelope projects/<project_key>/project-synthesis.json (seed 001). Input is {project_key, work_item}: one item with a unique W%04d work_item_ref, a kind (material_work_item | no_material_work_item | evidence_gap_item | excluded_with_reason), a title, covered_turns [{session_ref, turn_ref}] naming indexed turns that no committed item covers yet, and a confidence. An evidence_gap_item covers only turns with no committed evidence chain, every other kind only turns with one; material_work_item needs trigger, agent_reaction and at least one outcome or terminal_state; evidence_gap_item and excluded_with_reason carry no narrative; excluded_with_reason needs a reason; evidence_refs cite only this item's covered turns that have a chain; no secrets, credentials or absolute paths in any text. The first write creates the envelope and copies the evidence cards' quoted user messages into source_user_messages. Every result lists uncovered_turns, the indexed turns no committed item covers yet: {status:\"appended\", project_key, work_item_ref, uncovered_turns}, or {status:\"invalid\", errors:[{path, message, hint}], uncovered_turns} with nothing written: correct the item from the errors and retry. Submit items until uncovered_turns is empty. Append-only.",
+    inputSchema: writeWorkItemInputSchema,
+    readOnly: false,
+    handler: (ctx, input) => writeWorkItem(ctx, input) as Promise<ToolResult>,
   },
 ];
 

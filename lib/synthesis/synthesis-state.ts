@@ -1,0 +1,144 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { isJsonObject } from "@/lib/evidence/card-file";
+import { loadCommittedChains, turnId } from "@/lib/synthesis/cards";
+import { envelopeObject, nextWorkItemRef, readEnvelopeFile, storedCoveredTurns, storedWorkItems, uncoveredTurns } from "@/lib/synthesis/envelope-file";
+import { inspectSynthesis } from "@/lib/synthesis/inspect-synthesis";
+import { ENVELOPE_FILE, getSynthesisTarget, type SynthesisTarget } from "@/lib/synthesis/resolve";
+import {
+  type SynthesisCounts,
+  type SynthesisState,
+  type SynthesisTurnState,
+  type SynthesisTurnStateName,
+  type SynthesisWorkItemView,
+  WORK_ITEM_KINDS,
+  type WorkItemKind,
+} from "@/lib/synthesis/schema";
+
+const cache = new Map<string, { stamp: string; state: SynthesisState }>();
+
+/**
+ * Everything the synthesis page shows for one project (issue 4, "Dashboard"): the envelope as
+ * stored and its version (sha256 of the file bytes, or "absent"); the turn universe in index
+ * order, each turn with its state and the first item covering it; the stored work items with
+ * their covered turns and own problems; counts per state and kind; `uncovered_turns` exactly as
+ * write_work_item would answer now; the next free ref; and prompt-diary's §3.5 completeness
+ * verdict (`complete`, `sound`, `errors` verbatim; an unreadable card adds its message first).
+ * Cheap to poll: the result is cached per project and reused until the workspace, the envelope
+ * or any of its cards changes (inode, mtime and size of each file). Treat it as read-only.
+ * @throws AppError not_found (unknown project) | parse_error (malformed workspace)
+ */
+export async function getSynthesisState(ctx: CoreContext, projectKey: string): Promise<SynthesisState> {
+  const target = await getSynthesisTarget(ctx, projectKey);
+  const key = `${ctx.workspaceRoot}\u0000${projectKey}`;
+  const stamp = await stampOf(target);
+  const hit = cache.get(key);
+  if (hit && hit.stamp === stamp) return hit.state;
+  const state = await computeState(target);
+  cache.set(key, { stamp, state });
+  return state;
+}
+
+async function computeState(target: SynthesisTarget): Promise<SynthesisState> {
+  const { project, universe } = target;
+  const read = await readEnvelopeFile(target.envelopePath);
+  const envelope = envelopeObject(read);
+  const cards = await loadCommittedChains(project);
+  const inspection = inspectSynthesis(read, {
+    projectKey: project.projectKey,
+    projectLabel: project.projectLabel,
+    universe,
+    committed: cards.committed,
+    envelopePath: path.join(project.dir, ENVELOPE_FILE),
+  });
+  const rawItems = envelope && Array.isArray(envelope.work_items) ? envelope.work_items : [];
+  const work_items = rawItems.map((raw, index): SynthesisWorkItemView => {
+    const obj = isJsonObject(raw) ? raw : null;
+    const str = (v: unknown) => (typeof v === "string" ? v : null);
+    return {
+      index,
+      work_item_ref: str(obj?.work_item_ref),
+      kind: str(obj?.kind),
+      title: str(obj?.title),
+      covered_turns: obj ? storedCoveredTurns(obj) : [],
+      item: raw,
+      issues: inspection.itemIssues.get(index) ?? [],
+    };
+  });
+  const coveringItem = new Map<string, SynthesisWorkItemView>();
+  for (const view of work_items) {
+    if (view.item === null || !isJsonObject(view.item)) continue;
+    for (const t of view.covered_turns) if (!coveringItem.has(turnId(t.session_ref, t.turn_ref))) coveringItem.set(turnId(t.session_ref, t.turn_ref), view);
+  }
+  const turns = universe.map((t): SynthesisTurnState => {
+    const id = turnId(t.session_ref, t.turn_ref);
+    const has_chain = cards.committed.has(id);
+    const by = coveringItem.get(id);
+    return { ...t, has_chain, state: by ? kindState(by.kind) : has_chain ? "uncovered" : "no_chain", work_item_ref: by?.work_item_ref ?? null };
+  });
+  const items = storedWorkItems(envelope);
+  return {
+    project_key: project.projectKey,
+    project_label: project.projectLabel,
+    version: read.version,
+    read_only: target.readOnly,
+    envelope,
+    turns,
+    work_items,
+    counts: countStates(turns, work_items),
+    uncovered_turns: uncoveredTurns(universe, new Set(coveringItem.keys())),
+    next_work_item_ref: nextWorkItemRef(items) ?? "",
+    complete: cards.problems.length === 0 && inspection.complete,
+    sound: cards.problems.length === 0 && inspection.sound,
+    errors: [...cards.problems.map((p) => p.message), ...inspection.errors],
+  };
+}
+
+function kindState(kind: string | null): SynthesisTurnStateName {
+  if (kind === "evidence_gap_item") return "evidence_gap";
+  return kind === "material_work_item" || kind === "no_material_work_item" || kind === "excluded_with_reason" ? kind : "invalid_work_item";
+}
+
+const KIND_OF_STATE: Partial<Record<SynthesisTurnStateName, WorkItemKind>> = {
+  evidence_gap: "evidence_gap_item",
+  material_work_item: "material_work_item",
+  no_material_work_item: "no_material_work_item",
+  excluded_with_reason: "excluded_with_reason",
+};
+
+function countStates(turns: SynthesisTurnState[], items: SynthesisWorkItemView[]): SynthesisCounts {
+  const zero = () => Object.fromEntries(Object.keys(WORK_ITEM_KINDS).map((k) => [k, 0])) as Record<WorkItemKind, number>;
+  const turns_by_kind = zero();
+  const items_by_kind = zero();
+  for (const t of turns) {
+    const kind = KIND_OF_STATE[t.state];
+    if (kind) turns_by_kind[kind] += 1;
+  }
+  for (const item of items) if (item.kind !== null && Object.hasOwn(items_by_kind, item.kind)) items_by_kind[item.kind as WorkItemKind] += 1;
+  const uncovered = turns.filter((t) => t.state === "uncovered" || t.state === "no_chain");
+  return {
+    indexed_turns: turns.length,
+    covered_turns: turns.length - uncovered.length,
+    uncovered_turns: uncovered.length,
+    no_chain_turns: uncovered.filter((t) => t.state === "no_chain").length,
+    turns_by_kind,
+    items_by_kind,
+  };
+}
+
+/** The stat stamp of everything the state is computed from. */
+async function stampOf(target: SynthesisTarget): Promise<string> {
+  const files = [target.envelopePath, ...target.project.rows.map((r) => path.join(target.project.dir, "evidence", `${r.session_ref}.json`))];
+  const stats = await Promise.all(files.map((f) => fs.stat(f, { bigint: true }).then((s) => `${s.ino}:${s.mtimeNs}:${s.size}`, () => "-")));
+  return [identityOf(target.project), ...stats].join("|");
+}
+
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+/** A number per loaded project object: loadWorkspace builds new ones whenever metadata, project.json or the index changed. */
+function identityOf(project: object): number {
+  if (!identities.has(project)) identities.set(project, (nextIdentity += 1));
+  return identities.get(project)!;
+}
