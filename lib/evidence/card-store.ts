@@ -1,5 +1,5 @@
 import { type CardRead, cardVersion, isJsonObject, readCardFile, serializeCard } from "@/lib/evidence/card-file";
-import { withCardLock } from "@/lib/evidence/card-lock";
+import { withFileLock } from "@/lib/fs/file-lock";
 import type { EvidenceTarget } from "@/lib/evidence/resolve";
 import type { EvidenceConflict, EvidenceError, EvidenceInvalid } from "@/lib/evidence/schema";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -14,7 +14,7 @@ export type CardChange<R> = { write: false; result: R } | { write: true; card: R
  * @throws AppError io_error (lock timeout or lock lost); fs errors from the write.
  */
 export function changeCard<R>(target: EvidenceTarget, decide: (read: CardRead) => CardChange<R>): Promise<R> {
-  return withCardLock(target.cardPath, async (lock) => {
+  return withFileLock(target.cardPath, async (lock) => {
     const change = decide(await readCardFile(target.cardPath));
     if (!change.write) return change.result;
     const text = serializeCard(change.card);

@@ -1,6 +1,6 @@
 import type { CoreContext } from "@/lib/context";
 import { AppError, isAppError } from "@/lib/errors";
-import { withCardLock } from "@/lib/evidence/card-lock";
+import { withFileLock } from "@/lib/fs/file-lock";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { buildSourceUserMessages, loadCommittedChains, turnId } from "@/lib/synthesis/cards";
 import { checkWorkItemContent } from "@/lib/synthesis/check-content";
@@ -73,7 +73,7 @@ export async function submitWorkItem(ctx: CoreContext, projectKey: unknown, rawI
 
 function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: RefPolicy): Promise<WriteWorkItemResult> {
   const { project, universe, envelopePath } = target;
-  return withCardLock(envelopePath, async (lock) => {
+  return withFileLock(envelopePath, async (lock) => {
     const read = await readEnvelopeFile(envelopePath);
     const envelope = envelopeObject(read);
     const items = storedWorkItems(envelope);

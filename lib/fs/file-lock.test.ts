@@ -5,7 +5,7 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { withCardLock } from "@/lib/evidence/card-lock";
+import { withFileLock } from "@/lib/fs/file-lock";
 import { makeTempDir } from "@/lib/testing/shared";
 
 /** The pid of a process that has already exited (and been reaped). */
@@ -19,7 +19,7 @@ async function setup(): Promise<{ card: string; lock: string; dir: string }> {
   return { card, lock: `${card}.lock`, dir };
 }
 
-describe("withCardLock", () => {
+describe("withFileLock", () => {
   it("breaks at once a lock whose owner process is dead, and sweeps that writer's temp files", async () => {
     const { card, lock, dir } = await setup();
     const pid = deadPid();
@@ -28,7 +28,7 @@ describe("withCardLock", () => {
     await fs.writeFile(path.join(dir, `S0001.json.lock.${pid}.00ff.tmp`), "");
     await fs.writeFile(path.join(dir, `.S0001.json.${process.pid}.beef.tmp`), "ours: kept");
     const started = Date.now();
-    expect(await withCardLock(card, async () => "ran")).toBe("ran");
+    expect(await withFileLock(card, async () => "ran")).toBe("ran");
     expect(Date.now() - started).toBeLessThan(1_000);
     expect((await fs.readdir(dir)).sort()).toEqual([`.S0001.json.${process.pid}.beef.tmp`]);
   });
@@ -38,7 +38,7 @@ describe("withCardLock", () => {
     await fs.writeFile(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), token: "someone-else" }));
     setTimeout(() => void fs.rm(lock), 150);
     const started = Date.now();
-    await withCardLock(card, async () => undefined);
+    await withFileLock(card, async () => undefined);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
@@ -47,7 +47,7 @@ describe("withCardLock", () => {
     await fs.writeFile(lock, JSON.stringify({ pid: 1, host: "another-host.invalid", token: "t" }));
     const old = new Date(Date.now() - 60_000);
     await fs.utimes(lock, old, old);
-    await withCardLock(card, async () => undefined);
+    await withFileLock(card, async () => undefined);
     await expect(fs.stat(lock)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
@@ -57,7 +57,7 @@ describe("withCardLock", () => {
     let inside = 0;
     await Promise.all(
       ["a", "b", "c"].map((name) =>
-        withCardLock(card, async () => {
+        withFileLock(card, async () => {
           inside += 1;
           expect(inside).toBe(1);
           order.push(name);
@@ -71,8 +71,8 @@ describe("withCardLock", () => {
 
   it("releases the lock when the holder throws", async () => {
     const { card, dir } = await setup();
-    await expect(withCardLock(card, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(withFileLock(card, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await fs.readdir(dir)).toEqual([]);
-    expect(await withCardLock(card, async () => 1)).toBe(1);
+    expect(await withFileLock(card, async () => 1)).toBe(1);
   });
 });

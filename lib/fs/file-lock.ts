@@ -3,12 +3,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-import { breakIfStale, type Owner, readOwner, sweepOrphans } from "@/lib/evidence/stale-lock";
+import { breakIfStale, type Owner, readOwner, sweepOrphans } from "@/lib/fs/stale-lock";
 import { AppError } from "@/lib/errors";
 
 /*
- * Serializes writers of one card: an in-process promise queue keyed by card path, then a lock
- * file beside the card (`<card>.lock`) that also excludes other processes (a second MCP server,
+ * Serializes writers of one file (an evidence card, a synthesis envelope): an in-process promise
+ * queue keyed by path, then a lock
+ * file beside it (`<file>.lock`) that also excludes other processes (a second MCP server,
  * the CLI, the dashboard). Architecture.md: "serialized per file (in-process queue plus a lock
  * file that also excludes other processes)".
  *
@@ -28,11 +29,11 @@ export type HeldLock = { assertHeld(): Promise<void> };
 const queues = new Map<string, Promise<void>>();
 
 /**
- * Runs `fn` while holding the card's in-process slot and its cross-process lock file; both are
+ * Runs `fn` while holding the file's in-process slot and its cross-process lock file; both are
  * released whatever `fn` does. Orphaned temp files of dead writers are swept under the lock.
  * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
  */
-export async function withCardLock<T>(cardPath: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+export async function withFileLock<T>(cardPath: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
   const previous = queues.get(cardPath) ?? Promise.resolve();
   let done!: () => void;
   const gate = new Promise<void>((resolve) => (done = resolve));
@@ -69,7 +70,7 @@ async function acquire(cardPath: string): Promise<HeldLock & { release(): Promis
       await fs.writeFile(tmp, JSON.stringify(owner));
       break;
     } catch (error) {
-      // Another process removed the directory it had just created (see withCardLock): recreate it.
+      // Another process removed the directory it had just created (see withFileLock): recreate it.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
   }
@@ -84,7 +85,7 @@ async function acquire(cardPath: string): Promise<HeldLock & { release(): Promis
       }
       if (await breakIfStale(lockPath, owner.token)) continue;
       if (Date.now() > deadline) {
-        throw new AppError("io_error", `timed out waiting for the evidence card lock ${lockPath}`, {
+        throw new AppError("io_error", `timed out waiting for the write lock ${lockPath}`, {
           hint: "another writer holds it; retry, or remove the lock file if no Casefile process is running",
         });
       }
@@ -98,7 +99,7 @@ async function acquire(cardPath: string): Promise<HeldLock & { release(): Promis
   return {
     async assertHeld() {
       if ((await readOwner(lockPath))?.token !== owner.token) {
-        throw new AppError("io_error", `lost the evidence card lock ${lockPath} to another writer; nothing was written`, { hint: "retry the write" });
+        throw new AppError("io_error", `lost the write lock ${lockPath} to another writer; nothing was written`, { hint: "retry the write" });
       }
     },
     async release() {
