@@ -4,7 +4,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 import { WORKSPACE_DIR } from "./e2e/paths";
 
-const PORT = 3100;
+// CASEFILE_E2E_PORT lets two checkouts run their suites side by side.
+const PORT = Number(process.env.CASEFILE_E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
