@@ -1,9 +1,9 @@
 import { cardChains, existingCardErrors, storedTurnRef } from "@/lib/evidence/card-file";
 import { changeCard, chainInputError, conflict, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
-import { chainToJson, parseEvidenceChain } from "@/lib/evidence/parse-chain";
+import { chainToJson } from "@/lib/evidence/parse-chain";
 import { pyRepr } from "@/lib/evidence/py-repr";
-import { assertWritable, findTurn, resolveEvidenceTarget } from "@/lib/evidence/resolve";
+import { assertWritable, prepareChainWrite, resolveEvidenceTarget } from "@/lib/evidence/resolve";
 import { type DeleteEvidenceResult, type EvidenceError, isBlankText, type ReplaceEvidenceResult } from "@/lib/evidence/schema";
 import type { CoreContext } from "@/lib/context";
 
@@ -29,15 +29,9 @@ export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Pr
   await assertWritable(ctx);
   const { project_key, session_ref, evidence_chain, base_version } = inputFields(input);
   const first = baseVersionError(base_version) ?? chainInputError(evidence_chain);
-  if (first) return invalid([first]);
-  const parsed = parseEvidenceChain(evidence_chain);
-  if (!parsed.ok) return invalid(parsed.errors);
-  const chain = parsed.chain;
-  const resolved = await resolveEvidenceTarget(ctx, project_key, session_ref);
-  if (!resolved.ok) return invalid([resolved.error]);
-  const { target } = resolved;
-  const turn = findTurn(target.row, chain.turn_ref);
-  if (!turn.ok) return invalid([turn.error]);
+  const prepared = await prepareChainWrite(ctx, project_key, session_ref, evidence_chain, first);
+  if (!prepared.ok) return invalid(prepared.errors);
+  const { chain, target, turn } = prepared;
   const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref: chain.turn_ref };
 
   return changeCard<ReplaceEvidenceResult>(target, (read) => {
@@ -57,7 +51,7 @@ export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Pr
         ]),
       );
     }
-    const stageC = checkChainAgainstTurn(chain, turn.turn);
+    const stageC = checkChainAgainstTurn(chain, turn);
     if (stageC.length > 0) return refuse(invalid(stageC));
     const next = chains.flatMap((c, i) => (i === at ? [chainToJson(chain)] : storedTurnRef(c) === chain.turn_ref ? [] : [c]));
     return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "replaced", ...ids, version }) };

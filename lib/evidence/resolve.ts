@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { TurnSpan } from "@/lib/evidence/check-turn";
+import { parseEvidenceChain, type ParsedChain } from "@/lib/evidence/parse-chain";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import type { EvidenceError } from "@/lib/evidence/schema";
 import type { CoreContext } from "@/lib/context";
@@ -84,4 +85,26 @@ async function isFile(p: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The checks every chain write runs before taking the card lock, in the contract's order
+ * (§2.4): the chain input's shape, stage A (all parse errors), then stage B's project,
+ * session and turn lookups (first failure alone).
+ */
+export async function prepareChainWrite(
+  ctx: CoreContext,
+  projectKey: unknown,
+  sessionRef: unknown,
+  rawChain: unknown,
+  firstError: EvidenceError | null,
+): Promise<{ ok: true; chain: ParsedChain; target: EvidenceTarget; turn: TurnSpan } | { ok: false; errors: EvidenceError[] }> {
+  if (firstError) return { ok: false, errors: [firstError] };
+  const parsed = parseEvidenceChain(rawChain);
+  if (!parsed.ok) return { ok: false, errors: parsed.errors };
+  const resolved = await resolveEvidenceTarget(ctx, projectKey, sessionRef);
+  if (!resolved.ok) return { ok: false, errors: [resolved.error] };
+  const turn = findTurn(resolved.target.row, parsed.chain.turn_ref);
+  if (!turn.ok) return { ok: false, errors: [turn.error] };
+  return { ok: true, chain: parsed.chain, target: resolved.target, turn: turn.turn };
 }

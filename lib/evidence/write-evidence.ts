@@ -1,8 +1,8 @@
 import { cardChains, existingCardErrors, newCard, storedTurnRef } from "@/lib/evidence/card-file";
 import { changeCard, chainInputError, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
-import { chainToJson, parseEvidenceChain } from "@/lib/evidence/parse-chain";
-import { assertWritable, duplicateTurnError, findTurn, resolveEvidenceTarget } from "@/lib/evidence/resolve";
+import { chainToJson } from "@/lib/evidence/parse-chain";
+import { assertWritable, duplicateTurnError, prepareChainWrite } from "@/lib/evidence/resolve";
 import type { AppendEvidenceResult, WriteEvidenceResult } from "@/lib/evidence/schema";
 import type { CoreContext } from "@/lib/context";
 
@@ -20,16 +20,9 @@ import type { CoreContext } from "@/lib/context";
 export async function appendEvidenceChain(ctx: CoreContext, input: unknown): Promise<AppendEvidenceResult> {
   await assertWritable(ctx);
   const { project_key, session_ref, evidence_chain } = inputFields(input);
-  const inputError = chainInputError(evidence_chain);
-  if (inputError) return invalid([inputError]);
-  const parsed = parseEvidenceChain(evidence_chain);
-  if (!parsed.ok) return invalid(parsed.errors);
-  const chain = parsed.chain;
-  const resolved = await resolveEvidenceTarget(ctx, project_key, session_ref);
-  if (!resolved.ok) return invalid([resolved.error]);
-  const { target } = resolved;
-  const turn = findTurn(target.row, chain.turn_ref);
-  if (!turn.ok) return invalid([turn.error]);
+  const prepared = await prepareChainWrite(ctx, project_key, session_ref, evidence_chain, chainInputError(evidence_chain));
+  if (!prepared.ok) return invalid(prepared.errors);
+  const { chain, target, turn } = prepared;
   const projectKey = target.project.projectKey;
   const sessionRef = target.row.session_ref;
 
@@ -38,7 +31,7 @@ export async function appendEvidenceChain(ctx: CoreContext, input: unknown): Pro
     if (existing.length > 0) return refuse(invalid(existing));
     const chains = cardChains(currentCardObject(read));
     if (chains.some((c) => storedTurnRef(c) === chain.turn_ref)) return refuse(invalid([duplicateTurnError(chain.turn_ref)]));
-    const stageC = checkChainAgainstTurn(chain, turn.turn);
+    const stageC = checkChainAgainstTurn(chain, turn);
     if (stageC.length > 0) return refuse(invalid(stageC));
     const card = currentCardObject(read) ?? newCard(projectKey, sessionRef);
     return {
