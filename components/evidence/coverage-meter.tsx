@@ -14,12 +14,19 @@ export const STATUS_TITLE: Record<EvidenceCardStatus, string> = {
   missing: "no evidence card yet",
 };
 
-type CoverageMeterProps = { withChain: number; total: number; status?: EvidenceCardStatus; label: string };
+type CoverageMeterProps = {
+  withChain: number;
+  total: number;
+  status?: EvidenceCardStatus;
+  label: string;
+  /** What the counted turns have, for the tooltip. */
+  what?: string;
+};
 
 /** "3/5" with a small bar: turns that have a chain over indexed turns. */
-export function CoverageMeter({ withChain, total, status, label }: CoverageMeterProps) {
+export function CoverageMeter({ withChain, total, status, label, what = "have an evidence chain" }: CoverageMeterProps) {
   const share = total === 0 ? 0 : Math.min(1, withChain / total);
-  const title = `${withChain} of ${total} indexed turns have an evidence chain${status ? ` · ${STATUS_TITLE[status]}` : ""}`;
+  const title = `${withChain} of ${total} indexed turns ${what}${status ? ` · ${STATUS_TITLE[status]}` : ""}`;
   return (
     <span className="inline-flex items-center gap-1.5" title={title}>
       <span

@@ -1,10 +1,25 @@
 import Link from "next/link";
 
-import { plural } from "@/components/format/format";
+import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import type { SynthesisCounts } from "@/lib/synthesis/schema";
 import type { ProjectSummary } from "@/lib/workspace/schema";
 
-export function ProjectHeader({ project }: { project: ProjectSummary }) {
+type ProjectView = "sessions" | "synthesis";
+
+type ProjectHeaderProps = {
+  project: ProjectSummary;
+  /** The view this header sits on: its tab is marked current. */
+  current?: ProjectView;
+  /** Synthesis coverage for the tab's summary (omitted on the synthesis page, which shows it live). */
+  synthesis?: Pick<SynthesisCounts, "covered_turns" | "indexed_turns">;
+};
+
+const TAB = "rounded-t border-b-2 px-2 py-1 text-xs";
+
+export function ProjectHeader({ project, current = "sessions", synthesis }: ProjectHeaderProps) {
+  const tab = (view: ProjectView) =>
+    current === view ? { "aria-current": "page" as const, className: `${TAB} border-accent font-semibold text-ink` } : { className: `${TAB} border-transparent text-muted hover:text-ink` };
   return (
     <header className="flex flex-col gap-1">
       <nav aria-label="Breadcrumb" className="text-xs text-muted">
@@ -20,6 +35,19 @@ export function ProjectHeader({ project }: { project: ProjectSummary }) {
           {plural(project.session_count, "session")} · {plural(project.turn_count, "turn")}
         </span>
       </div>
+      <nav aria-label="Project views" className="flex gap-1 border-b border-line">
+        <Link href={routes.project(project.project_key)} {...tab("sessions")}>
+          Sessions
+        </Link>
+        <Link href={routes.synthesis(project.project_key)} {...tab("synthesis")}>
+          Synthesis
+          {synthesis && (
+            <span className="ml-1.5 font-mono text-2xs font-normal text-muted tabular-nums" title="turns covered by a work item / indexed turns">
+              {formatCount(synthesis.covered_turns)}/{formatCount(synthesis.indexed_turns)} covered
+            </span>
+          )}
+        </Link>
+      </nav>
     </header>
   );
 }

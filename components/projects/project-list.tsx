@@ -1,11 +1,18 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 
+import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { ProjectSummary } from "@/lib/workspace/schema";
+import { overviewQuery } from "@/components/projects/queries";
+import type { WorkspaceOverview } from "@/lib/overview/schema";
 
-/** The workspace's projects as links, with session and turn counts. */
-export function ProjectList({ projects }: { projects: ProjectSummary[] }) {
+/** The workspace's projects with counts and live evidence and synthesis coverage. */
+export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
+  const { data } = useQuery(overviewQuery(initial));
+  const projects = data.projects;
   if (projects.length === 0) {
     return (
       <p className="rounded-md border border-dashed border-line-strong bg-surface p-6 text-center text-muted">
@@ -21,6 +28,8 @@ export function ProjectList({ projects }: { projects: ProjectSummary[] }) {
           <th scope="col" className="px-3 py-2 font-semibold">Key</th>
           <th scope="col" className="px-3 py-2 text-right font-semibold">Sessions</th>
           <th scope="col" className="px-3 py-2 text-right font-semibold">Turns</th>
+          <th scope="col" className="px-3 py-2 font-semibold">Evidence</th>
+          <th scope="col" className="px-3 py-2 font-semibold">Synthesis</th>
         </tr>
       </thead>
       <tbody>
@@ -34,6 +43,14 @@ export function ProjectList({ projects }: { projects: ProjectSummary[] }) {
             <td className="px-3 py-2 font-mono text-xs text-muted">{project.project_key}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.session_count)}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.turn_count)}</td>
+            <td className="px-3 py-2">
+              <CoverageMeter withChain={project.turns_with_chain} total={project.turn_count} label={`Evidence coverage of ${project.project_label}`} />
+            </td>
+            <td className="px-3 py-2">
+              <Link href={routes.synthesis(project.project_key)} className="hover:underline">
+                <CoverageMeter withChain={project.covered_turns} total={project.turn_count} what="are covered by a work item" label={`Synthesis coverage of ${project.project_label}`} />
+              </Link>
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,0 +1,4 @@
+import { getOverviewHandler } from "@/server/http/overview";
+
+export const dynamic = "force-dynamic";
+export const GET = getOverviewHandler;

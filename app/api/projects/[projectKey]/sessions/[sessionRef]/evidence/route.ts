@@ -1,0 +1,4 @@
+import { getEvidenceCardHandler } from "@/server/http/evidence";
+
+export const dynamic = "force-dynamic";
+export const GET = getEvidenceCardHandler;

@@ -1,0 +1,4 @@
+import { getSynthesisStateHandler } from "@/server/http/synthesis";
+
+export const dynamic = "force-dynamic";
+export const GET = getSynthesisStateHandler;

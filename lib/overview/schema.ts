@@ -1,0 +1,19 @@
+import * as z from "zod";
+
+/** One project's row on the overview page: sizes plus evidence and synthesis coverage (issue 4, "Live"). */
+export const projectOverviewSchema = z.object({
+  project_key: z.string(),
+  project_label: z.string(),
+  session_count: z.number().int(),
+  turn_count: z.number().int(),
+  /** Indexed turns whose session card holds a chain for them. */
+  turns_with_chain: z.number().int(),
+  /** Indexed turns covered by a work item of project-synthesis.json. */
+  covered_turns: z.number().int(),
+  synthesis_complete: z.boolean(),
+  has_envelope: z.boolean(),
+});
+export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
+
+/** `GET /api/overview`: every project, and a version that changes whenever any row does. */
+export type WorkspaceOverview = { version: string; projects: ProjectOverview[] };

@@ -1,0 +1,68 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { evidenceCoverage } from "@/lib/evidence/coverage";
+import type { ProjectOverview, WorkspaceOverview } from "@/lib/overview/schema";
+import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
+import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+
+const evidenceCache = new Map<string, { stamp: string; turnsWithChain: number }>();
+
+/**
+ * The overview of every project for the home page: session and turn counts, evidence coverage
+ * (turns with a chain) and synthesis coverage (turns covered by a work item). Cheap enough to
+ * poll every second: evidence coverage is recomputed only when a card file of the project
+ * changes (stat of `evidence/`), and synthesis state has its own stat cache. `version` is a
+ * hash of all rows, so a client can tell at a glance whether anything moved.
+ * @throws AppError not_found (no workspace) | parse_error (malformed workspace)
+ */
+export async function getWorkspaceOverview(ctx: CoreContext): Promise<WorkspaceOverview> {
+  const ws = await loadWorkspace(ctx);
+  const projects: ProjectOverview[] = [];
+  for (const project of ws.projects) {
+    const synthesis = await getSynthesisState(ctx, project.projectKey);
+    projects.push({
+      project_key: project.projectKey,
+      project_label: project.projectLabel,
+      session_count: project.rows.length,
+      turn_count: synthesis.counts.indexed_turns,
+      turns_with_chain: await turnsWithChain(ctx, project),
+      covered_turns: synthesis.counts.covered_turns,
+      synthesis_complete: synthesis.complete,
+      has_envelope: synthesis.envelope !== null,
+    });
+  }
+  const version = createHash("sha256").update(JSON.stringify(projects)).digest("hex").slice(0, 16);
+  return { version, projects };
+}
+
+async function turnsWithChain(ctx: CoreContext, project: LoadedProject): Promise<number> {
+  const stamp = await evidenceStamp(project);
+  const hit = evidenceCache.get(project.dir);
+  if (hit?.stamp === stamp) return hit.turnsWithChain;
+  const coverage = await evidenceCoverage(ctx, project.projectKey);
+  evidenceCache.set(project.dir, { stamp, turnsWithChain: coverage.turns_with_chain });
+  return coverage.turns_with_chain;
+}
+
+async function evidenceStamp(project: LoadedProject): Promise<string> {
+  const dir = path.join(project.dir, "evidence");
+  const parts = [String(project.rows.length), JSON.stringify(project.rows.map((r) => r.turns.length))];
+  let names: string[] = [];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    return parts.join("|");
+  }
+  for (const name of names) {
+    try {
+      const st = await fs.stat(path.join(dir, name));
+      parts.push(`${name}:${st.ino}:${st.mtimeMs}:${st.size}`);
+    } catch {
+      parts.push(`${name}:-`);
+    }
+  }
+  return parts.join("|");
+}
