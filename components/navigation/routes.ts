@@ -4,4 +4,8 @@ export const routes = {
   project: (projectKey: string) => `/projects/${encodeURIComponent(projectKey)}`,
   session: (projectKey: string, sessionRef: string, agentId?: string | null) =>
     `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}${agentId ? `?agent=${encodeURIComponent(agentId)}` : ""}`,
+  /** A turn in the viewer: the session with its lines highlighted (`#L23-L114`, the viewer's line hash). */
+  turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
+    `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
+  synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
 };
