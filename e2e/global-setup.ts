@@ -1,20 +1,23 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 
+import { generateDemoSources } from "../lib/demo/generate-demo";
 import { EDGE_CASES_DIR, MANY_SESSIONS_DIR, writeEdgeCaseSession, writeManySessions } from "./fixtures/make-edge-cases";
-import { CODEX_CORPUS_DIR, CORPUS_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
+import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
 
 /**
  * Generates the fixtures and prepares the workspace with the real CLI.
  * NOTE: Playwright starts webServer *before* globalSetup. That is fine: the server reads the
  * workspace lazily per request (revalidated by mtime), and this finishes before the first test.
  */
-export default function globalSetup(): void {
+export default async function globalSetup(): Promise<void> {
   writeEdgeCaseSession();
   writeManySessions();
+  // The demo transcripts (two small projects) are the synthesis spec's own: no other spec uses them.
+  await generateDemoSources(DEMO_SOURCES_DIR);
 
   const rel = (p: string) => path.relative(REPO_ROOT, p);
-  const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR].flatMap((dir) => ["--claude", rel(dir)]);
+  const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR, DEMO_SOURCES_DIR].flatMap((dir) => ["--claude", rel(dir)]);
   if (HAS_CODEX_CORPUS) sources.push("--codex", rel(CODEX_CORPUS_DIR));
   if (!HAS_CORPUS) console.warn(`[e2e] corpus specs will skip: ${NO_CORPUS_REASON}`);
 

@@ -4,6 +4,7 @@ import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-s
 import { ProjectHeader } from "@/components/projects/project-header";
 import { SessionTable } from "@/components/sessions/session-table";
 import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
+import { getSynthesisStateQuery } from "@/server/queries/synthesis";
 import { getProjectQuery } from "@/server/queries/workspace";
 
 type ProjectPageProps = { params: Promise<{ projectKey: string }> };
@@ -16,11 +17,11 @@ export async function generateMetadata({ params }: ProjectPageProps): Promise<Me
 
 export default async function ProjectPage({ params }: ProjectPageProps) {
   const { projectKey } = await params;
-  const [project, coverage] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey)]);
+  const [project, coverage, synthesis] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey), getSynthesisStateQuery(projectKey)]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
       <div className="flex flex-col gap-2">
-        <ProjectHeader project={project} />
+        <ProjectHeader project={project} synthesis={synthesis.counts} />
         <ProjectEvidenceSummary coverage={coverage} />
       </div>
       <SessionTable projectKey={project.project_key} coverage={coverage.sessions} />
