@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256";
 
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
 import { isJsonObject } from "@/lib/sources/common/json-object";
@@ -11,7 +11,7 @@ import { parseJsonObject, type JsonObject } from "./py-compat";
 import type { CompactRecord } from "./schema";
 
 /** One physical line: 1-based `line` and its decoded text without the line terminator. */
-export type PhysicalLine = { line: number; text: string };
+export type PhysicalLine = { line: number; text: string; bytes?: Buffer };
 
 /**
  * Builds the classic compact record of one physical line (seed 000 compact fields, contract
@@ -70,7 +70,9 @@ function compactBody(record: JsonObject | null, source: string): CompactBody {
 }
 
 function toRecord(physical: PhysicalLine, body: CompactBody, duplicateOf: number | null): CompactRecord {
-  const bytes = Buffer.from(physical.text, "utf8");
+  // The file's own bytes are the line's UTF-8 unless decoding replaced something; only then
+  // re-encode the decoded text, as Python's `line.encode()` after decode-with-replacement does.
+  const bytes = physical.bytes && !physical.text.includes("\uFFFD") ? physical.bytes : Buffer.from(physical.text, "utf8");
   return {
     line: physical.line,
     record_type: body.record_type,
@@ -81,7 +83,7 @@ function toRecord(physical: PhysicalLine, body: CompactBody, duplicateOf: number
     tool_uses: body.tool_uses,
     tool_results: body.tool_results,
     raw_bytes: bytes.length,
-    raw_sha256: createHash("sha256").update(bytes).digest("hex"),
+    raw_sha256: sha256Hex(bytes),
     truncated: body.truncated,
     duplicate_of: duplicateOf,
   };

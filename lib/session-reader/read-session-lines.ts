@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
-
 import type { CoreContext } from "@/lib/context";
 import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords } from "@/lib/session-reader/compact";
+import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import {
   type CompactRecord,
   MAX_COMPACT_LINES,
@@ -12,6 +11,7 @@ import {
   type ReadMode,
   type ReadSessionLinesResult,
 } from "@/lib/session-reader/schema";
+import { sha256Hex } from "@/lib/session-reader/sha256";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 const RANGE_HINT = "request a 1-based line range contained by the session";
@@ -43,10 +43,33 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
 }
 
 /**
- * Compact records for lines `start..end`. The neighbouring lines (start−1, end+1) are read as
- * context so that a Codex echo on the window's edge is still marked (contract §4.3 step 1).
+ * Compact records for lines `start..end`, from the record cache where possible. Misses are
+ * built from one read of the missing span; its neighbouring lines (one before, one after) are
+ * read as context so a Codex echo on the span's edge is still marked (contract §4.3 step 1).
  */
 export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
+  const version = `${filePath}\u0000${index.size}\u0000${index.mtimeMs}\u0000${source}`;
+  const out: CompactRecord[] = [];
+  let line = start;
+  while (line <= end) {
+    const hit = compactRecordCache.get(version, line);
+    if (hit) {
+      out.push(hit);
+      line += 1;
+      continue;
+    }
+    let missEnd = line;
+    while (missEnd < end && !compactRecordCache.get(version, missEnd + 1)) missEnd += 1;
+    for (const record of await buildSpan(filePath, index, line, missEnd, source)) {
+      compactRecordCache.set(version, record);
+      out.push(record);
+    }
+    line = missEnd + 1;
+  }
+  return out;
+}
+
+async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
   const from = Math.max(1, start - 1);
   const to = Math.min(index.lineCount, end + 1);
   const all = await readLineRange(filePath, index, from, to);
@@ -59,7 +82,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
 /** A full-mode record: the verbatim line plus its UTF-8 length and SHA-256 (seed 000). */
 export function toFullRecord(line: number, text: string): FullRecord {
   const bytes = Buffer.from(text, "utf8");
-  return { line, raw_line: text, raw_bytes: bytes.length, raw_sha256: createHash("sha256").update(bytes).digest("hex") };
+  return { line, raw_line: text, raw_bytes: bytes.length, raw_sha256: sha256Hex(bytes) };
 }
 
 /**

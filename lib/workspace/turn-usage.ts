@@ -4,12 +4,12 @@ import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { codexTurnUsage } from "@/lib/sources/codex/turn-usage";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn, TurnUsage } from "@/lib/workspace/schema";
-import { CASEFILE_DIR, type ResolvedSession } from "@/lib/workspace/sessions";
+import { CASEFILE_DIR, getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
 const memory = new Map<string, { stamp: string; rows: TurnUsage[] }>();
 
@@ -29,7 +29,7 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
   if (hit?.stamp === stamp) return hit.rows;
   const cacheFile = path.join(ctx.workspaceRoot, CASEFILE_DIR, "usage", `${createHash("sha256").update(session.filePath).digest("hex")}.json`);
   const persisted = await readCache(cacheFile, stamp);
-  const rows = persisted ?? (await computeUsage(session.row.source, session.filePath, session.row.turns));
+  const rows = persisted ?? (await computeUsage(ctx, session.row.source, session.filePath, session.row.turns));
   if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows })).catch(() => undefined);
   memory.set(session.filePath, { stamp, rows });
   return rows;
@@ -41,27 +41,53 @@ export function sumTokens(rows: TurnUsage[], key: "output_tokens" | "total_token
   return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
 }
 
-async function computeUsage(source: string, filePath: string, turns: IndexTurn[]): Promise<TurnUsage[]> {
+async function computeUsage(ctx: CoreContext, source: string, filePath: string, turns: IndexTurn[]): Promise<TurnUsage[]> {
   if (source === "codex") return codexTurnUsage(filePath, turns);
   const empty = turns.map((t) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: null, total_tokens: null }));
   if (source !== "claude-code" || turns.length === 0) return empty;
-  const byStart = new Map(turns.map((t, i) => [t.turn_start_line, i]));
-  const totals: (number | null)[] = turns.map(() => null);
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const totals: (number | null)[] = [];
   const usage = new ClaudeTurnUsage();
-  let current = -1;
-  const lastLine = Math.max(...turns.map((t) => t.turn_end_line));
-  for await (const { line, text } of streamPhysicalLines(filePath)) {
-    if (line > lastLine) break;
-    const starting = byStart.get(line);
-    if (starting !== undefined) {
+  const handle = await fs.open(filePath, "r");
+  try {
+    for (const turn of turns) {
       usage.reset();
-      current = starting;
+      const last = Math.min(turn.turn_end_line, index.lineCount);
+      for (let line = turn.turn_start_line; line <= last; ) {
+        const batch = await readBatch(handle, index, line, last);
+        for (const { text } of batch.lines) usage.observe(parseJsonObject(text));
+        line = batch.next;
+      }
+      totals.push(usage.total());
     }
-    if (current < 0 || line > turns[current]!.turn_end_line) continue;
-    usage.observe(parseJsonObject(text));
-    if (line === turns[current]!.turn_end_line) totals[current] = usage.total();
+  } finally {
+    await handle.close();
   }
   return empty.map((row, i) => ({ ...row, output_tokens: totals[i] ?? null }));
+}
+
+const BATCH_BYTES = 4 << 20;
+const ASSISTANT = Buffer.from('"assistant"');
+
+/**
+ * Reads lines from `from` on, up to about 4 MiB (at least one line), and decodes only the lines
+ * that can be assistant records. NOTE: decoding every tool result of a 1 GB session to strings
+ * made the server's heap peak near 300 MB (issue 2 bench); usage only needs assistant lines,
+ * so the others are never decoded (their malformedness therefore does not void a turn here).
+ */
+async function readBatch(handle: fs.FileHandle, index: LineIndex, from: number, last: number): Promise<{ lines: { text: string }[]; next: number }> {
+  const end = (line: number) => (line < index.lineCount ? index.starts[line]! : index.size);
+  const start = index.starts[from - 1]!;
+  let to = from;
+  while (to < last && end(to + 1) - start <= BATCH_BYTES) to += 1;
+  const buf = Buffer.allocUnsafe(end(to) - start);
+  await handle.read(buf, 0, buf.length, start);
+  const lines: { text: string }[] = [];
+  for (let line = from; line <= to; line += 1) {
+    const slice = buf.subarray(index.starts[line - 1]! - start, end(line) - start);
+    if (slice.indexOf(ASSISTANT) !== -1) lines.push({ text: slice.toString("utf8").trimEnd() });
+  }
+  return { lines, next: to + 1 };
 }
 
 async function readCache(file: string, stamp: string): Promise<TurnUsage[] | null> {
