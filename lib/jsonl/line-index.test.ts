@@ -108,11 +108,11 @@ describe("readLineRange", () => {
     const file = await writeTemp(b("héllo\r\n", "x", [0xe2, 0x80, 0xa8], "\n", "last"));
     const index = await buildLineIndex(file);
     expect(await readLineRange(file, index, 2, 4)).toEqual([
-      { line: 2, text: "x", byteLength: 1 },
-      { line: 3, text: "", byteLength: 0 },
-      { line: 4, text: "last", byteLength: 4 },
+      { line: 2, text: "x", byteLength: 1, bytes: Buffer.from("x") },
+      { line: 3, text: "", byteLength: 0, bytes: Buffer.alloc(0) },
+      { line: 4, text: "last", byteLength: 4, bytes: Buffer.from("last") },
     ]);
-    expect(await readLineRange(file, index, 1, 1)).toEqual([{ line: 1, text: "héllo", byteLength: 6 }]);
+    expect(await readLineRange(file, index, 1, 1)).toEqual([{ line: 1, text: "héllo", byteLength: 6, bytes: Buffer.from("héllo") }]);
   });
 
   it("throws RangeError on a bad range", async () => {
