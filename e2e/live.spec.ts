@@ -1,7 +1,8 @@
 import { expect, test } from "./fixtures";
 import { findProjectByLabel, resetSynthesis, writeEvidenceWithCli, writeWorkItemWithCli } from "./synthesis-workspace";
 
-// The demo project docs-site (one session, one turn) is this spec's alone.
+// The demo project docs-site (one session, one turn) is this spec's alone. Updates must land within
+// 2.5 s: the pages refetch on a pushed change (/api/events); their fallback poll is 5 s.
 test.describe("live coverage on the overview and project pages", () => {
   test("home and project pages follow CLI writes without a reload", async ({ page }) => {
     const project = findProjectByLabel("docs-site");
@@ -13,7 +14,7 @@ test.describe("live coverage on the overview and project pages", () => {
     await expect(evidence).toHaveAttribute("aria-valuetext", "0/1");
 
     expect(writeEvidenceWithCli(project, "S0001/T0001").status).toBe("appended");
-    await expect(evidence).toHaveAttribute("aria-valuetext", "1/1", { timeout: 5_000 });
+    await expect(evidence).toHaveAttribute("aria-valuetext", "1/1", { timeout: 2_500 });
     expect(await page.evaluate(() => (window as unknown as { __live?: number }).__live)).toBe(1);
 
     await page.goto(`/projects/${project.projectKey}`);
@@ -22,7 +23,7 @@ test.describe("live coverage on the overview and project pages", () => {
     await expect(tab).toContainText("0/1 covered");
     const item = { work_item_ref: "W0001", kind: "excluded_with_reason", title: "Docs rewrite left out", covered_turns: [{ session_ref: "S0001", turn_ref: "T0001" }], reason: "Out of scope for this report.", confidence: "high" };
     expect(writeWorkItemWithCli(project, item).status).toBe("appended");
-    await expect(tab).toContainText("1/1 covered", { timeout: 5_000 });
+    await expect(tab).toContainText("1/1 covered", { timeout: 2_500 });
     expect(await page.evaluate(() => (window as unknown as { __live?: number }).__live)).toBe(2);
   });
 });

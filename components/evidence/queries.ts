@@ -3,8 +3,8 @@ import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/components/query/fetch-json";
 import type { EvidenceCardView } from "@/lib/evidence/schema";
 
-/** How often the panel re-reads the card, so chains an agent appends show up within 2 s (issue 4, "Live"). */
-export const CARD_REFETCH_MS = 1_000;
+/** Fallback re-read of the card; an agent's append arrives first by push (WorkspaceEvents, /api/events). */
+export const CARD_REFETCH_MS = 5_000;
 
 export const evidenceKeys = {
   all: ["evidence"] as const,

@@ -5,8 +5,8 @@ import { useQuery } from "@tanstack/react-query";
 import { synthesisStateQuery } from "./queries";
 
 /**
- * Whether the page is following the workspace. Its own subscription, so the once-a-second
- * poll re-renders this line only, not the view.
+ * Whether the page is following the workspace. Its own subscription, so a refetch
+ * re-renders this line only, not the view.
  */
 export function LiveStatus({ projectKey }: { projectKey: string }) {
   const { isError, error, failureCount } = useQuery(synthesisStateQuery(projectKey));
@@ -19,7 +19,7 @@ export function LiveStatus({ projectKey }: { projectKey: string }) {
     );
   }
   return (
-    <span className="inline-flex items-center gap-1.5 text-2xs text-muted" title="Re-reads the workspace every second: agents' writes show up without a reload.">
+    <span className="inline-flex items-center gap-1.5 text-2xs text-muted" title="Changes are pushed from the workspace: agents' writes show up without a reload.">
       <span aria-hidden className="size-2 animate-pulse rounded-full bg-ok" />
       Live
     </span>

@@ -4,8 +4,8 @@ import { toAppError } from "@/components/query/fetch-json";
 import { AppError } from "@/lib/errors";
 import type { SynthesisState } from "@/lib/synthesis/schema";
 
-/** How often an open synthesis page re-reads the state (issue 4: updates within 2 seconds). */
-export const SYNTHESIS_POLL_MS = 1_000;
+/** Fallback re-read of the state; writes arrive first by push (WorkspaceEvents, /api/events). */
+export const SYNTHESIS_POLL_MS = 5_000;
 
 /** The state with the ETag it came with (null for the server-rendered first paint). */
 export type SynthesisSnapshot = { etag: string | null; state: SynthesisState };

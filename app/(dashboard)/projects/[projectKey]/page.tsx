@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 
 import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-summary";
-import { LiveRefresh } from "@/components/projects/live-refresh";
 import { ProjectHeader } from "@/components/projects/project-header";
 import { SessionTable } from "@/components/sessions/session-table";
 import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
@@ -26,7 +25,6 @@ export default async function ProjectPage({ params }: ProjectPageProps) {
         <ProjectEvidenceSummary coverage={coverage} />
       </div>
       <SessionTable projectKey={project.project_key} coverage={coverage.sessions} />
-      <LiveRefresh />
     </div>
   );
 }

@@ -1,0 +1,4 @@
+import { workspaceEventsHandler } from "@/server/http/events";
+
+export const dynamic = "force-dynamic";
+export const GET = workspaceEventsHandler;

@@ -1,0 +1,33 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect } from "react";
+
+/** Query roots whose data can change when another process writes (coverage, cards, synthesis). */
+const LIVE_KEYS = new Set(["overview", "evidence", "synthesis"]);
+
+/**
+ * Listens to the server's workspace change stream (`/api/events`, Server-Sent Events) and,
+ * on every change, refetches the live queries and re-renders the page's server components,
+ * so what agents write in other processes shows without a reload (issue 4, "Live"). The
+ * browser's EventSource reconnects by itself after a server restart. Renders nothing.
+ */
+export function WorkspaceEvents() {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  // NOTE: an effect is right here: it subscribes to an external system (the event stream).
+  useEffect(() => {
+    const source = new EventSource("/api/events");
+    const onChange = () => {
+      void queryClient.invalidateQueries({ predicate: (query) => LIVE_KEYS.has(String(query.queryKey[0])), refetchType: "active" });
+      router.refresh();
+    };
+    source.addEventListener("change", onChange);
+    return () => {
+      source.removeEventListener("change", onChange);
+      source.close();
+    };
+  }, [queryClient, router]);
+  return null;
+}

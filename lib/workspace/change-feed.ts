@@ -1,0 +1,108 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/** What moved in the workspace since the last tick (issue 4, "Live"). */
+export type WorkspaceChange = { version: number; at: string };
+
+type Listener = (change: WorkspaceChange) => void;
+
+/** How often the workspace is looked at while anyone listens, in ms. */
+export const CHANGE_POLL_MS = 400;
+
+/**
+ * Watches one workspace for writes by any process (an MCP server, the CLI, the dashboard) and
+ * tells its listeners. It stats what the dashboard shows: metadata.json, and per project
+ * project.json, sessions.index.jsonl, project-synthesis.json and every evidence card (size,
+ * mtime, inode; atomic renames change the inode). NOTE: a stat sweep every 400 ms rather than
+ * fs.watch: inotify misses renames into directories created later and does not cross
+ * filesystems, and the sweep is a few hundred stats at most. It runs only while someone
+ * listens, so an idle dashboard costs nothing.
+ */
+export class WorkspaceChangeFeed {
+  private readonly listeners = new Set<Listener>();
+  private timer: NodeJS.Timeout | null = null;
+  private stamp: string | null = null;
+  private version = 0;
+  private inFlight: Promise<void> | null = null;
+
+  constructor(private readonly root: string, private readonly intervalMs = CHANGE_POLL_MS) {}
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.intervalMs);
+      this.timer.unref?.();
+      void this.tick();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+        this.stamp = null;
+      }
+    };
+  }
+
+  /** Sweeps once (or joins the sweep in flight) and notifies listeners when anything changed. */
+  tick(): Promise<void> {
+    this.inFlight ??= this.sweep().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async sweep(): Promise<void> {
+    const stamp = await workspaceStamp(this.root);
+    const changed = this.stamp !== null && stamp !== this.stamp;
+    this.stamp = stamp;
+    if (!changed) return;
+    this.version += 1;
+    const change = { version: this.version, at: new Date().toISOString() };
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+async function workspaceStamp(root: string): Promise<string> {
+  const parts = [await statPart(path.join(root, "metadata.json"))];
+  const projects = path.join(root, "projects");
+  for (const name of await list(projects)) {
+    const dir = path.join(projects, name);
+    parts.push(name);
+    for (const file of ["project.json", "sessions.index.jsonl", "project-synthesis.json"]) parts.push(await statPart(path.join(dir, file)));
+    for (const card of (await list(path.join(dir, "evidence"))).filter((n) => n.endsWith(".json"))) {
+      parts.push(card, await statPart(path.join(dir, "evidence", card)));
+    }
+  }
+  return parts.join("|");
+}
+
+async function statPart(file: string): Promise<string> {
+  try {
+    const st = await fs.stat(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return "-";
+  }
+}
+
+async function list(dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+const feeds = new Map<string, WorkspaceChangeFeed>();
+
+/** The process-wide feed of one workspace root. */
+export function getChangeFeed(root: string): WorkspaceChangeFeed {
+  let feed = feeds.get(root);
+  if (!feed) {
+    feed = new WorkspaceChangeFeed(root);
+    feeds.set(root, feed);
+  }
+  return feed;
+}
