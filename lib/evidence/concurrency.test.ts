@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 
-import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+
+import { bundleWorker } from "@/lib/testing/bundle-worker";
 
 import { basicT1Chain, buildTwoTurnWorkspace, cardFile, chainForTurn, evenTurns, PROJECT } from "@/lib/evidence/__fixtures__/chains";
 import { deleteEvidenceChain } from "@/lib/evidence/corrections";
@@ -21,18 +21,7 @@ import { buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
 
 let worker = "";
 beforeAll(async () => {
-  const out = await fs.mkdtemp(path.join(os.tmpdir(), "casefile-worker-"));
-  worker = path.join(out, "evidence-worker.mjs");
-  await build({
-    entryPoints: [path.resolve("lib/evidence/__fixtures__/evidence-worker.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: worker,
-    tsconfig: path.resolve("tsconfig.json"),
-    logLevel: "warning",
-  });
+  worker = await bundleWorker("lib/evidence/__fixtures__/evidence-worker.ts");
 });
 
 type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };

@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
-import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+
+import { bundleWorker } from "@/lib/testing/bundle-worker";
 
 import { createCoreContext } from "@/lib/context";
 import { envelopeFile, PROJECT, spans, storedChain, writeCard } from "@/lib/synthesis/__fixtures__/synthesis-workspace";
@@ -21,20 +21,7 @@ import { buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
 
 let worker = "";
 beforeAll(async () => {
-  const out = await fs.mkdtemp(path.join(os.tmpdir(), "casefile-synthesis-worker-"));
-  worker = path.join(out, "synthesis-worker.mjs");
-  await build({
-    entryPoints: [path.resolve("lib/synthesis/__fixtures__/synthesis-worker.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: worker,
-    tsconfig: path.resolve("tsconfig.json"),
-    logLevel: "error",
-    // secretlint's CJS dependencies (debug) require Node built-ins at run time.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
+  worker = await bundleWorker("lib/synthesis/__fixtures__/synthesis-worker.ts");
 });
 
 /** A workspace of `sessions` sessions × `turnsEach` 2-line turns; every `gapEvery`-th turn has no chain. */
