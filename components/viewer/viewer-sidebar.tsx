@@ -18,7 +18,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
   const listed = detail.turns.slice(0, MAX_LISTED_TURNS);
   const usage = new Map(detail.turn_usage.map((u) => [u.turn_ref, u]));
   return (
-    <aside className="flex w-64 shrink-0 flex-col gap-4 overflow-auto border-l border-line bg-surface p-3 text-xs">
+    <aside className="flex w-48 shrink-0 xl:w-64 flex-col gap-4 overflow-auto border-l border-line bg-surface p-3 text-xs">
       {detail.agent_id && (
         <Link href={routes.session(detail.project_key, detail.session_ref)} className="font-medium text-accent hover:underline">
           ← Main session {detail.session_ref}
