@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { bundleWorker } from "@/lib/testing/bundle-worker";
+import { bundleWorker, startWorker, type WorkerRun } from "@/lib/testing/bundle-worker";
 
 import { basicT1Chain, buildTwoTurnWorkspace, cardFile, chainForTurn, evenTurns, PROJECT } from "@/lib/evidence/__fixtures__/chains";
 import { deleteEvidenceChain } from "@/lib/evidence/corrections";
@@ -24,17 +23,7 @@ beforeAll(async () => {
   worker = await bundleWorker("lib/evidence/__fixtures__/evidence-worker.ts");
 });
 
-type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
-
-function start(args: string[]): Run {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+const start = (args: string[]): WorkerRun => startWorker(worker, args);
 
 async function appendInProcesses(root: string, lanes: string[][]): Promise<string[][]> {
   const startAt = String(Date.now() + 400);
@@ -48,7 +37,7 @@ async function appendInProcesses(root: string, lanes: string[][]): Promise<strin
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function untilReady(run: Run): Promise<void> {
+async function untilReady(run: WorkerRun): Promise<void> {
   for (const deadline = Date.now() + 10_000; !run.stdout().includes("ready"); await sleep(2)) {
     if (Date.now() > deadline) throw new Error(`worker never got ready: ${run.stderr()}`);
   }

@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { bundleWorker } from "@/lib/testing/bundle-worker";
+import { bundleWorker, startWorker, type WorkerRun } from "@/lib/testing/bundle-worker";
 
 import { createCoreContext } from "@/lib/context";
 import { envelopeFile, PROJECT, spans, storedChain, writeCard } from "@/lib/synthesis/__fixtures__/synthesis-workspace";
@@ -36,16 +36,7 @@ async function buildWorkspace(sessions: number, turnsEach: number, gapEvery = 0)
   return root;
 }
 
-type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
-
-function start(args: string[]): Run {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
-}
+const start = (args: string[]): WorkerRun => startWorker(worker, args);
 
 async function appendInProcesses(root: string, lanes: string[][]): Promise<string[]> {
   const startAt = String(Date.now() + 500);

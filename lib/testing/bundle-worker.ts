@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -25,4 +26,18 @@ export async function bundleWorker(entry: string): Promise<string> {
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   return outfile;
+}
+
+/** A spawned worker process with its collected output. */
+export type WorkerRun = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
+
+/** Starts a bundled worker with plain `node`, collecting stdout and stderr. */
+export function startWorker(worker: string, args: string[]): WorkerRun {
+  const child = spawn(process.execPath, [worker, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }

@@ -6,6 +6,7 @@ import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn } from "@/lib/workspace/schema";
+import type { TranscriptDiagnostics } from "@/lib/sources/common/diagnostics";
 
 /** One timestamped human trigger (a turn start, in or out of the window). */
 export type ClaudeTrigger = {
@@ -37,21 +38,7 @@ export type ClaudeAnalysis = {
   projectRoot: string | null;
   /** First non-blank top-level `sessionId` string (informational; source_session_id is the file stem). */
   sessionIdField: string | null;
-  /** Lines that are not a JSON object, including blank lines. */
-  malformedLineCount: number;
-  /** JSON-object records without a valid aware top-level `timestamp`. */
-  untimestampedRecordCount: number;
-  /** Timestamped records whose timestamp is earlier than the previous timestamped record's. */
-  nonMonotonicTimestampCount: number;
-  /** Earliest valid record timestamp, `YYYY-MM-DDTHH:MM:SSZ` (seconds precision), or null. */
-  firstEventAt: string | null;
-  /** Latest valid record timestamp, same format, or null. */
-  lastEventAt: string | null;
-  /** Text of the first timestamped trigger with non-blank text: trimmed, ≤ 500 characters. */
-  firstUserMessage: string | null;
-  /** Record counts by top-level `type`; `"malformed"` for malformed lines, `"(none)"` when untyped. */
-  recordTypes: Record<string, number>;
-};
+} & TranscriptDiagnostics;
 
 const FIRST_MESSAGE_MAX = 500;
 

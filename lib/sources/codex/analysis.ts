@@ -4,6 +4,7 @@ import type { CodexFormat } from "@/lib/sources/codex/legacy";
 import type { CodexSessionMeta, LegacySdkCandidate } from "@/lib/sources/codex/session-meta";
 import type { CodexTokenUsage } from "@/lib/sources/codex/token-usage";
 import type { IndexTurn } from "@/lib/workspace/schema";
+import type { TranscriptDiagnostics } from "@/lib/sources/common/diagnostics";
 
 /** One timestamped human trigger after echo merging (a turn start, in or out of the window). */
 export type CodexTrigger = {
@@ -58,21 +59,7 @@ export type CodexAnalysis = {
   legacySdkCandidates: LegacySdkCandidate[];
   /** Fork facts (§1.8 step 5). `history` is null unless the file qualifies for inheritance. */
   fork: { forkedFromId: string | null; sessionMetaCount: number; ambiguousParent: boolean; history: CodexForkHistory | null };
-  /** Lines that are not a JSON object, blank lines included. */
-  malformedLineCount: number;
-  /** JSON-object records without a valid timestamp. */
-  untimestampedRecordCount: number;
-  /** Timestamped records earlier than the previous timestamped record. */
-  nonMonotonicTimestampCount: number;
-  /** Earliest record timestamp, `YYYY-MM-DDTHH:MM:SSZ`, or null. */
-  firstEventAt: string | null;
-  /** Latest record timestamp, same format, or null. */
-  lastEventAt: string | null;
-  /** Text of the first trigger with non-blank text: trimmed, ≤ 500 code points; null if none. */
-  firstUserMessage: string | null;
-  /** Record counts by kind (`event_msg:token_count`, `session_meta`, …; `malformed`, `(none)`). */
-  recordTypes: Record<string, number>;
-};
+} & TranscriptDiagnostics;
 
 /** Inputs of {@link buildCodexAnalysis}, gathered by `CodexAnalyzer`. */
 export type CodexAnalysisParts = {
