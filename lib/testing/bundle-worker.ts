@@ -41,3 +41,14 @@ export function startWorker(worker: string, args: string[]): WorkerRun {
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
+
+/**
+ * Waits until a worker's stdout contains `marker` (polling every 2 ms), so a test acts on what
+ * the worker has done rather than on wall-clock guesses that a loaded machine breaks.
+ * Throws after `timeoutMs` (default 10,000 ms) with the worker's stderr.
+ */
+export async function untilOutput(run: WorkerRun, marker: string, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !run.stdout().includes(marker); await new Promise((r) => setTimeout(r, 2))) {
+    if (Date.now() > deadline) throw new Error(`worker never printed ${JSON.stringify(marker)}: ${run.stderr()}`);
+  }
+}
