@@ -15,6 +15,27 @@ export type CoreContext = {
   workspaceRoot: string;
   now: () => Date;
   log: Logger;
+  /** Set by the tool registry for the duration of one tool call (the audit ledger, seed 002). */
+  trace?: CallTrace;
+};
+
+/** Where a tool call came in: the MCP server, `POST /api/tools`, the CLI, or the dashboard itself. */
+export type Door = "mcp" | "http" | "cli" | "ui";
+
+/** Who is calling: the door, and where known the client (MCP client name, `ui`). */
+export type CallInfo = { door: Door; client?: string };
+
+/** One policy rule evaluated during a call, with its decision (seed 002 `policy_decisions`). */
+export type PolicyDecision = { rule: string; decision: "allow" | "deny"; detail?: string };
+
+/**
+ * The recorder of one tool call: core code reports each policy rule it evaluates and each
+ * workspace-relative file it writes, so the ledger can prove what was allowed and what changed.
+ */
+export type CallTrace = {
+  call: CallInfo;
+  policy(rule: string, decision: PolicyDecision["decision"], detail?: string): void;
+  artifact(workspaceRelativePath: string): void;
 };
 
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

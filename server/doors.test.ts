@@ -86,6 +86,33 @@ describe("CLI, HTTP and MCP return identical JSON", () => {
     expect(mode.description).toMatch(/full returns raw lines and can be very large/);
   });
 
+  it.each([
+    ["read_session_lines: start_line a string", "read_session_lines", { ...base, start_line: "3", end_line: 7 }, "start_line"],
+    ["read_session_lines: missing end_line", "read_session_lines", { ...base, start_line: 3 }, "end_line"],
+    ["read_session_lines: mode not an enum value", "read_session_lines", { ...base, start_line: 1, end_line: 2, mode: "raw" }, "mode"],
+    ["list_sessions: limit not a number", "list_sessions", { project_key: TEST_PROJECT_KEY, limit: "many" }, "limit"],
+    ["list_sessions: project_key a number", "list_sessions", { project_key: 42 }, "project_key"],
+    ["list_sessions: order not an enum value", "list_sessions", { project_key: TEST_PROJECT_KEY, order: "sideways" }, "order"],
+  ])("a wrongly typed input gets the same invalid result through every door: %s", async (_label, tool, input, field) => {
+    const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([2, 400, true]);
+    const result = JSON.parse(cli.text) as { status: string; errors: { field: string; message: string; hint: string }[] };
+    expect(result.status).toBe("invalid");
+    expect(result.errors.map((e) => e.field)).toContain(field);
+    for (const error of result.errors) expect(Object.keys(error)).toEqual(["field", "message", "hint"]);
+  });
+
+  it("lists agent tools on MCP and keeps the dashboard's own tools off it", async () => {
+    const names = (await mcp.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["read_session_lines", "list_sessions", "write_evidence", "write_work_item"]));
+    for (const hidden of ["delete_evidence_chain", "replace_evidence_chain", "read_viewer_lines", "write_operator_item"]) expect(names).not.toContain(hidden);
+    const http = await viaHttp("read_viewer_lines", { ...base, start_line: 1, end_line: 2 });
+    expect(http.status).toBe(200);
+    expect(JSON.parse(http.text)).toMatchObject({ status: "ok", line_count: 30, records: [{ line: 1 }, { line: 2 }] });
+  });
+
   it("maps an unknown tool to a coded error on HTTP", async () => {
     const http = await viaHttp("no_such_tool", {});
     expect(http.status).toBe(404);

@@ -30,7 +30,8 @@ export type LoadedWorkspace = {
   projects: LoadedProject[];
 };
 
-const TURN_REF = /^T\d{4}$/;
+/** `T` and four or more digits: prompt-diary writes T%04d, so a session past 9,999 turns has T10000 (issue 12). */
+const TURN_REF = /^T\d{4,}$/;
 const cache = new Map<string, { stamp: string; workspace: LoadedWorkspace }>();
 
 /**

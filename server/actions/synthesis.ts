@@ -1,12 +1,13 @@
 "use server";
 
-import { createOperatorItem } from "@/lib/synthesis/operator-item";
 import type { OperatorItemInput, WriteWorkItemResult } from "@/lib/synthesis/schema";
+import { writeOperatorItemTool } from "@/lib/synthesis/tools";
+import { invokeToolForUi } from "@/lib/tools/registry";
 import { type ActionResult, runAction } from "@/server/action";
 import { getCoreContext } from "@/server/core";
 
 /*
- * The synthesis page's server action (issue 4): a thin call into lib/synthesis. A validation
+ * The synthesis page's server action (issue 4): one registered tool call (door `ui`). A validation
  * failure is the value `{ok: true, data: {status:"invalid", errors, uncovered_turns?}}`, so the
  * form shows each error at the field its `path` names (`work_item.reason`, `work_item.title`,
  * `work_item.covered_turns[i]`); `ok: false` is for AppErrors (read-only workspace, malformed
@@ -18,5 +19,5 @@ import { getCoreContext } from "@/server/core";
  * with the next free W%04d ref, through write_work_item's own validation and write path.
  */
 export async function createOperatorItemAction(input: OperatorItemInput): Promise<ActionResult<WriteWorkItemResult>> {
-  return runAction(() => createOperatorItem(getCoreContext(), input));
+  return runAction(() => invokeToolForUi(getCoreContext(), writeOperatorItemTool, input));
 }

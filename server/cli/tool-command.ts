@@ -16,7 +16,7 @@ export async function runTool(workspace: string, name: string | undefined, rawIn
     throw new AppError("invalid_input", `tool input is not valid JSON: ${(error as Error).message}`, { hint: "quote the JSON input in single quotes" });
   }
   const ctx = createCoreContext(workspace, { log: stderrLogger });
-  const result = await callTool(ctx, name, input);
+  const result = await callTool(ctx, name, input, { door: "cli" });
   process.stdout.write(`${serializeToolResult(result)}\n`);
   return isToolSuccess(result) ? 0 : 2;
 }

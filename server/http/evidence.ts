@@ -1,6 +1,7 @@
 import "server-only";
 
-import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";
+import { getEvidenceCardTool } from "@/lib/evidence/tools";
+import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
 
@@ -10,7 +11,7 @@ type SessionParams = { params: Promise<{ projectKey: string; sessionRef: string 
 export async function getEvidenceCardHandler(_request: Request, { params }: SessionParams): Promise<Response> {
   try {
     const { projectKey, sessionRef } = await params;
-    return Response.json(await getEvidenceCard(getCoreContext(), projectKey, sessionRef), { headers: { "cache-control": "no-store" } });
+    return Response.json(await invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef }), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -18,7 +18,7 @@ export async function callToolHandler(request: Request, { params }: { params: Pr
     } catch {
       throw new AppError("invalid_input", "request body is not valid JSON", { hint: "send the tool input as a JSON object" });
     }
-    const result = await callTool(getCoreContext(), tool, input);
+    const result = await callTool(getCoreContext(), tool, input, { door: "http" });
     return jsonText(serializeToolResult(result), isToolSuccess(result) ? 200 : 400);
   } catch (error) {
     return errorResponse(error);

@@ -2,29 +2,34 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
 import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
-import { callTool, isToolSuccess, serializeToolResult, TOOLS } from "@/lib/tools/registry";
+import { advertisedInputSchema } from "@/lib/tools/define-tool";
+import { AGENT_TOOLS, callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 
 export const CASEFILE_VERSION = "0.1.0";
 
 /**
- * Builds the MCP server: one `registerTool` per registry entry, each handler a single
- * `callTool` so MCP returns the same JSON text as the CLI and HTTP doors. Seed-shaped
+ * Builds the MCP server: one `registerTool` per agent tool of the registry, each handler a single
+ * `callTool` so MCP returns the same JSON text as the CLI and HTTP doors. The SDK is given an
+ * advertise-only schema, so a wrongly typed input reaches the registry and comes back as the
+ * same `invalid` result as through the other doors, not as a -32602 protocol error. Seed-shaped
  * `invalid` results are returned as content with `isError: true`; AppErrors keep their code.
+ * The call's client is the MCP client's name from its `initialize` request.
  */
 export function createMcpServer(ctx: CoreContext): McpServer {
   const server = new McpServer({ name: "casefile", version: CASEFILE_VERSION });
-  for (const tool of TOOLS) {
+  for (const tool of AGENT_TOOLS) {
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: advertisedInputSchema(tool),
         annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
       },
       async (input: unknown) => {
         try {
-          const result = await callTool(ctx, tool.name, input);
+          const client = server.server.getClientVersion()?.name;
+          const result = await callTool(ctx, tool.name, input, { door: "mcp", client });
           return { content: [{ type: "text" as const, text: serializeToolResult(result) }], isError: !isToolSuccess(result) };
         } catch (error) {
           if (isAppError(error)) return { content: [{ type: "text" as const, text: `${error.code}: ${error.message}` }], isError: true };

@@ -4,8 +4,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { evidenceCoverage } from "@/lib/evidence/coverage";
-import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";
+import { getEvidenceCardTool } from "@/lib/evidence/tools";
 import { isAppError } from "@/lib/errors";
+import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 
 async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
@@ -19,7 +20,7 @@ async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
 
 /** The evidence card view of one session, for the first paint of the evidence panel. */
 export const getEvidenceCardQuery = cache((projectKey: string, sessionRef: string) =>
-  orNotFound(() => getEvidenceCard(getCoreContext(), projectKey, sessionRef)),
+  orNotFound(() => invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef })),
 );
 
 /** Evidence coverage of a project and each of its sessions, for the project page. */

@@ -1,0 +1,78 @@
+import * as z from "zod";
+
+import { deleteEvidenceChain, replaceEvidenceChain } from "@/lib/evidence/corrections";
+import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";
+import { writeEvidenceInputSchema } from "@/lib/evidence/tool-input";
+import { appendEvidenceChain, writeEvidence } from "@/lib/evidence/write-evidence";
+import { contractField, contractInput } from "@/lib/tools/contract-fields";
+import { defineTool } from "@/lib/tools/define-tool";
+
+const EVIDENCE_HINT = "pass {project_key, session_ref, evidence_chain}";
+
+/** `write_evidence` (seed 000): validates one chain in the contract's three stages and appends it. */
+export const writeEvidenceTool = defineTool({
+  name: "write_evidence",
+  title: "Write evidence",
+  description:
+    "Check one draft evidence chain and write it to the canonical session evidence card projects/<project_key>/evidence/<session_ref>.json (seed 000). Input is one chain for the assigned turn_ref, not a full card; the card is created from project.json and the session index row when missing, otherwise validated and appended to. A card holds at most one chain per turn_ref. Citations are {\"lines\": \"<start>-<end>\"} spans inside the indexed turn; material outcomes must cite agent reaction evidence, not only trigger evidence; terminal_state is required, and material_result needs at least one outcome. Returns {status:\"appended\", project_key, session_ref, turn_ref}, or {status:\"invalid\", errors:[{path, message, hint}]} with nothing written: correct the draft from the errors and retry. Append-only.",
+  readOnly: false,
+  input: writeEvidenceInputSchema,
+  inputHint: EVIDENCE_HINT,
+  run: (ctx, input) => writeEvidence(ctx, input),
+});
+
+/** The dashboard's create: `write_evidence`'s append, returning the new card `version` too. */
+export const createEvidenceChainTool = defineTool({
+  name: "create_evidence_chain",
+  title: "Create evidence chain",
+  description: "Reviewer create of one turn's evidence chain (write_evidence's rules), returning the new card version.",
+  readOnly: false,
+  audience: "dashboard",
+  input: writeEvidenceInputSchema,
+  inputHint: EVIDENCE_HINT,
+  run: (ctx, input) => appendEvidenceChain(ctx, input),
+});
+
+const correctionFields = {
+  project_key: contractField({ type: "string" }),
+  session_ref: contractField({ type: "string" }),
+  base_version: contractField({ type: "string", description: "The card version the correction is based on (get_evidence_card)." }),
+};
+
+/** Reviewer replace of one turn's chain, refused with `conflict` when `base_version` is stale. */
+export const replaceEvidenceChainTool = defineTool({
+  name: "replace_evidence_chain",
+  title: "Replace evidence chain",
+  description: "Reviewer correction: replace the committed chain of evidence_chain.turn_ref; refused with status conflict when base_version is stale.",
+  readOnly: false,
+  audience: "dashboard",
+  input: contractInput({ ...correctionFields, evidence_chain: contractField({ type: "object" }) }, ["project_key", "session_ref", "evidence_chain", "base_version"]),
+  inputHint: "pass {project_key, session_ref, evidence_chain, base_version}",
+  run: (ctx, input) => replaceEvidenceChain(ctx, input),
+});
+
+/** Reviewer delete of one turn's chain, refused with `conflict` when `base_version` is stale. */
+export const deleteEvidenceChainTool = defineTool({
+  name: "delete_evidence_chain",
+  title: "Delete evidence chain",
+  description: "Reviewer correction: delete the committed chain of turn_ref; refused with status conflict when base_version is stale.",
+  readOnly: false,
+  audience: "dashboard",
+  input: contractInput({ ...correctionFields, turn_ref: contractField({ type: "string" }) }, ["project_key", "session_ref", "turn_ref", "base_version"]),
+  inputHint: "pass {project_key, session_ref, turn_ref, base_version}",
+  run: (ctx, input) => deleteEvidenceChain(ctx, input),
+});
+
+/** The evidence card view of one session: chains with their problems, turn states, version. */
+export const getEvidenceCardTool = defineTool({
+  name: "get_evidence_card",
+  title: "Get evidence card",
+  description: "The evidence card of one session as the dashboard shows it: chains, per-turn state, card status and version. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1), session_ref: z.string().min(1) }),
+  inputHint: "pass {project_key, session_ref}",
+  run: (ctx, input) => getEvidenceCard(ctx, input.project_key, input.session_ref),
+});
+
+export const evidenceTools = [writeEvidenceTool, createEvidenceChainTool, replaceEvidenceChainTool, deleteEvidenceChainTool, getEvidenceCardTool];
