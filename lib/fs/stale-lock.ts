@@ -77,7 +77,7 @@ function parseOwner(text: string): Owner | null {
 }
 
 /** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -54,9 +54,11 @@ export async function resolveSession(
     filePath = await resolveInside(project.dir, row.session_path);
     const st = await fs.stat(filePath);
     if (!st.isFile()) return { ok: false, failure: missing };
-  } catch {
+  } catch (error) {
+    ctx.trace?.policy("path.containment", "deny", `${row.session_path}: ${(error as Error).message}`);
     return { ok: false, failure: missing };
   }
+  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${row.session_path}`);
   return { ok: true, session: { project, row, filePath } };
 }
 
