@@ -43,6 +43,8 @@ export type RecordFacts = {
   usage: UsageFact | null;
   /** Codex cumulative totals (`token_count` `total_token_usage`); the last one wins. */
   codexTotals: { input: number; output: number; cacheRead: number } | null;
+  /** This response's context size, for seed 003's reset detector (lib/analysis): Claude `usage`, Codex `last_token_usage`. */
+  contextPoint: { cacheRead: number; cacheCreation: number | null; input: number } | null;
 };
 
 const FAMILY_BY_NAME: Record<string, ToolFamily> = {
@@ -112,6 +114,7 @@ function baseFacts(timestampMs: number | null, eventType: string, actor: Actor):
     compaction: false,
     usage: null,
     codexTotals: null,
+    contextPoint: null,
   };
 }
 
@@ -209,6 +212,7 @@ function classifyClaude(record: JsonObject): RecordFacts {
         cacheRead: num(usage.cache_read_input_tokens),
         cacheCreation: num(usage.cache_creation_input_tokens),
       };
+      facts.contextPoint = { cacheRead: facts.usage.cacheRead, cacheCreation: facts.usage.cacheCreation, input: facts.usage.input };
     }
     return facts;
   }
@@ -250,6 +254,12 @@ function classifyCodex(record: JsonObject): RecordFacts {
     else if (payloadType === "token_count") {
       const total = objectField(objectField(payload, "info"), "total_token_usage");
       if (total) facts.codexTotals = { input: num(total.input_tokens), output: num(total.output_tokens), cacheRead: num(total.cached_input_tokens) };
+      const last = objectField(objectField(payload, "info"), "last_token_usage");
+      if (last) {
+        const cached = num(last.cached_input_tokens);
+        // Codex's input count includes cached input (same reading as lib/analysis/scan-codex).
+        facts.contextPoint = { cacheRead: cached, cacheCreation: null, input: Math.max(0, num(last.input_tokens) - cached) };
+      }
     }
     return facts;
   }

@@ -3,6 +3,7 @@ import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { grepJsonl } from "@/lib/forensics/grep";
 import { sessionOverview, type SessionOverviewResult } from "@/lib/forensics/overview";
@@ -97,6 +98,22 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       const r = (await sessionOverview(recent, { project_key: refs.codex.project_key, session_ref: refs.codex.session_ref })) as SessionOverviewResult;
       expect(r.summary.status).toBe("active");
       expect(r.summary.about).toContain("still active");
+    });
+
+    it("reports the context resets lib/analysis finds (seed 003) as warnings, on every corpus session", async () => {
+      const ws = await loadWorkspace(ctx);
+      let total = 0;
+      for (const p of ws.projects) {
+        for (const row of p.rows) {
+          const o = (await sessionOverview(ctx, { project_key: p.projectKey, session_ref: row.session_ref })) as SessionOverviewResult;
+          const analysis = await analyzeSessionFile(path.join(p.dir, row.session_path), row.source);
+          expect(o.summary.warning_counts.context_reset ?? 0, `${p.projectKey}/${row.session_ref}`).toBe(analysis.reset_count);
+          expect(o.summary.warnings.filter((w) => w.type === "context_reset").map((w) => w.line)).toEqual(analysis.resets.map((r) => r.session_line));
+          if (analysis.reset_count > 0) expect(o.summary.about).toMatch(/context resets?/);
+          total += analysis.reset_count;
+        }
+      }
+      expect(total).toBeGreaterThan(0);
     });
 
     it("returns invalid naming the field for an unknown session or project", async () => {

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 
+import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { TIMELINE_SOURCES, type TimelineSource } from "@/lib/forensics/schema";
@@ -201,9 +202,13 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
       continue;
     }
     let prev = Number.NEGATIVE_INFINITY;
+    // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
+    const resets = file.kind === "main" ? new ResetDetector() : null;
+    let lastLine = 0;
     let legacy: { headerTimestamp: unknown } | null = null;
     let firstObject = true;
     for await (const { line, text } of streamPhysicalLines(file.path)) {
+      lastLine = line;
       if (text.trim() === "") continue;
       const record = parseJsonObject(text);
       let facts: RecordFacts;
@@ -284,6 +289,11 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
         }
       }
       if (facts.codexTotals) codexTotals = facts.codexTotals;
+      if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
+    }
+    for (const reset of resets?.finish(lastLine) ?? []) {
+      const message = `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`;
+      addFinding(stats, "warnings", { type: "context_reset", message, source: src, file: file.relative, line: reset.session_line, timestamp: null });
     }
   }
   if (codexTotals) {
@@ -297,6 +307,9 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
     stats.userMessages = useEvents ? codexEventUsers : codexResponseUsers;
     stats.userMessageCount = useEvents ? codexEventUserCount : codexResponseUserCount;
   }
+  // Resets are known only at a file's end: keep each list in file then line order.
+  const fileOrder = new Map(files.map((f, i) => [f.relative, i]));
+  for (const list of [stats.errors, stats.warnings]) list.sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line);
   const n = events.count;
   const sortKey = Float64Array.from(sortTs);
   const filePrio = files.map((f) => TIMELINE_SOURCES.indexOf(fileSource(f)));
