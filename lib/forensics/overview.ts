@@ -1,8 +1,8 @@
 import type { CoreContext } from "@/lib/context";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
-import { oneLine, scanSession, type Finding, type SessionStats, type ToolCounts } from "@/lib/forensics/scan";
-import type { ForensicsInvalid, SessionOverviewInput, TimelineSource } from "@/lib/forensics/schema";
-import { sessionEnding, type SessionEnding, type SessionStatus } from "@/lib/forensics/status";
+import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
+import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
+import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */
@@ -10,36 +10,6 @@ export const ABOUT_QUOTE_CHARS = 140;
 /** Characters of each `top_user_messages` entry. */
 export const TOP_MESSAGE_CHARS = 200;
 
-export type SessionOverviewSummary = {
-  project_key: string;
-  session_ref: string;
-  source: string;
-  started_at: string | null;
-  ended_at: string | null;
-  /** Human duration ("12 minutes"), null when the session has no timestamps. */
-  duration: string | null;
-  duration_seconds: number | null;
-  turn_count: number;
-  status: SessionStatus;
-  /** One deterministic plain-language paragraph: what the session was about (seed 004 §`about`). */
-  about: string;
-  top_user_messages: { text: string; file: string; line: number }[];
-  errors: Finding[];
-  warnings: Finding[];
-  error_counts: Record<string, number>;
-  warning_counts: Record<string, number>;
-  last_response_preview: string | null;
-};
-
-export type SessionOverviewDiagnostics = {
-  tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
-  tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
-  subagents: { count: number; by_type: Record<string, number> };
-  events: Record<TimelineSource, number> & { total: number };
-  files: { source: TimelineSource; file: string; size_bytes: number }[];
-};
-
-export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };
 
 /**
  * `session_overview` (seed 004, adapted): the human summary first — start, end, a human
@@ -102,9 +72,18 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
     subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },
     events: { ...events, total: events.main + events.subagent + events.tool_result + events.audit },
+    event_types: eventTypeCounts(scan.types, scan.typeId),
     files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
   };
   return { status: "ok", summary, diagnostics };
+}
+
+function eventTypeCounts(types: readonly string[], typeIds: Uint16Array): Record<string, number> {
+  const counts = new Map<string, number>();
+  const perId = new Array<number>(types.length).fill(0);
+  for (const id of typeIds) perId[id]! += 1;
+  types.forEach((t, i) => counts.set(t, perId[i]!));
+  return sortedRecord(counts);
 }
 
 function sortedRecord(map: Map<string, number>): Record<string, number> {

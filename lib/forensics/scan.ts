@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
-import { TIMELINE_SOURCES, type TimelineSource } from "@/lib/forensics/schema";
+import { TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -11,11 +11,6 @@ import type { IndexTurn } from "@/lib/workspace/schema";
 import { sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 
 
-/** One problem found in a session, pointing at its physical line. */
-export type Finding = { type: string; message: string; source: TimelineSource; file: string; line: number; timestamp: string | null };
-
-/** Per-tool call counts (seed 004 `by_tool`). */
-export type ToolCounts = { called: number; succeeded: number; failed: number };
 
 /** How many findings of each list are kept (the counts stay exact). */
 export const MAX_FINDINGS = 50;

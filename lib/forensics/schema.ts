@@ -97,3 +97,42 @@ export type GrepJsonlResult = {
 
 /** The `{field, message, hint}` rejection every forensics tool returns (seed 000 error model). */
 export type ForensicsInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
+
+/** One problem found in a session, pointing at its physical line. */
+export type Finding = { type: string; message: string; source: TimelineSource; file: string; line: number; timestamp: string | null };
+
+/** Per-tool call counts (seed 004 `by_tool`). */
+export type ToolCounts = { called: number; succeeded: number; failed: number };
+
+export type SessionOverviewSummary = {
+  project_key: string;
+  session_ref: string;
+  source: string;
+  started_at: string | null;
+  ended_at: string | null;
+  /** Human duration ("12 minutes"), null when the session has no timestamps. */
+  duration: string | null;
+  duration_seconds: number | null;
+  turn_count: number;
+  status: "completed" | "active" | "errored";
+  /** One deterministic plain-language paragraph: what the session was about (seed 004 §`about`). */
+  about: string;
+  top_user_messages: { text: string; file: string; line: number }[];
+  errors: Finding[];
+  warnings: Finding[];
+  error_counts: Record<string, number>;
+  warning_counts: Record<string, number>;
+  last_response_preview: string | null;
+};
+
+export type SessionOverviewDiagnostics = {
+  tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
+  tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
+  subagents: { count: number; by_type: Record<string, number> };
+  events: Record<TimelineSource, number> & { total: number };
+  /** Timeline events per `event_type`, keys sorted. */
+  event_types: Record<string, number>;
+  files: { source: TimelineSource; file: string; size_bytes: number }[];
+};
+
+export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };
