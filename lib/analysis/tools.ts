@@ -1,0 +1,17 @@
+import { analyzeSession } from "@/lib/analysis/session-analysis";
+import { analyzeSessionInputSchema } from "@/lib/analysis/schema";
+import { defineTool } from "@/lib/tools/define-tool";
+
+/** `analyze_session` (issue 10, seed 003): context resets, risk, tokens, reads, persistence, export. */
+export const analyzeSessionTool = defineTool({
+  name: "analyze_session",
+  title: "Analyze session (context resets, phantom-read risk)",
+  description:
+    "Seed 003 analysis of one indexed session: context resets (cache_read_input_tokens drops of more than `threshold` tokens, default 10000) with line, from/to tokens and position; risk_level (low 0-1 resets, high 2+); the token progression per assistant record; every Read with its batch, success, persisted/inline and whether a reset came before the agent used it; persisted tool outputs; phantom-read markers found in tool_result content only; Workscope ID and the paired chat export. Codex sessions get tokens and resets from token_count events; figures a source does not record are null with a reason. Read-only.",
+  readOnly: true,
+  input: analyzeSessionInputSchema,
+  inputHint: "pass {project_key, session_ref, threshold?} (threshold: tokens, integer ≥ 1)",
+  run: (ctx, input) => analyzeSession(ctx, input),
+});
+
+export const analysisTools = [analyzeSessionTool];
