@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
+import { readChatExport, type ChatExport } from "@/lib/analysis/export-links";
 import { analyzeSessionInputSchema, type RiskLevel, type SessionAnalysis } from "@/lib/analysis/schema";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -86,4 +87,19 @@ async function readCache(file: string, stamp: string): Promise<SessionAnalysis |
   } catch {
     return null;
   }
+}
+
+/**
+ * `read_chat_export` (dashboard): the chat export paired with a session, with its tool lines
+ * linked to the transcript lines of those tool calls; `export: null` when none is paired.
+ */
+export async function getChatExport(
+  ctx: CoreContext,
+  input: { project_key: string; session_ref: string },
+): Promise<{ status: "ok"; project_key: string; session_ref: string; export: ChatExport | null } | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const exportPath = await pairedExportPath(resolved.session);
+  const chat = exportPath ? await readChatExport(exportPath, path.basename(exportPath), resolved.session.filePath, resolved.session.row.source) : null;
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, export: chat };
 }

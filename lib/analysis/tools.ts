@@ -1,4 +1,6 @@
-import { analyzeSession } from "@/lib/analysis/session-analysis";
+import * as z from "zod";
+
+import { analyzeSession, getChatExport } from "@/lib/analysis/session-analysis";
 import { analyzeSessionInputSchema } from "@/lib/analysis/schema";
 import { defineTool } from "@/lib/tools/define-tool";
 
@@ -14,4 +16,16 @@ export const analyzeSessionTool = defineTool({
   run: (ctx, input) => analyzeSession(ctx, input),
 });
 
-export const analysisTools = [analyzeSessionTool];
+/** The dashboard's chat-export pane (seed 003 Q2): the paired export with its tool lines linked to transcript lines. */
+export const readChatExportTool = defineTool({
+  name: "read_chat_export",
+  title: "Read chat export",
+  description: "The /export chat export paired with a session by Workscope ID, as lines, with its tool lines linked to the transcript lines of the same tool calls. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1), session_ref: z.string().min(1) }),
+  inputHint: "pass {project_key, session_ref}",
+  run: (ctx, input) => getChatExport(ctx, input),
+});
+
+export const analysisTools = [analyzeSessionTool, readChatExportTool];
