@@ -8,4 +8,8 @@ export const routes = {
   turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
     `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
+  /** A session's seed 003 analysis: token chart, context resets, reads. */
+  analysis: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/analysis`,
+  /** A session's paired chat export beside its transcript. */
+  chatExport: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/export`,
 };

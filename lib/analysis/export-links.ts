@@ -1,16 +1,12 @@
 import fs from "node:fs/promises";
 
 import { streamRecordLines } from "@/lib/analysis/record-lines";
+import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
 /** One tool_use of the transcript: its line, tool name and main argument (file path, command, …). */
 export type TranscriptToolUse = { line: number; name: string; arg: string };
 
-/** An export line that shows a tool call, linked to the transcript line of that tool_use. */
-export type ExportLink = { export_line: number; session_line: number; tool: string };
-
-/** The chat export as the dashboard shows it beside the transcript. */
-export type ChatExport = { file_name: string; lines: string[]; truncated: boolean; links: ExportLink[] };
 
 /** Export tool lines: `⏺ Read(docs/x.md)`, `⏺ Bash(date …)`, `⏺ Search(pattern: …)`. */
 const TOOL_LINE = /^⏺ ([A-Za-z][\w ]*?)\((.*)$/;

@@ -2,14 +2,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
-import { readChatExport, type ChatExport } from "@/lib/analysis/export-links";
-import { analyzeSessionInputSchema, type RiskLevel, type SessionAnalysis } from "@/lib/analysis/schema";
+import { readChatExport } from "@/lib/analysis/export-links";
+import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type RiskLevel, type SessionAnalysis } from "@/lib/analysis/schema";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
-/** `analyze_session`'s success result. */
-export type AnalyzeSessionResult = { status: "ok"; project_key: string; session_ref: string } & SessionAnalysis;
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
 /** Bumped when the analysis output changes shape, so stale cache files are ignored. */
@@ -96,7 +94,7 @@ async function readCache(file: string, stamp: string): Promise<SessionAnalysis |
 export async function getChatExport(
   ctx: CoreContext,
   input: { project_key: string; session_ref: string },
-): Promise<{ status: "ok"; project_key: string; session_ref: string; export: ChatExport | null } | AnalyzeSessionInvalid> {
+): Promise<ReadChatExportResult | AnalyzeSessionInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const exportPath = await pairedExportPath(resolved.session);
