@@ -13,7 +13,7 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
+      exports: { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":

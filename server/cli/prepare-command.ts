@@ -8,7 +8,7 @@ import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 
-export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
 /** The user's Claude Code projects root, when it exists. */
 export function defaultClaudeRoots(): string[] {
@@ -62,6 +62,7 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const summary = await prepareWorkspace(ctx, {
     claudeRoots,
     codexRoots,
+    exportRoots: (flags.exports ?? []).map((p) => path.resolve(p)),
     date: flags.date,
     timezone: flags.timezone,
     force: flags.force,
@@ -90,5 +91,7 @@ export function renderSummary(s: PrepareSummary): string {
     lines.push(`skipped ${s.skipped.length} file(s):`);
     for (const k of s.skipped) lines.push(`  ${k.path}: ${k.reason}`);
   }
+  if (s.exports.found > 0) lines.push(`chat exports: ${s.exports.paired} paired by Workscope ID, ${s.exports.unpaired.length} unpaired`);
+  for (const u of s.exports.unpaired) lines.push(`  ${u.path}: ${u.reason}`);
   return `${lines.join("\n")}\n`;
 }
