@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runTool } from "@/server/cli/tool-command";
@@ -12,7 +13,8 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
@@ -29,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
+      "control-plane": { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -47,7 +50,9 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+    case "ledger":
+      return runLedger(rest, values.json);
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
