@@ -44,6 +44,8 @@ const HINT = "seed 004 inputs: limit/offset (≥ 0), session_ref or session_id S
 export async function dispatchControlPlaneTool(ctx: CoreContext, name: CpForensicToolName, input: unknown): Promise<{ status: string; [key: string]: unknown } | null> {
   const projectKey = (input as { project_key?: unknown } | null)?.project_key;
   if (typeof projectKey !== "string") return null;
+  // `query_ledger_full`'s "audit" ledger is Casefile's own call record (project_key is a filter there).
+  if (name === "query_ledger_full" && (input as { ledger?: unknown }).ledger === "audit") return null;
   const layout = await controlPlaneLayoutFor(ctx, projectKey);
   if (!layout) return null;
   const parsed = INPUTS[name].safeParse(input);
