@@ -8,4 +8,7 @@ export const routes = {
   turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
     `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
+  /** A Control Plane ledger in the ledger viewer (ids like `governance`, `SES-…/exec`), optionally at a line of a segment. */
+  ledger: (projectKey: string, ledger: string, at?: { file: string; line: number | null } | null) =>
+    `${routes.project(projectKey)}/ledgers/${ledger.split("/").map(encodeURIComponent).join("/")}${at?.line ? `?file=${encodeURIComponent(at.file)}&line=${at.line}#L${at.line}` : ""}`,
 };

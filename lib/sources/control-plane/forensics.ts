@@ -10,9 +10,10 @@ import path from "node:path";
 import { type ControlPlaneLayout, findLedger, MAIN_LEDGERS, type MainLedgerName } from "@/lib/sources/control-plane/discover";
 import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
 import { belongsToSession, type CpEntry, isObject, type JsonObject, metadataOf, readLedgerEntries, sessionIdOf, workOrderIdOf } from "@/lib/sources/control-plane/entries";
+import type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult } from "@/lib/sources/control-plane/schema";
+export type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult };
 
-/** Seed 004's error result (`status: "error"`), for an unknown session or ledger. */
-export type CpErrorResult = { status: "error"; error: string; hint: string };
+
 
 const SOURCE_PRIORITY: Record<string, number> = { ho2m: 0, ho1m: 1, governance: 2 };
 const DEFAULT_ACTOR: Record<string, string> = { ho2m: "ho2", ho1m: "ho1", governance: "gateway" };
@@ -40,17 +41,6 @@ function compareEntries(a: CpEntry, b: CpEntry): number {
 // ---------------------------------------------------------------------------------------------
 // list_sessions
 
-/** One row of seed 004's `list_sessions`. */
-export type CpSessionRow = {
-  session_id: string;
-  started_at: string | null;
-  ended_at: string | null;
-  duration_seconds: number | null;
-  turn_count: number;
-  status: "completed" | "active" | "errored";
-  first_user_message: string | null;
-  last_response_preview: string | null;
-};
 
 type SessionFacts = CpSessionRow & { events: CpEntry[]; lastDegradation: CpEntry | null };
 
@@ -103,12 +93,8 @@ async function sessionFacts(layout: ControlPlaneLayout): Promise<SessionFacts[]>
 
 const rowOf = ({ events: _e, lastDegradation: _d, ...row }: SessionFacts): CpSessionRow => row;
 
-/**
- * `list_sessions` for a Control Plane root (seed 004 §3.1): `{status:"ok", count, total, offset,
- * limit, sessions}` where `count` is the rows returned and `total` the sessions found; sessions in
- * SESSION_START order, paginated by `limit`/`offset`. A root without ho2m.jsonl has no sessions.
- */
-export async function cpListSessions(layout: ControlPlaneLayout, input: { limit: number; offset: number }) {
+
+export async function cpListSessions(layout: ControlPlaneLayout, input: { limit: number; offset: number }): Promise<CpListSessionsResult> {
   const all = (await sessionFacts(layout)).map(rowOf);
   const sessions = all.slice(input.offset, input.offset + input.limit);
   return { status: "ok" as const, count: sessions.length, total: all.length, offset: input.offset, limit: input.limit, sessions };
@@ -117,30 +103,7 @@ export async function cpListSessions(layout: ControlPlaneLayout, input: { limit:
 // ---------------------------------------------------------------------------------------------
 // session_overview
 
-export type CpIssue = { type: string; message: string; timestamp: string | null; source: string };
 
-export type CpSessionOverview = {
-  status: "ok";
-  summary: {
-    session_id: string;
-    started_at: string | null;
-    ended_at: string | null;
-    duration: string | null;
-    turn_count: number;
-    status: CpSessionRow["status"];
-    about: string;
-    top_user_messages: string[];
-    errors: CpIssue[];
-    warnings: CpIssue[];
-  };
-  diagnostics: {
-    tokens: { input_total: number; output_total: number; grand_total: number; counted_from: "LLM_CALL" | "EXCHANGE" | "none" };
-    work_orders: { total: number; by_type: Record<string, number>; by_state: Record<string, number> };
-    tools: { total_calls: number; by_tool: Record<string, { called: number; succeeded: number; failed: number }> };
-    quality_gates: { passed: number; rejected: number };
-    ledger_events: Record<MainLedgerName, number>;
-  };
-};
 
 const TOP_USER_MESSAGES = 5;
 const WO_STATE: Record<string, string> = { WO_PLANNED: "planned", WO_DISPATCHED: "dispatched", WO_EXECUTING: "executing", WO_COMPLETED: "completed", WO_FAILED: "failed" };
@@ -330,19 +293,6 @@ export type CpReconstructInput = {
   include_tool_payloads: boolean;
 };
 
-export type CpTimelineRow = {
-  timestamp: string | null;
-  source: string;
-  event_type: string;
-  actor: string;
-  turn_number: number | null;
-  wo_id: string | null;
-  /** Where the entry is, so a row links to its line in the viewer. */
-  entry_id: string | null;
-  file: string;
-  line: number;
-  payload: JsonObject;
-};
 
 /** Prompt and conversation text: left out of `compact`, and of `full` unless `include_prompts` (prompts) applies. */
 const PROMPT_FIELDS = new Set(["prompt", "response", "prompt_text", "response_text"]);
@@ -383,15 +333,8 @@ function payloadOf(e: CpEntry, input: CpReconstructInput): JsonObject {
   return out;
 }
 
-/**
- * `reconstruct_session` (seed 004 §3.3): the session's entries from ho2m, ho1m and governance
- * merged by timestamp, ties broken by source (ho2m, ho1m, governance) then entry id; `event_count`
- * is every event, the page is `offset`/`limit`; rows shaped by `verbosity` and the include flags
- * ({@link payloadOf}). When the serialized result exceeds `max_bytes` (UTF-8), rows are dropped
- * from the end until it fits and `truncated` is true; `returned` is the rows kept.
- * Returns `{status:"error"}` for an unknown session.
- */
-export async function cpReconstructSession(layout: ControlPlaneLayout, input: CpReconstructInput) {
+
+export async function cpReconstructSession(layout: ControlPlaneLayout, input: CpReconstructInput): Promise<CpReconstructResult | CpErrorResult> {
   const events = await sessionEvents(layout, input.session_id);
   if (events.length === 0) return unknownSession(input.session_id);
   const timeline: CpTimelineRow[] = events.slice(input.offset, input.offset + input.limit).map((e) => {
@@ -409,7 +352,7 @@ export async function cpReconstructSession(layout: ControlPlaneLayout, input: Cp
       payload: payloadOf(e, input),
     };
   });
-  const result = { status: "ok" as const, session_id: input.session_id, event_count: events.length, returned: timeline.length, offset: input.offset, truncated: false, timeline };
+  const result: CpReconstructResult = { status: "ok", session_id: input.session_id, event_count: events.length, returned: timeline.length, offset: input.offset, truncated: false, timeline };
   const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), "utf8");
   if (bytes(result) <= input.max_bytes) return result;
   // Keep the longest prefix that fits: the envelope's size for k rows plus the rows and commas.

@@ -7,6 +7,9 @@ import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { sanitizeProjectLabel } from "@/lib/sources/common/project-key";
 import { type ControlPlaneLayout, discoverControlPlane } from "@/lib/sources/control-plane/discover";
+import type { ControlPlaneProject } from "@/lib/sources/control-plane/schema";
+export type { ControlPlaneProject };
+
 
 /**
  * The one module that owns where control-plane sources are recorded in a workspace:
@@ -18,14 +21,6 @@ import { type ControlPlaneLayout, discoverControlPlane } from "@/lib/sources/con
  */
 export const CONTROL_PLANE_FILE = path.join(".casefile", "control-plane.json");
 
-/** One registered Control Plane root, shown as a project. */
-export type ControlPlaneProject = {
-  project_key: string;
-  project_label: string;
-  /** Absolute, real root. */
-  root: string;
-  registered_at: string;
-};
 
 const fileOf = (ctx: CoreContext) => path.join(ctx.workspaceRoot, CONTROL_PLANE_FILE);
 

@@ -39,26 +39,26 @@ export const verifyLedgersTool = defineTool({
 export const readLedgerLinesTool = defineTool({
   name: "read_ledger_lines",
   title: "Read Control Plane ledger lines",
-  description: "A window of raw lines (segment file, line number, text) of one ledger of a control-plane project, in chain order. Read-only.",
+  description: "A window of raw lines (segment file, line number, text) of one ledger of a control-plane project, in chain order; with file and line, the window starts 20 lines before that line. Read-only.",
   readOnly: true,
   audience: "dashboard",
-  input: z.object({ project_key: projectKey, ledger: z.string().min(1), offset: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
-  inputHint: "pass {project_key, ledger, offset ≥ 0, limit 1-1000}",
+  input: z.object({ project_key: projectKey, ledger: z.string().min(1), offset: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(200), file: z.string().min(1).optional(), line: z.coerce.number().int().min(1).optional() }),
+  inputHint: "pass {project_key, ledger, offset ≥ 0, limit 1-1000, file?, line?}",
   run: async (ctx, input) => {
     const layout = await layoutOrThrow(ctx, input.project_key);
     const ledger = findLedger(layout, input.ledger);
     if (!ledger) return { status: "invalid" as const, errors: [{ field: "ledger", message: `unknown ledger '${input.ledger}'`, hint: `use one of: ${layout.ledgers.map((l) => l.id).join(", ")}` }] };
     const project = (await findControlPlaneProject(ctx, input.project_key))!;
-    const lines: { file: string; line: number; text: string }[] = [];
-    let total = 0;
+    const all: { file: string; line: number; text: string }[] = [];
     for (const segment of ledger.segments) {
       const file = segment.slice(ledger.dir.length + 1);
-      for await (const l of streamLedgerLines(segment)) {
-        if (total >= input.offset && lines.length < input.limit) lines.push({ file, line: l.line, text: l.text });
-        total += 1;
-      }
+      for await (const l of streamLedgerLines(segment)) all.push({ file, line: l.line, text: l.text });
     }
-    return { status: "ok" as const, project_key: input.project_key, project_label: project.project_label, ledger: ledger.id, segments: ledger.segments.map((s) => s.slice(ledger.dir.length + 1)), total_lines: total, offset: input.offset, lines };
+    const at = input.line === undefined ? -1 : all.findIndex((l) => l.line === input.line && (input.file === undefined || l.file === input.file));
+    const offset = at >= 0 ? Math.max(0, at - 20) : input.offset;
+    const lines = all.slice(offset, offset + input.limit);
+    const total = all.length;
+    return { status: "ok" as const, project_key: input.project_key, project_label: project.project_label, ledger: ledger.id, segments: ledger.segments.map((s) => s.slice(ledger.dir.length + 1)), total_lines: total, offset, lines };
   },
 });
 
