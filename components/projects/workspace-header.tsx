@@ -3,6 +3,8 @@ type WorkspaceInfo = {
   report_date: string | null;
   timezone: string | null;
   schema_version: number | null;
+  /** No date window recorded: the workspace holds every session, whatever its day. */
+  all_time?: boolean;
 };
 
 /** Which workspace the dashboard is reading: path, report date, time zone. */
@@ -13,9 +15,9 @@ export function WorkspaceHeader({ info }: { info: WorkspaceInfo }) {
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
         <dt className="text-muted">Workspace</dt>
         <dd className="font-mono break-all">{info.workspace_root}</dd>
-        <dt className="text-muted">Report date</dt>
+        <dt className="text-muted">{info.all_time ? "Window" : "Report date"}</dt>
         <dd className="tabular-nums">
-          {info.report_date ?? "—"}
+          {info.all_time ? "all time" : (info.report_date ?? "—")}
           {info.timezone ? <span className="text-muted"> ({info.timezone})</span> : null}
         </dd>
         {info.schema_version !== null && (

@@ -7,6 +7,7 @@ import { evidenceCoverage } from "@/lib/evidence/coverage";
 import type { ProjectOverview, WorkspaceOverview } from "@/lib/overview/schema";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import { getProjectOrigin } from "@/lib/workspace/project-origin";
 
 const evidenceCache = new Map<string, { stamp: string; turnsWithChain: number }>();
 
@@ -32,6 +33,8 @@ export async function getWorkspaceOverview(ctx: CoreContext): Promise<WorkspaceO
       covered_turns: synthesis.counts.covered_turns,
       synthesis_complete: synthesis.complete,
       has_envelope: synthesis.envelope !== null,
+      ...(await getProjectOrigin(ctx, project)),
+      broken_row_count: project.brokenRows.length,
     });
   }
   const version = createHash("sha256").update(JSON.stringify(projects)).digest("hex").slice(0, 16);

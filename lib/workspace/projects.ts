@@ -3,22 +3,28 @@ import fs from "node:fs/promises";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
 
 /**
- * The workspace's projects in directory order, with session and turn counts.
+ * The workspace's projects in directory order, with session and turn counts, the working
+ * directory and git branch of each ({@link getProjectOrigin}) and its malformed index rows.
  * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
  */
 export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
   const ws = await loadWorkspace(ctx);
-  return ws.projects.map((p) => ({
-    project_key: p.projectKey,
-    project_label: p.projectLabel,
-    session_count: p.rows.length,
-    turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
-  }));
+  return Promise.all(
+    ws.projects.map(async (p) => ({
+      project_key: p.projectKey,
+      project_label: p.projectLabel,
+      session_count: p.rows.length,
+      turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
+      ...(await getProjectOrigin(ctx, p)),
+      broken_rows: p.brokenRows,
+    })),
+  );
 }
 
 /**
@@ -57,8 +63,19 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
   };
 }
 
-/** Workspace facts for the dashboard header. @throws AppError not_found | parse_error */
+/**
+ * Workspace facts for the dashboard header; `all_time` is true when metadata.json records no
+ * date window (issue 12, item 12: shown as "all time", not as the preparation day).
+ * @throws AppError not_found | parse_error
+ */
 export async function getWorkspaceInfo(ctx: CoreContext) {
   const ws = await loadWorkspace(ctx);
-  return { workspace_root: ws.root, report_date: ws.metadata.report_date, timezone: ws.metadata.timezone, schema_version: ws.metadata.schema_version, read_only: ws.readOnly };
+  return {
+    workspace_root: ws.root,
+    report_date: ws.metadata.report_date,
+    timezone: ws.metadata.timezone,
+    schema_version: ws.metadata.schema_version,
+    read_only: ws.readOnly,
+    all_time: ws.metadata.all_time,
+  };
 }

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { TOOLS } from "@/lib/tools/registry";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runTool } from "@/server/cli/tool-command";
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${toolList()}\n`);
     return command || values.help ? 0 : 2;
   }
   const workspace = resolveWorkspaceDir(values.workspace);
@@ -60,6 +61,13 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new AppError("invalid_input", `unknown command '${command}'`, { hint: "run casefile --help" });
   }
+}
+
+/** The `Tools:` section of --help: every registered tool, one line each, from the registry. */
+function toolList(): string {
+  const width = Math.max(...TOOLS.map((t) => t.name.length));
+  const rows = TOOLS.map((t) => `  ${t.name.padEnd(width)}  ${t.readOnly ? "read-only" : "writes   "}  ${t.audience === "agent" ? "" : "(dashboard; not listed to MCP) "}${t.title}`);
+  return `Tools (casefile tool <name> '<json>', POST /api/tools/<name>, MCP):\n${rows.join("\n")}`;
 }
 
 function parsePort(value: string | undefined): number {
