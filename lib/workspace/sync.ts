@@ -1,0 +1,68 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { withFileLock } from "@/lib/fs/file-lock";
+import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import type { PlanProgress } from "@/lib/workspace/prepare-plan";
+import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { SyncMemo } from "@/lib/workspace/sync-memo";
+
+/** A sync's outcome: prepare's summary plus how many source files were read and how many remembered results were reused. */
+export type SyncSummary = PrepareSummary & { files_read: number; reused: number; sources: WorkspaceSources };
+
+export type SyncOptions = {
+  /** Record these sources first (replacing the recorded ones); default: sync from what is recorded. */
+  sources?: WorkspaceSources;
+  /** Rebuild from scratch (a demo workspace being replaced by real sources). */
+  force?: boolean;
+  onProgress?: PlanProgress;
+};
+
+/**
+ * Brings the workspace up to date with its recorded sources, incrementally (issue 12, item 1):
+ * new files are indexed, grown or rewritten files re-analysed, and unchanged files not read at
+ * all ({@link SyncMemo}); prepare's rules for refs and duplicates hold because it is prepare
+ * that runs, with the memo. The report window is the workspace's own (all time, or the day
+ * recorded in metadata.json). Serialized with every other prepare or sync of the workspace,
+ * across processes ({@link withWorkspaceLock}).
+ * @throws AppError not_found when the workspace records no sources; whatever prepare throws.
+ */
+export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {}): Promise<SyncSummary> {
+  const root = ctx.workspaceRoot;
+  return withWorkspaceLock(root, async () => {
+    if (options.sources) await writeSources(root, options.sources);
+    const sources = await readSources(root);
+    if (!sources) throw new AppError("not_found", "the workspace records no sources", { hint: "add one with casefile sources add --claude PATH (or --codex PATH)" });
+    const day = options.force ? null : await recordedDay(root);
+    const memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all");
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force: options.force, memo, onProgress: options.onProgress });
+    // prepare --force clears .casefile/: the sources and the memo are written again after it.
+    if (options.force) await writeSources(root, sources);
+    await memo.save();
+    return { ...summary, files_read: memo.read.size, reused: memo.reused, sources };
+  });
+}
+
+/**
+ * Runs `fn` holding the workspace's prepare lock (`metadata.json.lock`, beside metadata.json so
+ * that `prepare --force`, which clears `.casefile/`, cannot delete it): one prepare or sync at a
+ * time, whichever process runs it.
+ * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
+ */
+export function withWorkspaceLock<T>(workspaceRoot: string, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(path.join(workspaceRoot, "metadata.json"), () => fn());
+}
+
+/** The day window recorded in metadata.json, or null for an all-time (or missing) workspace. */
+async function recordedDay(root: string): Promise<{ date: string; timezone: string } | null> {
+  try {
+    const meta = JSON.parse(await fs.readFile(path.join(root, "metadata.json"), "utf8")) as Record<string, unknown>;
+    const win = meta.report_window_local as { start?: unknown } | undefined;
+    if (win && typeof win.start === "string" && typeof meta.report_date === "string" && typeof meta.timezone === "string") return { date: meta.report_date, timezone: meta.timezone };
+  } catch {
+    /* no workspace yet: all time */
+  }
+  return null;
+}
