@@ -9,8 +9,8 @@ import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { SyncMemo } from "@/lib/workspace/sync-memo";
 
-/** A sync's outcome: prepare's summary plus how many source files were read and how many remembered results were reused. */
-export type SyncSummary = PrepareSummary & { files_read: number; reused: number; sources: WorkspaceSources };
+/** A sync's outcome: prepare's summary plus the source files read (count and absolute paths) and how many remembered results were reused. */
+export type SyncSummary = PrepareSummary & { files_read: number; read_paths: string[]; reused: number; sources: WorkspaceSources };
 
 export type SyncOptions = {
   /** Record these sources first (replacing the recorded ones); default: sync from what is recorded. */
@@ -41,7 +41,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     // prepare --force clears .casefile/: the sources and the memo are written again after it.
     if (options.force) await writeSources(root, sources);
     await memo.save();
-    return { ...summary, files_read: memo.read.size, reused: memo.reused, sources };
+    return { ...summary, files_read: memo.read.size, read_paths: [...memo.read].sort(), reused: memo.reused, sources };
   });
 }
 
