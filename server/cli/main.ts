@@ -5,6 +5,7 @@ import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { TOOLS } from "@/lib/tools/registry";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
+import { runSources } from "@/server/cli/sources-command";
 import { runTool } from "@/server/cli/tool-command";
 import { runStdioMcp } from "@/server/mcp/stdio";
 
@@ -17,7 +18,10 @@ Usage:
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
-  casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
+  casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
+  casefile sources [--workspace DIR]                         list the sources the workspace syncs from
+  casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
+  casefile sources remove PATH [--workspace DIR]
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
@@ -53,6 +57,8 @@ async function main(argv: string[]): Promise<number> {
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
       return runServe(workspace, port);
+    case "sources":
+      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, json: values.json });
     case "start":
       return runStart(workspace, port);
     case "mcp":

@@ -7,6 +7,8 @@ import cliProgress from "cli-progress";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import { writeSources } from "@/lib/workspace/sources";
+import { withWorkspaceLock } from "@/lib/workspace/sync";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
@@ -49,9 +51,9 @@ export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">
 }
 
 /**
- * `casefile prepare`: prepares the workspace and prints a summary (projects, sessions, turns,
- * lines, skipped files with reasons), or `{ok:true,data:summary}` with --json. Shows a
- * progress bar on a TTY.
+ * `casefile prepare`: prepares the workspace, records its source roots as the workspace's sources
+ * (`casefile sources`), and prints a summary (projects, sessions, turns, lines, skipped files
+ * with reasons), or `{ok:true,data:summary}` with --json. Shows a progress bar on a TTY.
  * @throws AppError invalid_input when no source is given or found.
  */
 export async function runPrepare(flags: PrepareFlags): Promise<number> {
@@ -59,20 +61,25 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
-  const summary = await prepareWorkspace(ctx, {
-    claudeRoots,
-    codexRoots,
-    date: flags.date,
-    timezone: flags.timezone,
-    force: flags.force,
-    onProgress: (done, total, label) => {
-      if (!bar) return;
-      if (!started) {
-        bar.start(total, done, { label });
-        started = true;
-      }
-      bar.update(done, { label: label.slice(0, 40) });
-    },
+  // The sources are recorded, so every later start (and a running dashboard) keeps syncing from them.
+  const summary = await withWorkspaceLock(flags.workspace, async () => {
+    const result = await prepareWorkspace(ctx, {
+      claudeRoots,
+      codexRoots,
+      date: flags.date,
+      timezone: flags.timezone,
+      force: flags.force,
+      onProgress: (done, total, label) => {
+        if (!bar) return;
+        if (!started) {
+          bar.start(total, done, { label });
+          started = true;
+        }
+        bar.update(done, { label: label.slice(0, 40) });
+      },
+    });
+    await writeSources(flags.workspace, { claude: claudeRoots, codex: codexRoots, demo: false });
+    return result;
   });
   bar?.stop();
   process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: summary })}\n` : renderSummary(summary));
