@@ -4,6 +4,7 @@ import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import { readSources } from "@/lib/workspace/sources";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
@@ -65,7 +66,8 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
 
 /**
  * Workspace facts for the dashboard header; `all_time` is true when metadata.json records no
- * date window (issue 12, item 12: shown as "all time", not as the preparation day).
+ * date window (issue 12, item 12: shown as "all time", not as the preparation day); `demo` is
+ * true when the workspace syncs from Casefile's generated demo transcripts (item 2).
  * @throws AppError not_found | parse_error
  */
 export async function getWorkspaceInfo(ctx: CoreContext) {
@@ -77,5 +79,6 @@ export async function getWorkspaceInfo(ctx: CoreContext) {
     schema_version: ws.metadata.schema_version,
     read_only: ws.readOnly,
     all_time: ws.metadata.all_time,
+    demo: (await readSources(ws.root).catch(() => null))?.demo === true,
   };
 }

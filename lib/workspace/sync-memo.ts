@@ -7,7 +7,7 @@ import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
 type Kind = Parameters<PlanMemo["remember"]>[0];
 type Entry = { stamp: string; values: Partial<Record<Kind, unknown>> };
-type MemoFile = { version: 1; window: string; entries: Record<string, Entry> };
+type MemoFile = { version: 1; window: string; demo?: boolean; entries: Record<string, Entry> };
 
 const VERSION = 1;
 
@@ -30,6 +30,10 @@ export class SyncMemo implements PlanMemo {
   readonly read = new Set<string>();
   /** How many remembered values were reused. */
   reused = 0;
+  /** Whether the last sync ran on the demo transcripts (a real sync after it rebuilds, so the demo is never mixed in). */
+  lastDemo = false;
+  /** Whether this sync runs on the demo transcripts; saved with the memo. */
+  demo = false;
   private readonly next = new Map<string, Entry>();
 
   private constructor(
@@ -41,13 +45,17 @@ export class SyncMemo implements PlanMemo {
   /** Loads the memo of `workspaceRoot` for `window` (a key such as `all` or `2026-05-12 UTC`); a missing, unreadable or other-window memo starts empty. */
   static async load(workspaceRoot: string, window: string): Promise<SyncMemo> {
     let prior = new Map<string, Entry>();
+    let lastDemo = false;
     try {
       const file = JSON.parse(await fs.readFile(memoFile(workspaceRoot), "utf8")) as MemoFile;
+      lastDemo = file.demo === true;
       if (file.version === VERSION && file.window === window) prior = new Map(Object.entries(file.entries));
     } catch {
       /* no memo yet: everything is read once */
     }
-    return new SyncMemo(workspaceRoot, window, prior);
+    const memo = new SyncMemo(workspaceRoot, window, prior);
+    memo.lastDemo = lastDemo;
+    return memo;
   }
 
   async remember<T>(kind: Kind, file: string, compute: () => Promise<T>): Promise<T> {
@@ -76,7 +84,7 @@ export class SyncMemo implements PlanMemo {
 
   /** Writes what this run saw (atomically); files not seen this run are forgotten. */
   async save(): Promise<void> {
-    const file: MemoFile = { version: VERSION, window: this.window, entries: Object.fromEntries(this.next) };
+    const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, entries: Object.fromEntries(this.next) };
     await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
     await writeFileAtomic(memoFile(this.root), toPrettyJson(file));
   }

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createCoreContext } from "@/lib/context";
 import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
-import { readSources } from "@/lib/workspace/sources";
+import { generateDemoSources } from "@/lib/demo/generate-demo";
+import { editSources, readSources } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const ID = (n: number) => `5e55a000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -68,6 +69,21 @@ describe("syncWorkspace (issue 12, item 1)", () => {
     expect(first.skipped.map((s) => s.reason)).toContainEqual(expect.stringMatching(/^identical duplicate of /));
     const again = await syncWorkspace(ctx);
     expect(again).toMatchObject({ files_read: 0, sessions: 3, unchanged: true });
+  });
+
+  it("replaces a demo workspace, never mixes it, when a real source is added (casefile sources add)", async () => {
+    const { sources, root, ctx } = await setup();
+    const demo = await makeTempDir("casefile-sync-demo-");
+    await generateDemoSources(demo);
+    await syncWorkspace(ctx, { sources: { claude: [demo], codex: [], demo: true } });
+    const labels = async () => (await fs.readdir(path.join(root, "projects"))).map((k) => k.replace(/-[0-9a-f]{12}$/, "")).sort();
+    expect(await labels()).toEqual(["acme-api", "docs-site"]);
+    await editSources(root, { add: { kind: "claude", path: sources } });
+    expect(await readSources(root)).toEqual({ claude: [sources], codex: [], demo: false });
+    await syncWorkspace(ctx);
+    expect(await labels()).toEqual(["app"]);
+    expect(await readSources(root)).toEqual({ claude: [sources], codex: [], demo: false });
+    expect((await syncWorkspace(ctx)).files_read).toBe(0);
   });
 
   it("refuses a workspace that records no sources", async () => {

@@ -35,11 +35,18 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (options.sources) await writeSources(root, options.sources);
     const sources = await readSources(root);
     if (!sources) throw new AppError("not_found", "the workspace records no sources", { hint: "add one with casefile sources add --claude PATH (or --codex PATH)" });
-    const day = options.force ? null : await recordedDay(root);
-    const memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all");
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force: options.force, memo, onProgress: options.onProgress });
+    let day = options.force ? null : await recordedDay(root);
+    let memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all");
+    // Real sources after a demo sync: rebuild, so demo projects are never mixed into a real workspace.
+    const force = options.force === true || (memo.lastDemo && !sources.demo);
+    if (force && !options.force) {
+      day = null;
+      memo = await SyncMemo.load(root, "all");
+    }
+    memo.demo = sources.demo;
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, onProgress: options.onProgress });
     // prepare --force clears .casefile/: the sources and the memo are written again after it.
-    if (options.force) await writeSources(root, sources);
+    if (force) await writeSources(root, sources);
     await memo.save();
     return { ...summary, files_read: memo.read.size, read_paths: [...memo.read].sort(), reused: memo.reused, sources };
   });
