@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { createCoreContext, stderrLogger } from "@/lib/context";
+import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
@@ -51,20 +52,27 @@ export async function runStart(workspace: string, port: number): Promise<number>
 export async function syncOnStart(workspace: string): Promise<string> {
   const decision = await startDecision(workspace);
   if (decision.kind === "serve-only") return `${workspace} records no sources and has a date window: serving it as it is (casefile sources add … to sync it)\n`;
-  if (decision.sources.demo) await generateDemoSources(demoDir());
-  const summary = await syncWorkspace(createCoreContext(workspace, { log: stderrLogger }), { sources: decision.sources, force: decision.force });
+  if (decision.sources.demo) {
+    await generateDemoSources(demoDir());
+    await generateDemoCodexSources(demoCodexDir());
+  }
+  const ctx = createCoreContext(workspace, { log: stderrLogger });
+  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force });
+  // The demo shows a chain and a synthesis item too (written once; later starts find them there).
+  if (decision.sources.demo) await seedDemoWork(ctx);
   return `${decision.note ? `${decision.note}\n` : ""}${renderSummary(summary)}${summary.files_read} source file(s) read; sources: casefile sources --workspace ${workspace}\n`;
 }
 
 /** Where `npm start` writes the demo transcripts when the machine has no real ones. */
 const demoDir = () => path.join(os.homedir(), ".casefile", "demo-sources");
+const demoCodexDir = () => path.join(os.homedir(), ".casefile", "demo-sources-codex");
 
 type StartDecision = { kind: "serve-only" } | { kind: "sync"; sources: WorkspaceSources; force: boolean; note?: string };
 
 async function startDecision(workspace: string): Promise<StartDecision> {
   const real: WorkspaceSources = { claude: defaultClaudeRoots(), codex: defaultCodexRoots(), demo: false };
   const hasReal = real.claude.length + real.codex.length > 0;
-  const demo: WorkspaceSources = { claude: [demoDir()], codex: [], demo: true };
+  const demo: WorkspaceSources = { claude: [demoDir()], codex: [demoCodexDir()], demo: true };
   const recorded = await readSources(workspace);
   if (recorded?.demo) {
     return hasReal

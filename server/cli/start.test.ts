@@ -32,7 +32,9 @@ describe("npm start syncs on every start (issue 12, items 1 and 2)", () => {
     const report = await syncOnStart(workspace);
     expect(report).toMatch(/demo transcripts/);
     expect(await readSources(workspace)).toMatchObject({ demo: true });
-    expect(await labels()).toEqual(expect.arrayContaining(["acme-api", "docs-site"]));
+    expect(await labels()).toEqual(["acme-api", "billing-cli", "docs-site"]);
+    const acme = (await fs.readdir(path.join(workspace, "projects"))).find((k) => k.startsWith("acme-api-"))!;
+    expect(await fs.readdir(path.join(workspace, "projects", acme, "evidence"))).toEqual(["S0001.json"]);
   });
 
   it("replaces the demo, never mixes it, once ~/.claude/projects exists", async () => {
