@@ -7,7 +7,7 @@ import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
 type Kind = Parameters<PlanMemo["remember"]>[0];
 type Entry = { stamp: string; values: Partial<Record<Kind, unknown>> };
-type MemoFile = { version: 1; window: string; demo?: boolean; entries: Record<string, Entry> };
+type MemoFile = { version: 1; window: string; demo?: boolean; fingerprint?: string; summary?: unknown; entries: Record<string, Entry> };
 
 const VERSION = 1;
 
@@ -34,6 +34,9 @@ export class SyncMemo implements PlanMemo {
   lastDemo = false;
   /** Whether this sync runs on the demo transcripts; saved with the memo. */
   demo = false;
+  /** The stat fingerprint of sources and workspace after the last sync, and that sync's summary (the fast path of an unchanged start). */
+  fingerprint: string | null = null;
+  summary: unknown = null;
   private readonly next = new Map<string, Entry>();
 
   private constructor(
@@ -46,15 +49,23 @@ export class SyncMemo implements PlanMemo {
   static async load(workspaceRoot: string, window: string): Promise<SyncMemo> {
     let prior = new Map<string, Entry>();
     let lastDemo = false;
+    let fingerprint: string | null = null;
+    let summary: unknown = null;
     try {
       const file = JSON.parse(await fs.readFile(memoFile(workspaceRoot), "utf8")) as MemoFile;
       lastDemo = file.demo === true;
-      if (file.version === VERSION && file.window === window) prior = new Map(Object.entries(file.entries));
+      if (file.version === VERSION && file.window === window) {
+        prior = new Map(Object.entries(file.entries));
+        fingerprint = file.fingerprint ?? null;
+        summary = file.summary ?? null;
+      }
     } catch {
       /* no memo yet: everything is read once */
     }
     const memo = new SyncMemo(workspaceRoot, window, prior);
     memo.lastDemo = lastDemo;
+    memo.fingerprint = fingerprint;
+    memo.summary = summary;
     return memo;
   }
 
@@ -82,9 +93,15 @@ export class SyncMemo implements PlanMemo {
     return value;
   }
 
+  /** True when nothing was looked up this run (the fast path): the prior entries are kept as they are. */
+  private get untouched(): boolean {
+    return this.next.size === 0 && this.read.size === 0;
+  }
+
   /** Writes what this run saw (atomically); files not seen this run are forgotten. */
   async save(): Promise<void> {
-    const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, entries: Object.fromEntries(this.next) };
+    const entries = this.untouched ? this.prior : this.next;
+    const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, fingerprint: this.fingerprint ?? undefined, summary: this.summary ?? undefined, entries: Object.fromEntries(entries) };
     await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
     await writeFileAtomic(memoFile(this.root), toPrettyJson(file));
   }

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
@@ -44,9 +46,18 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
       memo = await SyncMemo.load(root, "all");
     }
     memo.demo = sources.demo;
+    // Fast path: no source file and no workspace index moved since the last sync (stats only).
+    // The sources are stamped before prepare reads them (a file growing meanwhile is seen next
+    // time), the workspace after prepare wrote it.
+    const sourceStamp = await fingerprint(sources, null);
+    if (!force && memo.fingerprint === `${sourceStamp}/${await fingerprint(null, root)}` && memo.summary) {
+      return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
+    }
     const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, onProgress: options.onProgress });
     // prepare --force clears .casefile/: the sources and the memo are written again after it.
     if (force) await writeSources(root, sources);
+    memo.fingerprint = `${sourceStamp}/${await fingerprint(null, root)}`;
+    memo.summary = summary;
     await memo.save();
     return { ...summary, files_read: memo.read.size, read_paths: [...memo.read].sort(), reused: memo.reused, sources };
   });
@@ -60,6 +71,36 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
  */
 export function withWorkspaceLock<T>(workspaceRoot: string, fn: () => Promise<T>): Promise<T> {
   return withFileLock(path.join(workspaceRoot, "metadata.json"), () => fn());
+}
+
+/**
+ * A hash of the sizes, mtimes and inodes of every file under the source roots (when `sources`
+ * is given), or of the workspace's metadata, project and index files (when `root` is): equal
+ * fingerprints on both sides mean a sync would change nothing.
+ */
+async function fingerprint(sources: WorkspaceSources | null, root: string | null): Promise<string> {
+  const parts: string[] = [JSON.stringify(sources)];
+  const stamp = async (file: string) => {
+    try {
+      const st = await fs.stat(file);
+      parts.push(`${file}:${st.size}:${st.mtimeMs}:${st.ino}`);
+    } catch {
+      parts.push(`${file}:-`);
+    }
+  };
+  for (const rootPath of sources ? [...sources.claude, ...sources.codex] : []) {
+    const st = await fs.stat(rootPath).catch(() => null);
+    const files = st?.isDirectory() ? await listFilesRecursive(rootPath) : [rootPath];
+    for (const file of files) await stamp(file);
+  }
+  if (root !== null) {
+    await stamp(path.join(root, "metadata.json"));
+    const projects = await fs.readdir(path.join(root, "projects")).catch(() => [] as string[]);
+    for (const name of projects.sort()) {
+      for (const file of ["project.json", "sessions.index.jsonl"]) await stamp(path.join(root, "projects", name, file));
+    }
+  }
+  return createHash("sha256").update(parts.join("\n")).digest("hex");
 }
 
 /** The day window recorded in metadata.json, or null for an all-time (or missing) workspace. */
