@@ -7,8 +7,7 @@ import cliProgress from "cli-progress";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
-import { writeSources } from "@/lib/workspace/sources";
-import { withWorkspaceLock } from "@/lib/workspace/sync";
+import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
@@ -51,8 +50,8 @@ export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">
 }
 
 /**
- * `casefile prepare`: prepares the workspace, records its source roots as the workspace's sources
- * (`casefile sources`), and prints a summary (projects, sessions, turns, lines, skipped files
+ * `casefile prepare`: prepares the workspace (all time: as an incremental sync that records its
+ * source roots as the workspace's sources, `casefile sources`), and prints a summary (projects, sessions, turns, lines, skipped files
  * with reasons), or `{ok:true,data:summary}` with --json. Shows a progress bar on a TTY.
  * @throws AppError invalid_input when no source is given or found.
  */
@@ -62,25 +61,21 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
   // The sources are recorded, so every later start (and a running dashboard) keeps syncing from them.
-  const summary = await withWorkspaceLock(flags.workspace, async () => {
-    const result = await prepareWorkspace(ctx, {
-      claudeRoots,
-      codexRoots,
-      date: flags.date,
-      timezone: flags.timezone,
-      force: flags.force,
-      onProgress: (done, total, label) => {
-        if (!bar) return;
-        if (!started) {
-          bar.start(total, done, { label });
-          started = true;
-        }
-        bar.update(done, { label: label.slice(0, 40) });
-      },
-    });
-    await writeSources(flags.workspace, { claude: claudeRoots, codex: codexRoots, demo: false });
-    return result;
-  });
+  const onProgress = (done: number, total: number, label: string) => {
+    if (!bar) return;
+    if (!started) {
+      bar.start(total, done, { label });
+      started = true;
+    }
+    bar.update(done, { label: label.slice(0, 40) });
+  };
+  // All time (the default) goes through the sync, which records the roots as the workspace's
+  // sources and remembers what it read, so the next start or a running dashboard reads only
+  // what changes. A day window is prompt-diary's one-off shape: prepared as before.
+  const summary =
+    flags.date || flags.timezone
+      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
+      : await syncWorkspace(ctx, { sources: { claude: claudeRoots, codex: codexRoots, demo: false }, force: flags.force, onProgress });
   bar?.stop();
   process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: summary })}\n` : renderSummary(summary));
   return 0;
