@@ -7,7 +7,7 @@ import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { getLineIndex } from "@/lib/jsonl/line-index";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
-import { planSources, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
+import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 import { copyIfChanged } from "@/lib/workspace/copy";
@@ -28,6 +28,8 @@ export type PrepareOptions = {
   timezone?: string;
   force?: boolean;
   onProgress?: PlanProgress;
+  /** Remembered per-file work of earlier runs (the incremental sync); without it every file is read. */
+  memo?: PlanMemo;
 };
 
 export type PrepareSummary = {
@@ -70,7 +72,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       });
     }
   }
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;

@@ -38,12 +38,25 @@ export const turnUsageSchema = z.object({
 });
 export type TurnUsage = z.infer<typeof turnUsageSchema>;
 
-/** A project as listed on the dashboard's home page. */
+/** An index row the loader left out, with its error (issue 12: the rest of the project still opens). */
+export const brokenIndexRowSchema = z.object({
+  line: z.number().int(),
+  session_ref: z.string().nullable(),
+  message: z.string(),
+});
+
+/**
+ * A project as `list_projects` and the dashboard list it: counts, the working directory and git
+ * branch recorded in its latest session (null when unknown), and any malformed index rows.
+ */
 export const projectSummarySchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
   session_count: z.number().int(),
   turn_count: z.number().int(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  broken_rows: z.array(brokenIndexRowSchema),
 });
 export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 
