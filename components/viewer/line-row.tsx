@@ -1,6 +1,6 @@
 import { memo, type MouseEvent } from "react";
 
-import type { CompactRecord, ReadMode, ViewerFullRecord } from "@/lib/session-reader/schema";
+import type { ViewerCompactRecord, ReadMode, ViewerFullRecord } from "@/lib/session-reader/schema";
 import type { IndexTurn } from "@/lib/workspace/schema";
 
 import { CompactRecordView } from "./compact-record-view";
@@ -12,7 +12,7 @@ export type LineRowProps = {
   lineCount: number;
   mode: ReadMode;
   status: "loading" | "error" | "ready";
-  record: CompactRecord | ViewerFullRecord | undefined;
+  record: ViewerCompactRecord | ViewerFullRecord | undefined;
   /** Set on the first line of a turn: the row carries the turn's label. */
   turnStart: IndexTurn | null;
   /** Alternating band of the turn this line belongs to; null outside every turn. */

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import type { ViewerExtras } from "./viewer-extras";
+
 /** Seed 000: compact mode reads at most 2000 lines, full mode at most 100. */
 export const MAX_COMPACT_LINES = 2000;
 export const MAX_FULL_LINES = 100;
@@ -75,8 +77,10 @@ export type ReadSessionLinesResult = ReadSessionLinesOk | InvalidResult;
 /** Display cap for one raw line in the dashboard viewer's full mode (bytes of UTF-8). */
 export const VIEWER_RAW_CLIP_BYTES = 256 * 1024;
 
-/** A full record as the viewer receives it: the raw line, clipped for display when huge. */
-export type ViewerFullRecord = FullRecord & { clipped: boolean };
+/** A full record as the viewer receives it: the raw line, clipped for display when huge, and the viewer's extras. */
+export type ViewerFullRecord = FullRecord & { clipped: boolean; view: ViewerExtras };
+/** A compact record as the viewer receives it: the contract's record plus what the viewer renders from the raw line. */
+export type ViewerCompactRecord = CompactRecord & { view: ViewerExtras };
 
 /**
  * Response of `GET /api/projects/<key>/sessions/<ref>/lines?start&end&mode[&agent]`: one window
@@ -87,5 +91,5 @@ export type ViewerLinesResult = {
   line_count: number;
   line_range: { start: number; end: number };
   mode: ReadMode;
-  records: CompactRecord[] | ViewerFullRecord[];
+  records: ViewerCompactRecord[] | ViewerFullRecord[];
 };
