@@ -1,7 +1,5 @@
 import * as z from "zod";
 
-import type { ViewerExtras } from "./viewer-extras";
-
 /** Seed 000: compact mode reads at most 2000 lines, full mode at most 100. */
 export const MAX_COMPACT_LINES = 2000;
 export const MAX_FULL_LINES = 100;
@@ -73,6 +71,28 @@ export type ReadSessionLinesOk = {
   records: CompactRecord[] | FullRecord[];
 };
 export type ReadSessionLinesResult = ReadSessionLinesOk | InvalidResult;
+
+/**
+ * The record groups a viewer filter hides or shows (issue 12 item 5): conversation (messages,
+ * tool calls and results), progress (hook and command progress, token counts), snapshot
+ * (file-history snapshots), system (system records, summaries, queue operations, turn context).
+ */
+export const RECORD_GROUPS = ["conversation", "progress", "snapshot", "system"] as const;
+export type RecordGroup = (typeof RECORD_GROUPS)[number];
+
+/**
+ * What the viewer renders beyond a compact record, read from the raw line (issue 12 item 4):
+ * the contract-shaped compact record of `read_session_lines` stays as it is.
+ */
+export type ViewerExtras = {
+  /** The record's own timestamp (ISO text as stored), or null. */
+  timestamp: string | null;
+  group: RecordGroup;
+  /** The slash command a user message holds, as typed (`/wsd:init --custom`), or null. */
+  command: string | null;
+  /** Readable text the compact record leaves out (a summary's title, a system record's content, progress output), bounded; or null. */
+  detail: string | null;
+};
 
 /** Display cap for one raw line in the dashboard viewer's full mode (bytes of UTF-8). */
 export const VIEWER_RAW_CLIP_BYTES = 256 * 1024;

@@ -1,27 +1,6 @@
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "./py-compat";
-
-/**
- * The record groups a viewer filter hides or shows (issue 12 item 5): conversation (messages,
- * tool calls and results), progress (hook and command progress, token counts), snapshot
- * (file-history snapshots), system (system records, summaries, queue operations, turn context).
- */
-export const RECORD_GROUPS = ["conversation", "progress", "snapshot", "system"] as const;
-export type RecordGroup = (typeof RECORD_GROUPS)[number];
-
-/**
- * What the viewer renders beyond a compact record, read from the raw line (issue 12 item 4):
- * the contract-shaped compact record of `read_session_lines` stays as it is.
- */
-export type ViewerExtras = {
-  /** The record's own timestamp (ISO text as stored), or null. */
-  timestamp: string | null;
-  group: RecordGroup;
-  /** The slash command a user message holds, as typed (`/wsd:init --custom`), or null. */
-  command: string | null;
-  /** Readable text the compact record leaves out (a summary's title, a system record's content, progress output), bounded; or null. */
-  detail: string | null;
-};
+import type { RecordGroup, ViewerExtras } from "./schema";
 
 /** Detail text is clipped to this many characters (the viewer clamps it further). */
 export const DETAIL_CHARS = 4_000;
