@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
-import { getSession, getWorkspaceLineIndex, resolveSubagentFile } from "@/lib/workspace/sessions";
+import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
 
@@ -22,7 +22,7 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
   const records =
     query.mode === "compact"
-      ? await readCompactRecords(filePath, index, query.start, query.end, session.row.source)
+      ? await readCompactRecords(filePath, index, query.start, query.end, session.row.source, workspaceIndexDir(ctx))
       : (await readLineRange(filePath, index, query.start, query.end)).map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
           if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false };
