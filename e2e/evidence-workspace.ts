@@ -60,6 +60,14 @@ export function dropChains(session: WorkspaceSession, turnRefs: readonly string[
   if (kept.length !== card.evidence_chains.length) writeFileSync(session.cardPath, `${JSON.stringify({ ...card, evidence_chains: kept }, null, 2)}\n`);
 }
 
+/** Another writer (a second reviewer) rewrites one stored chain in place on disk. */
+export function rewriteChain(session: WorkspaceSession, turnRef: string, change: (chain: StoredChain) => StoredChain): void {
+  const card = readCard(session);
+  if (!card) throw new Error(`no card for ${session.sessionRef}`);
+  const chains = card.evidence_chains.map((c) => (c.turn_ref === turnRef ? change(c) : c));
+  writeFileSync(session.cardPath, `${JSON.stringify({ ...card, evidence_chains: chains }, null, 2)}\n`);
+}
+
 /** An agent's append through the real CLI (`casefile tool write_evidence`); returns its result. */
 export function writeEvidenceWithCli(session: WorkspaceSession, chain: unknown): { status: string } {
   const input = JSON.stringify({ project_key: session.projectKey, session_ref: session.sessionRef, evidence_chain: chain });

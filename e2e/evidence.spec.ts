@@ -1,17 +1,18 @@
-import { chainOf, dropChains, findWorkspaceSession, readCard, writeEvidenceWithCli } from "./evidence-workspace";
+import { chainOf, dropChains, findWorkspaceSession, readCard, rewriteChain, writeEvidenceWithCli } from "./evidence-workspace";
 import { expect, test } from "./fixtures";
 import { EVIDENCE_TURNS, HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
 
 /*
  * Issue 3, "Done when" (Playwright): on a real corpus session, select lines, create a chain
  * with a citation outside the turn, see the error at that citation with its hint, fix it, save,
- * see the chain listed and the card on disk; edit it; a concurrent append through the CLI makes
- * the next stale save show the conflict and keep the draft; reload the card and save.
+ * see the chain listed and the card on disk; edit it. Issue 12 item 10: an agent's append of
+ * another turn meanwhile does not stop the edit; a rewrite of the same chain makes the next
+ * save show the conflict and keep the draft; reload the card and save.
  */
 test.describe("evidence editor on a corpus session", () => {
   test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
 
-  test("create, fix, edit, and survive a concurrent agent append", async ({ page, viewerPage, evidencePanel: ev }) => {
+  test("create, fix, edit, survive an agent appending another turn, conflict on the same chain", async ({ page, viewerPage, evidencePanel: ev }) => {
     test.setTimeout(180_000);
     const session = findWorkspaceSession(LONG_SESSION.sourceSessionId);
     const turn = session.turns.find((t) => t.turn_ref === EVIDENCE_TURNS.reviewed)!;
@@ -117,30 +118,38 @@ test.describe("evidence editor on a corpus session", () => {
       expect(chainOf(readCard(session), turn.turn_ref)).toMatchObject({ outcomes: [{ summary: "Changes summarised and reviewed." }] });
     });
 
-    await test.step("an agent appends meanwhile: the stale save shows the conflict and keeps the draft", async () => {
+    await test.step("an agent appends another turn meanwhile: the edit of this turn still saves (per-turn conflicts)", async () => {
       await ev.openEditor(turn.turn_ref, "Edit chain");
       const result = writeEvidenceWithCli(session, agentChain(other));
       expect(result.status).toBe("appended");
-
       await ev.field("Trigger summary").fill("The user asks to wrap up, after the agent's append.");
-      await ev.save();
-      const conflict = ev.editor().getByRole("alert").filter({ hasText: "the card changed on disk" });
-      await expect(conflict).toContainText("the evidence card changed since you loaded it");
-      await expect(conflict).toContainText("Your draft is kept.");
-      await expect(ev.field("Trigger summary")).toHaveValue("The user asks to wrap up, after the agent's append.");
-      expect(chainOf(readCard(session), turn.turn_ref)).toMatchObject({ trigger: { summary: "The user asks to wrap up the work." } });
-
-      await ev.button("Reload card").click();
-      await expect(ev.editor().getByRole("status").filter({ hasText: "Card reloaded" })).toBeVisible();
-      await expect(ev.field("Trigger summary")).toHaveValue("The user asks to wrap up, after the agent's append.");
       await ev.save();
       await expect(ev.editor()).toBeHidden();
       await expect(ev.chainView(turn.turn_ref)).toContainText("after the agent's append");
       await expect(ev.turn(other.turn_ref)).toHaveAttribute("data-state", "chain");
-
       const card = readCard(session);
       expect(chainOf(card, turn.turn_ref)).toMatchObject({ trigger: { summary: "The user asks to wrap up, after the agent's append." } });
       expect(chainOf(card, other.turn_ref)).toMatchObject({ materiality: "minor" });
+    });
+
+    await test.step("someone rewrites this turn's chain meanwhile: the stale save shows the conflict and keeps the draft", async () => {
+      await ev.openEditor(turn.turn_ref, "Edit chain");
+      rewriteChain(session, turn.turn_ref, (c) => ({ ...c, materiality: "minor" }));
+      await ev.field("Trigger summary").fill("The user asks to wrap up, reviewed twice.");
+      await ev.save();
+      const conflict = ev.editor().getByRole("alert").filter({ hasText: "this turn's chain changed on disk" });
+      await expect(conflict).toContainText(`the evidence chain of turn '${turn.turn_ref}' changed since you loaded it`);
+      await expect(conflict).toContainText("Your draft is kept.");
+      await expect(ev.field("Trigger summary")).toHaveValue("The user asks to wrap up, reviewed twice.");
+      expect(chainOf(readCard(session), turn.turn_ref)).toMatchObject({ trigger: { summary: "The user asks to wrap up, after the agent's append." } });
+
+      await ev.button("Reload card").click();
+      await expect(ev.editor().getByRole("status").filter({ hasText: "Card reloaded" })).toBeVisible();
+      await expect(ev.field("Trigger summary")).toHaveValue("The user asks to wrap up, reviewed twice.");
+      await ev.save();
+      await expect(ev.editor()).toBeHidden();
+      await expect(ev.chainView(turn.turn_ref)).toContainText("reviewed twice");
+      expect(chainOf(readCard(session), turn.turn_ref)).toMatchObject({ trigger: { summary: "The user asks to wrap up, reviewed twice." } });
       await viewerPage.expectRowBudget();
     });
 

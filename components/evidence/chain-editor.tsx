@@ -9,7 +9,7 @@ import { ConflictNotice } from "./conflict-notice";
 import { draftFromChain, emptyDraft } from "./draft";
 import { EndingEditor } from "./ending-editor";
 import { FieldError } from "./field-error";
-import type { CardRef, SaveMode } from "./mutations";
+import type { BaseVersions, CardRef, SaveMode } from "./mutations";
 import { PartsEditor } from "./parts-editor";
 import { TriggerEditor } from "./trigger-editor";
 import { useChainDraft } from "./use-chain-draft";
@@ -22,10 +22,8 @@ type ChainEditorProps = {
   mode: SaveMode;
   /** The stored chain to edit (replace mode). */
   chain: unknown;
-  /** The card version the editor opened on: the `base_version` of a replace. */
-  openedVersion: string;
-  /** The card version the panel shows now (polled): differs when someone wrote meanwhile. */
-  currentVersion: string;
+  /** The card and turn-chain versions the editor opened on: the base of a replace. */
+  opened: BaseVersions;
   lineCount: number;
   onClose: () => void;
   onSaved: (turnRef: string) => void;
@@ -41,13 +39,14 @@ function focusField(path: string | undefined): void {
  * schema); the server's structural errors show at the field their path names, with the hint,
  * until that field changes. A refused save — invalid or stale — keeps the draft.
  */
-export function ChainEditor({ cardRef, turn, mode, chain, openedVersion, currentVersion, lineCount, onClose, onSaved }: ChainEditorProps) {
-  const saver = useChainSave(cardRef, mode, openedVersion);
+export function ChainEditor({ cardRef, turn, mode, chain, opened, lineCount, onClose, onSaved }: ChainEditorProps) {
+  const saver = useChainSave(cardRef, mode, turn.turn_ref, opened);
   const form = useChainDraft(() => (mode === "replace" ? draftFromChain(chain, turn.turn_ref) : emptyDraft(turn.turn_ref)), saver.feedback);
   const turnPath = "evidence_chain.turn_ref";
   const turnErrors = form.errorsAt(turnPath);
   const problems = saver.invalidCount || (form.submitted ? form.clientErrorCount : 0);
-  const stale = mode === "replace" && currentVersion !== saver.baseVersion && !saver.conflict;
+  // `turn` is the polled card's: only a change to this turn's own chain makes the edit stale.
+  const stale = mode === "replace" && turn.chain_version !== saver.base.chainVersion && !saver.conflict;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

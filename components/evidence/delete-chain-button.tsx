@@ -2,12 +2,12 @@
 
 import { useState } from "react";
 
-import { type CardRef, useDeleteChain } from "./mutations";
+import { type BaseVersions, type CardRef, useDeleteChain } from "./mutations";
 
-type DeleteChainButtonProps = { cardRef: CardRef; turnRef: string; version: string; onDeleted?: () => void };
+type DeleteChainButtonProps = { cardRef: CardRef; turnRef: string; base: BaseVersions; onDeleted?: () => void };
 
-/** "Delete chain" with an inline confirmation; a stale card version is refused and said so. */
-export function DeleteChainButton({ cardRef, turnRef, version, onDeleted }: DeleteChainButtonProps) {
+/** "Delete chain" with an inline confirmation; a chain changed meanwhile is refused and said so. */
+export function DeleteChainButton({ cardRef, turnRef, base, onDeleted }: DeleteChainButtonProps) {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteChain(cardRef);
   const result = remove.data;
@@ -37,7 +37,7 @@ export function DeleteChainButton({ cardRef, turnRef, version, onDeleted }: Dele
           disabled={remove.isPending}
           onClick={() =>
             remove.mutate(
-              { turnRef, baseVersion: version },
+              { turnRef, base },
               {
                 onSuccess: (r) => {
                   if (r.status !== "deleted") return;

@@ -10,13 +10,13 @@ import { ChainEditor } from "./chain-editor";
 import { ChainView } from "./chain-view";
 import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
-import type { CardRef, SaveMode } from "./mutations";
+import type { BaseVersions, CardRef, SaveMode } from "./mutations";
 import { evidenceCardQuery } from "./queries";
 import { TurnEvidenceItem } from "./turn-evidence-item";
 
 type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lineCount: number };
 /** The open editor: its turn and mode, and the chain and card version it started from. */
-type Editing = { turnRef: string; mode: SaveMode; chain: unknown; openedVersion: string };
+type Editing = { turnRef: string; mode: SaveMode; chain: unknown; opened: BaseVersions };
 
 /**
  * The session's evidence beside the transcript: every indexed turn with its chain (or none),
@@ -42,7 +42,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
     });
   const edit = (turn: EvidenceTurnState) => {
     const entry = entryOf(turn);
-    setEditing({ turnRef: turn.turn_ref, mode: entry ? "replace" : "create", chain: entry?.chain, openedVersion: card.version });
+    setEditing({ turnRef: turn.turn_ref, mode: entry ? "replace" : "create", chain: entry?.chain, opened: { version: card.version, chainVersion: turn.chain_version } });
   };
   const saved = (turnRef: string) => {
     setEditing(null);
@@ -69,8 +69,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
               turn={editTurn}
               mode={editing.mode}
               chain={editing.chain}
-              openedVersion={editing.openedVersion}
-              currentVersion={card.version}
+              opened={editing.opened}
               lineCount={lineCount}
               onClose={() => setEditing(null)}
               onSaved={saved}
@@ -87,7 +86,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                   cardRef={cardRef}
                   turn={turn}
                   entry={entryOf(turn)}
-                  version={card.version}
+                  base={{ version: card.version, chainVersion: turn.chain_version }}
                   expanded={expanded.has(turn.turn_ref)}
                   readOnly={card.read_only}
                   onToggle={() => toggle(turn.turn_ref)}
@@ -103,7 +102,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                   <div key={entry.index} className="flex flex-col gap-2 rounded border border-line p-2">
                     <span className="font-mono text-2xs text-muted">#{entry.index + 1} · {entry.turn_ref ?? "no turn_ref"}</span>
                     <ChainView chain={readChain(entry.chain, entry.turn_ref ?? "")} issues={entry.issues} />
-                    {entry.turn_ref && !card.read_only && <DeleteChainButton cardRef={cardRef} turnRef={entry.turn_ref} version={card.version} />}
+                    {entry.turn_ref && !card.read_only && <DeleteChainButton cardRef={cardRef} turnRef={entry.turn_ref} base={{ version: card.version, chainVersion: card.turns.find((t) => t.turn_ref === entry.turn_ref)?.chain_version ?? "absent" }} />}
                   </div>
                 ))}
               </section>

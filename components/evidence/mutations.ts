@@ -9,9 +9,14 @@ import { unwrap } from "./unwrap";
 
 /** Which session's card a mutation writes. */
 export type CardRef = { projectKey: string; sessionRef: string };
-/** Create appends a new chain; replace swaps the turn's chain if the card is still at `baseVersion`. */
+/**
+ * Create appends a new chain; replace swaps the turn's chain if that chain is still at
+ * `base.chainVersion` (other turns may have changed meanwhile).
+ */
 export type SaveMode = "create" | "replace";
-export type SaveVariables = { chain: ChainInput; baseVersion: string };
+/** The card and turn-chain versions an edit started from (`getEvidenceCard`). */
+export type BaseVersions = { version: string; chainVersion: string };
+export type SaveVariables = { chain: ChainInput; base: BaseVersions };
 export type SaveResult = AppendEvidenceResult | ReplaceEvidenceResult;
 
 /**
@@ -22,22 +27,24 @@ export type SaveResult = AppendEvidenceResult | ReplaceEvidenceResult;
 export function useSaveChain({ projectKey, sessionRef }: CardRef, mode: SaveMode) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ chain, baseVersion }: SaveVariables): Promise<SaveResult> => {
+    mutationFn: async ({ chain, base }: SaveVariables): Promise<SaveResult> => {
       const ids = { project_key: projectKey, session_ref: sessionRef, evidence_chain: chain };
       return mode === "create"
         ? unwrap(await createEvidenceChainAction(ids))
-        : unwrap(await replaceEvidenceChainAction({ ...ids, base_version: baseVersion }));
+        : unwrap(await replaceEvidenceChainAction({ ...ids, base_version: base.version, base_chain_version: base.chainVersion }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: evidenceKeys.card(projectKey, sessionRef) }),
   });
 }
 
-/** Deletes every chain of a turn, if the card is still at `baseVersion`. */
+/** Deletes every chain of a turn, if that turn's chain is still at `base.chainVersion`. */
 export function useDeleteChain({ projectKey, sessionRef }: CardRef) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ turnRef, baseVersion }: { turnRef: string; baseVersion: string }): Promise<DeleteEvidenceResult> =>
-      unwrap(await deleteEvidenceChainAction({ project_key: projectKey, session_ref: sessionRef, turn_ref: turnRef, base_version: baseVersion })),
+    mutationFn: async ({ turnRef, base }: { turnRef: string; base: BaseVersions }): Promise<DeleteEvidenceResult> =>
+      unwrap(
+        await deleteEvidenceChainAction({ project_key: projectKey, session_ref: sessionRef, turn_ref: turnRef, base_version: base.version, base_chain_version: base.chainVersion }),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: evidenceKeys.card(projectKey, sessionRef) }),
   });
 }

@@ -5,7 +5,7 @@ import type { EvidenceChainEntry, EvidenceTurnState } from "@/lib/evidence/schem
 import { ChainView } from "./chain-view";
 import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
-import type { CardRef } from "./mutations";
+import type { BaseVersions, CardRef } from "./mutations";
 
 /** A turn's evidence state as the panel shows it: a chain, a chain with problems, or none. */
 export type TurnEvidenceState = "chain" | "issues" | "none";
@@ -20,7 +20,7 @@ type TurnEvidenceItemProps = {
   cardRef: CardRef;
   turn: EvidenceTurnState;
   entry: EvidenceChainEntry | undefined;
-  version: string;
+  base: BaseVersions;
   expanded: boolean;
   readOnly: boolean;
   onToggle: () => void;
@@ -28,7 +28,7 @@ type TurnEvidenceItemProps = {
 };
 
 /** One indexed turn: its state, and when expanded its chain with edit and delete, or "create". */
-export function TurnEvidenceItem({ cardRef, turn, entry, version, expanded, readOnly, onToggle, onEdit }: TurnEvidenceItemProps) {
+export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, readOnly, onToggle, onEdit }: TurnEvidenceItemProps) {
   const state: TurnEvidenceState = !entry ? "none" : entry.issues.length > 0 ? "issues" : "chain";
   const style = STATE_STYLE[state];
   const chain = entry ? readChain(entry.chain, turn.turn_ref) : null;
@@ -55,7 +55,7 @@ export function TurnEvidenceItem({ cardRef, turn, entry, version, expanded, read
               <button type="button" onClick={onEdit} className="rounded bg-ink px-2 py-0.5 text-2xs font-semibold text-white hover:bg-ink/85">
                 {chain ? "Edit chain" : "Create chain"}
               </button>
-              {chain && <DeleteChainButton cardRef={cardRef} turnRef={turn.turn_ref} version={version} />}
+              {chain && <DeleteChainButton cardRef={cardRef} turnRef={turn.turn_ref} base={base} />}
             </div>
           )}
         </div>

@@ -4,25 +4,26 @@ import { useState } from "react";
 import type { EvidenceError } from "@/lib/evidence/schema";
 
 import type { ChainInput } from "./draft";
-import { type CardRef, type SaveMode, useSaveChain } from "./mutations";
+import { type BaseVersions, type CardRef, type SaveMode, useSaveChain } from "./mutations";
 import { evidenceCardQuery } from "./queries";
 import type { ServerFeedback } from "./use-chain-draft";
 
 /**
- * Saving one editor's chain: the base version it claims (the card version the editor opened
- * on, until the reviewer reloads the card after a conflict), and the server's verdict as the
- * form needs it. Everything is derived from the mutation's state; nothing is copied by effects.
+ * Saving one editor's chain: the base versions it claims (the card and turn-chain versions the
+ * editor opened on, until the reviewer reloads the card after a conflict), and the server's
+ * verdict as the form needs it. Everything is derived from the mutation's state; nothing is
+ * copied by effects.
  */
-export function useChainSave(cardRef: CardRef, mode: SaveMode, openedVersion: string) {
+export function useChainSave(cardRef: CardRef, mode: SaveMode, turnRef: string, opened: BaseVersions) {
   const queryClient = useQueryClient();
   const mutation = useSaveChain(cardRef, mode);
-  const [baseVersion, setBaseVersion] = useState(openedVersion);
+  const [base, setBase] = useState(opened);
   // A mutation only for its pending/success state: "Reload card" re-reads the card and makes
   // its version the new base, keeping the draft as it is.
   const reloader = useMutation({
     mutationFn: () => queryClient.fetchQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), staleTime: 0 }),
     onSuccess: (card) => {
-      setBaseVersion(card.version);
+      setBase({ version: card.version, chainVersion: card.turns.find((t) => t.turn_ref === turnRef)?.chain_version ?? "absent" });
       mutation.reset();
     },
   });
@@ -32,15 +33,15 @@ export function useChainSave(cardRef: CardRef, mode: SaveMode, openedVersion: st
   const feedback: ServerFeedback | null = rejected && mutation.variables ? { errors: rejected.errors, chain: mutation.variables.chain } : null;
 
   return {
-    baseVersion,
+    base,
     feedback,
-    conflict: result?.status === "conflict" ? (result.errors.find((e) => e.path === "base_version") ?? result.errors[0] ?? null) : null,
+    conflict: result?.status === "conflict" ? (result.errors[0] ?? null) : null,
     invalidCount: result?.status === "invalid" ? result.errors.length : 0,
     error: mutation.error,
     pending: mutation.isPending,
     save: (chain: ChainInput, then: { onSaved: () => void; onRejected: (errors: readonly EvidenceError[]) => void }) =>
       mutation.mutate(
-        { chain, baseVersion },
+        { chain, base },
         {
           onSuccess: (saved) => {
             if (saved.status === "appended" || saved.status === "replaced") then.onSaved();

@@ -83,3 +83,14 @@ export const cardChains = (value: unknown): unknown[] => (isJsonObject(value) &&
 
 /** The `turn_ref` of a stored chain when it is an object with a string turn_ref, else null. */
 export const storedTurnRef = (chain: unknown): string | null => (isJsonObject(chain) && typeof chain.turn_ref === "string" ? chain.turn_ref : null);
+
+/**
+ * The version of one turn's evidence on a card (issue 12, per-turn conflicts): sha256 hex of
+ * the JSON text of every stored chain of `turnRef`, in card order, or "absent" when the card
+ * holds none. It changes only when that turn's chain changes, not when another turn's does, so
+ * a reviewer's correction survives an agent appending the next turn meanwhile.
+ */
+export function turnChainVersion(chains: readonly unknown[], turnRef: string): string {
+  const mine = chains.filter((c) => storedTurnRef(c) === turnRef);
+  return mine.length === 0 ? ABSENT_VERSION : cardVersion(JSON.stringify(mine));
+}

@@ -1,5 +1,6 @@
 import { type CardRead, cardVersion, isJsonObject, readCardFile, serializeCard } from "@/lib/evidence/card-file";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { pyRepr } from "@/lib/evidence/py-repr";
 import type { EvidenceTarget } from "@/lib/evidence/resolve";
 import type { EvidenceConflict, EvidenceError, EvidenceInvalid } from "@/lib/evidence/schema";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -36,15 +37,28 @@ export const invalid = (errors: EvidenceError[]): EvidenceInvalid => ({ status: 
 
 const shortVersion = (v: string) => (v.length > 12 ? v.slice(0, 12) : v);
 
-/** The refusal of a correction whose `base_version` is no longer the card's version (issue 3). */
-export function conflict(baseVersion: string, currentVersion: string): EvidenceConflict {
+/**
+ * The refusal of a correction whose base is stale (issue 3; per turn since issue 12): with a
+ * `chain` the turn's own chain changed since the reviewer loaded it (path `base_chain_version`);
+ * without one the card changed and the correction named no chain version (path `base_version`).
+ */
+export function conflict(baseVersion: string, currentVersion: string, chain?: { turnRef: string; current: string }): EvidenceConflict {
+  const hint = "reload the card, re-apply your edit, and save again";
+  if (chain) {
+    return {
+      status: "conflict",
+      errors: [{ path: "base_chain_version", message: `the evidence chain of turn ${pyRepr(chain.turnRef)} changed since you loaded it`, hint }],
+      current_version: currentVersion,
+      current_chain_version: chain.current,
+    };
+  }
   return {
     status: "conflict",
     errors: [
       {
         path: "base_version",
         message: `the evidence card changed since you loaded it (loaded version ${shortVersion(baseVersion)}, current version ${shortVersion(currentVersion)})`,
-        hint: "reload the card, re-apply your edit, and save again",
+        hint,
       },
     ],
     current_version: currentVersion,

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { basicT1Chain, basicT2Chain, buildTwoTurnWorkspace, cardBytes, cardFile, PROJECT } from "@/lib/evidence/__fixtures__/chains";
-import { cardVersion } from "@/lib/evidence/card-file";
+import { cardVersion, turnChainVersion } from "@/lib/evidence/card-file";
 import { deleteEvidenceChain, replaceEvidenceChain } from "@/lib/evidence/corrections";
 import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";
 import { writeEvidence } from "@/lib/evidence/write-evidence";
@@ -127,6 +127,86 @@ describe("deleteEvidenceChain", () => {
     expect(await deleteEvidenceChain(ctx, { project_key: PROJECT, session_ref: "S0002", turn_ref: "T0001", base_version: "absent" })).toMatchObject({
       status: "invalid",
       errors: [{ path: "turn_ref" }],
+    });
+  });
+});
+
+describe("per-turn conflicts (issue 12)", () => {
+  const turnVersion = async (turnRef: string) => (await getEvidenceCard(ctx, PROJECT, "S0001")).turns.find((t) => t.turn_ref === turnRef)!.chain_version;
+  /** The card and T0001 versions as the editor loads them, with T0002 absent (the agent appends it later). */
+  const loadWithoutT2 = async () => {
+    await deleteEvidenceChain(ctx, { ...ids, turn_ref: "T0002", base_version: await version() });
+    return { base_version: await version(), base_chain_version: await turnVersion("T0001") };
+  };
+
+  it("reports each turn's chain_version, which only that turn's changes move", async () => {
+    const view = await getEvidenceCard(ctx, PROJECT, "S0001");
+    const [t1, t2] = view.turns;
+    expect(t1!.chain_version).toBe(turnChainVersion([basicT1Chain()], "T0001"));
+    expect(t2!.chain_version).not.toBe(t1!.chain_version);
+    await deleteEvidenceChain(ctx, { ...ids, turn_ref: "T0002", base_version: view.version });
+    expect(await turnVersion("T0002")).toBe("absent");
+    expect(await turnVersion("T0001")).toBe(t1!.chain_version);
+    expect((await getEvidenceCard(ctx, PROJECT, "S0002")).turns.every((t) => t.chain_version === "absent")).toBe(true);
+  });
+
+  it("a replace of T0001 survives an agent appending T0002 meanwhile, keeping the append", async () => {
+    const base = await loadWithoutT2();
+    expect(await writeEvidence(ctx, { ...ids, evidence_chain: basicT2Chain() })).toMatchObject({ status: "appended" });
+    const chain = corrected((c) => (c.trigger.summary = "Corrected while the agent wrote T0002."));
+    const result = await replaceEvidenceChain(ctx, { ...ids, evidence_chain: chain, ...base });
+    expect(result).toMatchObject({ status: "replaced", turn_ref: "T0001" });
+    expect(JSON.parse((await cardBytes(root))!.toString()).evidence_chains).toEqual([chain, basicT2Chain()]);
+  });
+
+  it("a delete of T0001 survives an agent appending T0002 meanwhile", async () => {
+    const base = await loadWithoutT2();
+    await writeEvidence(ctx, { ...ids, evidence_chain: basicT2Chain() });
+    expect(await deleteEvidenceChain(ctx, { ...ids, turn_ref: "T0001", ...base })).toMatchObject({ status: "deleted" });
+    expect(JSON.parse((await cardBytes(root))!.toString()).evidence_chains).toEqual([basicT2Chain()]);
+  });
+
+  it("still refuses a lost update of the same chain, naming the turn", async () => {
+    const base = { base_version: await version(), base_chain_version: await turnVersion("T0001") };
+    const first = await replaceEvidenceChain(ctx, { ...ids, evidence_chain: corrected((c) => (c.materiality = "minor")), ...base });
+    expect(first).toMatchObject({ status: "replaced" });
+    const before = await cardBytes(root);
+    const second = await replaceEvidenceChain(ctx, { ...ids, evidence_chain: corrected((c) => (c.trigger.summary = "A second reviewer.")), ...base });
+    expect(second).toEqual({
+      status: "conflict",
+      errors: [{ path: "base_chain_version", message: "the evidence chain of turn 'T0001' changed since you loaded it", hint: "reload the card, re-apply your edit, and save again" }],
+      current_version: cardVersion(before!),
+      current_chain_version: await turnVersion("T0001"),
+    });
+    expect(await deleteEvidenceChain(ctx, { ...ids, turn_ref: "T0001", ...base })).toMatchObject({ status: "conflict", errors: [{ path: "base_chain_version" }] });
+    expect(await cardBytes(root)).toEqual(before);
+  });
+
+  it("refuses a chain deleted meanwhile as a conflict, not as a missing chain", async () => {
+    const base = { base_version: await version(), base_chain_version: await turnVersion("T0001") };
+    await deleteEvidenceChain(ctx, { ...ids, turn_ref: "T0001", ...base });
+    expect(await replaceEvidenceChain(ctx, { ...ids, evidence_chain: basicT1Chain(), ...base })).toMatchObject({
+      status: "conflict",
+      current_chain_version: "absent",
+    });
+  });
+
+  it("without base_chain_version any card change is still a conflict", async () => {
+    const { base_version } = await loadWithoutT2();
+    await writeEvidence(ctx, { ...ids, evidence_chain: basicT2Chain() });
+    expect(await replaceEvidenceChain(ctx, { ...ids, evidence_chain: basicT1Chain(), base_version })).toMatchObject({ status: "conflict", errors: [{ path: "base_version" }] });
+  });
+
+  it("rejects a base_chain_version that is not a non-empty string", async () => {
+    expect(await replaceEvidenceChain(ctx, { ...ids, evidence_chain: basicT1Chain(), base_version: await version(), base_chain_version: 7 })).toEqual({
+      status: "invalid",
+      errors: [
+        {
+          path: "base_chain_version",
+          message: "base_chain_version must be a non-empty string when given",
+          hint: "pass the turn's chain_version returned when the card was loaded (getEvidenceCard)",
+        },
+      ],
     });
   });
 });

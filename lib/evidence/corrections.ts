@@ -1,21 +1,43 @@
-import { cardChains, existingCardErrors, storedTurnRef } from "@/lib/evidence/card-file";
+import { cardChains, type CardRead, existingCardErrors, storedTurnRef, turnChainVersion } from "@/lib/evidence/card-file";
 import { changeCard, chainInputError, conflict, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
 import { chainToJson } from "@/lib/evidence/parse-chain";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import { assertWritable, prepareChainWrite, resolveEvidenceTarget } from "@/lib/evidence/resolve";
-import { type DeleteEvidenceResult, type EvidenceError, isBlankText, type ReplaceEvidenceResult } from "@/lib/evidence/schema";
+import { type DeleteEvidenceResult, type EvidenceConflict, type EvidenceError, isBlankText, type ReplaceEvidenceResult } from "@/lib/evidence/schema";
 import type { CoreContext } from "@/lib/context";
 
 /*
  * Reviewer corrections (issue 3, "Build" 3): replace or delete the chain of one turn. Not MCP
- * tools — seed 000's agent tool is append-only. Each names the card version it was based on;
- * a stale version is refused with a conflict result and nothing is written (no lost updates).
+ * tools — seed 000's agent tool is append-only. Each names the card version it was based on
+ * and, since issue 12, the version of the turn's chain: a card that changed elsewhere (an agent
+ * appended the next turn) is fine, a chain that changed under the reviewer is refused with a
+ * conflict result and nothing is written (no lost updates).
  */
 
-function baseVersionError(value: unknown): EvidenceError | null {
-  if (typeof value === "string" && value !== "") return null;
-  return { path: "base_version", message: "base_version must be a non-empty string", hint: "pass the version returned when the card was loaded (getEvidenceCard)" };
+function baseVersionError(input: Record<string, unknown>): EvidenceError | null {
+  const { base_version, base_chain_version } = input;
+  if (typeof base_version !== "string" || base_version === "") {
+    return { path: "base_version", message: "base_version must be a non-empty string", hint: "pass the version returned when the card was loaded (getEvidenceCard)" };
+  }
+  if (base_chain_version !== undefined && (typeof base_chain_version !== "string" || base_chain_version === "")) {
+    return { path: "base_chain_version", message: "base_chain_version must be a non-empty string when given", hint: "pass the turn's chain_version returned when the card was loaded (getEvidenceCard)" };
+  }
+  return null;
+}
+
+/**
+ * The conflict of a correction of `turnRef`, or null when it may proceed: the card is still at
+ * `base_version`, or the correction names a `base_chain_version` that is still the turn's.
+ * Without `base_chain_version` any card change is a conflict (the issue-3 rule).
+ */
+function staleBase(read: CardRead, input: Record<string, unknown>, turnRef: string): EvidenceConflict | null {
+  const baseVersion = input.base_version as string;
+  if (read.version === baseVersion) return null;
+  const baseChain = input.base_chain_version as string | undefined;
+  if (baseChain === undefined) return conflict(baseVersion, read.version);
+  const current = turnChainVersion(cardChains(currentCardObject(read)), turnRef);
+  return current === baseChain ? null : conflict(baseVersion, read.version, { turnRef, current });
 }
 
 /**
@@ -23,19 +45,23 @@ function baseVersionError(value: unknown): EvidenceError | null {
  * `write_evidence` (stages A, B, C) except that the duplicate rule does not apply to the chain
  * being replaced. It keeps the replaced chain's position; any further chains of that turn (a
  * card written by something else) are dropped, so the card holds one chain per turn again.
+ * Refused with `conflict` when the turn's chain changed since `base_chain_version` (or, without
+ * it, when the card changed since `base_version`); other turns' changes are kept as they are.
  * @throws AppError conflict (read-only workspace) | parse_error | io_error
  */
 export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Promise<ReplaceEvidenceResult> {
   await assertWritable(ctx);
-  const { project_key, session_ref, evidence_chain, base_version } = inputFields(input);
-  const first = baseVersionError(base_version) ?? chainInputError(evidence_chain);
+  const fields = inputFields(input);
+  const { project_key, session_ref, evidence_chain } = fields;
+  const first = baseVersionError(fields) ?? chainInputError(evidence_chain);
   const prepared = await prepareChainWrite(ctx, project_key, session_ref, evidence_chain, first);
   if (!prepared.ok) return invalid(prepared.errors);
   const { chain, target, turn } = prepared;
   const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref: chain.turn_ref };
 
   return changeCard<ReplaceEvidenceResult>(target, (read) => {
-    if (read.version !== base_version) return refuse(conflict(base_version as string, read.version));
+    const stale = staleBase(read, fields, chain.turn_ref);
+    if (stale) return refuse(stale);
     const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
     if (existing.length > 0) return refuse(invalid(existing));
     const chains = cardChains(currentCardObject(read));
@@ -61,13 +87,14 @@ export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Pr
 /**
  * Deletes every chain of `turn_ref` from the card (the card itself stays, possibly with an
  * empty `evidence_chains`). The turn need not be in the index any more, so a reviewer can
- * remove a chain left for a turn that re-preparation dropped.
+ * remove a chain left for a turn that re-preparation dropped. Conflicts as for a replace.
  * @throws AppError conflict (read-only workspace) | parse_error | io_error
  */
 export async function deleteEvidenceChain(ctx: CoreContext, input: unknown): Promise<DeleteEvidenceResult> {
   await assertWritable(ctx);
-  const { project_key, session_ref, turn_ref, base_version } = inputFields(input);
-  const first = baseVersionError(base_version);
+  const fields = inputFields(input);
+  const { project_key, session_ref, turn_ref } = fields;
+  const first = baseVersionError(fields);
   if (first) return invalid([first]);
   if (typeof turn_ref !== "string" || isBlankText(turn_ref)) {
     return invalid([{ path: "turn_ref", message: "turn_ref must be a non-empty string", hint: "pass the turn_ref of the chain to delete" }]);
@@ -78,7 +105,8 @@ export async function deleteEvidenceChain(ctx: CoreContext, input: unknown): Pro
   const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref };
 
   return changeCard<DeleteEvidenceResult>(target, (read) => {
-    if (read.version !== base_version) return refuse(conflict(base_version as string, read.version));
+    const stale = staleBase(read, fields, turn_ref);
+    if (stale) return refuse(stale);
     const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
     if (existing.length > 0) return refuse(invalid(existing));
     const chains = cardChains(currentCardObject(read));

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-import { isJsonObject, readCardFile } from "@/lib/evidence/card-file";
+import { cardChains, isJsonObject, readCardFile, turnChainVersion } from "@/lib/evidence/card-file";
 import { inspectCard } from "@/lib/evidence/inspect-card";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
@@ -28,7 +28,7 @@ async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: stri
 /**
  * Everything the evidence panel and editor need for one session: the card as stored, its
  * version (sha256 of the file bytes, or "absent") to send back as `base_version`, each indexed
- * turn with its chain-or-none state, each stored chain with its problems at editor paths, and
+ * turn with its chain-or-none state and `chain_version` (to send back as `base_chain_version`), each stored chain with its problems at editor paths, and
  * the §2.5 completeness verdict (`status`, prompt-diary's `errors` verbatim).
  * @throws AppError not_found (unknown project or session) | parse_error (malformed workspace)
  */
@@ -38,9 +38,10 @@ export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sess
   const inspection = inspectCard(read, row, projectKey, path.join(project.dir, "evidence", `${sessionRef}.json`));
   const firstChain = new Map<string, number>();
   for (const entry of inspection.chains) if (entry.turn_ref !== null && !firstChain.has(entry.turn_ref)) firstChain.set(entry.turn_ref, entry.index);
+  const stored = read.state === "present" && read.parseError === null ? cardChains(read.value) : [];
   const turns = row.turns.map((t): EvidenceTurnState => {
     const index = firstChain.get(t.turn_ref);
-    return { ...t, state: index === undefined ? "none" : "chain", chain_index: index ?? null };
+    return { ...t, state: index === undefined ? "none" : "chain", chain_index: index ?? null, chain_version: turnChainVersion(stored, t.turn_ref) };
   });
   return {
     project_key: projectKey,

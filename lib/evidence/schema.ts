@@ -226,7 +226,13 @@ export type WriteEvidenceAppended = { status: "appended"; project_key: string; s
 /** The seeds' structured rejection; nothing was written. */
 export type EvidenceInvalid = { status: "invalid"; errors: EvidenceError[] };
 /** A correction based on a card version that is no longer current; nothing was written. */
-export type EvidenceConflict = { status: "conflict"; errors: EvidenceError[]; current_version: string };
+export type EvidenceConflict = {
+  status: "conflict";
+  errors: EvidenceError[];
+  current_version: string;
+  /** The turn's chain version now, when the correction named a `base_chain_version`. */
+  current_chain_version?: string;
+};
 /** `write_evidence` result, identical through every door (seed 000). */
 export type WriteEvidenceResult = WriteEvidenceAppended | EvidenceInvalid;
 /** The editor's create: the seed's success plus the new card version. */
@@ -242,10 +248,14 @@ export type DeleteEvidenceResult =
   | EvidenceInvalid
   | EvidenceConflict;
 
-/** Input of a reviewer replace: the chain names its turn; `base_version` is the loaded card version. */
-export type ReplaceEvidenceChainInput = { project_key: string; session_ref: string; evidence_chain: unknown; base_version: string };
-/** Input of a reviewer delete. */
-export type DeleteEvidenceChainInput = { project_key: string; session_ref: string; turn_ref: string; base_version: string };
+/**
+ * Input of a reviewer replace: the chain names its turn; `base_version` is the loaded card
+ * version and `base_chain_version` the loaded turn's `chain_version` (without it, any change to
+ * the card is a conflict).
+ */
+export type ReplaceEvidenceChainInput = { project_key: string; session_ref: string; evidence_chain: unknown; base_version: string; base_chain_version?: string };
+/** Input of a reviewer delete (versions as for a replace). */
+export type DeleteEvidenceChainInput = { project_key: string; session_ref: string; turn_ref: string; base_version: string; base_chain_version?: string };
 
 /** Card state per §2.5: absent, invalid, a valid checkpoint missing turns, or complete. */
 export type EvidenceCardStatus = "missing" | "invalid" | "partial" | "complete";
@@ -259,6 +269,8 @@ export type EvidenceTurnState = {
   turn_end_line: number;
   state: "chain" | "none";
   chain_index: number | null;
+  /** The version of this turn's chains on the card ("absent" when none); pass it back as `base_chain_version`. */
+  chain_version: string;
 };
 
 /** What the evidence panel needs for one session (`getEvidenceCard`). */

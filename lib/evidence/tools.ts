@@ -37,17 +37,21 @@ const correctionFields = {
   project_key: contractField({ type: "string" }),
   session_ref: contractField({ type: "string" }),
   base_version: contractField({ type: "string", description: "The card version the correction is based on (get_evidence_card)." }),
+  base_chain_version: contractField({
+    type: "string",
+    description: "The turn's chain_version the correction is based on (get_evidence_card); with it, only a change to this turn's chain is a conflict.",
+  }),
 };
 
 /** Reviewer replace of one turn's chain, refused with `conflict` when `base_version` is stale. */
 export const replaceEvidenceChainTool = defineTool({
   name: "replace_evidence_chain",
   title: "Replace evidence chain",
-  description: "Reviewer correction: replace the committed chain of evidence_chain.turn_ref; refused with status conflict when base_version is stale.",
+  description: "Reviewer correction: replace the committed chain of evidence_chain.turn_ref; refused with status conflict when the turn's chain changed since base_chain_version (or, without it, when the card changed since base_version).",
   readOnly: false,
   audience: "dashboard",
   input: contractInput({ ...correctionFields, evidence_chain: contractField({ type: "object" }) }, ["project_key", "session_ref", "evidence_chain", "base_version"]),
-  inputHint: "pass {project_key, session_ref, evidence_chain, base_version}",
+  inputHint: "pass {project_key, session_ref, evidence_chain, base_version, base_chain_version}",
   run: (ctx, input) => replaceEvidenceChain(ctx, input),
 });
 
@@ -55,11 +59,11 @@ export const replaceEvidenceChainTool = defineTool({
 export const deleteEvidenceChainTool = defineTool({
   name: "delete_evidence_chain",
   title: "Delete evidence chain",
-  description: "Reviewer correction: delete the committed chain of turn_ref; refused with status conflict when base_version is stale.",
+  description: "Reviewer correction: delete the committed chain of turn_ref; refused with status conflict when the turn's chain changed since base_chain_version (or, without it, when the card changed since base_version).",
   readOnly: false,
   audience: "dashboard",
   input: contractInput({ ...correctionFields, turn_ref: contractField({ type: "string" }) }, ["project_key", "session_ref", "turn_ref", "base_version"]),
-  inputHint: "pass {project_key, session_ref, turn_ref, base_version}",
+  inputHint: "pass {project_key, session_ref, turn_ref, base_version, base_chain_version}",
   run: (ctx, input) => deleteEvidenceChain(ctx, input),
 });
 

@@ -7,6 +7,7 @@ import { createCoreContext } from "@/lib/context";
 import type { AppError } from "@/lib/errors";
 import { copyFixtureWorkspace, HAS_SHARED, makeTempDir, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { resolveSession } from "@/lib/workspace/sessions";
 
 async function workspaceWith(index: string, project: object = { schema_version: 3, project_key: "P-aaaaaaaaaaaa", project_label: "P" }) {
   const root = await makeTempDir();
@@ -50,22 +51,41 @@ describe("loadWorkspace (contract §1.10)", () => {
     [row({ session_ref: 7 }), "missing string field 'session_ref'"],
     ["{not json", "contains invalid JSON"],
     ["[1]", "must contain a JSON object"],
-  ])("rejects %s with a parse_error naming the line", async (index, message) => {
-    const error = await loadError(await workspaceWith(index));
-    expect(error.code).toBe("parse_error");
-    expect(error.message).toContain(message);
-    expect(error.message).toMatch(/sessions\.index\.jsonl:\d+/);
+  ])("leaves out the malformed row %s and lists it with its error, workspace-relative", async (index, message) => {
+    const root = await workspaceWith(`${row({ session_ref: "S0009", source_session_id: "ok" })}\n${index}`);
+    const project = (await loadWorkspace(createCoreContext(root))).projects[0]!;
+    expect(project.rows.map((r) => r.session_ref)).toContain("S0009");
+    expect(project.brokenRows).toHaveLength(1);
+    const broken = project.brokenRows[0]!;
+    expect(broken.message).toContain(message);
+    expect(broken.message).toMatch(/^projects\/P-aaaaaaaaaaaa\/sessions\.index\.jsonl:\d+ /);
+    expect(broken.message).not.toContain(root);
+  });
+
+  it("names the broken row's session_ref, and reading that session says why", async () => {
+    const root = await workspaceWith(`${row()}\n${row({ session_ref: "S0002", turns: [{ turn_ref: "X", turn_start_line: 2, turn_end_line: 3 }] })}\n`);
+    const project = (await loadWorkspace(createCoreContext(root))).projects[0]!;
+    expect(project.brokenRows).toEqual([{ line: 2, session_ref: "S0002", message: expect.stringContaining("turn_ref 'X' must match T0001") }]);
+    const resolved = await resolveSession(createCoreContext(root), "P-aaaaaaaaaaaa", "S0002");
+    expect(resolved).toMatchObject({ ok: false, failure: { field: "session_ref", message: expect.stringMatching(/^session_ref 'S0002' has a malformed index row: projects\/P-aaaaaaaaaaaa\/sessions\.index\.jsonl:2 /) } });
+  });
+
+  it("reads T followed by more than four digits (T10000)", async () => {
+    const root = await workspaceWith(row({ turns: [{ turn_ref: "T9999", turn_start_line: 2, turn_end_line: 3 }, { turn_ref: "T10000", turn_start_line: 4, turn_end_line: 5 }] }));
+    const project = (await loadWorkspace(createCoreContext(root))).projects[0]!;
+    expect(project.brokenRows).toEqual([]);
+    expect(project.rows[0]!.turns.map((t) => t.turn_ref)).toEqual(["T9999", "T10000"]);
   });
 
   it("requires project_key to match the directory name", async () => {
     const error = await loadError(await workspaceWith(row(), { project_key: "Other", project_label: "P" }));
-    expect(error.message).toMatch(/project_key 'Other' must match directory 'P-aaaaaaaaaaaa'/);
+    expect(error.message).toBe("projects/P-aaaaaaaaaaaa/project.json project_key 'Other' must match directory 'P-aaaaaaaaaaaa'");
   });
 
   it("reports a missing metadata.json as not_found with a hint", async () => {
     const error = await loadError(await makeTempDir());
     expect(error.code).toBe("not_found");
-    expect(error.message).toMatch(/^required JSON file is missing: .*metadata\.json$/);
+    expect(error.message).toBe("required JSON file is missing: metadata.json");
   });
 
   it("revalidates its cache when the index changes on disk", async () => {

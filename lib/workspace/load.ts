@@ -14,12 +14,21 @@ export type WorkspaceMetadata = {
   prepared_at: string | null;
 };
 
+/**
+ * An index row the loader could not read (issue 12: one malformed row must not make the whole
+ * project unreadable). `line` is 1-based in `sessions.index.jsonl`; `session_ref` is set when the
+ * row named one; `message` names the file workspace-relative, like every loader error.
+ */
+export type BrokenIndexRow = { line: number; session_ref: string | null; message: string };
+
 export type LoadedProject = {
   projectKey: string;
   projectLabel: string;
   /** Absolute project directory. */
   dir: string;
   rows: IndexRow[];
+  /** Rows left out because they are malformed (empty for a healthy index). */
+  brokenRows: BrokenIndexRow[];
 };
 
 export type LoadedWorkspace = {
@@ -36,10 +45,12 @@ const cache = new Map<string, { stamp: string; workspace: LoadedWorkspace }>();
 
 /**
  * Loads a prepared workspace the way prompt-diary's `load_prepared_workspace` does
- * (contract §1.10), with the same hard-error messages. Results are cached per root and
- * revalidated against the mtimes of every file read, so a request never re-parses an
- * unchanged index.
- * @throws AppError not_found (no metadata.json), parse_error (any §1.10 violation).
+ * (contract §1.10), with the same error messages, except that a malformed index row is not
+ * fatal: it is left out and listed in its project's `brokenRows` (issue 12), so the project's
+ * other sessions still open. Paths in messages are workspace-relative, never the machine's
+ * absolute ones. Results are cached per root and revalidated against the mtimes of every file
+ * read, so a request never re-parses an unchanged index.
+ * @throws AppError not_found (no metadata.json), parse_error (malformed metadata.json or project.json).
  */
 export async function loadWorkspace(ctx: CoreContext): Promise<LoadedWorkspace> {
   const root = ctx.workspaceRoot;
@@ -86,10 +97,11 @@ async function listDirs(dir: string): Promise<string[]> {
 }
 
 async function readWorkspace(root: string): Promise<LoadedWorkspace> {
-  const metaPath = path.join(root, "metadata.json");
+  const metaFile = path.join(root, "metadata.json");
+  const metaPath = "metadata.json";
   let raw: string;
   try {
-    raw = await fs.readFile(metaPath, "utf8");
+    raw = await fs.readFile(metaFile, "utf8");
   } catch {
     throw new AppError("not_found", `required JSON file is missing: ${metaPath}`, {
       path: metaPath,
@@ -113,20 +125,22 @@ async function readWorkspace(root: string): Promise<LoadedWorkspace> {
   };
   const projectsDir = path.join(root, "projects");
   const projects: LoadedProject[] = [];
-  for (const name of await listDirs(projectsDir)) projects.push(await readProject(path.join(projectsDir, name), name));
+  for (const name of await listDirs(projectsDir)) projects.push(await readProject(root, name));
   return { root, metadata, readOnly: schema !== 3, projects };
 }
 
-async function readProject(dir: string, dirName: string): Promise<LoadedProject> {
-  const projectPath = path.join(dir, "project.json");
+async function readProject(root: string, dirName: string): Promise<LoadedProject> {
+  const dir = path.join(root, "projects", dirName);
+  const rel = `projects/${dirName}`;
+  const projectPath = `${rel}/project.json`;
+  const index = () => readIndex(path.join(dir, "sessions.index.jsonl"), `${rel}/sessions.index.jsonl`, path.join(dir, "sessions"));
   let raw: string;
   try {
-    raw = await fs.readFile(projectPath, "utf8");
+    raw = await fs.readFile(path.join(dir, "project.json"), "utf8");
   } catch {
     // NOTE: prompt-diary's own session-reader fixture ships without project.json; a reader
     // that refused it could not open what users have. The label comes from the key instead.
-    const rows = await readIndex(path.join(dir, "sessions.index.jsonl"), path.join(dir, "sessions"));
-    return { projectKey: dirName, projectLabel: dirName.replace(/-[0-9a-f]{12}$/, ""), dir, rows };
+    return { projectKey: dirName, projectLabel: dirName.replace(/-[0-9a-f]{12}$/, ""), dir, ...(await index()) };
   }
   const project = parseObject(raw, projectPath);
   for (const key of ["project_key", "project_label"] as const) {
@@ -135,30 +149,46 @@ async function readProject(dir: string, dirName: string): Promise<LoadedProject>
   if (project.project_key !== dirName) {
     throw parseError(`${projectPath} project_key '${String(project.project_key)}' must match directory '${dirName}'`, projectPath);
   }
-  const rows = await readIndex(path.join(dir, "sessions.index.jsonl"), path.join(dir, "sessions"));
-  return { projectKey: dirName, projectLabel: project.project_label as string, dir, rows };
+  return { projectKey: dirName, projectLabel: project.project_label as string, dir, ...(await index()) };
 }
 
-async function readIndex(indexPath: string, sessionsRoot: string): Promise<IndexRow[]> {
+/** Reads one index; `indexPath` is absolute, `relPath` the workspace-relative name used in messages. */
+async function readIndex(indexPath: string, relPath: string, sessionsRoot: string): Promise<Pick<LoadedProject, "rows" | "brokenRows">> {
   let text: string;
   try {
     text = await fs.readFile(indexPath, "utf8");
   } catch {
-    return [];
+    return { rows: [], brokenRows: [] };
   }
   const rows: IndexRow[] = [];
+  const brokenRows: BrokenIndexRow[] = [];
   const refs = new Set<string>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
-    const where = `${indexPath}:${i + 1}`;
-    const row = parseRow(line, where, sessionsRoot);
-    if (refs.has(row.session_ref)) throw parseError(`${where} duplicate session_ref '${row.session_ref}'`, indexPath, i + 1);
-    refs.add(row.session_ref);
-    rows.push(row);
+    const where = `${relPath}:${i + 1}`;
+    try {
+      const row = parseRow(line, where, sessionsRoot);
+      if (refs.has(row.session_ref)) throw parseError(`${where} duplicate session_ref '${row.session_ref}'`, relPath, i + 1);
+      refs.add(row.session_ref);
+      rows.push(row);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      brokenRows.push({ line: i + 1, session_ref: claimedRef(line), message: error.message });
+    }
   }
-  return rows;
+  return { rows, brokenRows };
+}
+
+/** The session_ref a malformed row names, when it names one. */
+function claimedRef(line: string): string | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) && typeof value.session_ref === "string" ? value.session_ref : null;
+  } catch {
+    return /"session_ref"\s*:\s*"(S\d+)"/.exec(line)?.[1] ?? null;
+  }
 }
 
 function parseRow(line: string, where: string, sessionsRoot: string): IndexRow {
@@ -182,7 +212,7 @@ function parseRow(line: string, where: string, sessionsRoot: string): IndexRow {
     throw parseError(`${where} session_path must be a relative sessions/ path`, where);
   }
   const resolved = path.resolve(path.dirname(sessionsRoot), sessionPath);
-  if (!resolved.startsWith(sessionsRoot + path.sep)) throw parseError(`${where} session_path must resolve under ${sessionsRoot}`, where);
+  if (!resolved.startsWith(sessionsRoot + path.sep)) throw parseError(`${where} session_path must resolve under sessions/`, where);
   if ((value.target_start_line as number) < 1) throw parseError(`${where} target span start line must be positive`, where);
   if ((value.target_end_line as number) < (value.target_start_line as number)) {
     throw parseError(`${where} target span end line must be >= start line`, where);

@@ -38,6 +38,10 @@ export async function resolveSession(
     return { ok: false, failure: { field: "project_key", message: `unknown project_key '${projectKey}'`, hint: "use the project_key from the prepared workspace" } };
   }
   const row = project.rows.find((r) => r.session_ref === sessionRef);
+  const broken = row ? undefined : project.brokenRows.find((b) => b.session_ref === sessionRef);
+  if (broken) {
+    return { ok: false, failure: { field: "session_ref", message: `session_ref '${sessionRef}' has a malformed index row: ${broken.message}`, hint: "fix the row, or prepare the workspace again" } };
+  }
   if (!row) {
     return {
       ok: false,

@@ -3,13 +3,14 @@ import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { basicT1Chain, buildTwoTurnWorkspace, PROJECT } from "@/lib/evidence/__fixtures__/chains";
+import { basicT1Chain, basicT2Chain, buildTwoTurnWorkspace, PROJECT } from "@/lib/evidence/__fixtures__/chains";
 import {
   createEvidenceChainAction,
   deleteEvidenceChainAction,
   getEvidenceCardAction,
   replaceEvidenceChainAction,
 } from "@/server/actions/evidence";
+import { callToolHandler } from "@/server/http/tools";
 
 let root = "";
 beforeAll(async () => {
@@ -35,6 +36,30 @@ describe("evidence server actions", () => {
     expect(replaced).toMatchObject({ ok: true, data: { status: "replaced" } });
     const deleted = await deleteEvidenceChainAction({ ...ids, turn_ref: "T0001", base_version: replaced.ok && replaced.data.status === "replaced" ? replaced.data.version : "" });
     expect(deleted).toMatchObject({ ok: true, data: { status: "deleted" } });
+  });
+
+  it("a reviewer's replace of T0001 survives an agent appending T0002 through the tool door; a second reviewer conflicts", async () => {
+    const created = await createEvidenceChainAction({ ...ids, evidence_chain: basicT1Chain() });
+    expect(created).toMatchObject({ ok: true, data: { status: "appended" } });
+    const view = await getEvidenceCardAction(ids);
+    if (!view.ok) throw new Error("card not loaded");
+    const base = { base_version: view.data.version, base_chain_version: view.data.turns[0]!.chain_version };
+
+    const agent = await callToolHandler(new Request("http://127.0.0.1/api/tools/write_evidence", { method: "POST", body: JSON.stringify({ ...ids, evidence_chain: basicT2Chain() }) }), {
+      params: Promise.resolve({ tool: "write_evidence" }),
+    });
+    expect(await agent.json()).toMatchObject({ status: "appended", turn_ref: "T0002" });
+
+    const reviewed = { ...basicT1Chain(), materiality: "minor" };
+    expect(await replaceEvidenceChainAction({ ...ids, evidence_chain: reviewed, ...base })).toMatchObject({ ok: true, data: { status: "replaced" } });
+    const after = await getEvidenceCardAction(ids);
+    expect(after.ok && after.data.card?.evidence_chains).toEqual([reviewed, basicT2Chain()]);
+
+    const second = await replaceEvidenceChainAction({ ...ids, evidence_chain: basicT1Chain(), ...base });
+    expect(second).toMatchObject({ ok: true, data: { status: "conflict", errors: [{ path: "base_chain_version" }] } });
+    await deleteEvidenceChainAction({ ...ids, turn_ref: "T0001", base_version: after.ok ? after.data.version : "" });
+    const cleaned = await getEvidenceCardAction(ids);
+    await deleteEvidenceChainAction({ ...ids, turn_ref: "T0002", base_version: cleaned.ok ? cleaned.data.version : "" });
   });
 
   it("returns structural rejections as data, keeping every {path, message, hint}", async () => {

@@ -1,0 +1,79 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
+import { detectContextResets } from "@/lib/analysis/context-resets";
+import { streamRecordLines } from "@/lib/analysis/record-lines";
+import type { FileRead } from "@/lib/analysis/schema";
+import { makeTempDir } from "@/lib/testing/shared";
+
+const point = (line: number, cache_read: number) => ({ line, cache_read, cache_creation: 5, input: 3, output: 1 });
+
+describe("detectContextResets (seed 003 algorithm)", () => {
+  it("counts drops of more than the threshold from the previous non-zero value; zeros are skipped", () => {
+    const resets = detectContextResets([point(1, 50_000), point(2, 0), point(3, 39_999), point(4, 30_000), point(5, 20_000)], 10);
+    expect(resets).toEqual([{ session_line: 3, from_tokens: 50_000, to_tokens: 39_999, position_percent: 30, cache_creation_tokens: 5, total_input_tokens: 40_007 }]);
+  });
+  it("a drop of exactly the threshold is not a reset", () => {
+    expect(detectContextResets([point(1, 20_000), point(2, 10_000)], 2)).toEqual([]);
+  });
+});
+
+async function writeLines(lines: string[], tail = "\n"): Promise<string> {
+  const file = path.join(await makeTempDir("analysis-"), "s.jsonl");
+  await fs.writeFile(file, lines.join("\n") + tail);
+  return file;
+}
+
+describe("streamRecordLines", () => {
+  it("numbers records by physical line (contract §1.6): a raw U+2028 inside a string adds a line", async () => {
+    const file = await writeLines(['{"a":"x\u2028y"}', "", '{"b":1}'], "");
+    const got: [number, string][] = [];
+    for await (const r of streamRecordLines(file, 4)) got.push([r.line, r.bytes.toString("utf8")]);
+    expect(got).toEqual([[1, '{"a":"x\u2028y"}'], [3, ""], [4, '{"b":1}']]);
+  });
+});
+
+describe("analyzeSessionFile on a synthetic transcript", () => {
+  const assistant = (id: string, cacheRead: number, content: unknown[]) =>
+    JSON.stringify({ type: "assistant", message: { id, role: "assistant", content, usage: { input_tokens: 2, cache_creation_input_tokens: 7, cache_read_input_tokens: cacheRead, output_tokens: 3 } } });
+  const result = (id: string, content: unknown, isError = false) =>
+    JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] } });
+
+  it("reads, batches, success, markers only at the start of tool_result content, reset before use", async () => {
+    const file = await writeLines([
+      JSON.stringify({ type: "user", message: { role: "user", content: "Workscope ID: 20260101-123456 — see <persisted-output> bug" } }),
+      assistant("m1", 50_000, [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/p/a.md" } }, { type: "tool_use", id: "t2", name: "Read", input: { file_path: "/p/b.md" } }]),
+      result("t1", "<persisted-output>\nOutput too large"),
+      result("t2", "nope", true),
+      assistant("m2", 60_000, [{ type: "text", text: "Looking at a.md now" }]),
+      assistant("m3", 20_000, [{ type: "text", text: "As a.md says" }]),
+      assistant("m4", 21_000, [{ type: "tool_use", id: "t3", name: "Bash", input: { command: "ls" } }]),
+    ]);
+    const a = await analyzeSessionFile(file, "claude-code", 10_000, { toolResultFiles: ["t1.txt", "t3.txt"], hasSubagents: false, export: null });
+    const reads = a.reads as FileRead[];
+    expect(reads.map((r) => [r.sequence, r.line, r.batch, r.success, r.persisted, r.result_line, r.first_use_line, r.last_use_line, r.reset_before_use_line])).toEqual([
+      [1, 2, 1, true, true, 3, 5, 6, 6],
+      [2, 2, 1, false, false, 4, 5, null, null],
+    ]);
+    expect(a.markers).toEqual([{ line: 3, tool_use_id: "t1", marker: "<persisted-output>" }]);
+    expect(a.marker_mentions_in_conversation).toBe(1);
+    expect(a.workscope_id).toBe("20260101-123456");
+    expect(a.persistence).toEqual({ persisted_reads: ["t1"], inline_reads: ["t2"], persisted_non_reads: [{ tool_use_id: "t3", tool_name: "Bash", file_name: "t3.txt" }] });
+    expect(a.resets.map((r) => r.session_line)).toEqual([6]);
+  });
+
+  it("a source without a figure says so instead of 0 (Codex: no reads, no cache creation)", async () => {
+    const tc = (input: number, cached: number, total: number) =>
+      JSON.stringify({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { total_tokens: total }, last_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: 4 } } } });
+    const file = await writeLines([tc(60_000, 50_000, 1), tc(60_000, 50_000, 1), tc(70_000, 30_000, 2)]);
+    const a = await analyzeSessionFile(file, "codex");
+    expect(a.token_points).toEqual([
+      { line: 1, cache_read: 50_000, cache_creation: null, input: 10_000, output: 4 },
+      { line: 3, cache_read: 30_000, cache_creation: null, input: 40_000, output: 4 },
+    ]);
+    expect(a.resets).toEqual([{ session_line: 3, from_tokens: 50_000, to_tokens: 30_000, position_percent: 100, cache_creation_tokens: null, total_input_tokens: 70_000 }]);
+    expect(a.reads).toMatchObject({ value: null, reason: expect.stringMatching(/Read tool/) });
+  });
+});

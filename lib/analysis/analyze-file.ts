@@ -1,0 +1,114 @@
+import { summarizeResets } from "@/lib/analysis/context-resets";
+import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
+import { scanCodexSession } from "@/lib/analysis/scan-codex";
+import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis } from "@/lib/analysis/schema";
+
+/** Workspace facts about a session's side files, gathered by the caller. */
+export type SessionSideFiles = {
+  /** File names under the session's `tool-results/` folder; null when the folder does not exist. */
+  toolResultFiles: string[] | null;
+  hasSubagents: boolean;
+  export: PairedExport | null;
+};
+
+const NO_SIDE_FILES: SessionSideFiles = { toolResultFiles: null, hasSubagents: false, export: null };
+
+/**
+ * Analyses one session file (seed 003, issue 10) in a single streamed pass: resets, risk,
+ * token progression, reads, persistence mapping, markers and Workscope ID. `source` selects the
+ * reader (`codex` rollouts give tokens and resets only: reads and persistence are reported as
+ * unavailable with a reason, never as 0).
+ * @param threshold reset threshold in tokens (default 10,000).
+ * @throws the fs error when the file cannot be read.
+ */
+export async function analyzeSessionFile(
+  filePath: string,
+  source: string,
+  threshold: number = DEFAULT_RESET_THRESHOLD,
+  side: SessionSideFiles = NO_SIDE_FILES,
+): Promise<SessionAnalysis> {
+  const common = {
+    source,
+    threshold,
+    has_subagents: side.hasSubagents,
+    has_tool_results: (side.toolResultFiles?.length ?? 0) > 0,
+    export: side.export,
+  };
+  if (source === "codex") {
+    const scan = await scanCodexSession(filePath, threshold);
+    const reason = "Codex rollouts have no Read tool or tool-results/ folder: files are read through shell commands";
+    return {
+      ...common,
+      line_count: scan.lineCount,
+      ...summarizeResets(scan.resets),
+      resets: scan.resets,
+      token_points: scan.points,
+      token_notes: [
+        "Codex records no cache creation tokens: cache_creation is null",
+        ...(scan.tokenCountEvents === 0 ? ["no token_count event with a last_token_usage object in this rollout: no token figures"] : []),
+      ],
+      reads: { value: null, reason },
+      read_batches: 0,
+      persistence: { value: null, reason },
+      markers: [],
+      marker_mentions_in_conversation: 0,
+      workscope_id: scan.workscopeId,
+      workscope_id_source: scan.workscopeId ? "pattern" : null,
+      unparsable_lines: scan.unparsable,
+    };
+  }
+  const scan = await scanClaudeSession(filePath, threshold);
+  const persistedIds = persistedToolUseIds(side.toolResultFiles);
+  finishReads(scan.reads, scan.resets, persistedIds);
+  return {
+    ...common,
+    line_count: scan.lineCount,
+    ...summarizeResets(scan.resets),
+    resets: scan.resets,
+    token_points: scan.points,
+    token_notes: scan.points.length === 0 ? ["no assistant record carries usage: no token figures"] : [],
+    reads: scan.reads,
+    read_batches: scan.readBatches,
+    persistence: persistenceMapping(scan, persistedIds),
+    markers: scan.markers,
+    marker_mentions_in_conversation: scan.markerMentions,
+    workscope_id: scan.workscopeId,
+    workscope_id_source: scan.workscopeSource,
+    unparsable_lines: scan.unparsable,
+  };
+}
+
+/** `tool-results/<tool_use_id>.<ext>` → tool_use_id → file name; null when there is no folder. */
+function persistedToolUseIds(files: string[] | null): Map<string, string> | null {
+  if (files === null) return null;
+  const ids = new Map<string, string>();
+  for (const name of files) {
+    const dot = name.indexOf(".");
+    ids.set(dot === -1 ? name : name.slice(0, dot), name);
+  }
+  return ids;
+}
+
+/** Sets `persisted` and `reset_before_use_line` on every read once the resets are known. */
+function finishReads(reads: FileRead[], resets: ContextReset[], persisted: Map<string, string> | null): void {
+  for (const read of reads) {
+    read.persisted = persisted?.has(read.tool_use_id) ?? false;
+    const after = read.result_line ?? read.line;
+    const until = Math.max(read.last_use_line ?? 0, read.first_use_line ?? 0);
+    const reset = resets.find((r) => r.session_line > after && r.session_line <= until);
+    read.reset_before_use_line = reset?.session_line ?? null;
+  }
+}
+
+function persistenceMapping(scan: ClaudeScan, persisted: Map<string, string> | null): SessionAnalysis["persistence"] {
+  const ids = persisted ?? new Map<string, string>();
+  const readIds = new Set(scan.reads.map((r) => r.tool_use_id));
+  return {
+    persisted_reads: scan.reads.filter((r) => ids.has(r.tool_use_id)).map((r) => r.tool_use_id),
+    inline_reads: scan.reads.filter((r) => !ids.has(r.tool_use_id)).map((r) => r.tool_use_id),
+    persisted_non_reads: [...ids]
+      .filter(([id]) => !readIds.has(id))
+      .map(([id, file]) => ({ tool_use_id: id, tool_name: scan.toolNames.get(id) ?? null, file_name: file }))
+      .sort((a, b) => a.tool_use_id.localeCompare(b.tool_use_id)),
+  };
+}

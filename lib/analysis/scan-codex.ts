@@ -1,0 +1,64 @@
+import { ResetDetector } from "@/lib/analysis/context-resets";
+import { streamRecordLines } from "@/lib/analysis/record-lines";
+import type { TokenPoint } from "@/lib/analysis/schema";
+import { findWorkscopePattern } from "@/lib/analysis/workscope";
+import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
+
+/** What one pass over a Codex rollout yields. */
+export type CodexScan = {
+  lineCount: number;
+  points: TokenPoint[];
+  resets: ReturnType<ResetDetector["finish"]>;
+  workscopeId: string | null;
+  tokenCountEvents: number;
+  unparsable: number;
+};
+
+const TOKEN_COUNT = Buffer.from('"token_count"');
+
+/**
+ * Scans a Codex rollout (issue 10 §5): one token point per `event_msg` `token_count` snapshot
+ * with an `info` object, from its `last_token_usage` (the last response): `cache_read` =
+ * `cached_input_tokens`, `input` = `input_tokens − cached_input_tokens` (Codex's input count
+ * includes cached input), `output` = `output_tokens`; `cache_creation` is null (Codex records
+ * none). A snapshot repeating the previous cumulative `total_token_usage` is a duplicate and
+ * skipped. Resets use seed 003's rule on `cache_read`. Only lines naming `"token_count"` are parsed.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function scanCodexSession(filePath: string, threshold: number): Promise<CodexScan> {
+  const detector = new ResetDetector(threshold);
+  const points: TokenPoint[] = [];
+  let lineCount = 0;
+  let workscopeId: string | null = null;
+  let lastTotal = "";
+  let events = 0;
+  let unparsable = 0;
+  for await (const { line, bytes } of streamRecordLines(filePath)) {
+    lineCount = line;
+    if (workscopeId === null) workscopeId = findWorkscopePattern(bytes);
+    if (bytes.indexOf(TOKEN_COUNT) === -1) continue;
+    const record = parseJsonObject(bytes.toString("utf8"));
+    if (record === null) {
+      unparsable += 1;
+      continue;
+    }
+    const payload = isJsonObject(record.payload) ? record.payload : null;
+    if (record.type !== "event_msg" || payload?.type !== "token_count" || !isJsonObject(payload.info)) continue;
+    const last = isJsonObject(payload.info.last_token_usage) ? payload.info.last_token_usage : null;
+    if (last === null) continue;
+    events += 1;
+    const total = JSON.stringify(payload.info.total_token_usage ?? null);
+    if (total === lastTotal) continue;
+    lastTotal = total;
+    const input = count(last.input_tokens);
+    const cached = count(last.cached_input_tokens);
+    const point: TokenPoint = { line, cache_read: cached, cache_creation: null, input: Math.max(0, input - cached), output: count(last.output_tokens) };
+    points.push(point);
+    detector.observe(point);
+  }
+  return { lineCount, points, resets: detector.finish(lineCount), workscopeId, tokenCountEvents: events, unparsable };
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
