@@ -1,6 +1,5 @@
 import { AppError } from "@/lib/errors";
 import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
-import { skimJsonObject, type SkimOptions } from "@/lib/jsonl/json-skim";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
@@ -84,7 +83,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   let previousTs: number | null = null;
 
   try {
-    for await (const { line, record, full, listedRecord } of claudeRecords(filePath)) {
+    for await (const { line, record, listedRecord } of claudeRecords(filePath)) {
       result.lineCount = line;
       if (record === null) {
         result.malformedLineCount += 1;
@@ -118,7 +117,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
         usage.reset();
         listed.reset();
         result.triggers.push({ line, timestampMs: ts, outputTokens: null });
-        if (result.firstUserMessage === null) result.firstUserMessage = firstMessageText(full());
+        if (result.firstUserMessage === null) result.firstUserMessage = firstMessageText(record);
       }
       usage.observe(record);
       if (listedRecord !== undefined) listed.observe(listedRecord);
@@ -136,28 +135,18 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
 }
 
 /**
- * What the analysis reads of a record: every top-level member, every member of `message`, and
- * `type` at any depth (content part kinds). Other strings (tool results, tool inputs, thinking,
- * `toolUseResult`) are validated but never decoded (issue 13: decide from bytes first).
+ * Every physical line of a Claude Code transcript parsed (null when malformed, as
+ * `parseJsonObject` of the decoded line). Lines come from the byte-level line index (contract
+ * §1.6 boundaries) and 16 MiB reads, each decoded alone with Buffer#toString (WHATWG
+ * replacement, BOM kept, like the TextDecoder stream it replaces). NOTE (issue 13 profile):
+ * the stream decoder plus the boundary regex cost more than JSON.parse itself; a byte-level
+ * skim that decoded only the index's fields measured slower than this JSON.parse.
  */
-const SKIM: SkimOptions = { fullChildrenOf: new Set(["message"]), keepKeys: new Set(["type"]) };
-const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-
-/**
- * Every physical line of a Claude Code transcript as a skimmed record (null when malformed,
- * exactly as `parseJsonObject` of the decoded line), plus `full()` giving the fully parsed
- * record of that line (valid only until the next line is requested). Lines come from the
- * byte-level line index (contract §1.6 boundaries), read in 16 MiB chunks, never decoded whole.
- */
-async function* claudeRecords(
-  filePath: string,
-): AsyncGenerator<{ line: number; record: JsonObject | null; full: () => JsonObject | null; listedRecord: JsonObject | null | undefined }> {
+async function* claudeRecords(filePath: string): AsyncGenerator<{ line: number; record: JsonObject | null; listedRecord: JsonObject | null | undefined }> {
   const index = await buildLineIndex(filePath);
   for await (const { line, bytes, start, end, next } of iterateLineBytes(filePath, index)) {
-    const full = () => parseJsonObject(DECODER.decode(bytes.subarray(start, end)));
-    const skimmed = skimJsonObject(bytes, start, end, SKIM);
-    const record = skimmed === undefined ? full() : skimmed;
-    yield { line, record, full, listedRecord: listedRecordOf(bytes, start, end, next, record) };
+    const record = parseJsonObject(bytes.toString("utf8", start, end));
+    yield { line, record, listedRecord: listedRecordOf(bytes, start, end, next, record) };
   }
 }
 
@@ -174,7 +163,7 @@ function listedRecordOf(bytes: Buffer, start: number, end: number, next: number,
   const terminator = next - end;
   const plainEnd = terminator === 0 || (terminator === 1 && bytes[end] === 0x0a) || (terminator === 2 && bytes[end] === 0x0d);
   if (plainEnd && end > start && bytes[end - 1] === 0x7d) return record;
-  return parseJsonObject(DECODER.decode(bytes.subarray(start, next)).trimEnd());
+  return parseJsonObject(bytes.toString("utf8", start, next).trimEnd());
 }
 
 /**
@@ -205,8 +194,7 @@ function closeTurn(triggers: ClaudeTrigger[], usage: ClaudeTurnUsage): void {
   if (open !== undefined) open.outputTokens = usage.total();
 }
 
-function firstMessageText(record: Record<string, unknown> | null): string | null {
-  if (record === null) return null;
+function firstMessageText(record: Record<string, unknown>): string | null {
   const text = claudeUserText(record).trim();
   if (text === "") return null;
   const chars = Array.from(text); // code points, so a surrogate pair is never split

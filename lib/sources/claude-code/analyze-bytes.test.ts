@@ -13,7 +13,7 @@ import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/
 
 /**
  * The analysis as it was before issue 13 (one JSON.parse per decoded line), reduced to what the
- * index and the usage cache depend on. The skimming analysis must agree with it on every file.
+ * index and the usage cache depend on. The byte-split analysis must agree with it on every file.
  */
 async function reference(file: string) {
   let lineCount = 0;
@@ -81,7 +81,7 @@ async function expectSame(file: string): Promise<void> {
   expect(fast.listedOutputTokens).toEqual(await listedReference(file, fast.turns));
 }
 
-describe("skimming Claude analysis", () => {
+describe("byte-split Claude analysis", () => {
   it("agrees with a full parse on malformed, exotic and oddly terminated lines", async () => {
     const dir = await makeTempDir();
     const file = path.join(dir, "odd.jsonl");
