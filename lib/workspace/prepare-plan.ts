@@ -25,6 +25,8 @@ export type PlannedSession = {
   attachments: { sourcePath: string; relative: string }[];
   /** Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven fork. */
   fork?: CodexForkHistory | null;
+  /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
+  turnOutputTokens?: (number | null)[];
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -40,7 +42,15 @@ type Candidate =
   | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
   | { source: "codex"; path: string };
 
-type Analysed = { sourceSessionId: string; projectRoot: string | null; lineCount: number; turns: PlannedSession["turns"]; attachments: PlannedSession["attachments"]; fork?: CodexForkHistory | null };
+type Analysed = {
+  sourceSessionId: string;
+  projectRoot: string | null;
+  lineCount: number;
+  turns: PlannedSession["turns"];
+  attachments: PlannedSession["attachments"];
+  fork?: CodexForkHistory | null;
+  turnOutputTokens?: (number | null)[];
+};
 
 /**
  * Discovers and analyses every Claude Code and Codex source, applies selection (contract §1.8:
@@ -94,6 +104,7 @@ export async function planSources(
       turns: analysed.turns,
       attachments: analysed.attachments,
       fork: analysed.fork,
+      turnOutputTokens: analysed.turnOutputTokens,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
@@ -106,11 +117,13 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
   if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
   if (analysis.turns.length === 0) return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
   const sessionDir = path.join(path.dirname(c.path), c.sessionId);
+  const listed = new Map(analysis.triggers.map((t, i) => [t.line, analysis.listedOutputTokens[i] ?? null]));
   return {
     sourceSessionId: c.sessionId,
     projectRoot: analysis.projectRoot,
     lineCount: analysis.lineCount,
     turns: analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+    turnOutputTokens: analysis.turns.map((t) => listed.get(t.turn_start_line) ?? null),
     attachments: [
       ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
       ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),
