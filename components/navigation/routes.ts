@@ -8,4 +8,10 @@ export const routes = {
   turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
     `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
+  /** A session's merged timeline; `row` deep-links one event (its timeline index). */
+  timeline: (projectKey: string, sessionRef: string) => `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/timeline`,
+  /** One line of a session file in the viewer (`agentId` for a subagent transcript). */
+  line: (projectKey: string, sessionRef: string, line: number, agentId?: string | null) => `${routes.session(projectKey, sessionRef, agentId)}#L${line}`,
+  /** Project-wide search; `q` the pattern. */
+  search: (projectKey: string, q?: string) => `${routes.project(projectKey)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
 };

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { runAudit } from "@/server/cli/audit-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runTool } from "@/server/cli/tool-command";
@@ -17,6 +18,8 @@ Usage:
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
   casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
+  casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
+  casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
@@ -54,6 +57,8 @@ async function main(argv: string[]): Promise<number> {
       return runServe(workspace, port);
     case "start":
       return runStart(workspace, port);
+    case "audit":
+      return runAudit(workspace, rest[0], values.json);
     case "mcp":
       await runStdioMcp(workspace);
       return 0;
