@@ -20,6 +20,12 @@ type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lin
 type Editing = { turnRef: string; mode: SaveMode; chain: unknown; opened: BaseVersions };
 
 /**
+ * Turns rendered per page (issue 13): a session with tens of thousands of turns rendered every
+ * item at once and took over a minute to show its first transcript rows.
+ */
+const TURNS_PAGE = 200;
+
+/**
  * The session's evidence beside the transcript: every indexed turn with its chain (or none),
  * one expanded at a time (opening it scrolls the transcript to the turn), and the editor for
  * one turn. The card is polled, so an agent's appends show up; an open
@@ -31,6 +37,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
   // One turn open at a time (issue 12 item 6): the panel reads as a list, not a wall of chains.
   const [expanded, setExpanded] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [shown, setShown] = useState(TURNS_PAGE);
 
   const entryOf = (turn: EvidenceTurnState) => (turn.chain_index === null ? undefined : card.chains.find((c) => c.index === turn.chain_index));
   const referenced = new Set(card.turns.map((t) => t.chain_index));
@@ -83,7 +90,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
             <CardSummary card={card} />
             {card.turns.length === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
             <ul aria-label="Turns and their evidence">
-              {card.turns.map((turn) => (
+              {card.turns.slice(0, shown).map((turn) => (
                 <TurnEvidenceItem
                   key={turn.turn_ref}
                   cardRef={cardRef}
@@ -97,6 +104,11 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                 />
               ))}
             </ul>
+            {card.turns.length > shown && (
+              <button type="button" onClick={() => setShown(shown + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
+                Show {Math.min(TURNS_PAGE, card.turns.length - shown)} more of {card.turns.length - shown} turns
+              </button>
+            )}
             {others.length > 0 && (
               <section aria-label="Other chains on the card" className="flex flex-col gap-2 border-t border-line p-3">
                 <h3 className="text-xs font-semibold">Other chains on the card ({others.length})</h3>

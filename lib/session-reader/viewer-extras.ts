@@ -1,6 +1,6 @@
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "./py-compat";
-import type { RecordGroup, ViewerExtras } from "./schema";
+import type { CompactRecord, RecordGroup, ViewerExtras } from "./schema";
 
 /** Detail text is clipped to this many characters (the viewer clamps it further). */
 export const DETAIL_CHARS = 4_000;
@@ -112,4 +112,23 @@ function formatMs(ms: number): string {
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** Bytes at a line's end searched for a Claude Code record's own timestamp (written after its message). */
+const TAIL_BYTES = 2048;
+
+/**
+ * The viewer's extras of one line in compact mode, without parsing the lines that carry a
+ * session's bulk (issue 13: a window's cost must not grow with the bytes it does not show):
+ * Claude `assistant` records and tool results, Codex `response_item`s are conversation lines
+ * with no command or detail, whose timestamp is found at the line's end (Claude writes it after
+ * the message) or head (Codex writes it first). Every other line gets {@link viewerExtras}.
+ */
+export function compactViewerExtras(text: string, source: string, record: Pick<CompactRecord, "record_type" | "tool_results">): ViewerExtras {
+  const bulk = source === "codex" ? record.record_type.startsWith("response_item") : record.record_type === "assistant" || record.tool_results.length > 0;
+  if (!bulk) return viewerExtras(text, source);
+  const region = source === "codex" ? text.slice(0, 512) : text.slice(-TAIL_BYTES);
+  const matches = [...region.matchAll(/"timestamp"\s*:\s*"([^"]+)"/g)];
+  const match = source === "codex" ? matches[0] : matches.at(-1);
+  return { timestamp: match?.[1] ?? null, group: "conversation", command: null, detail: null };
 }

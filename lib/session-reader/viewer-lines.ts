@@ -3,8 +3,8 @@ import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
-import { viewerExtras } from "@/lib/session-reader/viewer-extras";
-import { getSession, getWorkspaceLineIndex, resolveSubagentFile } from "@/lib/workspace/sessions";
+import { compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
+import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
 
@@ -27,8 +27,8 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const source = session.row.source;
   const records =
     query.mode === "compact"
-      ? (await readCompactRecords(filePath, index, query.start, query.end, source)).map(
-          (record, i): ViewerCompactRecord => ({ ...record, view: viewerExtras(lines[i]?.line === record.line ? lines[i]!.text : "", source) }),
+      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx))).map(
+          (record, i): ViewerCompactRecord => ({ ...record, view: compactViewerExtras(lines[i]?.line === record.line ? lines[i]!.text : "", source, record) }),
         )
       : lines.map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
