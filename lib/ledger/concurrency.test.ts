@@ -72,6 +72,9 @@ describe.skipIf(!HAS_SHARED)(`audit ledger across processes${HAS_SHARED ? "" : `
       await untilOutput(w, "ready", 60_000);
       w.child.stdin!.end("go\n");
       await untilOutput(w, "s", 60_000);
+      // Every fourth worker finishes one write first, so cards exist however slow the machine
+      // (on a loaded CI runner every kill could otherwise land inside the first write).
+      if (round % 4 === 0) await untilOutput(w, "w", 60_000);
       while (!(await inFlight(w.child.pid!))) await new Promise((r) => setTimeout(r, 1));
       for (let spins = Math.floor(Math.random() * 6); spins > 0; spins -= 1) await new Promise((r) => setImmediate(r));
       killedPids.add(w.child.pid!);
