@@ -8,4 +8,6 @@ export const routes = {
   turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
     `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
+  /** The Audit page, optionally filtered to one task (`project_key/session_ref` or a project). */
+  audit: (taskId?: string) => `/audit${taskId ? `?task=${encodeURIComponent(taskId)}` : ""}`,
 };
