@@ -39,3 +39,6 @@ export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionR
  * first, a CLI "agent" appends the second. Other specs must not write chains for these turns.
  */
 export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;
+
+/** The turn of LONG_SESSION whose chain audit.spec.ts writes through the CLI. Other specs must not write it. */
+export const AUDIT_TURN = "T0002";
