@@ -30,7 +30,7 @@ test.describe("audit ledger in the dashboard", () => {
     await page.goto("/audit");
     const table = page.getByRole("table", { name: "Tool calls" });
     await expect(table).toBeVisible();
-    await page.getByLabel("Tool").selectOption("write_evidence");
+    await page.getByRole("combobox", { name: "Tool", exact: true }).selectOption("write_evidence");
     const task = `${session.projectKey}/${session.sessionRef}`;
 
     expect(writeEvidenceWithCli(session, chain).status).toBe("appended");

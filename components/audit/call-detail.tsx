@@ -28,7 +28,7 @@ export function CallDetail({ receiptId, onClose }: { receiptId: string; onClose:
   const query = useQuery(auditCallQuery(receiptId));
   const receipt = query.data?.receipts[0];
   return (
-    <aside aria-label="Call detail" className="flex w-[34rem] shrink-0 flex-col gap-3 overflow-auto rounded-md border border-line bg-surface p-4">
+    <aside aria-label="Call detail" className="flex w-[28rem] shrink-0 flex-col gap-3 overflow-auto rounded-md border border-line bg-surface p-4">
       <div className="flex items-center justify-between">
         <h2 className="font-mono text-sm font-semibold">{receipt?.started?.tool_name ?? "Call"}</h2>
         <button type="button" onClick={onClose} className="text-xs text-accent hover:underline">

@@ -15,10 +15,10 @@ const RESULT_STYLE: Record<string, string> = {
 
 /** The Audit table's columns: time, door, tool, task, result, duration. */
 export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
-  { id: "time", header: "Time", width: "11rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
-  { id: "door", header: "Door", width: "7rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
-  { id: "tool", header: "Tool", width: "minmax(10rem, 1fr)", cell: (r) => <span className="font-mono text-xs">{r.tool_name}</span> },
-  { id: "task", header: "Session / project", width: "minmax(12rem, 1.4fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.task_id}</span> },
+  { id: "time", header: "Time", width: "9.5rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
+  { id: "door", header: "Door", width: "5.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
+  { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.tool_name}</span> },
+  { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.task_id}</span> },
   {
     id: "result",
     header: "Result",
