@@ -40,6 +40,8 @@ export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionR
  */
 export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;
 
+/** The turn of LONG_SESSION whose chain audit.spec.ts writes through the CLI. Other specs must not write it. */
+export const AUDIT_TURN = "T0002";
 /**
  * A source folder daily.spec.ts writes sessions into while the server runs (the live sync):
  * reset by global-setup.ts to one session of project `live-app`. Other specs must not use it.

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 
+import { routes } from "@/components/navigation/routes";
+
 export default function DashboardLayout({ children }: { children: ReactNode }) {
   return (
     <div className="flex h-dvh flex-col">
@@ -9,6 +11,11 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
           Casefile
         </Link>
         <span className="text-xs text-muted">agent session forensics</span>
+        <nav className="ml-auto flex items-center gap-3 text-sm">
+          <Link href={routes.audit()} className="text-accent hover:underline">
+            Audit
+          </Link>
+        </nav>
       </header>
       <main className="flex min-h-0 flex-1 flex-col">{children}</main>
     </div>

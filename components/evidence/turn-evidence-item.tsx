@@ -2,6 +2,7 @@
 
 import type { EvidenceChainEntry, EvidenceTurnState } from "@/lib/evidence/schema";
 
+import { ChainAuthorLine } from "./chain-author";
 import { ChainView } from "./chain-view";
 import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
@@ -50,6 +51,7 @@ export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, readOnl
       {expanded && (
         <div className="flex flex-col gap-2 px-3 pt-1 pb-3">
           {chain && entry ? <ChainView chain={chain} issues={entry.issues} /> : <p className="text-xs text-muted">No evidence chain for this turn yet.</p>}
+          {chain && <ChainAuthorLine cardRef={cardRef} turnRef={turn.turn_ref} />}
           {!readOnly && (
             <div className="flex flex-wrap items-center gap-2">
               <button type="button" onClick={onEdit} className="rounded bg-ink px-2 py-0.5 text-2xs font-semibold text-white hover:bg-ink/85">

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
 
 import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
 import { blobPath, blobRef, type LedgerPaths } from "@/lib/ledger/paths";
@@ -18,20 +19,23 @@ export async function persistBlob(paths: LedgerPaths, value: unknown): Promise<B
   const text = canonicalJson(value);
   const hash = sha256Text(text);
   const target = blobPath(paths, hash);
+  // NOTE: synchronous on purpose (the per-call hot path; see Ledger.append). A stored blob is
+  // never rewritten, so an existing name is the common, one-syscall case.
+  if (fs.existsSync(target)) return { hash, ref: blobRef(hash) };
   const tmp = `${paths.inputsDir}/.${hash}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await fs.writeFile(tmp, text, { flag: "wx" });
+    fs.writeFileSync(tmp, text, { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    await fs.mkdir(paths.inputsDir, { recursive: true });
-    await fs.writeFile(tmp, text, { flag: "wx" });
+    fs.mkdirSync(paths.inputsDir, { recursive: true });
+    fs.writeFileSync(tmp, text, { flag: "wx" });
   }
   try {
-    await fs.link(tmp, target);
+    fs.linkSync(tmp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   } finally {
-    await fs.rm(tmp, { force: true });
+    fs.rmSync(tmp, { force: true });
   }
   return { hash, ref: blobRef(hash) };
 }
@@ -44,7 +48,7 @@ export async function readBlob(paths: LedgerPaths, hash: string): Promise<BlobRe
   if (!/^[0-9a-f]{64}$/.test(hash)) return { state: "missing" };
   let text: string;
   try {
-    text = await fs.readFile(blobPath(paths, hash), "utf8");
+    text = await fsp.readFile(blobPath(paths, hash), "utf8");
   } catch {
     return { state: "missing" };
   }

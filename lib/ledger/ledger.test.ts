@@ -7,8 +7,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
+import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { corpusSessions, corpusWorkspace } from "@/lib/ledger/__fixtures__/corpus-workspace";
 import { persistBlob } from "@/lib/ledger/blobs";
+import { chainAuthors } from "@/lib/ledger/chain-authors";
 import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
 import { configureLedger, getLedger, Ledger } from "@/lib/ledger/ledger-store";
@@ -91,17 +93,11 @@ describe.skipIf(!HAS_SHARED)(`audit ledger on real corpus sessions${HAS_SHARED ?
     const root = await corpusWorkspace();
     const { projectKey, sessions } = await corpusSessions(root);
     const ctx = createCoreContext(root);
-    const s = sessions[0]!;
-    const turn = s.turns[0]!;
-    const line = `${turn.turn_start_line}-${turn.turn_start_line}`;
-    const chain = {
-      turn_ref: turn.turn_ref,
-      trigger: { summary: "The user asked for a change.", citations: [{ lines: line }] },
-      agent_reaction: { summary: "The agent answered.", citations: [{ lines: line }] },
-      outcomes: [],
-      terminal_state: { kind: "no_material_result", summary: "Nothing was changed." },
-    };
+    const s = sessions.find((x) => x.turns.some((t) => t.turn_end_line - t.turn_start_line >= 2))!;
+    const turn = s.turns.find((t) => t.turn_end_line - t.turn_start_line >= 2)!;
+    const chain = chainForTurn(turn);
     const write = await callTool(ctx, "write_evidence", { project_key: projectKey, session_ref: s.ref, evidence_chain: chain }, { door: "mcp", client: "test-agent" });
+    expect(write.status).toBe("appended");
     const badSchema = await callTool(ctx, "read_session_lines", "not an object", { door: "cli" });
     expect(badSchema.status).toBe("invalid");
     await expect(callTool(ctx, "get_evidence_card", { project_key: "nope", session_ref: "S0001" }, { door: "ui" })).rejects.toThrow();
@@ -111,6 +107,7 @@ describe.skipIf(!HAS_SHARED)(`audit ledger on real corpus sessions${HAS_SHARED ?
     if (write.status === "appended") {
       expect(w).toMatchObject({ result: "success", artifacts_written: [`projects/${projectKey}/evidence/${s.ref}.json`] });
       expect(w!.policy_decisions.map((d) => d.policy_id)).toEqual(expect.arrayContaining(["workspace.writable", "tool.validation", "path.containment"]));
+      expect(await chainAuthors(getLedger(root), projectKey, s.ref)).toEqual({ [turn.turn_ref]: expect.objectContaining({ door: "mcp", client: "test-agent", tool_name: "write_evidence" }) });
     } else {
       expect(w).toMatchObject({ result: "failure", status: "invalid", artifacts_written: [] });
     }

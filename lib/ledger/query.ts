@@ -1,7 +1,7 @@
 import { type BlobRead, readBlob } from "@/lib/ledger/blobs";
 import type { IndexedEntry, LedgerIndex, Receipt } from "@/lib/ledger/ledger-index";
 import type { Ledger } from "@/lib/ledger/ledger-store";
-import type { CallResult, EntryLocation, FinishedEntry, LedgerEntry, LedgerEventType, StartedEntry } from "@/lib/ledger/schema";
+import type { AuditEntryView, AuditPage, BlobView, CallResult, LedgerEventType, ReceiptInspection } from "@/lib/ledger/schema";
 
 /** Filters of seed 002's queries ("all traces", "traces of one task"); all optional. */
 export type AuditFilter = {
@@ -13,19 +13,6 @@ export type AuditFilter = {
   door?: string;
   result?: CallResult | "running";
 };
-
-/**
- * One entry with its full metadata: where it sits on disk, and the other half of its receipt —
- * a started entry carries its `outcome` (absent while running), a finished one the `call` it ends.
- */
-export type AuditEntryView = LedgerEntry & {
-  at: EntryLocation;
-  outcome?: Pick<FinishedEntry, "result" | "duration_ms" | "status" | "timestamp">;
-  call?: Pick<StartedEntry, "task_id" | "tool_name" | "door" | "client" | "timestamp">;
-};
-
-/** A page of entries: `total` matching, `next_offset` null on the last page. */
-export type AuditPage = { total: number; offset: number; next_offset: number | null; entries: AuditEntryView[] };
 
 /**
  * Seed 002's `readTraces()` / `readTracesByTaskId()` with filters and paging: entries in ledger
@@ -67,12 +54,6 @@ function entryView(index: LedgerIndex, { entry, at }: IndexedEntry): AuditEntryV
   const s = receipt.started;
   return { ...entry, at, ...(s ? { call: { task_id: s.task_id, tool_name: s.tool_name, door: s.door, client: s.client, timestamp: s.timestamp } } : {}) };
 }
-
-/** A blob as an inspection shows it: the value when present, and whether its hash recomputes. */
-export type BlobView = { ref: string | null; state: "missing" | "present"; verified: boolean; value: unknown };
-
-/** One receipt inspected: both entries, the input and output from their blobs, hash-verified. */
-export type ReceiptInspection = { receipt_id: string; started: StartedEntry | null; finished: FinishedEntry | null; input: BlobView; output: BlobView };
 
 /**
  * Seed 002's `inspectTask(taskId)`: every receipt of a task with its input, output and policy

@@ -20,7 +20,7 @@ export type CallOutput = { status: string } & Record<string, unknown>;
  * append, so recording its own reads would make it feed itself forever. The same tools called
  * through MCP, HTTP or the CLI are recorded like any other call.
  */
-const UNRECORDED_UI_TOOLS = new Set(["query_ledger_full", "inspect_ledger_task"]);
+const UNRECORDED_UI_TOOLS = new Set(["query_ledger_full", "inspect_ledger_task", "get_chain_authors"]);
 
 /** `project_key/session_ref`, the project alone, or `workspace`: what a call works on (issue 8). */
 export function taskIdOf(input: unknown): string {

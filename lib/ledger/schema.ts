@@ -87,3 +87,26 @@ export type CallRow = {
   duration_ms?: number;
   status?: string;
 };
+
+/**
+ * One entry with its full metadata: where it sits on disk, and the other half of its receipt —
+ * a started entry carries its `outcome` (absent while running), a finished one the `call` it ends.
+ */
+export type AuditEntryView = LedgerEntry & {
+  at: EntryLocation;
+  outcome?: Pick<FinishedEntry, "result" | "duration_ms" | "status" | "timestamp">;
+  call?: Pick<StartedEntry, "task_id" | "tool_name" | "door" | "client" | "timestamp">;
+};
+
+/** A page of entries: `total` matching, `next_offset` null on the last page. */
+export type AuditPage = { total: number; offset: number; next_offset: number | null; entries: AuditEntryView[] };
+
+/** A blob as an inspection shows it: the value when present, and whether its hash recomputes. */
+export type BlobView = { ref: string | null; state: "missing" | "present"; verified: boolean; value: unknown };
+
+/** One receipt inspected: both entries, the input and output from their blobs, hash-verified. */
+export type ReceiptInspection = { receipt_id: string; started: StartedEntry | null; finished: FinishedEntry | null; input: BlobView; output: BlobView };
+
+
+/** Who last wrote or corrected a chain: the call's receipt, tool, door, client and finish time. */
+export type ChainAuthor = { receipt_id: string; tool_name: string; door: z.infer<typeof doorSchema>; client: string | null; timestamp: string };

@@ -1,9 +1,10 @@
 import * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";
+import { chainAuthors } from "@/lib/ledger/chain-authors";
 import { getLedger } from "@/lib/ledger/ledger-store";
-import { type AuditPage, inspectAudit, queryAudit, type ReceiptInspection } from "@/lib/ledger/query";
-import { callResultSchema, doorSchema, LEDGER_EVENT_TYPES } from "@/lib/ledger/schema";
+import { inspectAudit, queryAudit } from "@/lib/ledger/query";
+import { type AuditPage, callResultSchema, type ChainAuthor, doorSchema, LEDGER_EVENT_TYPES, type ReceiptInspection } from "@/lib/ledger/schema";
 import { defineTool, type ToolInputInvalid } from "@/lib/tools/define-tool";
 
 const QUERY_HINT = "pass {ledger?: \"audit\", event_type?, task_id?, project_key?, session_ref?, tool_name?, door?, result?, max_entries?, offset?, order?}";
@@ -17,8 +18,8 @@ const queryInput = z.object({
   tool_name: z.string().optional(),
   door: doorSchema.optional(),
   result: z.union([callResultSchema, z.literal("running")]).optional(),
-  max_entries: z.number().int().min(1).max(1000).default(100),
-  offset: z.number().int().min(0).default(0),
+  max_entries: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
   order: z.enum(["asc", "desc"]).default("asc").describe("asc: oldest first (ledger order); desc: newest first."),
 });
 type QueryInput = z.output<typeof queryInput>;
@@ -86,4 +87,19 @@ export const inspectLedgerTaskTool = defineTool({
   }),
 });
 
-export const ledgerTools = [queryLedgerFullTool, inspectLedgerTaskTool];
+/** The dashboard's "written by" on evidence chains: each chain's last writer, from the ledger. Read-only. */
+export const getChainAuthorsTool = defineTool({
+  name: "get_chain_authors",
+  title: "Get chain authors",
+  description: "Who last wrote or corrected each evidence chain of a session (door, client, tool, time, receipt), from the audit ledger. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1), session_ref: z.string().min(1) }),
+  inputHint: "pass {project_key, session_ref}",
+  run: async (ctx, input): Promise<{ status: "ok"; authors: Record<string, ChainAuthor> }> => ({
+    status: "ok",
+    authors: await chainAuthors(getLedger(ctx.workspaceRoot), input.project_key, input.session_ref),
+  }),
+});
+
+export const ledgerTools = [queryLedgerFullTool, inspectLedgerTaskTool, getChainAuthorsTool];

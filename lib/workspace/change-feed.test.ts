@@ -29,3 +29,18 @@ describe("WorkspaceChangeFeed", () => {
     stop();
   });
 });
+
+describe("WorkspaceChangeFeed and the audit ledger", () => {
+  it("reports a ledger append as an audit change, never as a workspace change", async () => {
+    const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(2) }]);
+    const feed = new WorkspaceChangeFeed(root, 60_000);
+    const seen: WorkspaceChange[] = [];
+    const stop = feed.subscribe((c) => seen.push(c));
+    await feed.tick();
+    await fs.mkdir(path.join(root, "audit", "traces"), { recursive: true });
+    await fs.writeFile(path.join(root, "audit", "traces", "tool-traces.jsonl"), "{}\n");
+    await feed.tick();
+    expect(seen.map((c) => c.scope)).toEqual(["audit"]);
+    stop();
+  });
+});

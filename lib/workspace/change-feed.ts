@@ -1,8 +1,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-/** What moved in the workspace since the last tick (issue 4, "Live"). */
-export type WorkspaceChange = { version: number; at: string };
+import { ledgerPaths, listSegments } from "@/lib/ledger/paths";
+
+/**
+ * What moved since the last tick (issue 4, "Live"): `workspace` — cards, envelopes, indexes,
+ * metadata; `audit` — the audit ledger (issue 8). They are separate so the dashboard's own
+ * recorded reads, which append to the ledger, never make the workspace pages refetch themselves.
+ */
+export type WorkspaceChange = { version: number; at: string; scope: "workspace" | "audit" };
 
 type Listener = (change: WorkspaceChange) => void;
 
@@ -22,6 +28,7 @@ export class WorkspaceChangeFeed {
   private readonly listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | null = null;
   private stamp: string | null = null;
+  private auditStamp: string | null = null;
   private version = 0;
   private inFlight: Promise<void> | null = null;
 
@@ -41,6 +48,7 @@ export class WorkspaceChangeFeed {
         clearInterval(this.timer);
         this.timer = null;
         this.stamp = null;
+        this.auditStamp = null;
       }
     };
   }
@@ -54,14 +62,26 @@ export class WorkspaceChangeFeed {
   }
 
   private async sweep(): Promise<void> {
-    const stamp = await workspaceStamp(this.root);
+    const [stamp, auditStamp] = await Promise.all([workspaceStamp(this.root), ledgerStamp(this.root)]);
     const changed = this.stamp !== null && stamp !== this.stamp;
+    const auditChanged = this.auditStamp !== null && auditStamp !== this.auditStamp;
     this.stamp = stamp;
-    if (!changed) return;
+    this.auditStamp = auditStamp;
+    if (changed) this.notify("workspace");
+    if (auditChanged) this.notify("audit");
+  }
+
+  private notify(scope: WorkspaceChange["scope"]): void {
     this.version += 1;
-    const change = { version: this.version, at: new Date().toISOString() };
+    const change = { version: this.version, at: new Date().toISOString(), scope };
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/** The ledger's active file and segment count: every append changes the first, rotation the second. */
+async function ledgerStamp(root: string): Promise<string> {
+  const paths = ledgerPaths(root);
+  return `${await statPart(paths.active)}|${(await listSegments(paths)).length}`;
 }
 
 async function workspaceStamp(root: string): Promise<string> {

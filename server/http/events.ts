@@ -8,7 +8,8 @@ const HEARTBEAT_MS = 15_000;
 /**
  * `GET /api/events`: Server-Sent Events that push `change` whenever an evidence card, a
  * synthesis envelope, an index or the metadata of the workspace changes, whoever wrote it
- * (issue 4, "Live"). Each event's data is `{version, at}`; a comment line every 15 s keeps
+ * (issue 4, "Live"), and `audit` whenever the audit ledger grows (issue 8). Each event's data is
+ * `{version, at, scope}`; a comment line every 15 s keeps
  * proxies and the browser from timing the stream out. The subscription ends with the request.
  */
 export function workspaceEventsHandler(request: Request): Response {
@@ -25,7 +26,7 @@ export function workspaceEventsHandler(request: Request): Response {
         }
       };
       send("retry: 1000\n: connected\n\n");
-      const unsubscribe = feed.subscribe((change) => send(`event: change\ndata: ${JSON.stringify(change)}\n\n`));
+      const unsubscribe = feed.subscribe((change) => send(`event: ${change.scope === "audit" ? "audit" : "change"}\ndata: ${JSON.stringify(change)}\n\n`));
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
       cleanup = () => {
         clearInterval(heartbeat);

@@ -1,0 +1,4 @@
+import { listAuditCallsHandler } from "@/server/http/audit";
+
+export const dynamic = "force-dynamic";
+export const GET = listAuditCallsHandler;

@@ -1,0 +1,32 @@
+import type { Column } from "@/components/data-table/types";
+import { formatLocalDateTime } from "@/components/format/format";
+import type { AuditEntryView } from "@/lib/ledger/schema";
+
+/** A call as the table shows it: the started entry with its outcome. */
+export type AuditRow = AuditEntryView & { kind: "tool_call_started" };
+
+const RESULT_STYLE: Record<string, string> = {
+  success: "text-ok",
+  failure: "text-warn",
+  denied: "text-danger",
+  crashed: "text-danger font-semibold",
+  running: "text-muted",
+};
+
+/** The Audit table's columns: time, door, tool, task, result, duration. */
+export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
+  { id: "time", header: "Time", width: "9.5rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
+  { id: "door", header: "Door", width: "5.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
+  { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.tool_name}</span> },
+  { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.task_id}</span> },
+  {
+    id: "result",
+    header: "Result",
+    width: "8rem",
+    cell: (r) => {
+      const result = r.outcome?.result ?? "running";
+      return <span className={RESULT_STYLE[result]}>{result}{r.outcome?.status && r.outcome.status !== "ok" ? ` · ${r.outcome.status}` : ""}</span>;
+    },
+  },
+  { id: "duration", header: "Duration", width: "6rem", align: "right", cell: (r) => (r.outcome ? `${r.outcome.duration_ms} ms` : "—") },
+];

@@ -1,0 +1,47 @@
+import "server-only";
+
+import { getChainAuthorsTool, inspectLedgerTaskTool, queryLedgerFullTool } from "@/lib/ledger/tools";
+import { invokeToolForUi, serializeToolResult } from "@/lib/tools/registry";
+import { getCoreContext } from "@/server/core";
+import { errorResponse, jsonText } from "@/server/http/respond";
+
+const FILTERS = ["door", "tool_name", "result", "task_id", "offset", "max_entries"] as const;
+
+/**
+ * `GET /api/audit?door&tool_name&result&task_id&offset&max_entries` → `query_ledger_full` (door
+ * `ui`): the calls (started entries, each with its outcome), newest first, for the Audit page.
+ */
+export async function listAuditCallsHandler(request: Request): Promise<Response> {
+  try {
+    const search = new URL(request.url).searchParams;
+    const input: Record<string, string> = { ledger: "audit", event_type: "tool_call_started", order: "desc" };
+    for (const key of FILTERS) {
+      const value = search.get(key);
+      if (value) input[key] = value;
+    }
+    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), queryLedgerFullTool, input)), 200);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** `GET /api/audit/<receipt_id>` → `inspect_ledger_task` of one call: entries, input and output from their blobs. */
+export async function getAuditCallHandler(_request: Request, { params }: { params: Promise<{ receiptId: string }> }): Promise<Response> {
+  try {
+    const { receiptId } = await params;
+    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), inspectLedgerTaskTool, { receipt_id: receiptId })), 200);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** `GET /api/audit/authors?project_key&session_ref` → `get_chain_authors`: each chain's last writer. */
+export async function getChainAuthorsHandler(request: Request): Promise<Response> {
+  try {
+    const search = new URL(request.url).searchParams;
+    const input = { project_key: search.get("project_key") ?? "", session_ref: search.get("session_ref") ?? "" };
+    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), getChainAuthorsTool, input)), 200);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
