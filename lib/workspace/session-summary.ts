@@ -14,7 +14,10 @@ const PROBE_LINES = 64;
 /** First user message as listed: one line, at most this many characters. */
 const FIRST_MESSAGE_CHARS = 300;
 
-const cache = new Map<string, { stamp: string; item: SessionListItem; recent: boolean }>();
+/** A list row without the seed 003 risk columns (list-sessions adds those from lib/analysis). */
+type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
+
+const cache = new Map<string, { stamp: string; item: SummaryItem; recent: boolean }>();
 
 /**
  * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
@@ -25,7 +28,7 @@ const cache = new Map<string, { stamp: string; item: SessionListItem; recent: bo
  * size and mtime, so an unchanged session costs one stat.
  * @throws the fs error when the copied file cannot be read.
  */
-export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SessionListItem> {
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath);
@@ -56,7 +59,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     if (line) firstMessage = oneLine(buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview);
   }
   const ending = await sessionEnding(ctx, session.filePath, index, row.source);
-  const item: SessionListItem = {
+  const item: SummaryItem = {
     session_ref: row.session_ref,
     source: row.source,
     source_session_id: row.source_session_id,

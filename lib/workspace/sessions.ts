@@ -58,9 +58,11 @@ export async function resolveSession(
     filePath = await resolveInside(project.dir, row.session_path);
     const st = await fs.stat(filePath);
     if (!st.isFile()) return { ok: false, failure: missing };
-  } catch {
+  } catch (error) {
+    ctx.trace?.policy("path.containment", "deny", `${row.session_path}: ${(error as Error).message}`);
     return { ok: false, failure: missing };
   }
+  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${row.session_path}`);
   return { ok: true, session: { project, row, filePath } };
 }
 
@@ -82,6 +84,26 @@ export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promi
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */
 export function subagentsDir(session: ResolvedSession): string {
   return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
+}
+
+/** Sub-folder of a session's side folder holding its paired chat exports (seed 003 Q2). */
+export const EXPORTS_SUBDIR = "exports";
+
+/** A session's side folder `<dir>/<stem>/` (subagents, tool-results, exports). */
+export function sessionSideDir(session: ResolvedSession): string {
+  return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"));
+}
+
+/** Lists the regular files of one sub-folder of a session's side folder, sorted; null when the folder is absent. */
+export async function listSideFiles(session: ResolvedSession, subdir: "tool-results" | typeof EXPORTS_SUBDIR): Promise<string[] | null> {
+  const dir = path.join(sessionSideDir(session), subdir);
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
 }
 
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */

@@ -1,3 +1,4 @@
+import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
 import { listSessions } from "@/lib/workspace/list-sessions";
 import { listSessionsInputSchema } from "@/lib/workspace/schema";
@@ -11,7 +12,8 @@ export const listSessionsTool = defineTool({
   readOnly: true,
   input: listSessionsInputSchema,
   inputHint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-  run: (ctx, input) => listSessions(ctx, input),
+  // A control-plane project's sessions come from its ho2m ledger (seed 004, issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "list_sessions", input)) ?? listSessions(ctx, input),
 });
 
 export const workspaceTools = [listSessionsTool];
