@@ -2,7 +2,6 @@
 
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 
@@ -166,7 +165,9 @@ function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean;
         <span className="w-20 shrink-0 font-mono text-2xs text-muted" title={event.timestamp ?? "no timestamp"}>
           {event.timestamp ? event.timestamp.slice(11, 23) : "—"}
         </span>
-        <Badge tone={SOURCE_TONE[event.source] ?? "neutral"}>{event.source}</Badge>
+        <span className="w-20 shrink-0">
+          <Badge tone={SOURCE_TONE[event.source] ?? "neutral"}>{event.source}</Badge>
+        </span>
         <span className="w-36 shrink-0 truncate font-mono">{event.event_type}</span>
         <span className="w-16 shrink-0 text-muted">{event.actor}</span>
         <span className="w-12 shrink-0 font-mono text-2xs text-muted">{event.turn_ref ?? ""}</span>
@@ -174,9 +175,11 @@ function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean;
           {tools.length > 0 ? tools.join(", ") : typeof p.summary === "string" ? p.summary : ""}
         </span>
         {href ? (
-          <Link href={href} onClick={onOpen} className="shrink-0 font-mono text-2xs text-accent hover:underline" title={`${event.file}:${event.line}`}>
+          // A document navigation, not a client one: the viewer then opens at its `#L<n>` like a
+          // pasted link, and Back reloads this page at `?row=` (recorded by onOpen).
+          <a href={href} onClick={onOpen} className="shrink-0 font-mono text-2xs text-accent hover:underline" title={`${event.file}:${event.line}`}>
             {location}
-          </Link>
+          </a>
         ) : (
           <span className="shrink-0 font-mono text-2xs text-muted" title={event.file}>
             {location}

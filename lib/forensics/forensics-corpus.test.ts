@@ -9,9 +9,9 @@ import { grepJsonl } from "@/lib/forensics/grep";
 import { sessionOverview } from "@/lib/forensics/overview";
 import { reconstructSession } from "@/lib/forensics/reconstruct";
 import { grepJsonlInputSchema, reconstructSessionInputSchema, sessionLedgerInputSchema, type GrepJsonlResult, type SessionOverviewResult, type ReconstructSessionResult, type TimelineRow } from "@/lib/forensics/schema";
-import { querySessionLedger, type SessionLedgerResult } from "@/lib/forensics/session-ledgers";
+import { querySessionLedger, type SessionLedgerPage } from "@/lib/forensics/session-ledgers";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
-import { TOOLS } from "@/lib/tools/registry";
+import { callTool, TOOLS } from "@/lib/tools/registry";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 
@@ -281,21 +281,35 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
   });
 
   describe("session sources as ledgers (query_ledger_full)", () => {
-    const query = async (over: Record<string, unknown>) => (await querySessionLedger(ctx, sessionLedgerInputSchema.parse(over))) as SessionLedgerResult;
+    const query = async (over: Record<string, unknown>) => (await querySessionLedger(ctx, sessionLedgerInputSchema.parse(over))) as SessionLedgerPage;
 
     it("returns full records of main and of one subagent, filtered and paginated", async () => {
       const ref = refs.era2;
       const main = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", event_type: "tool_call", max_entries: 3, offset: 2 });
-      expect(main.count).toBeGreaterThan(5);
+      expect(main.total).toBeGreaterThan(5);
+      expect(main.next_offset).toBe(5);
       expect(main.entries.map((e) => e.event_type)).toEqual(["tool_call", "tool_call", "tool_call"]);
       expect((main.entries[0]!.record as { type: string }).type).toBe("assistant");
       const all = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", event_type: "tool_call", max_entries: 1000, max_bytes: 10_000_000 });
       expect(main.entries).toEqual(all.entries.slice(2, 5));
       const sub = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "subagent:agent-a930f76", max_entries: 1000, max_bytes: 10_000_000 });
-      expect(sub.count).toBe(sub.returned);
+      expect(sub.total).toBe(sub.returned);
+      expect(sub.next_offset).toBeNull();
       expect(sub.file).toMatch(/subagents\/agent-a930f76\.jsonl$/);
       expect(await querySessionLedger(ctx, sessionLedgerInputSchema.parse({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "subagent:agent-zzz" }))).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
       expect(await querySessionLedger(ctx, sessionLedgerInputSchema.parse({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "bogus" }))).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
+    });
+
+    it("answers through query_ledger_full's dispatch beside the audit ledger", async () => {
+      const ref = refs.era2;
+      const viaTool = (await callTool(ctx, "query_ledger_full", { ledger: "main", project_key: ref.project_key, session_ref: ref.session_ref, event_type: "tool_call", max_entries: 3, offset: 2 }, { door: "cli" })) as SessionLedgerPage;
+      const direct = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", event_type: "tool_call", max_entries: 3, offset: 2, max_bytes: 10_000_000 });
+      expect(viaTool).toEqual(direct);
+      const newest = (await callTool(ctx, "query_ledger_full", { ledger: "subagent:agent-a930f76", project_key: ref.project_key, session_ref: ref.session_ref, order: "desc", max_entries: 1 }, { door: "cli" })) as SessionLedgerPage;
+      expect(newest.entries[0]!.line).toBe(newest.total > 0 ? Math.max(...(await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "subagent:agent-a930f76", max_entries: 1000, max_bytes: 10_000_000 })).entries.map((e) => e.line)) : 0);
+      expect(await callTool(ctx, "query_ledger_full", { ledger: "main", project_key: ref.project_key }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+      expect(await callTool(ctx, "query_ledger_full", { ledger: "subagent:agent-none", project_key: ref.project_key, session_ref: ref.session_ref }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
+      expect((await callTool(ctx, "query_ledger_full", { ledger: "audit" }, { door: "cli" })).status).toBe("ok");
     });
   });
 });

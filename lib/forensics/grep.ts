@@ -1,14 +1,11 @@
-import fs from "node:fs/promises";
-
 import type { CoreContext } from "@/lib/context";
+import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { compileGrepPattern, type GrepPattern } from "@/lib/forensics/regex";
 import type { ForensicsInvalid, GrepJsonlInput, GrepJsonlResult, GrepMatch } from "@/lib/forensics/schema";
 import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getWorkspaceLineIndex, resolveSession, sessionFiles, type SessionFile } from "@/lib/workspace/sessions";
 
-/** Bytes read per chunk (whole lines; a longer line is read alone). */
-const CHUNK_BYTES = 8 << 20;
 /** A returned `raw` line longer than this many characters is clipped (`raw_clipped: true`). */
 export const MAX_RAW_CHARS = 16_384;
 
@@ -117,36 +114,8 @@ export function unknownLedger(ledger: string): { field: string; message: string;
  */
 export async function grepFile(filePath: string, index: LineIndex, pattern: GrepPattern, onMatch: (lineNumber: number, text: string) => void): Promise<void> {
   const { starts, lineCount, size } = index;
-  if (lineCount === 0) return;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
-  const handle = await fs.open(filePath, "r");
-  try {
-    let first = 0;
-    while (first < lineCount) {
-      const from = starts[first]!;
-      // The last line that still ends within CHUNK_BYTES of `from` (at least `first`).
-      let a = first;
-      let b = lineCount - 1;
-      while (a < b) {
-        const mid = Math.floor((a + b + 1) / 2);
-        if (lineEnd(mid) - from <= CHUNK_BYTES) a = mid;
-        else b = mid - 1;
-      }
-      const last = a;
-      const to = lineEnd(last);
-      const buf = Buffer.allocUnsafe(to - from);
-      let got = 0;
-      while (got < buf.length) {
-        const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      scanChunk(buf.subarray(0, got), from, first, last, starts, lineEnd, pattern, onMatch);
-      first = last + 1;
-    }
-  } finally {
-    await handle.close();
-  }
+  await forEachLineChunk(filePath, index, (buf, base, first, last) => scanChunk(buf, base, first, last, starts, lineEnd, pattern, onMatch));
 }
 
 function scanChunk(

@@ -4,11 +4,11 @@ import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import { forEachLine } from "@/lib/forensics/line-chunks";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/workspace/schema";
-import { sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
+import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 
 
 
@@ -143,7 +143,7 @@ const CACHE_SESSIONS = 4;
 
 /**
  * The event index and aggregates of one session (main transcript, subagents, tool results),
- * built by one streaming pass over each file (memory: one read chunk plus the longest line,
+ * built by one streaming pass over each file (memory: one 8 MiB chunk or the longest line,
  * plus ~30 bytes per event) and cached per session while every file keeps its size and mtime.
  * Events are ordered by timestamp, then source priority (main > subagent > tool_result), then
  * file (in {@link sessionFiles} order) and physical line. A record without a timestamp takes the
@@ -152,7 +152,6 @@ const CACHE_SESSIONS = 4;
  * @throws the fs error when a file cannot be read.
  */
 export async function scanSession(ctx: CoreContext, session: ResolvedSession): Promise<SessionScan> {
-  void ctx;
   const files = await sessionFiles(session);
   const stamps = await Promise.all(files.map(async (f) => {
     const st = await fs.stat(f.path);
@@ -166,13 +165,13 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
     cache.set(key, hit);
     return hit.scan;
   }
-  const scan = await buildScan(session, files);
+  const scan = await buildScan(ctx, session, files);
   cache.set(key, { stamp, scan });
   while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
   return scan;
 }
 
-async function buildScan(session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
+async function buildScan(ctx: CoreContext, session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
   const source = session.row.source;
   const events = new EventBuffer();
   const stats = emptyStats();
@@ -180,7 +179,8 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
   const resultTimes = new Map<string, number>();
   const usageSeen = new Set<string>();
   const pending = new Map<string, string>();
-  let codexTotals: RecordFacts["codexTotals"] = null;
+  // A holder, not a `let`: it is written inside the per-line callback.
+  const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
   const codexEventUsers: SessionStats["userMessages"] = [];
   const codexResponseUsers: SessionStats["userMessages"] = [];
   let codexEventUserCount = 0;
@@ -202,9 +202,10 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
     let lastLine = 0;
     let legacy: { headerTimestamp: unknown } | null = null;
     let firstObject = true;
-    for await (const { line, text } of streamPhysicalLines(file.path)) {
+    // Lines come from the persisted line index (byte-level break scan), read in 8 MiB chunks.
+    await forEachLine(file.path, await getWorkspaceLineIndex(ctx, file.path), (line, text) => {
       lastLine = line;
-      if (text.trim() === "") continue;
+      if (text.trim() === "") return;
       const record = parseJsonObject(text);
       let facts: RecordFacts;
       if (record === null) {
@@ -283,18 +284,18 @@ async function buildScan(session: ResolvedSession, files: SessionFile[]): Promis
           stats.tokens.cacheCreation += facts.usage.cacheCreation;
         }
       }
-      if (facts.codexTotals) codexTotals = facts.codexTotals;
+      if (facts.codexTotals) codex.totals = facts.codexTotals;
       if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
-    }
+    });
     for (const reset of resets?.finish(lastLine) ?? []) {
       const message = `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`;
       addFinding(stats, "warnings", { type: "context_reset", message, source: src, file: file.relative, line: reset.session_line, timestamp: null });
     }
   }
-  if (codexTotals) {
-    stats.tokens.input += codexTotals.input;
-    stats.tokens.output += codexTotals.output;
-    stats.tokens.cacheRead += codexTotals.cacheRead;
+  if (codex.totals) {
+    stats.tokens.input += codex.totals.input;
+    stats.tokens.output += codex.totals.output;
+    stats.tokens.cacheRead += codex.totals.cacheRead;
   }
   if (source === "codex") {
     // Codex logs a human message twice (event_msg and response item): count one of the two.

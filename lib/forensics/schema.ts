@@ -49,6 +49,7 @@ export const sessionLedgerInputSchema = z.object({
   event_type: z.string().min(1).optional(),
   max_entries: z.coerce.number().int().min(1).max(1000).default(10),
   offset: z.coerce.number().int().min(0).default(0),
+  order: z.enum(["asc", "desc"]).default("asc"),
   max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(200_000),
 });
 export type SessionLedgerInput = z.infer<typeof sessionLedgerInputSchema>;

@@ -8,14 +8,16 @@ import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions"
 /** One entry of a session ledger: a transcript record with its full content (seed 004 `query_ledger_full`). */
 export type SessionLedgerEntry = { line: number; timestamp: string | null; event_type: string; record: unknown };
 
-export type SessionLedgerResult = {
+/** One page of a session ledger, in `query_ledger_full`'s page shape (`total`, `offset`, `next_offset`, `entries`). */
+export type SessionLedgerPage = {
   status: "ok";
-  source: string;
+  ledger: string;
   project_key: string;
   session_ref: string;
   file: string;
-  count: number;
+  total: number;
   offset: number;
+  next_offset: number | null;
   returned: number;
   truncated: boolean;
   entries: SessionLedgerEntry[];
@@ -31,12 +33,13 @@ export function isSessionLedgerName(ledger: string): boolean {
  * ledger): `ledger` is `main` or `subagent:<agent_id>`. Entries are the file's records in line
  * order, each `{line, timestamp, event_type, record}` with the whole parsed record (a line that
  * is not JSON gives `record: null`), optionally only one `event_type` (the timeline's types),
- * paginated by `max_entries`/`offset`; `count` is the number of matching entries. Entries are
- * added while the response stays within `max_bytes`; `truncated` says when one was cut.
+ * paginated by `max_entries`/`offset` (`order: "desc"` newest first); `total` is the number of
+ * matching entries. Entries are added while the response stays within `max_bytes`; `truncated`
+ * says when one was cut, and `next_offset` where to continue (null on the last page).
  * Unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when the file cannot be read.
  */
-export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerInput): Promise<SessionLedgerResult | ForensicsInvalid> {
+export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerInput): Promise<SessionLedgerPage | ForensicsInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   if (!isSessionLedgerName(input.ledger)) return { status: "invalid", errors: [unknownLedger(input.ledger)] };
@@ -54,19 +57,21 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
       slots.push(slot);
     }
   }
-  const base: SessionLedgerResult = {
+  if (input.order === "desc") slots.reverse();
+  const base: SessionLedgerPage = {
     status: "ok",
-    source: input.ledger,
+    ledger: input.ledger,
     project_key: input.project_key,
     session_ref: input.session_ref,
     file: file.relative,
-    count: slots.length,
+    total: slots.length,
     offset: input.offset,
+    next_offset: null,
     returned: 0,
     truncated: false,
     entries: [],
   };
-  let used = Buffer.byteLength(JSON.stringify({ ...base, returned: input.max_entries, truncated: true })) + 8;
+  let used = Buffer.byteLength(JSON.stringify({ ...base, next_offset: slots.length, returned: input.max_entries, truncated: true })) + 8;
   const index = await getWorkspaceLineIndex(ctx, file.path);
   const entries: SessionLedgerEntry[] = [];
   let truncated = false;
@@ -89,5 +94,6 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
     used += size;
     entries.push(entry);
   }
-  return { ...base, returned: entries.length, truncated, entries };
+  const next = input.offset + entries.length;
+  return { ...base, next_offset: next < slots.length ? next : null, returned: entries.length, truncated, entries };
 }

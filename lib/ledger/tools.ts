@@ -1,6 +1,7 @@
 import * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";
+import { isSessionLedgerName, querySessionLedger, type SessionLedgerPage } from "@/lib/forensics/session-ledgers";
 import { chainAuthors } from "@/lib/ledger/chain-authors";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import { inspectAudit, queryAudit } from "@/lib/ledger/query";
@@ -10,7 +11,10 @@ import { defineTool, type ToolInputInvalid } from "@/lib/tools/define-tool";
 const QUERY_HINT = "pass {ledger?: \"audit\", event_type?, task_id?, project_key?, session_ref?, tool_name?, door?, result?, max_entries?, offset?, order?}";
 
 const queryInput = z.object({
-  ledger: z.string().default("audit").describe("Which ledger to read: \"audit\" (every Casefile tool call)."),
+  ledger: z
+    .string()
+    .default("audit")
+    .describe('Which ledger to read: "audit" (every Casefile tool call), or one source of a session (with project_key and session_ref): "main" (its transcript) or "subagent:<agent_id>".'),
   event_type: z.string().optional().describe("tool_call_started or tool_call_finished."),
   task_id: z.string().optional().describe("project_key/session_ref, or a project_key for project-level calls."),
   project_key: z.string().optional(),
@@ -31,13 +35,16 @@ export type LedgerQueryResult = { status: "ok"; ledger: string } & AuditPage;
  * The ledgers `query_ledger_full` can read, one case each: other ledgers (a session's
  * transcripts, Control Plane ledgers) add a case here. Unknown → `invalid` naming `ledger`.
  */
-async function queryLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQueryResult | ToolInputInvalid> {
-  switch (input.ledger) {
-    case "audit":
-      return queryAuditLedger(ctx, input);
-    default:
-      return invalidField("ledger", `unknown ledger '${input.ledger}'`, "use \"audit\"");
+async function queryLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQueryResult | SessionLedgerPage | ToolInputInvalid> {
+  if (input.ledger === "audit") return queryAuditLedger(ctx, input);
+  // A session's transcripts as ledgers (issue 9): lib/forensics reads them.
+  if (isSessionLedgerName(input.ledger)) {
+    if (input.project_key === undefined) return invalidField("project_key", `ledger '${input.ledger}' is a session ledger: project_key is required`, QUERY_HINT);
+    if (input.session_ref === undefined) return invalidField("session_ref", `ledger '${input.ledger}' is a session ledger: session_ref is required`, QUERY_HINT);
+    const { ledger, project_key, session_ref, event_type, max_entries, offset, order } = input;
+    return querySessionLedger(ctx, { ledger, project_key, session_ref, event_type, max_entries, offset, order, max_bytes: 10_000_000 });
   }
+  return invalidField("ledger", `unknown ledger '${input.ledger}'`, 'use "audit", "main" or "subagent:<agent_id>" (the last two with project_key and session_ref)');
 }
 
 async function queryAuditLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQueryResult | ToolInputInvalid> {

@@ -1,0 +1,138 @@
+/**
+ * Forensics benchmark (issue 9), not a test: `npx tsx bench/forensics.bench.ts`.
+ *
+ * On the ~1 GB real-shaped Claude Code session of `bench/real-shaped.ts` (real corpus lines,
+ * subagents and tool results attached), in a workspace of its own
+ * (`/tmp/casefile-bench/forensics-ws`, prepared once), it prints:
+ *  - `grep_jsonl` over the main transcript (literal and regex patterns) against `rg -c` and
+ *    `grep -c` on the same file (goal ≤ 2× ripgrep);
+ *  - `reconstruct_session` first page (limit 100, compact), cold then warm (goal ≤ 300 ms warm);
+ *  - `session_overview` cold in a fresh process, with its peak RSS (goal ≤ 2 s, < 300 MB).
+ * The machine is shared: read the figures as rough, run it more than once.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
+
+const WORKSPACE = path.join(path.dirname(REAL_SHAPED_DIR), "forensics-ws");
+const SELF = fileURLToPath(import.meta.url);
+const APP_DIR = path.resolve(path.dirname(SELF), "..");
+
+type Target = { project_key: string; session_ref: string; file: string };
+
+async function target(): Promise<Target> {
+  const sessions = await ensureRealShapedSessions();
+  const stampPath = path.join(WORKSPACE, "bench-stamp.json");
+  const stamp = JSON.stringify({ claude: sessions.claudeStats.bytes, codex: sessions.codexStats.bytes });
+  if ((await fs.readFile(stampPath, "utf8").catch(() => null)) !== stamp) {
+    const ms = await prepareRealShaped(sessions, WORKSPACE);
+    console.log(`prepared ${WORKSPACE} in ${(ms / 1000).toFixed(1)} s`);
+    await fs.writeFile(stampPath, stamp);
+  }
+  const projects = path.join(WORKSPACE, "projects");
+  for (const key of await fs.readdir(projects)) {
+    const index = await fs.readFile(path.join(projects, key, "sessions.index.jsonl"), "utf8").catch(() => "");
+    for (const line of index.split("\n").filter(Boolean)) {
+      const row = JSON.parse(line) as { session_ref: string; source: string; session_path: string };
+      if (row.source === "claude-code") return { project_key: key, session_ref: row.session_ref, file: path.join(projects, key, row.session_path) };
+    }
+  }
+  throw new Error("no Claude Code session in the bench workspace");
+}
+
+function timeCommand(cmd: string, args: string[]): { ms: number; out: string } | null {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.error) return null;
+  return { ms: performance.now() - t0, out: r.stdout.trim() };
+}
+
+async function child(kind: string): Promise<void> {
+  const t = JSON.parse(process.env.FORENSICS_BENCH_TARGET!) as Target;
+  const { createCoreContext } = await import("@/lib/context");
+  const { sessionOverview } = await import("@/lib/forensics/overview");
+  const ctx = createCoreContext(WORKSPACE);
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t0 = performance.now();
+  const result = await sessionOverview(ctx, { project_key: t.project_key, session_ref: t.session_ref });
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const about = result.status === "ok" ? result.summary.about : JSON.stringify(result);
+  console.log(JSON.stringify({ kind, ms, peakRssMb: peak / 2 ** 20, about, events: result.status === "ok" ? result.diagnostics.events : null }));
+}
+
+async function main(): Promise<void> {
+  const t = await target();
+  const size = (await fs.stat(t.file)).size;
+  console.log(`session ${t.project_key}/${t.session_ref}: ${(size / 1e6).toFixed(0)} MB main transcript`);
+
+  // session_overview cold, in a fresh process (nothing cached in memory).
+  const run = spawnSync("npx", ["tsx", "--tsconfig", path.join(APP_DIR, "tsconfig.json"), SELF, "--child", "overview"], {
+    cwd: APP_DIR,
+    encoding: "utf8",
+    env: { ...process.env, FORENSICS_BENCH_TARGET: JSON.stringify(t) },
+    maxBuffer: 16 << 20,
+  });
+  const line = run.stdout.split("\n").find((l) => l.startsWith("{"));
+  if (!line) console.log("overview child failed:", run.stderr.slice(-2000));
+  else {
+    const o = JSON.parse(line) as { ms: number; peakRssMb: number; about: string; events: unknown };
+    console.log(`session_overview cold: ${(o.ms / 1000).toFixed(2)} s, peak RSS ${o.peakRssMb.toFixed(0)} MB (goal ≤ 2 s, < 300 MB)`);
+    console.log(`  events ${JSON.stringify(o.events)}`);
+    console.log(`  about: ${o.about}`);
+  }
+
+  const { createCoreContext } = await import("@/lib/context");
+  const { reconstructSession } = await import("@/lib/forensics/reconstruct");
+  const { grepJsonl } = await import("@/lib/forensics/grep");
+  const { reconstructSessionInputSchema, grepJsonlInputSchema } = await import("@/lib/forensics/schema");
+  const ctx = createCoreContext(WORKSPACE);
+
+  const input = reconstructSessionInputSchema.parse({ project_key: t.project_key, session_ref: t.session_ref });
+  let t0 = performance.now();
+  const cold = await reconstructSession(ctx, input);
+  const coldMs = performance.now() - t0;
+  const warm: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    t0 = performance.now();
+    await reconstructSession(ctx, { ...input, offset: i * 100 });
+    warm.push(performance.now() - t0);
+  }
+  warm.sort((a, b) => a - b);
+  console.log(
+    `reconstruct_session first page: cold (scan in this process) ${coldMs.toFixed(0)} ms, warm median ${warm[2]!.toFixed(1)} ms over 5 pages (goal ≤ 300 ms warm); event_count ${"event_count" in cold ? cold.event_count : "?"}`,
+  );
+
+  const rg = existsSync("/usr/bin/rg") || spawnSync("rg", ["--version"]).status === 0;
+  for (const pattern of ['"is_error":true', '"name":"(Read|Bash)"', "Workscope ID: [0-9]+"]) {
+    const times: number[] = [];
+    let count = 0;
+    for (let i = 0; i < 3; i++) {
+      t0 = performance.now();
+      const r = await grepJsonl(ctx, grepJsonlInputSchema.parse({ project_key: t.project_key, session_ref: t.session_ref, ledger: "main", pattern }));
+      times.push(performance.now() - t0);
+      count = "count" in r ? (r.count as number) : -1;
+    }
+    times.sort((a, b) => a - b);
+    const ours = times[1]!;
+    const rgRun = rg ? [0, 1, 2].map(() => timeCommand("rg", ["-c", pattern, t.file])).filter((x) => x !== null) : [];
+    const grepRun = timeCommand("grep", ["-c", "-E", pattern, t.file]);
+    const rgMs = rgRun.length ? rgRun.map((r) => r!.ms).sort((a, b) => a - b)[Math.floor(rgRun.length / 2)]! : null;
+    console.log(
+      `grep_jsonl /${pattern}/: ${ours.toFixed(0)} ms median of 3, count ${count}` +
+        (rgMs !== null ? ` | rg -c ${rgMs.toFixed(0)} ms (count ${rgRun[0]!.out}) → ${(ours / rgMs).toFixed(2)}× (goal ≤ 2×)` : " | rg not installed") +
+        (grepRun ? ` | grep -c -E ${grepRun.ms.toFixed(0)} ms (count ${grepRun.out})` : ""),
+    );
+  }
+}
+
+const childIndex = process.argv.indexOf("--child");
+if (childIndex >= 0) await child(process.argv[childIndex + 1]!);
+else await main();
