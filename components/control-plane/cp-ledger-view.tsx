@@ -2,8 +2,7 @@ import Link from "next/link";
 
 import { plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { ControlPlaneProject } from "@/lib/sources/control-plane/schema";
-import type { LedgerIntegrity } from "@/lib/sources/control-plane/schema";
+import type { ControlPlaneProject, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 
 type LedgerWindow = { ledger: string; segments: string[]; total_lines: number; offset: number; lines: { file: string; line: number; text: string }[] };
 

@@ -4,9 +4,7 @@ import { CpSessionList } from "@/components/control-plane/cp-session-list";
 import { IntegrityBadges } from "@/components/control-plane/integrity-badges";
 import { plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { CpSessionRow } from "@/lib/sources/control-plane/schema";
-import type { ControlPlaneProject } from "@/lib/sources/control-plane/schema";
-import type { LedgerIntegrity } from "@/lib/sources/control-plane/schema";
+import type { ControlPlaneProject, CpSessionRow, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 
 type Props = { project: ControlPlaneProject; sessions: CpSessionRow[]; ledgers: LedgerIntegrity[] };
 

@@ -2,8 +2,7 @@ import Link from "next/link";
 
 import { formatLocalDateTime } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/schema";
-import type { ControlPlaneProject } from "@/lib/sources/control-plane/schema";
+import type { ControlPlaneProject, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/schema";
 
 type Props = {
   project: ControlPlaneProject;

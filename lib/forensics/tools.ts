@@ -2,6 +2,7 @@ import { grepJsonl } from "@/lib/forensics/grep";
 import { sessionOverview } from "@/lib/forensics/overview";
 import { reconstructSession } from "@/lib/forensics/reconstruct";
 import { grepJsonlInputSchema, reconstructSessionInputSchema, sessionOverviewInputSchema } from "@/lib/forensics/schema";
+import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
 
 /** `session_overview` (seed 004): the human summary with its `about` paragraph first, then diagnostics. */
@@ -13,7 +14,8 @@ export const sessionOverviewTool = defineTool({
   readOnly: true,
   input: sessionOverviewInputSchema,
   inputHint: "pass {project_key, session_ref}",
-  run: (ctx, input) => sessionOverview(ctx, input),
+  // A control-plane project reads its ledgers instead (issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "session_overview", input)) ?? sessionOverview(ctx, input),
 });
 
 /** `reconstruct_session` (seed 004): one page of the merged, ordered timeline. */
@@ -25,7 +27,8 @@ export const reconstructSessionTool = defineTool({
   readOnly: true,
   input: reconstructSessionInputSchema,
   inputHint: "limit 1-5000, offset ≥ 0, max_bytes 200-10000000, verbosity compact or full",
-  run: (ctx, input) => reconstructSession(ctx, input),
+  // A control-plane project reads its ledgers instead (issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "reconstruct_session", input)) ?? reconstructSession(ctx, input),
 });
 
 /** `grep_jsonl` (seed 004): server-side RE2 regex over raw session lines. */
@@ -37,7 +40,8 @@ export const grepJsonlTool = defineTool({
   readOnly: true,
   input: grepJsonlInputSchema,
   inputHint: "pattern is an RE2 regex; limit 1-1000, offset ≥ 0",
-  run: (ctx, input) => grepJsonl(ctx, input),
+  // A control-plane project reads its ledgers instead (issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "grep_jsonl", input)) ?? grepJsonl(ctx, input),
 });
 
 export const forensicsTools = [sessionOverviewTool, reconstructSessionTool, grepJsonlTool];

@@ -6,6 +6,7 @@ import { chainAuthors } from "@/lib/ledger/chain-authors";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import { inspectAudit, queryAudit } from "@/lib/ledger/query";
 import { type AuditPage, callResultSchema, type ChainAuthor, doorSchema, LEDGER_EVENT_TYPES, type ReceiptInspection } from "@/lib/ledger/schema";
+import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool, type ToolInputInvalid } from "@/lib/tools/define-tool";
 
 const QUERY_HINT = "pass {ledger?: \"audit\", event_type?, task_id?, project_key?, session_ref?, tool_name?, door?, result?, max_entries?, offset?, order?}";
@@ -68,7 +69,8 @@ export const queryLedgerFullTool = defineTool({
   readOnly: true,
   input: queryInput,
   inputHint: QUERY_HINT,
-  run: (ctx, input) => queryLedger(ctx, input),
+  // A Control Plane project's ledgers (governance, ho2m, ho1m, …) dispatch to its source; "audit" stays here (issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "query_ledger_full", input)) ?? queryLedger(ctx, input),
 });
 
 const inspectInput = z

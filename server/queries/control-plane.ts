@@ -3,11 +3,12 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
-import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
+import { reconstructSessionTool, sessionOverviewTool } from "@/lib/forensics/tools";
 import type { CpListSessionsResult, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/forensics";
 import { findControlPlaneProject } from "@/lib/sources/control-plane/projects";
 import { readLedgerLinesTool, verifyLedgersTool } from "@/lib/sources/control-plane/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
+import { listSessionsTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
 /** The registered control-plane project with this key, or null (a transcript project). */
@@ -24,25 +25,24 @@ export const ledgerLinesQuery = cache(async (projectKey: string, ledger: string,
 });
 
 /*
- * Seed 004's tools for a control-plane project. These call the dispatch branch that the
- * registered list_sessions / session_overview / reconstruct_session tools run first for such a
- * project (the same function, the same result), so the pages work whether or not the transcript
- * versions of session_overview and reconstruct_session have landed in the registry yet.
+ * Seed 004's tools for a control-plane project, through the registry: the registered
+ * list_sessions / session_overview / reconstruct_session dispatch to the Control Plane source
+ * first (lib/sources/control-plane/dispatch.ts), so their results have its shapes.
  */
 
 /** Sessions of the project's ho2m ledger (`list_sessions`). */
-export const cpSessionsQuery = cache(async (projectKey: string) => (await dispatchControlPlaneTool(getCoreContext(), "list_sessions", { project_key: projectKey, limit: 5000, offset: 0 })) as CpListSessionsResult);
+export const cpSessionsQuery = cache(async (projectKey: string) => (await invokeToolForUi(getCoreContext(), listSessionsTool, { project_key: projectKey, limit: 500, offset: 0 })) as unknown as CpListSessionsResult);
 
 /** `session_overview` of one session; 404 when the session is unknown. */
 export const cpOverviewQuery = cache(async (projectKey: string, sessionId: string) => {
-  const result = await dispatchControlPlaneTool(getCoreContext(), "session_overview", { project_key: projectKey, session_ref: sessionId });
-  if (result?.status !== "ok") notFound();
+  const result = await invokeToolForUi(getCoreContext(), sessionOverviewTool, { project_key: projectKey, session_ref: sessionId });
+  if (result.status !== "ok") notFound();
   return result as unknown as CpSessionOverview;
 });
 
-/** One page of `reconstruct_session`. */
+/** One page of `reconstruct_session` (200 events; full verbosity includes prompts). */
 export const cpTimelineQuery = cache(async (projectKey: string, sessionId: string, offset: number, verbosity: "compact" | "full") => {
-  const result = await dispatchControlPlaneTool(getCoreContext(), "reconstruct_session", { project_key: projectKey, session_ref: sessionId, offset, limit: 200, verbosity, include_prompts: verbosity === "full", max_bytes: 2_000_000 });
-  if (result?.status !== "ok") notFound();
+  const result = await invokeToolForUi(getCoreContext(), reconstructSessionTool, { project_key: projectKey, session_ref: sessionId, offset, limit: 200, verbosity, include_prompts: verbosity === "full", max_bytes: 2_000_000 });
+  if (result.status !== "ok") notFound();
   return result as unknown as CpReconstructResult;
 });

@@ -52,6 +52,18 @@ describe("control-plane projects", () => {
     expect(result).toMatchObject({ status: "ok", source_kind: "control-plane", count: 1, sessions: [{ session_id: "SES-CAFE0001", status: "completed", turn_count: 1 }] });
   });
 
+  it("the registered session_overview, reconstruct_session, query_ledger_full and grep_jsonl dispatch too", async () => {
+    const { ctx, key } = await setup();
+    const call = (name: string, input: object) => callTool(ctx, name, { project_key: key, ...input }, { door: "cli" });
+    expect(await call("session_overview", { session_ref: "SES-CAFE0001" })).toMatchObject({ status: "ok", source_kind: "control-plane", summary: { session_id: "SES-CAFE0001" } });
+    expect(await call("reconstruct_session", { session_ref: "SES-CAFE0001", limit: 3 })).toMatchObject({ status: "ok", returned: 3, timeline: [{ event_type: "SESSION_START" }, {}, {}] });
+    expect(await call("query_ledger_full", { ledger: "ho2m", event_type: "TURN_RECORDED" })).toMatchObject({ status: "ok", source: "ho2m", count: 1 });
+    expect(await call("grep_jsonl", { ledger: "ho1m", pattern: "LLM_CALL" })).toMatchObject({ status: "ok", source: "ho1m", count: 1 });
+    expect(await call("grep_jsonl", { ledger: "nope", pattern: "x" })).toMatchObject({ status: "error" });
+    // The audit ledger stays Casefile's own call record, filtered by project_key.
+    expect(await call("query_ledger_full", { ledger: "audit" })).not.toHaveProperty("source_kind");
+  });
+
   it("every forensic tool name dispatches for a control-plane project, and not for another", async () => {
     const { ctx, key } = await setup();
     expect(await dispatchControlPlaneTool(ctx, "session_overview", { project_key: key, session_ref: "SES-CAFE0001" })).toMatchObject({ status: "ok", summary: { turn_count: 1 } });

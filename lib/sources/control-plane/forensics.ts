@@ -58,6 +58,17 @@ const preview = (v: unknown): string | null => {
  */
 async function sessionFacts(layout: ControlPlaneLayout): Promise<SessionFacts[]> {
   const ho2m = await mainEntries(layout, "ho2m");
+  // readLedgerEntries returns the same array while the ledger is unchanged (the home page polls).
+  const hit = factsCache.get(ho2m);
+  if (hit) return hit;
+  const facts = computeSessionFacts(ho2m);
+  factsCache.set(ho2m, facts);
+  return facts;
+}
+
+const factsCache = new WeakMap<CpEntry[], SessionFacts[]>();
+
+function computeSessionFacts(ho2m: CpEntry[]): SessionFacts[] {
   const byId = new Map<string, SessionFacts>();
   for (const e of ho2m) {
     if (e.entry.event_type !== "SESSION_START") continue;

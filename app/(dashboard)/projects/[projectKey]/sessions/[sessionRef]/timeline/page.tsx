@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 
+import { CpSessionView } from "@/components/control-plane/cp-session-view";
 import { OverviewCard } from "@/components/forensics/overview-card";
 import { type TimelineFilters, TimelineView } from "@/components/forensics/timeline-view";
 import { SessionTabs } from "@/components/sessions/session-tabs";
+import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 
 type TimelinePageProps = {
@@ -19,6 +21,14 @@ export async function generateMetadata({ params }: TimelinePageProps): Promise<M
 
 export default async function SessionTimelinePage({ params, searchParams }: TimelinePageProps) {
   const [{ projectKey, sessionRef }, search] = await Promise.all([params, searchParams]);
+  const controlPlane = await getControlPlaneProjectQuery(projectKey);
+  if (controlPlane) {
+    // A Control Plane session (issue 11): its overview and the ho2m/ho1m/governance Timeline.
+    const verbosity = one(search.verbosity) === "full" ? "full" : "compact";
+    const offset = Math.max(0, Number(one(search.offset)) || 0);
+    const [cpOverview, timeline] = await Promise.all([cpOverviewQuery(projectKey, sessionRef), cpTimelineQuery(projectKey, sessionRef, offset, verbosity)]);
+    return <CpSessionView project={controlPlane} overview={cpOverview} timeline={timeline} verbosity={verbosity} />;
+  }
   const overview = await getSessionOverviewQuery(projectKey, sessionRef);
   const row = Number(one(search.row));
   const filters: TimelineFilters = {
