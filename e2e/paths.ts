@@ -39,3 +39,6 @@ export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionR
  * first, a CLI "agent" appends the second. Other specs must not write chains for these turns.
  */
 export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;
+
+/** Seed 003's 2.0.58-bad example: resets at lines 36, 57 and 69, export `2.0.58-bad.txt` (Workscope ID 20260113-015117). */
+export const PHANTOM_BAD_SESSION = { projectLabel: "claude-bug", sourceSessionId: "3020c1e3-a661-4879-8854-35eb023fd030", resetLines: [36, 57, 69], workscopeId: "20260113-015117" } as const;
