@@ -35,6 +35,7 @@ test.describe("seed 003 analysis on the phantom-reads corpus", () => {
     await homePage.goto();
     await homePage.openProject(BAD.projectLabel);
     await expect(page.getByTestId("project-risk")).toContainText(/sessions at high risk/);
+    await expect.poll(() => projectPage.totalRows()).toBeGreaterThan(1);
     const all = await projectPage.totalRows();
     await page.getByLabel("Risk").selectOption("high");
     await expect.poll(() => projectPage.totalRows()).toBeLessThan(all);
