@@ -12,6 +12,8 @@ export const projectOverviewSchema = z.object({
   covered_turns: z.number().int(),
   synthesis_complete: z.boolean(),
   has_envelope: z.boolean(),
+  /** Set for a registered Control Plane root (issue 11), whose rows have no evidence or synthesis. */
+  source_kind: z.literal("control-plane").optional(),
 });
 export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
 

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
@@ -13,12 +14,15 @@ import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile }
  */
 export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
   const ws = await loadWorkspace(ctx);
-  return ws.projects.map((p) => ({
+  const transcripts = ws.projects.map((p) => ({
     project_key: p.projectKey,
     project_label: p.projectLabel,
     session_count: p.rows.length,
     turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
   }));
+  // Registered Control Plane roots follow the transcript projects (issue 11).
+  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count }) => ({ project_key, project_label, session_count, turn_count }));
+  return [...transcripts, ...controlPlane];
 }
 
 /**

@@ -72,6 +72,10 @@ export const sessionListItemSchema = z.object({
   size_bytes: z.number().int(),
   /** Output tokens over all indexed turns with a known count; null when none is known. */
   output_tokens: z.number().nullable(),
+  /** Seed 004 status adapted (issue 9): completed, active (changed < 10 min ago or no reply yet), errored; null when the file is missing. */
+  status: z.enum(["completed", "active", "errored"]).nullable(),
+  /** The last agent reply, one line, at most 300 characters. */
+  last_response_preview: z.string().nullable(),
   /** Seed 003 risk (low 0–1 context resets, high 2+); null when the file is missing. */
   risk_level: z.enum(RISK_LEVELS).nullable(),
   /** Context resets at the default 10,000-token threshold; null when the file is missing. */

@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { runAudit } from "@/server/cli/audit-command";
+import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runTool } from "@/server/cli/tool-command";
@@ -12,11 +14,14 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
   casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
+  casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
+  casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
@@ -30,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
       exports: { type: "string", multiple: true },
+      "control-plane": { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -48,13 +54,17 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+    case "ledger":
+      return runLedger(rest, values.json);
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
       return runServe(workspace, port);
     case "start":
       return runStart(workspace, port);
+    case "audit":
+      return runAudit(workspace, rest[0], values.json);
     case "mcp":
       await runStdioMcp(workspace);
       return 0;

@@ -6,9 +6,10 @@ import cliProgress from "cli-progress";
 
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 
-export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
 /** The user's Claude Code projects root, when it exists. */
 export function defaultClaudeRoots(): string[] {
@@ -55,8 +56,11 @@ export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">
  * @throws AppError invalid_input when no source is given or found.
  */
 export async function runPrepare(flags: PrepareFlags): Promise<number> {
-  const { claudeRoots, codexRoots } = resolveSourceRoots(flags);
+  // `--control-plane ROOT` alone prepares no transcripts (an explicit, empty transcript source list).
+  const onlyControlPlane = Boolean(flags.controlPlane?.length) && !flags.claude?.length && !flags.codex?.length;
+  const { claudeRoots, codexRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [] } : resolveSourceRoots(flags);
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
+  const controlPlane = flags.controlPlane?.length ? await registerControlPlaneRoots(ctx, flags.controlPlane.map((p) => path.resolve(p))) : null;
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
   const summary = await prepareWorkspace(ctx, {
@@ -76,7 +80,9 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
     },
   });
   bar?.stop();
-  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: summary })}\n` : renderSummary(summary));
+  const data = controlPlane ? { ...summary, control_plane: controlPlane.projects } : summary;
+  const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");
+  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(summary) + cpLines);
   return 0;
 }
 

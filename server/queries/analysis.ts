@@ -27,5 +27,8 @@ export const getProjectRiskQuery = cache(async (projectKey: string) => {
   const ctx = getCoreContext();
   const high = await invokeToolForUi(ctx, listSessionsTool, { project_key: projectKey, risk: "high", limit: 1 });
   const all = await invokeToolForUi(ctx, listSessionsTool, { project_key: projectKey, limit: 1 });
-  return high.status === "ok" && all.status === "ok" ? { high: high.total, total: all.total } : null;
+  // list_sessions may answer for a control-plane project too (no risk there): only numbers count.
+  const count = (r: { status: string; total?: unknown }) => (r.status === "ok" && typeof r.total === "number" ? r.total : null);
+  const [h, t] = [count(high), count(all)];
+  return h !== null && t !== null ? { high: h, total: t } : null;
 });
