@@ -38,12 +38,25 @@ export const turnUsageSchema = z.object({
 });
 export type TurnUsage = z.infer<typeof turnUsageSchema>;
 
-/** A project as listed on the dashboard's home page. */
+/** An index row the loader left out, with its error (issue 12: the rest of the project still opens). */
+export const brokenIndexRowSchema = z.object({
+  line: z.number().int(),
+  session_ref: z.string().nullable(),
+  message: z.string(),
+});
+
+/**
+ * A project as `list_projects` and the dashboard list it: counts, the working directory and git
+ * branch recorded in its latest session (null when unknown), and any malformed index rows.
+ */
 export const projectSummarySchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
   session_count: z.number().int(),
   turn_count: z.number().int(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  broken_rows: z.array(brokenIndexRowSchema),
 });
 export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 
@@ -110,6 +123,18 @@ export type ListSessionsResult = {
 };
 
 /** Everything the viewer needs before it asks for line windows. */
+/** What the viewer's header says about a transcript (issue 12); each fact null when not recorded. */
+export const sessionFactsSchema = z.object({
+  model: z.string().nullable(),
+  client_version: z.string().nullable(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  /** ISO time of the first timestamped record. */
+  started_at: z.string().nullable(),
+  duration_seconds: z.number().int().nullable(),
+});
+export type SessionFacts = z.infer<typeof sessionFactsSchema>;
+
 export const sessionDetailSchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
@@ -125,5 +150,7 @@ export const sessionDetailSchema = z.object({
   subagents: z.array(subagentSummarySchema),
   /** Set when the viewer shows one subagent transcript instead of the main session. */
   agent_id: z.string().nullable(),
+  /** Model, client version, working directory, git branch, start and duration of the transcript shown. */
+  facts: sessionFactsSchema,
 });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;
