@@ -42,6 +42,10 @@ export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;
 
 /** The turn of LONG_SESSION whose chain audit.spec.ts writes through the CLI. Other specs must not write it. */
 export const AUDIT_TURN = "T0002";
+
+/** Seed 003's 2.0.58-bad example: resets at lines 36, 57 and 69, export `2.0.58-bad.txt` (Workscope ID 20260113-015117). */
+export const PHANTOM_BAD_SESSION = { projectLabel: "claude-bug", sourceSessionId: "3020c1e3-a661-4879-8854-35eb023fd030", resetLines: [36, 57, 69], workscopeId: "20260113-015117" } as const;
+
 /**
  * A source folder daily.spec.ts writes sessions into while the server runs (the live sync):
  * reset by global-setup.ts to one session of project `live-app`. Other specs must not use it.

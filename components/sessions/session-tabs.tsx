@@ -10,6 +10,8 @@ export type SessionTab = { id: string; label: string; href: (projectKey: string,
 export const SESSION_TABS: SessionTab[] = [
   { id: "transcript", label: "Transcript", href: (projectKey, sessionRef) => routes.session(projectKey, sessionRef) },
   { id: "timeline", label: "Timeline", href: (projectKey, sessionRef) => routes.timeline(projectKey, sessionRef) },
+  { id: "analysis", label: "Analysis", href: (projectKey, sessionRef) => routes.analysis(projectKey, sessionRef) },
+  { id: "export", label: "Chat export", href: (projectKey, sessionRef) => routes.chatExport(projectKey, sessionRef) },
 ];
 
 /** The tab bar shown on every session page; `children` sit at its right end (e.g. a search box). */

@@ -91,13 +91,26 @@ function persistedToolUseIds(files: string[] | null): Map<string, string> | null
 
 /** Sets `persisted` and `reset_before_use_line` on every read once the resets are known. */
 function finishReads(reads: FileRead[], resets: ContextReset[], persisted: Map<string, string> | null): void {
+  const lines = resets.map((r) => r.session_line); // ascending: resets are found in file order
   for (const read of reads) {
     read.persisted = persisted?.has(read.tool_use_id) ?? false;
     const after = read.result_line ?? read.line;
     const until = Math.max(read.last_use_line ?? 0, read.first_use_line ?? 0);
-    const reset = resets.find((r) => r.session_line > after && r.session_line <= until);
-    read.reset_before_use_line = reset?.session_line ?? null;
+    const next = lines[firstAbove(lines, after)];
+    read.reset_before_use_line = next !== undefined && next <= until ? next : null;
   }
+}
+
+/** Index of the first element of ascending `xs` greater than `x` (xs.length when none). */
+function firstAbove(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function persistenceMapping(scan: ClaudeScan, persisted: Map<string, string> | null): SessionAnalysis["persistence"] {

@@ -13,7 +13,8 @@ const RARE_MULTI = [Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), 
 function hasRareBreak(buf: Buffer): boolean {
   if (buf.indexOf(CR) !== -1) return true;
   for (const b of RARE_SINGLE) if (buf.indexOf(b) !== -1) return true;
-  for (const p of RARE_MULTI) if (buf.indexOf(p) !== -1) return true;
+  // memchr for the multi-byte patterns' last byte first: the pattern search only runs if it occurs.
+  for (const p of RARE_MULTI) if (buf.indexOf(p[p.length - 1]!) !== -1 && buf.indexOf(p) !== -1) return true;
   return false;
 }
 

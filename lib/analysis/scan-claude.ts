@@ -25,10 +25,16 @@ const ASSISTANT = B('"assistant"');
 const TOOL_RESULT = B('"tool_result"');
 const TOOL_USE_ID = B('"tool_use_id"');
 const IS_ERROR_TRUE = B('"is_error":true');
-const IS_ERROR = B('"is_error"');
+const IS_ERROR_TRUE_SPACED = B('"is_error": true');
+const USER = B('"user"');
+/** Records above this size are classified from their first {@link HEAD_BYTES} bytes. */
+const SMALL_RECORD_BYTES = 64 << 10;
+const HEAD_BYTES = 4 << 10;
 const MARKER_PROBES = [B("persisted-output"), B("Old tool result content cleared")];
 /** Lines at most this long are parsed while looking for the `date` Workscope fallback. */
 const DATE_PROBE_MAX_BYTES = 4096;
+/** Tool input strings longer than this are file contents, not references to a file. */
+const USE_SCAN_MAX_CHARS = 4096;
 /** Path-like tokens in assistant text and tool inputs; matched by file basename. */
 const PATHISH = /[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
 
@@ -41,8 +47,11 @@ const PATHISH = /[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
  * - phantom-read markers only when a tool_result's content *starts* with one (the seed warns
  *   that the strings also occur in conversation text: those are counted as mentions);
  * - the Workscope ID (first `Workscope ID: …`, else the first bare `date` output tool result).
- * Byte probes decide which records are parsed: big tool_result records are only parsed when
- * they carry a marker, several tool_use_ids or an `is_error` key.
+ * Byte probes decide which records are parsed: tool_result records are parsed only when they
+ * answer an awaited Read with `is_error: true`, carry several results, or (records ≤ 64 KB)
+ * contain a marker string. Records over 64 KB are classified from their first 4 KB and taken
+ * to hold one tool_result, as Claude Code writes them; marker strings inside them are not
+ * counted as mentions (a real marker replaces the content, so its record is small).
  * @throws the fs error when the file cannot be read.
  */
 export async function scanClaudeSession(filePath: string, threshold: number): Promise<ClaudeScan> {
@@ -112,7 +121,8 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
       const name = typeof block.name === "string" ? block.name : "";
       toolNames.set(block.id, name);
       const input = isJsonObject(block.input) ? block.input : {};
-      for (const v of Object.values(input)) if (typeof v === "string") markUses(v, line);
+      // Paths, commands and patterns name files; file contents (Write, Edit) are not scanned.
+      for (const v of Object.values(input)) if (typeof v === "string" && v.length <= USE_SCAN_MAX_CHARS) markUses(v, line);
       if (name !== "Read") continue;
       let batch = batchOf.get(batchKey);
       if (batch === undefined) batchOf.set(batchKey, (batch = batchOf.size + 1));
@@ -148,32 +158,35 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   for await (const { line, bytes } of streamRecordLines(filePath)) {
     lineCount = line;
     if (patternId === null) patternId = findWorkscopePattern(bytes);
-    const hasMarker = MARKER_PROBES.some((p) => bytes.indexOf(p) !== -1);
-    if (bytes.indexOf(ASSISTANT) !== -1) {
+    // Big records are tool results carrying file contents: classify them from their head
+    // (type, role and the first tool_use_id come before the content) instead of scanning them.
+    const small = bytes.length <= SMALL_RECORD_BYTES;
+    const head = small ? bytes : bytes.subarray(0, HEAD_BYTES);
+    // A real marker replaces the content, so its record is small (seed 003 Q3–Q6).
+    const hasMarker = small && MARKER_PROBES.some((p) => bytes.indexOf(p) !== -1);
+    let assistant = head.indexOf(ASSISTANT) !== -1;
+    if (!assistant && !small && head.indexOf(USER) === -1) assistant = bytes.indexOf(ASSISTANT) !== -1;
+    if (assistant) {
       const record = parse(bytes);
       if (record === null) unparsable += 1;
       else if (record.type === "assistant") onAssistant(record, line, hasMarker);
       else if (record.type === "user") onToolResults(record, line, hasMarker);
       continue;
     }
-    if (bytes.indexOf(TOOL_RESULT) === -1) {
+    let firstId = head.indexOf(TOOL_USE_ID);
+    if (firstId === -1 && !small) firstId = bytes.indexOf(TOOL_USE_ID);
+    if (firstId === -1 || (head.indexOf(TOOL_RESULT) === -1 && bytes.indexOf(TOOL_RESULT) === -1)) {
       if (hasMarker) markerMentions += 1;
       if (bytes.length > 0 && bytes[0] !== 0x7b) unparsable += 1;
       continue;
     }
-    const firstId = bytes.indexOf(TOOL_USE_ID);
-    const singleId = firstId !== -1 && bytes.indexOf(TOOL_USE_ID, firstId + 1) === -1;
     const wantsDate = patternId === null && dateId === null && bytes.length <= DATE_PROBE_MAX_BYTES;
-    if (singleId && !hasMarker && !wantsDate && bytes.indexOf(IS_ERROR) === -1) {
-      // Fast path: one result, no marker, no error flag: settle it from the id alone.
+    if (!hasMarker && !wantsDate) {
       const id = idAfter(bytes, firstId);
-      if (id !== null) settleRead(id, line, false);
-      continue;
-    }
-    if (singleId && !hasMarker && !wantsDate) {
-      const id = idAfter(bytes, firstId);
-      if (id !== null && !pendingResult.has(id)) continue;
-      if (id !== null && bytes.indexOf(IS_ERROR_TRUE) === -1 && bytes.indexOf(B('"is_error": true')) === -1) {
+      const single = !small || bytes.indexOf(TOOL_USE_ID, firstId + 1) === -1;
+      // Not an awaited Read result: nothing to learn (a big record carries one tool_result).
+      if (id !== null && single && !pendingResult.has(id)) continue;
+      if (id !== null && single && bytes.indexOf(IS_ERROR_TRUE) === -1 && bytes.indexOf(IS_ERROR_TRUE_SPACED) === -1) {
         settleRead(id, line, false);
         continue;
       }
