@@ -22,8 +22,11 @@ export type CoreContext = {
 /** Where a tool call came in: the MCP server, `POST /api/tools`, the CLI, or the dashboard itself. */
 export type Door = "mcp" | "http" | "cli" | "ui";
 
-/** Who is calling: the door, and where known the client (MCP client name, `ui`). */
-export type CallInfo = { door: Door; client?: string };
+/**
+ * Who is calling: the door, and where known the client (MCP client name, `ui`). `decisions` are
+ * the rules the door itself evaluated before the call (HTTP: the Host and Origin checks).
+ */
+export type CallInfo = { door: Door; client?: string; decisions?: PolicyDecision[] };
 
 /** One policy rule evaluated during a call, with its decision (seed 002 `policy_decisions`). */
 export type PolicyDecision = { rule: string; decision: "allow" | "deny"; detail?: string };

@@ -8,4 +8,17 @@ export const routes = {
   turn: (projectKey: string, sessionRef: string, startLine: number, endLine: number) =>
     `${routes.session(projectKey, sessionRef)}#L${startLine}${endLine === startLine ? "" : `-L${endLine}`}`,
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
+  /** A session's merged timeline; `row` deep-links one event (its timeline index). */
+  timeline: (projectKey: string, sessionRef: string) => `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/timeline`,
+  /** One line of a session file in the viewer (`agentId` for a subagent transcript). */
+  line: (projectKey: string, sessionRef: string, line: number, agentId?: string | null) => `${routes.session(projectKey, sessionRef, agentId)}#L${line}`,
+  /** Project-wide search; `q` the pattern. */
+  search: (projectKey: string, q?: string) => `${routes.project(projectKey)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
+  /** A session's seed 003 analysis: token chart, context resets, reads. */
+  analysis: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/analysis`,
+  /** A session's paired chat export beside its transcript. */
+  chatExport: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/export`,
+  /** A Control Plane ledger in the ledger viewer (ids like `governance`, `SES-…/exec`), optionally at a line of a segment. */
+  ledger: (projectKey: string, ledger: string, at?: { file: string; line: number | null } | null) =>
+    `${routes.project(projectKey)}/ledgers/${ledger.split("/").map(encodeURIComponent).join("/")}${at?.line ? `?file=${encodeURIComponent(at.file)}&line=${at.line}#L${at.line}` : ""}`,
 };

@@ -48,6 +48,12 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
             <td className="px-3 py-2 font-mono text-xs text-muted">{project.project_key}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.session_count)}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.turn_count)}</td>
+            {project.source_kind === "control-plane" ? (
+              <td colSpan={2} className="px-3 py-2 text-xs text-muted">
+                Control Plane ledgers
+              </td>
+            ) : (
+              <>
             <td className="px-3 py-2">
               <CoverageMeter withChain={project.turns_with_chain} total={project.turn_count} label={`Evidence coverage of ${project.project_label}`} />
             </td>
@@ -56,6 +62,8 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
                 <CoverageMeter withChain={project.covered_turns} total={project.turn_count} what="are covered by a work item" label={`Synthesis coverage of ${project.project_label}`} />
               </Link>
             </td>
+              </>
+            )}
           </tr>
         ))}
       </tbody>

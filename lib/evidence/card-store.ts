@@ -1,3 +1,4 @@
+import type { CallTrace } from "@/lib/context";
 import { type CardRead, cardVersion, isJsonObject, readCardFile, serializeCard } from "@/lib/evidence/card-file";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { pyRepr } from "@/lib/evidence/py-repr";
@@ -11,16 +12,18 @@ export type CardChange<R> = { write: false; result: R } | { write: true; card: R
 /**
  * Reads the card fresh under the card lock, lets `decide` validate against it, and commits the
  * decided card with an atomic replace (temp, fsync, rename). A refused change writes nothing.
+ * A written card is reported to the call's `trace` (the audit ledger's artifacts_written).
  * Returns the decided result; a written one receives the new card version.
  * @throws AppError io_error (lock timeout or lock lost); fs errors from the write.
  */
-export function changeCard<R>(target: EvidenceTarget, decide: (read: CardRead) => CardChange<R>): Promise<R> {
+export function changeCard<R>(target: EvidenceTarget, decide: (read: CardRead) => CardChange<R>, trace?: CallTrace): Promise<R> {
   return withFileLock(target.cardPath, async (lock) => {
     const change = decide(await readCardFile(target.cardPath));
     if (!change.write) return change.result;
     const text = serializeCard(change.card);
     await lock.assertHeld();
     await writeFileAtomic(target.cardPath, text);
+    trace?.artifact(target.relPath);
     return change.result(cardVersion(text));
   });
 }

@@ -81,7 +81,7 @@ export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Pr
     if (stageC.length > 0) return refuse(invalid(stageC));
     const next = chains.flatMap((c, i) => (i === at ? [chainToJson(chain)] : storedTurnRef(c) === chain.turn_ref ? [] : [c]));
     return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "replaced", ...ids, version }) };
-  });
+  }, ctx.trace);
 }
 
 /**
@@ -117,5 +117,5 @@ export async function deleteEvidenceChain(ctx: CoreContext, input: unknown): Pro
       );
     }
     return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "deleted", ...ids, version }) };
-  });
+  }, ctx.trace);
 }

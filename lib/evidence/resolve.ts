@@ -45,6 +45,7 @@ export async function resolveEvidenceTarget(ctx: CoreContext, projectKey: unknow
   if (!row) return fail("session_ref", `unknown session_ref ${pyRepr(sessionRef)} for project ${pyRepr(projectKey)}`, SESSION_HINT);
   const relInProject = `evidence/${sessionRef}.json`;
   const cardPath = await resolveInside(project.dir, relInProject);
+  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${relInProject}`);
   return { ok: true, target: { project, row, cardPath, relPath: `projects/${projectKey}/${relInProject}` } };
 }
 
@@ -68,6 +69,7 @@ export const duplicateTurnError = (turnRef: string): EvidenceError => ({
  */
 export async function assertWritable(ctx: CoreContext): Promise<void> {
   const ws = await loadWorkspace(ctx);
+  ctx.trace?.policy("workspace.writable", ws.readOnly ? "deny" : "allow", `schema ${ws.metadata.schema_version ?? "unknown"} workspace`);
   if (ws.readOnly) {
     throw new AppError("conflict", `workspace ${ws.root} is prepared with schema ${ws.metadata.schema_version ?? "unknown"} and is read-only; evidence cannot be written`, {
       hint: "prepare a schema-3 workspace (casefile prepare --workspace DIR --force) to write evidence",

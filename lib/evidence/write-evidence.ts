@@ -39,7 +39,7 @@ export async function appendEvidenceChain(ctx: CoreContext, input: unknown): Pro
       card: { ...card, evidence_chains: [...chains, chainToJson(chain)] },
       result: (version) => ({ status: "appended", project_key: projectKey, session_ref: sessionRef, turn_ref: chain.turn_ref, version }),
     };
-  });
+  }, ctx.trace);
 }
 
 /**

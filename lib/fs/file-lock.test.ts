@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { withFileLock } from "@/lib/fs/file-lock";
+import { breakIfStale } from "@/lib/fs/stale-lock";
 import { makeTempDir } from "@/lib/testing/shared";
 
 /** The pid of a process that has already exited (and been reaped). */
@@ -74,5 +75,35 @@ describe("withFileLock", () => {
     await expect(withFileLock(card, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await fs.readdir(dir)).toEqual([]);
     expect(await withFileLock(card, async () => 1)).toBe(1);
+  });
+});
+
+describe("lock age and live holders (issue 8 probe)", () => {
+  it("never breaks a lock held by a live process on this host, however old its mtime", async () => {
+    const { lock } = await setup();
+    await fs.writeFile(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), token: "live-holder" }));
+    const old = new Date(Date.now() - 3_600_000);
+    await fs.utimes(lock, old, old);
+    expect(await breakIfStale(lock, "waiter")).toBe(false);
+    expect(JSON.parse(await fs.readFile(lock, "utf8")).token).toBe("live-holder");
+  });
+
+  it("counts a lock's age from when it was taken, not from when its writer began to wait", async () => {
+    const { card, lock } = await setup();
+    await fs.writeFile(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), token: "first" }));
+    let released = 0;
+    let waiting = false;
+    const waiter = withFileLock(card, async () => (await fs.stat(lock)).mtimeMs);
+    // Release only after the waiter has written its owner record (its temp file) and is waiting.
+    for (;;) {
+      const names = await fs.readdir(path.dirname(card));
+      if (names.some((n) => n.startsWith("S0001.json.lock.") && n.endsWith(".tmp"))) waiting = true;
+      if (waiting) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    released = Date.now();
+    await fs.rm(lock);
+    expect(await waiter).toBeGreaterThanOrEqual(released - 5);
   });
 });

@@ -78,7 +78,12 @@ async function acquire(cardPath: string): Promise<HeldLock & { release(): Promis
   try {
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
       try {
+        // The lock's age counts from when it is taken, not from when this writer began to wait:
+        // the hard link shares the temp file's mtime, so both are stamped now.
+        const now = new Date();
+        await fs.utimes(tmp, now, now);
         await place(tmp, lockPath, owner);
+        await touchIfOurs(lockPath, owner.token);
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 
 /*
- * Stale-lock detection for card-lock.ts: a lock names its owner (pid, host, token), so a lock
- * left by a dead process on this host is broken at once; a lock whose owner cannot be checked
- * (another host, unreadable) is broken once its mtime, refreshed by the holder's heartbeat, is
- * older than LOCK_STALE_MS.
+ * Stale-lock detection for file-lock.ts: a lock names its owner (pid, host, token), so a lock
+ * left by a dead process on this host is broken at once and a live one never; a lock whose owner
+ * cannot be checked (another host, unreadable) is broken once its mtime — set when the lock is
+ * taken and refreshed by the holder's heartbeat — is older than LOCK_STALE_MS.
  */
 
 /** A lock whose owner is not provably alive and whose mtime is older than this is stale. */
@@ -16,8 +16,8 @@ const LOCK_STALE_MS = 10_000;
 export type Owner = { pid: number; host: string; token: string };
 
 /**
- * Removes the lock when its owner is dead (same host) or its mtime is older than
- * {@link LOCK_STALE_MS}. The lock is first renamed aside and re-checked, so a waiter that raced
+ * Removes the lock when its owner on this host is dead, or when its owner cannot be checked and
+ * its mtime is older than {@link LOCK_STALE_MS}. The lock is first renamed aside and re-checked, so a waiter that raced
  * another breaker never deletes a lock that was re-taken meanwhile. Returns true to retry now.
  */
 export async function breakIfStale(lockPath: string, myToken: string): Promise<boolean> {
@@ -31,8 +31,11 @@ export async function breakIfStale(lockPath: string, myToken: string): Promise<b
     throw error;
   }
   const owner = parseOwner(text);
-  const ownerDead = owner !== null && owner.host === os.hostname() && !pidAlive(owner.pid);
-  if (!ownerDead && Date.now() - mtimeMs <= LOCK_STALE_MS) return false;
+  const local = owner !== null && owner.host === os.hostname();
+  // A holder on this host is checked by pid alone: a live holder is never broken, however long
+  // it holds the lock (issue 8 probe: waiters broke a 25 s holder's fresh lock). The mtime rule
+  // is only for holders whose liveness cannot be checked (another host, an unreadable record).
+  if (local ? pidAlive(owner.pid) : Date.now() - mtimeMs <= LOCK_STALE_MS) return false;
   const aside = `${lockPath}.stale.${process.pid}.${myToken}`;
   try {
     await fs.rename(lockPath, aside);
@@ -77,7 +80,7 @@ function parseOwner(text: string): Owner | null {
 }
 
 /** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -220,7 +220,8 @@ async function readFully(handle: FileHandle, buffer: Buffer, position: number): 
 }
 
 /** Length in bytes of the line terminator ending `bytes[start..end)` (0 when none). */
-function terminatorBytes(bytes: Uint8Array, start: number, end: number): number {
+/** Bytes of the line terminator ending `bytes[start..end)` (0 when the line has none; contract §1.6 breaks). */
+export function terminatorBytes(bytes: Uint8Array, start: number, end: number): number {
   const n = end - start;
   const last = bytes[end - 1];
   if (n >= 3 && bytes[end - 3] === 0xe2 && bytes[end - 2] === 0x80 && (last === 0xa8 || last === 0xa9)) return 3;

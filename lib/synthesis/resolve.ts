@@ -54,6 +54,7 @@ export async function resolveSynthesisTarget(ctx: CoreContext, projectKey: unkno
   }
   const universe = project.rows.flatMap((row) => row.turns.map((t) => ({ session_ref: row.session_ref, ...t })));
   const envelopePath = await resolveInside(project.dir, ENVELOPE_FILE);
+  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${ENVELOPE_FILE}`);
   return { ok: true, target: { project, envelopePath, relPath: `projects/${projectKey}/${ENVELOPE_FILE}`, universe, readOnly: ws.readOnly } };
 }
 
@@ -73,6 +74,7 @@ export async function getSynthesisTarget(ctx: CoreContext, projectKey: string): 
  */
 export async function assertSynthesisWritable(ctx: CoreContext): Promise<void> {
   const ws = await loadWorkspace(ctx);
+  ctx.trace?.policy("workspace.writable", ws.readOnly ? "deny" : "allow", `schema ${ws.metadata.schema_version ?? "unknown"} workspace`);
   if (ws.readOnly) {
     throw new AppError("conflict", `workspace ${ws.root} is prepared with schema ${ws.metadata.schema_version ?? "unknown"} and is read-only; work items cannot be written`, {
       hint: "prepare a schema-3 workspace (casefile prepare --workspace DIR --force) to write project synthesis",

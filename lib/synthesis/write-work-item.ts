@@ -1,4 +1,4 @@
-import type { CoreContext } from "@/lib/context";
+import type { CallTrace, CoreContext } from "@/lib/context";
 import { AppError, isAppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -68,10 +68,10 @@ export async function submitWorkItem(ctx: CoreContext, projectKey: unknown, rawI
   if (errors.length > 0 || !item) return invalid(errors, await uncoveredIfReadable(ctx, projectKey));
   const resolved = await resolveSynthesisTarget(ctx, projectKey);
   if (!resolved.ok) return invalid([resolved.error]);
-  return commitUnderLock(resolved.target, item, refs);
+  return commitUnderLock(resolved.target, item, refs, ctx.trace);
 }
 
-function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: RefPolicy): Promise<WriteWorkItemResult> {
+function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: RefPolicy, trace: CallTrace | undefined): Promise<WriteWorkItemResult> {
   const { project, universe, envelopePath } = target;
   return withFileLock(envelopePath, async (lock) => {
     const read = await readEnvelopeFile(envelopePath);
@@ -98,6 +98,7 @@ function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: 
     const next = { ...base, work_items: [...items, workItemToJson(item)] };
     await lock.assertHeld();
     await writeFileAtomic(envelopePath, serializeEnvelope(next));
+    trace?.artifact(target.relPath);
     for (const t of item.covered_turns) covered.add(turnId(t.session_ref, t.turn_ref));
     return { status: "appended", project_key: project.projectKey, work_item_ref: ref, uncovered_turns: uncoveredTurns(universe, covered) };
   });

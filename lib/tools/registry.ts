@@ -1,8 +1,13 @@
 import type * as z from "zod";
 
+import { analysisTools } from "@/lib/analysis/tools";
 import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
+import { forensicsTools } from "@/lib/forensics/tools";
+import { traceToolCall } from "@/lib/ledger/record-call";
+import { ledgerTools } from "@/lib/ledger/tools";
+import { controlPlaneTools } from "@/lib/sources/control-plane/tools";
 import { sessionReaderTools } from "@/lib/session-reader/tools";
 import { synthesisTools } from "@/lib/synthesis/tools";
 import { type AnyToolDefinition, parseToolInput, type ToolDefinition, type ToolInputInvalid, type ToolResult } from "@/lib/tools/define-tool";
@@ -16,13 +21,7 @@ export type { ToolResult } from "@/lib/tools/define-tool";
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").
  */
-export const TOOLS: readonly AnyToolDefinition[] = [
-  ...sessionReaderTools,
-  ...workspaceTools,
-  ...evidenceTools,
-  ...synthesisTools,
-  listProjectsTool,
-];
+export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool];
 
 /** The tools advertised to agents (MCP's list): `dashboard` tools are left out. */
 export const AGENT_TOOLS: readonly AnyToolDefinition[] = TOOLS.filter((t) => t.audience === "agent");
@@ -37,13 +36,22 @@ type Outcome<R extends ToolResult> = { rejected: ToolInputInvalid } | { result: 
 
 /**
  * The one place a tool's `run` is called: parses the raw input with the tool's schema, then
- * runs it. Every entry below goes through here, so the audit ledger (seed 002) wraps it once.
+ * runs it, on the record of the audit ledger (seed 002, lib/ledger/record-call): every call
+ * through every door gets a started and a finished entry, the schema check among its decisions.
  */
 async function execute<S extends z.ZodObject, R extends ToolResult>(ctx: CoreContext, tool: ToolDefinition<S, R>, input: unknown, call: CallInfo): Promise<Outcome<R>> {
-  void call; // the audit ledger records the door and client of every call
-  const parsed = parseToolInput(tool, input);
-  if (!parsed.ok) return { rejected: parsed.result };
-  return { result: await tool.run(ctx, parsed.value) };
+  const meta = { toolName: tool.name, readOnly: tool.readOnly, input, call };
+  return traceToolCall<Outcome<R>>(
+    ctx,
+    meta,
+    async (traced) => {
+      const parsed = parseToolInput(tool, input);
+      traced.trace?.policy("input.schema", parsed.ok ? "allow" : "deny", parsed.ok ? undefined : parsed.result.errors.map((e) => e.field).join(", "));
+      if (!parsed.ok) return { rejected: parsed.result };
+      return { result: await tool.run(traced, parsed.value) };
+    },
+    (outcome) => ("rejected" in outcome ? outcome.rejected : outcome.result),
+  );
 }
 
 /**

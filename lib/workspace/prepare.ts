@@ -11,6 +11,7 @@ import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, typ
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 import { copyIfChanged } from "@/lib/workspace/copy";
+import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
 export type PrepareOptions = {
   /** Claude Code sources: a projects root, one project directory or one `.jsonl` file each. */
@@ -20,6 +21,8 @@ export type PrepareOptions = {
    * Codex home (`~/.codex`: both folders), any directory of `.jsonl` files, or one file.
    */
   codexRoots?: string[];
+  /** `--exports DIR`: folders (or `.txt` files) of `/export` chat exports, paired by Workscope ID (seed 003 Q2). */
+  exportRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
   date?: string;
   timezone?: string;
@@ -39,13 +42,16 @@ export type PrepareSummary = {
   files_written: number;
   unchanged: boolean;
   skipped: SkippedFile[];
+  /** Chat exports found beside the transcripts or under `--exports`, paired and unpaired. */
+  exports: ExportsSummary;
 };
 
 /**
  * `prepare` (contract §1.1–1.5): discovers Claude Code and Codex sources, selects sessions
  * (§1.8) and writes a schema-3 workspace: metadata.json, projects/<key>/{project.json,
  * sessions.index.jsonl}, byte copies under sessions/<source>/, and the attached subagent and
- * tool-result files beside them (sessions/<source>/<stem>/{subagents,tool-results}/).
+ * tool-result files beside them (sessions/<source>/<stem>/{subagents,tool-results}/), and the
+ * chat exports paired by Workscope ID (sessions/<source>/<stem>/exports/, seed 003 Q2).
  * Re-running on unchanged sources writes nothing; refs of sessions already in the index are
  * kept and new sessions get the next free S-number. `force` rebuilds the workspace from scratch
  * (deleting it only after every source parsed). Line indexes are built for every copied file so
@@ -67,6 +73,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     }
   }
   const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo);
+  const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
   const byProject = groupByProject(plan.sessions);
@@ -108,6 +115,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     files_written: written,
     unchanged: written === 0,
     skipped: plan.skipped,
+    exports,
   };
 }
 

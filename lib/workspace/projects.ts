@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { readSources } from "@/lib/workspace/sources";
@@ -16,7 +17,7 @@ import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile }
  */
 export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
   const ws = await loadWorkspace(ctx);
-  return Promise.all(
+  const transcripts = await Promise.all(
     ws.projects.map(async (p) => ({
       project_key: p.projectKey,
       project_label: p.projectLabel,
@@ -26,6 +27,9 @@ export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> 
       broken_rows: p.brokenRows,
     })),
   );
+  // Registered Control Plane roots follow the transcript projects (issue 11).
+  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
+  return [...transcripts, ...controlPlane];
 }
 
 /**

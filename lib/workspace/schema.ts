@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import { RISK_LEVELS } from "@/lib/analysis/schema";
+
 /** Source names exactly as prompt-diary writes them (contract §1.1). */
 export const SOURCE_NAMES = ["claude-code", "codex"] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -83,10 +85,18 @@ export const sessionListItemSchema = z.object({
   size_bytes: z.number().int(),
   /** Output tokens over all indexed turns with a known count; null when none is known. */
   output_tokens: z.number().nullable(),
+  /** Seed 004 status adapted (issue 9): completed, active (changed < 10 min ago or no reply yet), errored; null when the file is missing. */
+  status: z.enum(["completed", "active", "errored"]).nullable(),
+  /** The last agent reply, one line, at most 300 characters. */
+  last_response_preview: z.string().nullable(),
+  /** Seed 003 risk (low 0–1 context resets, high 2+); null when the file is missing. */
+  risk_level: z.enum(RISK_LEVELS).nullable(),
+  /** Context resets at the default 10,000-token threshold; null when the file is missing. */
+  reset_count: z.number().int().nullable(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
-export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens"] as const;
+export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"] as const;
 export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 
 /** Input of the `list_sessions` tool: paginated with limit/offset (seed 004). */
@@ -97,6 +107,8 @@ export const listSessionsInputSchema = z.object({
   sort: z.enum(SESSION_SORT_KEYS).default("started_at"),
   order: z.enum(["asc", "desc"]).default("desc"),
   q: z.string().trim().max(500).optional(),
+  /** Only sessions of this seed 003 risk level. */
+  risk: z.enum(RISK_LEVELS).optional(),
 });
 export type ListSessionsInput = z.infer<typeof listSessionsInputSchema>;
 

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
+import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
@@ -13,21 +14,33 @@ const PROBE_LINES = 64;
 /** First user message as listed: one line, at most this many characters. */
 const FIRST_MESSAGE_CHARS = 300;
 
-const cache = new Map<string, { stamp: string; item: SessionListItem }>();
+/** A list row without the seed 003 risk columns (list-sessions adds those from lib/analysis). */
+type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
+
+const cache = new Map<string, { stamp: string; item: SummaryItem; recent: boolean }>();
 
 /**
  * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
  * timestamps (ISO, from up to 64 lines at each end, read through the line index), duration in
  * whole seconds, turn count, the first user message (the compact text of the first turn's
- * trigger line, first 300 chars), subagent count and file size in bytes. Cached per file
+ * trigger line, first 300 chars), subagent count, file size in bytes, and how it ended
+ * (`status`, `last_response_preview`: lib/forensics/status, from the last 400 lines). Cached per file
  * size and mtime, so an unchanged session costs one stat.
  * @throws the fs error when the copied file cannot be read.
  */
-export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SessionListItem> {
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath);
-  if (hit && hit.stamp === stamp) return hit.item;
+  if (hit && hit.stamp === stamp) {
+    // "active because recent" expires with the clock, not with the file: recheck only that.
+    if (hit.recent) {
+      const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
+      hit.recent = ending.reason === "recent";
+      hit.item = { ...hit.item, status: ending.status };
+    }
+    return hit.item;
+  }
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   const { row } = session;
   let startedAt: number | null = null;
@@ -45,7 +58,8 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
     if (line) firstMessage = oneLine(buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview);
   }
-  const item: SessionListItem = {
+  const ending = await sessionEnding(ctx, session.filePath, index, row.source);
+  const item: SummaryItem = {
     session_ref: row.session_ref,
     source: row.source,
     source_session_id: row.source_session_id,
@@ -57,8 +71,10 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     subagent_count: (await listSubagents(session)).length,
     size_bytes: st.size,
     output_tokens: sumTokens(await getTurnUsage(ctx, session), "output_tokens"),
+    status: ending.status,
+    last_response_preview: ending.last_response_preview,
   };
-  cache.set(session.filePath, { stamp, item });
+  cache.set(session.filePath, { stamp, item, recent: ending.reason === "recent" });
   return item;
 }
 

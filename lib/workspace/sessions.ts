@@ -58,9 +58,11 @@ export async function resolveSession(
     filePath = await resolveInside(project.dir, row.session_path);
     const st = await fs.stat(filePath);
     if (!st.isFile()) return { ok: false, failure: missing };
-  } catch {
+  } catch (error) {
+    ctx.trace?.policy("path.containment", "deny", `${row.session_path}: ${(error as Error).message}`);
     return { ok: false, failure: missing };
   }
+  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${row.session_path}`);
   return { ok: true, session: { project, row, filePath } };
 }
 
@@ -82,6 +84,26 @@ export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promi
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */
 export function subagentsDir(session: ResolvedSession): string {
   return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
+}
+
+/** Sub-folder of a session's side folder holding its paired chat exports (seed 003 Q2). */
+export const EXPORTS_SUBDIR = "exports";
+
+/** A session's side folder `<dir>/<stem>/` (subagents, tool-results, exports). */
+export function sessionSideDir(session: ResolvedSession): string {
+  return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"));
+}
+
+/** Lists the regular files of one sub-folder of a session's side folder, sorted; null when the folder is absent. */
+export async function listSideFiles(session: ResolvedSession, subdir: "tool-results" | typeof EXPORTS_SUBDIR): Promise<string[] | null> {
+  const dir = path.join(sessionSideDir(session), subdir);
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
 }
 
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */
@@ -116,4 +138,46 @@ export async function resolveSubagentFile(session: ResolvedSession, agentId: str
     /* fall through */
   }
   throw new AppError("not_found", `no subagent transcript '${agentId}' for session ${session.row.session_ref}`, { hint: "use an agent_id listed for this session" });
+}
+
+/** One file that belongs to a session (seed 003 §Question 1): its transcript, a subagent transcript, or a persisted tool result. */
+export type SessionFile = {
+  kind: "main" | "subagent" | "tool_result";
+  /** Absolute path inside the prepared workspace. */
+  path: string;
+  /** Path relative to the project directory, `/`-separated (what tools report as `file`). */
+  relative: string;
+  /** Subagent file stem (`agent-…`) for subagents, tool-use id (file stem) for tool results, null for the main transcript. */
+  id: string | null;
+  size_bytes: number;
+};
+
+/**
+ * Every file of one session, in a fixed order: the main transcript, then its subagent
+ * transcripts (`<stem>/subagents/*.jsonl`, both directory eras are copied there by prepare),
+ * then its persisted tool results (`<stem>/tool-results/*`), each group sorted by file name.
+ * Codex sessions have only the main file. Missing folders are empty groups; never throws for them.
+ * @throws the fs error when the main transcript cannot be stat'ed.
+ */
+export async function sessionFiles(session: ResolvedSession): Promise<SessionFile[]> {
+  const projectDir = session.project.dir;
+  const rel = (p: string) => path.relative(projectDir, p).split(path.sep).join("/");
+  const out: SessionFile[] = [{ kind: "main", path: session.filePath, relative: rel(session.filePath), id: null, size_bytes: (await fs.stat(session.filePath)).size }];
+  for (const sub of await listSubagents(session)) {
+    const p = path.join(subagentsDir(session), sub.file_name);
+    out.push({ kind: "subagent", path: p, relative: rel(p), id: sub.agent_id, size_bytes: sub.size_bytes });
+  }
+  const toolDir = path.join(path.dirname(subagentsDir(session)), "tool-results");
+  let names: string[] = [];
+  try {
+    names = (await fs.readdir(toolDir)).sort();
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const p = path.join(toolDir, name);
+    const st = await fs.stat(p);
+    if (st.isFile()) out.push({ kind: "tool_result", path: p, relative: rel(p), id: name.replace(/\.[^.]*$/, ""), size_bytes: st.size });
+  }
+  return out;
 }

@@ -19,6 +19,8 @@ export type SyncOptions = {
   sources?: WorkspaceSources;
   /** Rebuild from scratch (a demo workspace being replaced by real sources). */
   force?: boolean;
+  /** Folders of chat exports to pair this time (`prepare --exports DIR`; seed 003 Question 2); exports beside the transcripts are always looked for. */
+  exportRoots?: string[];
   onProgress?: PlanProgress;
 };
 
@@ -53,7 +55,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (!force && memo.fingerprint === `${sourceStamp}/${await fingerprint(null, root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, onProgress: options.onProgress });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress });
     // prepare --force clears .casefile/: the sources and the memo are written again after it.
     if (force) await writeSources(root, sources);
     memo.fingerprint = `${sourceStamp}/${await fingerprint(null, root)}`;

@@ -1,3 +1,4 @@
+import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import * as z from "zod";
 
 import { defineTool } from "@/lib/tools/define-tool";
@@ -10,11 +11,12 @@ export const listSessionsTool = defineTool({
   name: "list_sessions",
   title: "List sessions",
   description:
-    "List a project's indexed sessions with started_at, ended_at, duration_seconds, turn_count, first_user_message, subagent_count and size_bytes; paginated with limit/offset, sortable, filterable by text. Read-only.",
+    "List a project's indexed sessions with started_at, ended_at, duration_seconds, turn_count, first_user_message, subagent_count, size_bytes, status (completed, active, errored) and last_response_preview; paginated with limit/offset, sortable, filterable by text. Read-only.",
   readOnly: true,
   input: listSessionsInputSchema,
   inputHint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-  run: (ctx, input) => listSessions(ctx, input),
+  // A control-plane project's sessions come from its ho2m ledger (seed 004, issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "list_sessions", input)) ?? listSessions(ctx, input),
 });
 
 /**

@@ -3,6 +3,8 @@ import { parseArgs } from "node:util";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { TOOLS } from "@/lib/tools/registry";
+import { runAudit } from "@/server/cli/audit-command";
+import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runSources } from "@/server/cli/sources-command";
@@ -14,7 +16,8 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
@@ -22,6 +25,8 @@ Usage:
   casefile sources [--workspace DIR]                         list the sources the workspace syncs from
   casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
   casefile sources remove PATH [--workspace DIR]
+  casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
+  casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
@@ -34,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
+      exports: { type: "string", multiple: true },
+      "control-plane": { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -52,7 +59,9 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+    case "ledger":
+      return runLedger(rest, values.json);
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
@@ -61,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
       return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, json: values.json });
     case "start":
       return runStart(workspace, port);
+    case "audit":
+      return runAudit(workspace, rest[0], values.json);
     case "mcp":
       await runStdioMcp(workspace);
       return 0;

@@ -26,4 +26,23 @@ describe("casefile mcp (stdio)", () => {
       await client.close();
     }
   });
+
+  it("answers a message over 10 MiB with a JSON-RPC error naming the limit, and keeps serving", async () => {
+    const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(5) }]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "mcp", "--workspace", root],
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "stdio-big", version: "1" });
+    await client.connect(transport);
+    try {
+      const huge = "x".repeat(10 * 1024 * 1024 + 100_000);
+      await expect(client.callTool({ name: "read_session_lines", arguments: { project_key: huge } })).rejects.toThrow(/exceeds the 10 MiB \(10485760 bytes\) limit/);
+      const result = await client.callTool({ name: "read_session_lines", arguments: { project_key: TEST_PROJECT_KEY, session_ref: "S0001", start_line: 1, end_line: 1 } });
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ status: "ok" });
+    } finally {
+      await client.close();
+    }
+  });
 });

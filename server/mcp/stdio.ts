@@ -1,16 +1,19 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-
 import { createCoreContext, stderrLogger } from "@/lib/context";
+import { getLedger } from "@/lib/ledger/ledger-store";
+import { openLedger } from "@/lib/ledger/reconcile";
+import { LineStdioTransport } from "@/server/mcp/line-transport";
 import { createMcpServer } from "@/server/mcp/server";
 
 /**
  * Runs the MCP server on stdio for one workspace. stdout is the protocol channel: all logs go
- * to stderr. Resolves when the transport closes.
+ * to stderr. Orphaned audit entries are reconciled first. Resolves when the transport closes.
  */
 export async function runStdioMcp(workspaceRoot: string): Promise<void> {
   const ctx = createCoreContext(workspaceRoot, { log: stderrLogger });
+  // Seed 002: a door's start-up closes the gaps a crashed process left in the audit ledger.
+  await openLedger(getLedger(ctx.workspaceRoot)).catch((error: Error) => ctx.log.warn(`audit ledger: reconciliation failed: ${error.message}`));
   const server = createMcpServer(ctx);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

@@ -1,0 +1,4 @@
+import { projectSearchHandler } from "@/server/http/forensics";
+
+export const dynamic = "force-dynamic";
+export const GET = projectSearchHandler;

@@ -1,0 +1,4 @@
+import { sessionTimelineHandler } from "@/server/http/forensics";
+
+export const dynamic = "force-dynamic";
+export const GET = sessionTimelineHandler;

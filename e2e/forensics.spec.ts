@@ -1,0 +1,118 @@
+import type { APIRequestContext } from "@playwright/test";
+
+import type { GrepJsonlResult, ReconstructSessionResult } from "../lib/forensics/schema";
+import type { ListSessionsResult } from "../lib/workspace/schema";
+import { expect, test } from "./fixtures";
+import { HAS_CORPUS, NO_CORPUS_REASON } from "./paths";
+
+/** The 2.1.3 corpus session (era 2): four subagents and persisted tool results beside it. */
+const ERA2 = { projectKey: "claude-bug-39819f3b5cb4", sourceSessionId: "c172889a-aa67-452b-b5c9-81f1e500de7d" } as const;
+const SHOTS = "e2e/.tmp/screenshots";
+
+async function era2Ref(request: APIRequestContext): Promise<string> {
+  const response = await request.post("/api/tools/list_sessions", { data: { project_key: ERA2.projectKey, q: ERA2.sourceSessionId } });
+  const body = (await response.json()) as ListSessionsResult;
+  expect(body.sessions).toHaveLength(1);
+  return body.sessions[0]!.session_ref;
+}
+
+test.describe("session forensics on a real corpus session", () => {
+  test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+
+  test("the overview's about line sits on top of the session page", async ({ page, request, viewerPage }) => {
+    const ref = await era2Ref(request);
+    await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}`);
+    await viewerPage.waitForLoaded();
+    const about = page.getByTestId("session-about");
+    await expect(about).toContainText('User asked: "');
+    await expect(about).toContainText("4 subagent transcripts are attached");
+    await expect(page.getByRole("navigation", { name: "Session views" }).getByRole("link", { name: "Transcript" })).toHaveAttribute("aria-current", "page");
+    await page.screenshot({ path: `${SHOTS}/forensics-session.png` });
+    await about.click();
+    await expect(page.getByTestId("session-overview")).toHaveAttribute("open", "");
+    await expect(page.getByTestId("session-overview")).toContainText("Cache read");
+    await page.screenshot({ path: `${SHOTS}/forensics-overview-open.png` });
+  });
+
+  test("the timeline shows subagent rows between main rows in time order; a row opens the viewer line and Back returns", async ({ page, request, viewerPage }) => {
+    const ref = await era2Ref(request);
+    const response = await request.post("/api/tools/reconstruct_session", { data: { project_key: ERA2.projectKey, session_ref: ref, limit: 5000, max_bytes: 10_000_000 } });
+    const { timeline } = (await response.json()) as ReconstructSessionResult;
+    // A subagent row with a timestamped main row just before it and a main row after it.
+    const i = timeline.findIndex((r, k) => k > 0 && r.source === "subagent" && timeline[k - 1]!.source === "main" && timeline[k - 1]!.timestamp !== null && timeline.slice(k).some((x) => x.source === "main"));
+    expect(i).toBeGreaterThan(0);
+    const j = timeline.findIndex((r, k) => k > i && r.source === "main");
+
+    await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}/timeline?row=${i}`);
+    const row = (index: number) => page.locator(`[role="listitem"][data-index="${index}"]`);
+    await expect(row(i)).toHaveAttribute("data-source", "subagent");
+    await expect(row(i)).toHaveAttribute("aria-current", "true");
+    await expect(row(i - 1)).toHaveAttribute("data-source", "main");
+    if (j - i < 15) await expect(row(j)).toHaveAttribute("data-source", "main");
+    // Rendered times never go backwards.
+    const times = (await page.locator('[role="listitem"] span[title$="Z"]').allTextContents()).filter((t) => t !== "—");
+    expect([...times].sort()).toEqual(times);
+    await expect(page.getByTestId("timeline-count")).toContainText(`${timeline.length} events`);
+    await page.screenshot({ path: `${SHOTS}/forensics-timeline.png` });
+
+    const main = timeline[i - 1]!;
+    await row(i - 1).getByRole("link", { name: `L${main.line}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/sessions/${ref}#L${main.line}$`));
+    await viewerPage.waitForLoaded(main.line);
+    await expect(viewerPage.row(main.line)).toHaveAttribute("data-highlighted", "true");
+
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`/timeline\\?row=${i - 1}$`));
+    await expect(row(i - 1)).toHaveAttribute("aria-current", "true");
+
+    // Filters are part of the URL: only subagent rows.
+    await page.getByLabel("Source").selectOption("subagent");
+    await expect(page).toHaveURL(/source=subagent/);
+    await expect(row(0)).toHaveAttribute("data-source", "subagent");
+    await expect(page.locator('[role="listitem"][data-source="main"]')).toHaveCount(0);
+  });
+
+  test("the viewer search finds a known string and n moves to the next match", async ({ page, request, viewerPage }) => {
+    const ref = await era2Ref(request);
+    const pattern = '"name":"Read"';
+    const grep = (await (await request.post("/api/tools/grep_jsonl", { data: { project_key: ERA2.projectKey, session_ref: ref, ledger: "main", pattern, limit: 1000 } })).json()) as GrepJsonlResult;
+    const lines = grep.entries.map((e) => e.line_number);
+    expect(lines.length).toBeGreaterThan(2);
+
+    await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}`);
+    await viewerPage.waitForLoaded();
+    await viewerPage.focusTranscript();
+    await page.keyboard.press("/");
+    const box = page.getByRole("searchbox", { name: "Search this transcript" });
+    await expect(box).toBeFocused();
+    await box.fill(pattern);
+    await box.press("Enter");
+    await expect(page.getByTestId("search-status")).toContainText(`1 / ${lines.length}`);
+    await expect(page).toHaveURL(new RegExp(`#L${lines[0]}$`));
+    await expect(viewerPage.row(lines[0]!)).toHaveAttribute("data-highlighted", "true");
+
+    await box.press("Escape");
+    await page.keyboard.press("n");
+    await expect(page.getByTestId("search-status")).toContainText(`2 / ${lines.length}`);
+    await expect(page).toHaveURL(new RegExp(`#L${lines[1]}$`));
+    await expect(viewerPage.row(lines[1]!)).toHaveAttribute("data-highlighted", "true");
+    await expect(viewerPage.row(lines[1]!)).toBeInViewport();
+    await page.keyboard.press("N");
+    await expect(page).toHaveURL(new RegExp(`#L${lines[0]}$`));
+  });
+
+  test("the project-wide search lists file:line matches that open the viewer at the line", async ({ page, viewerPage }) => {
+    await page.goto(`/projects/${ERA2.projectKey}/search`);
+    await page.getByRole("searchbox", { name: "Search every session of the project" }).fill("wsd:init");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByTestId("search-summary")).toContainText("matching line");
+    await page.screenshot({ path: `${SHOTS}/forensics-search.png` });
+    const first = page.getByRole("listitem").getByRole("link").first();
+    const label = (await first.textContent())!;
+    const line = Number(/:(\d+)$/.exec(label)![1]);
+    await first.click();
+    await expect(page).toHaveURL(new RegExp(`#L${line}$`));
+    await viewerPage.waitForLoaded(line);
+    await expect(viewerPage.row(line)).toHaveAttribute("data-highlighted", "true");
+  });
+});

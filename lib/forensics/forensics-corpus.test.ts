@@ -1,0 +1,301 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
+import { createCoreContext, type CoreContext } from "@/lib/context";
+import { grepJsonl } from "@/lib/forensics/grep";
+import { sessionOverview } from "@/lib/forensics/overview";
+import { reconstructSession } from "@/lib/forensics/reconstruct";
+import { grepJsonlInputSchema, reconstructSessionInputSchema, sessionLedgerInputSchema, type GrepJsonlResult, type SessionOverviewResult, type ReconstructSessionResult, type TimelineRow } from "@/lib/forensics/schema";
+import { querySessionLedger, type SessionLedgerResult } from "@/lib/forensics/session-ledgers";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { TOOLS } from "@/lib/tools/registry";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { prepareWorkspace } from "@/lib/workspace/prepare";
+
+const NOW = () => new Date("2026-11-21T10:00:00Z");
+
+/** The three shapes seed 004's test plan is run on: both Claude Code directory eras and Codex. */
+const SESSIONS = {
+  era1: "2caf2337-66bf-41d1-ad27-9d2cab7bd2dc", // 2.0.60: flat agent-*.jsonl beside the session
+  era2: "c172889a-aa67-452b-b5c9-81f1e500de7d", // 2.1.3: <id>/subagents and <id>/tool-results
+  codex: "019e1625-789d-76c0-80ab-3724b5ddb799",
+} as const;
+
+type Ref = { project_key: string; session_ref: string; dir: string; sessionPath: string };
+
+describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  let ctx: CoreContext;
+  const refs = {} as Record<keyof typeof SESSIONS, Ref>;
+
+  beforeAll(async () => {
+    ctx = createCoreContext(await makeTempDir(), { now: NOW });
+    await prepareWorkspace(ctx, { claudeRoots: [path.join(SHARED_DIR, "corpus", "claude-code")], codexRoots: [path.join(SHARED_DIR, "corpus", "codex")] });
+    const ws = await loadWorkspace(ctx);
+    for (const [name, id] of Object.entries(SESSIONS) as [keyof typeof SESSIONS, string][]) {
+      for (const p of ws.projects) {
+        const row = p.rows.find((r) => r.source_session_id === id);
+        if (row) refs[name] = { project_key: p.projectKey, session_ref: row.session_ref, dir: p.dir, sessionPath: row.session_path };
+      }
+      expect(refs[name], name).toBeDefined();
+    }
+  });
+
+  const overview = async (name: keyof typeof SESSIONS) => (await sessionOverview(ctx, { project_key: refs[name].project_key, session_ref: refs[name].session_ref })) as SessionOverviewResult;
+  const reconstruct = async (name: keyof typeof SESSIONS, over: Record<string, unknown> = {}) =>
+    (await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs[name].project_key, session_ref: refs[name].session_ref, ...over }))) as ReconstructSessionResult;
+  const grep = async (over: Record<string, unknown>) => (await grepJsonl(ctx, grepJsonlInputSchema.parse(over))) as GrepJsonlResult;
+
+  it("registers the three read-only tools", () => {
+    for (const name of ["session_overview", "reconstruct_session", "grep_jsonl"]) {
+      const tool = TOOLS.find((t) => t.name === name);
+      expect(tool?.readOnly, name).toBe(true);
+    }
+  });
+
+  describe("session_overview", () => {
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: summary first, a deterministic about, consistent diagnostics", async (name) => {
+      const first = await overview(name);
+      const second = await overview(name);
+      expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+      expect(Object.keys(first)).toEqual(["status", "summary", "diagnostics"]);
+      expect(Object.keys(first.summary).slice(0, 10)).toContain("about");
+      const { summary, diagnostics } = first;
+      expect(summary.about).toMatch(/^User asked: ".+"/);
+      expect(summary.about).toMatch(/Session ended/);
+      expect(summary.top_user_messages.length).toBeGreaterThan(0);
+      expect(summary.duration).toMatch(/^\d+ (second|minute|hour|day)/);
+      const byTool = Object.values(diagnostics.tools.by_tool);
+      expect(byTool.reduce((n, c) => n + c.called, 0)).toBe(diagnostics.tools.total_calls);
+      expect(byTool.reduce((n, c) => n + c.failed, 0)).toBeLessThanOrEqual(diagnostics.tools.failed_calls);
+      const t = diagnostics.tokens;
+      expect(t.grand_total).toBe(t.input_total + t.output_total + t.cache_read_total + t.cache_creation_total);
+      expect(t.output_total).toBeGreaterThan(0);
+      const events = diagnostics.events;
+      expect(events.total).toBe(events.main + events.subagent + events.tool_result + events.audit);
+    });
+
+    it("counts subagents and tool results of both eras, none for Codex", async () => {
+      expect((await overview("era1")).diagnostics.subagents.count).toBe(3);
+      const era2 = await overview("era2");
+      expect(era2.diagnostics.subagents.count).toBe(4);
+      expect(era2.diagnostics.events.tool_result).toBeGreaterThan(0);
+      expect(era2.summary.about).toContain("4 subagent transcripts are attached");
+      const codex = await overview("codex");
+      expect(codex.diagnostics.subagents.count).toBe(0);
+      expect(codex.diagnostics.events.subagent).toBe(0);
+      expect(codex.summary.about).toMatch(/ran \d+ commands \(4 failed\)/);
+    });
+
+    it("finds the ending: a final agent reply is completed, unless the last record is recent", async () => {
+      const done = await overview("codex");
+      expect(done.summary.status).toBe("completed");
+      expect(done.summary.about).toMatch(/Session ended cleanly with an agent reply\.$/);
+      const fiveMinutesLater = Date.parse(done.summary.ended_at!) + 5 * 60_000;
+      const recent = createCoreContext(ctx.workspaceRoot, { now: () => new Date(fiveMinutesLater) });
+      const r = (await sessionOverview(recent, { project_key: refs.codex.project_key, session_ref: refs.codex.session_ref })) as SessionOverviewResult;
+      expect(r.summary.status).toBe("active");
+      expect(r.summary.about).toContain("still active");
+    });
+
+    it("reports the context resets lib/analysis finds (seed 003) as warnings, on every corpus session", async () => {
+      const ws = await loadWorkspace(ctx);
+      let total = 0;
+      for (const p of ws.projects) {
+        for (const row of p.rows) {
+          const o = (await sessionOverview(ctx, { project_key: p.projectKey, session_ref: row.session_ref })) as SessionOverviewResult;
+          const analysis = await analyzeSessionFile(path.join(p.dir, row.session_path), row.source);
+          expect(o.summary.warning_counts.context_reset ?? 0, `${p.projectKey}/${row.session_ref}`).toBe(analysis.reset_count);
+          expect(o.summary.warnings.filter((w) => w.type === "context_reset").map((w) => w.line)).toEqual(analysis.resets.map((r) => r.session_line));
+          if (analysis.reset_count > 0) expect(o.summary.about).toMatch(/context resets?/);
+          total += analysis.reset_count;
+        }
+      }
+      expect(total).toBeGreaterThan(0);
+    });
+
+    it("returns invalid naming the field for an unknown session or project", async () => {
+      expect(await sessionOverview(ctx, { project_key: refs.era1.project_key, session_ref: "S9999" })).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+      expect(await sessionOverview(ctx, { project_key: "nope", session_ref: "S0001" })).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
+    });
+  });
+
+  describe("reconstruct_session", () => {
+    const ALL = { limit: 5000, max_bytes: 10_000_000 };
+
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: pages concatenate to the unpaged timeline, in timeline order", async (name) => {
+      const all = await reconstruct(name, ALL);
+      expect(all.truncated).toBe(false);
+      expect(all.returned).toBe(all.event_count);
+      expect(all.event_count).toBe((await overview(name)).diagnostics.events.total);
+      const pages: TimelineRow[] = [];
+      for (let offset = 0; offset < all.event_count; offset += 7) {
+        const page = await reconstruct(name, { limit: 7, offset, max_bytes: 10_000_000 });
+        expect(page.returned).toBe(Math.min(7, all.event_count - offset));
+        pages.push(...page.timeline);
+      }
+      expect(JSON.stringify(pages)).toBe(JSON.stringify(all.timeline));
+      const stamped = all.timeline.filter((r) => r.timestamp !== null).map((r) => r.timestamp!);
+      expect([...stamped].sort()).toEqual(stamped);
+      expect(all.timeline.map((r) => r.index)).toEqual(all.timeline.map((_, i) => i));
+    });
+
+    it("places subagent rows between main rows in time order, and tool results after their main record", async () => {
+      const { timeline } = await reconstruct("era2", ALL);
+      const sources = timeline.map((r) => r.source);
+      const firstSub = sources.indexOf("subagent");
+      const lastSub = sources.lastIndexOf("subagent");
+      expect(sources.slice(firstSub, lastSub + 1)).toContain("main");
+      expect(sources.slice(0, firstSub)).toContain("main");
+      expect(sources.slice(lastSub)).toContain("main");
+      for (const row of timeline.filter((r) => r.source === "subagent")) expect(row.agent_id).toMatch(/^agent-/);
+      const toolRows = timeline.filter((r) => r.source === "tool_result");
+      expect(toolRows.length).toBeGreaterThan(0);
+      for (const row of toolRows) {
+        expect(row.timestamp).toBeNull();
+        expect(row.file).toMatch(/\/tool-results\//);
+      }
+      const mainRows = timeline.filter((r) => r.source === "main" && r.turn_ref !== null);
+      expect(mainRows.length).toBeGreaterThan(0);
+    });
+
+    it("is deterministic: the same call twice gives the same bytes", async () => {
+      for (const name of Object.keys(SESSIONS) as (keyof typeof SESSIONS)[]) {
+        const a = JSON.stringify(await reconstruct(name, { verbosity: "full", include_prompts: true, limit: 300, max_bytes: 10_000_000 }));
+        expect(JSON.stringify(await reconstruct(name, { verbosity: "full", include_prompts: true, limit: 300, max_bytes: 10_000_000 }))).toBe(a);
+      }
+    });
+
+    it("cuts at max_bytes and says so", async () => {
+      const page = await reconstruct("era2", { limit: 100, max_bytes: 2000 });
+      expect(page.truncated).toBe(true);
+      expect(page.returned).toBeLessThan(100);
+      expect(page.returned).toBeGreaterThan(0);
+      expect(page.next_offset).toBe(page.returned);
+      expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(2000);
+      const tiny = await reconstruct("era2", { limit: 100, max_bytes: 200 });
+      expect(tiny).toMatchObject({ truncated: true, returned: 0, next_offset: 0 });
+    });
+
+    it("compact carries no message or tool text; full does, subject to the include flags", async () => {
+      const compact = await reconstruct("era2", ALL);
+      for (const row of compact.timeline) {
+        expect(Object.keys(row.payload).filter((k) => !["summary", "content_kinds", "raw_bytes", "tools", "results", "bytes"].includes(k))).toEqual([]);
+      }
+      const full = await reconstruct("era2", { ...ALL, verbosity: "full" });
+      const user = full.timeline.find((r) => r.event_type === "user_message" && r.source === "main")!;
+      expect(user.payload.text).toBeUndefined();
+      const withPrompts = await reconstruct("era2", { ...ALL, verbosity: "full", include_prompts: true });
+      expect(typeof withPrompts.timeline[user.index]!.payload.text).toBe("string");
+      const call = full.timeline.find((r) => r.event_type === "tool_call")!;
+      expect((call.payload.tool_uses as { input?: string }[])[0]!.input).toBeTypeOf("string");
+      const bare = await reconstruct("era2", { ...ALL, verbosity: "full", include_tool_payloads: false });
+      expect((bare.timeline[call.index]!.payload.tool_uses as { input?: string }[])[0]!.input).toBeUndefined();
+      expect(Buffer.byteLength(JSON.stringify(compact))).toBeLessThan(Buffer.byteLength(JSON.stringify(withPrompts)));
+    });
+
+    it("filters by source and event type before paging", async () => {
+      const subs = await reconstruct("era2", { ...ALL, source: "subagent" });
+      expect(subs.event_count).toBe((await overview("era2")).diagnostics.events.subagent);
+      expect(new Set(subs.timeline.map((r) => r.source))).toEqual(new Set(["subagent"]));
+      const calls = await reconstruct("codex", { ...ALL, event_type: "tool_call" });
+      expect(calls.event_count).toBe((await overview("codex")).diagnostics.tools.total_calls);
+      expect((await reconstruct("codex", { event_type: "no_such_type" })).event_count).toBe(0);
+    });
+
+    it("returns invalid naming the field for an unknown session", async () => {
+      expect(await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs.codex.project_key, session_ref: "S0404" }))).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+    });
+  });
+
+  describe("grep_jsonl", () => {
+    const grepN = (file: string, pattern: string): { line: number; text: string }[] => {
+      try {
+        return execFileSync("grep", ["-n", "-E", "-a", pattern, file], { encoding: "utf8", maxBuffer: 256 << 20 })
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => ({ line: Number(l.slice(0, l.indexOf(":"))), text: l.slice(l.indexOf(":") + 1) }));
+      } catch {
+        return [];
+      }
+    };
+
+    it.each([
+      ["era1", '"type":"assistant"'],
+      ["era2", '"name":"(Read|Bash|Grep)"'],
+      ["era2", "tool_use_id"],
+      ["codex", '"type":"function_call_output"'],
+      ["codex", "exited with code [1-9]"],
+    ] as const)("%s /%s/: counts and line numbers equal grep -n on the main file", async (name, pattern) => {
+      const ref = refs[name];
+      const file = path.join(ref.dir, ref.sessionPath);
+      const expected = grepN(file, pattern);
+      expect(expected.length).toBeGreaterThan(0);
+      const result = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", pattern, limit: 1000, max_bytes: 10_000_000 });
+      expect(result.count).toBe(expected.length);
+      expect(result.entries.map((e) => e.line_number)).toEqual(expected.map((e) => e.line));
+      expect(result.entries.filter((e) => !e.raw_clipped).map((e) => e.raw)).toEqual(expected.filter((e) => e.text.length <= 16_384).map((e) => e.text));
+    });
+
+    it("searches every file of a session (subagents, tool results) and pages with limit/offset", async () => {
+      const ref = refs.era2;
+      const all = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "the", limit: 1000, max_bytes: 10_000_000 });
+      expect(new Set(all.entries.map((e) => e.file.includes("/subagents/") ? "subagent" : e.file.includes("/tool-results/") ? "tool_result" : "main"))).toEqual(new Set(["main", "subagent", "tool_result"]));
+      const pages = [];
+      for (let offset = 0; offset < all.count; offset += 9) {
+        const page = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "the", limit: 9, offset, max_bytes: 10_000_000 });
+        expect(page.count).toBe(all.count);
+        pages.push(...page.entries);
+      }
+      expect(pages).toEqual(all.entries);
+      const capped = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "the", limit: 1000, max_bytes: 3000 });
+      expect(capped.truncated).toBe(true);
+      expect(capped.count).toBe(all.count);
+      expect(Buffer.byteLength(JSON.stringify(capped))).toBeLessThanOrEqual(3000);
+    });
+
+    it("searches the whole project when session_ref is absent", async () => {
+      const ref = refs.era2;
+      const ws = await loadWorkspace(ctx);
+      const project = ws.projects.find((p) => p.projectKey === ref.project_key)!;
+      let sum = 0;
+      for (const row of project.rows) sum += (await grep({ project_key: ref.project_key, session_ref: row.session_ref, pattern: "wsd:init" })).count;
+      const whole = await grep({ project_key: ref.project_key, pattern: "wsd:init", limit: 5 });
+      expect(whole.count).toBe(sum);
+      expect(whole.session_ref).toBeNull();
+      expect(whole.returned).toBe(5);
+    });
+
+    it("rejects an invalid pattern, an unknown ledger or session with invalid naming the field; finds nothing without error", async () => {
+      const ref = refs.era2;
+      expect(await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "(unclosed" })).toMatchObject({ status: "invalid", errors: [{ field: "pattern" }] });
+      expect(await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "(?=look)" })).toMatchObject({ status: "invalid", errors: [{ field: "pattern" }] });
+      expect(await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "x", ledger: "subagent:agent-nope" })).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
+      expect(await grep({ project_key: ref.project_key, session_ref: "S0404", pattern: "x" })).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+      expect(await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "no-such-string-anywhere-42" })).toMatchObject({ status: "ok", count: 0, entries: [] });
+      // A catastrophic pattern for a backtracking engine runs in linear time under RE2.
+      expect((await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "(a+)+$" })).status).toBe("ok");
+    });
+  });
+
+  describe("session sources as ledgers (query_ledger_full)", () => {
+    const query = async (over: Record<string, unknown>) => (await querySessionLedger(ctx, sessionLedgerInputSchema.parse(over))) as SessionLedgerResult;
+
+    it("returns full records of main and of one subagent, filtered and paginated", async () => {
+      const ref = refs.era2;
+      const main = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", event_type: "tool_call", max_entries: 3, offset: 2 });
+      expect(main.count).toBeGreaterThan(5);
+      expect(main.entries.map((e) => e.event_type)).toEqual(["tool_call", "tool_call", "tool_call"]);
+      expect((main.entries[0]!.record as { type: string }).type).toBe("assistant");
+      const all = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "main", event_type: "tool_call", max_entries: 1000, max_bytes: 10_000_000 });
+      expect(main.entries).toEqual(all.entries.slice(2, 5));
+      const sub = await query({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "subagent:agent-a930f76", max_entries: 1000, max_bytes: 10_000_000 });
+      expect(sub.count).toBe(sub.returned);
+      expect(sub.file).toMatch(/subagents\/agent-a930f76\.jsonl$/);
+      expect(await querySessionLedger(ctx, sessionLedgerInputSchema.parse({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "subagent:agent-zzz" }))).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
+      expect(await querySessionLedger(ctx, sessionLedgerInputSchema.parse({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: "bogus" }))).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
+    });
+  });
+});

@@ -1,0 +1,196 @@
+import type { CoreContext } from "@/lib/context";
+import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
+import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
+import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
+import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
+import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
+
+/** Characters of the first user message quoted in `about`. */
+export const ABOUT_QUOTE_CHARS = 140;
+/** Characters of each `top_user_messages` entry. */
+export const TOP_MESSAGE_CHARS = 200;
+
+
+/**
+ * `session_overview` (seed 004, adapted): the human summary first — start, end, a human
+ * duration, turn count, status ({@link sessionEnding}), the deterministic `about` paragraph
+ * ({@link buildAbout}), the first human messages, errors (tool errors, API errors, interrupted
+ * turns) and warnings (compactions, truncated lines), each pointing at its file and physical
+ * line (at most 50 listed, counts exact) — then diagnostics: tokens, tool calls by tool and
+ * family, subagents by type, events per source, and the files read. One streaming pass over
+ * the session's files ({@link scanSession}), cached while they are unchanged.
+ * Unknown project or session → `{status:"invalid"}` naming the field.
+ * @throws the fs error when a session file cannot be read.
+ */
+export async function sessionOverview(ctx: CoreContext, input: SessionOverviewInput): Promise<SessionOverviewResult | ForensicsInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const session = resolved.session;
+  const scan = await scanSession(ctx, session);
+  const { stats } = scan;
+  const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
+  const subagentFiles = scan.files.filter((f) => f.kind === "subagent").length;
+  const durationSeconds = stats.firstMs !== null && stats.lastMs !== null ? Math.round((stats.lastMs - stats.firstMs) / 1000) : null;
+  const summary: SessionOverviewSummary = {
+    project_key: input.project_key,
+    session_ref: input.session_ref,
+    source: session.row.source,
+    started_at: stats.firstMs === null ? null : new Date(stats.firstMs).toISOString(),
+    ended_at: stats.lastMs === null ? null : new Date(stats.lastMs).toISOString(),
+    duration: durationSeconds === null ? null : humanDuration(durationSeconds),
+    duration_seconds: durationSeconds,
+    turn_count: session.row.turns.length,
+    status: ending.status,
+    about: buildAbout(stats, ending, subagentFiles),
+    top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(m.text, TOP_MESSAGE_CHARS) })),
+    errors: stats.errors,
+    warnings: stats.warnings,
+    error_counts: sortedRecord(stats.errorCounts),
+    warning_counts: sortedRecord(stats.warningCounts),
+    last_response_preview: ending.last_response_preview,
+  };
+  const t = stats.tokens;
+  const byTool: Record<string, ToolCounts> = {};
+  for (const name of [...stats.byTool.keys()].sort()) {
+    const c = stats.byTool.get(name)!;
+    byTool[name] = { called: c.called, succeeded: c.succeeded, failed: c.failed };
+  }
+  const byFamily: Record<string, { called: number; failed: number }> = {};
+  for (const fam of TOOL_FAMILIES) {
+    const c = stats.families.get(fam);
+    if (c) byFamily[fam] = { ...c };
+  }
+  const events = stats.eventsBySource;
+  const diagnostics: SessionOverviewDiagnostics = {
+    tokens: {
+      input_total: t.input,
+      output_total: t.output,
+      cache_read_total: t.cacheRead,
+      cache_creation_total: t.cacheCreation,
+      grand_total: t.input + t.output + t.cacheRead + t.cacheCreation,
+    },
+    tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
+    subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },
+    events: { ...events, total: events.main + events.subagent + events.tool_result + events.audit },
+    event_types: eventTypeCounts(scan.types, scan.typeId),
+    files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
+  };
+  return { status: "ok", summary, diagnostics };
+}
+
+function eventTypeCounts(types: readonly string[], typeIds: Uint16Array): Record<string, number> {
+  const counts = new Map<string, number>();
+  const perId = new Array<number>(types.length).fill(0);
+  for (const id of typeIds) perId[id]! += 1;
+  types.forEach((t, i) => counts.set(t, perId[i]!));
+  return sortedRecord(counts);
+}
+
+function sortedRecord(map: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of [...map.keys()].sort()) out[key] = map.get(key)!;
+  return out;
+}
+
+/** "45 seconds", "12 minutes", "2 hours 5 minutes", "3 days 2 hours". */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (s < 60) return unit(s, "second");
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return unit(minutes, "minute");
+  const hours = Math.floor(minutes / 60);
+  const restMinutes = minutes % 60;
+  if (hours < 24) return restMinutes === 0 ? unit(hours, "hour") : `${unit(hours, "hour")} ${unit(restMinutes, "minute")}`;
+  const days = Math.floor(hours / 24);
+  const restHours = hours % 24;
+  return restHours === 0 ? unit(days, "day") : `${unit(days, "day")} ${unit(restHours, "hour")}`;
+}
+
+const FAMILY_PHRASE: Record<ToolFamily, (n: number) => string> = {
+  read: (n) => `read ${count(n, "file")}`,
+  edit: (n) => `made ${count(n, "edit")}`,
+  run: (n) => `ran ${count(n, "command")}`,
+  search: (n) => `searched the code ${times(n)}`,
+  web: (n) => `made ${count(n, "web request")}`,
+  delegate: (n) => `delegated ${count(n, "task")} to subagents`,
+  other: (n) => `made ${count(n, "other tool call")}`,
+};
+
+const ERROR_WORDS: Record<string, string> = { tool_error: "failed tool call", api_error: "API error", interrupted: "interrupted turn" };
+const WARNING_WORDS: Record<string, string> = { compaction: "context compaction", context_reset: "context reset", truncated_line: "truncated line" };
+
+/**
+ * The `about` paragraph (seed 004: deterministic, template-based, no LLM): what the user asked
+ * first (quoted, ≤ 140 chars) and how many more messages they sent; what the agent did by tool
+ * family, most-used first (ties in {@link TOOL_FAMILIES} order, `other` last), with failures; attached
+ * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
+ * message, no tool calls, or only subagent work get their own sentences.
+ */
+export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number): string {
+  const parts: string[] = [];
+  const first = stats.userMessages[0];
+  if (first) {
+    const more = stats.userMessageCount - 1;
+    parts.push(`User asked: "${oneLine(first.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
+  } else if (stats.eventsBySource.subagent > 0) {
+    parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);
+  } else {
+    parts.push("No user message was recorded.");
+  }
+  const families = TOOL_FAMILIES.map((fam, i) => ({ fam, i, c: stats.families.get(fam) })).filter((x) => x.c && x.c.called > 0);
+  // "other" (todo lists, MCP tools) says least about the work: always last.
+  families.sort((a, b) => Number(a.fam === "other") - Number(b.fam === "other") || b.c!.called - a.c!.called || a.i - b.i);
+  if (families.length > 0) {
+    const phrases = families.map(({ fam, c }) => `${FAMILY_PHRASE[fam](c!.called)}${c!.failed > 0 ? ` (${c!.failed} failed)` : ""}`);
+    parts.push(`The agent ${joinList(phrases)}.`);
+  } else if (stats.mainReplies > 0) {
+    parts.push("The agent answered without using tools.");
+  } else if (first) {
+    parts.push("The agent made no tool calls and gave no reply.");
+  }
+  if (subagentFiles > 0 && first) parts.push(`${cap(count(subagentFiles, "subagent transcript"))} ${subagentFiles === 1 ? "is" : "are"} attached.`);
+  const errors = describeCounts(stats.errorCounts, ERROR_WORDS);
+  if (errors) parts.push(`${cap(errors)}.`);
+  const warnings = describeCounts(stats.warningCounts, WARNING_WORDS);
+  if (warnings) parts.push(`${cap(warnings)}.`);
+  parts.push(endingSentence(ending));
+  return parts.join(" ");
+}
+
+function endingSentence(ending: SessionEnding): string {
+  switch (ending.reason) {
+    case "recent":
+      return "Session is still active (changed in the last 10 minutes).";
+    case "reply":
+      return "Session ended cleanly with an agent reply.";
+    case "error":
+      return "Session ended on an error.";
+    default:
+      return "Session ended without a final agent reply.";
+  }
+}
+
+function describeCounts(counts: Map<string, number>, words: Record<string, string>): string | null {
+  const phrases = Object.keys(words)
+    .filter((k) => (counts.get(k) ?? 0) > 0)
+    .map((k) => count(counts.get(k)!, words[k]!));
+  return phrases.length > 0 ? joinList(phrases) : null;
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function times(n: number): string {
+  return n === 1 ? "once" : n === 2 ? "twice" : `${n} times`;
+}
+
+function joinList(items: string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,142 @@
+import fs from "node:fs/promises";
+
+import type { CoreContext } from "@/lib/context";
+import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
+import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
+import { readLineRange } from "@/lib/jsonl/line-index";
+import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { trimToolResultPreview } from "@/lib/session-reader/trim";
+import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
+
+/** Bytes of a persisted tool result read for a `full` preview (head; the size is always given). */
+const TOOL_FILE_PREVIEW_BYTES = 2048;
+
+/**
+ * `reconstruct_session` (seed 004, adapted to transcripts): one page of the session's merged
+ * timeline — main transcript, subagent transcripts and persisted tool results — in the order of
+ * {@link scanSession} (timestamp, then source priority, then file and physical line). Each row
+ * is `{index, timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload}`;
+ * `index` is the row's position in the whole timeline, so pages concatenate to the unpaged
+ * timeline. `compact` payloads carry kinds, tool names and sizes only; `full` adds bounded text
+ * (human and injected prompts only with `include_prompts`) and tool inputs and result previews
+ * (unless `include_tool_payloads` is false). Rows are added while the serialized response
+ * stays within `max_bytes` (UTF-8 bytes); when a row is cut, `truncated` is true and
+ * `next_offset` says where to continue. Optional `source` / `event_type` filter the timeline
+ * before paging (`event_count` is then the filtered count). Deterministic: the same call on the
+ * same files returns the same bytes.
+ * Unknown project or session → `{status:"invalid"}` naming the field.
+ * @throws the fs error when a session file cannot be read.
+ */
+export async function reconstructSession(ctx: CoreContext, input: ReconstructSessionInput): Promise<ReconstructSessionResult | ForensicsInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const scan = await scanSession(ctx, resolved.session);
+  const selected = filterOrder(scan, input.source, input.event_type);
+  const base: ReconstructSessionResult = {
+    status: "ok",
+    project_key: input.project_key,
+    session_ref: input.session_ref,
+    event_count: selected.length,
+    offset: input.offset,
+    returned: 0,
+    truncated: false,
+    next_offset: null,
+    timeline: [],
+  };
+  // Worst case for the fixed part: truncated true and a next_offset as long as any index.
+  const fixed = byteLength({ ...base, truncated: true, next_offset: selected.length }) + 8;
+  let used = fixed;
+  const end = Math.min(selected.length, input.offset + input.limit);
+  const rows: TimelineRow[] = [];
+  let truncated = false;
+  for (let pos = input.offset; pos < end; pos++) {
+    const row = await buildRow(ctx, resolved.session, scan, selected[pos]!, pos, input);
+    const size = byteLength(row) + (rows.length > 0 ? 1 : 0);
+    if (used + size > input.max_bytes) {
+      truncated = true;
+      break;
+    }
+    used += size;
+    rows.push(row);
+  }
+  const next = input.offset + rows.length;
+  return { ...base, returned: rows.length, truncated, next_offset: next < selected.length ? next : null, timeline: rows };
+}
+
+/** Timeline slots (positions into the scan's arrays) after the optional filters, in order. */
+function filterOrder(scan: SessionScan, source: TimelineSource | undefined, eventType: string | undefined): Uint32Array {
+  if (source === undefined && eventType === undefined) return scan.order;
+  const typeId = eventType === undefined ? -1 : scan.types.indexOf(eventType);
+  if (eventType !== undefined && typeId < 0) return new Uint32Array(0);
+  const out: number[] = [];
+  for (const slot of scan.order) {
+    if (typeId >= 0 && scan.typeId[slot] !== typeId) continue;
+    if (source !== undefined && scan.files[scan.fileIndex[slot]!]!.kind !== source) continue;
+    out.push(slot);
+  }
+  return Uint32Array.from(out);
+}
+
+async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput): Promise<TimelineRow> {
+  const file = scan.files[scan.fileIndex[slot]!]!;
+  const line = scan.line[slot]!;
+  const ts = scan.ts[slot]!;
+  const eventType = scan.types[scan.typeId[slot]!]!;
+  const actor = ACTORS[scan.actorId[slot]!]!;
+  const payload = file.kind === "tool_result" ? await toolFilePayload(file.path, file.size_bytes, input) : await recordPayload(ctx, file.path, line, scan.source, actor, input);
+  return {
+    index,
+    timestamp: Number.isNaN(ts) ? null : new Date(ts).toISOString(),
+    source: file.kind,
+    file: file.relative,
+    line,
+    event_type: eventType,
+    actor,
+    turn_ref: file.kind === "main" ? turnAt(session.row.turns, line) : null,
+    agent_id: file.kind === "subagent" ? file.id : null,
+    payload,
+  };
+}
+
+async function recordPayload(ctx: CoreContext, filePath: string, line: number, source: string, actor: string, input: ReconstructSessionInput): Promise<Record<string, unknown>> {
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const [text] = await readLineRange(filePath, index, line, line);
+  const record = buildCompactRecord({ line, text: text?.text ?? "", source });
+  const payload: Record<string, unknown> = { summary: record.summary, content_kinds: record.content_kinds, raw_bytes: record.raw_bytes };
+  if (input.verbosity === "compact") {
+    if (record.tool_uses.length > 0) payload.tools = record.tool_uses.map((u) => u.name);
+    if (record.tool_results.length > 0) payload.results = record.tool_results.map((r) => ({ kind: r.kind, status: r.status, bytes: r.raw_bytes }));
+    return payload;
+  }
+  const promptSide = actor === "user" || actor === "system";
+  if (record.text_preview !== null && (!promptSide || input.include_prompts)) payload.text = record.text_preview;
+  if (record.tool_uses.length > 0) payload.tool_uses = record.tool_uses.map((u) => (input.include_tool_payloads ? { name: u.name, input: u.input_summary } : { name: u.name }));
+  if (record.tool_results.length > 0) {
+    payload.tool_results = record.tool_results.map((r) =>
+      input.include_tool_payloads ? { kind: r.kind, status: r.status, bytes: r.raw_bytes, preview: r.preview } : { kind: r.kind, status: r.status, bytes: r.raw_bytes },
+    );
+  }
+  payload.truncated = record.truncated;
+  return payload;
+}
+
+async function toolFilePayload(filePath: string, size: number, input: ReconstructSessionInput): Promise<Record<string, unknown>> {
+  const payload: Record<string, unknown> = { summary: "Persisted tool result.", bytes: size };
+  if (input.verbosity === "compact" || !input.include_tool_payloads) return payload;
+  const handle = await fs.open(filePath, "r");
+  try {
+    const buf = Buffer.alloc(Math.min(size, TOOL_FILE_PREVIEW_BYTES));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const head = buf.subarray(0, bytesRead).toString("utf8");
+    const { preview, truncated } = trimToolResultPreview(head);
+    payload.preview = preview;
+    payload.truncated = truncated || size > bytesRead;
+  } finally {
+    await handle.close();
+  }
+  return payload;
+}
+
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), "utf8");
+}

@@ -1,0 +1,363 @@
+import fs from "node:fs/promises";
+
+import { ResetDetector } from "@/lib/analysis/context-resets";
+import type { CoreContext } from "@/lib/context";
+import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
+import { TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
+import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import { isLegacyHeader } from "@/lib/sources/codex/legacy";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
+import type { IndexTurn } from "@/lib/workspace/schema";
+import { sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
+
+
+
+/** How many findings of each list are kept (the counts stay exact). */
+export const MAX_FINDINGS = 50;
+/** How many human messages are kept for `top_user_messages`. */
+export const MAX_USER_MESSAGES = 5;
+
+/** Aggregates of one session's files, gathered in the same pass that indexes its events. */
+export type SessionStats = {
+  firstMs: number | null;
+  lastMs: number | null;
+  /** First human messages (text, location), at most {@link MAX_USER_MESSAGES}. */
+  userMessages: { text: string; file: string; line: number }[];
+  userMessageCount: number;
+  byTool: Map<string, ToolCounts & { family: ToolFamily }>;
+  families: Map<ToolFamily, { called: number; failed: number }>;
+  toolCalls: number;
+  toolFailures: number;
+  errors: Finding[];
+  errorCounts: Map<string, number>;
+  warnings: Finding[];
+  warningCounts: Map<string, number>;
+  tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
+  subagentTypes: Map<string, number>;
+  eventsBySource: Record<TimelineSource, number>;
+  /** Events whose main-transcript timestamp was seen, for the `about` ending. */
+  mainReplies: number;
+};
+
+/**
+ * The indexed events of one session: parallel typed arrays, one slot per event (a record of a
+ * transcript, or one persisted tool-result file), and `order`, the merged timeline order.
+ */
+export type SessionScan = {
+  source: string;
+  files: SessionFile[];
+  count: number;
+  /** Own timestamp (epoch ms) or NaN. */
+  ts: Float64Array;
+  fileIndex: Uint32Array;
+  line: Uint32Array;
+  typeId: Uint16Array;
+  actorId: Uint8Array;
+  /** Event-type strings, indexed by `typeId`. */
+  types: string[];
+  /** Event slots in timeline order. */
+  order: Uint32Array;
+  stats: SessionStats;
+};
+
+/** Actor strings, indexed by `actorId`. */
+export const ACTORS = ["user", "assistant", "tool", "system"] as const;
+
+/** Source of a session file. */
+export function fileSource(file: SessionFile): TimelineSource {
+  return file.kind;
+}
+
+class EventBuffer {
+  count = 0;
+  ts = new Float64Array(1024);
+  fileIndex = new Uint32Array(1024);
+  line = new Uint32Array(1024);
+  typeId = new Uint16Array(1024);
+  actorId = new Uint8Array(1024);
+  readonly types: string[] = [];
+  private readonly typeIds = new Map<string, number>();
+
+  push(ts: number, fileIndex: number, line: number, type: string, actor: string): void {
+    if (this.count === this.ts.length) this.grow();
+    let id = this.typeIds.get(type);
+    if (id === undefined) {
+      id = this.types.length;
+      // More distinct event types than Uint16 holds would be a corrupt source: fold them.
+      if (id >= 0xffff) id = this.typeIds.get("other") ?? this.addType("other");
+      else this.addType(type);
+    }
+    const i = this.count++;
+    this.ts[i] = ts;
+    this.fileIndex[i] = fileIndex;
+    this.line[i] = line;
+    this.typeId[i] = id;
+    this.actorId[i] = Math.max(0, ACTORS.indexOf(actor as (typeof ACTORS)[number]));
+  }
+
+  private addType(type: string): number {
+    this.typeIds.set(type, this.types.length);
+    this.types.push(type);
+    return this.types.length - 1;
+  }
+
+  private grow(): void {
+    const n = this.ts.length * 2;
+    const grow = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.ts = grow(this.ts, (k) => new Float64Array(k));
+    this.fileIndex = grow(this.fileIndex, (k) => new Uint32Array(k));
+    this.line = grow(this.line, (k) => new Uint32Array(k));
+    this.typeId = grow(this.typeId, (k) => new Uint16Array(k));
+    this.actorId = grow(this.actorId, (k) => new Uint8Array(k));
+  }
+}
+
+function emptyStats(): SessionStats {
+  return {
+    firstMs: null,
+    lastMs: null,
+    userMessages: [],
+    userMessageCount: 0,
+    byTool: new Map(),
+    families: new Map(),
+    toolCalls: 0,
+    toolFailures: 0,
+    errors: [],
+    errorCounts: new Map(),
+    warnings: [],
+    warningCounts: new Map(),
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+    subagentTypes: new Map(),
+    eventsBySource: { main: 0, subagent: 0, tool_result: 0, audit: 0 },
+    mainReplies: 0,
+  };
+}
+
+const cache = new Map<string, { stamp: string; scan: SessionScan }>();
+/** Scans kept in memory (each holds ~30 bytes per event). */
+const CACHE_SESSIONS = 4;
+
+/**
+ * The event index and aggregates of one session (main transcript, subagents, tool results),
+ * built by one streaming pass over each file (memory: one read chunk plus the longest line,
+ * plus ~30 bytes per event) and cached per session while every file keeps its size and mtime.
+ * Events are ordered by timestamp, then source priority (main > subagent > tool_result), then
+ * file (in {@link sessionFiles} order) and physical line. A record without a timestamp takes the
+ * previous record's time in its file, so it keeps its file order (the first ones sort first);
+ * a tool-result file takes the time of the transcript record that returned it, or sorts last.
+ * @throws the fs error when a file cannot be read.
+ */
+export async function scanSession(ctx: CoreContext, session: ResolvedSession): Promise<SessionScan> {
+  void ctx;
+  const files = await sessionFiles(session);
+  const stamps = await Promise.all(files.map(async (f) => {
+    const st = await fs.stat(f.path);
+    return `${f.relative}:${st.size}:${st.mtimeMs}`;
+  }));
+  const stamp = `${stamps.join("|")}#${session.row.turns.length}`;
+  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
+  const hit = cache.get(key);
+  if (hit && hit.stamp === stamp) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.scan;
+  }
+  const scan = await buildScan(session, files);
+  cache.set(key, { stamp, scan });
+  while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
+  return scan;
+}
+
+async function buildScan(session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
+  const source = session.row.source;
+  const events = new EventBuffer();
+  const stats = emptyStats();
+  const sortTs: number[] = [];
+  const resultTimes = new Map<string, number>();
+  const usageSeen = new Set<string>();
+  const pending = new Map<string, string>();
+  let codexTotals: RecordFacts["codexTotals"] = null;
+  const codexEventUsers: SessionStats["userMessages"] = [];
+  const codexResponseUsers: SessionStats["userMessages"] = [];
+  let codexEventUserCount = 0;
+  let codexResponseUserCount = 0;
+
+  for (let fi = 0; fi < files.length; fi++) {
+    const file = files[fi]!;
+    const src = fileSource(file);
+    if (file.kind === "tool_result") {
+      const t = file.id !== null ? resultTimes.get(file.id) : undefined;
+      events.push(NaN, fi, 1, "tool_result_file", "tool");
+      sortTs.push(t ?? Number.POSITIVE_INFINITY);
+      stats.eventsBySource.tool_result += 1;
+      continue;
+    }
+    let prev = Number.NEGATIVE_INFINITY;
+    // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
+    const resets = file.kind === "main" ? new ResetDetector() : null;
+    let lastLine = 0;
+    let legacy: { headerTimestamp: unknown } | null = null;
+    let firstObject = true;
+    for await (const { line, text } of streamPhysicalLines(file.path)) {
+      lastLine = line;
+      if (text.trim() === "") continue;
+      const record = parseJsonObject(text);
+      let facts: RecordFacts;
+      if (record === null) {
+        facts = MALFORMED_FACTS;
+        addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
+      } else {
+        if (firstObject && source === "codex" && isLegacyHeader(record)) legacy = { headerTimestamp: record.timestamp };
+        firstObject = false;
+        facts = classifyRecord(record, source, legacy);
+      }
+      const ts = facts.timestampMs ?? NaN;
+      if (!Number.isNaN(ts)) prev = ts;
+      events.push(ts, fi, line, facts.eventType, facts.actor);
+      sortTs.push(prev);
+      stats.eventsBySource[src] += 1;
+      if (!Number.isNaN(ts)) {
+        stats.firstMs = stats.firstMs === null ? ts : Math.min(stats.firstMs, ts);
+        stats.lastMs = stats.lastMs === null ? ts : Math.max(stats.lastMs, ts);
+      }
+      const at = Number.isNaN(ts) ? null : new Date(ts).toISOString();
+      if (facts.userText !== null && src === "main") {
+        const entry = { text: facts.userText, file: file.relative, line };
+        if (source === "codex") {
+          if (facts.userFromEvent) {
+            codexEventUserCount += 1;
+            if (codexEventUsers.length < MAX_USER_MESSAGES) codexEventUsers.push(entry);
+          } else {
+            codexResponseUserCount += 1;
+            if (codexResponseUsers.length < MAX_USER_MESSAGES) codexResponseUsers.push(entry);
+          }
+        } else {
+          stats.userMessageCount += 1;
+          if (stats.userMessages.length < MAX_USER_MESSAGES) stats.userMessages.push(entry);
+        }
+      }
+      if (facts.assistantReply && src === "main") stats.mainReplies += 1;
+      for (const call of facts.toolCalls) {
+        stats.toolCalls += 1;
+        const counts = stats.byTool.get(call.name) ?? { called: 0, succeeded: 0, failed: 0, family: call.family };
+        counts.called += 1;
+        stats.byTool.set(call.name, counts);
+        const fam = stats.families.get(call.family) ?? { called: 0, failed: 0 };
+        fam.called += 1;
+        stats.families.set(call.family, fam);
+        if (call.id !== null) pending.set(call.id, call.name);
+        if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
+      }
+      for (const result of facts.toolResults) {
+        if (result.id !== null && !Number.isNaN(ts) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
+        const name = result.id !== null ? pending.get(result.id) : undefined;
+        if (result.id !== null) pending.delete(result.id);
+        const counts = name !== undefined ? stats.byTool.get(name) : undefined;
+        if (counts) {
+          if (result.failed) counts.failed += 1;
+          else counts.succeeded += 1;
+        }
+        if (result.failed) {
+          stats.toolFailures += 1;
+          if (counts) {
+            const fam = stats.families.get(counts.family);
+            if (fam) fam.failed += 1;
+          }
+          addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: at });
+        }
+      }
+      if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: at });
+      if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: at });
+      if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: at });
+      if (facts.usage) {
+        const id = facts.usage.messageId;
+        if (id === null || !usageSeen.has(`${fi}:${id}`)) {
+          if (id !== null) usageSeen.add(`${fi}:${id}`);
+          stats.tokens.input += facts.usage.input;
+          stats.tokens.output += facts.usage.output;
+          stats.tokens.cacheRead += facts.usage.cacheRead;
+          stats.tokens.cacheCreation += facts.usage.cacheCreation;
+        }
+      }
+      if (facts.codexTotals) codexTotals = facts.codexTotals;
+      if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
+    }
+    for (const reset of resets?.finish(lastLine) ?? []) {
+      const message = `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`;
+      addFinding(stats, "warnings", { type: "context_reset", message, source: src, file: file.relative, line: reset.session_line, timestamp: null });
+    }
+  }
+  if (codexTotals) {
+    stats.tokens.input += codexTotals.input;
+    stats.tokens.output += codexTotals.output;
+    stats.tokens.cacheRead += codexTotals.cacheRead;
+  }
+  if (source === "codex") {
+    // Codex logs a human message twice (event_msg and response item): count one of the two.
+    const useEvents = codexEventUserCount > 0;
+    stats.userMessages = useEvents ? codexEventUsers : codexResponseUsers;
+    stats.userMessageCount = useEvents ? codexEventUserCount : codexResponseUserCount;
+  }
+  // Resets are known only at a file's end: keep each list in file then line order.
+  const fileOrder = new Map(files.map((f, i) => [f.relative, i]));
+  for (const list of [stats.errors, stats.warnings]) list.sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line);
+  const n = events.count;
+  const sortKey = Float64Array.from(sortTs);
+  const filePrio = files.map((f) => TIMELINE_SOURCES.indexOf(fileSource(f)));
+  const prio = (i: number) => filePrio[events.fileIndex[i]!]!;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => {
+    const d = sortKey[a]! - sortKey[b]!;
+    if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
+    if (sortKey[a] !== sortKey[b]) return sortKey[a]! < sortKey[b]! ? -1 : 1;
+    const p = prio(a) - prio(b);
+    if (p !== 0) return p;
+    const f = events.fileIndex[a]! - events.fileIndex[b]!;
+    if (f !== 0) return f;
+    return events.line[a]! - events.line[b]!;
+  });
+  return {
+    source,
+    files,
+    count: n,
+    ts: events.ts.slice(0, n),
+    fileIndex: events.fileIndex.slice(0, n),
+    line: events.line.slice(0, n),
+    typeId: events.typeId.slice(0, n),
+    actorId: events.actorId.slice(0, n),
+    types: events.types,
+    order,
+    stats,
+  };
+}
+
+function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: Finding): void {
+  const counts = list === "errors" ? stats.errorCounts : stats.warningCounts;
+  counts.set(finding.type, (counts.get(finding.type) ?? 0) + 1);
+  if (stats[list].length < MAX_FINDINGS) stats[list].push(finding);
+}
+
+/** `text` on one line, at most `max` characters (an ellipsis marks the cut). */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The turn (`turn_ref`) whose span holds a main-transcript line, or null. */
+export function turnAt(turns: readonly IndexTurn[], line: number): string | null {
+  let lo = 0;
+  let hi = turns.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = turns[mid]!;
+    if (line < t.turn_start_line) hi = mid - 1;
+    else if (line > t.turn_end_line) lo = mid + 1;
+    else return t.turn_ref;
+  }
+  return null;
+}

@@ -1,0 +1,138 @@
+import * as z from "zod";
+
+/** Timeline sources, in tie-break priority order (issue 9: main > subagent > tool_result > audit). */
+export const TIMELINE_SOURCES = ["main", "subagent", "tool_result", "audit"] as const;
+export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
+
+const projectKey = z.string().min(1, "project_key must be a non-empty string").describe("Project directory name under projects/ in the prepared workspace.");
+const sessionRef = z.string().min(1, "session_ref must be a non-empty string").describe("Session handle from sessions.index.jsonl, e.g. S0001.");
+
+/** Largest `max_bytes` any forensics tool accepts (bytes of serialized JSON). */
+export const MAX_RESPONSE_BYTES = 10_000_000;
+
+/** Input of `session_overview` (seed 004, adapted: a session is `(project_key, session_ref)`). */
+export const sessionOverviewInputSchema = z.object({ project_key: projectKey, session_ref: sessionRef });
+export type SessionOverviewInput = z.infer<typeof sessionOverviewInputSchema>;
+
+/** Input of `reconstruct_session` (seed 004 defaults: limit 100, offset 0, max_bytes 50000, compact). */
+export const reconstructSessionInputSchema = z.object({
+  project_key: projectKey,
+  session_ref: sessionRef,
+  limit: z.coerce.number().int().min(1).max(5000).default(100).describe("Events per page (1-5000)."),
+  offset: z.coerce.number().int().min(0).default(0).describe("Events to skip in timeline order."),
+  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
+  verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
+  include_prompts: z.coerce.boolean().default(false).describe("full only: include human and injected prompt text."),
+  include_tool_payloads: z.coerce.boolean().default(true).describe("full only: include tool inputs and result previews."),
+  source: z.enum(TIMELINE_SOURCES).optional().describe("Only events of this source (dashboard filter)."),
+  event_type: z.string().min(1).optional().describe("Only events of this event_type (dashboard filter)."),
+});
+export type ReconstructSessionInput = z.infer<typeof reconstructSessionInputSchema>;
+
+/** Input of `grep_jsonl`: one session (or every session of the project when `session_ref` is absent). */
+export const grepJsonlInputSchema = z.object({
+  project_key: projectKey,
+  session_ref: sessionRef.optional(),
+  ledger: z.string().min(1).optional().describe('"main", "subagent:<agent_id>", "tool_results", or absent for every file of the session.'),
+  pattern: z.string().min(1, "pattern must be a non-empty string").max(1000).describe("RE2 regular expression (linear time; no backreferences or lookaround)."),
+  limit: z.coerce.number().int().min(1).max(1000).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; matches past it are cut and truncated is true."),
+});
+export type GrepJsonlInput = z.infer<typeof grepJsonlInputSchema>;
+
+/** Input of the session-ledger part of `query_ledger_full`: one source file of a session as a ledger. */
+export const sessionLedgerInputSchema = z.object({
+  project_key: projectKey,
+  session_ref: sessionRef,
+  ledger: z.string().min(1).describe('"main" or "subagent:<agent_id>".'),
+  event_type: z.string().min(1).optional(),
+  max_entries: z.coerce.number().int().min(1).max(1000).default(10),
+  offset: z.coerce.number().int().min(0).default(0),
+  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(200_000),
+});
+export type SessionLedgerInput = z.infer<typeof sessionLedgerInputSchema>;
+
+/** One row of the merged timeline (`reconstruct_session`). `line` is the physical line in `file`. */
+export type TimelineRow = {
+  index: number;
+  timestamp: string | null;
+  source: TimelineSource;
+  file: string;
+  line: number;
+  event_type: string;
+  actor: string;
+  turn_ref: string | null;
+  agent_id: string | null;
+  payload: Record<string, unknown>;
+};
+
+export type ReconstructSessionResult = {
+  status: "ok";
+  project_key: string;
+  session_ref: string;
+  event_count: number;
+  offset: number;
+  returned: number;
+  truncated: boolean;
+  next_offset: number | null;
+  timeline: TimelineRow[];
+};
+
+/** One grep hit: `line_number` is the physical line (the viewer's `#L<n>`, `grep -n`'s number on JSONL). */
+export type GrepMatch = { session_ref: string; file: string; line_number: number; raw: string; raw_clipped: boolean };
+
+export type GrepJsonlResult = {
+  status: "ok";
+  project_key: string;
+  session_ref: string | null;
+  pattern: string;
+  count: number;
+  offset: number;
+  returned: number;
+  truncated: boolean;
+  files_searched: number;
+  entries: GrepMatch[];
+};
+
+/** The `{field, message, hint}` rejection every forensics tool returns (seed 000 error model). */
+export type ForensicsInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
+
+/** One problem found in a session, pointing at its physical line. */
+export type Finding = { type: string; message: string; source: TimelineSource; file: string; line: number; timestamp: string | null };
+
+/** Per-tool call counts (seed 004 `by_tool`). */
+export type ToolCounts = { called: number; succeeded: number; failed: number };
+
+export type SessionOverviewSummary = {
+  project_key: string;
+  session_ref: string;
+  source: string;
+  started_at: string | null;
+  ended_at: string | null;
+  /** Human duration ("12 minutes"), null when the session has no timestamps. */
+  duration: string | null;
+  duration_seconds: number | null;
+  turn_count: number;
+  status: "completed" | "active" | "errored";
+  /** One deterministic plain-language paragraph: what the session was about (seed 004 §`about`). */
+  about: string;
+  top_user_messages: { text: string; file: string; line: number }[];
+  errors: Finding[];
+  warnings: Finding[];
+  error_counts: Record<string, number>;
+  warning_counts: Record<string, number>;
+  last_response_preview: string | null;
+};
+
+export type SessionOverviewDiagnostics = {
+  tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
+  tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
+  subagents: { count: number; by_type: Record<string, number> };
+  events: Record<TimelineSource, number> & { total: number };
+  /** Timeline events per `event_type`, keys sorted. */
+  event_types: Record<string, number>;
+  files: { source: TimelineSource; file: string; size_bytes: number }[];
+};
+
+export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };

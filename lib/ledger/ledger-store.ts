@@ -1,0 +1,106 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { withFileLock } from "@/lib/fs/file-lock";
+import { LedgerIndex } from "@/lib/ledger/ledger-index";
+import { type LedgerPaths, ledgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
+import { type LedgerEntry, ledgerEntrySchema } from "@/lib/ledger/schema";
+
+/** Seed 002's compaction threshold: the active file rotates once it reaches 10 MiB. */
+export const DEFAULT_SEGMENT_BYTES = 10 * 1024 * 1024;
+
+/** Tuning of one ledger. `segmentBytes`: rotate the active file once it reaches this size. */
+export type LedgerOptions = { segmentBytes: number };
+
+/**
+ * One workspace's audit ledger: appends under the writers' lock, reads through the incremental
+ * index without locking (seed 002 "Reads never acquire the file lock — only writes hold the
+ * mutex"). Get it with {@link getLedger}; tests build their own with a small threshold.
+ */
+export class Ledger {
+  readonly paths: LedgerPaths;
+  readonly index: LedgerIndex;
+
+  constructor(workspaceRoot: string, readonly options: LedgerOptions = { segmentBytes: DEFAULT_SEGMENT_BYTES }) {
+    this.paths = ledgerPaths(workspaceRoot);
+    this.index = new LedgerIndex(this.paths);
+  }
+
+  /**
+   * Appends entries as JSONL in one write under the lock (lib/fs/file-lock: in-process queue plus
+   * a lock file whose dead or stale holder is broken, so a writer killed while holding it never
+   * blocks later ones). An unterminated last line left by a writer that died mid-append is first
+   * closed with a newline, so it stays on record as one malformed line and never swallows the new
+   * entry. Past the threshold the active file is renamed to the next numbered segment.
+   * @throws ZodError for an entry that does not match the schema; fs errors; AppError io_error
+   *   when the lock cannot be taken.
+   */
+  async append(entries: LedgerEntry[]): Promise<void> {
+    await this.appendWith(async () => entries);
+  }
+
+  /**
+   * {@link append} of the entries `decide` returns, called under the writers' lock (for
+   * check-then-append such as reconciliation). No entries: nothing is written.
+   */
+  async appendWith(decide: () => Promise<LedgerEntry[]>): Promise<void> {
+    await fs.mkdir(this.paths.tracesDir, { recursive: true });
+    await withFileLock(this.paths.active, async (lock) => {
+      const entries = await decide();
+      if (entries.length === 0) return;
+      const text = entries.map((e) => `${JSON.stringify(ledgerEntrySchema.parse(e))}\n`).join("");
+      const handle = await fs.open(this.paths.active, "a+");
+      let size: number;
+      try {
+        size = (await handle.stat()).size;
+        let prefix = "";
+        if (size > 0) {
+          const last = Buffer.alloc(1);
+          await handle.read(last, 0, 1, size - 1);
+          if (last[0] !== 0x0a) prefix = "\n";
+        }
+        await lock.assertHeld();
+        const bytes = Buffer.from(prefix + text);
+        await handle.write(bytes);
+        size += bytes.length;
+      } finally {
+        await handle.close();
+      }
+      if (size >= this.options.segmentBytes) await this.rotate();
+    });
+  }
+
+  /** The index brought up to date with what was appended since the last read. */
+  async read(): Promise<LedgerIndex> {
+    await this.index.refresh();
+    return this.index;
+  }
+
+  private async rotate(): Promise<void> {
+    const next = ((await listSegments(this.paths)).at(-1) ?? 0) + 1;
+    await fs.rename(this.paths.active, path.join(this.paths.tracesDir, segmentName(next)));
+  }
+}
+
+const ledgers = new Map<string, Ledger>();
+
+/**
+ * The process-wide ledger of a workspace (absolute root). The threshold is
+ * `$CASEFILE_LEDGER_SEGMENT_BYTES` when set to a positive integer, else 10 MiB.
+ */
+export function getLedger(workspaceRoot: string): Ledger {
+  let ledger = ledgers.get(workspaceRoot);
+  if (!ledger) {
+    const fromEnv = Number(process.env.CASEFILE_LEDGER_SEGMENT_BYTES);
+    ledger = new Ledger(workspaceRoot, { segmentBytes: Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_SEGMENT_BYTES });
+    ledgers.set(workspaceRoot, ledger);
+  }
+  return ledger;
+}
+
+/** Replaces the process-wide ledger of a workspace with one using `options` (tests, benches). */
+export function configureLedger(workspaceRoot: string, options: LedgerOptions): Ledger {
+  const ledger = new Ledger(workspaceRoot, options);
+  ledgers.set(workspaceRoot, ledger);
+  return ledger;
+}

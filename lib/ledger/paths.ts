@@ -1,0 +1,52 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/*
+ * The one module that knows where the audit ledger lives (seed 002 layout, contract §4.1):
+ *
+ *   <workspace>/audit/
+ *     traces/tool-traces.jsonl            active append file
+ *     traces/tool-traces.jsonl.lock       writers' lock (lib/fs/file-lock)
+ *     traces/tool-traces.00000001.jsonl   rotated segments, 8-digit, in order
+ *     inputs/<sha256>                     content-addressed input and output blobs
+ *
+ * `audit/` sits beside `projects/` and `.casefile/`, which `prepare --force` deletes; the ledger
+ * is never among them (lib/workspace/prepare.ts clears only projects, metadata.json, .casefile).
+ */
+
+/** The ledger's directory name under the workspace root. */
+export const LEDGER_DIR = "audit";
+
+const ACTIVE = "tool-traces.jsonl";
+const SEGMENT = /^tool-traces\.(\d{8})\.jsonl$/;
+
+/** Absolute paths of one workspace's ledger. */
+export type LedgerPaths = { root: string; tracesDir: string; active: string; inputsDir: string };
+
+/** The ledger paths of a workspace (absolute `workspaceRoot`). */
+export function ledgerPaths(workspaceRoot: string): LedgerPaths {
+  const root = path.join(workspaceRoot, LEDGER_DIR);
+  const tracesDir = path.join(root, "traces");
+  return { root, tracesDir, active: path.join(tracesDir, ACTIVE), inputsDir: path.join(root, "inputs") };
+}
+
+/** The file name of segment `n` (`tool-traces.00000001.jsonl`). */
+export const segmentName = (n: number): string => `tool-traces.${String(n).padStart(8, "0")}.jsonl`;
+
+/** The file name of the active append file. */
+export const ACTIVE_NAME = ACTIVE;
+
+/** Segment numbers present, ascending (a missing traces dir has none). */
+export async function listSegments(paths: LedgerPaths): Promise<number[]> {
+  const names = await fs.readdir(paths.tracesDir).catch(() => [] as string[]);
+  return names.flatMap((n) => {
+    const m = SEGMENT.exec(n);
+    return m ? [Number(m[1])] : [];
+  }).sort((a, b) => a - b);
+}
+
+/** `inputs/<hash>`: the blob reference recorded in entries (relative to the ledger root). */
+export const blobRef = (hash: string): string => `inputs/${hash}`;
+
+/** The absolute path of a blob. */
+export const blobPath = (paths: LedgerPaths, hash: string): string => path.join(paths.inputsDir, hash);

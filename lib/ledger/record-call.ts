@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+
+import type { CallInfo, CallTrace, CoreContext, PolicyDecision } from "@/lib/context";
+import { isAppError } from "@/lib/errors";
+import { persistBlob } from "@/lib/ledger/blobs";
+import { getLedger } from "@/lib/ledger/ledger-store";
+import { openLedger, PROCESS_ID } from "@/lib/ledger/reconcile";
+import { type CallResult, type LedgerDecision, LEDGER_SCHEMA_VERSION, type Scope } from "@/lib/ledger/schema";
+
+/** What the registry knows about a call before it runs. */
+export type CallMeta = { toolName: string; readOnly: boolean; input: unknown; call: CallInfo };
+
+/** The value a call came to, as the ledger records it: the tool result or the registry's rejection. */
+export type CallOutput = { status: string } & Record<string, unknown>;
+
+/**
+ * Tools whose dashboard calls are not recorded: the Audit page re-reads the ledger on every
+ * append, so recording its own reads would make it feed itself forever. The same tools called
+ * through MCP, HTTP or the CLI are recorded like any other call.
+ */
+const UNRECORDED_UI_TOOLS = new Set(["query_ledger_full", "inspect_ledger_task"]);
+
+/** `project_key/session_ref`, the project alone, or `workspace`: what a call works on (issue 8). */
+export function taskIdOf(input: unknown): string {
+  if (!input || typeof input !== "object") return "workspace";
+  const { project_key: p, session_ref: s } = input as Record<string, unknown>;
+  if (typeof p !== "string" || p === "") return "workspace";
+  return typeof s === "string" && s !== "" ? `${p}/${s}` : p;
+}
+
+/**
+ * Runs one tool call on the record (seed 002): stores the input blob, appends `tool_call_started`,
+ * runs `run` with a context whose `trace` collects policy decisions and written files, stores the
+ * output blob and appends `tool_call_finished` (success, failure or denied, with duration, output
+ * hash, every decision and artifacts). A thrown error is recorded and rethrown. Like the
+ * reference, a ledger that cannot be written does not stop the tool: the failure is logged.
+ * @throws whatever `run` throws.
+ */
+export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (ctx: CoreContext) => Promise<T>, outputOf: (value: T) => CallOutput): Promise<T> {
+  if (meta.call.door === "ui" && UNRECORDED_UI_TOOLS.has(meta.toolName)) return run(ctx);
+  const ledger = getLedger(ctx.workspaceRoot);
+  const started = performance.now();
+  const receiptId = randomUUID();
+  const decisions: PolicyDecision[] = [...doorDecisions(meta.call), readOnlyDecision(meta.readOnly)];
+  const artifacts: string[] = [];
+  const trace: CallTrace = {
+    call: meta.call,
+    policy: (rule, decision, detail) => decisions.push({ rule, decision, detail }),
+    artifact: (p) => void (artifacts.includes(p) || artifacts.push(p)),
+  };
+  let recording = await tolerate(ctx, async () => {
+    await openLedger(ledger);
+    const blob = await persistBlob(ledger.paths, meta.input ?? null);
+    const taskId = taskIdOf(meta.input);
+    await ledger.append([
+      {
+        schema_version: LEDGER_SCHEMA_VERSION,
+        kind: "tool_call_started",
+        receipt_id: receiptId,
+        task_id: taskId,
+        tool_name: meta.toolName,
+        door: meta.call.door,
+        ...(meta.call.client ? { client: meta.call.client } : {}),
+        timestamp: ctx.now().toISOString(),
+        input_hash: blob.hash,
+        input_ref: blob.ref,
+        scope_enforced: scopeOf(taskId, meta.readOnly),
+        pid: process.pid,
+        host: os.hostname(),
+        process_id: PROCESS_ID,
+      },
+    ]);
+  });
+  const finish = async (output: unknown, result: CallResult, status: string, error?: { code: string; message: string }) => {
+    if (!recording) return;
+    recording = await tolerate(ctx, async () => {
+      const blob = await persistBlob(ledger.paths, output);
+      await ledger.append([
+        {
+          schema_version: LEDGER_SCHEMA_VERSION,
+          kind: "tool_call_finished",
+          receipt_id: receiptId,
+          timestamp: ctx.now().toISOString(),
+          result,
+          duration_ms: Math.max(0, Math.round(performance.now() - started)),
+          status,
+          ...(error ? { error } : {}),
+          output_hash: blob.hash,
+          output_ref: blob.ref,
+          policy_decisions: decisions.map(toLedgerDecision),
+          artifacts_written: artifacts,
+        },
+      ]);
+    });
+  };
+  let value: T;
+  try {
+    value = await run({ ...ctx, trace });
+  } catch (error) {
+    const payload = isAppError(error) ? { code: error.code, message: error.message } : { code: "internal", message: error instanceof Error ? error.message : String(error) };
+    await finish({ error: payload }, decisions.some(isPolicyDeny) ? "denied" : "failure", payload.code, payload);
+    throw error;
+  }
+  const output = outputOf(value);
+  if (output.status === "invalid") decisions.push({ rule: "tool.validation", decision: "deny", detail: errorFields(output) });
+  else if (!meta.readOnly && output.status !== "conflict") decisions.push({ rule: "tool.validation", decision: "allow" });
+  const result: CallResult = decisions.some(isPolicyDeny) ? "denied" : output.status === "invalid" || output.status === "conflict" ? "failure" : "success";
+  await finish(output, result, output.status);
+  return value;
+}
+
+/** Rules whose denial is a refusal by policy (result `denied`) rather than bad input (`failure`). */
+const isPolicyDeny = (d: PolicyDecision): boolean => d.decision === "deny" && !d.rule.startsWith("input.") && !d.rule.startsWith("tool.validation");
+
+function doorDecisions(call: CallInfo): PolicyDecision[] {
+  if (call.decisions?.length) return call.decisions;
+  const detail = { mcp: "stdio MCP client: a local process", cli: "command line: a local process", http: "HTTP door", ui: "dashboard: the server's own call" }[call.door];
+  return [{ rule: `door.${call.door}`, decision: "allow", detail: call.client ? `${detail} (${call.client})` : detail }];
+}
+
+const readOnlyDecision = (readOnly: boolean): PolicyDecision =>
+  readOnly ? { rule: "tool.read_only", decision: "allow", detail: "read-only tool: approved without review" } : { rule: "tool.read_only", decision: "allow", detail: "write tool: allowed to write its own file under the task's project" };
+
+function scopeOf(taskId: string, readOnly: boolean): Scope[] {
+  const project = taskId === "workspace" ? null : taskId.split("/")[0]!;
+  const scopes: Scope[] = [{ type: "path", pattern: project ? `projects/${project}/**` : "**", access: "read" }];
+  if (!readOnly && project) scopes.push({ type: "path", pattern: `projects/${project}/{evidence/*.json,project-synthesis.json}`, access: "write" });
+  return scopes;
+}
+
+const toLedgerDecision = (d: PolicyDecision): LedgerDecision => ({ policy_id: d.rule, decision: d.decision, ...(d.detail ? { reason: d.detail } : {}) });
+
+function errorFields(output: CallOutput): string {
+  const errors = Array.isArray(output.errors) ? (output.errors as Record<string, unknown>[]) : [];
+  const fields = errors.map((e) => String(e.field ?? e.path ?? "input"));
+  return fields.length ? `invalid: ${[...new Set(fields)].join(", ")}` : "invalid";
+}
+
+async function tolerate(ctx: CoreContext, fn: () => Promise<void>): Promise<boolean> {
+  try {
+    await fn();
+    return true;
+  } catch (error) {
+    ctx.log.warn(`audit ledger: could not record a tool call: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}

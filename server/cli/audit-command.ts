@@ -1,0 +1,44 @@
+import { getLedger } from "@/lib/ledger/ledger-store";
+import type { LedgerEntry } from "@/lib/ledger/schema";
+import { verifyLedger } from "@/lib/ledger/verify";
+import { AppError } from "@/lib/errors";
+
+const TAIL_POLL_MS = 250;
+
+/**
+ * `casefile audit verify [--json]`: proves the ledger intact (every started entry has exactly one
+ * finished entry, every blob's hash recomputes, segments in order, no torn line) and exits 0, or
+ * lists the findings and exits 1. `--json` prints the report as one JSON object.
+ * `casefile audit tail [--json]`: prints the last 10 entries, then follows new ones like
+ * `tail -f` until interrupted.
+ * @throws AppError invalid_input for an unknown subcommand.
+ */
+export async function runAudit(workspace: string, sub: string | undefined, json: boolean): Promise<number> {
+  const ledger = getLedger(workspace);
+  if (sub === "verify") {
+    const report = await verifyLedger(ledger.paths);
+    if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else {
+      const summary = `${report.entries} entries, ${report.receipts} calls, ${report.segments} segments, ${report.blobs} blobs${report.in_flight ? `, ${report.in_flight} in flight` : ""}`;
+      process.stdout.write(report.ok ? `audit ledger intact: ${summary}\n` : `audit ledger has ${report.findings.length} problem(s) (${summary}):\n`);
+      for (const f of report.findings) process.stdout.write(`  ${f.kind}${f.file ? ` ${f.file}${f.line ? `:${f.line}` : ""}` : ""}: ${f.message}\n`);
+    }
+    return report.ok ? 0 : 1;
+  }
+  if (sub === "tail") {
+    const index = await ledger.read();
+    let printed = Math.max(0, index.entries.length - 10);
+    for (;;) {
+      await ledger.read();
+      for (; printed < index.entries.length; printed += 1) process.stdout.write(`${json ? JSON.stringify(index.entries[printed]!.entry) : formatEntry(index.entries[printed]!.entry, index)}\n`);
+      await new Promise((r) => setTimeout(r, TAIL_POLL_MS));
+    }
+  }
+  throw new AppError("invalid_input", `unknown audit command '${sub ?? ""}'`, { hint: "use casefile audit verify [--json] or casefile audit tail" });
+}
+
+function formatEntry(entry: LedgerEntry, index: Awaited<ReturnType<ReturnType<typeof getLedger>["read"]>>): string {
+  if (entry.kind === "tool_call_started") return `${entry.timestamp}  start   ${entry.door.padEnd(4)} ${entry.tool_name}  ${entry.task_id}  ${entry.receipt_id}`;
+  const s = index.receipts.get(entry.receipt_id)?.started;
+  return `${entry.timestamp}  ${entry.result.padEnd(7)} ${(s?.door ?? "?").padEnd(4)} ${s?.tool_name ?? "?"}  ${s?.task_id ?? "?"}  ${entry.duration_ms} ms${entry.artifacts_written.length ? `  wrote ${entry.artifacts_written.join(", ")}` : ""}`;
+}
