@@ -88,10 +88,12 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     const rows = assignRefs(sessions, existing);
     for (const s of sessions) {
       const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
-      written += await copyIfChanged(s.sourcePath, sessionFile);
+      const copied = await copyIfChanged(s.sourcePath, sessionFile);
+      written += copied;
       const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
       for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
-      await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+      // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
+      if (copied) await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
       lines += s.lineCount;
     }
     written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
