@@ -15,7 +15,8 @@
  * Goals (issue 13): prepare ≤ 3× cp+wc; window p50 ≤ 50 ms, p95 ≤ 100 ms; first rows ≤ 1 s;
  * session list ≤ 300 ms; RSS < 300 MB.
  *
- * Flags: `--runs N`, `--skip-prepare`, `--label NAME` (results also written as JSON to
+ * Flags: `--runs N`, `--skip-prepare`, `--only-prepare`, `--fresh-workspace` (prepare the
+ * shared workspace again with the current code), `--label NAME` (results also written as JSON to
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
  * missing). The machine is shared: run it a few times and read medians.
  */
@@ -44,6 +45,8 @@ const flag = (name: string): string | undefined => {
 const RUNS = Number(flag("--runs") ?? 3);
 const LABEL = flag("--label") ?? "latest";
 const SKIP_PREPARE = args.includes("--skip-prepare");
+const ONLY_PREPARE = args.includes("--only-prepare");
+const FRESH_WORKSPACE = args.includes("--fresh-workspace");
 
 const results: Record<string, unknown> = { label: LABEL, at: new Date().toISOString(), runs: RUNS };
 const ms = (n: number): string => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
@@ -300,7 +303,11 @@ console.log(
   `real-shaped sessions (shared 2-core machine: figures are medians of a few runs): claude-code ${(sessions.claudeStats.bytes / 1e6).toFixed(0)} MB, ${sessions.claudeStats.lines} lines; codex ${(sessions.codexStats.bytes / 1e6).toFixed(0)} MB, ${sessions.codexStats.lines} lines`,
 );
 if (!SKIP_PREPARE) await benchPrepare(sessions);
-const ws = await ensureRealShapedWorkspace();
+if (ONLY_PREPARE) {
+  await fs.writeFile(path.join(REAL_SHAPED_DIR, `results-${LABEL}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  process.exit(0);
+}
+const ws = await ensureRealShapedWorkspace({ fresh: FRESH_WORKSPACE });
 console.log(`workspace ${ws.workspace}: claude ${ws.claudeSession.turns} turns, codex ${ws.codexSession.turns} turns`);
 await benchHttp(ws);
 await benchMcp(ws);

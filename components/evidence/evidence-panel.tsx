@@ -10,6 +10,7 @@ import { ChainEditor } from "./chain-editor";
 import { ChainView } from "./chain-view";
 import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
+import { scrollToLine } from "./show-lines";
 import type { BaseVersions, CardRef, SaveMode } from "./mutations";
 import { evidenceCardQuery } from "./queries";
 import { TurnEvidenceItem } from "./turn-evidence-item";
@@ -19,34 +20,43 @@ type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lin
 type Editing = { turnRef: string; mode: SaveMode; chain: unknown; opened: BaseVersions };
 
 /**
+ * Turns rendered per page (issue 13): a session with tens of thousands of turns rendered every
+ * item at once and took over a minute to show its first transcript rows.
+ */
+const TURNS_PAGE = 200;
+
+/**
  * The session's evidence beside the transcript: every indexed turn with its chain (or none),
- * and the editor for one turn. The card is polled, so an agent's appends show up; an open
+ * one expanded at a time (opening it scrolls the transcript to the turn), and the editor for
+ * one turn. The card is polled, so an agent's appends show up; an open
  * editor keeps its draft through those refreshes (and when the panel is collapsed).
  */
 export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanelProps) {
   const { data: card } = useQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), initialData: initialCard });
   const [open, setOpen] = useState(true);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // One turn open at a time (issue 12 item 6): the panel reads as a list, not a wall of chains.
+  const [expanded, setExpanded] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [shown, setShown] = useState(TURNS_PAGE);
 
   const entryOf = (turn: EvidenceTurnState) => (turn.chain_index === null ? undefined : card.chains.find((c) => c.index === turn.chain_index));
   const referenced = new Set(card.turns.map((t) => t.chain_index));
   const others = card.chains.filter((c) => !referenced.has(c.index));
   const editTurn = editing ? card.turns.find((t) => t.turn_ref === editing.turnRef) : undefined;
 
-  const toggle = (turnRef: string) =>
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (!next.delete(turnRef)) next.add(turnRef);
-      return next;
-    });
+  /** Opens a turn (closing any other) and scrolls the transcript to its first line; a second click closes it. */
+  const toggle = (turn: EvidenceTurnState) => {
+    if (expanded === turn.turn_ref) return setExpanded(null);
+    setExpanded(turn.turn_ref);
+    scrollToLine(turn.turn_start_line);
+  };
   const edit = (turn: EvidenceTurnState) => {
     const entry = entryOf(turn);
     setEditing({ turnRef: turn.turn_ref, mode: entry ? "replace" : "create", chain: entry?.chain, opened: { version: card.version, chainVersion: turn.chain_version } });
   };
   const saved = (turnRef: string) => {
     setEditing(null);
-    setExpanded((prev) => new Set(prev).add(turnRef));
+    setExpanded(turnRef);
   };
 
   return (
@@ -80,20 +90,25 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
             <CardSummary card={card} />
             {card.turns.length === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
             <ul aria-label="Turns and their evidence">
-              {card.turns.map((turn) => (
+              {card.turns.slice(0, shown).map((turn) => (
                 <TurnEvidenceItem
                   key={turn.turn_ref}
                   cardRef={cardRef}
                   turn={turn}
                   entry={entryOf(turn)}
                   base={{ version: card.version, chainVersion: turn.chain_version }}
-                  expanded={expanded.has(turn.turn_ref)}
+                  expanded={expanded === turn.turn_ref}
                   readOnly={card.read_only}
-                  onToggle={() => toggle(turn.turn_ref)}
+                  onToggle={() => toggle(turn)}
                   onEdit={() => edit(turn)}
                 />
               ))}
             </ul>
+            {card.turns.length > shown && (
+              <button type="button" onClick={() => setShown(shown + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
+                Show {Math.min(TURNS_PAGE, card.turns.length - shown)} more of {card.turns.length - shown} turns
+              </button>
+            )}
             {others.length > 0 && (
               <section aria-label="Other chains on the card" className="flex flex-col gap-2 border-t border-line p-3">
                 <h3 className="text-xs font-semibold">Other chains on the card ({others.length})</h3>

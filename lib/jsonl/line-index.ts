@@ -147,6 +147,47 @@ export async function readLineRange(filePath: string, index: LineIndex, startLin
   return lines;
 }
 
+/**
+ * One physical line's bytes inside a shared read buffer: `bytes[start..end)` without its
+ * terminator, `bytes[start..next)` with it.
+ */
+export type LineBytes = { line: number; bytes: Buffer; start: number; end: number; next: number };
+
+/**
+ * Streams every physical line of `index` as a byte range inside a read buffer of about
+ * `chunkBytes` (default 16 MiB; a longer line gets a buffer of its own), without decoding.
+ * The buffer is reused after the caller moves past its lines: copy what must outlive them.
+ * Memory: one chunk (or the longest line).
+ * @throws AppError not_found / io_error when the file is missing, unreadable or now shorter.
+ */
+export async function* iterateLineBytes(filePath: string, index: LineIndex, chunkBytes = 16 << 20): AsyncGenerator<LineBytes> {
+  const { lineCount, starts } = index;
+  const lineEnd = (line: number): number => (line < lineCount ? starts[line]! : index.size);
+  const handle = await openForRead(filePath);
+  try {
+    let shared = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, index.size)));
+    for (let first = 1; first <= lineCount; ) {
+      const from = starts[first - 1]!;
+      let last = first;
+      while (last < lineCount && lineEnd(last + 1) - from <= chunkBytes) last++;
+      const length = lineEnd(last) - from;
+      if (length > shared.length) shared = Buffer.allocUnsafe(length);
+      const bytes = shared.subarray(0, length);
+      if (!(await readFully(handle, bytes, from))) throw new AppError("io_error", "The file is shorter than its line index.");
+      for (let line = first; line <= last; line++) {
+        const start = starts[line - 1]! - from;
+        const end = lineEnd(line) - from;
+        yield { line, bytes, start, end: end - terminatorBytes(bytes, start, end), next: end };
+      }
+      first = last + 1;
+    }
+  } catch (error) {
+    throw toAppError(error, filePath);
+  } finally {
+    await handle.close();
+  }
+}
+
 // ignoreBOM keeps a leading U+FEFF, like Python's "utf-8" codec (contract §1.6).
 const MAX_CACHED_FILES = 32;
 const memory = new Map<string, LineIndex>();

@@ -1,6 +1,7 @@
 import type { CoreContext } from "@/lib/context";
 import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords } from "@/lib/session-reader/compact";
+import { CompactStore } from "@/lib/session-reader/compact-store";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import {
   type CompactRecord,
@@ -12,7 +13,7 @@ import {
   type ReadSessionLinesResult,
 } from "@/lib/session-reader/schema";
 import { sha256Hex } from "@/lib/session-reader/sha256";
-import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
+import { getWorkspaceLineIndex, resolveSession, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 const RANGE_HINT = "request a 1-based line range contained by the session";
 
@@ -37,18 +38,23 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
   if (rangeError) return invalid(rangeError);
   const records =
     mode === "compact"
-      ? await readCompactRecords(filePath, index, start_line, end_line, row.source)
+      ? await readCompactRecords(filePath, index, start_line, end_line, row.source, workspaceIndexDir(ctx))
       : (await readLineRange(filePath, index, start_line, end_line)).map((l): FullRecord => toFullRecord(l.line, l.text));
   return { status: "ok", project_key, session_ref, line_range: { start: start_line, end: end_line }, mode, records };
 }
 
 /**
- * Compact records for lines `start..end`, from the record cache where possible. Misses are
- * built from one read of the missing span; its neighbouring lines (one before, one after) are
- * read as context so a Codex echo on the span's edge is still marked (contract §4.3 step 1).
+ * Compact records for lines `start..end`. Hits come from the in-memory record cache; with a
+ * `storeDir` (the workspace's `.casefile/index`), misses are served from the persisted
+ * {@link CompactStore} blocks covering the range, and a missing block is built once from one
+ * read of its lines and persisted, so later windows (in any process) never re-read or re-parse
+ * those lines. Without a store, misses are built from one read of the missing span. Either way
+ * a span's neighbouring lines (one before, one after) are read as context so a Codex echo on its
+ * edge is still marked (contract §4.3 step 1); records are identical on every path.
  */
-export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
+export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null): Promise<CompactRecord[]> {
   const version = `${filePath}\u0000${index.size}\u0000${index.mtimeMs}\u0000${source}`;
+  const store = storeDir === null ? null : new CompactStore(storeDir, filePath, index, source);
   const out: CompactRecord[] = [];
   let line = start;
   while (line <= end) {
@@ -56,6 +62,19 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     if (hit) {
       out.push(hit);
       line += 1;
+      continue;
+    }
+    if (store) {
+      const block = CompactStore.blockOf(line);
+      const span = CompactStore.blockLines(block, index.lineCount);
+      const records = await loadBlock(store, `${version}\u0000${block}`, filePath, index, span, source);
+      const last = Math.min(end, span.end);
+      for (let l = line; l <= last; l++) {
+        const record = records[l - span.start]!;
+        compactRecordCache.set(version, record);
+        out.push(record);
+      }
+      line = last + 1;
       continue;
     }
     let missEnd = line;
@@ -67,6 +86,24 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     line = missEnd + 1;
   }
   return out;
+}
+
+/** Blocks being built right now, so concurrent windows over one block build it once. */
+const building = new Map<string, Promise<CompactRecord[]>>();
+
+async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string): Promise<CompactRecord[]> {
+  const stored = await store.read(CompactStore.blockOf(span.start));
+  if (stored && stored.length === span.end - span.start + 1 && stored[0]?.line === span.start) return stored;
+  let pending = building.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const records = await buildSpan(filePath, index, span.start, span.end, source);
+      await store.write(CompactStore.blockOf(span.start), records);
+      return records;
+    })().finally(() => building.delete(key));
+    building.set(key, pending);
+  }
+  return pending;
 }
 
 async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {

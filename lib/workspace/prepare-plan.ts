@@ -26,6 +26,8 @@ export type PlannedSession = {
   attachments: { sourcePath: string; relative: string }[];
   /** Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven fork. */
   fork?: CodexForkHistory | null;
+  /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
+  turnOutputTokens?: (number | null)[];
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -49,7 +51,15 @@ type Candidate =
   | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
   | { source: "codex"; path: string };
 
-type Analysed = { sourceSessionId: string; projectRoot: string | null; lineCount: number; turns: PlannedSession["turns"]; attachments: PlannedSession["attachments"]; fork?: CodexForkHistory | null };
+type Analysed = {
+  sourceSessionId: string;
+  projectRoot: string | null;
+  lineCount: number;
+  turns: PlannedSession["turns"];
+  attachments: PlannedSession["attachments"];
+  fork?: CodexForkHistory | null;
+  turnOutputTokens?: (number | null)[];
+};
 
 /**
  * Discovers and analyses every Claude Code and Codex source, applies selection (contract §1.8:
@@ -105,6 +115,7 @@ export async function planSources(
       turns: analysed.turns,
       attachments: analysed.attachments,
       fork: analysed.fork,
+      turnOutputTokens: analysed.turnOutputTokens,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
@@ -116,7 +127,14 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
     const a = await analyzeClaudeTranscript(c.path, window);
-    return { isSidechain: a.isSidechain, projectRoot: a.projectRoot, lineCount: a.lineCount, turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })) };
+    const listed = new Map(a.triggers.map((t, i) => [t.line, a.listedOutputTokens[i] ?? null]));
+    return {
+      isSidechain: a.isSidechain,
+      projectRoot: a.projectRoot,
+      lineCount: a.lineCount,
+      turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+      turnOutputTokens: a.turns.map((t) => listed.get(t.turn_start_line) ?? null),
+    };
   });
   if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
   if (analysis.turns.length === 0) return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
@@ -126,6 +144,7 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
     projectRoot: analysis.projectRoot,
     lineCount: analysis.lineCount,
     turns: analysis.turns,
+    turnOutputTokens: analysis.turnOutputTokens,
     attachments: [
       ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
       ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),

@@ -9,7 +9,9 @@ import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
-import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+import type { IndexRow } from "@/lib/workspace/schema";
+import { CASEFILE_DIR, resolveSession } from "@/lib/workspace/sessions";
+import { primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
@@ -80,6 +82,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
   const projects: PrepareSummary["projects"] = [];
   let turns = 0;
   let lines = 0;
+  const primes: { projectKey: string; sessions: PlannedSession[]; rows: IndexRow[] }[] = [];
   for (const [projectKey, sessions] of byProject) {
     const projectDir = path.join(root, "projects", projectKey);
     const label = sessions[0]!.projectLabel;
@@ -97,6 +100,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       lines += s.lineCount;
     }
     written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
+    primes.push({ projectKey, sessions, rows });
     const projectTurns = rows.reduce((n, r) => n + r.turns.length, 0);
     turns += projectTurns;
     projects.push({ project_key: projectKey, project_label: label, sessions: rows.length, turns: projectTurns });
@@ -107,6 +111,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     await writeFileAtomic(metaPath, toPrettyJson(metadata));
     written += 1;
   }
+  for (const p of primes) await primeProjectUsage(ctx, p.projectKey, p.sessions, p.rows);
   return {
     workspace: root,
     window: target.kind === "all" ? { kind: "all" } : { kind: "day", date: target.date, timezone: target.timezone },
@@ -119,6 +124,17 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     skipped: plan.skipped,
     exports,
   };
+}
+
+/** Stores the turn usage counted during analysis (issue 13), so no first visit rereads a transcript. */
+async function primeProjectUsage(ctx: CoreContext, projectKey: string, sessions: PlannedSession[], rows: IndexRow[]): Promise<void> {
+  for (const s of sessions) {
+    if (!s.turnOutputTokens) continue;
+    const row = rows.find((r) => r.source === s.source && r.source_session_id === s.sourceSessionId);
+    if (!row) continue;
+    const resolved = await resolveSession(ctx, projectKey, row.session_ref);
+    if (resolved.ok) await primeTurnUsage(ctx, resolved.session, s.turnOutputTokens);
+  }
 }
 
 function resolveTarget(options: PrepareOptions): PrepareTarget {

@@ -6,6 +6,7 @@ import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summar
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { readSources } from "@/lib/workspace/sources";
+import { readSessionFacts } from "@/lib/workspace/session-facts";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
@@ -44,7 +45,8 @@ export async function getProject(ctx: CoreContext, projectKey: string): Promise<
 
 /**
  * Everything the viewer needs for a session (or one of its subagent transcripts): line count
- * from the line index, byte size, turns (none for a subagent), and the attached subagents.
+ * from the line index, byte size, turns (none for a subagent), the attached subagents, and the
+ * header facts (model, client version, cwd, git branch, start, duration).
  * @throws AppError not_found | invalid_input | parse_error
  */
 export async function getSessionDetail(ctx: CoreContext, projectKey: string, sessionRef: string, agentId?: string): Promise<SessionDetail> {
@@ -65,6 +67,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     turn_usage: agentId ? [] : await getTurnUsage(ctx, session),
     subagents,
     agent_id: agentId ?? null,
+    facts: await readSessionFacts(filePath, index, session.row.source),
   };
 }
 

@@ -123,6 +123,18 @@ export type ListSessionsResult = {
 };
 
 /** Everything the viewer needs before it asks for line windows. */
+/** What the viewer's header says about a transcript (issue 12); each fact null when not recorded. */
+export const sessionFactsSchema = z.object({
+  model: z.string().nullable(),
+  client_version: z.string().nullable(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  /** ISO time of the first timestamped record. */
+  started_at: z.string().nullable(),
+  duration_seconds: z.number().int().nullable(),
+});
+export type SessionFacts = z.infer<typeof sessionFactsSchema>;
+
 export const sessionDetailSchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
@@ -138,5 +150,7 @@ export const sessionDetailSchema = z.object({
   subagents: z.array(subagentSummarySchema),
   /** Set when the viewer shows one subagent transcript instead of the main session. */
   agent_id: z.string().nullable(),
+  /** Model, client version, working directory, git branch, start and duration of the transcript shown. */
+  facts: sessionFactsSchema,
 });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;

@@ -4,6 +4,7 @@ import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { readableUserText } from "@/lib/format/display-text";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
@@ -23,7 +24,8 @@ const cache = new Map<string, { stamp: string; item: SummaryItem; recent: boolea
  * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
  * timestamps (ISO, from up to 64 lines at each end, read through the line index), duration in
  * whole seconds, turn count, the first user message (the compact text of the first turn's
- * trigger line, first 300 chars), subagent count, file size in bytes, and how it ended
+ * trigger line as a person reads it — a slash command as typed, `/wsd:init --custom` — first
+ * 300 chars), subagent count, file size in bytes, and how it ended
  * (`status`, `last_response_preview`: lib/forensics/status, from the last 400 lines). Cached per file
  * size and mtime, so an unchanged session costs one stat.
  * @throws the fs error when the copied file cannot be read.
@@ -56,7 +58,10 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
   let firstMessage: string | null = null;
   if (firstTurn && firstTurn.turn_start_line <= index.lineCount) {
     const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
-    if (line) firstMessage = oneLine(buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview);
+    if (line) {
+      const preview = buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview;
+      firstMessage = oneLine(preview === null ? null : readableUserText(preview));
+    }
   }
   const ending = await sessionEnding(ctx, session.filePath, index, row.source);
   const item: SummaryItem = {

@@ -78,7 +78,12 @@ export async function getSession(ctx: CoreContext, projectKey: string, sessionRe
 
 /** The persisted line index of a workspace file (cached under `.casefile/index`). */
 export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promise<LineIndex> {
-  return getLineIndex(filePath, path.join(ctx.workspaceRoot, CASEFILE_DIR, "index"));
+  return getLineIndex(filePath, workspaceIndexDir(ctx));
+}
+
+/** `<workspace>/.casefile/index`: line indexes and, beside them, persisted compact records. */
+export function workspaceIndexDir(ctx: CoreContext): string {
+  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "index");
 }
 
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */

@@ -27,12 +27,35 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
   const stamp = `${st.size}:${st.mtimeMs}:${JSON.stringify(session.row.turns)}`;
   const hit = memory.get(session.filePath);
   if (hit?.stamp === stamp) return hit.rows;
-  const cacheFile = path.join(ctx.workspaceRoot, CASEFILE_DIR, "usage", `${createHash("sha256").update(session.filePath).digest("hex")}.json`);
+  const cacheFile = usageCacheFile(ctx, session.filePath);
   const persisted = await readCache(cacheFile, stamp);
   const rows = persisted ?? (await computeUsage(ctx, session.row.source, session.filePath, session.row.turns));
   if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows })).catch(() => undefined);
   memory.set(session.filePath, { stamp, rows });
   return rows;
+}
+
+/**
+ * Stores the Claude Code turn usage prepare already counted in its analysis pass (issue 13:
+ * per-turn usage in the same pass), so the first session list or viewer visit reads no
+ * transcript. `outputTokens[i]` belongs to `session.row.turns[i]` and must equal what
+ * {@link getTurnUsage} would count (`ClaudeAnalysis.listedOutputTokens`). Same cache and stamp
+ * as `getTurnUsage`; best effort (a failed write only costs the later recount).
+ */
+export async function primeTurnUsage(ctx: CoreContext, session: ResolvedSession, outputTokens: readonly (number | null)[]): Promise<void> {
+  if (session.row.source !== "claude-code" || outputTokens.length !== session.row.turns.length) return;
+  const st = await fs.stat(session.filePath);
+  const stamp = `${st.size}:${st.mtimeMs}:${JSON.stringify(session.row.turns)}`;
+  const rows = session.row.turns.map((t, i) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: outputTokens[i] ?? null, total_tokens: null }));
+  const file = usageCacheFile(ctx, session.filePath);
+  const content = JSON.stringify({ stamp, rows });
+  const current = await fs.readFile(file, "utf8").catch(() => null);
+  if (current !== content) await writeFileAtomic(file, content).catch(() => undefined);
+  memory.set(session.filePath, { stamp, rows });
+}
+
+function usageCacheFile(ctx: CoreContext, filePath: string): string {
+  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "usage", `${createHash("sha256").update(filePath).digest("hex")}.json`);
 }
 
 /** Sum of the known counts, or null when every turn is unknown. */

@@ -1,8 +1,8 @@
 import { AppError } from "@/lib/errors";
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
-import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn } from "@/lib/workspace/schema";
@@ -38,12 +38,20 @@ export type ClaudeAnalysis = {
   projectRoot: string | null;
   /** First non-blank top-level `sessionId` string (informational; source_session_id is the file stem). */
   sessionIdField: string | null;
+  /**
+   * Per entry of `triggers`: the turn's output tokens exactly as the session list counts them
+   * (`getTurnUsage`: only lines holding the bytes `"assistant"` are observed, so a malformed
+   * line without them does not void the turn), so prepare can store turn usage from this one
+   * pass (issue 13).
+   */
+  listedOutputTokens: (number | null)[];
 } & TranscriptDiagnostics;
 
 const FIRST_MESSAGE_MAX = 500;
 
 /**
- * Streams a Claude Code transcript once (memory: one chunk plus the longest line) and derives
+ * Streams a Claude Code transcript (memory: one 16 MiB chunk or the longest line, plus 8 bytes a
+ * line of line index) and derives
  * triggers, turns and the audit counters of contract §1.7–§1.9.
  * @param filePath transcript path.
  * @param window report window for turn inclusion (`startMs ≤ ts < endMs`); null = all time.
@@ -59,6 +67,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
     isSidechain: false,
     projectRoot: null,
     sessionIdField: null,
+    listedOutputTokens: [],
     malformedLineCount: 0,
     untimestampedRecordCount: 0,
     nonMonotonicTimestampCount: 0,
@@ -68,18 +77,19 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
     recordTypes: {},
   };
   const usage = new ClaudeTurnUsage();
+  const listed = new ClaudeTurnUsage();
   let minTs: number | null = null;
   let maxTs: number | null = null;
   let previousTs: number | null = null;
 
   try {
-    for await (const { line, text } of streamPhysicalLines(filePath)) {
+    for await (const { line, record, listedRecord } of claudeRecords(filePath)) {
       result.lineCount = line;
-      const record = parseJsonObject(text);
       if (record === null) {
         result.malformedLineCount += 1;
         count(result.recordTypes, "malformed");
         usage.observe(null);
+        if (listedRecord !== undefined) listed.observe(listedRecord);
         continue;
       }
       const cls = classifyClaudeRecord(record);
@@ -93,6 +103,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
         result.untimestampedRecordCount += 1;
         if (cls.isTrigger) result.untimestampedTriggerCount += 1;
         usage.observe(record);
+        if (listedRecord !== undefined) listed.observe(listedRecord);
         continue;
       }
       if (previousTs !== null && ts < previousTs) result.nonMonotonicTimestampCount += 1;
@@ -102,21 +113,57 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
 
       if (cls.isTrigger) {
         closeTurn(result.triggers, usage);
+        if (result.triggers.length > 0) result.listedOutputTokens.push(listed.total());
         usage.reset();
+        listed.reset();
         result.triggers.push({ line, timestampMs: ts, outputTokens: null });
         if (result.firstUserMessage === null) result.firstUserMessage = firstMessageText(record);
       }
       usage.observe(record);
+      if (listedRecord !== undefined) listed.observe(listedRecord);
     }
   } catch (error) {
     throw toReadError(filePath, error);
   }
   closeTurn(result.triggers, usage);
+  if (result.triggers.length > 0) result.listedOutputTokens.push(listed.total());
 
   result.turns = buildTurns(result.triggers, result.lineCount, window);
   result.firstEventAt = minTs === null ? null : formatIsoSeconds(minTs);
   result.lastEventAt = maxTs === null ? null : formatIsoSeconds(maxTs);
   return result;
+}
+
+/**
+ * Every physical line of a Claude Code transcript parsed (null when malformed, as
+ * `parseJsonObject` of the decoded line). Lines come from the byte-level line index (contract
+ * §1.6 boundaries) and 16 MiB reads, each decoded alone with Buffer#toString (WHATWG
+ * replacement, BOM kept, like the TextDecoder stream it replaces). NOTE (issue 13 profile):
+ * the stream decoder plus the boundary regex cost more than JSON.parse itself; a byte-level
+ * skim that decoded only the index's fields measured slower than this JSON.parse.
+ */
+async function* claudeRecords(filePath: string): AsyncGenerator<{ line: number; record: JsonObject | null; listedRecord: JsonObject | null | undefined }> {
+  const index = await buildLineIndex(filePath);
+  for await (const { line, bytes, start, end, next } of iterateLineBytes(filePath, index)) {
+    const record = parseJsonObject(bytes.toString("utf8", start, end));
+    yield { line, record, listedRecord: listedRecordOf(bytes, start, end, next, record) };
+  }
+}
+
+const ASSISTANT = Buffer.from('"assistant"');
+
+/**
+ * What `getTurnUsage` observes for a line: nothing (undefined) unless the line's bytes, terminator
+ * included, hold `"assistant"`; then the parse of the decoded line with trailing whitespace
+ * trimmed. That is `record` itself whenever the line ends in `}` before a `\n`, `\r\n` or EOF
+ * (nothing to trim); any other ending is parsed the slow, exact way.
+ */
+function listedRecordOf(bytes: Buffer, start: number, end: number, next: number, record: JsonObject | null): JsonObject | null | undefined {
+  if (bytes.subarray(start, next).indexOf(ASSISTANT) === -1) return undefined;
+  const terminator = next - end;
+  const plainEnd = terminator === 0 || (terminator === 1 && bytes[end] === 0x0a) || (terminator === 2 && bytes[end] === 0x0d);
+  if (plainEnd && end > start && bytes[end - 1] === 0x7d) return record;
+  return parseJsonObject(bytes.toString("utf8", start, next).trimEnd());
 }
 
 /**
@@ -162,8 +209,14 @@ function count(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-/** Maps fs errors to AppError; anything else is a bug and propagates unchanged. */
+/** Maps fs errors (raw or as the line index's AppError) to AppError; anything else is a bug and propagates unchanged. */
 function toReadError(filePath: string, error: unknown): unknown {
+  if (error instanceof AppError && (error.code === "not_found" || error.code === "io_error")) {
+    const cause = error.cause ?? error;
+    return error.code === "not_found"
+      ? new AppError("not_found", `Transcript not found: ${filePath}`, { path: filePath }, { cause })
+      : new AppError("io_error", `Cannot read transcript ${filePath}: ${String(cause)}`, { path: filePath }, { cause });
+  }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== "string") return error;
   return code === "ENOENT"

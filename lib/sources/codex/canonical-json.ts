@@ -21,12 +21,21 @@ export function canonicalJson(value: unknown): string {
 
 const SHORT: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
+// NOTE: fork fingerprints re-serialize every Codex line at prepare (issue 13 profile); most
+// strings and keys need no escaping and most key pairs no code-point walk, so both take a
+// fast path that gives the same output.
+const NEEDS_ESCAPE = /[\\"]|[^ -~]/;
+const SURROGATE = /[\ud800-\udfff]/;
+
 function quoteAscii(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   const escaped = text.replace(/[\\"]|[^ -~]/g, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return `"${escaped}"`;
 }
 
 function compareCodePoints(a: string, b: string): number {
+  // Without surrogates, UTF-16 unit order is code point order.
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   const left = Array.from(a);
   const right = Array.from(b);
   for (let i = 0; i < Math.min(left.length, right.length); i += 1) {

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import type { CompactRecord } from "@/lib/session-reader/schema";
+
+/** Lines per persisted block of compact records. A 2,000-line window touches at most 5 blocks. */
+export const COMPACT_BLOCK_LINES = 500;
+
+/** Bumped whenever the compact record builder changes, so persisted blocks are never stale. */
+export const COMPACT_STORE_VERSION = 1;
+
+/**
+ * Persisted compact records (issue 13): the compact records of a session file, built once per
+ * block of {@link COMPACT_BLOCK_LINES} lines and stored beside the line index, so a window read
+ * costs the records it returns, not the bytes of the lines behind them.
+ *
+ * Layout: `<indexDir>/<sha256 of the absolute path>.compact/<version>-<size>-<mtimeMs>-<source>-b<block>.json`,
+ * each a JSON array of the block's records exactly as the builder made them (so a window sliced
+ * from blocks serializes byte-identically to a freshly built one). A file whose size or mtime
+ * changed gets new names; blocks of older versions are removed when a new one is written.
+ * Every write is atomic and best effort (a read-only or full disk only costs the rebuild).
+ */
+export class CompactStore {
+  private readonly dir: string;
+  private readonly prefix: string;
+
+  /**
+   * @param indexDir the workspace's line-index directory (`.casefile/index`).
+   * @param filePath absolute path of the session (or subagent) file.
+   * @param index the file's current line index (its size and mtime version the blocks).
+   * @param source the index row's source (`claude-code`, `codex`, …): records depend on it.
+   */
+  constructor(indexDir: string, filePath: string, index: LineIndex, source: string) {
+    this.dir = path.join(indexDir, `${createHash("sha256").update(filePath).digest("hex")}.compact`);
+    this.prefix = `${COMPACT_STORE_VERSION}-${index.size}-${index.mtimeMs}-${source.replace(/[^\w-]/g, "_")}-`;
+  }
+
+  /** Block number (0-based) holding 1-based `line`. */
+  static blockOf(line: number): number {
+    return Math.floor((line - 1) / COMPACT_BLOCK_LINES);
+  }
+
+  /** First and last 1-based line of `block`, clamped to `lineCount`. */
+  static blockLines(block: number, lineCount: number): { start: number; end: number } {
+    return { start: block * COMPACT_BLOCK_LINES + 1, end: Math.min(lineCount, (block + 1) * COMPACT_BLOCK_LINES) };
+  }
+
+  /** The persisted records of `block`, or null when missing or unreadable (never throws). */
+  async read(block: number): Promise<CompactRecord[] | null> {
+    try {
+      const value: unknown = JSON.parse(await fs.readFile(this.file(block), "utf8"));
+      return Array.isArray(value) ? (value as CompactRecord[]) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Persists the records of `block` (atomic, best effort) and drops blocks of older file versions. */
+  async write(block: number, records: readonly CompactRecord[]): Promise<void> {
+    try {
+      await fs.mkdir(this.dir, { recursive: true });
+      await writeFileAtomic(this.file(block), JSON.stringify(records));
+      for (const name of await fs.readdir(this.dir)) {
+        if (!name.startsWith(this.prefix) && name.endsWith(".json")) await fs.rm(path.join(this.dir, name), { force: true });
+      }
+    } catch {
+      /* NOTE: best effort: the store is only an optimisation */
+    }
+  }
+
+  private file(block: number): string {
+    return path.join(this.dir, `${this.prefix}b${block}.json`);
+  }
+}
