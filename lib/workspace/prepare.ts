@@ -89,16 +89,23 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     written += await writeIfChanged(path.join(projectDir, "project.json"), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
     const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
     const rows = assignRefs(sessions, existing);
+    // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
+    const fresh: PlannedSession[] = [];
     for (const s of sessions) {
       const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
-      written += await copyIfChanged(s.sourcePath, sessionFile);
+      const copied = await copyIfChanged(s.sourcePath, sessionFile);
+      written += copied;
       const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
       for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
-      await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+      // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
+      if (copied) {
+        await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+        fresh.push(s);
+      }
       lines += s.lineCount;
     }
     written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
-    primes.push({ projectKey, sessions, rows });
+    primes.push({ projectKey, sessions: fresh, rows });
     const projectTurns = rows.reduce((n, r) => n + r.turns.length, 0);
     turns += projectTurns;
     projects.push({ project_key: projectKey, project_label: label, sessions: rows.length, turns: projectTurns });

@@ -6,6 +6,9 @@ import type { CoreContext } from "@/lib/context";
 import { readSources, sourcesFile } from "@/lib/workspace/sources";
 import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
 
+/** Wait before retrying a failed sync, in ms. */
+const RETRY_MS = 5_000;
+
 export type SourceWatcherOptions = {
   /** Quiet time after the last file event before a sync starts, in ms (events of one write burst coalesce). */
   debounceMs?: number;
@@ -104,6 +107,10 @@ export class SourceWatcher {
       this.options.onSync?.(await syncWorkspace(this.ctx));
     } catch (error) {
       this.options.onError?.(error);
+      // A failed sync (the workspace locked by a long prepare, a file mid-write) is retried once
+      // things settle, so changes that arrived meanwhile are not left waiting for the next event.
+      this.pending = true;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
     }
   }
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import type { PlanMemo } from "@/lib/workspace/prepare-plan";
 import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
@@ -103,6 +103,6 @@ export class SyncMemo implements PlanMemo {
     const entries = this.untouched ? this.prior : this.next;
     const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, fingerprint: this.fingerprint ?? undefined, summary: this.summary ?? undefined, entries: Object.fromEntries(entries) };
     await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
-    await writeFileAtomic(memoFile(this.root), toPrettyJson(file));
+    await writeFileAtomic(memoFile(this.root), JSON.stringify(file));
   }
 }
