@@ -55,7 +55,7 @@ test.describe("evidence editor on a corpus session", () => {
       await ev.field("Outcome 1 category").selectOption("code_outcome");
       await ev.field("Outcome 1 summary").fill("Changes summarised.");
       await ev.addCitation("Outcome 1", "abc");
-      await expect(ev.field("Outcome 1 citation 1")).toHaveAccessibleDescription(/must be a numeric line span.*start-end/);
+      await expect(ev.field("Outcome 1 citation 1")).toHaveAccessibleDescription(/^Write a line span such as 12-20/);
       await ev.field("Outcome 1 citation 1").fill(reaction);
       await expect(ev.field("Outcome 1 citation 1")).toHaveAccessibleDescription("");
       await ev.button("+ Add check").click();
@@ -74,8 +74,11 @@ test.describe("evidence editor on a corpus session", () => {
       await ev.save();
       const citation = ev.field("Trigger citation 1");
       await expect(citation).toHaveAccessibleDescription(
-        new RegExp(`line span ${outside.start}-${outside.end} is outside turn ${turn.turn_ref} span ${turn.turn_start_line}-${turn.turn_end_line}.*cite only lines inside the indexed turn`),
+        new RegExp(`^Lines ${outside.start}–${outside.end} are not in turn ${turn.turn_ref} \\(lines ${turn.turn_start_line}–${turn.turn_end_line}\\)`),
       );
+      // The contract's exact message and hint, for anyone who expands it.
+      await ev.editor().getByText("exact message").first().click();
+      await expect(ev.editor().getByText(`line span ${outside.start}-${outside.end} is outside turn ${turn.turn_ref} span ${turn.turn_start_line}-${turn.turn_end_line}`)).toBeVisible();
       await expect(citation).toHaveAttribute("aria-invalid", "true");
       await expect(ev.field("Trigger summary")).toHaveValue("The user asks to wrap up the work.");
       expect(chainOf(readCard(session), turn.turn_ref)).toBeUndefined();

@@ -39,3 +39,10 @@ export const CODEX_SESSION = { projectKey: "codemie-code-dd4d87f781f6", sessionR
  * first, a CLI "agent" appends the second. Other specs must not write chains for these turns.
  */
 export const EVIDENCE_TURNS = { reviewed: "T0004", appended: "T0005" } as const;
+
+/**
+ * A source folder daily.spec.ts writes sessions into while the server runs (the live sync):
+ * reset by global-setup.ts to one session of project `live-app`. Other specs must not use it.
+ */
+export const LIVE_SOURCES_DIR = path.join(REPO_ROOT, "e2e", ".tmp", "live-sources");
+export const LIVE_PROJECT = { label: "live-app", cwd: "/home/e2e/live-app", dirName: "-home-e2e-live-app" } as const;

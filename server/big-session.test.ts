@@ -98,6 +98,20 @@ describe(`a session of ${TURNS.toLocaleString("en")} turns (issue 12, item 7)`, 
     expect(JSON.parse(cli)).toMatchObject({ status: "ok", total: 1, sessions: [{ session_ref: "S0001", turn_count: TURNS, first_user_message: "prompt 1" }] });
   }, 60_000);
 
+  it("list_projects names the project_key, working directory and branch through every door (item 3)", async () => {
+    const [cli, http, fromMcp] = await Promise.all([viaCli("list_projects", {}), viaHttp("list_projects", {}), viaMcp("list_projects", {})]);
+    expect([http.text, fromMcp]).toEqual([cli, cli]);
+    expect(JSON.parse(cli)).toEqual({
+      status: "ok",
+      count: 1,
+      projects: [{ project_key: projectKey, project_label: "project", session_count: 1, turn_count: TURNS, cwd: "/home/big/project", git_branch: "main", broken_rows: [] }],
+    });
+    const tools = (await mcp.listTools()).tools.find((t) => t.name === "list_projects");
+    expect(tools?.annotations?.readOnlyHint).toBe(true);
+    const wrong = await viaHttp("list_projects", { project_key: 1 });
+    expect(wrong.status).toBe(200);
+  }, 60_000);
+
   it("opens in the dashboard: session detail and a line window of T10500", async () => {
     const detail = await getSessionDetail(createCoreContext(root), projectKey, "S0001");
     expect(detail.line_count).toBe(2 * TURNS);

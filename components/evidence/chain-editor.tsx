@@ -9,6 +9,7 @@ import { ConflictNotice } from "./conflict-notice";
 import { draftFromChain, emptyDraft } from "./draft";
 import { EndingEditor } from "./ending-editor";
 import { FieldError } from "./field-error";
+import { focusField } from "./focus-field";
 import type { BaseVersions, CardRef, SaveMode } from "./mutations";
 import { PartsEditor } from "./parts-editor";
 import { TriggerEditor } from "./trigger-editor";
@@ -28,11 +29,6 @@ type ChainEditorProps = {
   onClose: () => void;
   onSaved: (turnRef: string) => void;
 };
-
-/** Takes the reviewer to the field an error names (nothing for paths no input owns). */
-function focusField(path: string | undefined): void {
-  if (path) document.getElementById(fieldId(path))?.focus();
-}
 
 /**
  * Create or replace the chain of one turn. Shape errors show as you type (the shared zod

@@ -1,5 +1,7 @@
 "use client";
 
+import type { FocusEvent } from "react";
+
 import { parseCitationLines } from "@/lib/evidence/schema";
 
 import { type ChainDraft, type CitationDraft, newCitation, normalizeCitation } from "./draft";
@@ -21,13 +23,17 @@ type CitationListInputProps = {
 
 /**
  * The citations of one chain part: typed as `a-b` or `a` (normalized to `a-a` on blur), or
- * added from the viewer's selection with "Cite" — which targets the list focused last.
+ * added from the viewer's selection with "Cite" — which fills the row focused last when it is
+ * empty, in the list focused last.
  */
 export function CitationListInput({ form, owner, label, citations, get }: CitationListInputProps) {
   const isTarget = form.target.owner === owner;
   const listPath = `${owner}.citations`;
-  const activate = () => {
-    if (!isTarget) form.setTarget({ owner, label });
+  // Focus anywhere in the list makes it the cite target; focus on a row input also names the row.
+  const activate = (event: FocusEvent<HTMLFieldSetElement>) => {
+    const rowText = event.target instanceof HTMLElement ? event.target.dataset.citationRow : undefined;
+    const row = rowText === undefined ? undefined : Number(rowText);
+    if (!isTarget || form.target.row !== row) form.setTarget({ owner, label, row });
   };
   return (
     <fieldset
@@ -54,6 +60,7 @@ export function CitationListInput({ form, owner, label, citations, get }: Citati
                 </label>
                 <input
                   id={id}
+                  data-citation-row={k}
                   value={citation.lines}
                   placeholder="12-20"
                   autoComplete="off"
@@ -83,7 +90,7 @@ export function CitationListInput({ form, owner, label, citations, get }: Citati
                   ×
                 </button>
               </div>
-              <FieldError id={`${id}-error`} errors={errors} />
+              <FieldError id={`${id}-error`} errors={errors} value={citation.lines} />
             </li>
           );
         })}

@@ -21,7 +21,7 @@ export function CiteToolbar({ form, lineCount }: { form: ChainForm; lineCount: n
           <button
             type="button"
             onClick={() => form.cite(formatCitationLines(range))}
-            title={`Add lines ${range.start}–${range.end} to the ${form.target.label} citations`}
+            title={`Put lines ${range.start}–${range.end} into the ${form.target.label} citations`}
             className="rounded bg-accent px-2 py-0.5 font-semibold text-white hover:bg-accent/90"
           >
             Cite {rangeLabel(range)}

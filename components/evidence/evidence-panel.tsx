@@ -10,6 +10,7 @@ import { ChainEditor } from "./chain-editor";
 import { ChainView } from "./chain-view";
 import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
+import { scrollToLine } from "./show-lines";
 import type { BaseVersions, CardRef, SaveMode } from "./mutations";
 import { evidenceCardQuery } from "./queries";
 import { TurnEvidenceItem } from "./turn-evidence-item";
@@ -26,13 +27,15 @@ const TURNS_PAGE = 200;
 
 /**
  * The session's evidence beside the transcript: every indexed turn with its chain (or none),
- * and the editor for one turn. The card is polled, so an agent's appends show up; an open
+ * one expanded at a time (opening it scrolls the transcript to the turn), and the editor for
+ * one turn. The card is polled, so an agent's appends show up; an open
  * editor keeps its draft through those refreshes (and when the panel is collapsed).
  */
 export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanelProps) {
   const { data: card } = useQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), initialData: initialCard });
   const [open, setOpen] = useState(true);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // One turn open at a time (issue 12 item 6): the panel reads as a list, not a wall of chains.
+  const [expanded, setExpanded] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [shown, setShown] = useState(TURNS_PAGE);
 
@@ -41,19 +44,19 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
   const others = card.chains.filter((c) => !referenced.has(c.index));
   const editTurn = editing ? card.turns.find((t) => t.turn_ref === editing.turnRef) : undefined;
 
-  const toggle = (turnRef: string) =>
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (!next.delete(turnRef)) next.add(turnRef);
-      return next;
-    });
+  /** Opens a turn (closing any other) and scrolls the transcript to its first line; a second click closes it. */
+  const toggle = (turn: EvidenceTurnState) => {
+    if (expanded === turn.turn_ref) return setExpanded(null);
+    setExpanded(turn.turn_ref);
+    scrollToLine(turn.turn_start_line);
+  };
   const edit = (turn: EvidenceTurnState) => {
     const entry = entryOf(turn);
     setEditing({ turnRef: turn.turn_ref, mode: entry ? "replace" : "create", chain: entry?.chain, opened: { version: card.version, chainVersion: turn.chain_version } });
   };
   const saved = (turnRef: string) => {
     setEditing(null);
-    setExpanded((prev) => new Set(prev).add(turnRef));
+    setExpanded(turnRef);
   };
 
   return (
@@ -94,9 +97,9 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                   turn={turn}
                   entry={entryOf(turn)}
                   base={{ version: card.version, chainVersion: turn.chain_version }}
-                  expanded={expanded.has(turn.turn_ref)}
+                  expanded={expanded === turn.turn_ref}
                   readOnly={card.read_only}
-                  onToggle={() => toggle(turn.turn_ref)}
+                  onToggle={() => toggle(turn)}
                   onEdit={() => edit(turn)}
                 />
               ))}

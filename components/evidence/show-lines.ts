@@ -1,5 +1,5 @@
 import type { LineSpan } from "@/lib/evidence/schema";
-import { writeLineHash } from "@/components/viewer/line-hash";
+import { requestScrollToLine, writeLineHash } from "@/components/viewer/line-hash";
 
 /**
  * Scrolls the transcript to a cited span and highlights it, through the viewer's own `#L`
@@ -7,4 +7,9 @@ import { writeLineHash } from "@/components/viewer/line-hash";
  */
 export function showLines(span: LineSpan): void {
   writeLineHash({ start: span.start, end: span.end });
+}
+
+/** Scrolls the transcript to a line (a turn's first), leaving the reader's line selection alone. */
+export function scrollToLine(line: number): void {
+  requestScrollToLine(line);
 }

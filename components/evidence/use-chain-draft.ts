@@ -7,8 +7,8 @@ import { fieldPaths, groupByPath, sameValue, shapeErrors, valueAt } from "./vali
 
 /** What the server said about the chain it was sent (structural errors with hints). */
 export type ServerFeedback = { errors: readonly EvidenceError[]; chain: ChainInput };
-/** The citation list the viewer's "Cite" button adds to: its owner path and its label. */
-export type CitationTarget = { owner: string; label: string };
+/** The citation list the viewer's "Cite" button fills: its owner path, its label, and the row focused last in it. */
+export type CitationTarget = { owner: string; label: string; row?: number };
 
 const TRIGGER_TARGET: CitationTarget = { owner: "evidence_chain.trigger", label: "Trigger" };
 const OUTCOMES = "evidence_chain.outcomes";
@@ -61,11 +61,23 @@ export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback 
   /** Server errors no input owns (the chain root, project/session, unknown paths). */
   const formErrors = (server?.errors ?? []).filter((e) => e.path !== "base_version" && !paths.has(e.path));
 
-  /** Adds a span to the last active citation list (the trigger's when that list is gone). */
+  /**
+   * Puts a span into the last active citation list (the trigger's when that list is gone): into
+   * the row focused last when it is empty, else into the list's last empty row (one just added
+   * with "+ Add citation"), else as a new row.
+   */
   const cite = (lines: string) => {
     const owner = citationsAt(draft, target.owner) ? target : TRIGGER_TARGET;
-    const at = citationsAt(draft, owner.owner)?.length ?? 0;
-    edit((d) => citationsAt(d, owner.owner)?.push(newCitation(lines)), `${owner.owner}.citations[${at}].lines`);
+    const list = citationsAt(draft, owner.owner) ?? [];
+    const isEmpty = (k: number | undefined) => k !== undefined && list[k] !== undefined && list[k].lines.trim() === "";
+    const lastEmpty = list.findLastIndex((c) => c.lines.trim() === "");
+    const row = isEmpty(owner.row) ? owner.row! : lastEmpty >= 0 ? lastEmpty : list.length;
+    edit((d) => {
+      const rows = citationsAt(d, owner.owner);
+      if (!rows) return;
+      if (row < rows.length) rows[row]!.lines = lines;
+      else rows.push(newCitation(lines));
+    }, `${owner.owner}.citations[${row}].lines`);
     if (owner !== target) setTarget(owner);
   };
 

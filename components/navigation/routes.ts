@@ -14,4 +14,11 @@ export const routes = {
   line: (projectKey: string, sessionRef: string, line: number, agentId?: string | null) => `${routes.session(projectKey, sessionRef, agentId)}#L${line}`,
   /** Project-wide search; `q` the pattern. */
   search: (projectKey: string, q?: string) => `${routes.project(projectKey)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
+  /** A session's seed 003 analysis: token chart, context resets, reads. */
+  analysis: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/analysis`,
+  /** A session's paired chat export beside its transcript. */
+  chatExport: (projectKey: string, sessionRef: string) => `${routes.session(projectKey, sessionRef)}/export`,
+  /** A Control Plane ledger in the ledger viewer (ids like `governance`, `SES-…/exec`), optionally at a line of a segment. */
+  ledger: (projectKey: string, ledger: string, at?: { file: string; line: number | null } | null) =>
+    `${routes.project(projectKey)}/ledgers/${ledger.split("/").map(encodeURIComponent).join("/")}${at?.line ? `?file=${encodeURIComponent(at.file)}&line=${at.line}#L${at.line}` : ""}`,
 };

@@ -2,6 +2,7 @@ import Link from "next/link";
 
 import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import { ProjectOrigin } from "@/components/projects/project-origin";
 import type { SynthesisCounts } from "@/lib/synthesis/schema";
 import type { ProjectSummary } from "@/lib/workspace/schema";
 
@@ -35,6 +36,19 @@ export function ProjectHeader({ project, current = "sessions", synthesis }: Proj
           {plural(project.session_count, "session")} · {plural(project.turn_count, "turn")}
         </span>
       </div>
+      <ProjectOrigin cwd={project.cwd} gitBranch={project.git_branch} />
+      {project.broken_rows.length > 0 && (
+        <div role="alert" className="rounded-md border border-danger/30 bg-danger-soft px-3 py-2 text-xs text-danger">
+          <p className="font-medium">
+            {project.broken_rows.length === 1 ? "One index row could not be read; it is left out:" : `${project.broken_rows.length} index rows could not be read; they are left out:`}
+          </p>
+          <ul className="mt-1 list-disc pl-5 font-mono text-2xs">
+            {project.broken_rows.map((row) => (
+              <li key={row.line}>{row.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <nav aria-label="Project views" className="flex gap-1 border-b border-line">
         <Link href={routes.project(project.project_key)} {...tab("sessions")}>
           Sessions

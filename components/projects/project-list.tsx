@@ -6,6 +6,7 @@ import Link from "next/link";
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import { ProjectOrigin } from "@/components/projects/project-origin";
 import { overviewQuery } from "@/components/projects/queries";
 import type { WorkspaceOverview } from "@/lib/overview/schema";
 
@@ -39,10 +40,20 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
               <Link href={routes.project(project.project_key)} className="font-medium text-accent hover:underline">
                 {project.project_label}
               </Link>
+              <ProjectOrigin cwd={project.cwd} gitBranch={project.git_branch} />
+              {project.broken_row_count > 0 && (
+                <p className="text-2xs text-danger">{project.broken_row_count === 1 ? "1 index row is malformed" : `${formatCount(project.broken_row_count)} index rows are malformed`}</p>
+              )}
             </td>
             <td className="px-3 py-2 font-mono text-xs text-muted">{project.project_key}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.session_count)}</td>
             <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.turn_count)}</td>
+            {project.source_kind === "control-plane" ? (
+              <td colSpan={2} className="px-3 py-2 text-xs text-muted">
+                Control Plane ledgers
+              </td>
+            ) : (
+              <>
             <td className="px-3 py-2">
               <CoverageMeter withChain={project.turns_with_chain} total={project.turn_count} label={`Evidence coverage of ${project.project_label}`} />
             </td>
@@ -51,6 +62,8 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
                 <CoverageMeter withChain={project.covered_turns} total={project.turn_count} what="are covered by a work item" label={`Synthesis coverage of ${project.project_label}`} />
               </Link>
             </td>
+              </>
+            )}
           </tr>
         ))}
       </tbody>

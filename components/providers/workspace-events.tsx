@@ -4,8 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
-/** Query roots whose data can change when another process writes (coverage, cards, synthesis). */
-const LIVE_KEYS = new Set(["overview", "evidence", "synthesis"]);
+/** Query roots whose data can change when another process writes (coverage, cards, synthesis, synced sessions). */
+const LIVE_KEYS = new Set(["overview", "evidence", "synthesis", "sessions"]);
 
 /**
  * Listens to the server's workspace change stream (`/api/events`, Server-Sent Events) and,

@@ -1,6 +1,7 @@
 import Link from "next/link";
 
 import type { Column } from "@/components/data-table/types";
+import { RiskBadge } from "@/components/analysis/risk-badge";
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatBytes, formatCount, formatDuration, formatLocalDateTime } from "@/components/format/format";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
@@ -72,6 +73,13 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
       ) : (
         <span className="text-faint">—</span>
       ),
+  },
+  {
+    id: "risk",
+    header: "Risk",
+    sortKey: "reset_count",
+    width: "7rem",
+    cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} />,
   },
   {
     id: "first_user_message",

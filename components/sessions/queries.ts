@@ -24,6 +24,7 @@ export const sessionListInfiniteQuery = (projectKey: string, params: SessionList
           sort: params.sort,
           order: params.order,
           q: params.q,
+          risk: params.risk,
         })}`,
         { signal },
       ),

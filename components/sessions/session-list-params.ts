@@ -2,10 +2,10 @@ import { SESSION_SORT_KEYS, type SessionSortKey } from "@/lib/workspace/schema";
 
 import type { SortOrder } from "@/components/data-table/types";
 
-/** The session list's URL state (`?sort&order&q`), so a filtered, sorted list is a shareable link. */
-export type SessionListParams = { sort: SessionSortKey; order: SortOrder; q: string };
+/** The session list's URL state (`?sort&order&q&risk`), so a filtered, sorted list is a shareable link. */
+export type SessionListParams = { sort: SessionSortKey; order: SortOrder; q: string; risk: "" | "low" | "high" };
 
-export const DEFAULT_SESSION_LIST_PARAMS: SessionListParams = { sort: "started_at", order: "desc", q: "" };
+export const DEFAULT_SESSION_LIST_PARAMS: SessionListParams = { sort: "started_at", order: "desc", q: "", risk: "" };
 
 const isSortKey = (value: string | null): value is SessionSortKey =>
   SESSION_SORT_KEYS.includes(value as SessionSortKey);
@@ -18,6 +18,7 @@ export function parseSessionListParams(search: URLSearchParams): SessionListPara
     sort: isSortKey(sort) ? sort : DEFAULT_SESSION_LIST_PARAMS.sort,
     order: order === "asc" || order === "desc" ? order : DEFAULT_SESSION_LIST_PARAMS.order,
     q: (search.get("q") ?? "").trim(),
+    risk: search.get("risk") === "high" || search.get("risk") === "low" ? (search.get("risk") as "low" | "high") : "",
   };
 }
 

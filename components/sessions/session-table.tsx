@@ -11,6 +11,7 @@ import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 
 import { SESSION_COLUMNS, type SessionRow } from "./columns";
 import { sessionListInfiniteQuery } from "./queries";
+import { RiskFilter } from "./risk-filter";
 import { SessionFilter } from "./session-filter";
 import { useSessionListParams } from "./use-session-list-params";
 
@@ -27,7 +28,7 @@ type SessionTableProps = {
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
 export function SessionTable({ projectKey, coverage = NO_COVERAGE }: SessionTableProps) {
   const router = useRouter();
-  const { params, toggleSort, setQuery } = useSessionListParams();
+  const { params, toggleSort, setQuery, setRisk } = useSessionListParams();
   const query = useInfiniteQuery(sessionListInfiniteQuery(projectKey, params));
 
   const coverageByRef = useMemo(() => new Map(coverage.map((c) => [c.session_ref, c])), [coverage]);
@@ -51,11 +52,14 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE }: SessionTabl
   return (
     <section aria-label="Sessions" className="flex min-h-0 flex-1 flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <SessionFilter value={params.q} onCommit={setQuery} />
+        <div className="flex flex-wrap items-center gap-3">
+          <SessionFilter value={params.q} onCommit={setQuery} />
+          <RiskFilter value={params.risk} onChange={setRisk} />
+        </div>
         <p aria-live="polite" className="text-xs text-muted">
           {query.isPending
             ? "Loading sessions…"
-            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q ? " match" : ""}`}
+            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q || params.risk ? " match" : ""}`}
           {query.isFetching && !query.isPending && !query.isFetchingNextPage ? " · updating…" : ""}
         </p>
       </div>

@@ -26,6 +26,7 @@ export function useSessionListParams() {
     writeUrl({ sort: key, order }, "push");
   };
   const setQuery = (q: string) => writeUrl({ q }, "replace");
+  const setRisk = (risk: SessionListParams["risk"]) => writeUrl({ risk }, "replace");
 
-  return { params, toggleSort, setQuery };
+  return { params, toggleSort, setQuery, setRisk };
 }

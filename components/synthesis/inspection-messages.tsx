@@ -10,7 +10,7 @@ export function InspectionMessages({ state }: { state: SynthesisState }) {
   return (
     <details open={broken} className={`rounded border text-xs ${broken ? "border-danger/40 bg-danger-soft" : "border-line bg-canvas"}`}>
       <summary className="cursor-pointer px-2 py-1 font-medium select-none">
-        Inspection (§3.5): {state.errors.length === 1 ? "1 message" : `${state.errors.length} messages`}
+        Workspace check: {state.errors.length === 1 ? "1 message" : `${state.errors.length} messages`}
         {state.version === "absent" && <span className="font-normal text-muted"> · the first work item creates project-synthesis.json</span>}
       </summary>
       <ul aria-label="Inspection messages" className="flex max-h-48 flex-col gap-1 overflow-auto px-2 pb-2">

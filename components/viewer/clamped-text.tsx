@@ -4,6 +4,8 @@ import { useState } from "react";
 
 import { formatCount } from "@/components/format/format";
 
+import { AnsiText } from "./ansi-text";
+
 /** Never put more than this many characters of one field into the DOM (a line can be 50 MB). */
 export const MAX_RENDER_CHARS = 20_000;
 
@@ -18,7 +20,7 @@ type ClampedTextProps = {
 
 const LINE_CLAMP = { 2: "line-clamp-2", 3: "line-clamp-3", 4: "line-clamp-4", 6: "line-clamp-6" } as const;
 
-/** Long text, clamped to a few lines with a "Show more" toggle, and clipped at MAX_RENDER_CHARS. */
+/** Long text, clamped to a few lines with a "Show more" toggle, clipped at MAX_RENDER_CHARS; terminal colours render as colour. */
 export function ClampedText({ text, previewChars = 600, previewLines = 4, className = "" }: ClampedTextProps) {
   const [expanded, setExpanded] = useState(false);
   const head = text.slice(0, previewChars);
@@ -28,7 +30,9 @@ export function ClampedText({ text, previewChars = 600, previewLines = 4, classN
 
   return (
     <div className={className}>
-      <div className={`break-words whitespace-pre-wrap ${expanded ? "" : LINE_CLAMP[previewLines]}`}>{shown}</div>
+      <div className={`break-words whitespace-pre-wrap ${expanded ? "" : LINE_CLAMP[previewLines]}`}>
+        <AnsiText text={shown} />
+      </div>
       {expanded && text.length > MAX_RENDER_CHARS && (
         <p className="mt-1 font-sans text-2xs text-warn">
           Display clipped at {formatCount(MAX_RENDER_CHARS)} of {formatCount(text.length)} characters.

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 
 import { formatBytes } from "@/components/format/format";
-import type { CompactRecord, CompactToolResult, CompactToolUse } from "@/lib/session-reader/schema";
+import type { CompactToolResult, CompactToolUse, ViewerCompactRecord } from "@/lib/session-reader/schema";
 
 import { Badge, type BadgeTone } from "./badge";
 import { ClampedText } from "./clamped-text";
@@ -63,8 +63,13 @@ function ToolResultView({ result }: { result: CompactToolResult }) {
   );
 }
 
-/** One compact record (seed 000): type, summary, text, tool uses and tool results. */
-export function CompactRecordView({ record, isLast }: { record: CompactRecord; isLast: boolean }) {
+/**
+ * One compact record (seed 000): type, summary, text, tool uses and tool results; plus what the
+ * viewer reads from the raw line (issue 12): a slash command as typed instead of its tags, and
+ * the text of summary, system and progress records.
+ */
+export function CompactRecordView({ record, isLast }: { record: ViewerCompactRecord; isLast: boolean }) {
+  const { command, detail } = record.view;
   const malformed = record.summary === MALFORMED_SUMMARY;
   const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
   return (
@@ -90,7 +95,17 @@ export function CompactRecordView({ record, isLast }: { record: CompactRecord; i
           sha256={record.raw_sha256}
         />
       </div>
-      {record.text_preview && <ClampedText text={record.text_preview} className="text-[0.8125rem] leading-5" />}
+      {command ? (
+        <p className="flex min-w-0 items-baseline gap-1.5">
+          <span className="font-sans text-2xs text-muted">command</span>
+          <code data-testid="slash-command" className="rounded bg-accent-soft px-1 text-[0.8125rem] font-semibold text-accent">
+            {command}
+          </code>
+        </p>
+      ) : (
+        record.text_preview && <ClampedText text={record.text_preview} className="text-[0.8125rem] leading-5" />
+      )}
+      {detail && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" />}
       {record.tool_uses.map((use, i) => (
         <ToolUseView key={i} use={use} />
       ))}

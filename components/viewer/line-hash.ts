@@ -48,3 +48,18 @@ export function writeLineHash(range: LineRange): void {
   window.history.pushState(null, "", url);
   window.dispatchEvent(new Event(LINE_HASH_EVENT));
 }
+
+/** Fired to scroll the open viewer to a line without touching the fragment (the selection stays). */
+const SCROLL_EVENT = "casefile:scrolltoline";
+
+/** Asks the open viewer to scroll `line` to the top, keeping the `#L…` selection as it is. */
+export function requestScrollToLine(line: number): void {
+  window.dispatchEvent(new CustomEvent<number>(SCROLL_EVENT, { detail: line }));
+}
+
+/** Subscribes to {@link requestScrollToLine}; returns the unsubscribe function. */
+export function onScrollToLineRequest(handler: (line: number) => void): () => void {
+  const listener = (event: Event) => handler((event as CustomEvent<number>).detail);
+  window.addEventListener(SCROLL_EVENT, listener);
+  return () => window.removeEventListener(SCROLL_EVENT, listener);
+}

@@ -1,6 +1,6 @@
 import { memo, type MouseEvent } from "react";
 
-import type { CompactRecord, ReadMode, ViewerFullRecord } from "@/lib/session-reader/schema";
+import type { ViewerCompactRecord, ReadMode, ViewerFullRecord } from "@/lib/session-reader/schema";
 import type { IndexTurn } from "@/lib/workspace/schema";
 
 import { CompactRecordView } from "./compact-record-view";
@@ -12,12 +12,14 @@ export type LineRowProps = {
   lineCount: number;
   mode: ReadMode;
   status: "loading" | "error" | "ready";
-  record: CompactRecord | ViewerFullRecord | undefined;
+  record: ViewerCompactRecord | ViewerFullRecord | undefined;
   /** Set on the first line of a turn: the row carries the turn's label. */
   turnStart: IndexTurn | null;
   /** Alternating band of the turn this line belongs to; null outside every turn. */
   band: 0 | 1 | null;
   highlighted: boolean;
+  /** Hidden by a record filter: an empty, zero-height row (kept for measuring). */
+  hidden?: boolean;
   /** Marked by the page (a cited line): a gutter stripe, weaker than the highlight. */
   marked: boolean;
   current: boolean;
@@ -51,11 +53,16 @@ function LineRowView({
   turnStart,
   band,
   highlighted,
+  hidden = false,
   marked,
   current,
   measureElement,
   onLineClick,
 }: LineRowProps) {
+  if (hidden) {
+    return <div ref={measureElement} data-index={index} data-testid="line-row" data-line={line} data-hidden="true" role="listitem" aria-hidden className="h-0" />;
+  }
+  const timestamp = record?.view.timestamp ?? null;
   const edge = current ? "border-cursor" : highlighted ? "border-highlight-edge" : marked ? "border-ok" : "border-transparent";
   const background = highlighted ? "bg-highlight" : band === null ? "" : BAND_CLASS[band];
   return (
@@ -84,6 +91,7 @@ function LineRowView({
       <div className="flex min-w-0 items-start">
         <a
           href={`#L${line}`}
+          title={timestamp ? `Line ${line} · ${formatTimestamp(timestamp)}` : `Line ${line}`}
           onClick={(event) => onLineClick(line, event)}
           onMouseDown={(event) => event.shiftKey && event.preventDefault()} // no text selection on shift-click
           className={`w-16 shrink-0 py-1 pr-3 text-right font-mono text-xs tabular-nums select-none hover:text-accent ${current ? "font-semibold text-cursor" : marked ? "font-medium text-ok" : "text-faint"}`}
@@ -96,6 +104,13 @@ function LineRowView({
       </div>
     </div>
   );
+}
+
+/** A record's timestamp for the gutter tooltip: local date and time with seconds, and the stored text when unparsable. */
+function formatTimestamp(text: string): string {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return text;
+  return new Date(ms).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 }
 
 export const LineRow = memo(LineRowView);

@@ -8,12 +8,14 @@ import { useHotkeys } from "@/components/hooks/use-hotkeys";
 import type { ReadMode } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
-import type { LineRange } from "./line-hash";
+import { type LineRange, onScrollToLineRequest } from "./line-hash";
 import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
 import { findTurn } from "./turn-index";
 import { useLineCursor } from "./use-line-cursor";
+import { KeyHelp } from "./key-help";
 import { useLineWindows } from "./use-line-windows";
+import { type HideableGroup, useViewerParams } from "./viewer-params";
 import { ViewerHeader } from "./viewer-header";
 import { ViewerSidebar } from "./viewer-sidebar";
 
@@ -34,7 +36,9 @@ type SessionViewerProps = {
 export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewerProps) {
   const { line_count: lineCount, turns } = detail;
   const isMarked = useMemo(() => lineMarker(marks), [marks]);
-  const [mode, setMode] = useState<ReadMode>("compact");
+  const [view, setView] = useViewerParams();
+  const { mode, hidden } = view;
+  const [helpOpen, setHelpOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const turnStarts = useMemo(() => new Set(turns.map((t) => t.turn_start_line)), [turns]);
@@ -56,6 +60,7 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
   });
   const items = virtualizer.getVirtualItems();
   const cursor = useLineCursor(virtualizer, lineCount);
+  const { highlight, currentLine } = cursor;
 
   const target = useMemo(
     () => ({ projectKey: detail.project_key, sessionRef: detail.session_ref, agentId: detail.agent_id, lineCount }),
@@ -71,10 +76,28 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     modeAnchor.current = null;
     if (line !== null) scrollToLine(line, "start");
   }, [mode, scrollToLine]);
+  // Another panel (evidence) asks to show a line: scroll only, the selection stays.
+  useEffect(() => onScrollToLineRequest((line) => scrollToLine(line, "start")), [scrollToLine]);
+
   const changeMode = (next: ReadMode) => {
     if (next === mode) return;
     modeAnchor.current = cursor.anchorLine();
-    setMode(next);
+    setView({ ...view, mode: next });
+  };
+  const toggleGroup = (group: HideableGroup) => {
+    const next = new Set(hidden);
+    if (!next.delete(group)) next.add(group);
+    setView({ ...view, hidden: next });
+  };
+  const stepTurn = (delta: 1 | -1) => {
+    const here = findTurn(turns, currentLine);
+    const next =
+      delta > 0
+        ? turns.find((t) => t.turn_start_line > currentLine)
+        : here && !here.isStart
+          ? here.turn
+          : turns.findLast((t) => t.turn_start_line < currentLine);
+    if (next) cursor.moveTo(next.turn_start_line, "start");
   };
 
   useHotkeys({
@@ -83,12 +106,22 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     g: () => cursor.moveTo(1, "start"),
     G: () => cursor.moveTo(lineCount, "end"),
     f: () => changeMode(mode === "compact" ? "full" : "compact"),
+    n: () => stepTurn(1),
+    p: () => stepTurn(-1),
+    "?": () => setHelpOpen(true),
   });
-
-  const { highlight, currentLine } = cursor;
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <ViewerHeader detail={detail} mode={mode} onModeChange={changeMode} onJump={cursor.jump} />
+      <ViewerHeader
+        detail={detail}
+        mode={mode}
+        hidden={hidden}
+        onModeChange={changeMode}
+        onToggleGroup={toggleGroup}
+        onJump={cursor.jump}
+        onHelp={() => setHelpOpen(true)}
+      />
+      {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
       {windows.failed.map((f) => (
         <div key={f.index} role="alert" className="flex items-center gap-3 border-b border-danger/30 bg-danger-soft px-4 py-1.5 text-xs text-danger">
           Could not load lines {f.start}–{f.end}: {f.message}
@@ -108,6 +141,9 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
                   const line = item.index + 1;
                   const slot = windows.slot(line);
                   const place = findTurn(turns, line);
+                  const record = slot.status === "ready" ? slot.record : undefined;
+                  // A hidden record collapses to an empty row (its turn label stays visible).
+                  const isHidden = !!record && hidden.has(record.view.group) && !place?.isStart;
                   return (
                     <LineRow
                       key={item.key}
@@ -116,7 +152,8 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
                       lineCount={lineCount}
                       mode={mode}
                       status={slot.status}
-                      record={slot.status === "ready" ? slot.record : undefined}
+                      record={record}
+                      hidden={isHidden}
                       turnStart={place?.isStart ? place.turn : null}
                       band={place ? ((place.index % 2) as 0 | 1) : null}
                       highlighted={!!highlight && line >= highlight.start && line <= highlight.end}

@@ -2,7 +2,7 @@ import { type UseQueryResult, useQueries, useQueryClient } from "@tanstack/react
 import { useEffect } from "react";
 
 import { useDebouncedValue } from "@/components/hooks/use-debounced-value";
-import type { CompactRecord, ReadMode, ViewerFullRecord, ViewerLinesResult } from "@/lib/session-reader/schema";
+import type { ViewerCompactRecord, ReadMode, ViewerFullRecord, ViewerLinesResult } from "@/lib/session-reader/schema";
 
 import { lineWindowQuery, pruneLineWindows, type ViewerTarget, WINDOW_LINES, windowHash } from "./queries";
 
@@ -14,7 +14,7 @@ const PREFETCH_LINES = 40;
 export type LineSlot =
   | { status: "loading" }
   | { status: "error"; message: string }
-  | { status: "ready"; record: CompactRecord | ViewerFullRecord };
+  | { status: "ready"; record: ViewerCompactRecord | ViewerFullRecord };
 
 export type LineWindows = {
   slot: (line: number) => LineSlot;
@@ -22,7 +22,7 @@ export type LineWindows = {
 };
 
 function recordAt(data: ViewerLinesResult, line: number) {
-  const records: (CompactRecord | ViewerFullRecord)[] = data.records;
+  const records: (ViewerCompactRecord | ViewerFullRecord)[] = data.records;
   const guess = records[line - data.line_range.start];
   return guess?.line === line ? guess : records.find((r) => r.line === line);
 }

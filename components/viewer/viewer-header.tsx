@@ -3,19 +3,60 @@
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
 
-import { formatBytes, plural } from "@/components/format/format";
+import { formatBytes, formatDuration, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { ReadMode } from "@/lib/session-reader/schema";
+import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
 import { type LineRange, parseLineHash } from "./line-hash";
+import { HIDEABLE_GROUPS, type HideableGroup } from "./viewer-params";
 
 type ViewerHeaderProps = {
   detail: SessionDetail;
   mode: ReadMode;
+  /** Record groups the reader hid. */
+  hidden: ReadonlySet<RecordGroup>;
   onModeChange: (mode: ReadMode) => void;
+  onToggleGroup: (group: HideableGroup) => void;
   onJump: (range: LineRange) => void;
+  onHelp: () => void;
 };
+
+const GROUP_LABELS: Record<HideableGroup, { label: string; title: string }> = {
+  progress: { label: "progress", title: "Hook and command progress, token counts" },
+  snapshot: { label: "snapshots", title: "File-history snapshots" },
+  system: { label: "system", title: "System records, summaries, queue operations, turn context" },
+};
+
+/** Model, client version, cwd, git branch, start and duration, as one quiet line. */
+function SessionFactsLine({ detail }: { detail: SessionDetail }) {
+  const { facts } = detail;
+  const items: { label: string; value: string; title?: string }[] = [];
+  if (facts.model) items.push({ label: "model", value: facts.model });
+  if (facts.client_version) items.push({ label: detail.source === "codex" ? "codex" : "claude code", value: facts.client_version });
+  if (facts.cwd) items.push({ label: "cwd", value: facts.cwd });
+  if (facts.git_branch) items.push({ label: "branch", value: facts.git_branch });
+  if (facts.started_at) items.push({ label: "started", value: formatDateTime(facts.started_at), title: facts.started_at });
+  if (facts.duration_seconds !== null) items.push({ label: "duration", value: formatDuration(facts.duration_seconds) });
+  if (items.length === 0) return null;
+  return (
+    <dl aria-label="Session facts" className="flex flex-wrap items-baseline gap-x-4 gap-y-0.5 text-2xs text-muted">
+      {items.map((item) => (
+        <div key={item.label} className="flex min-w-0 items-baseline gap-1">
+          <dt>{item.label}</dt>
+          <dd className="max-w-[28rem] truncate font-mono text-ink/80" title={item.title ?? item.value}>
+            {item.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function formatDateTime(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
 
 const MODES: { mode: ReadMode; label: string; title: string }[] = [
   { mode: "compact", label: "Compact", title: "One structured record per line (f)" },
@@ -54,8 +95,8 @@ function JumpToLine({ lineCount, onJump }: { lineCount: number; onJump: (range: 
   );
 }
 
-/** Breadcrumbs, transcript facts, the compact/full toggle, jump-to-line and the keyboard hint. */
-export function ViewerHeader({ detail, mode, onModeChange, onJump }: ViewerHeaderProps) {
+/** Breadcrumbs, transcript facts, the compact/full toggle, record filters, jump-to-line and the keyboard hint. */
+export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup, onJump, onHelp }: ViewerHeaderProps) {
   return (
     <header className="flex flex-col gap-2 border-b border-line bg-surface px-4 py-2.5">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
@@ -80,6 +121,7 @@ export function ViewerHeader({ detail, mode, onModeChange, onJump }: ViewerHeade
           {detail.source_session_id}
         </span>
       </div>
+      <SessionFactsLine detail={detail} />
       <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
         <div role="group" aria-label="View mode" className="inline-flex overflow-hidden rounded border border-line-strong">
           {MODES.map((m) => (
@@ -95,10 +137,21 @@ export function ViewerHeader({ detail, mode, onModeChange, onJump }: ViewerHeade
             </button>
           ))}
         </div>
+        <div role="group" aria-label="Hide records" className="flex items-center gap-2 text-xs">
+          <span className="text-muted">Hide</span>
+          {HIDEABLE_GROUPS.map((group) => (
+            <label key={group} title={GROUP_LABELS[group].title} className="flex items-center gap-1">
+              <input type="checkbox" checked={hidden.has(group)} onChange={() => onToggleGroup(group)} className="accent-ink" />
+              {GROUP_LABELS[group].label}
+            </label>
+          ))}
+        </div>
         <JumpToLine lineCount={detail.line_count} onJump={onJump} />
         <p className="text-2xs text-muted">
-          Keys: <Kbd>j</Kbd>/<Kbd>k</Kbd> next/previous line · <Kbd>g</Kbd>/<Kbd>G</Kbd> top/bottom · <Kbd>f</Kbd>{" "}
-          compact/full · click a line number to link it, shift-click for a range
+          <Kbd>j</Kbd>/<Kbd>k</Kbd> line · <Kbd>n</Kbd>/<Kbd>p</Kbd> turn · <Kbd>f</Kbd> mode ·{" "}
+          <button type="button" onClick={onHelp} className="text-accent hover:underline">
+            <Kbd>?</Kbd> all keys
+          </button>
         </p>
       </div>
     </header>

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
+import { readChatExport } from "@/lib/analysis/export-links";
 import { pairExports, readExportCandidates } from "@/lib/analysis/exports";
 import type { FileRead } from "@/lib/analysis/schema";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
@@ -121,6 +122,19 @@ describe.skipIf(!HAS_SHARED)(`seed 003 figures on the session-examples (${HAS_SH
     const { paired, unpaired } = pairExports(sessions, exports);
     expect(unpaired).toEqual([]);
     for (const d of dirs) expect(path.dirname(paired.get(d)!)).toBe(path.join(EXAMPLES, d));
+  });
+
+  it("export tool lines link to the transcript lines of the same tool calls (scroll-linking)", async () => {
+    const file = main("2.1.6-bad");
+    const chat = await readChatExport(path.join(EXAMPLES, "2.1.6-bad/2.1.6-bad.txt"), "2.1.6-bad.txt", file, "claude-code");
+    const at = (exportLine: number) => chat.links.find((l) => l.export_line === exportLine)?.session_line;
+    // ⏺ Read(dev/journal/archive/Journal-Workscope-…) is the Read on line 20; the five standards reads share line 27.
+    expect(at(60)).toBe(20);
+    expect([77, 80, 83, 86, 89].map(at)).toEqual([27, 27, 27, 27, 27]);
+    expect(at(230)).toBe(49);
+    expect(chat.links.length).toBeGreaterThan(25);
+    const lines = chat.links.map((l) => l.session_line);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
   it("an export with an unknown Workscope ID is reported, not dropped", () => {

@@ -101,6 +101,18 @@ export type SessionAnalysis = {
   unparsable_lines: number;
 };
 
+/** `analyze_session`'s success result. */
+export type AnalyzeSessionResult = { status: "ok"; project_key: string; session_ref: string } & SessionAnalysis;
+
+/** An export line that shows a tool call, linked to the transcript line of that tool_use. */
+export type ExportLink = { export_line: number; session_line: number; tool: string };
+
+/** The chat export as the dashboard shows it beside the transcript. */
+export type ChatExport = { file_name: string; lines: string[]; truncated: boolean; links: ExportLink[] };
+
+/** `read_chat_export`'s success result (`export` null when no export is paired). */
+export type ReadChatExportResult = { status: "ok"; project_key: string; session_ref: string; export: ChatExport | null };
+
 /** Input of `analyze_session`. */
 export const analyzeSessionInputSchema = z.object({
   project_key: z.string().min(1, "project_key must be a non-empty string"),

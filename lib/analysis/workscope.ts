@@ -41,3 +41,43 @@ export async function readWorkscopeId(filePath: string): Promise<string | null> 
   }
   return null;
 }
+
+const TOOL_RESULT = Buffer.from('"tool_result"');
+/** Records at most this long are parsed while looking for the `date` output fallback. */
+const DATE_PROBE_MAX_BYTES = 4096;
+
+/**
+ * A session transcript's Workscope ID as {@link scanClaudeSession} finds it, without the rest
+ * of the analysis: the first `Workscope ID: …` match, else the first tool result that is only
+ * a `date` output (see {@link workscopeFromDateOutput}). Stops at the first pattern match.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function readSessionWorkscopeId(filePath: string): Promise<string | null> {
+  let dateId: string | null = null;
+  for await (const rec of streamRecordLines(filePath)) {
+    const id = findWorkscopePattern(rec.bytes);
+    if (id) return id;
+    if (dateId !== null || rec.bytes.length > DATE_PROBE_MAX_BYTES || rec.bytes.indexOf(TOOL_RESULT) === -1) continue;
+    dateId = dateIdOfRecord(rec.bytes.toString("utf8"));
+  }
+  return dateId;
+}
+
+function dateIdOfRecord(text: string): string | null {
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const content = (record as { message?: { content?: unknown } } | null)?.message?.content;
+  if (!Array.isArray(content)) return null;
+  for (const block of content as { type?: unknown; content?: unknown }[]) {
+    if (block?.type !== "tool_result") continue;
+    const c = block.content;
+    const text = typeof c === "string" ? c : Array.isArray(c) ? ((c as { text?: unknown }[]).find((p) => typeof p?.text === "string")?.text as string | undefined) ?? "" : "";
+    const id = workscopeFromDateOutput(text);
+    if (id) return id;
+  }
+  return null;
+}

@@ -12,6 +12,13 @@ export const projectOverviewSchema = z.object({
   covered_turns: z.number().int(),
   synthesis_complete: z.boolean(),
   has_envelope: z.boolean(),
+  /** Set for a registered Control Plane root (issue 11), whose rows have no evidence or synthesis. */
+  source_kind: z.literal("control-plane").optional(),
+  /** Working directory and git branch recorded in the project's latest session (issue 12, item 3). */
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  /** Index rows left out because they are malformed. */
+  broken_row_count: z.number().int(),
 });
 export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
 

@@ -5,8 +5,10 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import type { ProjectOverview, WorkspaceOverview } from "@/lib/overview/schema";
+import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import { getProjectOrigin } from "@/lib/workspace/project-origin";
 
 const evidenceCache = new Map<string, { stamp: string; turnsWithChain: number }>();
 
@@ -32,7 +34,13 @@ export async function getWorkspaceOverview(ctx: CoreContext): Promise<WorkspaceO
       covered_turns: synthesis.counts.covered_turns,
       synthesis_complete: synthesis.complete,
       has_envelope: synthesis.envelope !== null,
+      ...(await getProjectOrigin(ctx, project)),
+      broken_row_count: project.brokenRows.length,
     });
+  }
+  // Registered Control Plane roots (issue 11): sessions from ho2m; no evidence or synthesis.
+  for (const cp of await controlPlaneProjectSummaries(ctx)) {
+    projects.push({ project_key: cp.project_key, project_label: cp.project_label, session_count: cp.session_count, turn_count: cp.turn_count, turns_with_chain: 0, covered_turns: 0, synthesis_complete: false, has_envelope: false, cwd: cp.root, git_branch: null, broken_row_count: 0, source_kind: "control-plane" });
   }
   const version = createHash("sha256").update(JSON.stringify(projects)).digest("hex").slice(0, 16);
   return { version, projects };

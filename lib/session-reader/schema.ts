@@ -72,11 +72,35 @@ export type ReadSessionLinesOk = {
 };
 export type ReadSessionLinesResult = ReadSessionLinesOk | InvalidResult;
 
+/**
+ * The record groups a viewer filter hides or shows (issue 12 item 5): conversation (messages,
+ * tool calls and results), progress (hook and command progress, token counts), snapshot
+ * (file-history snapshots), system (system records, summaries, queue operations, turn context).
+ */
+export const RECORD_GROUPS = ["conversation", "progress", "snapshot", "system"] as const;
+export type RecordGroup = (typeof RECORD_GROUPS)[number];
+
+/**
+ * What the viewer renders beyond a compact record, read from the raw line (issue 12 item 4):
+ * the contract-shaped compact record of `read_session_lines` stays as it is.
+ */
+export type ViewerExtras = {
+  /** The record's own timestamp (ISO text as stored), or null. */
+  timestamp: string | null;
+  group: RecordGroup;
+  /** The slash command a user message holds, as typed (`/wsd:init --custom`), or null. */
+  command: string | null;
+  /** Readable text the compact record leaves out (a summary's title, a system record's content, progress output), bounded; or null. */
+  detail: string | null;
+};
+
 /** Display cap for one raw line in the dashboard viewer's full mode (bytes of UTF-8). */
 export const VIEWER_RAW_CLIP_BYTES = 256 * 1024;
 
-/** A full record as the viewer receives it: the raw line, clipped for display when huge. */
-export type ViewerFullRecord = FullRecord & { clipped: boolean };
+/** A full record as the viewer receives it: the raw line, clipped for display when huge, and the viewer's extras. */
+export type ViewerFullRecord = FullRecord & { clipped: boolean; view: ViewerExtras };
+/** A compact record as the viewer receives it: the contract's record plus what the viewer renders from the raw line. */
+export type ViewerCompactRecord = CompactRecord & { view: ViewerExtras };
 
 /**
  * Response of `GET /api/projects/<key>/sessions/<ref>/lines?start&end&mode[&agent]`: one window
@@ -87,5 +111,5 @@ export type ViewerLinesResult = {
   line_count: number;
   line_range: { start: number; end: number };
   mode: ReadMode;
-  records: CompactRecord[] | ViewerFullRecord[];
+  records: ViewerCompactRecord[] | ViewerFullRecord[];
 };

@@ -2,7 +2,8 @@ import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
-import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
+import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
+import { compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
 import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
@@ -11,7 +12,9 @@ export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: 
  * One window of lines for the dashboard viewer: the main session, or one of its subagent
  * transcripts (`agent`). Same records as `read_session_lines`, with the same range caps, except
  * that full-mode raw lines over 256 KiB are clipped for display (`clipped: true`; `raw_bytes`
- * and `raw_sha256` still describe the whole line).
+ * and `raw_sha256` still describe the whole line), and that every record carries `view`, what
+ * the viewer renders from the raw line beyond the contract's record (issue 12: slash commands,
+ * system/summary/progress text, timestamp, filter group).
  * @throws AppError not_found (unknown project/session/agent), invalid_input (bad range).
  */
 export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery): Promise<ViewerLinesResult> {
@@ -20,13 +23,18 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const problem = checkRange(query.start, query.end, index.lineCount, query.mode);
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
+  const lines = await readLineRange(filePath, index, query.start, query.end);
+  const source = session.row.source;
   const records =
     query.mode === "compact"
-      ? await readCompactRecords(filePath, index, query.start, query.end, session.row.source, workspaceIndexDir(ctx))
-      : (await readLineRange(filePath, index, query.start, query.end)).map((l): ViewerFullRecord => {
+      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx))).map(
+          (record, i): ViewerCompactRecord => ({ ...record, view: compactViewerExtras(lines[i]?.line === record.line ? lines[i]!.text : "", source, record) }),
+        )
+      : lines.map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
-          if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false };
-          return { ...full, raw_line: clipUtf8(l.text, VIEWER_RAW_CLIP_BYTES), clipped: true };
+          const view = viewerExtras(l.text, source);
+          if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false, view };
+          return { ...full, raw_line: clipUtf8(l.text, VIEWER_RAW_CLIP_BYTES), clipped: true, view };
         });
   return { status: "ok", line_count: index.lineCount, line_range: { start: query.start, end: query.end }, mode: query.mode, records };
 }

@@ -1,3 +1,4 @@
+import { getSessionRisk } from "@/lib/analysis/session-analysis";
 import type { CoreContext } from "@/lib/context";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import {
@@ -31,7 +32,7 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
       })),
     };
   }
-  const { project_key, limit, offset, sort, order, q } = parsed.data;
+  const { project_key, limit, offset, sort, order, q, risk } = parsed.data;
   const project = findProject(await loadWorkspace(ctx), project_key);
   if (!project) {
     return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
@@ -39,20 +40,21 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   const items: SessionListItem[] = [];
   for (const row of project.rows) {
     const resolved = await resolveSession(ctx, project_key, row.session_ref);
-    if (resolved.ok) items.push(await getSessionSummary(ctx, resolved.session));
+    if (resolved.ok) items.push({ ...(await getSessionSummary(ctx, resolved.session)), ...(await getSessionRisk(ctx, resolved.session)) });
     else items.push(missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length));
   }
   const needle = q?.toLowerCase();
-  const matching = needle
+  const matching = (needle
     ? items.filter((s) => [s.session_ref, s.source, s.source_session_id, s.first_user_message ?? ""].some((v) => v.toLowerCase().includes(needle)))
-    : items;
+    : items
+  ).filter((s) => !risk || s.risk_level === risk);
   const sorted = [...matching].sort(compareBy(sort, order));
   const page = sorted.slice(offset, offset + limit);
   return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page };
 }
 
 function missingFileItem(ref: string, source: string, id: string, turns: number): SessionListItem {
-  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, status: null, last_response_preview: null };
+  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, status: null, last_response_preview: null, risk_level: null, reset_count: null };
 }
 
 function compareBy(key: SessionSortKey, order: "asc" | "desc") {

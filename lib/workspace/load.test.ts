@@ -77,6 +77,13 @@ describe("loadWorkspace (contract §1.10)", () => {
     expect(project.rows[0]!.turns.map((t) => t.turn_ref)).toEqual(["T9999", "T10000"]);
   });
 
+  it("marks a workspace whose window has a null start as all time (home page: \"all time\")", async () => {
+    const root = await workspaceWith(row());
+    expect((await loadWorkspace(createCoreContext(root))).metadata.all_time).toBe(false);
+    await fs.writeFile(path.join(root, "metadata.json"), JSON.stringify({ schema_version: 3, report_date: "2026-05-12", timezone: "UTC", status: "partial", report_window_utc: { start: null, end: null } }));
+    expect((await loadWorkspace(createCoreContext(root))).metadata.all_time).toBe(true);
+  });
+
   it("requires project_key to match the directory name", async () => {
     const error = await loadError(await workspaceWith(row(), { project_key: "Other", project_label: "P" }));
     expect(error.message).toBe("projects/P-aaaaaaaaaaaa/project.json project_key 'Other' must match directory 'P-aaaaaaaaaaaa'");

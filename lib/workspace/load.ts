@@ -12,6 +12,8 @@ export type WorkspaceMetadata = {
   timezone: string;
   status: string;
   prepared_at: string | null;
+  /** True when `report_window_utc` is recorded with a null start: an all-time workspace. */
+  all_time: boolean;
 };
 
 /**
@@ -122,6 +124,7 @@ async function readWorkspace(root: string): Promise<LoadedWorkspace> {
     timezone: meta.timezone as string,
     status: meta.status as string,
     prepared_at: typeof meta.prepared_at === "string" ? meta.prepared_at : null,
+    all_time: isObject(meta.report_window_utc) && meta.report_window_utc.start === null,
   };
   const projectsDir = path.join(root, "projects");
   const projects: LoadedProject[] = [];

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
+import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
@@ -35,6 +36,14 @@ export type SkippedFile = { path: string; reason: string };
 /** Progress callback: `done` of `total` candidate files analysed, `label` the current file name. */
 export type PlanProgress = (done: number, total: number, label: string) => void;
 
+/**
+ * Per-file work remembered across runs (the incremental sync, issue 12): `remember` returns what
+ * was recorded for `(kind, file)` while the file's size, mtime and inode are unchanged, else runs
+ * `compute` (which reads the file) and records its JSON-serializable result. Prepare without a
+ * memo reads every file, as before.
+ */
+export type PlanMemo = { remember<T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>): Promise<T> };
+
 /** Source roots by source: each a root directory or one `.jsonl` file. */
 export type SourceRoots = { claude: string[]; codex: string[] };
 
@@ -64,11 +73,13 @@ export async function planSources(
   window: ReportWindow,
   workspaceRoot: string,
   onProgress?: PlanProgress,
+  memo?: PlanMemo,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
+  const remember = <T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>) => (memo ? memo.remember(kind, file, compute) : compute());
   const skipped: SkippedFile[] = [];
   const candidates = new Map<string, Candidate>();
   for (const root of roots.claude) {
-    const found = await discoverClaudeSessions(path.resolve(root));
+    const found = await discoverClaudeSessions(path.resolve(root), (file) => remember("probe", file, () => probeClaudeTranscript(file)));
     skipped.push(...found.skipped);
     for (const c of found.candidates) if (!candidates.has(`claude-code:${c.path}`)) candidates.set(`claude-code:${c.path}`, { source: "claude-code", ...c });
   }
@@ -83,7 +94,7 @@ export async function planSources(
   for (const c of ordered) {
     onProgress?.(done, ordered.length, path.basename(c.path));
     done += 1;
-    const analysed = c.source === "codex" ? await analyseCodex(c.path, window) : await analyseClaude(c, window);
+    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window)) : await analyseClaude(c, window, remember);
     if ("skip" in analysed) {
       skipped.push({ path: c.path, reason: analysed.skip });
       continue;
@@ -108,22 +119,32 @@ export async function planSources(
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
-  const kept = applyForkInheritance(await dedupe(selected, skipped), skipped);
+  const kept = applyForkInheritance(await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file))), skipped);
   return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
 }
 
-async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, window: ReportWindow): Promise<Analysed | { skip: string }> {
-  const analysis = await analyzeClaudeTranscript(c.path, window);
+async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, window: ReportWindow, remember: NonNullable<PlanMemo>["remember"]): Promise<Analysed | { skip: string }> {
+  // Only the file's own facts are remembered: its attachments are re-listed on every run.
+  const analysis = await remember("analysis", c.path, async () => {
+    const a = await analyzeClaudeTranscript(c.path, window);
+    const listed = new Map(a.triggers.map((t, i) => [t.line, a.listedOutputTokens[i] ?? null]));
+    return {
+      isSidechain: a.isSidechain,
+      projectRoot: a.projectRoot,
+      lineCount: a.lineCount,
+      turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+      turnOutputTokens: a.turns.map((t) => listed.get(t.turn_start_line) ?? null),
+    };
+  });
   if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
   if (analysis.turns.length === 0) return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
   const sessionDir = path.join(path.dirname(c.path), c.sessionId);
-  const listed = new Map(analysis.triggers.map((t, i) => [t.line, analysis.listedOutputTokens[i] ?? null]));
   return {
     sourceSessionId: c.sessionId,
     projectRoot: analysis.projectRoot,
     lineCount: analysis.lineCount,
-    turns: analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
-    turnOutputTokens: analysis.turns.map((t) => listed.get(t.turn_start_line) ?? null),
+    turns: analysis.turns,
+    turnOutputTokens: analysis.turnOutputTokens,
     attachments: [
       ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
       ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),
@@ -154,7 +175,7 @@ function rejectFilenameCollisions(sessions: PlannedSession[], skipped: SkippedFi
   return kept;
 }
 
-async function dedupe(sessions: PlannedSession[], skipped: SkippedFile[]): Promise<PlannedSession[]> {
+async function dedupe(sessions: PlannedSession[], skipped: SkippedFile[], hashOf: (file: string) => Promise<string>): Promise<PlannedSession[]> {
   const groups = new Map<string, PlannedSession[]>();
   for (const s of sessions) {
     const key = `${s.source}/${s.sourceSessionId}`;
@@ -167,10 +188,10 @@ async function dedupe(sessions: PlannedSession[], skipped: SkippedFile[]): Promi
       kept.push(first);
       continue;
     }
-    const firstHash = await sha256File(first.sourcePath);
+    const firstHash = await hashOf(first.sourcePath);
     const conflicts: PlannedSession[] = [];
     for (const other of group.slice(1)) {
-      const same = other.projectKey === first.projectKey && (await sha256File(other.sourcePath)) === firstHash;
+      const same = other.projectKey === first.projectKey && (await hashOf(other.sourcePath)) === firstHash;
       if (same) skipped.push({ path: other.sourcePath, reason: `identical duplicate of ${first.sourcePath}` });
       else conflicts.push(other);
     }

@@ -7,12 +7,13 @@ import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { getLineIndex } from "@/lib/jsonl/line-index";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
-import { planSources, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
+import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
 import { CASEFILE_DIR, resolveSession } from "@/lib/workspace/sessions";
 import { primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged } from "@/lib/workspace/copy";
+import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
 export type PrepareOptions = {
   /** Claude Code sources: a projects root, one project directory or one `.jsonl` file each. */
@@ -22,11 +23,15 @@ export type PrepareOptions = {
    * Codex home (`~/.codex`: both folders), any directory of `.jsonl` files, or one file.
    */
   codexRoots?: string[];
+  /** `--exports DIR`: folders (or `.txt` files) of `/export` chat exports, paired by Workscope ID (seed 003 Q2). */
+  exportRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
   date?: string;
   timezone?: string;
   force?: boolean;
   onProgress?: PlanProgress;
+  /** Remembered per-file work of earlier runs (the incremental sync); without it every file is read. */
+  memo?: PlanMemo;
 };
 
 export type PrepareSummary = {
@@ -39,13 +44,16 @@ export type PrepareSummary = {
   files_written: number;
   unchanged: boolean;
   skipped: SkippedFile[];
+  /** Chat exports found beside the transcripts or under `--exports`, paired and unpaired. */
+  exports: ExportsSummary;
 };
 
 /**
  * `prepare` (contract §1.1–1.5): discovers Claude Code and Codex sources, selects sessions
  * (§1.8) and writes a schema-3 workspace: metadata.json, projects/<key>/{project.json,
  * sessions.index.jsonl}, byte copies under sessions/<source>/, and the attached subagent and
- * tool-result files beside them (sessions/<source>/<stem>/{subagents,tool-results}/).
+ * tool-result files beside them (sessions/<source>/<stem>/{subagents,tool-results}/), and the
+ * chat exports paired by Workscope ID (sessions/<source>/<stem>/exports/, seed 003 Q2).
  * Re-running on unchanged sources writes nothing; refs of sessions already in the index are
  * kept and new sessions get the next free S-number. `force` rebuilds the workspace from scratch
  * (deleting it only after every source parsed). Line indexes are built for every copied file so
@@ -66,7 +74,8 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       });
     }
   }
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo);
+  const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
   const byProject = groupByProject(plan.sessions);
@@ -111,6 +120,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     files_written: written,
     unchanged: written === 0,
     skipped: plan.skipped,
+    exports,
   };
 }
 

@@ -2,23 +2,35 @@ import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import { readSources } from "@/lib/workspace/sources";
+import { readSessionFacts } from "@/lib/workspace/session-facts";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
 
 /**
- * The workspace's projects in directory order, with session and turn counts.
+ * The workspace's projects in directory order, with session and turn counts, the working
+ * directory and git branch of each ({@link getProjectOrigin}) and its malformed index rows.
  * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
  */
 export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
   const ws = await loadWorkspace(ctx);
-  return ws.projects.map((p) => ({
-    project_key: p.projectKey,
-    project_label: p.projectLabel,
-    session_count: p.rows.length,
-    turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
-  }));
+  const transcripts = await Promise.all(
+    ws.projects.map(async (p) => ({
+      project_key: p.projectKey,
+      project_label: p.projectLabel,
+      session_count: p.rows.length,
+      turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
+      ...(await getProjectOrigin(ctx, p)),
+      broken_rows: p.brokenRows,
+    })),
+  );
+  // Registered Control Plane roots follow the transcript projects (issue 11).
+  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
+  return [...transcripts, ...controlPlane];
 }
 
 /**
@@ -33,7 +45,8 @@ export async function getProject(ctx: CoreContext, projectKey: string): Promise<
 
 /**
  * Everything the viewer needs for a session (or one of its subagent transcripts): line count
- * from the line index, byte size, turns (none for a subagent), and the attached subagents.
+ * from the line index, byte size, turns (none for a subagent), the attached subagents, and the
+ * header facts (model, client version, cwd, git branch, start, duration).
  * @throws AppError not_found | invalid_input | parse_error
  */
 export async function getSessionDetail(ctx: CoreContext, projectKey: string, sessionRef: string, agentId?: string): Promise<SessionDetail> {
@@ -54,11 +67,25 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     turn_usage: agentId ? [] : await getTurnUsage(ctx, session),
     subagents,
     agent_id: agentId ?? null,
+    facts: await readSessionFacts(filePath, index, session.row.source),
   };
 }
 
-/** Workspace facts for the dashboard header. @throws AppError not_found | parse_error */
+/**
+ * Workspace facts for the dashboard header; `all_time` is true when metadata.json records no
+ * date window (issue 12, item 12: shown as "all time", not as the preparation day); `demo` is
+ * true when the workspace syncs from Casefile's generated demo transcripts (item 2).
+ * @throws AppError not_found | parse_error
+ */
 export async function getWorkspaceInfo(ctx: CoreContext) {
   const ws = await loadWorkspace(ctx);
-  return { workspace_root: ws.root, report_date: ws.metadata.report_date, timezone: ws.metadata.timezone, schema_version: ws.metadata.schema_version, read_only: ws.readOnly };
+  return {
+    workspace_root: ws.root,
+    report_date: ws.metadata.report_date,
+    timezone: ws.metadata.timezone,
+    schema_version: ws.metadata.schema_version,
+    read_only: ws.readOnly,
+    all_time: ws.metadata.all_time,
+    demo: (await readSources(ws.root).catch(() => null))?.demo === true,
+  };
 }

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import { RISK_LEVELS } from "@/lib/analysis/schema";
+
 /** Source names exactly as prompt-diary writes them (contract §1.1). */
 export const SOURCE_NAMES = ["claude-code", "codex"] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -36,12 +38,25 @@ export const turnUsageSchema = z.object({
 });
 export type TurnUsage = z.infer<typeof turnUsageSchema>;
 
-/** A project as listed on the dashboard's home page. */
+/** An index row the loader left out, with its error (issue 12: the rest of the project still opens). */
+export const brokenIndexRowSchema = z.object({
+  line: z.number().int(),
+  session_ref: z.string().nullable(),
+  message: z.string(),
+});
+
+/**
+ * A project as `list_projects` and the dashboard list it: counts, the working directory and git
+ * branch recorded in its latest session (null when unknown), and any malformed index rows.
+ */
 export const projectSummarySchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
   session_count: z.number().int(),
   turn_count: z.number().int(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  broken_rows: z.array(brokenIndexRowSchema),
 });
 export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 
@@ -74,10 +89,14 @@ export const sessionListItemSchema = z.object({
   status: z.enum(["completed", "active", "errored"]).nullable(),
   /** The last agent reply, one line, at most 300 characters. */
   last_response_preview: z.string().nullable(),
+  /** Seed 003 risk (low 0–1 context resets, high 2+); null when the file is missing. */
+  risk_level: z.enum(RISK_LEVELS).nullable(),
+  /** Context resets at the default 10,000-token threshold; null when the file is missing. */
+  reset_count: z.number().int().nullable(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
-export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens"] as const;
+export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"] as const;
 export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 
 /** Input of the `list_sessions` tool: paginated with limit/offset (seed 004). */
@@ -88,6 +107,8 @@ export const listSessionsInputSchema = z.object({
   sort: z.enum(SESSION_SORT_KEYS).default("started_at"),
   order: z.enum(["asc", "desc"]).default("desc"),
   q: z.string().trim().max(500).optional(),
+  /** Only sessions of this seed 003 risk level. */
+  risk: z.enum(RISK_LEVELS).optional(),
 });
 export type ListSessionsInput = z.infer<typeof listSessionsInputSchema>;
 
@@ -102,6 +123,18 @@ export type ListSessionsResult = {
 };
 
 /** Everything the viewer needs before it asks for line windows. */
+/** What the viewer's header says about a transcript (issue 12); each fact null when not recorded. */
+export const sessionFactsSchema = z.object({
+  model: z.string().nullable(),
+  client_version: z.string().nullable(),
+  cwd: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  /** ISO time of the first timestamped record. */
+  started_at: z.string().nullable(),
+  duration_seconds: z.number().int().nullable(),
+});
+export type SessionFacts = z.infer<typeof sessionFactsSchema>;
+
 export const sessionDetailSchema = z.object({
   project_key: z.string(),
   project_label: z.string(),
@@ -117,5 +150,7 @@ export const sessionDetailSchema = z.object({
   subagents: z.array(subagentSummarySchema),
   /** Set when the viewer shows one subagent transcript instead of the main session. */
   agent_id: z.string().nullable(),
+  /** Model, client version, working directory, git branch, start and duration of the transcript shown. */
+  facts: sessionFactsSchema,
 });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;

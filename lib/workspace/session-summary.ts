@@ -4,6 +4,7 @@ import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { readableUserText } from "@/lib/format/display-text";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
@@ -14,18 +15,22 @@ const PROBE_LINES = 64;
 /** First user message as listed: one line, at most this many characters. */
 const FIRST_MESSAGE_CHARS = 300;
 
-const cache = new Map<string, { stamp: string; item: SessionListItem; recent: boolean }>();
+/** A list row without the seed 003 risk columns (list-sessions adds those from lib/analysis). */
+type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
+
+const cache = new Map<string, { stamp: string; item: SummaryItem; recent: boolean }>();
 
 /**
  * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
  * timestamps (ISO, from up to 64 lines at each end, read through the line index), duration in
  * whole seconds, turn count, the first user message (the compact text of the first turn's
- * trigger line, first 300 chars), subagent count, file size in bytes, and how it ended
+ * trigger line as a person reads it — a slash command as typed, `/wsd:init --custom` — first
+ * 300 chars), subagent count, file size in bytes, and how it ended
  * (`status`, `last_response_preview`: lib/forensics/status, from the last 400 lines). Cached per file
  * size and mtime, so an unchanged session costs one stat.
  * @throws the fs error when the copied file cannot be read.
  */
-export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SessionListItem> {
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath);
@@ -53,10 +58,13 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
   let firstMessage: string | null = null;
   if (firstTurn && firstTurn.turn_start_line <= index.lineCount) {
     const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
-    if (line) firstMessage = oneLine(buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview);
+    if (line) {
+      const preview = buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview;
+      firstMessage = oneLine(preview === null ? null : readableUserText(preview));
+    }
   }
   const ending = await sessionEnding(ctx, session.filePath, index, row.source);
-  const item: SessionListItem = {
+  const item: SummaryItem = {
     session_ref: row.session_ref,
     source: row.source,
     source_session_id: row.source_session_id,

@@ -91,6 +91,26 @@ export function subagentsDir(session: ResolvedSession): string {
   return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
 }
 
+/** Sub-folder of a session's side folder holding its paired chat exports (seed 003 Q2). */
+export const EXPORTS_SUBDIR = "exports";
+
+/** A session's side folder `<dir>/<stem>/` (subagents, tool-results, exports). */
+export function sessionSideDir(session: ResolvedSession): string {
+  return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"));
+}
+
+/** Lists the regular files of one sub-folder of a session's side folder, sorted; null when the folder is absent. */
+export async function listSideFiles(session: ResolvedSession, subdir: "tool-results" | typeof EXPORTS_SUBDIR): Promise<string[] | null> {
+  const dir = path.join(sessionSideDir(session), subdir);
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+}
+
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */
 export async function listSubagents(session: ResolvedSession): Promise<SubagentSummary[]> {
   const dir = subagentsDir(session);

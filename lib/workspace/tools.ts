@@ -1,6 +1,10 @@
+import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
+import * as z from "zod";
+
 import { defineTool } from "@/lib/tools/define-tool";
 import { listSessions } from "@/lib/workspace/list-sessions";
-import { listSessionsInputSchema } from "@/lib/workspace/schema";
+import { listProjects } from "@/lib/workspace/projects";
+import { listSessionsInputSchema, type ProjectSummary } from "@/lib/workspace/schema";
 
 /** `list_sessions` (seed 004's paginated shape over a project's indexed sessions). */
 export const listSessionsTool = defineTool({
@@ -11,7 +15,26 @@ export const listSessionsTool = defineTool({
   readOnly: true,
   input: listSessionsInputSchema,
   inputHint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-  run: (ctx, input) => listSessions(ctx, input),
+  // A control-plane project's sessions come from its ho2m ledger (seed 004, issue 11).
+  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "list_sessions", input)) ?? listSessions(ctx, input),
+});
+
+/**
+ * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
+ * agent can discover the keys the other tools take. Read-only; takes no input.
+ */
+export const listProjectsTool = defineTool({
+  name: "list_projects",
+  title: "List projects",
+  description:
+    "List the workspace's projects: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, and broken_rows (malformed index rows, with their errors). Read-only.",
+  readOnly: true,
+  input: z.object({}),
+  inputHint: "list_projects takes no input: pass {}",
+  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectSummary[] }> => {
+    const projects = await listProjects(ctx);
+    return { status: "ok", count: projects.length, projects };
+  },
 });
 
 export const workspaceTools = [listSessionsTool];

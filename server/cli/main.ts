@@ -2,9 +2,12 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { TOOLS } from "@/lib/tools/registry";
 import { runAudit } from "@/server/cli/audit-command";
+import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
+import { runSources } from "@/server/cli/sources-command";
 import { runTool } from "@/server/cli/tool-command";
 import { runStdioMcp } from "@/server/mcp/stdio";
 
@@ -13,11 +16,15 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
-  casefile start [--workspace DIR] [--port N]   prepare when missing, then serve
+  casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
+  casefile sources [--workspace DIR]                         list the sources the workspace syncs from
+  casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
+  casefile sources remove PATH [--workspace DIR]
   casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
@@ -32,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
+      exports: { type: "string", multiple: true },
+      "control-plane": { type: "string", multiple: true },
       date: { type: "string" },
       timezone: { type: "string" },
       force: { type: "boolean", default: false },
@@ -43,18 +52,22 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${toolList()}\n`);
     return command || values.help ? 0 : 2;
   }
   const workspace = resolveWorkspaceDir(values.workspace);
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+    case "ledger":
+      return runLedger(rest, values.json);
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
       return runServe(workspace, port);
+    case "sources":
+      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, json: values.json });
     case "start":
       return runStart(workspace, port);
     case "audit":
@@ -65,6 +78,13 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new AppError("invalid_input", `unknown command '${command}'`, { hint: "run casefile --help" });
   }
+}
+
+/** The `Tools:` section of --help: every registered tool, one line each, from the registry. */
+function toolList(): string {
+  const width = Math.max(...TOOLS.map((t) => t.name.length));
+  const rows = TOOLS.map((t) => `  ${t.name.padEnd(width)}  ${t.readOnly ? "read-only" : "writes   "}  ${t.audience === "agent" ? "" : "(dashboard; not listed to MCP) "}${t.title}`);
+  return `Tools (casefile tool <name> '<json>', POST /api/tools/<name>, MCP):\n${rows.join("\n")}`;
 }
 
 function parsePort(value: string | undefined): number {

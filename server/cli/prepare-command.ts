@@ -6,9 +6,11 @@ import cliProgress from "cli-progress";
 
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
+import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
 
-export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
 /** The user's Claude Code projects root, when it exists. */
 export function defaultClaudeRoots(): string[] {
@@ -49,33 +51,40 @@ export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">
 }
 
 /**
- * `casefile prepare`: prepares the workspace and prints a summary (projects, sessions, turns,
- * lines, skipped files with reasons), or `{ok:true,data:summary}` with --json. Shows a
- * progress bar on a TTY.
+ * `casefile prepare`: prepares the workspace (all time: as an incremental sync that records its
+ * source roots as the workspace's sources, `casefile sources`), and prints a summary (projects, sessions, turns, lines, skipped files
+ * with reasons), or `{ok:true,data:summary}` with --json. Shows a progress bar on a TTY.
  * @throws AppError invalid_input when no source is given or found.
  */
 export async function runPrepare(flags: PrepareFlags): Promise<number> {
-  const { claudeRoots, codexRoots } = resolveSourceRoots(flags);
+  // `--control-plane ROOT` alone prepares no transcripts (an explicit, empty transcript source list).
+  const onlyControlPlane = Boolean(flags.controlPlane?.length) && !flags.claude?.length && !flags.codex?.length;
+  const { claudeRoots, codexRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [] } : resolveSourceRoots(flags);
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
+  const controlPlane = flags.controlPlane?.length ? await registerControlPlaneRoots(ctx, flags.controlPlane.map((p) => path.resolve(p))) : null;
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
-  const summary = await prepareWorkspace(ctx, {
-    claudeRoots,
-    codexRoots,
-    date: flags.date,
-    timezone: flags.timezone,
-    force: flags.force,
-    onProgress: (done, total, label) => {
-      if (!bar) return;
-      if (!started) {
-        bar.start(total, done, { label });
-        started = true;
-      }
-      bar.update(done, { label: label.slice(0, 40) });
-    },
-  });
+  const exportRoots = (flags.exports ?? []).map((p) => path.resolve(p));
+  // The sources are recorded, so every later start (and a running dashboard) keeps syncing from them.
+  const onProgress = (done: number, total: number, label: string) => {
+    if (!bar) return;
+    if (!started) {
+      bar.start(total, done, { label });
+      started = true;
+    }
+    bar.update(done, { label: label.slice(0, 40) });
+  };
+  // All time (the default) goes through the sync, which records the roots as the workspace's
+  // sources and remembers what it read, so the next start or a running dashboard reads only
+  // what changes. A day window is prompt-diary's one-off shape: prepared as before.
+  const summary =
+    flags.date || flags.timezone
+      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
+      : await syncWorkspace(ctx, { sources: { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
   bar?.stop();
-  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: summary })}\n` : renderSummary(summary));
+  const data = controlPlane ? { ...summary, control_plane: controlPlane.projects } : summary;
+  const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");
+  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(summary) + cpLines);
   return 0;
 }
 
@@ -90,5 +99,7 @@ export function renderSummary(s: PrepareSummary): string {
     lines.push(`skipped ${s.skipped.length} file(s):`);
     for (const k of s.skipped) lines.push(`  ${k.path}: ${k.reason}`);
   }
+  if (s.exports.found > 0) lines.push(`chat exports: ${s.exports.paired} paired by Workscope ID, ${s.exports.unpaired.length} unpaired`);
+  for (const u of s.exports.unpaired) lines.push(`  ${u.path}: ${u.reason}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { createCoreContext, stderrLogger } from "@/lib/context";
+import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
-import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { syncWorkspace } from "@/lib/workspace/sync";
 import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -28,24 +31,67 @@ export async function runServe(workspace: string, port: number): Promise<number>
 }
 
 /**
- * `casefile start` (`npm start`): prepares the workspace when it has no metadata.json, from
+ * `casefile start` (`npm start`): syncs the workspace from its recorded sources on every start
+ * (issue 12, item 1: new files indexed, grown files extended, unchanged files not read), then
+ * serves it; the server keeps syncing while it runs. A workspace without recorded sources gets
  * `~/.claude/projects` and `~/.codex/sessions` / `~/.codex/archived_sessions` (`$CODEX_HOME`),
- * those that exist, otherwise from a generated demo transcript set, then serves it.
+ * those that exist, or, when none does, a generated demo transcript set. A demo workspace is
+ * replaced (not mixed) as soon as real sources exist. A day-window workspace without recorded
+ * sources (prompt-diary's) is served as it is.
  */
 export async function runStart(workspace: string, port: number): Promise<number> {
-  if (!existsSync(path.join(workspace, "metadata.json"))) {
-    let claudeRoots = defaultClaudeRoots();
-    const codexRoots = defaultCodexRoots();
-    if (claudeRoots.length + codexRoots.length === 0) {
-      const demoDir = path.join(os.homedir(), ".casefile", "demo-sources");
-      await generateDemoSources(demoDir);
-      claudeRoots = [demoDir];
-      process.stderr.write(`no ~/.claude/projects or ~/.codex/sessions found: preparing the demo transcripts in ${demoDir}\n`);
-    }
-    const ctx = createCoreContext(workspace, { log: stderrLogger });
-    process.stderr.write(renderSummary(await prepareWorkspace(ctx, { claudeRoots, codexRoots })));
-  }
+  process.stderr.write(await syncOnStart(workspace));
   return runServe(workspace, port);
+}
+
+/**
+ * The start-up half of {@link runStart}: decides the sources (recorded, the user's defaults, or
+ * the demo) and syncs the workspace from them. Returns the report printed before serving.
+ * @throws AppError whatever the sync throws.
+ */
+export async function syncOnStart(workspace: string): Promise<string> {
+  const decision = await startDecision(workspace);
+  if (decision.kind === "serve-only") return `${workspace} records no sources and has a date window: serving it as it is (casefile sources add … to sync it)\n`;
+  if (decision.sources.demo) {
+    await generateDemoSources(demoDir());
+    await generateDemoCodexSources(demoCodexDir());
+  }
+  const ctx = createCoreContext(workspace, { log: stderrLogger });
+  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force });
+  // The demo shows a chain and a synthesis item too (written once; later starts find them there).
+  if (decision.sources.demo) await seedDemoWork(ctx);
+  return `${decision.note ? `${decision.note}\n` : ""}${renderSummary(summary)}${summary.files_read} source file(s) read; sources: casefile sources --workspace ${workspace}\n`;
+}
+
+/** Where `npm start` writes the demo transcripts when the machine has no real ones. */
+const demoDir = () => path.join(os.homedir(), ".casefile", "demo-sources");
+const demoCodexDir = () => path.join(os.homedir(), ".casefile", "demo-sources-codex");
+
+type StartDecision = { kind: "serve-only" } | { kind: "sync"; sources: WorkspaceSources; force: boolean; note?: string };
+
+async function startDecision(workspace: string): Promise<StartDecision> {
+  const real: WorkspaceSources = { claude: defaultClaudeRoots(), codex: defaultCodexRoots(), demo: false };
+  const hasReal = real.claude.length + real.codex.length > 0;
+  const demo: WorkspaceSources = { claude: [demoDir()], codex: [demoCodexDir()], demo: true };
+  const recorded = await readSources(workspace);
+  if (recorded?.demo) {
+    return hasReal
+      ? { kind: "sync", sources: real, force: true, note: "real sessions found: replacing the demo workspace with them" }
+      : { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: showing the demo transcripts in ${demoDir()}` };
+  }
+  if (recorded) return { kind: "sync", sources: recorded, force: false };
+  if (existsSync(path.join(workspace, "metadata.json")) && !(await isAllTime(workspace))) return { kind: "serve-only" };
+  if (hasReal) return { kind: "sync", sources: real, force: false };
+  return { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: preparing the demo transcripts in ${demoDir()}` };
+}
+
+async function isAllTime(workspace: string): Promise<boolean> {
+  try {
+    const meta = JSON.parse(await readFile(path.join(workspace, "metadata.json"), "utf8")) as { report_window_utc?: { start?: unknown } };
+    return meta.report_window_utc?.start === null;
+  } catch {
+    return false;
+  }
 }
 
 function nextBin(): string {

@@ -48,8 +48,9 @@ const TOOL_RESULTS_DIR = "tool-results";
  *   else to the only sibling candidate whose own `sessionId` field matches, else it is skipped;
  * - all remaining `.jsonl` files are candidates, with `sessionId` = filename stem.
  * A missing root yields no candidates and one skipped entry. Never throws for unreadable files.
+ * `probe` reads a file's head; the incremental sync passes a remembering one, so an unchanged file is not re-read.
  */
-export async function discoverClaudeSessions(root: string): Promise<ClaudeDiscovery> {
+export async function discoverClaudeSessions(root: string, probe: (file: string) => Promise<ClaudeProbe> = probeClaudeTranscript): Promise<ClaudeDiscovery> {
   const rootPath = path.resolve(expandHome(root));
   const skipped: ClaudeSkipped[] = [];
   const stat = await fs.stat(rootPath).catch(() => null);
@@ -76,7 +77,7 @@ export async function discoverClaudeSessions(root: string): Promise<ClaudeDiscov
     }
     if (!file.endsWith(".jsonl")) continue;
     try {
-      probed.set(file, await probeClaudeTranscript(file));
+      probed.set(file, await probe(file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "error";
       skipped.push({ path: file, reason: `${CLAUDE_SKIP_REASONS.unreadable}: ${code}` });

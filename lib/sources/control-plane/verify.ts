@@ -5,61 +5,9 @@ import path from "node:path";
 import type { ControlPlaneLayout, DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { type LedgerLine, streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
 import { parsePyJson, pyJsonDumps, pyJsonDumpsUnsorted, type PyValue } from "@/lib/sources/control-plane/py-json";
+import type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
+export type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity };
 
-/** What a verifier found wrong (errors) or noteworthy (warnings) at one line or segment. */
-export type IntegrityIssueKind =
-  | "malformed" // not a JSON object
-  | "hash_mismatch" // entry_hash is not the SHA-256 of the entry without it
-  | "noncanonical" // the hash verifies but the line's bytes are not the entry's json.dumps text
-  | "chain_break" // previous_hash is not the prior entry's entry_hash
-  | "cross_segment_break" // a segment's first previous_hash is neither "" nor the prior segment's last hash
-  | "cross_segment_unlinked" // warning: a later segment starts a fresh chain ("")
-  | "legacy" // warning: a line with neither entry_hash nor previous_hash; the chain restarts after it
-  | "hash_missing" // a hashed-era line (it has previous_hash) without entry_hash
-  | "predecessor_missing" // warning: the ledger's first available segment links to an earlier segment not on disk
-  | "index_mismatch" // index.jsonl's rollup disagrees with the segment (merkle_root, count, first/last hash)
-  | "index_missing_segment"; // index.jsonl names a segment that is not on disk
-
-export type IntegrityIssue = {
-  severity: "error" | "warning";
-  kind: IntegrityIssueKind;
-  /** Segment file name (`governance.jsonl`). */
-  file: string;
-  /** 1-based line in `file`; null for segment-level issues. */
-  line: number | null;
-  message: string;
-};
-
-/** One segment's figures: its Merkle root over entry hashes and how it compares with index.jsonl. */
-export type SegmentIntegrity = {
-  file: string;
-  lines: number;
-  entries: number;
-  hashed: number;
-  legacy: number;
-  first_entry_hash: string;
-  last_entry_hash: string;
-  merkle_root: string;
-  /** `match`/`mismatch` against the segment's index.jsonl row; `absent` when it has none (the active segment). */
-  index: "match" | "mismatch" | "absent";
-};
-
-/** A ledger's verdict: `ok` (no error; legacy warnings allowed), `broken` (at least one error), `empty`. */
-export type LedgerIntegrity = {
-  ledger: string;
-  status: "ok" | "broken" | "empty";
-  entries: number;
-  hashed: number;
-  verified: number;
-  legacy: number;
-  /** The first error in chain order, the line a badge names; null when none. */
-  first_broken: { file: string; line: number | null; kind: IntegrityIssueKind; message: string } | null;
-  error_count: number;
-  warning_count: number;
-  /** Issues in chain order, at most {@link MAX_ISSUES} (counts above are complete). */
-  issues: IntegrityIssue[];
-  segments: SegmentIntegrity[];
-};
 
 export const MAX_ISSUES = 200;
 

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 
+import { ProjectRiskSummary } from "@/components/analysis/project-risk-summary";
+import { CpProjectView } from "@/components/control-plane/cp-project-view";
 import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-summary";
 import { ProjectHeader } from "@/components/projects/project-header";
 import { SessionTable } from "@/components/sessions/session-table";
+import { getProjectRiskQuery } from "@/server/queries/analysis";
+import { cpSessionsQuery, getControlPlaneProjectQuery, verifyLedgersQuery } from "@/server/queries/control-plane";
 import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
 import { getSynthesisStateQuery } from "@/server/queries/synthesis";
 import { getProjectQuery } from "@/server/queries/workspace";
@@ -17,12 +21,18 @@ export async function generateMetadata({ params }: ProjectPageProps): Promise<Me
 
 export default async function ProjectPage({ params }: ProjectPageProps) {
   const { projectKey } = await params;
-  const [project, coverage, synthesis] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey), getSynthesisStateQuery(projectKey)]);
+  const controlPlane = await getControlPlaneProjectQuery(projectKey);
+  if (controlPlane) {
+    const [sessions, integrity] = await Promise.all([cpSessionsQuery(projectKey), verifyLedgersQuery(projectKey)]);
+    return <CpProjectView project={controlPlane} sessions={sessions.sessions} ledgers={integrity.status === "ok" ? integrity.ledgers : []} />;
+  }
+  const [project, coverage, synthesis, risk] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey), getSynthesisStateQuery(projectKey), getProjectRiskQuery(projectKey)]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
       <div className="flex flex-col gap-2">
         <ProjectHeader project={project} synthesis={synthesis.counts} />
         <ProjectEvidenceSummary coverage={coverage} />
+        <ProjectRiskSummary projectKey={project.project_key} risk={risk} />
       </div>
       <SessionTable projectKey={project.project_key} coverage={coverage.sessions} />
     </div>

@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 
+import { CpSessionView } from "@/components/control-plane/cp-session-view";
 import { EvidenceSessionView } from "@/components/evidence/evidence-session-view";
 import { OverviewCard } from "@/components/forensics/overview-card";
 import { ViewerSearch } from "@/components/forensics/viewer-search";
 import { routes } from "@/components/navigation/routes";
 import { SessionTabs } from "@/components/sessions/session-tabs";
 import { SessionViewer } from "@/components/viewer/session-viewer";
+import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
@@ -24,6 +26,8 @@ async function load({ params, searchParams }: ViewerPageProps) {
 }
 
 export async function generateMetadata(props: ViewerPageProps): Promise<Metadata> {
+  const { projectKey, sessionRef } = await props.params;
+  if (await getControlPlaneProjectQuery(projectKey)) return { title: sessionRef };
   const detail = await load(props);
   return { title: `${detail.session_ref}${detail.agent_id ? ` · ${detail.agent_id}` : ""} · ${detail.project_label}` };
 }
@@ -33,6 +37,16 @@ async function Overview({ projectKey, sessionRef }: { projectKey: string; sessio
 }
 
 export default async function SessionViewerPage(props: ViewerPageProps) {
+  const { projectKey, sessionRef } = await props.params;
+  const controlPlane = await getControlPlaneProjectQuery(projectKey);
+  if (controlPlane) {
+    // A Control Plane session (issue 11): overview and merged Timeline instead of a transcript viewer.
+    const search = await props.searchParams;
+    const verbosity = search.verbosity === "full" ? "full" : "compact";
+    const offset = Math.max(0, Number(search.offset) || 0);
+    const [overview, timeline] = await Promise.all([cpOverviewQuery(projectKey, sessionRef), cpTimelineQuery(projectKey, sessionRef, offset, verbosity)]);
+    return <CpSessionView project={controlPlane} overview={overview} timeline={timeline} verbosity={verbosity} />;
+  }
   const detail = await load(props);
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
   const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+
+import { CpLedgerView } from "@/components/control-plane/cp-ledger-view";
+import { getControlPlaneProjectQuery, ledgerLinesQuery, verifyLedgersQuery } from "@/server/queries/control-plane";
+
+type LedgerPageProps = {
+  params: Promise<{ projectKey: string; ledger: string[] }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: LedgerPageProps): Promise<Metadata> {
+  const { ledger } = await params;
+  return { title: ledger.map(decodeURIComponent).join("/") };
+}
+
+export default async function LedgerPage({ params, searchParams }: LedgerPageProps) {
+  const [{ projectKey, ledger: parts }, search] = await Promise.all([params, searchParams]);
+  const project = await getControlPlaneProjectQuery(projectKey);
+  if (!project) notFound();
+  const ledger = parts.map(decodeURIComponent).join("/");
+  const file = typeof search.file === "string" ? search.file : undefined;
+  const line = typeof search.line === "string" ? Number(search.line) || undefined : undefined;
+  const offset = Math.max(0, Number(search.offset) || 0);
+  const [lines, integrity] = await Promise.all([ledgerLinesQuery(projectKey, ledger, offset, file, line), verifyLedgersQuery(projectKey)]);
+  const verdict = integrity.status === "ok" ? integrity.ledgers.find((l) => l.ledger === ledger) ?? null : null;
+  return <CpLedgerView project={project} window={lines} verdict={verdict} target={line ? { file: file ?? null, line } : null} />;
+}

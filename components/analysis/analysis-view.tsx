@@ -1,0 +1,85 @@
+import Link from "next/link";
+
+import { formatCount, plural } from "@/components/format/format";
+import { routes } from "@/components/navigation/routes";
+import type { AnalyzeSessionResult } from "@/lib/analysis/schema";
+
+import { ReadsTable, ResetsTable } from "./analysis-tables";
+import { RiskBadge } from "./risk-badge";
+import { TokenChart } from "./token-chart";
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col">
+      <dt className="text-2xs uppercase tracking-wide text-muted">{label}</dt>
+      <dd className="text-sm tabular-nums">{children}</dd>
+    </div>
+  );
+}
+
+/** The Analysis view of one session (seed 003): risk, token chart with resets, resets and reads tables. */
+export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSessionResult; lineCount: number }) {
+  const viewer = routes.session(a.project_key, a.session_ref);
+  const reads = Array.isArray(a.reads) ? a.reads : null;
+  const persistence = "persisted_reads" in a.persistence ? a.persistence : null;
+  const resetBeforeUse = reads?.filter((r) => r.reset_before_use_line !== null).length ?? 0;
+  return (
+    <div className="flex flex-col gap-5">
+      <dl className="flex flex-wrap items-end gap-x-8 gap-y-3 rounded border border-line bg-surface px-4 py-3">
+        <Fact label="Risk">
+          <RiskBadge level={a.risk_level} resets={a.reset_count} />
+        </Fact>
+        <Fact label="Context resets">{formatCount(a.reset_count)} (threshold {formatCount(a.threshold)})</Fact>
+        <Fact label="Reads">{reads ? `${plural(reads.length, "read")} in ${plural(a.read_batches, "batch", "batches")}` : <span className="text-muted" title={"reason" in a.reads ? a.reads.reason : ""}>n/a</span>}</Fact>
+        <Fact label="Persisted / inline">{persistence ? `${persistence.persisted_reads.length} / ${persistence.inline_reads.length}` : <span className="text-muted">n/a</span>}</Fact>
+        <Fact label="Reset before use">{reads ? formatCount(resetBeforeUse) : <span className="text-muted">n/a</span>}</Fact>
+        <Fact label="Workscope ID">{a.workscope_id ? <span className="font-mono">{a.workscope_id}</span> : <span className="text-faint">none</span>}</Fact>
+        <Fact label="Chat export">
+          {a.export ? (
+            <Link href={routes.chatExport(a.project_key, a.session_ref)} className="text-accent hover:underline">
+              {a.export.file_name}
+            </Link>
+          ) : (
+            <span className="text-faint">none paired</span>
+          )}
+        </Fact>
+        <Fact label="Side files">
+          {a.has_subagents ? "subagents" : "no subagents"} · {a.has_tool_results ? "tool-results/" : "no tool-results/"}
+        </Fact>
+      </dl>
+      {a.token_notes.length > 0 && (
+        <ul className="text-xs text-muted">
+          {a.token_notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      <section aria-labelledby="chart-h" className="flex flex-col gap-2">
+        <h2 id="chart-h" className="text-sm font-semibold">
+          Tokens over the session <span className="font-normal text-muted">— click a point or a red reset marker to open the transcript there</span>
+        </h2>
+        <TokenChart points={a.token_points} resets={a.resets} lineCount={lineCount} viewerHref={viewer} noCacheCreation={a.token_points.some((p) => p.cache_creation === null)} />
+      </section>
+      <section aria-labelledby="resets-h" className="flex flex-col gap-2">
+        <h2 id="resets-h" className="text-sm font-semibold">
+          Context resets
+        </h2>
+        <ResetsTable resets={a.resets} lineHref={viewer} />
+      </section>
+      <section aria-labelledby="reads-h" className="flex flex-col gap-2">
+        <h2 id="reads-h" className="text-sm font-semibold">
+          File reads
+        </h2>
+        {reads ? <ReadsTable reads={reads} lineHref={viewer} /> : <p className="text-sm text-muted">{"reason" in a.reads ? a.reads.reason : ""}</p>}
+        {persistence && persistence.persisted_non_reads.length > 0 && (
+          <p className="text-xs text-muted">
+            Also persisted (not reads): {persistence.persisted_non_reads.map((p) => `${p.tool_name ?? "unknown tool"} ${p.tool_use_id}`).join(", ")}
+          </p>
+        )}
+        <p className="text-xs text-muted">
+          Phantom-read markers in tool results: {a.markers.length}. Mentions of the marker text elsewhere (not counted, seed 003 Q3): {a.marker_mentions_in_conversation}.
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import fs from "node:fs/promises";
+
+import { streamRecordLines } from "@/lib/analysis/record-lines";
+import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
+import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
+
+/** One tool_use of the transcript: its line, tool name and main argument (file path, command, …). */
+export type TranscriptToolUse = { line: number; name: string; arg: string };
+
+
+/** Export tool lines: `⏺ Read(docs/x.md)`, `⏺ Bash(date …)`, `⏺ Search(pattern: …)`. */
+const TOOL_LINE = /^⏺ ([A-Za-z][\w ]*?)\((.*)$/;
+/** The export's display names for tools that the transcript records under another name. */
+const ALIASES: Record<string, readonly string[]> = {
+  Search: ["Grep", "Glob"],
+  Update: ["Edit", "MultiEdit", "Write"],
+  Fetch: ["WebFetch"],
+  "Web Search": ["WebSearch"],
+};
+/** How many transcript tool uses a match may skip (tools the export folds away). */
+const LOOKAHEAD = 8;
+/** Exports above this many lines are cut for display. */
+const MAX_LINES = 20_000;
+/** Only this many bytes of an export are read (exports are small; this bounds a stray huge file). */
+const MAX_BYTES = 8 << 20;
+const ASSISTANT = Buffer.from('"assistant"');
+const TOOL_USE = Buffer.from('"tool_use"');
+
+/**
+ * Every tool_use of a Claude transcript in file order, streamed (only assistant records that
+ * name `"tool_use"` are parsed).
+ * @throws the fs error when the file cannot be read.
+ */
+export async function listToolUses(filePath: string): Promise<TranscriptToolUse[]> {
+  const out: TranscriptToolUse[] = [];
+  for await (const { line, bytes } of streamRecordLines(filePath)) {
+    if (bytes.indexOf(ASSISTANT) === -1 || bytes.indexOf(TOOL_USE) === -1) continue;
+    const record = parseJsonObject(bytes.toString("utf8"));
+    const content = isJsonObject(record?.message) && Array.isArray(record.message.content) ? record.message.content : [];
+    for (const block of content) {
+      if (!isJsonObject(block) || block.type !== "tool_use" || typeof block.name !== "string") continue;
+      const input = isJsonObject(block.input) ? block.input : {};
+      const arg = [input.file_path, input.command, input.pattern, input.skill, input.url].find((v) => typeof v === "string");
+      out.push({ line, name: block.name, arg: (arg as string | undefined) ?? "" });
+    }
+  }
+  return out;
+}
+
+/**
+ * Links the export's tool lines to the transcript's tool uses, in order: each `⏺ Name(arg…)`
+ * line takes the next unmatched tool use (skipping at most {@link LOOKAHEAD}) whose name equals
+ * the display name or one of its aliases; a `Read` also needs the file path to end with the
+ * shown argument (exports truncate long arguments, so only the shown prefix is compared).
+ * Lines that find no match stay unlinked. Export lines are 1-based.
+ */
+export function linkExportToTranscript(exportLines: readonly string[], uses: readonly TranscriptToolUse[]): ExportLink[] {
+  const links: ExportLink[] = [];
+  let next = 0;
+  exportLines.forEach((text, i) => {
+    const m = TOOL_LINE.exec(text);
+    if (!m) return;
+    const shown = m[1]!.trim();
+    const arg = m[2]!.replace(/\)$/, "");
+    const names = ALIASES[shown] ?? [shown];
+    for (let j = next; j < Math.min(uses.length, next + LOOKAHEAD); j++) {
+      const use = uses[j]!;
+      if (!names.includes(use.name)) continue;
+      if (use.name === "Read" && !readMatches(use.arg, arg)) continue;
+      links.push({ export_line: i + 1, session_line: use.line, tool: use.name });
+      next = j + 1;
+      return;
+    }
+  });
+  return links;
+}
+
+function readMatches(filePath: string, shown: string): boolean {
+  const bare = shown.replace(/^~\//, "").replace(/…$/, "");
+  if (bare.length === 0) return true;
+  return filePath.endsWith(bare) || filePath.includes(bare);
+}
+
+/**
+ * Reads a chat export for display (at most {@link MAX_LINES} lines) and links its tool lines
+ * to the transcript (see {@link linkExportToTranscript}).
+ * @throws the fs error when either file cannot be read.
+ */
+export async function readChatExport(exportPath: string, fileName: string, sessionPath: string, source: string): Promise<ChatExport> {
+  const handle = await fs.open(exportPath, "r");
+  let text: string;
+  try {
+    const buf = Buffer.alloc(Math.min((await handle.stat()).size, MAX_BYTES));
+    await handle.read(buf, 0, buf.length, 0);
+    text = buf.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+  const all = text.split(/\r?\n/);
+  const lines = all.slice(0, MAX_LINES);
+  const uses = source === "claude-code" ? await listToolUses(sessionPath) : [];
+  return { file_name: fileName, lines, truncated: all.length > MAX_LINES, links: linkExportToTranscript(lines, uses) };
+}

@@ -1,0 +1,103 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
+import { readChatExport } from "@/lib/analysis/export-links";
+import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type RiskLevel, type SessionAnalysis } from "@/lib/analysis/schema";
+import type { CoreContext } from "@/lib/context";
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
+
+export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
+
+/** Bumped when the analysis output changes shape, so stale cache files are ignored. */
+const CACHE_VERSION = 1;
+/** Many list rows share one process: cap the in-memory cache (entries, not bytes). */
+const MEMORY_ENTRIES = 2_000;
+const memory = new Map<string, { stamp: string; analysis: SessionAnalysis }>();
+
+/**
+ * The analysis of one resolved session (seed 003), cached per file version: the key is the
+ * session file's size and mtime plus its side files (tool-results, subagents, exports) and the
+ * threshold. Warm hits cost a few stats; cold results are also written under
+ * `.casefile/analysis/` so a restarted server stays fast.
+ * @throws the fs error when the session file cannot be read.
+ */
+export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number): Promise<SessionAnalysis> {
+  const st = await fs.stat(session.filePath);
+  const side = await sideFiles(session);
+  const stamp = JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]);
+  const key = session.filePath;
+  const hit = memory.get(key);
+  if (hit && hit.stamp === stamp) return hit.analysis;
+  const diskFile = path.join(ctx.workspaceRoot, CASEFILE_DIR, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${threshold}.json`);
+  const disk = await readCache(diskFile, stamp);
+  const analysis = disk ?? (await analyzeSessionFile(session.filePath, session.row.source, threshold, side));
+  if (!disk) await writeFileAtomic(diskFile, JSON.stringify({ stamp, analysis })).catch(() => undefined);
+  if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
+  memory.set(key, { stamp, analysis });
+  return analysis;
+}
+
+/** Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold). */
+export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<{ risk_level: RiskLevel; reset_count: number }> {
+  const a = await getSessionAnalysis(ctx, session, analyzeSessionInputSchema.shape.threshold.parse(undefined));
+  return { risk_level: a.risk_level, reset_count: a.reset_count };
+}
+
+/**
+ * `analyze_session {project_key, session_ref, threshold?}` (issue 10): context resets, risk,
+ * token progression, reads with persistence and "reset before use", markers, Workscope ID and
+ * the paired export. Unknown project/session → the seeds' `invalid` result.
+ */
+export async function analyzeSession(ctx: CoreContext, input: unknown): Promise<AnalyzeSessionResult | AnalyzeSessionInvalid> {
+  const parsed = analyzeSessionInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return { status: "invalid", errors: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "input", message: i.message, hint: "pass {project_key, session_ref, threshold?}" })) };
+  }
+  const { project_key, session_ref, threshold } = parsed.data;
+  const resolved = await resolveSession(ctx, project_key, session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const analysis = await getSessionAnalysis(ctx, resolved.session, threshold);
+  return { status: "ok", project_key, session_ref, ...analysis };
+}
+
+/** Path of the chat export paired with a session (seed 003 Q2), or null. */
+export async function pairedExportPath(session: ResolvedSession): Promise<string | null> {
+  const names = (await listSideFiles(session, EXPORTS_SUBDIR)) ?? [];
+  return names[0] ? path.join(sessionSideDir(session), EXPORTS_SUBDIR, names[0]) : null;
+}
+
+async function sideFiles(session: ResolvedSession): Promise<SessionSideFiles> {
+  const exportPath = await pairedExportPath(session);
+  const exportSize = exportPath ? (await fs.stat(exportPath)).size : 0;
+  return {
+    toolResultFiles: await listSideFiles(session, "tool-results"),
+    hasSubagents: (await listSubagents(session)).length > 0,
+    export: exportPath ? { file_name: path.basename(exportPath), size_bytes: exportSize } : null,
+  };
+}
+
+async function readCache(file: string, stamp: string): Promise<SessionAnalysis | null> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: string; analysis?: SessionAnalysis };
+    return parsed.stamp === stamp && parsed.analysis ? parsed.analysis : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `read_chat_export` (dashboard): the chat export paired with a session, with its tool lines
+ * linked to the transcript lines of those tool calls; `export: null` when none is paired.
+ */
+export async function getChatExport(
+  ctx: CoreContext,
+  input: { project_key: string; session_ref: string },
+): Promise<ReadChatExportResult | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const exportPath = await pairedExportPath(resolved.session);
+  const chat = exportPath ? await readChatExport(exportPath, path.basename(exportPath), resolved.session.filePath, resolved.session.row.source) : null;
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, export: chat };
+}

@@ -1,0 +1,109 @@
+import { watchFile, unwatchFile } from "node:fs";
+
+import { watch, type FSWatcher } from "chokidar";
+
+import type { CoreContext } from "@/lib/context";
+import { readSources, sourcesFile } from "@/lib/workspace/sources";
+import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
+
+export type SourceWatcherOptions = {
+  /** Quiet time after the last file event before a sync starts, in ms (events of one write burst coalesce). */
+  debounceMs?: number;
+  /** How often `sources.json` is checked for edits (`casefile sources`), in ms. */
+  sourcesPollMs?: number;
+  /** Called after every sync that ran (tests and logs). */
+  onSync?: (summary: SyncSummary) => void;
+  /** Called when a sync fails; the watcher keeps running and retries on the next event. */
+  onError?: (error: unknown) => void;
+};
+
+/**
+ * Keeps a workspace in step with its recorded sources while a server runs (issue 12, item 1):
+ * chokidar watches every source root, and each burst of added, grown, rewritten or removed
+ * files triggers one incremental {@link syncWorkspace} (never two at once; events during a sync
+ * queue exactly one more). The change feed then sees the index move and pushes it to open pages.
+ * `sources.json` itself is watched with `fs.watchFile` (it may not exist yet when the server
+ * boots), and the roots are re-read whenever it changes.
+ */
+export class SourceWatcher {
+  private watcher: FSWatcher | null = null;
+  private roots = "";
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private pending = false;
+  private closed = false;
+  private readonly debounceMs: number;
+  private readonly sourcesPollMs: number;
+
+  constructor(private readonly ctx: CoreContext, private readonly options: SourceWatcherOptions = {}) {
+    this.debounceMs = options.debounceMs ?? 150;
+    this.sourcesPollMs = options.sourcesPollMs ?? 1000;
+  }
+
+  /** Syncs once, then watches the recorded roots and the sources file. Resolves when watching. */
+  async start(): Promise<void> {
+    watchFile(sourcesFile(this.ctx.workspaceRoot), { interval: this.sourcesPollMs, persistent: false }, () => void this.reconfigure());
+    await this.reconfigure();
+  }
+
+  /** Stops watching; a sync in flight finishes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    unwatchFile(sourcesFile(this.ctx.workspaceRoot));
+    if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.close();
+    this.watcher = null;
+    await this.running;
+  }
+
+  private async reconfigure(): Promise<void> {
+    if (this.closed) return;
+    let sources;
+    try {
+      sources = await readSources(this.ctx.workspaceRoot);
+    } catch (error) {
+      this.options.onError?.(error);
+      return;
+    }
+    const roots = sources ? [...sources.claude, ...sources.codex] : [];
+    const key = JSON.stringify(roots);
+    if (key === this.roots) return;
+    this.roots = key;
+    await this.watcher?.close();
+    this.watcher = null;
+    if (roots.length === 0) return;
+    const watcher = watch(roots, { ignoreInitial: true, persistent: false, ignorePermissionErrors: true });
+    this.watcher = watcher;
+    for (const event of ["add", "change", "unlink"] as const) watcher.on(event, () => this.schedule());
+    watcher.on("error", (error) => this.options.onError?.(error));
+    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    this.schedule(0); // anything written before the watch was ready
+  }
+
+  private schedule(delay = this.debounceMs): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.pending = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.sync().finally(() => {
+        this.running = null;
+        if (this.pending) {
+          this.pending = false;
+          this.schedule();
+        }
+      });
+    }, delay);
+  }
+
+  private async sync(): Promise<void> {
+    try {
+      this.options.onSync?.(await syncWorkspace(this.ctx));
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+}

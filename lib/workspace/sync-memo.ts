@@ -1,0 +1,108 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
+import type { PlanMemo } from "@/lib/workspace/prepare-plan";
+import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+
+type Kind = Parameters<PlanMemo["remember"]>[0];
+type Entry = { stamp: string; values: Partial<Record<Kind, unknown>> };
+type MemoFile = { version: 1; window: string; demo?: boolean; fingerprint?: string; summary?: unknown; entries: Record<string, Entry> };
+
+const VERSION = 1;
+
+/** The one file this module owns: `<workspace>/.casefile/sync/memo.json`. */
+export function memoFile(workspaceRoot: string): string {
+  return path.join(workspaceRoot, CASEFILE_DIR, "sync", "memo.json");
+}
+
+/**
+ * The incremental sync's memory of per-source-file work (issue 12, item 1): a file's probe,
+ * analysis and hash are recomputed only when its size, mtime or inode changed since they were
+ * recorded, so a sync of unchanged sources reads no transcript. The stamp is taken before the
+ * file is read: a file that grows while it is read is read again next time. `read` lists the
+ * files read during this run (what the tests count); entries of files no longer seen are dropped
+ * on {@link SyncMemo.save}. Everything is keyed by the report window too: another window
+ * invalidates all of it.
+ */
+export class SyncMemo implements PlanMemo {
+  /** Absolute paths of the source files whose content this run read. */
+  readonly read = new Set<string>();
+  /** How many remembered values were reused. */
+  reused = 0;
+  /** Whether the last sync ran on the demo transcripts (a real sync after it rebuilds, so the demo is never mixed in). */
+  lastDemo = false;
+  /** Whether this sync runs on the demo transcripts; saved with the memo. */
+  demo = false;
+  /** The stat fingerprint of sources and workspace after the last sync, and that sync's summary (the fast path of an unchanged start). */
+  fingerprint: string | null = null;
+  summary: unknown = null;
+  private readonly next = new Map<string, Entry>();
+
+  private constructor(
+    private readonly root: string,
+    private readonly window: string,
+    private readonly prior: Map<string, Entry>,
+  ) {}
+
+  /** Loads the memo of `workspaceRoot` for `window` (a key such as `all` or `2026-05-12 UTC`); a missing, unreadable or other-window memo starts empty. */
+  static async load(workspaceRoot: string, window: string): Promise<SyncMemo> {
+    let prior = new Map<string, Entry>();
+    let lastDemo = false;
+    let fingerprint: string | null = null;
+    let summary: unknown = null;
+    try {
+      const file = JSON.parse(await fs.readFile(memoFile(workspaceRoot), "utf8")) as MemoFile;
+      lastDemo = file.demo === true;
+      if (file.version === VERSION && file.window === window) {
+        prior = new Map(Object.entries(file.entries));
+        fingerprint = file.fingerprint ?? null;
+        summary = file.summary ?? null;
+      }
+    } catch {
+      /* no memo yet: everything is read once */
+    }
+    const memo = new SyncMemo(workspaceRoot, window, prior);
+    memo.lastDemo = lastDemo;
+    memo.fingerprint = fingerprint;
+    memo.summary = summary;
+    return memo;
+  }
+
+  async remember<T>(kind: Kind, file: string, compute: () => Promise<T>): Promise<T> {
+    let stamp: string;
+    try {
+      const st = await fs.stat(file);
+      stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    } catch {
+      return compute(); // gone or unreadable: let the reader report it
+    }
+    let entry = this.next.get(file);
+    if (!entry || entry.stamp !== stamp) {
+      const old = this.prior.get(file);
+      entry = old && old.stamp === stamp ? { stamp, values: { ...old.values } } : { stamp, values: {} };
+      this.next.set(file, entry);
+    }
+    if (kind in entry.values) {
+      this.reused += 1;
+      return entry.values[kind] as T;
+    }
+    this.read.add(file);
+    const value = await compute();
+    entry.values[kind] = value;
+    return value;
+  }
+
+  /** True when nothing was looked up this run (the fast path): the prior entries are kept as they are. */
+  private get untouched(): boolean {
+    return this.next.size === 0 && this.read.size === 0;
+  }
+
+  /** Writes what this run saw (atomically); files not seen this run are forgotten. */
+  async save(): Promise<void> {
+    const entries = this.untouched ? this.prior : this.next;
+    const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, fingerprint: this.fingerprint ?? undefined, summary: this.summary ?? undefined, entries: Object.fromEntries(entries) };
+    await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
+    await writeFileAtomic(memoFile(this.root), toPrettyJson(file));
+  }
+}

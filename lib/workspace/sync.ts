@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { withFileLock } from "@/lib/fs/file-lock";
+import { listFilesRecursive } from "@/lib/sources/common/walk-files";
+import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import type { PlanProgress } from "@/lib/workspace/prepare-plan";
+import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { SyncMemo } from "@/lib/workspace/sync-memo";
+
+/** A sync's outcome: prepare's summary plus the source files read (count and absolute paths) and how many remembered results were reused. */
+export type SyncSummary = PrepareSummary & { files_read: number; read_paths: string[]; reused: number; sources: WorkspaceSources };
+
+export type SyncOptions = {
+  /** Record these sources first (replacing the recorded ones); default: sync from what is recorded. */
+  sources?: WorkspaceSources;
+  /** Rebuild from scratch (a demo workspace being replaced by real sources). */
+  force?: boolean;
+  /** Folders of chat exports to pair this time (`prepare --exports DIR`; seed 003 Question 2); exports beside the transcripts are always looked for. */
+  exportRoots?: string[];
+  onProgress?: PlanProgress;
+};
+
+/**
+ * Brings the workspace up to date with its recorded sources, incrementally (issue 12, item 1):
+ * new files are indexed, grown or rewritten files re-analysed, and unchanged files not read at
+ * all ({@link SyncMemo}); prepare's rules for refs and duplicates hold because it is prepare
+ * that runs, with the memo. The report window is the workspace's own (all time, or the day
+ * recorded in metadata.json). Serialized with every other prepare or sync of the workspace,
+ * across processes ({@link withWorkspaceLock}).
+ * @throws AppError not_found when the workspace records no sources; whatever prepare throws.
+ */
+export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {}): Promise<SyncSummary> {
+  const root = ctx.workspaceRoot;
+  return withWorkspaceLock(root, async () => {
+    if (options.sources) await writeSources(root, options.sources);
+    const sources = await readSources(root);
+    if (!sources) throw new AppError("not_found", "the workspace records no sources", { hint: "add one with casefile sources add --claude PATH (or --codex PATH)" });
+    let day = options.force ? null : await recordedDay(root);
+    let memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all");
+    // Real sources after a demo sync: rebuild, so demo projects are never mixed into a real workspace.
+    const force = options.force === true || (memo.lastDemo && !sources.demo);
+    if (force && !options.force) {
+      day = null;
+      memo = await SyncMemo.load(root, "all");
+    }
+    memo.demo = sources.demo;
+    // Fast path: no source file and no workspace index moved since the last sync (stats only).
+    // The sources are stamped before prepare reads them (a file growing meanwhile is seen next
+    // time), the workspace after prepare wrote it.
+    const sourceStamp = await fingerprint(sources, null);
+    if (!force && memo.fingerprint === `${sourceStamp}/${await fingerprint(null, root)}` && memo.summary) {
+      return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
+    }
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress });
+    // prepare --force clears .casefile/: the sources and the memo are written again after it.
+    if (force) await writeSources(root, sources);
+    memo.fingerprint = `${sourceStamp}/${await fingerprint(null, root)}`;
+    memo.summary = summary;
+    await memo.save();
+    return { ...summary, files_read: memo.read.size, read_paths: [...memo.read].sort(), reused: memo.reused, sources };
+  });
+}
+
+/**
+ * Runs `fn` holding the workspace's prepare lock (`metadata.json.lock`, beside metadata.json so
+ * that `prepare --force`, which clears `.casefile/`, cannot delete it): one prepare or sync at a
+ * time, whichever process runs it.
+ * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
+ */
+export function withWorkspaceLock<T>(workspaceRoot: string, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(path.join(workspaceRoot, "metadata.json"), () => fn());
+}
+
+/**
+ * A hash of the sizes, mtimes and inodes of every file under the source roots (when `sources`
+ * is given), or of the workspace's metadata, project and index files (when `root` is): equal
+ * fingerprints on both sides mean a sync would change nothing.
+ */
+async function fingerprint(sources: WorkspaceSources | null, root: string | null): Promise<string> {
+  const parts: string[] = [JSON.stringify(sources)];
+  const stamp = async (file: string) => {
+    try {
+      const st = await fs.stat(file);
+      parts.push(`${file}:${st.size}:${st.mtimeMs}:${st.ino}`);
+    } catch {
+      parts.push(`${file}:-`);
+    }
+  };
+  for (const rootPath of sources ? [...sources.claude, ...sources.codex] : []) {
+    const st = await fs.stat(rootPath).catch(() => null);
+    const files = st?.isDirectory() ? await listFilesRecursive(rootPath) : [rootPath];
+    for (const file of files) await stamp(file);
+  }
+  if (root !== null) {
+    await stamp(path.join(root, "metadata.json"));
+    const projects = await fs.readdir(path.join(root, "projects")).catch(() => [] as string[]);
+    for (const name of projects.sort()) {
+      for (const file of ["project.json", "sessions.index.jsonl"]) await stamp(path.join(root, "projects", name, file));
+    }
+  }
+  return createHash("sha256").update(parts.join("\n")).digest("hex");
+}
+
+/** The day window recorded in metadata.json, or null for an all-time (or missing) workspace. */
+async function recordedDay(root: string): Promise<{ date: string; timezone: string } | null> {
+  try {
+    const meta = JSON.parse(await fs.readFile(path.join(root, "metadata.json"), "utf8")) as Record<string, unknown>;
+    const win = meta.report_window_local as { start?: unknown } | undefined;
+    if (win && typeof win.start === "string" && typeof meta.report_date === "string" && typeof meta.timezone === "string") return { date: meta.report_date, timezone: meta.timezone };
+  } catch {
+    /* no workspace yet: all time */
+  }
+  return null;
+}

@@ -1,0 +1,40 @@
+import { AppError } from "@/lib/errors";
+import { editSources, readSources, type WorkspaceSources } from "@/lib/workspace/sources";
+
+export type SourcesFlags = { workspace: string; claude?: string[]; codex?: string[]; json: boolean };
+
+/**
+ * `casefile sources [list]`, `casefile sources add --claude PATH | --codex PATH`,
+ * `casefile sources remove PATH`: lists or edits the sources the workspace syncs from (issue 12,
+ * item 1). A running dashboard picks an edit up within about a second; the next start syncs it.
+ * @throws AppError invalid_input for an unknown action, a missing path or an unrecorded one.
+ */
+export async function runSources(action: string | undefined, arg: string | undefined, flags: SourcesFlags): Promise<number> {
+  let sources: WorkspaceSources | null;
+  switch (action ?? "list") {
+    case "list":
+      sources = await readSources(flags.workspace);
+      break;
+    case "add": {
+      const adds = [...(flags.claude ?? []).map((p) => ({ kind: "claude" as const, path: p })), ...(flags.codex ?? []).map((p) => ({ kind: "codex" as const, path: p }))];
+      if (adds.length === 0) throw new AppError("invalid_input", "sources add needs --claude PATH or --codex PATH", { hint: "e.g. casefile sources add --claude ~/.claude/projects" });
+      sources = null;
+      for (const add of adds) sources = await editSources(flags.workspace, { add });
+      break;
+    }
+    case "remove":
+      if (!arg) throw new AppError("invalid_input", "sources remove needs the PATH to remove", { hint: "run casefile sources to list them" });
+      sources = await editSources(flags.workspace, { remove: arg });
+      break;
+    default:
+      throw new AppError("invalid_input", `unknown sources action '${action}'`, { hint: "use list, add or remove" });
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data: sources })}\n` : renderSources(flags.workspace, sources));
+  return 0;
+}
+
+function renderSources(workspace: string, s: WorkspaceSources | null): string {
+  if (!s || s.claude.length + s.codex.length === 0) return `workspace ${workspace} records no sources; add one with casefile sources add --claude PATH (or --codex PATH)\n`;
+  const lines = [`workspace ${workspace} syncs from${s.demo ? " (Casefile's demo transcripts)" : ""}:`, ...s.claude.map((p) => `  claude  ${p}`), ...s.codex.map((p) => `  codex   ${p}`)];
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,34 @@
+import "server-only";
+
+import { notFound } from "next/navigation";
+import { cache } from "react";
+
+import { analyzeSessionTool, readChatExportTool } from "@/lib/analysis/tools";
+import { invokeToolForUi } from "@/lib/tools/registry";
+import { listSessionsTool } from "@/lib/workspace/tools";
+import { getCoreContext } from "@/server/core";
+
+/** A session's seed 003 analysis for the Analysis page, or the not-found page. */
+export const getSessionAnalysisQuery = cache(async (projectKey: string, sessionRef: string) => {
+  const result = await invokeToolForUi(getCoreContext(), analyzeSessionTool, { project_key: projectKey, session_ref: sessionRef });
+  if (result.status !== "ok") notFound();
+  return result;
+});
+
+/** A session's paired chat export (null when none), or the not-found page. */
+export const getChatExportQuery = cache(async (projectKey: string, sessionRef: string) => {
+  const result = await invokeToolForUi(getCoreContext(), readChatExportTool, { project_key: projectKey, session_ref: sessionRef });
+  if (result.status !== "ok") notFound();
+  return result.export;
+});
+
+/** How many of a project's sessions are at high risk (seed 003), through `list_sessions`. */
+export const getProjectRiskQuery = cache(async (projectKey: string) => {
+  const ctx = getCoreContext();
+  const high = await invokeToolForUi(ctx, listSessionsTool, { project_key: projectKey, risk: "high", limit: 1 });
+  const all = await invokeToolForUi(ctx, listSessionsTool, { project_key: projectKey, limit: 1 });
+  // list_sessions may answer for a control-plane project too (no risk there): only numbers count.
+  const count = (r: { status: string; total?: unknown }) => (r.status === "ok" && typeof r.total === "number" ? r.total : null);
+  const [h, t] = [count(high), count(all)];
+  return h !== null && t !== null ? { high: h, total: t } : null;
+});

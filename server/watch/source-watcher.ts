@@ -1,0 +1,25 @@
+import { resolveWorkspaceDir } from "@/lib/config";
+import { createCoreContext, stderrLogger } from "@/lib/context";
+import { isAppError } from "@/lib/errors";
+import { SourceWatcher } from "@/lib/workspace/source-watcher";
+
+let started: SourceWatcher | null = null;
+
+/**
+ * Starts the dashboard process's source watcher (issue 12, item 1) for `$CASEFILE_WORKSPACE`:
+ * an incremental sync at once, then one per burst of source changes, for as long as the server
+ * runs. Called from Next's `instrumentation.ts`; a second call is a no-op. Does not wait for the
+ * first sync, so the server answers at once. Logs each sync that changed something, and failures,
+ * to stderr.
+ */
+export function startSourceWatcher(): void {
+  if (started) return;
+  const ctx = createCoreContext(resolveWorkspaceDir(undefined), { log: stderrLogger });
+  started = new SourceWatcher(ctx, {
+    onSync: (s) => {
+      if (!s.unchanged) ctx.log.info(`[casefile] synced ${s.workspace}: ${s.sessions} session(s), ${s.files_read} source file(s) read, ${s.files_written} file(s) written`);
+    },
+    onError: (error) => ctx.log.warn(`[casefile] sync failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`),
+  });
+  void started.start().catch((error: unknown) => ctx.log.warn(`[casefile] source watcher did not start: ${String(error)}`));
+}
