@@ -15,7 +15,7 @@
  * Goals (issue 13): prepare ≤ 3× cp+wc; window p50 ≤ 50 ms, p95 ≤ 100 ms; first rows ≤ 1 s;
  * session list ≤ 300 ms; RSS < 300 MB.
  *
- * Flags: `--runs N`, `--skip-prepare`, `--only-prepare`, `--fresh-workspace` (prepare the
+ * Flags: `--runs N`, `--skip-prepare`, `--only-prepare`, `--skip-browser`, `--fresh-workspace` (prepare the
  * shared workspace again with the current code), `--label NAME` (results also written as JSON to
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
  * missing). The machine is shared: run it a few times and read medians.
@@ -47,6 +47,7 @@ const LABEL = flag("--label") ?? "latest";
 const SKIP_PREPARE = args.includes("--skip-prepare");
 const ONLY_PREPARE = args.includes("--only-prepare");
 const FRESH_WORKSPACE = args.includes("--fresh-workspace");
+const SKIP_BROWSER = args.includes("--skip-browser");
 
 const results: Record<string, unknown> = { label: LABEL, at: new Date().toISOString(), runs: RUNS };
 const ms = (n: number): string => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
@@ -221,11 +222,13 @@ async function benchBrowser(base: string, ws: RealShapedWorkspace): Promise<void
       const visit = async (url: string, selector: string): Promise<number> => {
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
         const page = await context.newPage();
+        const t0 = performance.now();
         try {
-          const t0 = performance.now();
           await page.goto(url, { waitUntil: "commit", timeout: 120_000 });
           await page.locator(selector).first().waitFor({ timeout: 120_000 });
           return performance.now() - t0;
+        } catch {
+          return Infinity; // timed out (printed as "Infinity ms")
         } finally {
           await context.close();
         }
@@ -249,7 +252,7 @@ async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
   const rss = new RssSampler(server.pid!);
   const base = `http://127.0.0.1:${PORT}`;
   try {
-    await benchBrowser(base, ws);
+    if (!SKIP_BROWSER) await benchBrowser(base, ws);
     await benchDoor(httpDoor(base), ws);
     // scroll end to end the way the viewer does, to see what memory that leaves
     for (const s of [ws.claudeSession, ws.codexSession]) {
