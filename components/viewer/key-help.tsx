@@ -5,7 +5,9 @@ import { useEffect, useRef } from "react";
 /** Every viewer shortcut, as the `?` help lists them. */
 export const VIEWER_KEYS: readonly { keys: string[]; action: string }[] = [
   { keys: ["j", "k"], action: "next / previous line" },
-  { keys: ["n", "p"], action: "next / previous turn" },
+  { keys: ["]", "["], action: "next / previous turn" },
+  { keys: ["/"], action: "search this transcript" },
+  { keys: ["n", "N"], action: "next / previous search match" },
   { keys: ["g", "G"], action: "first / last line" },
   { keys: ["f"], action: "switch compact / full mode" },
   { keys: ["?"], action: "this help" },

@@ -106,8 +106,9 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     g: () => cursor.moveTo(1, "start"),
     G: () => cursor.moveTo(lineCount, "end"),
     f: () => changeMode(mode === "compact" ? "full" : "compact"),
-    n: () => stepTurn(1),
-    p: () => stepTurn(-1),
+    // n/N belong to the transcript search (next/previous match); turns take ] and [.
+    "]": () => stepTurn(1),
+    "[": () => stepTurn(-1),
     "?": () => setHelpOpen(true),
   });
   return (

@@ -148,7 +148,7 @@ export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup
         </div>
         <JumpToLine lineCount={detail.line_count} onJump={onJump} />
         <p className="text-2xs text-muted">
-          <Kbd>j</Kbd>/<Kbd>k</Kbd> line · <Kbd>n</Kbd>/<Kbd>p</Kbd> turn · <Kbd>f</Kbd> mode ·{" "}
+          <Kbd>j</Kbd>/<Kbd>k</Kbd> line · <Kbd>]</Kbd>/<Kbd>[</Kbd> turn · <Kbd>f</Kbd> mode ·{" "}
           <button type="button" onClick={onHelp} className="text-accent hover:underline">
             <Kbd>?</Kbd> all keys
           </button>

@@ -1,5 +1,5 @@
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useState } from "react";
 
 import { READ_MODES, RECORD_GROUPS, type ReadMode, type RecordGroup } from "@/lib/session-reader/schema";
 
@@ -30,14 +30,16 @@ export function formatViewerSearch(current: URLSearchParams, params: ViewerParam
 }
 
 /**
- * The view mode and record filters, kept in the URL so a copied link opens the same view. Written
- * with `history.replaceState` (Next syncs `useSearchParams`; no server round trip), keeping the
- * `#L…` fragment.
+ * The view mode and record filters, kept in the URL so a copied link opens the same view: read
+ * from the URL when the viewer opens, held in state (a toggle answers at once), and written back
+ * with `history.replaceState` (no history entry, no server round trip), keeping the `#L…`
+ * fragment and every other parameter.
  */
 export function useViewerParams(): [ViewerParams, (next: ViewerParams) => void] {
   const search = useSearchParams();
-  const params = useMemo(() => parseViewerParams(new URLSearchParams(search.toString())), [search]);
+  const [params, setParams] = useState(() => parseViewerParams(new URLSearchParams(search.toString())));
   const write = useCallback((next: ViewerParams) => {
+    setParams(next);
     const url = `${window.location.pathname}${formatViewerSearch(new URLSearchParams(window.location.search), next)}${window.location.hash}`;
     window.history.replaceState(null, "", url);
   }, []);
