@@ -77,7 +77,7 @@ export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSess
           </p>
         )}
         <p className="text-xs text-muted">
-          Phantom-read markers in tool results: {a.markers.length}. Mentions of the marker text elsewhere (not counted, seed 003 Q3): {a.marker_mentions_in_conversation}.
+          Phantom-read markers in tool results: {a.markers.length}. Mentions of the marker text elsewhere (not counted): {a.marker_mentions_in_conversation}.
         </p>
       </section>
     </div>
