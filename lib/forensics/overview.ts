@@ -1,4 +1,5 @@
 import type { CoreContext } from "@/lib/context";
+import { auditDiagnostics, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
@@ -17,8 +18,10 @@ export const TOP_MESSAGE_CHARS = 200;
  * ({@link buildAbout}), the first human messages, errors (tool errors, API errors, interrupted
  * turns) and warnings (compactions, truncated lines), each pointing at its file and physical
  * line (at most 50 listed, counts exact) — then diagnostics: tokens, tool calls by tool and
- * family, subagents by type, events per source, and the files read. One streaming pass over
- * the session's files ({@link scanSession}), cached while they are unchanged.
+ * family, subagents by type, events per source, the files read, and the audit ledger's calls
+ * on the session ({@link sessionAuditEvents}, read fresh each time; the forensics reads
+ * themselves are left out, so two calls in a row are identical). One streaming pass over the
+ * session's files ({@link scanSession}), cached while they are unchanged.
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
@@ -60,7 +63,11 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     const c = stats.families.get(fam);
     if (c) byFamily[fam] = { ...c };
   }
-  const events = stats.eventsBySource;
+  const audit = await sessionAuditEvents(ctx, input.project_key, input.session_ref);
+  // The scan's stats are cached and shared: the audit count goes on a copy.
+  const events = { ...stats.eventsBySource, audit: audit.length };
+  const eventTypes = eventTypeCounts(scan.types, scan.typeId);
+  for (const ev of audit) eventTypes[ev.eventType] = (eventTypes[ev.eventType] ?? 0) + 1;
   const diagnostics: SessionOverviewDiagnostics = {
     tokens: {
       input_total: t.input,
@@ -72,8 +79,9 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
     subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },
     events: { ...events, total: events.main + events.subagent + events.tool_result + events.audit },
-    event_types: eventTypeCounts(scan.types, scan.typeId),
+    event_types: sortedRecord(new Map(Object.entries(eventTypes))),
     files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
+    audit: auditDiagnostics(audit),
   };
   return { status: "ok", summary, diagnostics };
 }

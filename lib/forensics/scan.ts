@@ -57,6 +57,8 @@ export type SessionScan = {
   types: string[];
   /** Event slots in timeline order. */
   order: Uint32Array;
+  /** Each slot's sort time (epoch ms; ±Infinity, never NaN): non-decreasing along `order`. */
+  sortKey: Float64Array;
   stats: SessionStats;
 };
 
@@ -333,6 +335,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     actorId: events.actorId.slice(0, n),
     types: events.types,
     order,
+    sortKey,
     stats,
   };
 }

@@ -126,6 +126,20 @@ export type SessionOverviewSummary = {
   last_response_preview: string | null;
 };
 
+/** `session_overview`'s `diagnostics.audit`: the Casefile calls recorded on the session. */
+export type AuditDiagnostics = {
+  /** Receipts (calls) listed, started or finished. */
+  calls: number;
+  /** Audit ledger entries listed (a finished call has two). */
+  entries: number;
+  /** Per tool: called, succeeded (result success), failed (failure, denied or crashed); keys sorted. */
+  by_tool: Record<string, ToolCounts>;
+  /** Calls per door (mcp, http, cli, ui); keys sorted. */
+  by_door: Record<string, number>;
+  first_at: string | null;
+  last_at: string | null;
+};
+
 export type SessionOverviewDiagnostics = {
   tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
   tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
@@ -134,6 +148,8 @@ export type SessionOverviewDiagnostics = {
   /** Timeline events per `event_type`, keys sorted. */
   event_types: Record<string, number>;
   files: { source: TimelineSource; file: string; size_bytes: number }[];
+  /** The Casefile tool calls recorded on this session in the audit ledger (issue 9). */
+  audit: AuditDiagnostics;
 };
 
 export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };
