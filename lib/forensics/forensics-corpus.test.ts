@@ -15,7 +15,9 @@ import { querySessionLedger, type SessionLedgerPage } from "@/lib/forensics/sess
 import { getLedger } from "@/lib/ledger/ledger-store";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool, TOOLS } from "@/lib/tools/registry";
+import { listSessions } from "@/lib/workspace/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
+import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 
 const NOW = () => new Date("2026-11-21T10:00:00Z");
@@ -315,6 +317,71 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect((await callTool(ctx, "query_ledger_full", { ledger: "audit" }, { door: "cli" })).status).toBe("ok");
     });
   });
+  describe("pagination and caps on every tool", () => {
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: session_overview pages its errors and warnings with limit/offset; counts stay exact", async (name) => {
+      const ids = { project_key: refs[name].project_key, session_ref: refs[name].session_ref };
+      const whole = (await sessionOverview(ctx, { ...ids, limit: 1000 })) as SessionOverviewResult;
+      const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+      expect(whole.summary.errors.length).toBe(sum(whole.summary.error_counts));
+      expect(whole.summary.warnings.length).toBe(sum(whole.summary.warning_counts));
+      expect(whole.summary.findings_page.next_offset).toBeNull();
+      const errors = [];
+      const warnings = [];
+      for (let offset = 0; ; offset += 2) {
+        const page = (await callTool(ctx, "session_overview", { ...ids, limit: 2, offset }, { door: "cli" })) as SessionOverviewResult;
+        expect(page.summary.findings_page).toMatchObject({ offset, limit: 2 });
+        expect(page.summary.error_counts).toEqual(whole.summary.error_counts);
+        errors.push(...page.summary.errors);
+        warnings.push(...page.summary.warnings);
+        if (page.summary.findings_page.next_offset === null) break;
+        expect(page.summary.findings_page.next_offset).toBe(offset + 2);
+      }
+      expect(errors).toEqual(whole.summary.errors);
+      expect(warnings).toEqual(whole.summary.warnings);
+    });
+
+    it("session_overview rejects a bad limit through the registry, naming the field", async () => {
+      expect(await callTool(ctx, "session_overview", { project_key: refs.era2.project_key, session_ref: refs.era2.session_ref, limit: 0 }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "limit" }] });
+    });
+
+    it("list_sessions pages with limit/offset, and its status agrees with session_overview's (both eras, Codex)", async () => {
+      for (const name of Object.keys(SESSIONS) as (keyof typeof SESSIONS)[]) {
+        const key = refs[name].project_key;
+        const all = (await listSessions(ctx, { project_key: key, limit: 500, offset: 0, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+        expect(all.count).toBe(all.total);
+        const pages = [];
+        for (let offset = 0; offset < all.total; offset += 2) {
+          const page = (await callTool(ctx, "list_sessions", { project_key: key, limit: 2, offset, sort: "session_ref", order: "asc" }, { door: "cli" })) as ListSessionsResult;
+          expect(page.count).toBe(Math.min(2, all.total - offset));
+          pages.push(...page.sessions);
+        }
+        expect(pages.map((p) => p.session_ref)).toEqual(all.sessions.map((p) => p.session_ref));
+        const item = all.sessions.find((s) => s.session_ref === refs[name].session_ref)!;
+        const o = await overview(name);
+        expect([item.status, item.last_response_preview], name).toEqual([o.summary.status, o.summary.last_response_preview]);
+        for (const s of all.sessions) expect(["completed", "active", "errored"]).toContain(s.status);
+      }
+      const codex = (await listSessions(ctx, { project_key: refs.codex.project_key, limit: 500, offset: 0, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+      expect(codex.sessions.find((s) => s.session_ref === refs.codex.session_ref)).toMatchObject({ status: "completed", last_response_preview: expect.any(String) });
+    });
+
+    it("query_ledger_full caps a session ledger at max_bytes, and pages concatenate", async () => {
+      const ref = refs.era2;
+      const ids = { project_key: ref.project_key, session_ref: ref.session_ref };
+      const whole = (await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 1000, max_bytes: 10_000_000 }, { door: "cli" })) as SessionLedgerPage;
+      expect(whole.truncated).toBe(false);
+      const capped = (await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 1000, max_bytes: 20_000 }, { door: "cli" })) as SessionLedgerPage;
+      expect(capped).toMatchObject({ truncated: true, next_offset: capped.returned });
+      expect(capped.returned).toBeGreaterThan(0);
+      expect(Buffer.byteLength(JSON.stringify(capped))).toBeLessThanOrEqual(20_000);
+      expect(capped.entries).toEqual(whole.entries.slice(0, capped.returned));
+      const rest = [];
+      for (let offset = 0; offset < whole.total; offset += 25) rest.push(...((await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 25, offset, max_bytes: 10_000_000 }, { door: "cli" })) as SessionLedgerPage).entries);
+      expect(rest).toEqual(whole.entries);
+      expect(await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_bytes: 10 }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "max_bytes" }] });
+    });
+  });
+
   // Last: it writes to the workspace's audit ledger, which every later read of era1 would see.
   describe("the audit ledger as the session's fourth source", () => {
     const PRIO: Record<string, number> = { main: 0, subagent: 1, tool_result: 2, audit: 3 };

@@ -8,6 +8,8 @@ import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions"
 
 /** Characters of the first user message quoted in `about`. */
 export const ABOUT_QUOTE_CHARS = 140;
+/** Errors and warnings listed per page when `limit` is not given (the tool's default). */
+export const DEFAULT_FINDINGS_LIMIT = 50;
 /** Characters of each `top_user_messages` entry. */
 export const TOP_MESSAGE_CHARS = 200;
 
@@ -16,8 +18,8 @@ export const TOP_MESSAGE_CHARS = 200;
  * `session_overview` (seed 004, adapted): the human summary first — start, end, a human
  * duration, turn count, status ({@link sessionEnding}), the deterministic `about` paragraph
  * ({@link buildAbout}), the first human messages, errors (tool errors, API errors, interrupted
- * turns) and warnings (compactions, truncated lines), each pointing at its file and physical
- * line (at most 50 listed, counts exact) — then diagnostics: tokens, tool calls by tool and
+ * turns) and warnings (compactions, context resets, truncated lines), each pointing at its file
+ * and physical line (paged by `limit`/`offset` on each list, counts exact) — then diagnostics: tokens, tool calls by tool and
  * family, subagents by type, events per source, the files read, and the audit ledger's calls
  * on the session ({@link sessionAuditEvents}, read fresh each time; the forensics reads
  * themselves are left out, so two calls in a row are identical). One streaming pass over the
@@ -34,6 +36,9 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
   const subagentFiles = scan.files.filter((f) => f.kind === "subagent").length;
   const durationSeconds = stats.firstMs !== null && stats.lastMs !== null ? Math.round((stats.lastMs - stats.firstMs) / 1000) : null;
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
+  const pageEnd = offset + limit;
   const summary: SessionOverviewSummary = {
     project_key: input.project_key,
     session_ref: input.session_ref,
@@ -46,10 +51,11 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     status: ending.status,
     about: buildAbout(stats, ending, subagentFiles),
     top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(m.text, TOP_MESSAGE_CHARS) })),
-    errors: stats.errors,
-    warnings: stats.warnings,
+    errors: stats.errors.slice(offset, pageEnd),
+    warnings: stats.warnings.slice(offset, pageEnd),
     error_counts: sortedRecord(stats.errorCounts),
     warning_counts: sortedRecord(stats.warningCounts),
+    findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
   };
   const t = stats.tokens;
@@ -143,6 +149,8 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
     parts.push(`User asked: "${oneLine(first.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
   } else if (stats.eventsBySource.subagent > 0) {
     parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);
+  } else if (stats.eventsBySource.main === 0) {
+    parts.push("The transcript has no records.");
   } else {
     parts.push("No user message was recorded.");
   }

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
-import { TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
+import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLine } from "@/lib/forensics/line-chunks";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -12,8 +12,6 @@ import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type Session
 
 
 
-/** How many findings of each list are kept (the counts stay exact). */
-export const MAX_FINDINGS = 50;
 /** How many human messages are kept for `top_user_messages`. */
 export const MAX_USER_MESSAGES = 5;
 
@@ -343,7 +341,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
 function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: Finding): void {
   const counts = list === "errors" ? stats.errorCounts : stats.warningCounts;
   counts.set(finding.type, (counts.get(finding.type) ?? 0) + 1);
-  if (stats[list].length < MAX_FINDINGS) stats[list].push(finding);
+  if (stats[list].length < MAX_KEPT_FINDINGS) stats[list].push(finding);
 }
 
 /** `text` on one line, at most `max` characters (an ellipsis marks the cut). */
