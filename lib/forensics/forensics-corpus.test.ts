@@ -233,6 +233,10 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       ["era2", "tool_use_id"],
       ["codex", '"type":"function_call_output"'],
       ["codex", "exited with code [1-9]"],
+      // Anchors are per line, as grep's: no literal prefilter here, so the chunk regex must be MULTILINE.
+      ["era2", '^\\{"'],
+      ["era1", '\\}$'],
+      ["codex", '^\\{"timestamp":"[0-9-]+T'],
     ] as const)("%s /%s/: counts and line numbers equal grep -n on the main file", async (name, pattern) => {
       const ref = refs[name];
       const file = path.join(ref.dir, ref.sessionPath);

@@ -129,7 +129,7 @@ function scanChunk(
   onMatch: (lineNumber: number, text: string) => void,
 ): void {
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-  const matcher = pattern.needle === null ? pattern.re.matcher(bytes) : null;
+  const matcher = pattern.needle === null ? pattern.chunkRe.matcher(bytes) : null;
   let pos = 0;
   let lo = first;
   while (pos < buf.length) {
