@@ -248,6 +248,22 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(result.entries.filter((e) => !e.raw_clipped).map((e) => e.raw)).toEqual(expected.filter((e) => e.text.length <= 16_384).map((e) => e.text));
     });
 
+    it("on the subagent transcripts of both eras too: counts and line numbers equal grep -n", async () => {
+      for (const name of ["era1", "era2"] as const) {
+        const ref = refs[name];
+        const subs = (await overview(name)).diagnostics.files.filter((f) => f.source === "subagent");
+        expect(subs.length, name).toBeGreaterThan(0);
+        for (const f of subs) {
+          const pattern = '"type":"(assistant|user)"';
+          const expected = grepN(path.join(ref.dir, f.file), pattern);
+          const result = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: `subagent:${path.basename(f.file, ".jsonl")}`, pattern, limit: 1000, max_bytes: 10_000_000 });
+          expect(result.count, f.file).toBe(expected.length);
+          expect(result.entries.map((e) => e.line_number)).toEqual(expected.map((e) => e.line));
+          expect(new Set(result.entries.map((e) => e.file))).toEqual(new Set(expected.length ? [f.file] : []));
+        }
+      }
+    });
+
     it("searches every file of a session (subagents, tool results) and pages with limit/offset", async () => {
       const ref = refs.era2;
       const all = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: "the", limit: 1000, max_bytes: 10_000_000 });
