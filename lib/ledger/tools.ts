@@ -26,8 +26,12 @@ const queryInput = z.object({
   max_entries: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
   order: z.enum(["asc", "desc"]).default("asc").describe("asc: oldest first (ledger order); desc: newest first."),
+  max_bytes: z.coerce.number().int().min(200).max(10_000_000).optional().describe("Session ledgers (main, subagent:<id>): cap on the serialized response, default 200000; entries past it are cut and truncated is true."),
 });
 type QueryInput = z.output<typeof queryInput>;
+
+/** `query_ledger_full`'s default response cap on a session ledger (bytes of serialized JSON). */
+const SESSION_LEDGER_MAX_BYTES = 200_000;
 
 /** `query_ledger_full`'s success: one page of entries of the named ledger. */
 export type LedgerQueryResult = { status: "ok"; ledger: string } & AuditPage;
@@ -42,8 +46,8 @@ async function queryLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQ
   if (isSessionLedgerName(input.ledger)) {
     if (input.project_key === undefined) return invalidField("project_key", `ledger '${input.ledger}' is a session ledger: project_key is required`, QUERY_HINT);
     if (input.session_ref === undefined) return invalidField("session_ref", `ledger '${input.ledger}' is a session ledger: session_ref is required`, QUERY_HINT);
-    const { ledger, project_key, session_ref, event_type, max_entries, offset, order } = input;
-    return querySessionLedger(ctx, { ledger, project_key, session_ref, event_type, max_entries, offset, order, max_bytes: 10_000_000 });
+    const { ledger, project_key, session_ref, event_type, max_entries, offset, order, max_bytes } = input;
+    return querySessionLedger(ctx, { ledger, project_key, session_ref, event_type, max_entries, offset, order, max_bytes: max_bytes ?? SESSION_LEDGER_MAX_BYTES });
   }
   return invalidField("ledger", `unknown ledger '${input.ledger}'`, 'use "audit", "main" or "subagent:<agent_id>" (the last two with project_key and session_ref)');
 }
@@ -53,7 +57,7 @@ async function queryAuditLedger(ctx: CoreContext, input: QueryInput): Promise<Le
   if (eventType !== undefined && !LEDGER_EVENT_TYPES.some((t) => t === eventType)) {
     return invalidField("event_type", `unknown event_type '${eventType}' for the audit ledger`, `use one of: ${LEDGER_EVENT_TYPES.join(", ")}`);
   }
-  const { ledger, max_entries, offset, order, event_type: _e, ...filter } = input;
+  const { ledger, max_entries, offset, order, event_type: _e, max_bytes: _m, ...filter } = input;
   const page = await queryAudit(getLedger(ctx.workspaceRoot), { ...filter, event_type: LEDGER_EVENT_TYPES.find((t) => t === eventType) }, { max_entries, offset, order });
   return { status: "ok", ledger, ...page };
 }
