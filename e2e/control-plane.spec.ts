@@ -86,7 +86,7 @@ test.describe("Control Plane project", () => {
     await page.goto(`/projects/${encodeURIComponent(healthyKey)}`);
     await page.getByRole("link", { name: SESSION }).click();
     await expect(page.getByTestId("session-about")).toHaveText(
-      'User started with "what frameworks are installed?" and the session ran 2 turns. Work was mostly classify (1 of 2 work orders). Tools used: list_frameworks (1×), query_ledger (1×). 1 warning occurred. Session ended cleanly.',
+      'User started with "what frameworks are installed?" and the session ran 2 turns. Work was split between classify and synthesize (1 each of 2 work orders). Tools used: list_frameworks (1×), query_ledger (1×). 1 warning occurred. Session ended cleanly.',
     );
     await expect(page.getByTestId("session-diagnostics")).toContainText("ho2m 8 · ho1m 8 · governance 5");
     const rows = page.getByTestId("timeline-row");

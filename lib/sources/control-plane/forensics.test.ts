@@ -102,6 +102,10 @@ describe("TestSessionOverview", () => {
     expect(r.summary.top_user_messages).toEqual(["what frameworks are installed?", "show me turn events", "read the kernel"]);
     expect(r.summary.warnings).toMatchObject([{ type: "budget_warning", message: "Budget low: 1200 remaining" }]);
   });
+  it("a tie between work-order types is not called 'mostly'", async () => {
+    const tie = await rootWith(scriptSession({ sessionId: A, start: 0, turns: [{ user: "a", response: "b", woType: "classify" }, { user: "c", response: "d", woType: "synthesize" }] }));
+    expect(((await cpSessionOverview(tie, A)) as CpSessionOverview).summary.about).toContain("Work was split between classify and synthesize (1 each of 2 work orders).");
+  });
   it("test_overview_about_field_deterministic", async () => {
     expect((await overview()).summary.about).toBe((await overview()).summary.about);
   });
