@@ -147,6 +147,26 @@ describe("TestReconstructSession", () => {
     }
     expect(r.timeline[0]).toMatchObject({ source: "ho2m", event_type: "SESSION_START" });
   });
+  it("correlates entries by the §3.3 rule: each session-id field, a WO-<session>- id, and nothing else", async () => {
+    const t = (n: number) => cpTime(n);
+    const root = await rootWith({
+      ho2m: [{ event_type: "SESSION_START", submission_id: A, decision: "STARTED", metadata: {}, timestamp: t(0) }],
+      ho1m: [
+        { event_type: "WO_EXECUTING", submission_id: `WO-${A}-001`, decision: "WO_EXECUTING", reason: "by submission_id", timestamp: t(1) },
+        { event_type: "LLM_CALL", submission_id: "X", decision: "LLM_CALL", reason: "by provenance.work_order_id", metadata: { provenance: { work_order_id: `WO-${A}-002` } }, timestamp: t(2) },
+        { event_type: "WO_COMPLETED", submission_id: "X", decision: "WO_COMPLETED", reason: "other session's WO", metadata: { wo_id: `WO-${B}-001` }, timestamp: t(3) },
+      ],
+      governance: [
+        { event_type: "EXCHANGE", submission_id: "PRC-1", decision: "SUCCESS", reason: "by metadata.session_id", metadata: { session_id: A }, timestamp: t(4) },
+        { event_type: "BUDGET_DEBIT", submission_id: "PRC-1", decision: "DEBIT", reason: "by the tier stamp _session_id", metadata: { _session_id: A }, timestamp: t(5) },
+        { event_type: "INSTALLED", submission_id: "PKG-1", decision: "COMPLETED", reason: "no session", metadata: {}, timestamp: t(6) },
+        { event_type: "EXCHANGE", submission_id: "PRC-1", decision: "SUCCESS", reason: "session_id wins over a WO id", metadata: { session_id: B, work_order_id: `WO-${B}-009` }, timestamp: t(7) },
+      ],
+    });
+    const r = await cpReconstructSession(root, { ...reconstructDefaults(A), verbosity: "full" });
+    if (r.status !== "ok") throw new Error("expected ok");
+    expect(r.timeline.map((row) => `${row.source}:${row.event_type}`)).toEqual(["ho2m:SESSION_START", "ho1m:WO_EXECUTING", "ho1m:LLM_CALL", "governance:EXCHANGE", "governance:BUDGET_DEBIT"]);
+  });
   it("test_reconstruct_includes_source", async () => {
     const r = await cpReconstructSession(layout, reconstructDefaults(A));
     if (r.status !== "ok") throw new Error("expected ok");
