@@ -60,6 +60,7 @@ test.describe("Control Plane project", () => {
     await row.getByRole("link", { name: "cp-healthy" }).click();
 
     await expect(page.getByRole("heading", { level: 1, name: "cp-healthy" })).toBeVisible();
+    await expect(page).toHaveTitle(/cp-healthy/);
     const sessions = page.getByRole("table", { name: "Control Plane sessions" });
     await expect(sessions.getByRole("row")).toHaveCount(3);
     await expect(sessions.getByRole("row", { name: new RegExp(SESSION) })).toContainText("completed");
