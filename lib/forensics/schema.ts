@@ -29,7 +29,8 @@ export const reconstructSessionInputSchema = z.object({
   session_ref: sessionRef,
   limit: z.coerce.number().int().min(1).max(5000).default(100).describe("Events per page (1-5000)."),
   offset: z.coerce.number().int().min(0).default(0).describe("Events to skip in timeline order."),
-  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
+  // min 1: seed 004's test_reconstruct_max_bytes_cap asks for max_bytes=100 → truncated.
+  max_bytes: z.coerce.number().int().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
   include_prompts: z.coerce.boolean().default(false).describe("full only: include human and injected prompt text."),
   include_tool_payloads: z.coerce.boolean().default(true).describe("full only: include tool inputs and result previews."),

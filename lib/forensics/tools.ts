@@ -26,7 +26,7 @@ export const reconstructSessionTool = defineTool({
     "The session as one merged timeline of its main transcript, subagent transcripts, persisted tool results and audit ledger entries (Casefile calls on the session), ordered by timestamp, then source (main > subagent > tool_result > audit), then file and line. Each row: timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload. compact (default) gives kinds, tool names and sizes; full adds bounded text (prompts only with include_prompts) and tool payloads (include_tool_payloads). Paginated with limit/offset; max_bytes caps the response (truncated, next_offset). Read-only.",
   readOnly: true,
   input: reconstructSessionInputSchema,
-  inputHint: "limit 1-5000, offset ≥ 0, max_bytes 200-10000000, verbosity compact or full",
+  inputHint: "limit 1-5000, offset ≥ 0, max_bytes 1-10000000, verbosity compact or full",
   // A control-plane project reads its ledgers instead (issue 11).
   run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "reconstruct_session", input)) ?? reconstructSession(ctx, input),
 });

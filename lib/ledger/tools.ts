@@ -14,8 +14,8 @@ const QUERY_HINT = "pass {ledger?: \"audit\", event_type?, task_id?, project_key
 const queryInput = z.object({
   ledger: z
     .string()
-    .default("audit")
-    .describe('Which ledger to read: "audit" (every Casefile tool call), or one source of a session (with project_key and session_ref): "main" (its transcript) or "subagent:<agent_id>".'),
+    .optional()
+    .describe('Which ledger to read: "audit" (every Casefile tool call; the default), or one source of a session (with project_key and session_ref): "main" (its transcript) or "subagent:<agent_id>". For a Control Plane project: governance (its default), ho2m, ho1m, or a per-session SES-…/exec ledger.'),
   event_type: z.string().optional().describe("tool_call_started or tool_call_finished."),
   task_id: z.string().optional().describe("project_key/session_ref, or a project_key for project-level calls."),
   project_key: z.string().optional(),
@@ -40,7 +40,9 @@ export type LedgerQueryResult = { status: "ok"; ledger: string } & AuditPage;
  * The ledgers `query_ledger_full` can read, one case each: other ledgers (a session's
  * transcripts, Control Plane ledgers) add a case here. Unknown → `invalid` naming `ledger`.
  */
-async function queryLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQueryResult | SessionLedgerPage | ToolInputInvalid> {
+async function queryLedger(ctx: CoreContext, given: QueryInput): Promise<LedgerQueryResult | SessionLedgerPage | ToolInputInvalid> {
+  // No ledger → audit; left unset in the schema so a Control Plane project can default to governance (seed 004).
+  const input = { ...given, ledger: given.ledger ?? "audit" };
   if (input.ledger === "audit") return queryAuditLedger(ctx, input);
   // A session's transcripts as ledgers (issue 9): lib/forensics reads them.
   if (isSessionLedgerName(input.ledger)) {
@@ -52,7 +54,7 @@ async function queryLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQ
   return invalidField("ledger", `unknown ledger '${input.ledger}'`, 'use "audit", "main" or "subagent:<agent_id>" (the last two with project_key and session_ref)');
 }
 
-async function queryAuditLedger(ctx: CoreContext, input: QueryInput): Promise<LedgerQueryResult | ToolInputInvalid> {
+async function queryAuditLedger(ctx: CoreContext, input: QueryInput & { ledger: string }): Promise<LedgerQueryResult | ToolInputInvalid> {
   const eventType = input.event_type;
   if (eventType !== undefined && !LEDGER_EVENT_TYPES.some((t) => t === eventType)) {
     return invalidField("event_type", `unknown event_type '${eventType}' for the audit ledger`, `use one of: ${LEDGER_EVENT_TYPES.join(", ")}`);
@@ -69,7 +71,7 @@ export const queryLedgerFullTool = defineTool({
   name: "query_ledger_full",
   title: "Query ledger",
   description:
-    "Read entries of a Casefile ledger with their full metadata, oldest first (order: \"desc\" for newest first), paginated by offset and max_entries (default 100, at most 1000). ledger \"audit\" (default) is the record of every Casefile tool call: tool_call_started entries (receipt_id, task_id = project_key/session_ref or project_key, tool_name, door, input_hash, input_ref, scope) each with its outcome, and tool_call_finished entries (result success|failure|denied|crashed, duration_ms, output_hash, policy_decisions, artifacts_written). Filter by event_type, task_id, project_key, session_ref, tool_name, door, result. Returns {status:\"ok\", total, offset, next_offset, entries}. Read-only.",
+    "Read entries of a Casefile ledger with their full metadata, oldest first (order: \"desc\" for newest first), paginated by offset and max_entries (default 100, at most 1000). ledger \"audit\" (default) is the record of every Casefile tool call: tool_call_started entries (receipt_id, task_id = project_key/session_ref or project_key, tool_name, door, input_hash, input_ref, scope) each with its outcome, and tool_call_finished entries (result success|failure|denied|crashed, duration_ms, output_hash, policy_decisions, artifacts_written). Filter by event_type, task_id, project_key, session_ref, tool_name, door, result. Returns {status:\"ok\", total, offset, next_offset, entries}. For a Control Plane project (project_key of casefile prepare --control-plane), ledger is governance (default), ho2m, ho1m or a per-session SES-…/exec|evidence|chat ledger, filtered by event_type (seed 004). Read-only.",
   readOnly: true,
   input: queryInput,
   inputHint: QUERY_HINT,
