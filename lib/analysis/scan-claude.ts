@@ -23,6 +23,10 @@ export type ClaudeScan = {
 const B = (s: string) => Buffer.from(s);
 const ASSISTANT = B('"assistant"');
 const ROLE = B('"role"');
+/** The role of a message record is looked for in its first 2 KB (≤ 450 bytes in every corpus record). */
+const ROLE_BYTES = 2 << 10;
+/** A Read result larger than this carries the file: errors ("File does not exist", …) are short. */
+const READ_ERROR_MAX_BYTES = 16 << 10;
 /** A tool_result's content starts within this many bytes of its `"tool_result"` type (≤ 120 in the corpus). */
 const CONTENT_START_BYTES = 512;
 const TOOL_RESULT = B('"tool_result"');
@@ -55,19 +59,21 @@ const PATHISH = /(?<![\w@+~-])[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
  *   (`is_error`), its first use (next assistant record) and last use (last assistant record
  *   naming the file's basename);
  * - phantom-read markers only when a tool_result's content *starts* with one; the strings
- *   elsewhere in conversation text (prompts, assistant text and tool inputs, other records) are
+ *   elsewhere in conversation text (prompts, assistant text and tool inputs) are
  *   counted as mentions, never as markers (the seed's caveat); inside a tool_result's content
  *   (a file that discusses them) they are neither;
  * - the Workscope ID (first `Workscope ID: …`, else the first bare `date` output tool result).
- * Throughput: records are classified from their first 4 KB (the role, and for tool results the
- * `"tool_result"` type and the start of the first result's content, ≤ 450 bytes in every corpus
- * record). Claude Code writes one tool_result per user record, so a tool_result record is
- * looked into only while a Read awaits its result: its id (searched past the head only in the
- * 2.1.3x layout, where the id follows the content) and, for records ≤ 64 KB, `is_error: true`
- * (larger ones carry the file and are successes: errors are short messages). Parsed are:
- * assistant records, tool results that answer an awaited Read with an error or start with a
- * marker string, and the first short tool results while no Workscope ID is known (the `date`
- * fallback). Records over 64 KB are not searched for mentions.
+ * Throughput: records are classified from their first bytes (the role within 2 KB, for tool
+ * results the `"tool_result"` type and the start of the first result's content within 4 KB;
+ * ≤ 450 bytes in every corpus record). Claude Code writes one tool_result per user record, so a
+ * tool_result record is looked into only while a Read awaits its result: its id (searched past
+ * the head only in the 2.1.3x layout, where the id follows the content) and, for records
+ * ≤ 16 KB, `is_error: true` (larger ones carry the file and are successes: Read errors are
+ * short messages). Parsed are: assistant records, tool results that answer an awaited Read
+ * with an error or start with a marker string, and the first short tool results while no
+ * Workscope ID is known (the `date` fallback). Mentions are looked for in message records
+ * (prompts, assistant records) ≤ 64 KB; records without a role (progress, system, snapshots)
+ * are not conversation.
  * @throws the fs error when the file cannot be read.
  */
 export async function scanClaudeSession(filePath: string, threshold: number): Promise<ClaudeScan> {
@@ -175,19 +181,19 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
     if (patternId === null) patternId = findWorkscopePattern(bytes);
     const small = bytes.length <= SMALL_RECORD_BYTES;
     const head = bytes.length <= HEAD_BYTES ? bytes : bytes.subarray(0, HEAD_BYTES);
-    const role = roleIn(head);
+    const role = roleIn(bytes.length <= ROLE_BYTES ? bytes : bytes.subarray(0, ROLE_BYTES));
     if (role === "assistant" || (role === null && head.indexOf(ASSISTANT) !== -1)) {
       const record = parse(bytes);
       if (record === null) unparsable += 1;
       else if (record.type === "assistant") onAssistant(record, line, small && hasMarkerText(bytes));
       else if (record.type === "user") onUserRecord(record, line, small);
-      else if (small && hasMarkerText(bytes)) markerMentions += 1;
       continue;
     }
     const resultAt = role === "user" ? head.indexOf(TOOL_RESULT) : -1;
     if (resultAt === -1) {
-      // Prompts, system, progress and snapshot records: a marker string here is conversation text.
-      if (small && hasMarkerText(bytes)) markerMentions += 1;
+      // A prompt: a marker string here is conversation text. Records without a role (progress,
+      // system, snapshots) are not conversation and are not searched.
+      if (role === "user" && small && hasMarkerText(bytes)) markerMentions += 1;
       if (bytes.length > 0 && bytes[0] !== 0x7b) unparsable += 1;
       continue;
     }
@@ -202,8 +208,8 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
       if (at === -1 && head !== bytes) at = bytes.indexOf(TOOL_USE_ID, HEAD_BYTES - TOOL_USE_ID.length);
       const id = at === -1 ? null : idAfter(bytes, at);
       if (id !== null && !pendingResult.has(id)) continue;
-      // Errors are short messages: a result over 64 KB carries the file and is a success.
-      if (id !== null && (!small || !hasErrorTrue(bytes))) {
+      // Read errors are short messages: a result over 16 KB carries the file and is a success.
+      if (id !== null && (bytes.length > READ_ERROR_MAX_BYTES || !hasErrorTrue(bytes))) {
         settleRead(id, line, false);
         continue;
       }
