@@ -4,6 +4,7 @@ import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
+import { readableUserText } from "@/lib/format/display-text";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */
@@ -50,7 +51,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     turn_count: session.row.turns.length,
     status: ending.status,
     about: buildAbout(stats, ending, subagentFiles),
-    top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(m.text, TOP_MESSAGE_CHARS) })),
+    top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
     errors: stats.errors.slice(offset, pageEnd),
     warnings: stats.warnings.slice(offset, pageEnd),
     error_counts: sortedRecord(stats.errorCounts),
@@ -136,7 +137,7 @@ const WARNING_WORDS: Record<string, string> = { compaction: "context compaction"
 
 /**
  * The `about` paragraph (seed 004: deterministic, template-based, no LLM): what the user asked
- * first (quoted, ≤ 140 chars) and how many more messages they sent; what the agent did by tool
+ * first (quoted, ≤ 140 chars, a slash command as typed rather than its tags) and how many more messages they sent; what the agent did by tool
  * family, most-used first (ties in {@link TOOL_FAMILIES} order, `other` last), with failures; attached
  * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
  * message, no tool calls, or only subagent work get their own sentences.
@@ -146,7 +147,7 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   const first = stats.userMessages[0];
   if (first) {
     const more = stats.userMessageCount - 1;
-    parts.push(`User asked: "${oneLine(first.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
+    parts.push(`User asked: "${oneLine(readableUserText(first.text), ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
   } else if (stats.eventsBySource.subagent > 0) {
     parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);
   } else if (stats.eventsBySource.main === 0) {
