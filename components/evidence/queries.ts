@@ -1,16 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
 
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
-import type { EvidenceCardView } from "@/lib/evidence/schema";
+import { EVIDENCE_TURNS_PAGE, type EvidenceCardView } from "@/lib/evidence/schema";
 
 /** Fallback re-read of the card; an agent's append arrives first by push (WorkspaceEvents, /api/events). */
 export const CARD_REFETCH_MS = 5_000;
 
-/**
- * Turns per page of the evidence panel (issue 13): a session with tens of thousands of turns
- * sent (and polled) every turn's state and took over a minute to show its first rows.
- */
-export const TURNS_PAGE = 200;
+/** Turns per page of the evidence panel (issue 13). */
+export const TURNS_PAGE = EVIDENCE_TURNS_PAGE;
 
 export const evidenceKeys = {
   all: ["evidence"] as const,

@@ -273,6 +273,12 @@ export type EvidenceTurnState = {
   chain_version: string;
 };
 
+/**
+ * Turns per page of the evidence panel (issue 13): a session with tens of thousands of turns
+ * sent (and polled) every turn's state and took over a minute to show its first rows.
+ */
+export const EVIDENCE_TURNS_PAGE = 200;
+
 /** What the evidence panel needs for one session (`getEvidenceCard`). */
 export type EvidenceCardView = {
   project_key: string;
