@@ -168,15 +168,31 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
     cache.set(key, hit);
     return hit.scan;
   }
-  let scan = await loadStoredScan(ctx, key, stamp, files);
-  if (scan === null) {
-    scan = await buildScan(ctx, session, files);
-    await storeScan(ctx, key, stamp, scan);
+  // Issue 13: concurrent requests for the same unchanged session share one pass (a second page
+  // visit during a cold scan of a 1 GB session used to start a second full scan beside it).
+  const flightKey = `${key}\u0000${stamp}`;
+  const running = inFlight.get(flightKey);
+  if (running) return running;
+  const pending = (async () => {
+    let scan = await loadStoredScan(ctx, key, stamp, files);
+    if (scan === null) {
+      scan = await buildScan(ctx, session, files);
+      await storeScan(ctx, key, stamp, scan);
+    }
+    cache.set(key, { stamp, scan });
+    while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
+    return scan;
+  })();
+  inFlight.set(flightKey, pending);
+  try {
+    return await pending;
+  } finally {
+    inFlight.delete(flightKey);
   }
-  cache.set(key, { stamp, scan });
-  while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
-  return scan;
 }
+
+/** Scans under way, by session and stamp (see {@link scanSession}). */
+const inFlight = new Map<string, Promise<SessionScan>>();
 
 async function buildScan(ctx: CoreContext, session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
   const source = session.row.source;
