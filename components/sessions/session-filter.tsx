@@ -10,7 +10,7 @@ type SessionFilterProps = {
   onCommit: (value: string) => void;
 };
 
-/** Text filter: typing updates the field at once and commits to the URL once typing pauses. */
+/** Text filter: typing updates the field at once and commits to the URL once typing pauses, or when focus leaves the field. */
 export function SessionFilter({ value, onCommit }: SessionFilterProps) {
   const [text, setText] = useState(value);
   const [committed, setCommitted] = useState(value);
@@ -51,6 +51,12 @@ export function SessionFilter({ value, onCommit }: SessionFilterProps) {
             clearTimeout(timer.current);
             onCommit(text.trim());
           }
+        }}
+        // Leaving the field commits at once: a pending commit firing after a row link was
+        // clicked would rewrite the URL under that navigation and cancel it.
+        onBlur={() => {
+          clearTimeout(timer.current);
+          if (text.trim() !== committed) onCommit(text.trim());
         }}
         className="h-8 w-72 rounded-md border border-line-strong bg-surface px-2.5 text-sm placeholder:text-faint focus:border-accent"
       />
