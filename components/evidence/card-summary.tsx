@@ -5,7 +5,6 @@ import { CoverageMeter, STATUS_TITLE } from "./coverage-meter";
 
 /** Panel header: the card's §2.5 status, its coverage, and what the inspector reports. */
 export function CardSummary({ card }: { card: EvidenceCardView }) {
-  const withChain = card.turns.filter((t) => t.state === "chain").length;
   return (
     <div className="flex flex-col gap-1.5 border-b border-line px-3 py-2">
       <div className="flex items-center gap-2">
@@ -14,7 +13,7 @@ export function CardSummary({ card }: { card: EvidenceCardView }) {
           {card.status}
         </span>
         <span className="ml-auto">
-          <CoverageMeter withChain={withChain} total={card.turns.length} status={card.status} label="Turns with an evidence chain" />
+          <CoverageMeter withChain={card.turns_with_chain} total={card.turn_count} status={card.status} label="Turns with an evidence chain" />
         </span>
       </div>
       {card.read_only && <p className="text-2xs text-warn">This workspace is read-only (schema 2): evidence cannot be edited here.</p>}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
@@ -12,7 +12,7 @@ import { DeleteChainButton } from "./delete-chain-button";
 import { readChain } from "./draft";
 import { scrollToLine } from "./show-lines";
 import type { BaseVersions, CardRef, SaveMode } from "./mutations";
-import { evidenceCardQuery } from "./queries";
+import { evidenceCardQuery, TURNS_PAGE } from "./queries";
 import { TurnEvidenceItem } from "./turn-evidence-item";
 
 type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lineCount: number };
@@ -20,28 +20,29 @@ type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lin
 type Editing = { turnRef: string; mode: SaveMode; chain: unknown; opened: BaseVersions };
 
 /**
- * Turns rendered per page (issue 13): a session with tens of thousands of turns rendered every
- * item at once and took over a minute to show its first transcript rows.
- */
-const TURNS_PAGE = 200;
-
-/**
- * The session's evidence beside the transcript: every indexed turn with its chain (or none),
+ * The session's evidence beside the transcript: the indexed turns, {@link TURNS_PAGE} at a time
+ * (issue 13: only those are read from the server), each with its chain (or none),
  * one expanded at a time (opening it scrolls the transcript to the turn), and the editor for
  * one turn. The card is polled, so an agent's appends show up; an open
  * editor keeps its draft through those refreshes (and when the panel is collapsed).
  */
 export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanelProps) {
-  const { data: card } = useQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), initialData: initialCard });
+  const [shown, setShown] = useState(TURNS_PAGE);
+  const pagedRef = { ...cardRef, turnsLimit: shown };
+  const { data } = useQuery({
+    ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef, shown),
+    initialData: shown === TURNS_PAGE ? initialCard : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const card = data ?? initialCard;
   const [open, setOpen] = useState(true);
   // One turn open at a time (issue 12 item 6): the panel reads as a list, not a wall of chains.
   const [expanded, setExpanded] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [shown, setShown] = useState(TURNS_PAGE);
 
   const entryOf = (turn: EvidenceTurnState) => (turn.chain_index === null ? undefined : card.chains.find((c) => c.index === turn.chain_index));
-  const referenced = new Set(card.turns.map((t) => t.chain_index));
-  const others = card.chains.filter((c) => !referenced.has(c.index));
+  const otherIndexes = new Set(card.other_chain_indexes);
+  const others = card.chains.filter((c) => otherIndexes.has(c.index));
   const editTurn = editing ? card.turns.find((t) => t.turn_ref === editing.turnRef) : undefined;
 
   /** Opens a turn (closing any other) and scrolls the transcript to its first line; a second click closes it. */
@@ -75,7 +76,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
           <div className="px-3 pb-0">
             <ChainEditor
               key={`${editing.turnRef}:${editing.mode}`}
-              cardRef={cardRef}
+              cardRef={pagedRef}
               turn={editTurn}
               mode={editing.mode}
               chain={editing.chain}
@@ -88,9 +89,9 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
         ) : (
           <>
             <CardSummary card={card} />
-            {card.turns.length === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
+            {card.turn_count === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
             <ul aria-label="Turns and their evidence">
-              {card.turns.slice(0, shown).map((turn) => (
+              {card.turns.map((turn) => (
                 <TurnEvidenceItem
                   key={turn.turn_ref}
                   cardRef={cardRef}
@@ -104,9 +105,9 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                 />
               ))}
             </ul>
-            {card.turns.length > shown && (
-              <button type="button" onClick={() => setShown(shown + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
-                Show {Math.min(TURNS_PAGE, card.turns.length - shown)} more of {card.turns.length - shown} turns
+            {card.turn_count > card.turns.length && (
+              <button type="button" onClick={() => setShown(card.turns.length + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
+                Show {Math.min(TURNS_PAGE, card.turn_count - card.turns.length)} more of {card.turn_count - card.turns.length} turns
               </button>
             )}
             {others.length > 0 && (

@@ -7,8 +7,11 @@ import type { ChainInput } from "./draft";
 import { evidenceKeys } from "./queries";
 import { unwrap } from "./unwrap";
 
-/** Which session's card a mutation writes. */
-export type CardRef = { projectKey: string; sessionRef: string };
+/**
+ * Which session's card a mutation writes; `turnsLimit` is how many of its turns the panel
+ * reads (issue 13: the card's turns come page by page; default `TURNS_PAGE`).
+ */
+export type CardRef = { projectKey: string; sessionRef: string; turnsLimit?: number };
 /**
  * Create appends a new chain; replace swaps the turn's chain if that chain is still at
  * `base.chainVersion` (other turns may have changed meanwhile).

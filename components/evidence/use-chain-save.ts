@@ -21,7 +21,7 @@ export function useChainSave(cardRef: CardRef, mode: SaveMode, turnRef: string, 
   // A mutation only for its pending/success state: "Reload card" re-reads the card and makes
   // its version the new base, keeping the draft as it is.
   const reloader = useMutation({
-    mutationFn: () => queryClient.fetchQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef), staleTime: 0 }),
+    mutationFn: () => queryClient.fetchQuery({ ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef, cardRef.turnsLimit), staleTime: 0 }),
     onSuccess: (card) => {
       setBase({ version: card.version, chainVersion: card.turns.find((t) => t.turn_ref === turnRef)?.chain_version ?? "absent" });
       mutation.reset();

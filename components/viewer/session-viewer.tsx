@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
@@ -12,6 +13,7 @@ import { type LineRange, onScrollToLineRequest } from "./line-hash";
 import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
 import { findTurn } from "./turn-index";
+import { stepTurnFrom, useVisibleTurns } from "./turns";
 import { useLineCursor } from "./use-line-cursor";
 import { KeyHelp } from "./key-help";
 import { useLineWindows } from "./use-line-windows";
@@ -32,20 +34,23 @@ type SessionViewerProps = {
   panel?: ReactNode;
 };
 
-/** The transcript viewer: every physical line, virtualized, fetched window by window. */
+/**
+ * The transcript viewer: every physical line, virtualized, fetched window by window; the turns
+ * of the lines shown (labels, bands) are fetched the same way (issue 13: never all of them).
+ */
 export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewerProps) {
-  const { line_count: lineCount, turns } = detail;
+  const { line_count: lineCount } = detail;
+  const queryClient = useQueryClient();
   const isMarked = useMemo(() => lineMarker(marks), [marks]);
   const [view, setView] = useViewerParams();
   const { mode, hidden } = view;
   const [helpOpen, setHelpOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const turnStarts = useMemo(() => new Set(turns.map((t) => t.turn_start_line)), [turns]);
-  const estimateSize = useCallback(
-    (index: number) => ESTIMATE[mode] + (turnStarts.has(index + 1) ? TURN_LABEL_HEIGHT : 0),
-    [mode, turnStarts],
-  );
+  // Turns are known only around the rows shown, so a row's estimate counts its turn label when
+  // that turn is loaded; rows are measured once rendered anyway.
+  const turnStartsRef = useRef<ReadonlySet<number>>(new Set());
+  const estimateSize = useCallback((index: number) => ESTIMATE[mode] + (turnStartsRef.current.has(index + 1) ? TURN_LABEL_HEIGHT : 0), [mode]);
   // Keys differ per mode, so each mode keeps its own measured heights.
   const getItemKey = useCallback((index: number) => (mode === "compact" ? index : lineCount + index), [mode, lineCount]);
 
@@ -66,7 +71,14 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     () => ({ projectKey: detail.project_key, sessionRef: detail.session_ref, agentId: detail.agent_id, lineCount }),
     [detail.project_key, detail.session_ref, detail.agent_id, lineCount],
   );
-  const windows = useLineWindows(target, mode, (items[0]?.index ?? 0) + 1, (items.at(-1)?.index ?? -1) + 1);
+  const firstShown = (items[0]?.index ?? 0) + 1;
+  const lastShown = (items.at(-1)?.index ?? -1) + 1;
+  const windows = useLineWindows(target, mode, firstShown, lastShown);
+  const turnsTarget = useMemo(() => ({ projectKey: detail.project_key, sessionRef: detail.session_ref }), [detail.project_key, detail.session_ref]);
+  const turns = useVisibleTurns(turnsTarget, firstShown, lastShown, !detail.agent_id && detail.turn_count > 0);
+  useEffect(() => {
+    turnStartsRef.current = new Set(turns.map((t) => t.turn_start_line));
+  }, [turns]);
 
   // Row heights change with the mode: keep the line the reader was on at the top.
   const modeAnchor = useRef<number | null>(null);
@@ -90,14 +102,12 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     setView({ ...view, hidden: next });
   };
   const stepTurn = (delta: 1 | -1) => {
-    const here = findTurn(turns, currentLine);
-    const next =
-      delta > 0
-        ? turns.find((t) => t.turn_start_line > currentLine)
-        : here && !here.isStart
-          ? here.turn
-          : turns.findLast((t) => t.turn_start_line < currentLine);
-    if (next) cursor.moveTo(next.turn_start_line, "start");
+    if (detail.agent_id || detail.turn_count === 0) return;
+    void stepTurnFrom(queryClient, turnsTarget, currentLine, delta)
+      .then((next) => {
+        if (next) cursor.moveTo(next.turn_start_line, "start");
+      })
+      .catch(() => undefined); // a failed lookup leaves the cursor where it is
   };
 
   useHotkeys({

@@ -2,10 +2,9 @@ import Link from "next/link";
 
 import { formatBytes, formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { IndexTurn, SessionDetail } from "@/lib/workspace/schema";
+import type { IndexTurn, SessionDetail, SessionTurn } from "@/lib/workspace/schema";
 
-/** A side list of thousands of buttons helps nobody; past this, use "Jump to line". */
-const MAX_LISTED_TURNS = 500;
+import { SIDEBAR_TURNS_PAGE, useTurnList } from "./turns";
 
 type ViewerSidebarProps = {
   detail: SessionDetail;
@@ -13,10 +12,15 @@ type ViewerSidebarProps = {
   onTurnClick: (turn: IndexTurn) => void;
 };
 
-/** Turns (click to scroll) and the session's subagent transcripts (links), or the way back to the main one. */
+/**
+ * Turns (click to scroll) with their tokens, {@link SIDEBAR_TURNS_PAGE} at a time (issue 13:
+ * read page by page through `list_session_turns`), and the session's subagent transcripts
+ * (links), or the way back to the main one.
+ */
 export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSidebarProps) {
-  const listed = detail.turns.slice(0, MAX_LISTED_TURNS);
-  const usage = new Map(detail.turn_usage.map((u) => [u.turn_ref, u]));
+  const total = detail.turn_count;
+  const list = useTurnList({ projectKey: detail.project_key, sessionRef: detail.session_ref }, !detail.agent_id && total > 0);
+  const listed = list.data?.pages.flatMap((p) => p.turns) ?? [];
   return (
     <aside className="flex w-48 shrink-0 xl:w-64 flex-col gap-4 overflow-auto border-l border-line bg-surface p-3 text-xs">
       {detail.agent_id && (
@@ -26,8 +30,9 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
       )}
 
       <nav aria-label="Turns" className="flex flex-col gap-1">
-        <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Turns ({formatCount(detail.turns.length)})</h2>
-        {detail.turns.length === 0 && <p className="text-faint">No turns indexed for this transcript.</p>}
+        <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Turns ({formatCount(total)})</h2>
+        {total === 0 && <p className="text-faint">No turns indexed for this transcript.</p>}
+        {list.isError && <p className="text-danger">Could not load the turns: {list.error.message}</p>}
         <ul className="flex flex-col">
           {listed.map((turn) => (
             <li key={turn.turn_ref}>
@@ -40,14 +45,21 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
                 <span className="font-mono">{turn.turn_ref}</span>
                 <span className="font-mono text-2xs text-muted tabular-nums">
                   L{turn.turn_start_line}–{turn.turn_end_line}
-                  <TurnTokens usage={usage.get(turn.turn_ref)} />
+                  <TurnTokens usage={turn} />
                 </span>
               </button>
             </li>
           ))}
         </ul>
-        {detail.turns.length > listed.length && (
-          <p className="text-faint">+{formatCount(detail.turns.length - listed.length)} more — use Jump to line.</p>
+        {total > listed.length && list.hasNextPage && (
+          <button
+            type="button"
+            onClick={() => void list.fetchNextPage()}
+            disabled={list.isFetchingNextPage}
+            className="mt-1 rounded border border-line px-2 py-0.5 text-left text-2xs text-muted hover:bg-canvas disabled:opacity-60"
+          >
+            {list.isFetchingNextPage ? "Loading…" : `Show ${formatCount(Math.min(SIDEBAR_TURNS_PAGE, total - listed.length))} more of ${formatCount(total - listed.length)}`}
+          </button>
         )}
       </nav>
 
@@ -79,9 +91,9 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
 }
 
 /** Output (and, for Codex, total) tokens of a turn; nothing when unknown. */
-function TurnTokens({ usage }: { usage: SessionDetail["turn_usage"][number] | undefined }) {
-  if (!usage || usage.output_tokens === null) return null;
-  const title = usage.total_tokens === null ? `${usage.output_tokens} output tokens` : `${usage.output_tokens} output / ${usage.total_tokens} total tokens`;
+function TurnTokens({ usage }: { usage: SessionTurn }) {
+  if (usage.output_tokens === null || usage.output_tokens === undefined) return null;
+  const title = usage.total_tokens === null || usage.total_tokens === undefined ? `${usage.output_tokens} output tokens` : `${usage.output_tokens} output / ${usage.total_tokens} total tokens`;
   return (
     <span className="ml-1.5 text-faint" title={title} data-testid="turn-tokens">
       {formatCount(usage.output_tokens)} tok

@@ -30,19 +30,30 @@ async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: stri
  * version (sha256 of the file bytes, or "absent") to send back as `base_version`, each indexed
  * turn with its chain-or-none state and `chain_version` (to send back as `base_chain_version`), each stored chain with its problems at editor paths, and
  * the §2.5 completeness verdict (`status`, prompt-diary's `errors` verbatim).
+ * `page` (issue 13: the panel of a session with tens of thousands of turns) keeps only turns
+ * `offset … offset + limit − 1` in `turns`; `turn_count`, `turns_with_chain` and
+ * `other_chain_indexes` always describe every turn, and `chains` is always the whole card.
  * @throws AppError not_found (unknown project or session) | parse_error (malformed workspace)
  */
-export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sessionRef: string): Promise<EvidenceCardView> {
+export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sessionRef: string, page?: { offset: number; limit: number }): Promise<EvidenceCardView> {
   const { project, row, cardPath, readOnly } = await locateCard(ctx, projectKey, sessionRef);
   const read = await readCardFile(cardPath);
   const inspection = inspectCard(read, row, projectKey, path.join(project.dir, "evidence", `${sessionRef}.json`));
   const firstChain = new Map<string, number>();
   for (const entry of inspection.chains) if (entry.turn_ref !== null && !firstChain.has(entry.turn_ref)) firstChain.set(entry.turn_ref, entry.index);
   const stored = read.state === "present" && read.parseError === null ? cardChains(read.value) : [];
-  const turns = row.turns.map((t): EvidenceTurnState => {
+  const from = page ? Math.min(page.offset, row.turns.length) : 0;
+  const to = page ? Math.min(row.turns.length, from + page.limit) : row.turns.length;
+  const turns = row.turns.slice(from, to).map((t): EvidenceTurnState => {
     const index = firstChain.get(t.turn_ref);
     return { ...t, state: index === undefined ? "none" : "chain", chain_index: index ?? null, chain_version: turnChainVersion(stored, t.turn_ref) };
   });
+  // Counted over every turn, whatever the page: the header's coverage and the "other chains" list.
+  const referenced = new Set<number>();
+  for (const t of row.turns) {
+    const index = firstChain.get(t.turn_ref);
+    if (index !== undefined) referenced.add(index);
+  }
   return {
     project_key: projectKey,
     session_ref: sessionRef,
@@ -51,6 +62,10 @@ export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sess
     card: read.state === "present" && read.parseError === null && isJsonObject(read.value) ? read.value : null,
     chains: inspection.chains,
     turns,
+    turns_offset: from,
+    turn_count: row.turns.length,
+    turns_with_chain: referenced.size,
+    other_chain_indexes: inspection.chains.filter((c) => !referenced.has(c.index)).map((c) => c.index),
     status: inspection.status,
     errors: inspection.errors,
     card_issues: inspection.card_issues,

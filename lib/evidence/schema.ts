@@ -273,6 +273,12 @@ export type EvidenceTurnState = {
   chain_version: string;
 };
 
+/**
+ * Turns per page of the evidence panel (issue 13): a session with tens of thousands of turns
+ * sent (and polled) every turn's state and took over a minute to show its first rows.
+ */
+export const EVIDENCE_TURNS_PAGE = 200;
+
 /** What the evidence panel needs for one session (`getEvidenceCard`). */
 export type EvidenceCardView = {
   project_key: string;
@@ -284,7 +290,16 @@ export type EvidenceCardView = {
   /** The parsed card, or null when absent or not a JSON object. */
   card: Record<string, unknown> | null;
   chains: EvidenceChainEntry[];
+  /** Indexed turns with their state: every one, or the requested page (issue 13). */
   turns: EvidenceTurnState[];
+  /** Ordinal (0-based) of `turns[0]` among the session's turns. */
+  turns_offset: number;
+  /** Every indexed turn of the session, whatever the page. */
+  turn_count: number;
+  /** Indexed turns that have a chain (each turn's first chain counts), whatever the page. */
+  turns_with_chain: number;
+  /** Indexes of chains no indexed turn points at (chains of unknown turns, second chains of a turn). */
+  other_chain_indexes: number[];
   status: EvidenceCardStatus;
   /** prompt-diary's `inspect_evidence_card` messages, verbatim (contract §2.5). */
   errors: string[];

@@ -74,9 +74,16 @@ export const getEvidenceCardTool = defineTool({
   description: "The evidence card of one session as the dashboard shows it: chains, per-turn state, card status and version. Read-only.",
   readOnly: true,
   audience: "dashboard",
-  input: z.object({ project_key: z.string().min(1), session_ref: z.string().min(1) }),
-  inputHint: "pass {project_key, session_ref}",
-  run: (ctx, input) => getEvidenceCard(ctx, input.project_key, input.session_ref),
+  input: z.object({
+    project_key: z.string().min(1),
+    session_ref: z.string().min(1),
+    /** Issue 13: a page of the turns (the panel of a session with tens of thousands of them); without both, every turn. */
+    turns_offset: z.coerce.number().int().min(0).optional(),
+    turns_limit: z.coerce.number().int().min(1).max(5000).optional(),
+  }),
+  inputHint: "pass {project_key, session_ref} and optionally turns_offset ≥ 0 with turns_limit 1-5000",
+  run: (ctx, input) =>
+    getEvidenceCard(ctx, input.project_key, input.session_ref, input.turns_limit === undefined ? undefined : { offset: input.turns_offset ?? 0, limit: input.turns_limit }),
 });
 
 export const evidenceTools = [writeEvidenceTool, createEvidenceChainTool, replaceEvidenceChainTool, deleteEvidenceChainTool, getEvidenceCardTool];

@@ -2,13 +2,17 @@ import fs from "node:fs/promises";
 
 import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
 
-/** Bytes read per chunk (whole lines; a longer line is read alone). */
-export const CHUNK_BYTES = 8 << 20;
+/**
+ * Bytes read per chunk (whole lines; a longer line is read alone). 1 MiB stays in the CPU's L2
+ * cache between the read and the search, and measured faster than 8 MiB on the 1 GB bench.
+ */
+export const CHUNK_BYTES = 1 << 20;
 
 /**
  * Calls `onChunk(buf, base, first, last)` for consecutive whole-line chunks of `filePath`:
  * `buf` holds the bytes of lines `first..last` (0-based line indexes) starting at file offset
- * `base`, at most {@link CHUNK_BYTES} unless one line is longer. Memory: one chunk.
+ * `base`, at most {@link CHUNK_BYTES} unless one line is longer. Memory: one chunk. The buffer
+ * is reused for the next chunk: `onChunk` must copy (or decode) what it keeps.
  * @throws the fs error when the file cannot be read.
  */
 export async function forEachLineChunk(filePath: string, index: LineIndex, onChunk: (buf: Buffer, base: number, first: number, last: number) => void): Promise<void> {
@@ -16,6 +20,7 @@ export async function forEachLineChunk(filePath: string, index: LineIndex, onChu
   if (lineCount === 0) return;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
   const handle = await fs.open(filePath, "r");
+  const shared = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
   try {
     let first = 0;
     while (first < lineCount) {
@@ -29,7 +34,7 @@ export async function forEachLineChunk(filePath: string, index: LineIndex, onChu
         else b = mid - 1;
       }
       const to = lineEnd(a);
-      const buf = Buffer.allocUnsafe(to - from);
+      const buf = to - from <= shared.length ? shared.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
       let got = 0;
       while (got < buf.length) {
         const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);

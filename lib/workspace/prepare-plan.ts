@@ -6,6 +6,7 @@ import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
+import type { CodexSpanUsage } from "@/lib/sources/codex/token-usage";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
@@ -28,6 +29,8 @@ export type PlannedSession = {
   fork?: CodexForkHistory | null;
   /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
   turnOutputTokens?: (number | null)[];
+  /** Codex: display usage per turn, keyed by start line (fork inheritance may drop turns), from the analysis pass (primes the same cache). */
+  turnUsage?: CodexSpanUsage[];
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -59,6 +62,7 @@ type Analysed = {
   attachments: PlannedSession["attachments"];
   fork?: CodexForkHistory | null;
   turnOutputTokens?: (number | null)[];
+  turnUsage?: CodexSpanUsage[];
 };
 
 /**
@@ -116,6 +120,7 @@ export async function planSources(
       attachments: analysed.attachments,
       fork: analysed.fork,
       turnOutputTokens: analysed.turnOutputTokens,
+      turnUsage: analysed.turnUsage,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");

@@ -11,7 +11,7 @@ import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, typ
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
 import { CASEFILE_DIR, resolveSession } from "@/lib/workspace/sessions";
-import { primeTurnUsage } from "@/lib/workspace/turn-usage";
+import { primeCodexTurnUsage, primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
@@ -134,11 +134,13 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
 /** Stores the turn usage counted during analysis (issue 13), so no first visit rereads a transcript. */
 async function primeProjectUsage(ctx: CoreContext, projectKey: string, sessions: PlannedSession[], rows: IndexRow[]): Promise<void> {
   for (const s of sessions) {
-    if (!s.turnOutputTokens) continue;
+    if (!s.turnOutputTokens && !s.turnUsage) continue;
     const row = rows.find((r) => r.source === s.source && r.source_session_id === s.sourceSessionId);
     if (!row) continue;
     const resolved = await resolveSession(ctx, projectKey, row.session_ref);
-    if (resolved.ok) await primeTurnUsage(ctx, resolved.session, s.turnOutputTokens);
+    if (!resolved.ok) continue;
+    if (s.turnOutputTokens) await primeTurnUsage(ctx, resolved.session, s.turnOutputTokens);
+    if (s.turnUsage) await primeCodexTurnUsage(ctx, resolved.session, s.turnUsage);
   }
 }
 

@@ -47,9 +47,13 @@ export async function getProject(ctx: CoreContext, projectKey: string): Promise<
  * Everything the viewer needs for a session (or one of its subagent transcripts): line count
  * from the line index, byte size, turns (none for a subagent), the attached subagents, and the
  * header facts (model, client version, cwd, git branch, start, duration).
+ * `options.turns: false` (the session page, issue 13) leaves `turns` and `turn_usage` empty and
+ * reads no usage: the page asks for its turns page by page (`list_session_turns`); `turn_count`
+ * is always set.
  * @throws AppError not_found | invalid_input | parse_error
  */
-export async function getSessionDetail(ctx: CoreContext, projectKey: string, sessionRef: string, agentId?: string): Promise<SessionDetail> {
+export async function getSessionDetail(ctx: CoreContext, projectKey: string, sessionRef: string, agentId?: string, options: { turns?: boolean } = {}): Promise<SessionDetail> {
+  const withTurns = options.turns !== false && !agentId;
   const session = await getSession(ctx, projectKey, sessionRef);
   const filePath = agentId ? await resolveSubagentFile(session, agentId) : session.filePath;
   const [index, st, subagents] = await Promise.all([getWorkspaceLineIndex(ctx, filePath), fs.stat(filePath), listSubagents(session)]);
@@ -63,8 +67,9 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     session_path: session.row.session_path,
     line_count: index.lineCount,
     size_bytes: st.size,
-    turns: agentId ? [] : session.row.turns,
-    turn_usage: agentId ? [] : await getTurnUsage(ctx, session),
+    turn_count: agentId ? 0 : session.row.turns.length,
+    turns: withTurns ? session.row.turns : [],
+    turn_usage: withTurns ? await getTurnUsage(ctx, session) : [],
     subagents,
     agent_id: agentId ?? null,
     facts: await readSessionFacts(filePath, index, session.row.source),

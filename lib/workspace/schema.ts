@@ -144,8 +144,11 @@ export const sessionDetailSchema = z.object({
   session_path: z.string(),
   line_count: z.number().int(),
   size_bytes: z.number().int(),
+  /** Indexed turns of the session (0 for a subagent transcript). */
+  turn_count: z.number().int(),
+  /** The indexed turns; empty for a subagent transcript and when the caller asked for none (the session page pages them). */
   turns: z.array(indexTurnSchema),
-  /** Per-turn token usage, in `turns` order (empty for a subagent transcript). */
+  /** Per-turn token usage, in `turns` order (empty whenever `turns` is). */
   turn_usage: z.array(turnUsageSchema),
   subagents: z.array(subagentSummarySchema),
   /** Set when the viewer shows one subagent transcript instead of the main session. */
@@ -154,3 +157,47 @@ export const sessionDetailSchema = z.object({
   facts: sessionFactsSchema,
 });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;
+
+/** Most turns one page may hold. */
+export const MAX_TURNS_PAGE = 2000;
+
+/**
+ * Input of {@link listSessionTurns}: a page of a session's indexed turns, by ordinal
+ * (`offset`, 0-based) or by line (`line`: the page starts at the turn containing that line, or
+ * the first turn after it; wins over `offset`). `to_line` stops the page at the last turn that
+ * starts on or before it. `usage` adds each turn's token counts (issue 5; the first call on a
+ * session whose usage was not primed at prepare streams the transcript once).
+ */
+export const sessionTurnsInputSchema = z.object({
+  project_key: z.string().min(1),
+  session_ref: z.string().min(1),
+  offset: z.coerce.number().int().min(0).default(0),
+  line: z.coerce.number().int().min(1).optional(),
+  to_line: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_TURNS_PAGE).default(200),
+  usage: z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+    .transform((v) => v === true || v === "true" || v === "1")
+    .default(false),
+});
+export type SessionTurnsInput = z.output<typeof sessionTurnsInputSchema>;
+
+/** One turn of a page: its span, its 0-based ordinal among the session's turns, and (when asked) its usage in tokens. */
+export type SessionTurn = IndexTurn & {
+  ordinal: number;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  total_tokens?: number | null;
+};
+
+/** A page of a session's turns (`list_session_turns`). */
+export type SessionTurnsPage = {
+  status: "ok";
+  project_key: string;
+  session_ref: string;
+  /** Every indexed turn of the session. */
+  total_turns: number;
+  /** Ordinal of the first turn in `turns` (= total_turns when the page is empty past the end). */
+  offset: number;
+  turns: SessionTurn[];
+};

@@ -4,7 +4,8 @@ import * as z from "zod";
 import { defineTool } from "@/lib/tools/define-tool";
 import { listSessions } from "@/lib/workspace/list-sessions";
 import { listProjects } from "@/lib/workspace/projects";
-import { listSessionsInputSchema, type ProjectSummary } from "@/lib/workspace/schema";
+import { listSessionTurns } from "@/lib/workspace/session-turns";
+import { listSessionsInputSchema, type ProjectSummary, sessionTurnsInputSchema } from "@/lib/workspace/schema";
 
 /** `list_sessions` (seed 004's paginated shape over a project's indexed sessions). */
 export const listSessionsTool = defineTool({
@@ -37,4 +38,21 @@ export const listProjectsTool = defineTool({
   },
 });
 
-export const workspaceTools = [listSessionsTool];
+/**
+ * `list_session_turns` (issue 13, dashboard only): a page of a session's indexed turns, by
+ * ordinal or by line, optionally with token usage, so the session page never ships every turn
+ * of a session with tens of thousands of them.
+ */
+export const listSessionTurnsTool = defineTool({
+  name: "list_session_turns",
+  title: "List session turns",
+  description:
+    "A page of one session's indexed turns (turn_ref, turn_start_line, turn_end_line, ordinal), by offset or by the line a page starts at, up to to_line; usage: true adds input/output/total tokens. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: sessionTurnsInputSchema,
+  inputHint: "pass {project_key, session_ref} and optionally offset ≥ 0 or line ≥ 1, to_line ≥ 1, limit 1-2000, usage true|false",
+  run: (ctx, input) => listSessionTurns(ctx, input),
+});
+
+export const workspaceTools = [listSessionsTool, listSessionTurnsTool];

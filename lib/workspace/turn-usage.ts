@@ -44,9 +44,31 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
  */
 export async function primeTurnUsage(ctx: CoreContext, session: ResolvedSession, outputTokens: readonly (number | null)[]): Promise<void> {
   if (session.row.source !== "claude-code" || outputTokens.length !== session.row.turns.length) return;
+  await storeUsage(ctx, session, session.row.turns.map((t, i) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: outputTokens[i] ?? null, total_tokens: null })));
+}
+
+/**
+ * Stores the Codex turn usage prepare computed in its analysis pass (issue 13; `CodexUsageLog`),
+ * so the first page view never streams a Codex transcript. `bySpan` holds the usage of each
+ * analysed turn keyed by its start line; it must cover every turn of `session.row` (else
+ * nothing is stored and {@link getTurnUsage} counts later) and equal what `codexTurnUsage`
+ * counts. Same cache and stamp as `getTurnUsage`; best effort.
+ */
+export async function primeCodexTurnUsage(ctx: CoreContext, session: ResolvedSession, bySpan: readonly { start: number; input: number | null; output: number | null; total: number | null }[]): Promise<void> {
+  if (session.row.source !== "codex") return;
+  const byStart = new Map(bySpan.map((u) => [u.start, u]));
+  const rows: TurnUsage[] = [];
+  for (const t of session.row.turns) {
+    const u = byStart.get(t.turn_start_line);
+    if (!u) return;
+    rows.push({ turn_ref: t.turn_ref, input_tokens: u.input, output_tokens: u.output, total_tokens: u.total });
+  }
+  await storeUsage(ctx, session, rows);
+}
+
+async function storeUsage(ctx: CoreContext, session: ResolvedSession, rows: TurnUsage[]): Promise<void> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${JSON.stringify(session.row.turns)}`;
-  const rows = session.row.turns.map((t, i) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: outputTokens[i] ?? null, total_tokens: null }));
   const file = usageCacheFile(ctx, session.filePath);
   const content = JSON.stringify({ stamp, rows });
   const current = await fs.readFile(file, "utf8").catch(() => null);

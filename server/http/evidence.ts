@@ -7,11 +7,13 @@ import { errorResponse } from "@/server/http/respond";
 
 type SessionParams = { params: Promise<{ projectKey: string; sessionRef: string }> };
 
-/** `GET /api/projects/<key>/sessions/<ref>/evidence`: the card view the evidence panel polls. */
-export async function getEvidenceCardHandler(_request: Request, { params }: SessionParams): Promise<Response> {
+/** `GET /api/projects/<key>/sessions/<ref>/evidence[?turns_offset&turns_limit]`: the card view the evidence panel polls (a page of its turns, issue 13). */
+export async function getEvidenceCardHandler(request: Request, { params }: SessionParams): Promise<Response> {
   try {
     const { projectKey, sessionRef } = await params;
-    return Response.json(await invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef }), { headers: { "cache-control": "no-store" } });
+    const { turns_offset, turns_limit } = Object.fromEntries(new URL(request.url).searchParams);
+    const input = { project_key: projectKey, session_ref: sessionRef, turns_offset, turns_limit };
+    return Response.json(await invokeToolForUi(getCoreContext(), getEvidenceCardTool, input), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -2,7 +2,7 @@ import "server-only";
 
 import { readViewerLinesTool } from "@/lib/session-reader/tools";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
-import { listSessionsTool } from "@/lib/workspace/tools";
+import { listSessionsTool, listSessionTurnsTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
 
@@ -28,6 +28,17 @@ export async function sessionLinesHandler(request: Request, { params }: SessionP
     const { start, end, mode, agent } = Object.fromEntries(new URL(request.url).searchParams);
     const input = { project_key: projectKey, session_ref: sessionRef, start_line: start, end_line: end, mode, agent_id: agent };
     return Response.json(await invokeToolForUi(getCoreContext(), readViewerLinesTool, input));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** `GET /api/projects/<key>/sessions/<ref>/turns?offset|line&to_line&limit&usage` → the `list_session_turns` tool (door `ui`). */
+export async function sessionTurnsHandler(request: Request, { params }: SessionParams): Promise<Response> {
+  try {
+    const { projectKey, sessionRef } = await params;
+    const query = Object.fromEntries(new URL(request.url).searchParams);
+    return Response.json(await invokeToolForUi(getCoreContext(), listSessionTurnsTool, { ...query, project_key: projectKey, session_ref: sessionRef }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { evidenceCoverage } from "@/lib/evidence/coverage";
+import { EVIDENCE_TURNS_PAGE } from "@/lib/evidence/schema";
 import { getEvidenceCardTool } from "@/lib/evidence/tools";
 import { isAppError } from "@/lib/errors";
 import { invokeToolForUi } from "@/lib/tools/registry";
@@ -18,9 +19,9 @@ async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The evidence card view of one session, for the first paint of the evidence panel. */
+/** The evidence card view of one session with its first page of turns (issue 13), for the first paint of the evidence panel. */
 export const getEvidenceCardQuery = cache((projectKey: string, sessionRef: string) =>
-  orNotFound(() => invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef })),
+  orNotFound(() => invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef, turns_offset: 0, turns_limit: EVIDENCE_TURNS_PAGE })),
 );
 
 /** Evidence coverage of a project and each of its sessions, for the project page. */

@@ -22,9 +22,13 @@ export const listProjectsQuery = cache(() => listProjects(getCoreContext()));
 /** One project, or the not-found page. */
 export const getProjectQuery = cache((projectKey: string) => orNotFound(() => getProject(getCoreContext(), projectKey)));
 
-/** A session's viewer detail, or the not-found page. */
+/**
+ * A session's viewer detail without its turns (issue 13: pages ask for turns page by page
+ * through `list_session_turns`, so a session of tens of thousands of turns ships none of them
+ * with the page), or the not-found page.
+ */
 export const getSessionDetailQuery = cache((projectKey: string, sessionRef: string, agentId?: string) =>
-  orNotFound(() => getSessionDetail(getCoreContext(), projectKey, sessionRef, agentId)),
+  orNotFound(() => getSessionDetail(getCoreContext(), projectKey, sessionRef, agentId, { turns: false })),
 );
 
 /** Workspace facts for the header. */

@@ -7,7 +7,7 @@ import { CodexSessionMeta } from "@/lib/sources/codex/session-meta";
 import { isLegacyHeader, normalizeLegacyRecord, type CodexFormat } from "@/lib/sources/codex/legacy";
 import { OpenTurn } from "@/lib/sources/codex/open-turn";
 import { codexMessageText, codexRecordKind, codexRecordTimestamp, isCodexScaffolding, isCodexTrigger } from "@/lib/sources/codex/records";
-import { CodexOutputTokens, CodexUsageTracker, type UsageMark } from "@/lib/sources/codex/token-usage";
+import { CodexOutputTokens, type CodexUsageLog, CodexUsageTracker, type UsageMark } from "@/lib/sources/codex/token-usage";
 
 /** One physical line: 1-based number and decoded text without its terminator (contract §1.6). */
 export type CodexLine = { line: number; text: string };
@@ -16,6 +16,8 @@ export type CodexLine = { line: number; text: string };
 export type CodexAnalyzeOptions = {
   /** Filename stem: the `source_session_id` when no `session_meta` has a non-blank `id` (§1.4). */
   fileStem: string;
+  /** Fed every line's parsed object, so per-turn display usage comes from this same pass (issue 13). */
+  usageLog?: CodexUsageLog;
 };
 
 /**
@@ -61,6 +63,7 @@ export class CodexAnalyzer {
   push(line: number, text: string): void {
     this.lineCount = line;
     const raw = parseJsonObject(text);
+    this.options.usageLog?.observe(line, raw);
     if (raw === null) {
       this.counts.malformed += 1;
       this.count("malformed");

@@ -4,6 +4,7 @@ import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
 import { CodexAnalyzer } from "@/lib/sources/codex/analyze-core";
+import type { CodexUsageLog } from "@/lib/sources/codex/token-usage";
 import { toTranscriptReadError } from "@/lib/sources/codex/read-error";
 import { legacyReportReason } from "@/lib/sources/codex/report-session";
 
@@ -16,10 +17,11 @@ import { legacyReportReason } from "@/lib/sources/codex/report-session";
  * `codex_python_sdk` sessions are checked against their cwd's report-workspace provenance.
  * @param filePath the rollout file (either line format).
  * @param window report window for turn inclusion; null = all time.
+ * @param usageLog when given, fed every line (per-turn display usage from the same pass, issue 13).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeCodexTranscript(filePath: string, window: ReportWindow): Promise<CodexAnalysis> {
-  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl") });
+export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog): Promise<CodexAnalysis> {
+  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog });
   try {
     for await (const { line, text } of streamPhysicalLines(filePath)) {
       analyzer.push(line, text);

@@ -2,6 +2,7 @@ import type { ReportWindow } from "@/lib/sources/common/window";
 import { analyzeCodexTranscript } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import { inheritedTurnStarts } from "@/lib/sources/codex/fork";
+import { type CodexSpanUsage, CodexUsageLog } from "@/lib/sources/codex/token-usage";
 
 /** A Codex rollout that passed the per-file selection rules, before project identity. */
 export type CodexSelected = {
@@ -10,6 +11,8 @@ export type CodexSelected = {
   lineCount: number;
   turns: { turn_start_line: number; turn_end_line: number }[];
   fork: CodexForkHistory | null;
+  /** Display usage of each turn, by start line, from the same pass (issue 13: primes the session list and viewer). */
+  turnUsage: CodexSpanUsage[];
 };
 
 /**
@@ -20,19 +23,22 @@ export type CodexSelected = {
  * @throws AppError not_found / io_error when the file cannot be read.
  */
 export async function selectCodexSession(filePath: string, window: ReportWindow): Promise<{ selected: CodexSelected } | { skip: string }> {
-  const analysis = await analyzeCodexTranscript(filePath, window);
+  const usageLog = new CodexUsageLog();
+  const analysis = await analyzeCodexTranscript(filePath, window, usageLog);
   const excluded = analysis.subagentReason ?? analysis.reportReason;
   if (excluded !== null) return { skip: excluded };
   if (analysis.turns.length === 0) {
     return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
   }
+  const turns = analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line }));
   return {
     selected: {
       sourceSessionId: analysis.sourceSessionId,
       projectRoot: analysis.projectRoot,
       lineCount: analysis.lineCount,
-      turns: analysis.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+      turns,
       fork: analysis.fork.history,
+      turnUsage: usageLog.usageOf(turns),
     },
   };
 }

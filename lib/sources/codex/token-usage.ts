@@ -174,3 +174,54 @@ function count(usage: JsonObject | null, key: string): number | null {
 function lower(value: number | null, previous: number | null): boolean {
   return value !== null && previous !== null && value < previous;
 }
+
+/** Token usage of one turn span, as {@link CodexUsageLog.usageOf} returns it (tokens; null = unknown). */
+export type CodexSpanUsage = { start: number; input: number | null; output: number | null; total: number | null };
+
+/**
+ * The display usage of any turn span, computed after one pass (issue 13: per-turn usage in
+ * prepare's own pass, so the first page view never streams a Codex file again). Feed every
+ * physical line's parsed object in order with {@link observe}; it keeps only the positions where
+ * a `token_count` snapshot moved the counters. {@link usageOf} then gives, per span, exactly what
+ * `codexTurnUsage` gives when it streams the file: the usage between the mark before the span's
+ * first line and the mark after its last (a span past the end stops at the last line seen; a span
+ * starting past it is unknown).
+ */
+export class CodexUsageLog {
+  private readonly tracker = new CodexUsageTracker();
+  private readonly changedAt: number[] = [];
+  private readonly marks: UsageMark[] = [];
+  private lastLine = 0;
+
+  /** Observes physical line `line` (1-based, increasing): its parsed object, or null when malformed. */
+  observe(line: number, record: JsonObject | null): void {
+    this.lastLine = line;
+    const before = this.tracker.mark().snapshots;
+    this.tracker.observe(record);
+    const after = this.tracker.mark();
+    if (after.snapshots !== before) {
+      this.changedAt.push(line);
+      this.marks.push(after);
+    }
+  }
+
+  /** Usage of each span (1-based inclusive lines), in the order given. */
+  usageOf(spans: readonly { turn_start_line: number; turn_end_line: number }[]): CodexSpanUsage[] {
+    return spans.map(({ turn_start_line: start, turn_end_line: end }) => {
+      const usage = start > this.lastLine ? UNKNOWN_USAGE : this.tracker.between(this.markAfter(start - 1), this.markAfter(Math.min(end, this.lastLine)));
+      return { start, input: usage.inputTokens, output: usage.outputTokens, total: usage.totalTokens };
+    });
+  }
+
+  /** The tracker's mark once line `line` was observed (the initial mark for line 0). */
+  private markAfter(line: number): UsageMark {
+    let lo = 0;
+    let hi = this.changedAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.changedAt[mid]! <= line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? { current: null, snapshots: 0, decreases: 0 } : this.marks[lo - 1]!;
+  }
+}
