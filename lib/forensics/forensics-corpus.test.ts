@@ -173,15 +173,21 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       }
     });
 
-    it("cuts at max_bytes and says so", async () => {
-      const page = await reconstruct("era2", { limit: 100, max_bytes: 2000 });
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: cuts at max_bytes and says so; the cut page is a prefix of the uncut one", async (name) => {
+      const page = await reconstruct(name, { limit: 100, max_bytes: 2000 });
       expect(page.truncated).toBe(true);
       expect(page.returned).toBeLessThan(100);
       expect(page.returned).toBeGreaterThan(0);
       expect(page.next_offset).toBe(page.returned);
       expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(2000);
-      const tiny = await reconstruct("era2", { limit: 100, max_bytes: 200 });
+      const uncut = await reconstruct(name, { limit: 100, max_bytes: 10_000_000 });
+      expect(page.timeline).toEqual(uncut.timeline.slice(0, page.returned));
+      const tiny = await reconstruct(name, { limit: 100, max_bytes: 200 });
       expect(tiny).toMatchObject({ truncated: true, returned: 0, next_offset: 0 });
+      const ref = refs[name];
+      const grepCapped = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: '"type"', limit: 1000, max_bytes: 4000 });
+      expect(grepCapped.truncated).toBe(true);
+      expect(Buffer.byteLength(JSON.stringify(grepCapped))).toBeLessThanOrEqual(4000);
     });
 
     it("compact carries no message or tool text; full does, subject to the include flags", async () => {

@@ -9,8 +9,9 @@ import type { SessionFile } from "@/lib/workspace/sessions";
 import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
 /**
- * Bump when the scan's meaning changes (classification, ordering, stats): stored scans of an
- * older version are ignored and rebuilt.
+ * Bump when the scan's meaning changes (classification here or in lib/sources' record
+ * classifiers, ordering, stats): stored scans of an older version are ignored and rebuilt.
+ * (`.casefile` is derived data: deleting `.casefile/forensics` is always safe too.)
  */
 export const SCAN_STORE_VERSION = 1;
 

@@ -7,6 +7,12 @@ export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
 const projectKey = z.string().min(1, "project_key must be a non-empty string").describe("Project directory name under projects/ in the prepared workspace.");
 const sessionRef = z.string().min(1, "session_ref must be a non-empty string").describe("Session handle from sessions.index.jsonl, e.g. S0001.");
 
+/**
+ * A boolean flag: JSON `true`/`false`, or the strings a query string or CLI carries ("true",
+ * "false", "1", "0", "yes", "no"). Not `z.coerce.boolean()`, which reads "false" as true.
+ */
+const flag = z.union([z.boolean(), z.stringbool()]);
+
 /** Findings of each list (errors, warnings) a session scan keeps for `session_overview`'s pages. */
 export const MAX_KEPT_FINDINGS = 5000;
 
@@ -32,8 +38,8 @@ export const reconstructSessionInputSchema = z.object({
   // min 1: seed 004's test_reconstruct_max_bytes_cap asks for max_bytes=100 → truncated.
   max_bytes: z.coerce.number().int().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
-  include_prompts: z.coerce.boolean().default(false).describe("full only: include human and injected prompt text."),
-  include_tool_payloads: z.coerce.boolean().default(true).describe("full only: include tool inputs and result previews."),
+  include_prompts: flag.default(false).describe("full only: include human and injected prompt text."),
+  include_tool_payloads: flag.default(true).describe("full only: include tool inputs and result previews."),
   source: z.enum(TIMELINE_SOURCES).optional().describe("Only events of this source (dashboard filter)."),
   event_type: z.string().min(1).optional().describe("Only events of this event_type (dashboard filter)."),
 });
