@@ -228,6 +228,25 @@ describe.skipIf(!HAS_SHARED)(`the audit ledger through every door${HAS_SHARED ? 
     expect(workspace!.started).toMatchObject({ tool_name: "list_projects", task_id: "workspace", scope_enforced: [{ type: "path", pattern: "**", access: "read" }] });
   });
 
+  it("corrections: a stale base is the base_version stage refusing (failure, nothing written); a delete passes stage B and names its file", async () => {
+    await newCalls();
+    const { s, turn } = writableTurn(4);
+    const ids = { project_key: projectKey, session_ref: s.ref };
+    const ui = { door: "ui" as const, client: "ui" };
+    const created = await callTool(createCoreContext(root), "create_evidence_chain", { ...ids, evidence_chain: chainForTurn(turn) }, ui);
+    expect(created.status).toBe("appended");
+    const stale = await callTool(createCoreContext(root), "replace_evidence_chain", { ...ids, evidence_chain: chainForTurn(turn), base_version: "absent" }, ui);
+    expect(stale.status).toBe("conflict");
+    const deleted = await callTool(createCoreContext(root), "delete_evidence_chain", { ...ids, turn_ref: turn.turn_ref, base_version: created.version }, ui);
+    expect(deleted.status).toBe("deleted");
+    const [, replace, remove] = await newCalls();
+    expect(replace!.finished).toMatchObject({ result: "failure", status: "conflict", artifacts_written: [] });
+    expect(rules(replace!)).toContain("validation.base_version:deny");
+    expect(rules(replace!).filter((r) => r.startsWith("validation.stage_b") || r.startsWith("validation.stage_c"))).toEqual([]);
+    expect(remove!.finished).toMatchObject({ result: "success", status: "deleted", artifacts_written: [`projects/${projectKey}/evidence/${s.ref}.json`] });
+    expect(rules(remove!)).toEqual(expect.arrayContaining(["validation.input:allow", "path.containment:allow", "validation.base_version:allow", "validation.stage_b:allow"]));
+  });
+
   it("path containment: a session file that resolves outside its project is refused, on record as denied", async () => {
     await newCalls();
     const s = sessions[0]!;

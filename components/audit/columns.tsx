@@ -22,11 +22,11 @@ export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
   {
     id: "result",
     header: "Result",
-    width: "10rem",
+    width: "8rem",
     cell: (r) => {
       const result = r.outcome?.result ?? "running";
       const text = `${result}${r.outcome?.status && r.outcome.status !== "ok" ? ` · ${r.outcome.status}` : ""}`;
-      // Long statuses (appended, replaced, forbidden) are cut by the column: the full text is the title.
+      // Long statuses (appended, replaced) are cut by the narrow column: the full text is the title.
       return <span className={`truncate ${RESULT_STYLE[result]}`} title={text}>{text}</span>;
     },
   },

@@ -17,47 +17,91 @@ export type Owner = { pid: number; host: string; token: string };
 
 /**
  * Removes the lock when its owner on this host is dead, or when its owner cannot be checked and
- * its mtime is older than {@link LOCK_STALE_MS}. The lock is first renamed aside and re-checked, so a waiter that raced
- * another breaker never deletes a lock that was re-taken meanwhile. Returns true to retry now.
+ * its mtime is older than {@link LOCK_STALE_MS}. Returns true to retry taking the lock now.
+ *
+ * Breakers are serialized by a second lock, `<lock>.break`, and the holder removes the lock only
+ * when it still holds the very record judged stale (each take writes a fresh random token, so
+ * equal text is the same take). Without this, two waiters that both judged one dead owner's lock
+ * stale could each remove "it": the second removal would hit the lock a third writer had just
+ * taken, and that live writer would lose its lock ("lost the write lock", seen under load in the
+ * ledger's kill test).
  */
 export async function breakIfStale(lockPath: string, myToken: string): Promise<boolean> {
-  let text: string;
-  let mtimeMs: number;
+  const seen = await readLock(lockPath);
+  if (!seen) return true;
+  if (!isStale(seen)) return false;
+  const breakPath = `${lockPath}.break`;
+  if (!(await takeBreakLock(breakPath, myToken))) return false; // another waiter is breaking it
   try {
-    text = await fs.readFile(lockPath, "utf8");
-    mtimeMs = (await fs.stat(lockPath)).mtimeMs;
+    const now = await readLock(lockPath);
+    // Gone, or taken anew since it was judged: retry from a fresh look.
+    if (!now || now.text !== seen.text) return true;
+    await fs.rm(lockPath, { force: true });
+    return true;
+  } finally {
+    if ((await readOwner(breakPath))?.token === myToken) await fs.rm(breakPath, { force: true });
+  }
+}
+
+type SeenLock = { text: string; mtimeMs: number };
+
+async function readLock(lockPath: string): Promise<SeenLock | null> {
+  try {
+    const text = await fs.readFile(lockPath, "utf8");
+    const { mtimeMs } = await fs.stat(lockPath);
+    return { text, mtimeMs };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
+}
+
+function isStale({ text, mtimeMs }: SeenLock): boolean {
   const owner = parseOwner(text);
-  const local = owner !== null && owner.host === os.hostname();
   // A holder on this host is checked by pid alone: a live holder is never broken, however long
   // it holds the lock (issue 8 probe: waiters broke a 25 s holder's fresh lock). The mtime rule
   // is only for holders whose liveness cannot be checked (another host, an unreadable record).
-  if (local ? pidAlive(owner.pid) : Date.now() - mtimeMs <= LOCK_STALE_MS) return false;
-  const aside = `${lockPath}.stale.${process.pid}.${myToken}`;
-  try {
-    await fs.rename(lockPath, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw error;
-  }
-  const moved = await fs.readFile(aside, "utf8").catch(() => "");
-  if (moved !== text) {
-    // A live lock was taken between our read and the rename: put it back. If the path was
-    // taken again meanwhile, the displaced owner's assertHeld() refuses to commit.
-    await fs.link(aside, lockPath).catch(() => undefined);
-  }
-  await fs.rm(aside, { force: true });
-  return true;
+  if (owner !== null && owner.host === os.hostname()) return !pidAlive(owner.pid);
+  return Date.now() - mtimeMs > LOCK_STALE_MS;
 }
 
-/** Deletes temp files and set-aside locks of this card left by writers that no longer run. */
+/**
+ * Takes `<lock>.break` (its owner record hard-linked into place, like the lock itself). A break
+ * lock left by a breaker that died is removed by the same staleness rule, set aside first and
+ * put back when it turns out to be a live one taken meanwhile. False when it is held.
+ */
+async function takeBreakLock(breakPath: string, myToken: string): Promise<boolean> {
+  const tmp = `${breakPath}.${process.pid}.${myToken}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify({ pid: process.pid, host: os.hostname(), token: myToken } satisfies Owner));
+  try {
+    await fs.link(tmp, breakPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  const held = await readLock(breakPath);
+  if (held && isStale(held)) {
+    const aside = `${breakPath}.stale.${process.pid}.${myToken}`;
+    try {
+      await fs.rename(breakPath, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      return false;
+    }
+    const moved = await fs.readFile(aside, "utf8").catch(() => "");
+    if (moved !== held.text) await fs.link(aside, breakPath).catch(() => undefined);
+    await fs.rm(aside, { force: true });
+  }
+  return false;
+}
+
+/** Deletes temp files, set-aside locks and break-lock temp files of this card left by writers that no longer run. */
 export async function sweepOrphans(cardPath: string): Promise<void> {
   const dir = path.dirname(cardPath);
   const base = path.basename(cardPath).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const orphan = new RegExp(`^(?:\\.${base}\\.(\\d+)\\.[0-9a-f]+\\.tmp|${base}\\.lock\\.(?:stale\\.)?(\\d+)\\.[0-9a-f]+(?:\\.tmp)?)$`);
+  const orphan = new RegExp(`^(?:\\.${base}\\.(\\d+)\\.[0-9a-f]+\\.tmp|${base}\\.lock\\.(?:break\\.)?(?:stale\\.)?(\\d+)\\.[0-9a-f]+(?:\\.tmp)?)$`);
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
     const m = orphan.exec(name);
     const pid = Number(m?.[1] ?? m?.[2]);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 
+import { isAppError } from "@/lib/errors";
 import { pidAlive } from "@/lib/fs/stale-lock";
 import type { Ledger } from "@/lib/ledger/ledger-store";
 import { type FinishedEntry, LEDGER_SCHEMA_VERSION, type StartedEntry } from "@/lib/ledger/schema";
@@ -27,16 +28,18 @@ export function writerIsGone(started: StartedEntry): boolean {
  * Seed 002 crash reconciliation: every started entry without a finished one whose writer is gone
  * gets a synthetic `crashed` finish (duration 0, the `kernel.reconciliation` deny decision,
  * artifacts_written []). Decided under the writers' lock against a freshly refreshed index, so
- * two doors starting at once never both finish the same receipt. Returns the receipts finished.
+ * two doors starting at once never both finish the same receipt; a lost lock is retried twice.
+ * Returns the receipts finished.
  * @throws fs errors, AppError io_error (lock).
  */
 export async function reconcileOrphans(ledger: Ledger, now: () => Date = () => new Date()): Promise<string[]> {
   const index = await ledger.read();
   if (!orphans(ledger).length) return [];
   const finished: string[] = [];
-  await ledger.appendWith(async () => {
+  const decide = async () => {
+    finished.length = 0;
     await index.refresh();
-    const entries = orphans(ledger).map((started): FinishedEntry => {
+    return orphans(ledger).map((started): FinishedEntry => {
       finished.push(started.receipt_id);
       return {
         schema_version: LEDGER_SCHEMA_VERSION,
@@ -50,8 +53,17 @@ export async function reconcileOrphans(ledger: Ledger, now: () => Date = () => n
         note: RECONCILIATION_NOTE,
       };
     });
-    return entries;
-  });
+  };
+  // A lock lost before the write (io_error; nothing was written) is retried: the decision is
+  // taken again under the new lock, so a receipt is never finished twice.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await ledger.appendWith(decide);
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !isAppError(error) || error.code !== "io_error") throw error;
+    }
+  }
   return finished;
 }
 
