@@ -33,13 +33,8 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ["forensics/audit-source.ts -> @/lib/ledger/ledger-store", "not yet inverted"],
   ["forensics/audit-source.ts -> @/lib/ledger/query", "not yet inverted"],
   ["forensics/audit-source.ts -> @/lib/ledger/schema", "not yet inverted"],
-  ["workspace/change-feed.ts -> @/lib/ledger/paths", "not yet moved"],
-  ["workspace/list-sessions.ts -> @/lib/analysis/session-analysis", "not yet inverted"],
   ["workspace/prepare-exports.ts -> @/lib/analysis/exports", "not yet inverted"],
   ["workspace/prepare-exports.ts -> @/lib/analysis/workscope", "not yet inverted"],
-  ["workspace/schema.ts -> @/lib/analysis/schema", "not yet moved"],
-  ["workspace/session-summary.ts -> @/lib/forensics/status", "not yet moved"],
-  ["workspace/session-summary.ts -> @/lib/session-reader/compact", "not yet moved"],
 ]);
 
 const LIB = path.resolve(__dirname);

@@ -1,7 +1,10 @@
 import * as z from "zod";
 
-import { RISK_LEVELS } from "@/lib/analysis/schema";
 import { indexTurnSchema, type IndexTurn } from "@/lib/sources/common/schema";
+
+/** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
+export const RISK_LEVELS = ["low", "high"] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export const projectKeySchema = z.string().min(1, "project_key must be a non-empty string");
 export const sessionRefSchema = z.string().min(1, "session_ref must be a non-empty string");
