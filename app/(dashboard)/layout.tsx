@@ -1,9 +1,12 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 
+import { DemoBadge } from "@/components/navigation/demo-badge";
 import { routes } from "@/components/navigation/routes";
+import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
 
-export default function DashboardLayout({ children }: { children: ReactNode }) {
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const demo = await isDemoWorkspaceQuery();
   return (
     <div className="flex h-dvh flex-col">
       <header className="flex h-11 shrink-0 items-center gap-4 border-b border-line bg-surface px-4">
@@ -11,6 +14,7 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
           Casefile
         </Link>
         <span className="text-xs text-muted">agent session forensics</span>
+        {demo && <DemoBadge />}
         <nav className="ml-auto flex items-center gap-3 text-sm">
           <Link href={routes.audit()} className="text-accent hover:underline">
             Audit

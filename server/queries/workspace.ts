@@ -5,6 +5,7 @@ import { cache } from "react";
 
 import { isAppError } from "@/lib/errors";
 import { getProject, getSessionDetail, getWorkspaceInfo, listProjects } from "@/lib/workspace/projects";
+import { readSources } from "@/lib/workspace/sources";
 import { getCoreContext } from "@/server/core";
 
 async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
@@ -33,3 +34,11 @@ export const getSessionDetailQuery = cache((projectKey: string, sessionRef: stri
 
 /** Workspace facts for the header. */
 export const getWorkspaceInfoQuery = cache(() => getWorkspaceInfo(getCoreContext()));
+
+/** True when the workspace shows Casefile's generated demo transcripts (issue 12, item 2); false when unknown. */
+export const isDemoWorkspaceQuery = cache(() =>
+  readSources(getCoreContext().workspaceRoot).then(
+    (sources) => sources?.demo === true,
+    () => false,
+  ),
+);
