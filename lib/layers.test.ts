@@ -33,8 +33,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ["forensics/audit-source.ts -> @/lib/ledger/ledger-store", "not yet inverted"],
   ["forensics/audit-source.ts -> @/lib/ledger/query", "not yet inverted"],
   ["forensics/audit-source.ts -> @/lib/ledger/schema", "not yet inverted"],
-  ["workspace/prepare-exports.ts -> @/lib/analysis/exports", "not yet inverted"],
-  ["workspace/prepare-exports.ts -> @/lib/analysis/workscope", "not yet inverted"],
 ]);
 
 const LIB = path.resolve(__dirname);
