@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { createCoreContext } from "@/lib/context";
-import { listSessions } from "@/lib/workspace/list-sessions";
+import { listSessions } from "@/lib/forensics/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 

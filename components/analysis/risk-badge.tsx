@@ -1,4 +1,4 @@
-import type { RiskLevel } from "@/lib/analysis/schema";
+import type { RiskLevel } from "@/lib/workspace/schema";
 
 const STYLE: Record<RiskLevel, string> = {
   high: "border-danger/40 bg-danger-soft text-danger",

@@ -1,7 +1,7 @@
 import { memo, type MouseEvent } from "react";
 
 import type { ViewerCompactRecord, ReadMode, ViewerFullRecord } from "@/lib/session-reader/schema";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 import { CompactRecordView } from "./compact-record-view";
 import { FullRecordView } from "./full-record-view";

@@ -1,4 +1,4 @@
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 /** A turn as the viewer holds it: its span, and its ordinal among all the session's turns when known. */
 export type ViewerTurn = IndexTurn & { ordinal?: number };

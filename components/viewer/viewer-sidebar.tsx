@@ -2,7 +2,8 @@ import Link from "next/link";
 
 import { formatBytes, formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { IndexTurn, SessionDetail, SessionTurn } from "@/lib/workspace/schema";
+import type { SessionDetail, SessionTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 import { SIDEBAR_TURNS_PAGE, useTurnList } from "./turns";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
-import { pairExports, readExportCandidates } from "@/lib/analysis/exports";
+import { pairExports, readExportCandidates } from "@/lib/workspace/exports";
 import type { FileRead } from "@/lib/analysis/schema";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";

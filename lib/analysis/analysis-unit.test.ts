@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { detectContextResets } from "@/lib/analysis/context-resets";
-import { streamRecordLines } from "@/lib/analysis/record-lines";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import type { FileRead } from "@/lib/analysis/schema";
 import { makeTempDir } from "@/lib/testing/shared";
 

@@ -1,4 +1,5 @@
-import { DEFAULT_RESET_THRESHOLD, riskLevel, type ContextReset, type RiskLevel, type TokenPoint } from "@/lib/analysis/schema";
+import { DEFAULT_RESET_THRESHOLD, riskLevel, type ContextReset, type TokenPoint } from "@/lib/analysis/schema";
+import { type RiskLevel } from "@/lib/workspace/schema";
 
 /**
  * Seed 003's reset detector, fed one token point at a time (streaming): a reset is a point whose

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 
-import { streamRecordLines } from "@/lib/analysis/record-lines";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 

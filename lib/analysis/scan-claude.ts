@@ -1,7 +1,7 @@
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { streamRecordLines } from "@/lib/analysis/record-lines";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import { PHANTOM_MARKERS, type FileRead, type MarkerHit, type PhantomMarker, type TokenPoint } from "@/lib/analysis/schema";
-import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/analysis/workscope";
+import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 
 /** What one pass over a Claude Code transcript yields (before workspace facts are added). */

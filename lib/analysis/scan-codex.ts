@@ -1,7 +1,7 @@
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { streamRecordLines } from "@/lib/analysis/record-lines";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import type { TokenPoint } from "@/lib/analysis/schema";
-import { findWorkscopePattern } from "@/lib/analysis/workscope";
+import { findWorkscopePattern } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
 /** What one pass over a Codex rollout yields. */

@@ -1,11 +1,9 @@
 import * as z from "zod";
 
+import type { RiskLevel } from "@/lib/workspace/schema";
+
 /** Seed 003's reset threshold: a drop of more than 10,000 cached tokens. */
 export const DEFAULT_RESET_THRESHOLD = 10_000;
-
-/** Seed 003's risk scoring: low for 0–1 context resets, high for 2 or more. */
-export const RISK_LEVELS = ["low", "high"] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 /** The two phantom-read markers the model sees in place of a tool result (seed 003 Q3–Q6). */
 export const PHANTOM_MARKERS = ["<persisted-output>", "[Old tool result content cleared]"] as const;

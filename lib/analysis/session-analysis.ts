@@ -3,7 +3,8 @@ import path from "node:path";
 
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
-import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type RiskLevel, type SessionAnalysis } from "@/lib/analysis/schema";
+import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
+import { type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";

@@ -6,6 +6,7 @@ import { createCoreContext } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { makeTempDir } from "@/lib/testing/shared";
+import { callTool } from "@/lib/tools/registry";
 import { listProjects } from "@/lib/workspace/projects";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
@@ -24,7 +25,7 @@ describe("the demo shows every panel the README shows (issue 12, item 2)", () =>
       ["billing-cli", 1, "feature/invoices"],
       ["docs-site", 1, "main"],
     ]);
-    expect(await seedDemoWork(ctx)).toEqual(["write_evidence: appended", "write_work_item: appended"]);
-    expect(await seedDemoWork(ctx)).not.toContain("write_evidence: appended");
+    expect(await seedDemoWork(ctx, callTool)).toEqual(["write_evidence: appended", "write_work_item: appended"]);
+    expect(await seedDemoWork(ctx, callTool)).not.toContain("write_evidence: appended");
   });
 });

@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import type { CoreContext } from "@/lib/context";
+import type { CallInfo, CoreContext } from "@/lib/context";
 import { codex, toJsonl } from "@/lib/sources/codex/rollout-builder";
-import { callTool } from "@/lib/tools/registry";
+import type { ToolResult } from "@/lib/tools/define-tool";
 import { listProjects } from "@/lib/workspace/projects";
 
 const CODEX_ID = "0199a000-demo-7000-8000-00000000c0de";
@@ -38,13 +38,18 @@ export async function generateDemoCodexSources(dir: string): Promise<string> {
   return file;
 }
 
+/** The registry's `callTool`: runs a tool by name with raw input through every registry check. */
+export type DemoToolCaller = (ctx: CoreContext, name: string, input: unknown, call: CallInfo) => Promise<ToolResult>;
+
 /**
  * Fills a freshly synced demo workspace with the reviewer's work the README shows (issue 12,
  * item 2): an evidence chain for acme-api S0001/T0001 and a synthesis item (an evidence gap) for docs-site, both
  * written through the tool registry like any agent would. Skips a project that already has them,
  * so it is safe on every start. Returns the tool statuses (for the start-up log and tests).
+ * `callTool` is the registry's (lib/tools/registry `callTool`), passed in by the caller because
+ * the registry sits above lib/demo.
  */
-export async function seedDemoWork(ctx: CoreContext): Promise<string[]> {
+export async function seedDemoWork(ctx: CoreContext, callTool: DemoToolCaller): Promise<string[]> {
   const projects = await listProjects(ctx);
   const acme = projects.find((p) => p.project_label === "acme-api");
   const docs = projects.find((p) => p.project_label === "docs-site");

@@ -8,7 +8,7 @@ import { forEachLine } from "@/lib/forensics/line-chunks";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 
 

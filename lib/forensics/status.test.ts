@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
-import { listSessions } from "@/lib/workspace/list-sessions";
+import { listSessions } from "@/lib/forensics/list-sessions";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 
 const at = (minute: number) => `2026-05-12T01:${String(minute).padStart(2, "0")}:00Z`;

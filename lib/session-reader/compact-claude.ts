@@ -10,7 +10,7 @@ import {
   type CompactBody,
   type ToolResultMeta,
 } from "./compact-fields";
-import { asObject, nonBlankString, type JsonObject } from "./py-compat";
+import { asObject, nonBlankString, type JsonObject } from "@/lib/sources/common/py-compat";
 import type { CompactToolResult, CompactToolUse } from "./schema";
 
 /** Content kinds in the order prompt-diary reports them when first seen. */

@@ -5,12 +5,12 @@ import {
   contentItemsText,
   emptyBody,
   genericBody,
-  isSourceContext,
   messageSummary,
   toolInputText,
   type CompactBody,
 } from "./compact-fields";
-import { asObject, nonBlankString, pythonJsonDumps, type JsonObject } from "./py-compat";
+import { isSourceContext } from "@/lib/sources/codex/source-context";
+import { asObject, nonBlankString, pythonJsonDumps, type JsonObject } from "@/lib/sources/common/py-compat";
 
 /**
  * Compacts one parsed Codex rollout record (contract §4.4 classic):

@@ -7,7 +7,7 @@ import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecords } from "./compact";
-import { parseJsonObject } from "./py-compat";
+import { parseJsonObject } from "@/lib/sources/common/py-compat";
 import { TRIM_MARKER } from "./trim";
 
 const CORPUS = path.join(SHARED_DIR, "corpus");

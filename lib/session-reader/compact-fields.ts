@@ -1,22 +1,9 @@
-import { nonBlankString, pyLstrip, pythonJsonDumps, type JsonObject } from "./py-compat";
+import { nonBlankString, pyLstrip, pythonJsonDumps, type JsonObject } from "@/lib/sources/common/py-compat";
 import type { CompactRecord, CompactToolResult, CompactToolUse } from "./schema";
 import { boundedInputSummary, boundedText, trimToolResultPreview, utf8ByteLength } from "./trim";
 
 /** The source-derived part of a compact record: everything but line provenance and echoes. */
 export type CompactBody = Omit<CompactRecord, "line" | "raw_bytes" | "raw_sha256" | "duplicate_of">;
-
-/**
- * Codex source-context prefixes, checked case-sensitively after `lstrip()` (contract §1.7).
- * User-shaped messages starting with one are source-generated, not human input.
- */
-export const SOURCE_CONTEXT_PREFIXES = [
-  "<environment_context>",
-  "# AGENTS.md",
-  "<turn_aborted>",
-  "<subagent_notification>",
-  "<INSTRUCTIONS>",
-  "A previous agent produced the plan below",
-] as const;
 
 /** A body with no content: `content_kinds`, `tool_uses`, `tool_results` empty, no text. */
 export function emptyBody(recordType: string, summary: string, role: string | null = null): CompactBody {
@@ -49,12 +36,6 @@ export function messageSummary(role: string | null): string {
   if (role === "user") return "User message.";
   if (role === "assistant") return "Assistant message.";
   return "Message.";
-}
-
-/** True when `text`, left-stripped, starts with a {@link SOURCE_CONTEXT_PREFIXES} entry. */
-export function isSourceContext(text: string): boolean {
-  const stripped = pyLstrip(text);
-  return SOURCE_CONTEXT_PREFIXES.some((prefix) => stripped.startsWith(prefix));
 }
 
 /**

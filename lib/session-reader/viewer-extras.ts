@@ -1,5 +1,5 @@
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
-import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "./py-compat";
+import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "@/lib/sources/common/py-compat";
 import type { CompactRecord, RecordGroup, ViewerExtras } from "./schema";
 
 /** Detail text is clipped to this many characters (the viewer clamps it further). */

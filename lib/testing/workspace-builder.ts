@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { makeTempDir } from "@/lib/testing/shared";
 import { serializeIndex } from "@/lib/workspace/prepare-refs";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 export const TEST_PROJECT_KEY = "Demo-0123456789ab";
 

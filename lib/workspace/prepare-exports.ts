@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { pairExports, readExportCandidates, type UnpairedExport } from "@/lib/analysis/exports";
-import { readSessionWorkscopeId, readWorkscopeId } from "@/lib/analysis/workscope";
+import { pairExports, readExportCandidates, type UnpairedExport } from "@/lib/workspace/exports";
+import { readSessionWorkscopeId, readWorkscopeId } from "@/lib/workspace/workscope";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import type { PlannedSession } from "@/lib/workspace/prepare-plan";
 import { EXPORTS_SUBDIR } from "@/lib/workspace/sessions";

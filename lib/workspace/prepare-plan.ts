@@ -11,7 +11,7 @@ import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
-import type { IndexTurn, SourceName } from "@/lib/workspace/schema";
+import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
 
 /** One selected root session, before refs are assigned. */
 export type PlannedSession = {

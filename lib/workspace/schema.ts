@@ -1,21 +1,13 @@
 import * as z from "zod";
 
-import { RISK_LEVELS } from "@/lib/analysis/schema";
+import { indexTurnSchema, type IndexTurn } from "@/lib/sources/common/schema";
 
-/** Source names exactly as prompt-diary writes them (contract §1.1). */
-export const SOURCE_NAMES = ["claude-code", "codex"] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
+/** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
+export const RISK_LEVELS = ["low", "high"] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export const projectKeySchema = z.string().min(1, "project_key must be a non-empty string");
 export const sessionRefSchema = z.string().min(1, "session_ref must be a non-empty string");
-
-/** One `turns[]` item of a `sessions.index.jsonl` row (contract §1.4). */
-export const indexTurnSchema = z.object({
-  turn_ref: z.string(),
-  turn_start_line: z.number().int(),
-  turn_end_line: z.number().int(),
-});
-export type IndexTurn = z.infer<typeof indexTurnSchema>;
 
 /** One `sessions.index.jsonl` row as Casefile uses it (unknown legacy fields are ignored). */
 export const indexRowSchema = z.object({

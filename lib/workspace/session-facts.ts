@@ -1,5 +1,5 @@
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
-import { asObject, nonBlankString, parseJsonObject } from "@/lib/session-reader/py-compat";
+import { asObject, nonBlankString, parseJsonObject } from "@/lib/sources/common/py-compat";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionFacts } from "@/lib/workspace/schema";
 

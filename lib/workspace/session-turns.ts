@@ -1,5 +1,6 @@
 import type { CoreContext } from "@/lib/context";
-import type { IndexTurn, SessionTurn, SessionTurnsInput, SessionTurnsPage } from "@/lib/workspace/schema";
+import type { SessionTurn, SessionTurnsInput, SessionTurnsPage } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getSession } from "@/lib/workspace/sessions";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 

@@ -1,24 +1,9 @@
-import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import * as z from "zod";
 
 import { defineTool } from "@/lib/tools/define-tool";
-import { listSessions } from "@/lib/workspace/list-sessions";
 import { listProjects } from "@/lib/workspace/projects";
 import { listSessionTurns } from "@/lib/workspace/session-turns";
-import { listSessionsInputSchema, type ProjectSummary, sessionTurnsInputSchema } from "@/lib/workspace/schema";
-
-/** `list_sessions` (seed 004's paginated shape over a project's indexed sessions). */
-export const listSessionsTool = defineTool({
-  name: "list_sessions",
-  title: "List sessions",
-  description:
-    "List a project's indexed sessions with started_at, ended_at, duration_seconds, turn_count, first_user_message, subagent_count, size_bytes, status (completed, active, errored) and last_response_preview; paginated with limit/offset, sortable, filterable by text. Read-only.",
-  readOnly: true,
-  input: listSessionsInputSchema,
-  inputHint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-  // A control-plane project's sessions come from its ho2m ledger (seed 004, issue 11).
-  run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "list_sessions", input)) ?? listSessions(ctx, input),
-});
+import { type ProjectSummary, sessionTurnsInputSchema } from "@/lib/workspace/schema";
 
 /**
  * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
@@ -55,4 +40,4 @@ export const listSessionTurnsTool = defineTool({
   run: (ctx, input) => listSessionTurns(ctx, input),
 });
 
-export const workspaceTools = [listSessionsTool, listSessionTurnsTool];
+export const workspaceTools = [listSessionTurnsTool];

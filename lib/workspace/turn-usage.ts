@@ -8,7 +8,8 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { codexTurnUsage } from "@/lib/sources/codex/turn-usage";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import type { IndexTurn, TurnUsage } from "@/lib/workspace/schema";
+import type { TurnUsage } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 import { CASEFILE_DIR, getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
 const memory = new Map<string, { stamp: string; rows: TurnUsage[] }>();

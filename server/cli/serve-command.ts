@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
+import { callTool } from "@/lib/tools/registry";
 import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
@@ -59,7 +60,7 @@ export async function syncOnStart(workspace: string): Promise<string> {
   const ctx = createCoreContext(workspace, { log: stderrLogger });
   const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force });
   // The demo shows a chain and a synthesis item too (written once; later starts find them there).
-  if (decision.sources.demo) await seedDemoWork(ctx);
+  if (decision.sources.demo) await seedDemoWork(ctx, callTool);
   return `${decision.note ? `${decision.note}\n` : ""}${renderSummary(summary)}${summary.files_read} source file(s) read; sources: casefile sources --workspace ${workspace}\n`;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { getChangeFeed } from "@/lib/workspace/change-feed";
+import { getChangeFeed } from "@/lib/ledger/change-feed";
 import { getCoreContext } from "@/server/core";
 
 const HEARTBEAT_MS = 15_000;

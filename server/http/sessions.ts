@@ -2,7 +2,8 @@ import "server-only";
 
 import { readViewerLinesTool } from "@/lib/session-reader/tools";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
-import { listSessionsTool, listSessionTurnsTool } from "@/lib/workspace/tools";
+import { listSessionTurnsTool } from "@/lib/workspace/tools";
+import { listSessionsTool } from "@/lib/forensics/tools";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
 

@@ -5,7 +5,7 @@ import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { TranscriptDiagnostics } from "@/lib/sources/common/diagnostics";
 
 /** One timestamped human trigger (a turn start, in or out of the window). */

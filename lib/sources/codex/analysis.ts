@@ -3,7 +3,7 @@ import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import type { CodexFormat } from "@/lib/sources/codex/legacy";
 import type { CodexSessionMeta, LegacySdkCandidate } from "@/lib/sources/codex/session-meta";
 import type { CodexTokenUsage } from "@/lib/sources/codex/token-usage";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { TranscriptDiagnostics } from "@/lib/sources/common/diagnostics";
 
 /** One timestamped human trigger after echo merging (a turn start, in or out of the window). */

@@ -1,4 +1,4 @@
-import { isCodexMessageEcho, parseCodexMessage, type CodexMessage } from "@/lib/session-reader/codex-echo";
+import { isCodexMessageEcho, parseCodexMessage, type CodexMessage } from "@/lib/sources/codex/codex-echo";
 import { buildCodexAnalysis, type CodexAnalysis, type CodexTrigger } from "@/lib/sources/codex/analysis";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";

@@ -1,7 +1,7 @@
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { isSourceContext } from "@/lib/session-reader/compact-fields";
-import { nonBlankString, pyLstrip } from "@/lib/session-reader/py-compat";
+import { isSourceContext } from "@/lib/sources/codex/source-context";
+import { nonBlankString, pyLstrip } from "@/lib/sources/common/py-compat";
 
 /** `session_meta.payload.originator` of prompt-diary's own report-generation sessions (§1.8 step 2). */
 export const CODEX_REPORT_ORIGINATOR = "prompt_diary";

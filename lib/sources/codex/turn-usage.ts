@@ -2,7 +2,7 @@ import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { toTranscriptReadError } from "@/lib/sources/codex/read-error";
 import { CodexUsageTracker, UNKNOWN_USAGE, type UsageMark } from "@/lib/sources/codex/token-usage";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 /** Token usage of one indexed turn, for the session list and viewer. Counts are tokens; null = unknown. */
 export type CodexTurnUsageRow = {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
-import type { SourceName } from "@/lib/workspace/schema";
+import type { SourceName } from "@/lib/sources/common/schema";
 
 /** The deterministic project identity of one session (contract §1.3). */
 export type ProjectIdentity = {

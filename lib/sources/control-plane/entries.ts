@@ -3,7 +3,7 @@ import path from "node:path";
 
 import type { DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
-import { parseTimestampMicros } from "@/lib/session-reader/py-compat";
+import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
 
 /** A parsed JSON object. */
 export type JsonObject = { [key: string]: unknown };

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
-import type { IndexTurn } from "@/lib/workspace/schema";
+import type { IndexTurn } from "@/lib/sources/common/schema";
 
 /*
  * Test data for lib/synthesis: a workspace with the spans of prompt-diary's daily-synthesis/basic

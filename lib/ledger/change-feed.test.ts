@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { TEST_PROJECT_KEY, buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
-import { type WorkspaceChange, WorkspaceChangeFeed } from "@/lib/workspace/change-feed";
+import { type WorkspaceChange, WorkspaceChangeFeed } from "@/lib/ledger/change-feed";
 
 describe("WorkspaceChangeFeed", () => {
   it("tells listeners about a new evidence card and an envelope rename, and nothing otherwise", async () => {

@@ -1,4 +1,4 @@
-import { readWorkscopeId } from "@/lib/analysis/workscope";
+import { readWorkscopeId } from "@/lib/workspace/workscope";
 
 /** A chat export (`/export` `.txt`) and the Workscope ID it states (null when none). */
 export type ExportCandidate = { path: string; workscopeId: string | null };

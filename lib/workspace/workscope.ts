@@ -1,4 +1,4 @@
-import { streamRecordLines } from "@/lib/analysis/record-lines";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
 
 /** Seed 003 Q2: `Workscope ID: YYYYMMDD-HHMMSS`, first match wins. */
 const PATTERN_BYTES = Buffer.from("Workscope ID: ");

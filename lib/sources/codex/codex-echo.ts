@@ -1,4 +1,4 @@
-import { asObject, parseTimestampMicros, type JsonObject } from "./py-compat";
+import { asObject, parseTimestampMicros, type JsonObject } from "@/lib/sources/common/py-compat";
 
 /** Echo window: the echo may follow its original by 0 to 100 ms inclusive (contract §1.7). */
 export const ECHO_WINDOW_MICROS = 100_000;

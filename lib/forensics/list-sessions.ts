@@ -7,7 +7,7 @@ import {
   type SessionListItem,
   type SessionSortKey,
 } from "@/lib/workspace/schema";
-import { getSessionSummary } from "@/lib/workspace/session-summary";
+import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { resolveSession } from "@/lib/workspace/sessions";
 
 /** Rows summarised at once by `list_sessions`. */
