@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { createCoreContext } from "@/lib/context";
-import { rejectNonLocalRequest } from "@/lib/security/local-request";
+import { localRequestDecisions, rejectNonLocalRequest } from "@/lib/security/local-request";
+import { recordRefusedCall } from "@/lib/tools/registry";
 import { checkPageTarget } from "@/lib/workspace/page-target";
 
 /**
@@ -12,13 +13,45 @@ import { checkPageTarget } from "@/lib/workspace/page-target";
  */
 export async function proxy(request: NextRequest) {
   const reason = rejectNonLocalRequest(request.method, request.headers.get("host"), request.headers.get("origin"));
-  if (reason) return NextResponse.json({ error: { code: "invalid_input", message: reason } }, { status: 403 });
+  if (reason) {
+    await recordRefusedToolPost(request, reason);
+    return NextResponse.json({ error: { code: "invalid_input", message: reason } }, { status: 403 });
+  }
   const target = await checkPageTarget(createCoreContext(resolveWorkspaceDir(undefined)), request.nextUrl.pathname);
   if (target.kind === "bad_encoding") {
     return NextResponse.json({ error: { code: "invalid_input", message: `malformed percent-encoding in the path segment '${target.segment}'` } }, { status: 400 });
   }
   if (target.kind === "not_found") return NextResponse.rewrite(new URL("/__casefile-not-found", request.url), { status: 404 });
   return NextResponse.next();
+}
+
+/** The largest refused body kept as the call's input on the record (the tool door's own limit). */
+const REFUSED_BODY_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * A refused `POST /api/tools/<name>` is a tool call denied by the door's Host/Origin rules: it
+ * goes on the audit ledger as `denied` with those decisions (seed 002), its body as the input
+ * when it is JSON within the limit (else null). Other refused requests are not tool calls.
+ */
+async function recordRefusedToolPost(request: NextRequest, reason: string): Promise<void> {
+  const tool = /^\/api\/tools\/([^/]+)$/.exec(request.nextUrl.pathname)?.[1];
+  if (request.method !== "POST" || tool === undefined) return;
+  let name: string;
+  try {
+    name = decodeURIComponent(tool);
+  } catch {
+    return;
+  }
+  let input: unknown = null;
+  if (Number(request.headers.get("content-length") ?? 0) < REFUSED_BODY_LIMIT) {
+    try {
+      input = JSON.parse(await request.text());
+    } catch {
+      /* not JSON: the refusal is recorded without an input */
+    }
+  }
+  const decisions = localRequestDecisions(request.method, request.headers.get("host"), request.headers.get("origin"));
+  await recordRefusedCall(createCoreContext(resolveWorkspaceDir(undefined)), name, input, { door: "http", decisions }, reason);
 }
 
 export const config = { matcher: "/((?!_next/static|_next/image|favicon.ico).*)" };

@@ -21,6 +21,9 @@ test.describe("seed 003 analysis on the phantom-reads corpus", () => {
     await page.goto(`${viewer}/analysis`);
     await expect(analysisPage.chart().locator(".recharts-line").first()).toBeVisible();
     await expect(analysisPage.resetMarkers()).toHaveCount(BAD.resetLines.length);
+    // Hovering the chart shows the figures of the nearest point.
+    await analysisPage.chart().locator(".recharts-cartesian-grid").hover();
+    await expect(analysisPage.chart().locator(".recharts-tooltip-wrapper")).toContainText(/Line \d+[\s\S]*Cache read/);
     await expect(analysisPage.resetsTable().getByRole("row")).toHaveCount(BAD.resetLines.length + 1);
     await expect(analysisPage.readsTable()).toBeVisible();
     await expect(page.getByText(/high risk/i).first()).toBeVisible();

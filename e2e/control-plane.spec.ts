@@ -60,6 +60,7 @@ test.describe("Control Plane project", () => {
     await row.getByRole("link", { name: "cp-healthy" }).click();
 
     await expect(page.getByRole("heading", { level: 1, name: "cp-healthy" })).toBeVisible();
+    await expect(page).toHaveTitle(/cp-healthy/);
     const sessions = page.getByRole("table", { name: "Control Plane sessions" });
     await expect(sessions.getByRole("row")).toHaveCount(3);
     await expect(sessions.getByRole("row", { name: new RegExp(SESSION) })).toContainText("completed");
@@ -79,26 +80,38 @@ test.describe("Control Plane project", () => {
     await ho2m.getByRole("link", { name: /First broken/ }).click();
     await expect(page.getByTestId("ledger-verdict")).toHaveText(/broken at ho2m\.jsonl:3/);
     await expect(page.locator('li[data-line="3"]')).toContainText("hash_mismatch");
+    await page.screenshot({ path: path.join(TMP, "ledger-broken.png"), fullPage: true });
   });
 
   test("a session opens as overview and Timeline; a row opens its ledger line", async ({ page }) => {
     await page.goto(`/projects/${encodeURIComponent(healthyKey)}`);
     await page.getByRole("link", { name: SESSION }).click();
     await expect(page.getByTestId("session-about")).toHaveText(
-      'User started with "what frameworks are installed?" and the session ran 2 turns. Work was mostly classify (1 of 2 work orders). Tools used: list_frameworks (1×), query_ledger (1×). 1 warning occurred. Session ended cleanly.',
+      'User started with "what frameworks are installed?" and the session ran 2 turns. Work was split between classify and synthesize (1 each of 2 work orders). Tools used: list_frameworks (1×), query_ledger (1×). 1 warning occurred. Session ended cleanly.',
     );
     await expect(page.getByTestId("session-diagnostics")).toContainText("ho2m 8 · ho1m 8 · governance 5");
     const rows = page.getByTestId("timeline-row");
     await expect(rows).toHaveCount(21);
     await expect(rows.first()).toContainText("SESSION_START");
     await expect(page.getByRole("table", { name: "Session timeline" })).not.toContainText("PROMPT: what frameworks");
+    await page.screenshot({ path: path.join(TMP, "session.png"), fullPage: true });
     await page.getByRole("link", { name: "Show full payloads" }).click();
     await expect(page.getByRole("table", { name: "Session timeline" })).toContainText("PROMPT: what frameworks");
-    await page.screenshot({ path: path.join(TMP, "session.png"), fullPage: true });
+    await page.screenshot({ path: path.join(TMP, "session-full.png"), fullPage: true });
 
     await rows.filter({ hasText: "TURN_RECORDED" }).first().getByRole("link", { name: "TURN_RECORDED" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "ho2m" })).toBeVisible();
     await expect(page.getByTestId("ledger-verdict")).toHaveText("verified");
     await expect(page.locator("li.bg-highlight")).toContainText('"event_type": "TURN_RECORDED"');
+  });
+
+  test("the session's Timeline route and an unknown session", async ({ page }) => {
+    await page.goto(`/projects/${encodeURIComponent(healthyKey)}/sessions/${SESSION}/timeline`);
+    await expect(page.getByTestId("session-about")).toContainText('User started with "what frameworks are installed?"');
+    await expect(page.getByTestId("timeline-row")).toHaveCount(21);
+    await expect(page.getByTestId("timeline-row").last()).toContainText("SESSION_END");
+    await page.screenshot({ path: path.join(TMP, "timeline.png"), fullPage: true });
+    const missing = await page.goto(`/projects/${encodeURIComponent(healthyKey)}/sessions/not-a-session`);
+    expect(missing?.status()).toBe(404);
   });
 });

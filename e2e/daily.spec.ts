@@ -32,3 +32,10 @@ test.describe("sessions sync by themselves while the dashboard runs (issue 12, i
     expect(await page.evaluate(() => (window as unknown as { __live?: number }).__live)).toBe(1);
   });
 });
+
+test("the home page shows the window as all time when there is no date window (issue 12, item 12)", async ({ homePage, page }) => {
+  await homePage.goto();
+  const header = page.locator("header").filter({ has: page.getByRole("heading", { name: "Projects" }) });
+  await expect(header.locator("dt", { hasText: "Window" })).toBeVisible();
+  await expect(header.locator("dd", { hasText: "all time" })).toHaveText("all time");
+});

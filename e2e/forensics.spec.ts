@@ -72,6 +72,26 @@ test.describe("session forensics on a real corpus session", () => {
     await expect(page.locator('[role="listitem"][data-source="main"]')).toHaveCount(0);
   });
 
+  test("the session's audit ledger entries join the timeline as audit rows that open the Audit page", async ({ page, request }) => {
+    const ref = await era2Ref(request);
+    const read = await request.post("/api/tools/read_session_lines", { data: { project_key: ERA2.projectKey, session_ref: ref, start_line: 1, end_line: 2 } });
+    expect(read.ok()).toBe(true);
+    const response = await request.post("/api/tools/reconstruct_session", { data: { project_key: ERA2.projectKey, session_ref: ref, source: "audit", limit: 5000, max_bytes: 10_000_000 } });
+    const { timeline } = (await response.json()) as ReconstructSessionResult;
+    const mine = timeline.filter((r) => r.payload.tool_name === "read_session_lines" && r.actor === "http");
+    expect(mine.map((r) => r.event_type).slice(-2)).toEqual(["tool_call_started", "tool_call_finished"]);
+
+    await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}/timeline?source=audit`);
+    await expect(page.getByTestId("timeline-count")).toContainText(`${timeline.length} events`);
+    const last = page.locator(`[role="listitem"][data-index="${mine.at(-1)!.index}"]`);
+    await last.scrollIntoViewIfNeeded();
+    await expect(last).toHaveAttribute("data-source", "audit");
+    await expect(last).toContainText("read_session_lines finished: success");
+    await page.screenshot({ path: `${SHOTS}/forensics-timeline-audit.png` });
+    await last.getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/audit\\?task=${encodeURIComponent(`${ERA2.projectKey}/${ref}`)}$`));
+  });
+
   test("the viewer search finds a known string and n moves to the next match", async ({ page, request, viewerPage }) => {
     const ref = await era2Ref(request);
     const pattern = '"name":"Read"';

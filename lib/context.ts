@@ -41,6 +41,18 @@ export type CallTrace = {
   artifact(workspaceRelativePath: string): void;
 };
 
+/**
+ * Records one validation stage of a call on its trace as the rule `validation.<stage>` (seed 002:
+ * "every policy rule that was evaluated"): allow when `errors` is empty, else deny naming the
+ * failing fields (`path` or `field` of each error). Returns `errors`, so a caller can write
+ * `if (traceStage(trace, "stage_a", errors).length > 0) return invalid(errors)`. No trace: no-op.
+ */
+export function traceStage<E extends { path?: string; field?: string }>(trace: CallTrace | undefined, stage: string, errors: readonly E[]): readonly E[] {
+  const fields = [...new Set(errors.map((e) => e.path ?? e.field ?? "input"))];
+  trace?.policy(`validation.${stage}`, errors.length === 0 ? "allow" : "deny", fields.length > 0 ? fields.join(", ") : undefined);
+  return errors;
+}
+
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export const stderrLogger: Logger = {

@@ -52,7 +52,13 @@ async function viaMcp(tool: string, input: object): Promise<{ isError: boolean; 
 
 const base = { project_key: TEST_PROJECT_KEY, session_ref: "S0001" };
 
-describe("CLI, HTTP and MCP return identical JSON", () => {
+/*
+ * Every case spawns the CLI through tsx (seconds of start-up on a loaded runner, twice in the
+ * write cases): the suites' time limits are generous bounds, never measures of speed.
+ */
+const SPAWNING = { timeout: 300_000 };
+
+describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
   it.each([
     ["compact window", { ...base, start_line: 3, end_line: 7 }, true],
     ["full window", { ...base, start_line: 1, end_line: 2, mode: "full" }, true],
@@ -93,6 +99,9 @@ describe("CLI, HTTP and MCP return identical JSON", () => {
     ["list_sessions: limit not a number", "list_sessions", { project_key: TEST_PROJECT_KEY, limit: "many" }, "limit"],
     ["list_sessions: project_key a number", "list_sessions", { project_key: 42 }, "project_key"],
     ["list_sessions: order not an enum value", "list_sessions", { project_key: TEST_PROJECT_KEY, order: "sideways" }, "order"],
+    ["query_ledger_full: max_entries not a number", "query_ledger_full", { ledger: "audit", max_entries: "many" }, "max_entries"],
+    ["query_ledger_full: result not an enum value", "query_ledger_full", { result: "maybe" }, "result"],
+    ["inspect_ledger_task: task_id a number", "inspect_ledger_task", { task_id: 8 }, "task_id"],
   ])("a wrongly typed input gets the same invalid result through every door: %s", async (_label, tool, input, field) => {
     const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
     expect(http.text).toBe(cli.text);
@@ -176,7 +185,7 @@ describe("CLI, HTTP and MCP return identical JSON", () => {
   });
 });
 
-describe("write_work_item through every door", () => {
+describe("write_work_item through every door", SPAWNING, () => {
   const envelopePath = () => path.join(root, "projects", TEST_PROJECT_KEY, "project-synthesis.json");
   const item = {
     work_item_ref: "W0001",

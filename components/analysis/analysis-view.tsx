@@ -43,9 +43,11 @@ export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSess
             <span className="text-faint">none paired</span>
           )}
         </Fact>
-        <Fact label="Side files">
-          {a.has_subagents ? "subagents" : "no subagents"} · {a.has_tool_results ? "tool-results/" : "no tool-results/"}
-        </Fact>
+        {reads && (
+          <Fact label="Side files">
+            {a.has_subagents ? "subagents" : "no subagents"} · {a.has_tool_results ? "tool-results/" : "no tool-results/"}
+          </Fact>
+        )}
       </dl>
       {a.token_notes.length > 0 && (
         <ul className="text-xs text-muted">
@@ -77,7 +79,9 @@ export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSess
           </p>
         )}
         <p className="text-xs text-muted">
-          Phantom-read markers in tool results: {a.markers.length}. Mentions of the marker text elsewhere (not counted, seed 003 Q3): {a.marker_mentions_in_conversation}.
+          {reads
+            ? `Phantom-read markers (a tool result that starts with <persisted-output> or [Old tool result content cleared]): ${formatCount(a.markers.length)}. Lines that only mention them in the conversation: ${formatCount(a.marker_mentions_in_conversation)} (discussion, not counted).`
+            : "Phantom-read markers: not looked for, this source has no tool results of that kind."}
         </p>
       </section>
     </div>

@@ -6,6 +6,15 @@ import { SessionViewer } from "@/components/viewer/session-viewer";
 import type { ChatExport } from "@/lib/analysis/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
+/**
+ * Claude Code's terminal glyphs `⏺` (U+23FA, a tool call or reply) and `⎿` (U+23BF, its result)
+ * are missing from most fonts and show as empty boxes: displayed as `●` and `└`, which every
+ * monospace font has. Display only; the export's text is unchanged.
+ */
+function displayLine(text: string): string {
+  return text.replaceAll("\u23fa", "\u25cf").replaceAll("\u23bf", "\u2514");
+}
+
 /** Points the viewer at a transcript line through the URL fragment it listens to. */
 function showTranscriptLine(line: number, mode: "push" | "replace") {
   const url = `${window.location.pathname}${window.location.search}#L${line}`;
@@ -57,7 +66,7 @@ export function ExportView({ detail, chat }: { detail: SessionDetail; chat: Chat
             return (
               <div key={i} data-export-line={i + 1} data-session-line={link?.session_line} className={`flex gap-2 px-3 ${link ? "bg-accent-soft/50" : ""}`}>
                 <span className="w-8 shrink-0 select-none text-right text-faint">{i + 1}</span>
-                <span className="min-w-0 flex-1 whitespace-pre-wrap break-words">{text || " "}</span>
+                <span className="min-w-0 flex-1 whitespace-pre-wrap break-words">{displayLine(text) || " "}</span>
                 {link && (
                   <button type="button" onClick={() => showTranscriptLine(link.session_line, "push")} className="shrink-0 self-start font-sans text-2xs text-accent hover:underline" title={`${link.tool} call on transcript line ${link.session_line}`}>
                     L{link.session_line}

@@ -11,8 +11,8 @@ export function RiskBadge({ level, resets }: { level: RiskLevel | null; resets: 
   return (
     <span
       data-risk={level}
-      title={`${resets ?? 0} context reset${resets === 1 ? "" : "s"} (seed 003: low 0–1, high 2+)`}
-      className={`inline-flex items-center gap-1 rounded border px-1.5 py-0.5 text-2xs font-semibold uppercase tracking-wide ${STYLE[level]}`}
+      title={`${resets ?? 0} context reset${resets === 1 ? "" : "s"} (risk: low at 0–1, high at 2 or more)`}
+      className={`inline-flex items-center gap-1 whitespace-nowrap rounded border px-1.5 py-0.5 text-2xs font-semibold uppercase tracking-wide ${STYLE[level]}`}
     >
       {level} risk{resets !== null && <span className="font-normal normal-case tabular-nums">· {resets}</span>}
     </span>

@@ -17,15 +17,17 @@ const RESULT_STYLE: Record<string, string> = {
 export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
   { id: "time", header: "Time", width: "9.5rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
   { id: "door", header: "Door", width: "5.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
-  { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.tool_name}</span> },
-  { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs">{r.task_id}</span> },
+  { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.tool_name}>{r.tool_name}</span> },
+  { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.task_id}>{r.task_id}</span> },
   {
     id: "result",
     header: "Result",
-    width: "8rem",
+    width: "10rem",
     cell: (r) => {
       const result = r.outcome?.result ?? "running";
-      return <span className={RESULT_STYLE[result]}>{result}{r.outcome?.status && r.outcome.status !== "ok" ? ` · ${r.outcome.status}` : ""}</span>;
+      const text = `${result}${r.outcome?.status && r.outcome.status !== "ok" ? ` · ${r.outcome.status}` : ""}`;
+      // Long statuses (appended, replaced, forbidden) are cut by the column: the full text is the title.
+      return <span className={`truncate ${RESULT_STYLE[result]}`} title={text}>{text}</span>;
     },
   },
   { id: "duration", header: "Duration", width: "6rem", align: "right", cell: (r) => (r.outcome ? `${r.outcome.duration_ms} ms` : "—") },

@@ -57,9 +57,10 @@ export function CpLedgerView({ project, window: w, verdict, target }: Props) {
         {w.lines.map((l) => {
           const issue = issueAt.get(`${l.file}:${l.line}`);
           const isTarget = target !== null && target.line === l.line && (target.file === null || target.file === l.file);
+          // scroll-mt: a #L<n> link keeps a few lines (and, near the top, the verdict) above its line.
           const tone = issue?.severity === "error" ? "bg-danger-soft" : issue ? "bg-warn-soft" : isTarget ? "bg-highlight" : "";
           return (
-            <li key={`${l.file}:${l.line}`} id={`L${l.line}`} data-line={l.line} className={`flex gap-3 border-b border-line/60 px-2 py-1 last:border-0 ${tone}`}>
+            <li key={`${l.file}:${l.line}`} id={`L${l.line}`} data-line={l.line} className={`flex scroll-mt-40 gap-3 border-b border-line/60 px-2 py-1 last:border-0 ${tone}`}>
               <span className="w-12 shrink-0 text-right text-faint tabular-nums select-none">{l.line}</span>
               <span className="min-w-0 flex-1 break-all whitespace-pre-wrap">
                 {issue ? (

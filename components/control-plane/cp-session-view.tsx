@@ -98,7 +98,7 @@ export function CpSessionView({ project, overview, timeline, verbosity }: Props)
         <table className="w-full rounded border border-line bg-surface text-left text-xs" aria-label="Session timeline">
           <thead className="border-b border-line-strong text-2xs tracking-wide text-muted uppercase">
             <tr>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Time</th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">Time (UTC)</th>
               <th scope="col" className="px-2 py-1.5 font-semibold">Source</th>
               <th scope="col" className="px-2 py-1.5 font-semibold">Event</th>
               <th scope="col" className="px-2 py-1.5 font-semibold">Actor</th>
@@ -124,7 +124,8 @@ export function CpSessionView({ project, overview, timeline, verbosity }: Props)
                   {row.wo_id ? ` ${row.wo_id.replace(`WO-${summary.session_id}-`, "WO-")}` : ""}
                 </td>
                 <td className="max-w-xl px-2 py-1">
-                  <code className="line-clamp-3 font-mono text-2xs break-all text-muted">{JSON.stringify(row.payload)}</code>
+                  {/* Compact rows are clamped; full payloads (prompts, tool arguments) are shown whole. */}
+                  <code className={`font-mono text-2xs break-all text-muted ${verbosity === "compact" ? "line-clamp-3" : "whitespace-pre-wrap"}`}>{JSON.stringify(row.payload)}</code>
                 </td>
               </tr>
             ))}

@@ -1,12 +1,14 @@
 import { routes } from "@/components/navigation/routes";
 
 /**
- * The viewer URL of a line of a session file (`file` as the forensics tools report it), or null
- * for a persisted tool result (the viewer shows transcripts only).
+ * The viewer URL of a line of a session file (`file` as the forensics tools report it), the
+ * Audit page filtered to the session for an audit ledger entry, or null for a persisted tool
+ * result (the viewer shows transcripts only).
  */
 export function fileLineHref(projectKey: string, sessionRef: string, source: string, file: string, line: number): string | null {
   if (source === "main") return routes.line(projectKey, sessionRef, line);
   if (source === "subagent") return routes.line(projectKey, sessionRef, line, file.replace(/^.*\//, "").replace(/\.jsonl$/, ""));
+  if (source === "audit") return routes.audit(`${projectKey}/${sessionRef}`);
   return null;
 }
 

@@ -56,7 +56,7 @@ export function OverviewCard({ overview }: { overview: SessionOverviewResult }) 
             ["Main", formatCount(d.events.main)],
             ["Subagents", `${formatCount(d.events.subagent)} in ${d.subagents.count} file${d.subagents.count === 1 ? "" : "s"}`],
             ["Tool results", formatCount(d.events.tool_result)],
-            ["Audit", formatCount(d.events.audit)],
+            ["Audit", `${formatCount(d.events.audit)} (${formatCount(d.audit.calls)} call${d.audit.calls === 1 ? "" : "s"})`],
           ]}
         />
         {(s.errors.length > 0 || s.warnings.length > 0) && (

@@ -28,7 +28,8 @@ export function WorkspaceHeader({ info }: { info: WorkspaceInfo }) {
         <dt className="text-muted">{info.all_time ? "Window" : "Report date"}</dt>
         <dd className="tabular-nums">
           {info.all_time ? "all time" : (info.report_date ?? "—")}
-          {info.timezone ? <span className="text-muted"> ({info.timezone})</span> : null}
+          {/* A time zone says something only about a day window. */}
+          {info.timezone && !info.all_time ? <span className="text-muted"> ({info.timezone})</span> : null}
         </dd>
         {info.schema_version !== null && (
           <>

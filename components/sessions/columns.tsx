@@ -78,7 +78,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     id: "risk",
     header: "Risk",
     sortKey: "reset_count",
-    width: "7rem",
+    width: "8.5rem", // the badge ("HIGH RISK · 4") plus the cell padding; narrower clips it to an ellipsis
     cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} />,
   },
   {

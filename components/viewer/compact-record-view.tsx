@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 
 import { formatBytes } from "@/components/format/format";
+import { readableUserText } from "@/lib/format/display-text";
 import type { CompactToolResult, CompactToolUse, ViewerCompactRecord } from "@/lib/session-reader/schema";
 
 import { Badge, type BadgeTone } from "./badge";
@@ -72,6 +73,8 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
   const { command, detail } = record.view;
   const malformed = record.summary === MALFORMED_SUMMARY;
   const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
+  // A local command's output and its caveat read without Claude Code's wrapper tags.
+  const text = record.record_type === "user" && record.text_preview !== null ? readableUserText(record.text_preview) : record.text_preview;
   return (
     <div className="flex min-w-0 flex-col gap-1 py-1">
       <div className="flex min-w-0 flex-wrap items-center gap-1.5">
@@ -102,8 +105,11 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
             {command}
           </code>
         </p>
+      ) : text !== null && text.trim() === "" ? (
+        // A text of only blank lines ("\n\n" happens) reads as a note, not as an empty band.
+        <span className="font-sans text-2xs text-faint">(whitespace only)</span>
       ) : (
-        record.text_preview && <ClampedText text={record.text_preview} className="text-[0.8125rem] leading-5" />
+        text && <ClampedText text={text} className="text-[0.8125rem] leading-5" />
       )}
       {detail && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" />}
       {record.tool_uses.map((use, i) => (

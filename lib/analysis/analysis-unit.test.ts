@@ -64,6 +64,31 @@ describe("analyzeSessionFile on a synthetic transcript", () => {
     expect(a.resets.map((r) => r.session_line)).toEqual([6]);
   });
 
+  it("byte classification: spaced JSON, the 2.1.3x layout (content before the id), big results, marker text inside a file", async () => {
+    const big = "x".repeat(70 << 10);
+    const file = await writeLines([
+      // Spaced JSON (not how Claude Code writes, but valid): the role and is_error are still found.
+      '{"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/p/a.md"}}], "usage": {"cache_read_input_tokens": 50000}}}',
+      '{"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t1", "type": "tool_result", "content": "no such file", "is_error": true}]}}',
+      assistant("m2", 50_000, [{ type: "tool_use", id: "t2", name: "Read", input: { file_path: "/p/b.md" } }, { type: "tool_use", id: "t3", name: "Read", input: { file_path: "/p/c.md" } }]),
+      // 2.1.3x: type and content first, the id after a long content.
+      JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", content: [{ type: "text", text: `discusses <persisted-output> ${big}` }], tool_use_id: "t2" }] } }),
+      // Over 64 KB: a success carrying the file, even with the words "is_error": true inside it.
+      JSON.stringify({ type: "user", message: { role: "user", content: [{ tool_use_id: "t3", type: "tool_result", content: `"is_error":true ${big}` }] } }),
+      JSON.stringify({ type: "user", message: { role: "user", content: [{ tool_use_id: "t9", type: "tool_result", content: "[Old tool result content cleared]" }] } }),
+    ]);
+    const a = await analyzeSessionFile(file, "claude-code");
+    expect((a.reads as FileRead[]).map((r) => [r.tool_use_id, r.result_line, r.success])).toEqual([
+      ["t1", 2, false],
+      ["t2", 4, true],
+      ["t3", 5, true],
+    ]);
+    expect(a.token_points.map((p) => p.line)).toEqual([1, 3]);
+    // A file that discusses a marker is neither a marker nor a conversation mention; a result that is one is a marker.
+    expect(a.markers).toEqual([{ line: 6, tool_use_id: "t9", marker: "[Old tool result content cleared]" }]);
+    expect(a.marker_mentions_in_conversation).toBe(0);
+  });
+
   it("a source without a figure says so instead of 0 (Codex: no reads, no cache creation)", async () => {
     const tc = (input: number, cached: number, total: number) =>
       JSON.stringify({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { total_tokens: total }, last_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: 4 } } } });

@@ -13,8 +13,14 @@ const RARE_MULTI = [Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), 
 function hasRareBreak(buf: Buffer): boolean {
   if (buf.indexOf(CR) !== -1) return true;
   for (const b of RARE_SINGLE) if (buf.indexOf(b) !== -1) return true;
-  // memchr for the multi-byte patterns' last byte first: the pattern search only runs if it occurs.
-  for (const p of RARE_MULTI) if (buf.indexOf(p[p.length - 1]!) !== -1 && buf.indexOf(p) !== -1) return true;
+  // memchr for the multi-byte patterns' last byte (a continuation byte other text also uses),
+  // then a look at the bytes before it: no pattern search over the whole buffer.
+  for (const p of RARE_MULTI) {
+    const last = p[p.length - 1]!;
+    for (let i = buf.indexOf(last, p.length - 1); i !== -1; i = buf.indexOf(last, i + 1)) {
+      if (buf[i - 1] === p[p.length - 2] && (p.length === 2 || buf[i - 2] === p[0])) return true;
+    }
+  }
   return false;
 }
 

@@ -22,21 +22,35 @@ export type ClaudeScan = {
 
 const B = (s: string) => Buffer.from(s);
 const ASSISTANT = B('"assistant"');
+const ROLE = B('"role"');
+/** The role of a message record is looked for in its first 2 KB (≤ 450 bytes in every corpus record). */
+const ROLE_BYTES = 2 << 10;
+/** A Read result larger than this carries the file: errors ("File does not exist", …) are short. */
+const READ_ERROR_MAX_BYTES = 16 << 10;
+/** A tool_result's content starts within this many bytes of its `"tool_result"` type (≤ 120 in the corpus). */
+const CONTENT_START_BYTES = 512;
 const TOOL_RESULT = B('"tool_result"');
 const TOOL_USE_ID = B('"tool_use_id"');
-const IS_ERROR_TRUE = B('"is_error":true');
-const IS_ERROR_TRUE_SPACED = B('"is_error": true');
-const USER = B('"user"');
-/** Records above this size are classified from their first {@link HEAD_BYTES} bytes. */
+const IS_ERROR = B('"is_error"');
+/** Tool results above this size are taken to be successes carrying content (errors are short messages). */
 const SMALL_RECORD_BYTES = 64 << 10;
+/**
+ * Records are classified from their first 4 KB: Claude Code writes the record's role
+ * (`"role":"assistant"`) and the first tool_result's type, id and the start of its content
+ * there (≤ 410 bytes in every corpus record).
+ */
 const HEAD_BYTES = 4 << 10;
 const MARKER_PROBES = [B("persisted-output"), B("Old tool result content cleared")];
 /** Lines at most this long are parsed while looking for the `date` Workscope fallback. */
 const DATE_PROBE_MAX_BYTES = 4096;
 /** Tool input strings longer than this are file contents, not references to a file. */
 const USE_SCAN_MAX_CHARS = 4096;
-/** Path-like tokens in assistant text and tool inputs; matched by file basename. */
-const PATHISH = /[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
+/**
+ * Path-like tokens in assistant text and tool inputs; matched by file basename. A token starts
+ * only where the previous character cannot continue one (the lookbehind), so a long run of word
+ * characters is tried once, not from each of its positions (that made the search quadratic).
+ */
+const PATHISH = /(?<![\w@+~-])[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
 
 /**
  * Scans one Claude Code transcript in a single streamed pass (seed 003, issue 10):
@@ -44,14 +58,22 @@ const PATHISH = /[\w@+~-][\w.@+~-]*\.[A-Za-z0-9]{1,10}/g;
  * - every `Read` tool_use (batch = its `message.id`), its tool_result line and success
  *   (`is_error`), its first use (next assistant record) and last use (last assistant record
  *   naming the file's basename);
- * - phantom-read markers only when a tool_result's content *starts* with one (the seed warns
- *   that the strings also occur in conversation text: those are counted as mentions);
+ * - phantom-read markers only when a tool_result's content *starts* with one; the strings
+ *   elsewhere in conversation text (prompts, assistant text and tool inputs) are
+ *   counted as mentions, never as markers (the seed's caveat); inside a tool_result's content
+ *   (a file that discusses them) they are neither;
  * - the Workscope ID (first `Workscope ID: …`, else the first bare `date` output tool result).
- * Byte probes decide which records are parsed: tool_result records are parsed only when they
- * answer an awaited Read with `is_error: true`, carry several results, or (records ≤ 64 KB)
- * contain a marker string. Records over 64 KB are classified from their first 4 KB and taken
- * to hold one tool_result, as Claude Code writes them; marker strings inside them are not
- * counted as mentions (a real marker replaces the content, so its record is small).
+ * Throughput: records are classified from their first bytes (the role within 2 KB, for tool
+ * results the `"tool_result"` type and the start of the first result's content within 4 KB;
+ * ≤ 450 bytes in every corpus record). Claude Code writes one tool_result per user record, so a
+ * tool_result record is looked into only while a Read awaits its result: its id (searched past
+ * the head only in the 2.1.3x layout, where the id follows the content) and, for records
+ * ≤ 16 KB, `is_error: true` (larger ones carry the file and are successes: Read errors are
+ * short messages). Parsed are: assistant records, tool results that answer an awaited Read
+ * with an error or start with a marker string, and the first short tool results while no
+ * Workscope ID is known (the `date` fallback). Mentions are looked for in message records
+ * (prompts, assistant records) ≤ 64 KB; records without a role (progress, system, snapshots)
+ * are not conversation.
  * @throws the fs error when the file cannot be read.
  */
 export async function scanClaudeSession(filePath: string, threshold: number): Promise<ClaudeScan> {
@@ -71,21 +93,20 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   let unparsable = 0;
   let lineCount = 0;
 
-  const onToolResults = (record: JsonObject, line: number, lineHasMarker: boolean) => {
-    let hit = false;
+  /** A user record: its tool_results (markers at the content start, Read results) and its own text (mentions). */
+  const onUserRecord = (record: JsonObject, line: number, small: boolean) => {
+    let mention = small && isJsonObject(record.message) && typeof record.message.content === "string" && mentionsMarker(record.message.content);
     for (const block of contentBlocks(record)) {
+      if (small && block.type === "text" && typeof block.text === "string" && mentionsMarker(block.text)) mention = true;
       if (block.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
       const id = block.tool_use_id;
       const text = leadingText(block.content);
       const marker = PHANTOM_MARKERS.find((m) => text.trimStart().startsWith(m));
-      if (marker) {
-        markers.push({ line, tool_use_id: id, marker: marker as PhantomMarker });
-        hit = true;
-      }
+      if (marker) markers.push({ line, tool_use_id: id, marker: marker as PhantomMarker });
       if (dateId === null && patternId === null) dateId = workscopeFromDateOutput(text);
       settleRead(id, line, block.is_error === true);
     }
-    if (lineHasMarker && !hit) markerMentions += 1;
+    if (mention) markerMentions += 1;
   };
 
   const settleRead = (id: string, line: number, isError: boolean) => {
@@ -158,42 +179,44 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   for await (const { line, bytes } of streamRecordLines(filePath)) {
     lineCount = line;
     if (patternId === null) patternId = findWorkscopePattern(bytes);
-    // Big records are tool results carrying file contents: classify them from their head
-    // (type, role and the first tool_use_id come before the content) instead of scanning them.
     const small = bytes.length <= SMALL_RECORD_BYTES;
-    const head = small ? bytes : bytes.subarray(0, HEAD_BYTES);
-    // A real marker replaces the content, so its record is small (seed 003 Q3–Q6).
-    const hasMarker = small && MARKER_PROBES.some((p) => bytes.indexOf(p) !== -1);
-    let assistant = head.indexOf(ASSISTANT) !== -1;
-    if (!assistant && !small && head.indexOf(USER) === -1) assistant = bytes.indexOf(ASSISTANT) !== -1;
-    if (assistant) {
+    const head = bytes.length <= HEAD_BYTES ? bytes : bytes.subarray(0, HEAD_BYTES);
+    const role = roleIn(bytes.length <= ROLE_BYTES ? bytes : bytes.subarray(0, ROLE_BYTES));
+    if (role === "assistant" || (role === null && head.indexOf(ASSISTANT) !== -1)) {
       const record = parse(bytes);
       if (record === null) unparsable += 1;
-      else if (record.type === "assistant") onAssistant(record, line, hasMarker);
-      else if (record.type === "user") onToolResults(record, line, hasMarker);
+      else if (record.type === "assistant") onAssistant(record, line, small && hasMarkerText(bytes));
+      else if (record.type === "user") onUserRecord(record, line, small);
       continue;
     }
-    let firstId = head.indexOf(TOOL_USE_ID);
-    if (firstId === -1 && !small) firstId = bytes.indexOf(TOOL_USE_ID);
-    if (firstId === -1 || (head.indexOf(TOOL_RESULT) === -1 && bytes.indexOf(TOOL_RESULT) === -1)) {
-      if (hasMarker) markerMentions += 1;
+    const resultAt = role === "user" ? head.indexOf(TOOL_RESULT) : -1;
+    if (resultAt === -1) {
+      // A prompt: a marker string here is conversation text. Records without a role (progress,
+      // system, snapshots) are not conversation and are not searched.
+      if (role === "user" && small && hasMarkerText(bytes)) markerMentions += 1;
       if (bytes.length > 0 && bytes[0] !== 0x7b) unparsable += 1;
       continue;
     }
+    // A tool_result record. Its body (file contents) is not scanned: a real marker replaces the
+    // content, so it sits at the content's start, in the head (seed 003 Q3–Q6); marker strings
+    // further in are the file's own text, neither a marker nor a conversation mention.
     const wantsDate = patternId === null && dateId === null && bytes.length <= DATE_PROBE_MAX_BYTES;
-    if (!hasMarker && !wantsDate) {
-      const id = idAfter(bytes, firstId);
-      const single = !small || bytes.indexOf(TOOL_USE_ID, firstId + 1) === -1;
-      // Not an awaited Read result: nothing to learn (a big record carries one tool_result).
-      if (id !== null && single && !pendingResult.has(id)) continue;
-      if (id !== null && single && bytes.indexOf(IS_ERROR_TRUE) === -1 && bytes.indexOf(IS_ERROR_TRUE_SPACED) === -1) {
+    if (!hasMarkerText(head.subarray(resultAt, resultAt + CONTENT_START_BYTES)) && !wantsDate) {
+      if (pendingResult.size === 0) continue; // no Read awaits a result
+      // The id precedes the content (2.0.x) or follows it (2.1.3x): search past the head only then.
+      let at = head.indexOf(TOOL_USE_ID);
+      if (at === -1 && head !== bytes) at = bytes.indexOf(TOOL_USE_ID, HEAD_BYTES - TOOL_USE_ID.length);
+      const id = at === -1 ? null : idAfter(bytes, at);
+      if (id !== null && !pendingResult.has(id)) continue;
+      // Read errors are short messages: a result over 16 KB carries the file and is a success.
+      if (id !== null && (bytes.length > READ_ERROR_MAX_BYTES || !hasErrorTrue(bytes))) {
         settleRead(id, line, false);
         continue;
       }
     }
     const record = parse(bytes);
     if (record === null) unparsable += 1;
-    else onToolResults(record, line, hasMarker);
+    else onUserRecord(record, line, small);
   }
 
   return {
@@ -209,6 +232,33 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
     workscopeSource: patternId ? "pattern" : dateId ? "date_output" : null,
     unparsable,
   };
+}
+
+/** The first `"role": "…"` value in `head` (a message record's role), or null. */
+function roleIn(head: Buffer): string | null {
+  for (let at = head.indexOf(ROLE); at !== -1; at = head.indexOf(ROLE, at + ROLE.length)) {
+    const m = /^\s*:\s*"(\w+)"/.exec(head.toString("latin1", at + ROLE.length, at + ROLE.length + 24));
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+/** True when `bytes` holds either phantom-read marker string anywhere. */
+function hasMarkerText(bytes: Buffer): boolean {
+  return bytes.indexOf(MARKER_PROBES[0]!) !== -1 || bytes.indexOf(MARKER_PROBES[1]!) !== -1;
+}
+
+/** A conversation text names a phantom-read marker (a mention, not a marker). */
+function mentionsMarker(text: string): boolean {
+  return text.includes("persisted-output") || text.includes("Old tool result content cleared");
+}
+
+/** True when a `"is_error"` key in `bytes` is followed by `true` (compact or spaced JSON). */
+function hasErrorTrue(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(IS_ERROR); at !== -1; at = bytes.indexOf(IS_ERROR, at + IS_ERROR.length)) {
+    if (/^\s*:\s*true/.test(bytes.toString("latin1", at + IS_ERROR.length, at + IS_ERROR.length + 8))) return true;
+  }
+  return false;
 }
 
 function parse(bytes: Buffer): JsonObject | null {

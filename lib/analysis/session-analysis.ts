@@ -11,7 +11,7 @@ import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSess
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
 /** Bumped when the analysis output changes shape, so stale cache files are ignored. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** Many list rows share one process: cap the in-memory cache (entries, not bytes). */
 const MEMORY_ENTRIES = 2_000;
 const memory = new Map<string, { stamp: string; analysis: SessionAnalysis }>();
@@ -39,10 +39,24 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   return analysis;
 }
 
-/** Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold). */
+const riskMemo = new Map<string, { stamp: string; risk: { risk_level: RiskLevel; reset_count: number } }>();
+
+/**
+ * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
+ * Resets depend on the session file alone, so a warm hit costs one `stat` (no side-folder
+ * listing); a miss runs {@link getSessionAnalysis}.
+ * @throws the fs error when the session file cannot be read.
+ */
 export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<{ risk_level: RiskLevel; reset_count: number }> {
+  const st = await fs.stat(session.filePath);
+  const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
+  const hit = riskMemo.get(session.filePath);
+  if (hit && hit.stamp === stamp) return hit.risk;
   const a = await getSessionAnalysis(ctx, session, analyzeSessionInputSchema.shape.threshold.parse(undefined));
-  return { risk_level: a.risk_level, reset_count: a.reset_count };
+  const risk = { risk_level: a.risk_level, reset_count: a.reset_count };
+  if (riskMemo.size >= MEMORY_ENTRIES * 5) riskMemo.delete(riskMemo.keys().next().value!);
+  riskMemo.set(session.filePath, { stamp, risk });
+  return risk;
 }
 
 /**

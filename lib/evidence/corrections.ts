@@ -5,7 +5,7 @@ import { chainToJson } from "@/lib/evidence/parse-chain";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import { assertWritable, prepareChainWrite, resolveEvidenceTarget } from "@/lib/evidence/resolve";
 import { type DeleteEvidenceResult, type EvidenceConflict, type EvidenceError, isBlankText, type ReplaceEvidenceResult } from "@/lib/evidence/schema";
-import type { CoreContext } from "@/lib/context";
+import { type CoreContext, traceStage } from "@/lib/context";
 
 /*
  * Reviewer corrections (issue 3, "Build" 3): replace or delete the chain of one turn. Not MCP
@@ -59,26 +59,23 @@ export async function replaceEvidenceChain(ctx: CoreContext, input: unknown): Pr
   const { chain, target, turn } = prepared;
   const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref: chain.turn_ref };
 
+  const { trace } = ctx;
   return changeCard<ReplaceEvidenceResult>(target, (read) => {
     const stale = staleBase(read, fields, chain.turn_ref);
+    traceStage(trace, "base_version", stale?.errors ?? []);
     if (stale) return refuse(stale);
     const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
-    if (existing.length > 0) return refuse(invalid(existing));
-    const chains = cardChains(currentCardObject(read));
+    const chains = existing.length > 0 ? [] : cardChains(currentCardObject(read));
     const at = chains.findIndex((c) => storedTurnRef(c) === chain.turn_ref);
-    if (at < 0) {
-      return refuse(
-        invalid([
-          {
-            path: "evidence_chain.turn_ref",
-            message: `turn_ref ${pyRepr(chain.turn_ref)} has no committed evidence chain to replace`,
-            hint: "create the chain instead, or reload the card",
-          },
-        ]),
-      );
-    }
+    const missing = {
+      path: "evidence_chain.turn_ref",
+      message: `turn_ref ${pyRepr(chain.turn_ref)} has no committed evidence chain to replace`,
+      hint: "create the chain instead, or reload the card",
+    };
+    const stageB = existing.length > 0 ? existing : at < 0 ? [missing] : [];
+    if (traceStage(trace, "stage_b", stageB).length > 0) return refuse(invalid(stageB));
     const stageC = checkChainAgainstTurn(chain, turn);
-    if (stageC.length > 0) return refuse(invalid(stageC));
+    if (traceStage(trace, "stage_c", stageC).length > 0) return refuse(invalid(stageC));
     const next = chains.flatMap((c, i) => (i === at ? [chainToJson(chain)] : storedTurnRef(c) === chain.turn_ref ? [] : [c]));
     return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "replaced", ...ids, version }) };
   }, ctx.trace);
@@ -94,28 +91,26 @@ export async function deleteEvidenceChain(ctx: CoreContext, input: unknown): Pro
   await assertWritable(ctx);
   const fields = inputFields(input);
   const { project_key, session_ref, turn_ref } = fields;
+  const { trace } = ctx;
   const first = baseVersionError(fields);
-  if (first) return invalid([first]);
-  if (typeof turn_ref !== "string" || isBlankText(turn_ref)) {
-    return invalid([{ path: "turn_ref", message: "turn_ref must be a non-empty string", hint: "pass the turn_ref of the chain to delete" }]);
-  }
+  const badTurn = typeof turn_ref !== "string" || isBlankText(turn_ref);
+  const inputErrors = first ? [first] : badTurn ? [{ path: "turn_ref", message: "turn_ref must be a non-empty string", hint: "pass the turn_ref of the chain to delete" }] : [];
+  if (traceStage(trace, "input", inputErrors).length > 0 || typeof turn_ref !== "string") return invalid(inputErrors);
   const resolved = await resolveEvidenceTarget(ctx, project_key, session_ref);
-  if (!resolved.ok) return invalid([resolved.error]);
+  if (!resolved.ok) return invalid([...traceStage(trace, "stage_b", [resolved.error])]);
   const { target } = resolved;
   const ids = { project_key: target.project.projectKey, session_ref: target.row.session_ref, turn_ref };
 
   return changeCard<DeleteEvidenceResult>(target, (read) => {
     const stale = staleBase(read, fields, turn_ref);
+    traceStage(trace, "base_version", stale?.errors ?? []);
     if (stale) return refuse(stale);
     const existing = existingCardErrors(read, target.relPath, ids.project_key, ids.session_ref);
-    if (existing.length > 0) return refuse(invalid(existing));
-    const chains = cardChains(currentCardObject(read));
+    const chains = existing.length > 0 ? [] : cardChains(currentCardObject(read));
     const next = chains.filter((c) => storedTurnRef(c) !== turn_ref);
-    if (next.length === chains.length) {
-      return refuse(
-        invalid([{ path: "turn_ref", message: `turn_ref ${pyRepr(turn_ref)} has no committed evidence chain`, hint: "reload the card; only a committed chain can be deleted" }]),
-      );
-    }
+    const none = { path: "turn_ref", message: `turn_ref ${pyRepr(turn_ref)} has no committed evidence chain`, hint: "reload the card; only a committed chain can be deleted" };
+    const stageB = existing.length > 0 ? existing : next.length === chains.length ? [none] : [];
+    if (traceStage(trace, "stage_b", stageB).length > 0) return refuse(invalid(stageB));
     return { write: true, card: { ...currentCardObject(read), evidence_chains: next }, result: (version) => ({ status: "deleted", ...ids, version }) };
   }, ctx.trace);
 }

@@ -5,7 +5,7 @@ import type { TurnSpan } from "@/lib/evidence/check-turn";
 import { parseEvidenceChain, type ParsedChain } from "@/lib/evidence/parse-chain";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import type { EvidenceError } from "@/lib/evidence/schema";
-import type { CoreContext } from "@/lib/context";
+import { type CoreContext, traceStage } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
@@ -92,7 +92,9 @@ async function isFile(p: string): Promise<boolean> {
 /**
  * The checks every chain write runs before taking the card lock, in the contract's order
  * (§2.4): the chain input's shape, stage A (all parse errors), then stage B's project,
- * session and turn lookups (first failure alone).
+ * session and turn lookups (first failure alone). Each stage is recorded on the call's trace
+ * (`validation.input`, `validation.stage_a`, and `validation.stage_b` when it fails here; the
+ * caller records stage B's success after its checks under the card lock).
  */
 export async function prepareChainWrite(
   ctx: CoreContext,
@@ -101,12 +103,15 @@ export async function prepareChainWrite(
   rawChain: unknown,
   firstError: EvidenceError | null,
 ): Promise<{ ok: true; chain: ParsedChain; target: EvidenceTarget; turn: TurnSpan } | { ok: false; errors: EvidenceError[] }> {
-  if (firstError) return { ok: false, errors: [firstError] };
+  const { trace } = ctx;
+  if (firstError) return { ok: false, errors: [...traceStage(trace, "input", [firstError])] };
+  traceStage(trace, "input", []);
   const parsed = parseEvidenceChain(rawChain);
-  if (!parsed.ok) return { ok: false, errors: parsed.errors };
+  if (!parsed.ok) return { ok: false, errors: [...traceStage(trace, "stage_a", parsed.errors)] };
+  traceStage(trace, "stage_a", []);
   const resolved = await resolveEvidenceTarget(ctx, projectKey, sessionRef);
-  if (!resolved.ok) return { ok: false, errors: [resolved.error] };
+  if (!resolved.ok) return { ok: false, errors: [...traceStage(trace, "stage_b", [resolved.error])] };
   const turn = findTurn(resolved.target.row, parsed.chain.turn_ref);
-  if (!turn.ok) return { ok: false, errors: [turn.error] };
+  if (!turn.ok) return { ok: false, errors: [...traceStage(trace, "stage_b", [turn.error])] };
   return { ok: true, chain: parsed.chain, target: resolved.target, turn: turn.turn };
 }

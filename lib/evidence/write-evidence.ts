@@ -4,7 +4,7 @@ import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
 import { chainToJson } from "@/lib/evidence/parse-chain";
 import { assertWritable, duplicateTurnError, prepareChainWrite } from "@/lib/evidence/resolve";
 import type { AppendEvidenceResult, WriteEvidenceResult } from "@/lib/evidence/schema";
-import type { CoreContext } from "@/lib/context";
+import { type CoreContext, traceStage } from "@/lib/context";
 
 /**
  * Appends one evidence chain to its session card, creating the card when missing (seed 000
@@ -26,13 +26,14 @@ export async function appendEvidenceChain(ctx: CoreContext, input: unknown): Pro
   const projectKey = target.project.projectKey;
   const sessionRef = target.row.session_ref;
 
+  const { trace } = ctx;
   return changeCard<AppendEvidenceResult>(target, (read) => {
     const existing = existingCardErrors(read, target.relPath, projectKey, sessionRef);
-    if (existing.length > 0) return refuse(invalid(existing));
-    const chains = cardChains(currentCardObject(read));
-    if (chains.some((c) => storedTurnRef(c) === chain.turn_ref)) return refuse(invalid([duplicateTurnError(chain.turn_ref)]));
+    const chains = existing.length > 0 ? [] : cardChains(currentCardObject(read));
+    const stageB = existing.length > 0 ? existing : chains.some((c) => storedTurnRef(c) === chain.turn_ref) ? [duplicateTurnError(chain.turn_ref)] : [];
+    if (traceStage(trace, "stage_b", stageB).length > 0) return refuse(invalid(stageB));
     const stageC = checkChainAgainstTurn(chain, turn);
-    if (stageC.length > 0) return refuse(invalid(stageC));
+    if (traceStage(trace, "stage_c", stageC).length > 0) return refuse(invalid(stageC));
     const card = currentCardObject(read) ?? newCard(projectKey, sessionRef);
     return {
       write: true,

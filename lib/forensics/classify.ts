@@ -4,6 +4,9 @@ import { codexMessageText, codexRecordTimestamp, isCodexTrigger, objectField, st
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 
+// Scans are stored on disk (lib/forensics/scan-store): a change to what a record classifies as
+// (here or in the source classifiers this calls) must bump SCAN_STORE_VERSION there.
+
 /** Who produced a timeline event. */
 export type Actor = "user" | "assistant" | "tool" | "system";
 

@@ -5,14 +5,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { createCoreContext, type CoreContext } from "@/lib/context";
+import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
+import { UNLISTED_AUDIT_TOOLS } from "@/lib/forensics/audit-source";
 import { grepJsonl } from "@/lib/forensics/grep";
 import { sessionOverview } from "@/lib/forensics/overview";
 import { reconstructSession } from "@/lib/forensics/reconstruct";
 import { grepJsonlInputSchema, reconstructSessionInputSchema, sessionLedgerInputSchema, type GrepJsonlResult, type SessionOverviewResult, type ReconstructSessionResult, type TimelineRow } from "@/lib/forensics/schema";
 import { querySessionLedger, type SessionLedgerPage } from "@/lib/forensics/session-ledgers";
+import { getLedger } from "@/lib/ledger/ledger-store";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool, TOOLS } from "@/lib/tools/registry";
+import { listSessions } from "@/lib/workspace/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
+import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 
 const NOW = () => new Date("2026-11-21T10:00:00Z");
@@ -168,15 +173,21 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       }
     });
 
-    it("cuts at max_bytes and says so", async () => {
-      const page = await reconstruct("era2", { limit: 100, max_bytes: 2000 });
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: cuts at max_bytes and says so; the cut page is a prefix of the uncut one", async (name) => {
+      const page = await reconstruct(name, { limit: 100, max_bytes: 2000 });
       expect(page.truncated).toBe(true);
       expect(page.returned).toBeLessThan(100);
       expect(page.returned).toBeGreaterThan(0);
       expect(page.next_offset).toBe(page.returned);
       expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(2000);
-      const tiny = await reconstruct("era2", { limit: 100, max_bytes: 200 });
+      const uncut = await reconstruct(name, { limit: 100, max_bytes: 10_000_000 });
+      expect(page.timeline).toEqual(uncut.timeline.slice(0, page.returned));
+      const tiny = await reconstruct(name, { limit: 100, max_bytes: 200 });
       expect(tiny).toMatchObject({ truncated: true, returned: 0, next_offset: 0 });
+      const ref = refs[name];
+      const grepCapped = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, pattern: '"type"', limit: 1000, max_bytes: 4000 });
+      expect(grepCapped.truncated).toBe(true);
+      expect(Buffer.byteLength(JSON.stringify(grepCapped))).toBeLessThanOrEqual(4000);
     });
 
     it("compact carries no message or tool text; full does, subject to the include flags", async () => {
@@ -228,6 +239,10 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       ["era2", "tool_use_id"],
       ["codex", '"type":"function_call_output"'],
       ["codex", "exited with code [1-9]"],
+      // Anchors are per line, as grep's: no literal prefilter here, so the chunk regex must be MULTILINE.
+      ["era2", '^\\{"'],
+      ["era1", '\\}$'],
+      ["codex", '^\\{"timestamp":"[0-9-]+T'],
     ] as const)("%s /%s/: counts and line numbers equal grep -n on the main file", async (name, pattern) => {
       const ref = refs[name];
       const file = path.join(ref.dir, ref.sessionPath);
@@ -237,6 +252,22 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(result.count).toBe(expected.length);
       expect(result.entries.map((e) => e.line_number)).toEqual(expected.map((e) => e.line));
       expect(result.entries.filter((e) => !e.raw_clipped).map((e) => e.raw)).toEqual(expected.filter((e) => e.text.length <= 16_384).map((e) => e.text));
+    });
+
+    it("on the subagent transcripts of both eras too: counts and line numbers equal grep -n", async () => {
+      for (const name of ["era1", "era2"] as const) {
+        const ref = refs[name];
+        const subs = (await overview(name)).diagnostics.files.filter((f) => f.source === "subagent");
+        expect(subs.length, name).toBeGreaterThan(0);
+        for (const f of subs) {
+          const pattern = '"type":"(assistant|user)"';
+          const expected = grepN(path.join(ref.dir, f.file), pattern);
+          const result = await grep({ project_key: ref.project_key, session_ref: ref.session_ref, ledger: `subagent:${path.basename(f.file, ".jsonl")}`, pattern, limit: 1000, max_bytes: 10_000_000 });
+          expect(result.count, f.file).toBe(expected.length);
+          expect(result.entries.map((e) => e.line_number)).toEqual(expected.map((e) => e.line));
+          expect(new Set(result.entries.map((e) => e.file))).toEqual(new Set(expected.length ? [f.file] : []));
+        }
+      }
     });
 
     it("searches every file of a session (subagents, tool results) and pages with limit/offset", async () => {
@@ -310,6 +341,170 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(await callTool(ctx, "query_ledger_full", { ledger: "main", project_key: ref.project_key }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
       expect(await callTool(ctx, "query_ledger_full", { ledger: "subagent:agent-none", project_key: ref.project_key, session_ref: ref.session_ref }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "ledger" }] });
       expect((await callTool(ctx, "query_ledger_full", { ledger: "audit" }, { door: "cli" })).status).toBe("ok");
+    });
+  });
+  describe("pagination and caps on every tool", () => {
+    it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: session_overview pages its errors and warnings with limit/offset; counts stay exact", async (name) => {
+      const ids = { project_key: refs[name].project_key, session_ref: refs[name].session_ref };
+      const whole = (await sessionOverview(ctx, { ...ids, limit: 1000 })) as SessionOverviewResult;
+      const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+      expect(whole.summary.errors.length).toBe(sum(whole.summary.error_counts));
+      expect(whole.summary.warnings.length).toBe(sum(whole.summary.warning_counts));
+      expect(whole.summary.findings_page.next_offset).toBeNull();
+      const errors = [];
+      const warnings = [];
+      for (let offset = 0; ; offset += 2) {
+        const page = (await callTool(ctx, "session_overview", { ...ids, limit: 2, offset }, { door: "cli" })) as SessionOverviewResult;
+        expect(page.summary.findings_page).toMatchObject({ offset, limit: 2 });
+        expect(page.summary.error_counts).toEqual(whole.summary.error_counts);
+        errors.push(...page.summary.errors);
+        warnings.push(...page.summary.warnings);
+        if (page.summary.findings_page.next_offset === null) break;
+        expect(page.summary.findings_page.next_offset).toBe(offset + 2);
+      }
+      expect(errors).toEqual(whole.summary.errors);
+      expect(warnings).toEqual(whole.summary.warnings);
+    });
+
+    it("session_overview rejects a bad limit through the registry, naming the field", async () => {
+      expect(await callTool(ctx, "session_overview", { project_key: refs.era2.project_key, session_ref: refs.era2.session_ref, limit: 0 }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "limit" }] });
+    });
+
+    it("list_sessions pages with limit/offset, and its status agrees with session_overview's (both eras, Codex)", async () => {
+      for (const name of Object.keys(SESSIONS) as (keyof typeof SESSIONS)[]) {
+        const key = refs[name].project_key;
+        const all = (await listSessions(ctx, { project_key: key, limit: 500, offset: 0, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+        expect(all.count).toBe(all.total);
+        const pages = [];
+        for (let offset = 0; offset < all.total; offset += 2) {
+          const page = (await callTool(ctx, "list_sessions", { project_key: key, limit: 2, offset, sort: "session_ref", order: "asc" }, { door: "cli" })) as ListSessionsResult;
+          expect(page.count).toBe(Math.min(2, all.total - offset));
+          pages.push(...page.sessions);
+        }
+        expect(pages.map((p) => p.session_ref)).toEqual(all.sessions.map((p) => p.session_ref));
+        const item = all.sessions.find((s) => s.session_ref === refs[name].session_ref)!;
+        const o = await overview(name);
+        expect([item.status, item.last_response_preview], name).toEqual([o.summary.status, o.summary.last_response_preview]);
+        for (const s of all.sessions) expect(["completed", "active", "errored"]).toContain(s.status);
+      }
+      const codex = (await listSessions(ctx, { project_key: refs.codex.project_key, limit: 500, offset: 0, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+      expect(codex.sessions.find((s) => s.session_ref === refs.codex.session_ref)).toMatchObject({ status: "completed", last_response_preview: expect.any(String) });
+    });
+
+    it("query_ledger_full caps a session ledger at max_bytes, and pages concatenate", async () => {
+      const ref = refs.era2;
+      const ids = { project_key: ref.project_key, session_ref: ref.session_ref };
+      const whole = (await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 1000, max_bytes: 10_000_000 }, { door: "cli" })) as SessionLedgerPage;
+      expect(whole.truncated).toBe(false);
+      const capped = (await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 1000, max_bytes: 20_000 }, { door: "cli" })) as SessionLedgerPage;
+      expect(capped).toMatchObject({ truncated: true, next_offset: capped.returned });
+      expect(capped.returned).toBeGreaterThan(0);
+      expect(Buffer.byteLength(JSON.stringify(capped))).toBeLessThanOrEqual(20_000);
+      expect(capped.entries).toEqual(whole.entries.slice(0, capped.returned));
+      const rest = [];
+      for (let offset = 0; offset < whole.total; offset += 25) rest.push(...((await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_entries: 25, offset, max_bytes: 10_000_000 }, { door: "cli" })) as SessionLedgerPage).entries);
+      expect(rest).toEqual(whole.entries);
+      expect(await callTool(ctx, "query_ledger_full", { ...ids, ledger: "main", max_bytes: 10 }, { door: "cli" })).toMatchObject({ status: "invalid", errors: [{ field: "max_bytes" }] });
+    });
+  });
+
+  // Last: it writes to the workspace's audit ledger, which every later read of era1 would see.
+  describe("the audit ledger as the session's fourth source", () => {
+    const PRIO: Record<string, number> = { main: 0, subagent: 1, tool_result: 2, audit: 3 };
+    const viaMcp = async <T>(tool: string, input: Record<string, unknown>) => (await callTool(ctx, tool, input, { door: "mcp", client: "forensics-test" })) as T;
+
+    it("counts the calls recorded on the session in the overview and merges them into the timeline, deterministically", async () => {
+      const ref = refs.era1;
+      const ids = { project_key: ref.project_key, session_ref: ref.session_ref };
+      const before = await viaMcp<SessionOverviewResult>("session_overview", ids);
+      expect(before.diagnostics.audit).toEqual({ calls: 0, entries: 0, by_tool: {}, by_door: {}, first_at: null, last_at: null });
+      expect(before.diagnostics.events.audit).toBe(0);
+
+      // A chain written through the registry (MCP), an agent's read (CLI), and the dashboard's own reads (left out).
+      const ws = await loadWorkspace(ctx);
+      const row = ws.projects.flatMap((p) => p.rows).find((r) => r.source_session_id === SESSIONS.era1)!;
+      const turn = row.turns.find((t) => t.turn_end_line - t.turn_start_line >= 2)!;
+      const write = await viaMcp<{ status: string }>("write_evidence", { ...ids, evidence_chain: chainForTurn(turn) });
+      expect(["appended", "invalid"]).toContain(write.status);
+      expect((await callTool(ctx, "read_session_lines", { ...ids, start_line: 1, end_line: 2 }, { door: "cli" })).status).toBe("ok");
+      await callTool(ctx, "get_evidence_card", ids, { door: "ui" });
+      await callTool(ctx, "session_overview", ids, { door: "ui" });
+
+      const overviewA = await viaMcp<SessionOverviewResult>("session_overview", ids);
+      const overviewB = await viaMcp<SessionOverviewResult>("session_overview", ids);
+      expect(JSON.stringify(overviewB)).toBe(JSON.stringify(overviewA));
+      const a = overviewA.diagnostics;
+      expect(a.audit).toMatchObject({ calls: 2, entries: 4, by_door: { cli: 1, mcp: 1 } });
+      expect(a.audit.by_tool.read_session_lines).toEqual({ called: 1, succeeded: 1, failed: 0 });
+      expect(a.audit.by_tool.write_evidence!.called).toBe(1);
+      expect(a.audit.by_tool.write_evidence!.succeeded + a.audit.by_tool.write_evidence!.failed).toBe(1);
+      expect(a.events.audit).toBe(4);
+      expect(a.events.total).toBe(before.diagnostics.events.total + 4);
+      expect(a.event_types).toMatchObject({ tool_call_started: 2, tool_call_finished: 2 });
+      // The transcript side is unchanged by the audit entries.
+      expect(overviewA.summary).toEqual(before.summary);
+
+      const all = { ...ids, limit: 5000, max_bytes: 10_000_000 };
+      const timelineA = await viaMcp<ReconstructSessionResult>("reconstruct_session", all);
+      const timelineB = await viaMcp<ReconstructSessionResult>("reconstruct_session", all);
+      expect(JSON.stringify(timelineB)).toBe(JSON.stringify(timelineA));
+      expect(timelineA.event_count).toBe(a.events.total);
+      const auditRows = timelineA.timeline.filter((r) => r.source === "audit");
+      expect(auditRows.map((r) => [r.event_type, r.payload.tool_name, r.actor])).toEqual([
+        ["tool_call_started", "write_evidence", "mcp"],
+        ["tool_call_finished", "write_evidence", "mcp"],
+        ["tool_call_started", "read_session_lines", "cli"],
+        ["tool_call_finished", "read_session_lines", "cli"],
+      ]);
+      // Each audit row points at its physical line of the ledger file.
+      const index = await getLedger(ctx.workspaceRoot).read();
+      for (const r of auditRows) {
+        const at = index.entries.find((e) => e.entry.receipt_id === r.payload.receipt_id && e.entry.kind === r.event_type)!.at;
+        expect([r.file, r.line]).toEqual([at.file, at.line]);
+      }
+      for (const r of auditRows) expect(Object.keys(r.payload).sort()).toEqual(["duration_ms", "receipt_id", "result", "status", "summary", "tool_name"]);
+      expect(auditRows.every((r) => !UNLISTED_AUDIT_TOOLS.has(String(r.payload.tool_name)))).toBe(true);
+
+      const filtered = await reconstruct("era1", { ...all, source: "audit" });
+      expect(filtered.timeline.map((r) => r.payload.receipt_id)).toEqual(auditRows.map((r) => r.payload.receipt_id));
+      expect((await reconstruct("era1", { ...all, event_type: "tool_call_finished" })).event_count).toBe(2);
+      const full = await reconstruct("era1", { ...all, verbosity: "full", source: "audit" });
+      expect(full.timeline[0]!.payload).toMatchObject({ client: "forensics-test", input_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(full.timeline[1]!.payload.policy_decisions).toEqual(expect.any(Array));
+    });
+
+    it("orders an audit entry by its timestamp, after transcript rows of the same time, and pages stay exact", async () => {
+      const ref = refs.era1;
+      const ids = { project_key: ref.project_key, session_ref: ref.session_ref };
+      const before = await reconstruct("era1", { limit: 5000, max_bytes: 10_000_000 });
+      // A main record in the middle whose time is shared by nothing later but is followed by a later time.
+      const rows = before.timeline;
+      const pick = rows.findIndex((r, i) => i > rows.length / 3 && r.source === "main" && r.timestamp !== null && rows[i + 1]?.timestamp !== null && rows[i + 1]!.timestamp! > r.timestamp);
+      expect(pick).toBeGreaterThan(0);
+      const at = rows[pick]!.timestamp!;
+      const then = createCoreContext(ctx.workspaceRoot, { now: () => new Date(at) });
+      expect((await callTool(then, "read_session_lines", { ...ids, start_line: 1, end_line: 1 }, { door: "http" })).status).toBe("ok");
+
+      const after = await reconstruct("era1", { limit: 5000, max_bytes: 10_000_000 });
+      expect(after.event_count).toBe(before.event_count + 2);
+      const placed = after.timeline.slice(pick + 1, pick + 3);
+      expect(placed.map((r) => [r.source, r.event_type, r.timestamp])).toEqual([
+        ["audit", "tool_call_started", at],
+        ["audit", "tool_call_finished", at],
+      ]);
+      expect(after.timeline[pick]!.timestamp).toBe(at);
+      expect(after.timeline[pick + 3]!.timestamp! > at).toBe(true);
+      // Timestamp, then source priority main > subagent > tool_result > audit, on every adjacent pair.
+      for (let i = 1; i < after.timeline.length; i++) {
+        const p = after.timeline[i - 1]!;
+        const q = after.timeline[i]!;
+        if (p.timestamp === null || q.timestamp === null) continue;
+        expect(p.timestamp <= q.timestamp, `${i}`).toBe(true);
+        if (p.timestamp === q.timestamp) expect(PRIO[p.source]! <= PRIO[q.source]!, `${i}`).toBe(true);
+      }
+      const pages: TimelineRow[] = [];
+      for (let offset = 0; offset < after.event_count; offset += 11) pages.push(...(await reconstruct("era1", { limit: 11, offset, max_bytes: 10_000_000 })).timeline);
+      expect(JSON.stringify(pages)).toBe(JSON.stringify(after.timeline));
     });
   });
 });

@@ -20,7 +20,7 @@ type Target = { sessionRef: string; file: SessionFile };
  * by `limit`/`offset` over all matches in file order; `count` is the total number of matching
  * lines. Rows are added while the response stays within `max_bytes`; `raw` is clipped at
  * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
- * searched first with `Buffer.indexOf`. Streaming: memory is one 8 MiB chunk (or the longest
+ * searched first with `Buffer.indexOf`. Streaming: memory is one 1 MiB chunk (or the longest
  * line) plus each file's line index.
  * An invalid pattern, unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when a file cannot be read.
@@ -48,9 +48,10 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput): Promis
   let seen = 0;
   for (const target of targets) {
     const index = await getWorkspaceLineIndex(ctx, target.file.path);
-    await grepFile(target.file.path, index, compiled, (lineNumber, text) => {
+    await grepFile(target.file.path, index, compiled, (lineNumber, decode) => {
       const position = seen++;
       if (position < input.offset || result.entries.length >= input.limit || result.truncated) return;
+      const text = decode();
       const clipped = text.length > MAX_RAW_CHARS;
       const entry: GrepMatch = { session_ref: target.sessionRef, file: target.file.relative, line_number: lineNumber, raw: clipped ? text.slice(0, MAX_RAW_CHARS) : text, raw_clipped: clipped };
       const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
@@ -106,13 +107,14 @@ export function unknownLedger(ledger: string): { field: string; message: string;
 }
 
 /**
- * Calls `onMatch(lineNumber, text)` for every physical line of `filePath` that `pattern`
- * matches, in order. Reads whole-line chunks of up to 8 MiB through the line index; candidate
+ * Calls `onMatch(lineNumber, decode)` for every physical line of `filePath` that `pattern`
+ * matches, in order; `decode()` gives the line's text, only during the call (the chunk buffer is
+ * reused), so counting a match costs no decoding. Reads whole-line chunks of up to 1 MiB through the line index; candidate
  * lines come from the needle (`Buffer.indexOf`) or from one RE2 search over the chunk, and each
  * candidate is confirmed by matching its own bytes (without the terminator), so a match never
  * spans lines.
  */
-export async function grepFile(filePath: string, index: LineIndex, pattern: GrepPattern, onMatch: (lineNumber: number, text: string) => void): Promise<void> {
+export async function grepFile(filePath: string, index: LineIndex, pattern: GrepPattern, onMatch: (lineNumber: number, decode: () => string) => void): Promise<void> {
   const { starts, lineCount, size } = index;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
   await forEachLineChunk(filePath, index, (buf, base, first, last) => scanChunk(buf, base, first, last, starts, lineEnd, pattern, onMatch));
@@ -126,10 +128,10 @@ function scanChunk(
   starts: Float64Array,
   lineEnd: (i: number) => number,
   pattern: GrepPattern,
-  onMatch: (lineNumber: number, text: string) => void,
+  onMatch: (lineNumber: number, decode: () => string) => void,
 ): void {
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-  const matcher = pattern.needle === null ? pattern.re.matcher(bytes) : null;
+  const matcher = pattern.needle === null ? pattern.chunkRe.matcher(bytes) : null;
   let pos = 0;
   let lo = first;
   while (pos < buf.length) {
@@ -154,7 +156,7 @@ function scanChunk(
     const contentEnd = end - terminatorBytes(bytes, start, end);
     if (hit < contentEnd || pattern.needle === null) {
       const lineBytes = bytes.subarray(start, contentEnd);
-      if (pattern.exact || pattern.re.test(lineBytes)) onMatch(a + 1, buf.toString("utf8", start, contentEnd));
+      if (pattern.exact || pattern.re.test(lineBytes)) onMatch(a + 1, () => buf.toString("utf8", start, contentEnd));
     }
     pos = end;
     lo = a + 1;

@@ -1,12 +1,16 @@
 import type { CoreContext } from "@/lib/context";
+import { auditDiagnostics, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
+import { readableUserText } from "@/lib/format/display-text";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */
 export const ABOUT_QUOTE_CHARS = 140;
+/** Errors and warnings listed per page when `limit` is not given (the tool's default). */
+export const DEFAULT_FINDINGS_LIMIT = 50;
 /** Characters of each `top_user_messages` entry. */
 export const TOP_MESSAGE_CHARS = 200;
 
@@ -15,10 +19,12 @@ export const TOP_MESSAGE_CHARS = 200;
  * `session_overview` (seed 004, adapted): the human summary first — start, end, a human
  * duration, turn count, status ({@link sessionEnding}), the deterministic `about` paragraph
  * ({@link buildAbout}), the first human messages, errors (tool errors, API errors, interrupted
- * turns) and warnings (compactions, truncated lines), each pointing at its file and physical
- * line (at most 50 listed, counts exact) — then diagnostics: tokens, tool calls by tool and
- * family, subagents by type, events per source, and the files read. One streaming pass over
- * the session's files ({@link scanSession}), cached while they are unchanged.
+ * turns) and warnings (compactions, context resets, truncated lines), each pointing at its file
+ * and physical line (paged by `limit`/`offset` on each list, counts exact) — then diagnostics: tokens, tool calls by tool and
+ * family, subagents by type, events per source, the files read, and the audit ledger's calls
+ * on the session ({@link sessionAuditEvents}, read fresh each time; the forensics reads
+ * themselves are left out, so two calls in a row are identical). One streaming pass over the
+ * session's files ({@link scanSession}), cached while they are unchanged.
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
@@ -31,6 +37,9 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
   const subagentFiles = scan.files.filter((f) => f.kind === "subagent").length;
   const durationSeconds = stats.firstMs !== null && stats.lastMs !== null ? Math.round((stats.lastMs - stats.firstMs) / 1000) : null;
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
+  const pageEnd = offset + limit;
   const summary: SessionOverviewSummary = {
     project_key: input.project_key,
     session_ref: input.session_ref,
@@ -42,11 +51,12 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     turn_count: session.row.turns.length,
     status: ending.status,
     about: buildAbout(stats, ending, subagentFiles),
-    top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(m.text, TOP_MESSAGE_CHARS) })),
-    errors: stats.errors,
-    warnings: stats.warnings,
+    top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
+    errors: stats.errors.slice(offset, pageEnd),
+    warnings: stats.warnings.slice(offset, pageEnd),
     error_counts: sortedRecord(stats.errorCounts),
     warning_counts: sortedRecord(stats.warningCounts),
+    findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
   };
   const t = stats.tokens;
@@ -60,7 +70,11 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     const c = stats.families.get(fam);
     if (c) byFamily[fam] = { ...c };
   }
-  const events = stats.eventsBySource;
+  const audit = await sessionAuditEvents(ctx, input.project_key, input.session_ref);
+  // The scan's stats are cached and shared: the audit count goes on a copy.
+  const events = { ...stats.eventsBySource, audit: audit.length };
+  const eventTypes = eventTypeCounts(scan.types, scan.typeId);
+  for (const ev of audit) eventTypes[ev.eventType] = (eventTypes[ev.eventType] ?? 0) + 1;
   const diagnostics: SessionOverviewDiagnostics = {
     tokens: {
       input_total: t.input,
@@ -72,8 +86,9 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
     subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },
     events: { ...events, total: events.main + events.subagent + events.tool_result + events.audit },
-    event_types: eventTypeCounts(scan.types, scan.typeId),
+    event_types: sortedRecord(new Map(Object.entries(eventTypes))),
     files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
+    audit: auditDiagnostics(audit),
   };
   return { status: "ok", summary, diagnostics };
 }
@@ -122,7 +137,7 @@ const WARNING_WORDS: Record<string, string> = { compaction: "context compaction"
 
 /**
  * The `about` paragraph (seed 004: deterministic, template-based, no LLM): what the user asked
- * first (quoted, ≤ 140 chars) and how many more messages they sent; what the agent did by tool
+ * first (quoted, ≤ 140 chars, a slash command as typed rather than its tags) and how many more messages they sent; what the agent did by tool
  * family, most-used first (ties in {@link TOOL_FAMILIES} order, `other` last), with failures; attached
  * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
  * message, no tool calls, or only subagent work get their own sentences.
@@ -132,9 +147,11 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   const first = stats.userMessages[0];
   if (first) {
     const more = stats.userMessageCount - 1;
-    parts.push(`User asked: "${oneLine(first.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
+    parts.push(`User asked: "${oneLine(readableUserText(first.text), ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
   } else if (stats.eventsBySource.subagent > 0) {
     parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);
+  } else if (stats.eventsBySource.main === 0) {
+    parts.push("The transcript has no records.");
   } else {
     parts.push("No user message was recorded.");
   }

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
+import { type AuditEvent, mergeAuditOrder, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
 import { readLineRange } from "@/lib/jsonl/line-index";
@@ -13,8 +14,10 @@ const TOOL_FILE_PREVIEW_BYTES = 2048;
 
 /**
  * `reconstruct_session` (seed 004, adapted to transcripts): one page of the session's merged
- * timeline — main transcript, subagent transcripts and persisted tool results — in the order of
- * {@link scanSession} (timestamp, then source priority, then file and physical line). Each row
+ * timeline — main transcript, subagent transcripts, persisted tool results and the audit
+ * ledger's entries on the session ({@link sessionAuditEvents}) — in the order of
+ * {@link scanSession} (timestamp, then source priority main > subagent > tool_result > audit,
+ * then file and physical line; {@link mergeAuditOrder} places the audit entries). Each row
  * is `{index, timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload}`;
  * `index` is the row's position in the whole timeline, so pages concatenate to the unpaged
  * timeline. `compact` payloads carry kinds, tool names and sizes only; `full` adds bounded text
@@ -31,7 +34,8 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const scan = await scanSession(ctx, resolved.session);
-  const selected = filterOrder(scan, input.source, input.event_type);
+  const audit = await sessionAuditEvents(ctx, input.project_key, input.session_ref);
+  const selected = filterOrder(scan, audit, input.source, input.event_type);
   const base: ReconstructSessionResult = {
     status: "ok",
     project_key: input.project_key,
@@ -50,7 +54,8 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const rows: TimelineRow[] = [];
   let truncated = false;
   for (let pos = input.offset; pos < end; pos++) {
-    const row = await buildRow(ctx, resolved.session, scan, selected[pos]!, pos, input);
+    const ref = selected[pos]!;
+    const row = ref < scan.count ? await buildRow(ctx, resolved.session, scan, ref, pos, input) : auditRow(audit[ref - scan.count]!, pos, input);
     const size = byteLength(row) + (rows.length > 0 ? 1 : 0);
     if (used + size > input.max_bytes) {
       truncated = true;
@@ -63,18 +68,47 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   return { ...base, returned: rows.length, truncated, next_offset: next < selected.length ? next : null, timeline: rows };
 }
 
-/** Timeline slots (positions into the scan's arrays) after the optional filters, in order. */
-function filterOrder(scan: SessionScan, source: TimelineSource | undefined, eventType: string | undefined): Uint32Array {
-  if (source === undefined && eventType === undefined) return scan.order;
+/**
+ * Timeline refs (scan slots, or `scan.count + i` for `audit[i]`, see {@link mergeAuditOrder})
+ * after the optional filters, in order.
+ */
+function filterOrder(scan: SessionScan, audit: readonly AuditEvent[], source: TimelineSource | undefined, eventType: string | undefined): Uint32Array {
+  const merged = mergeAuditOrder(scan, audit);
+  if (source === undefined && eventType === undefined) return merged;
   const typeId = eventType === undefined ? -1 : scan.types.indexOf(eventType);
-  if (eventType !== undefined && typeId < 0) return new Uint32Array(0);
   const out: number[] = [];
-  for (const slot of scan.order) {
-    if (typeId >= 0 && scan.typeId[slot] !== typeId) continue;
-    if (source !== undefined && scan.files[scan.fileIndex[slot]!]!.kind !== source) continue;
-    out.push(slot);
+  for (const ref of merged) {
+    if (ref >= scan.count) {
+      const ev = audit[ref - scan.count]!;
+      if ((source === undefined || source === "audit") && (eventType === undefined || ev.eventType === eventType)) out.push(ref);
+      continue;
+    }
+    if (eventType !== undefined && scan.typeId[ref] !== typeId) continue;
+    if (source !== undefined && scan.files[scan.fileIndex[ref]!]!.kind !== source) continue;
+    out.push(ref);
   }
   return Uint32Array.from(out);
+}
+
+/**
+ * A timeline row of an audit ledger entry: `actor` is the door the call came through; the
+ * compact payload names the tool, the receipt and its outcome; `full` adds the client, the
+ * input and output hashes, the policy decisions and the files written.
+ */
+function auditRow(ev: AuditEvent, index: number, input: ReconstructSessionInput): TimelineRow {
+  const e = ev.entry;
+  const outcome = e.kind === "tool_call_finished" ? { result: e.result, status: e.status ?? null, duration_ms: e.duration_ms } : e.outcome ? { result: e.outcome.result, status: e.outcome.status ?? null, duration_ms: e.outcome.duration_ms } : { result: "running", status: null, duration_ms: null };
+  const tool = ev.toolName ?? "unknown tool";
+  const summary = e.kind === "tool_call_started" ? `${tool} called via ${ev.door ?? "?"}` : `${tool} finished: ${outcome.result}${outcome.status ? ` (${outcome.status})` : ""}`;
+  const payload: Record<string, unknown> = { summary, tool_name: ev.toolName, receipt_id: e.receipt_id, ...outcome };
+  if (input.verbosity === "full") {
+    if (e.kind === "tool_call_started") {
+      Object.assign(payload, { client: e.client ?? null, input_hash: e.input_hash, scope_enforced: e.scope_enforced });
+    } else {
+      Object.assign(payload, { output_hash: e.output_hash ?? null, policy_decisions: e.policy_decisions, artifacts_written: e.artifacts_written, ...(e.error ? { error: e.error } : {}) });
+    }
+  }
+  return { index, timestamp: e.timestamp, source: "audit", file: ev.file, line: ev.line, event_type: ev.eventType, actor: ev.door ?? "unknown", turn_ref: null, agent_id: null, payload };
 }
 
 async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput): Promise<TimelineRow> {

@@ -1,4 +1,11 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { grepFile } from "@/lib/forensics/grep";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { makeTempDir } from "@/lib/testing/shared";
 
 import { toolFamily } from "@/lib/forensics/classify";
 import { compileGrepPattern, requiredLiteral } from "@/lib/forensics/regex";
@@ -36,5 +43,23 @@ describe("tool families", () => {
     expect(toolFamily("shell", "rg foo")).toBe("search");
     expect(toolFamily("Bash", "npm test")).toBe("run");
     expect(toolFamily("mcp__x__y")).toBe("other");
+  });
+});
+
+describe("grep anchors", () => {
+  it("matches ^ and $ at every line of a chunk, like grep", async () => {
+    const file = path.join(await makeTempDir(), "a.jsonl");
+    await fs.writeFile(file, '{"a":1}\n{"b":2}\n x{"c":3}\n{"d":4} \n');
+    const index = await buildLineIndex(file);
+    const lines = async (pattern: string) => {
+      const out: number[] = [];
+      const compiled = compileGrepPattern(pattern);
+      if ("error" in compiled) throw new Error(compiled.error);
+      await grepFile(file, index, compiled, (n) => out.push(n));
+      return out;
+    };
+    expect(await lines('^\\{"')).toEqual([1, 2, 4]);
+    expect(await lines("\\}$")).toEqual([1, 2, 3]);
+    expect(await lines("^.{7}$")).toEqual([1, 2]);
   });
 });

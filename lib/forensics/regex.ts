@@ -5,8 +5,12 @@ import { RE2JS } from "re2js";
  * pattern cannot hang the server), plus `needle`, a literal every match must contain, used to
  * find candidate lines with `Buffer.indexOf` before the regex runs. `exact` means the pattern
  * is that literal, so no regex needs to run at all.
+ *
+ * `re` confirms one line (its bytes without the terminator, so `^`/`$` are the line's ends);
+ * `chunkRe` finds candidates in a chunk of whole lines, compiled MULTILINE so `^` and `$` also
+ * match at the line breaks inside the chunk (as `grep` anchors each line).
  */
-export type GrepPattern = { re: RE2JS; needle: Buffer | null; exact: boolean };
+export type GrepPattern = { re: RE2JS; chunkRe: RE2JS; needle: Buffer | null; exact: boolean };
 
 const META = new Set([..."\\^$.|?*+()[]{}"]);
 /** Escapes whose character stands for itself. */
@@ -20,15 +24,17 @@ const MIN_NEEDLE_CHARS = 3;
  */
 export function compileGrepPattern(pattern: string): GrepPattern | { error: string } {
   let re: RE2JS;
+  let chunkRe: RE2JS;
   try {
     re = RE2JS.compile(pattern);
+    chunkRe = RE2JS.compile(pattern, RE2JS.MULTILINE);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
   const exact = [...pattern].every((c) => !META.has(c)) && !/[\n\r]/.test(pattern);
   const needleText = exact ? pattern : requiredLiteral(pattern);
   const needle = needleText !== null && needleText.length >= MIN_NEEDLE_CHARS ? Buffer.from(needleText, "utf8") : null;
-  return { re, needle, exact: exact && needle !== null };
+  return { re, chunkRe, needle, exact: exact && needle !== null };
 }
 
 /**

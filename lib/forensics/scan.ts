@@ -3,8 +3,9 @@ import fs from "node:fs/promises";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
-import { TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
+import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLine } from "@/lib/forensics/line-chunks";
+import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/workspace/schema";
@@ -12,8 +13,6 @@ import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type Session
 
 
 
-/** How many findings of each list are kept (the counts stay exact). */
-export const MAX_FINDINGS = 50;
 /** How many human messages are kept for `top_user_messages`. */
 export const MAX_USER_MESSAGES = 5;
 
@@ -57,6 +56,8 @@ export type SessionScan = {
   types: string[];
   /** Event slots in timeline order. */
   order: Uint32Array;
+  /** Each slot's sort time (epoch ms; ±Infinity, never NaN): non-decreasing along `order`. */
+  sortKey: Float64Array;
   stats: SessionStats;
 };
 
@@ -143,8 +144,10 @@ const CACHE_SESSIONS = 4;
 
 /**
  * The event index and aggregates of one session (main transcript, subagents, tool results),
- * built by one streaming pass over each file (memory: one 8 MiB chunk or the longest line,
- * plus ~30 bytes per event) and cached per session while every file keeps its size and mtime.
+ * built by one streaming pass over each file (memory: one 1 MiB chunk or the longest line,
+ * plus ~30 bytes per event) and cached per session while every file keeps its size and mtime:
+ * in memory (the last few sessions) and on disk ({@link storeScan}, so a fresh process skips
+ * the pass).
  * Events are ordered by timestamp, then source priority (main > subagent > tool_result), then
  * file (in {@link sessionFiles} order) and physical line. A record without a timestamp takes the
  * previous record's time in its file, so it keeps its file order (the first ones sort first);
@@ -170,11 +173,16 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
   const flightKey = `${key}\u0000${stamp}`;
   const running = inFlight.get(flightKey);
   if (running) return running;
-  const pending = buildScan(ctx, session, files).then((scan) => {
+  const pending = (async () => {
+    let scan = await loadStoredScan(ctx, key, stamp, files);
+    if (scan === null) {
+      scan = await buildScan(ctx, session, files);
+      await storeScan(ctx, key, stamp, scan);
+    }
     cache.set(key, { stamp, scan });
     while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
     return scan;
-  });
+  })();
   inFlight.set(flightKey, pending);
   try {
     return await pending;
@@ -217,7 +225,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     let lastLine = 0;
     let legacy: { headerTimestamp: unknown } | null = null;
     let firstObject = true;
-    // Lines come from the persisted line index (byte-level break scan), read in 8 MiB chunks.
+    // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks.
     await forEachLine(file.path, await getWorkspaceLineIndex(ctx, file.path), (line, text) => {
       lastLine = line;
       if (text.trim() === "") return;
@@ -348,6 +356,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     actorId: events.actorId.slice(0, n),
     types: events.types,
     order,
+    sortKey,
     stats,
   };
 }
@@ -355,7 +364,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
 function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: Finding): void {
   const counts = list === "errors" ? stats.errorCounts : stats.warningCounts;
   counts.set(finding.type, (counts.get(finding.type) ?? 0) + 1);
-  if (stats[list].length < MAX_FINDINGS) stats[list].push(finding);
+  if (stats[list].length < MAX_KEPT_FINDINGS) stats[list].push(finding);
 }
 
 /** `text` on one line, at most `max` characters (an ellipsis marks the cut). */

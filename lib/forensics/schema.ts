@@ -7,12 +7,27 @@ export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
 const projectKey = z.string().min(1, "project_key must be a non-empty string").describe("Project directory name under projects/ in the prepared workspace.");
 const sessionRef = z.string().min(1, "session_ref must be a non-empty string").describe("Session handle from sessions.index.jsonl, e.g. S0001.");
 
+/**
+ * A boolean flag: JSON `true`/`false`, or the strings a query string or CLI carries ("true",
+ * "false", "1", "0", "yes", "no"). Not `z.coerce.boolean()`, which reads "false" as true.
+ */
+const flag = z.union([z.boolean(), z.stringbool()]);
+
+/** Findings of each list (errors, warnings) a session scan keeps for `session_overview`'s pages. */
+export const MAX_KEPT_FINDINGS = 5000;
+
 /** Largest `max_bytes` any forensics tool accepts (bytes of serialized JSON). */
 export const MAX_RESPONSE_BYTES = 10_000_000;
 
 /** Input of `session_overview` (seed 004, adapted: a session is `(project_key, session_ref)`). */
-export const sessionOverviewInputSchema = z.object({ project_key: projectKey, session_ref: sessionRef });
-export type SessionOverviewInput = z.infer<typeof sessionOverviewInputSchema>;
+export const sessionOverviewInputSchema = z.object({
+  project_key: projectKey,
+  session_ref: sessionRef,
+  limit: z.coerce.number().int().min(1).max(1000).default(50).describe("Errors and warnings listed per page, each list (1-1000); their counts are always exact."),
+  offset: z.coerce.number().int().min(0).default(0).describe("Errors and warnings to skip, each list, in file then line order."),
+});
+/** The parsed input; `limit`/`offset` may be left out by direct callers (defaults 50 and 0). */
+export type SessionOverviewInput = Omit<z.infer<typeof sessionOverviewInputSchema>, "limit" | "offset"> & { limit?: number; offset?: number };
 
 /** Input of `reconstruct_session` (seed 004 defaults: limit 100, offset 0, max_bytes 50000, compact). */
 export const reconstructSessionInputSchema = z.object({
@@ -20,10 +35,11 @@ export const reconstructSessionInputSchema = z.object({
   session_ref: sessionRef,
   limit: z.coerce.number().int().min(1).max(5000).default(100).describe("Events per page (1-5000)."),
   offset: z.coerce.number().int().min(0).default(0).describe("Events to skip in timeline order."),
-  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
+  // min 1: seed 004's test_reconstruct_max_bytes_cap asks for max_bytes=100 → truncated.
+  max_bytes: z.coerce.number().int().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
-  include_prompts: z.coerce.boolean().default(false).describe("full only: include human and injected prompt text."),
-  include_tool_payloads: z.coerce.boolean().default(true).describe("full only: include tool inputs and result previews."),
+  include_prompts: flag.default(false).describe("full only: include human and injected prompt text."),
+  include_tool_payloads: flag.default(true).describe("full only: include tool inputs and result previews."),
   source: z.enum(TIMELINE_SOURCES).optional().describe("Only events of this source (dashboard filter)."),
   event_type: z.string().min(1).optional().describe("Only events of this event_type (dashboard filter)."),
 });
@@ -123,7 +139,27 @@ export type SessionOverviewSummary = {
   warnings: Finding[];
   error_counts: Record<string, number>;
   warning_counts: Record<string, number>;
+  /**
+   * The page of `errors` and `warnings` (input `limit`/`offset`, applied to each list):
+   * `next_offset` is null when neither list has more kept findings (the first
+   * {@link MAX_KEPT_FINDINGS} of each list are kept; the counts go on past them).
+   */
+  findings_page: { offset: number; limit: number; next_offset: number | null };
   last_response_preview: string | null;
+};
+
+/** `session_overview`'s `diagnostics.audit`: the Casefile calls recorded on the session. */
+export type AuditDiagnostics = {
+  /** Receipts (calls) listed, started or finished. */
+  calls: number;
+  /** Audit ledger entries listed (a finished call has two). */
+  entries: number;
+  /** Per tool: called, succeeded (result success), failed (failure, denied or crashed); keys sorted. */
+  by_tool: Record<string, ToolCounts>;
+  /** Calls per door (mcp, http, cli, ui); keys sorted. */
+  by_door: Record<string, number>;
+  first_at: string | null;
+  last_at: string | null;
 };
 
 export type SessionOverviewDiagnostics = {
@@ -134,6 +170,8 @@ export type SessionOverviewDiagnostics = {
   /** Timeline events per `event_type`, keys sorted. */
   event_types: Record<string, number>;
   files: { source: TimelineSource; file: string; size_bytes: number }[];
+  /** The Casefile tool calls recorded on this session in the audit ledger (issue 9). */
+  audit: AuditDiagnostics;
 };
 
 export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };

@@ -10,7 +10,7 @@ export const sessionOverviewTool = defineTool({
   name: "session_overview",
   title: "Session overview",
   description:
-    "What one session was about, first: a deterministic plain-language `about` paragraph, start/end, duration, turn count, status, first user messages, errors and warnings with their file:line; then diagnostics (tokens, tool calls by tool and family, subagents, events per source). Covers the main transcript, subagent transcripts and persisted tool results. Read-only.",
+    "What one session was about, first: a deterministic plain-language `about` paragraph, start/end, duration, turn count, status, first user messages, errors and warnings with their file:line; then diagnostics (tokens, tool calls by tool and family, subagents, events per source, and the Casefile calls the audit ledger recorded on the session — forensics reads and the dashboard's own reads left out). Covers the main transcript, subagent transcripts, persisted tool results and the audit ledger. Read-only.",
   readOnly: true,
   input: sessionOverviewInputSchema,
   inputHint: "pass {project_key, session_ref}",
@@ -23,10 +23,10 @@ export const reconstructSessionTool = defineTool({
   name: "reconstruct_session",
   title: "Reconstruct session",
   description:
-    "The session as one merged timeline of its main transcript, subagent transcripts and persisted tool results, ordered by timestamp, then source (main > subagent > tool_result), then file and line. Each row: timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload. compact (default) gives kinds, tool names and sizes; full adds bounded text (prompts only with include_prompts) and tool payloads (include_tool_payloads). Paginated with limit/offset; max_bytes caps the response (truncated, next_offset). Read-only.",
+    "The session as one merged timeline of its main transcript, subagent transcripts, persisted tool results and audit ledger entries (Casefile calls on the session), ordered by timestamp, then source (main > subagent > tool_result > audit), then file and line. Each row: timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload. compact (default) gives kinds, tool names and sizes; full adds bounded text (prompts only with include_prompts) and tool payloads (include_tool_payloads). Paginated with limit/offset; max_bytes caps the response (truncated, next_offset). Read-only.",
   readOnly: true,
   input: reconstructSessionInputSchema,
-  inputHint: "limit 1-5000, offset ≥ 0, max_bytes 200-10000000, verbosity compact or full",
+  inputHint: "limit 1-5000, offset ≥ 0, max_bytes 1-10000000, verbosity compact or full",
   // A control-plane project reads its ledgers instead (issue 11).
   run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "reconstruct_session", input)) ?? reconstructSession(ctx, input),
 });

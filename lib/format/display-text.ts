@@ -23,13 +23,14 @@ export function slashCommandText(text: string): string | null {
 
 /**
  * A user-side text as a person reads it: a slash command as typed, a local command's output
- * without its wrapper tags, anything else unchanged.
+ * (`<local-command-stdout>`, `-stderr`) or Claude Code's caveat before it
+ * (`<local-command-caveat>`) without its wrapper tags, anything else unchanged.
  */
 export function readableUserText(text: string): string {
   const command = slashCommandText(text);
   if (command !== null) return command;
-  const stdout = TAG("local-command-stdout").exec(text) ?? TAG("local-command-stderr").exec(text);
-  if (stdout && text.trim().startsWith("<local-command-")) return stdout[1]!.trim();
+  const wrapped = TAG("local-command-stdout").exec(text) ?? TAG("local-command-stderr").exec(text) ?? TAG("local-command-caveat").exec(text);
+  if (wrapped && text.trim().startsWith("<local-command-")) return wrapped[1]!.trim();
   return text;
 }
 

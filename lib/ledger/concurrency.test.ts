@@ -16,8 +16,31 @@ import { HAS_SHARED, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 /*
  * The ledger under concurrent writers and crashes (issue 8, "Done when"). Workers are separate
  * processes calling tools through the registry with door cli, as `casefile tool` does; the test
- * acts on their printed progress markers, never on wall-clock guesses.
+ * acts on their printed progress markers and on the ledger itself, never on wall-clock guesses.
+ * Time limits are generous bounds for a slow, loaded CI runner, never measures of speed.
  */
+
+/** Bounds for a loaded runner: a worker's start-up, and one write call's progress. */
+const STARTUP_MS = 120_000;
+const PROGRESS_MS = 120_000;
+
+/** The process state letter of `pid` from /proc (`T`: stopped), or null where /proc is absent. */
+function procState(pid: number): string | null {
+  try {
+    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Polls `check` every millisecond until it holds; throws naming `what` when `bail` says the wait is hopeless or after `ms`. */
+async function until(check: () => Promise<boolean> | boolean, what: string, bail: () => string | null = () => null, ms = PROGRESS_MS): Promise<void> {
+  for (const deadline = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 1))) {
+    const reason = bail();
+    if (reason) throw new Error(`${what}: ${reason}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+  }
+}
 
 const run = promisify(execFile);
 let worker = "";
@@ -34,11 +57,11 @@ async function freshIndex(root: string): Promise<LedgerIndex> {
 }
 
 describe.skipIf(!HAS_SHARED)(`audit ledger across processes${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
-  it("4 processes × 25 tool calls at once → 200 entries, all paired, no torn line", { timeout: 180_000 }, async () => {
+  it("4 processes × 25 tool calls at once → 200 entries, all paired, no torn line", { timeout: 600_000 }, async () => {
     const root = await corpusWorkspace();
     const { projectKey, sessions } = await corpusSessions(root);
     const runs = [0, 1, 2, 3].map((k) => start(["calls", root, projectKey, sessions[k % sessions.length]!.ref, "25"]));
-    for (const r of runs) await untilOutput(r, "ready", 60_000);
+    for (const r of runs) await untilOutput(r, "ready", STARTUP_MS);
     for (const r of runs) r.child.stdin!.end("go\n");
     const codes = await Promise.all(runs.map((r) => r.exit));
     expect(runs.map((r) => r.stderr())).toEqual(["", "", "", ""]);
@@ -52,44 +75,60 @@ describe.skipIf(!HAS_SHARED)(`audit ledger across processes${HAS_SHARED ? "" : `
     expect((await verifyLedger(ledgerPaths(root))).ok).toBe(true);
   });
 
-  it("100 CLI write calls killed with SIGKILL while they run → the next start finishes every orphan as crashed, verify exits 0, every card parses", { timeout: 300_000 }, async () => {
+  it("100 CLI write calls killed with SIGKILL while they run → the next start finishes every orphan as crashed, verify exits 0, every card parses", { timeout: 900_000 }, async () => {
     const root = await corpusWorkspace();
     const { projectKey, sessions } = await corpusSessions(root);
     const ref = sessions.find((s) => s.turns.some((t) => t.turn_end_line - t.turn_start_line >= 2))!.ref;
     const killedPids = new Set<number>();
+    // Receipts proven in flight at the kill: the worker was stopped (SIGSTOP, seen as state T in
+    // /proc) with a started entry and no finish, so nothing of that call can be written after.
+    const caught = new Set<string>();
     const watch = new LedgerIndex(ledgerPaths(root));
-    // In flight per the ledger itself: this worker has a started entry without a finish.
-    const inFlight = async (pid: number) => {
+    // In flight per the ledger itself: this worker's started entries without a finish.
+    const openReceipts = async (pid: number) => {
       await watch.refresh();
-      return [...watch.receipts.values()].some((r) => r.started?.pid === pid && !r.finished);
+      return [...watch.receipts.values()].filter((r) => r.started?.pid === pid && !r.finished).map((r) => r.started!.receipt_id);
     };
+    const exited = (w: WorkerRun) => () => (w.child.exitCode !== null || w.child.signalCode !== null ? `the worker exited: ${w.stderr()}` : null);
     // Workers load ahead of their round (node startup dominates); "go" starts the write loop.
     // A loading worker is a door starting up: it reconciles what earlier kills left behind.
     const pending = Array.from({ length: 3 }, () => start(["write", root, projectKey, ref]));
     for (let round = 0; round < 100; round += 1) {
       const w = pending.shift()!;
+      const pid = w.child.pid!;
       pending.push(start(["write", root, projectKey, ref]));
-      await untilOutput(w, "ready", 60_000);
+      await untilOutput(w, "ready", STARTUP_MS);
       w.child.stdin!.end("go\n");
-      await untilOutput(w, "s", 60_000);
+      await untilOutput(w, "s", PROGRESS_MS);
       // Every fourth worker finishes one write first, so cards exist however slow the machine
       // (on a loaded CI runner every kill could otherwise land inside the first write).
-      if (round % 4 === 0) await untilOutput(w, "w", 60_000);
-      while (!(await inFlight(w.child.pid!))) await new Promise((r) => setTimeout(r, 1));
-      for (let spins = Math.floor(Math.random() * 6); spins > 0; spins -= 1) await new Promise((r) => setImmediate(r));
-      killedPids.add(w.child.pid!);
+      if (round % 4 === 0) await untilOutput(w, "w", PROGRESS_MS);
+      for (;;) {
+        await until(async () => (await openReceipts(pid)).length > 0, `round ${round}: a call in flight`, exited(w));
+        for (let spins = Math.floor(Math.random() * 6); spins > 0; spins -= 1) await new Promise((r) => setImmediate(r));
+        if (procState(pid) === null) break; // no /proc: kill at this random moment, unconfirmed
+        w.child.kill("SIGSTOP");
+        await until(() => procState(pid) === "T", `round ${round}: the worker stopped`, exited(w));
+        const open = await openReceipts(pid);
+        if (open.length > 0) {
+          for (const id of open) caught.add(id);
+          break;
+        }
+        w.child.kill("SIGCONT"); // the call finished before the stop: catch the next one
+      }
+      killedPids.add(pid);
       w.child.kill("SIGKILL");
-      await w.exit;
+      await w.closed;
       expect(w.stderr()).toBe("");
     }
     for (const w of pending) {
       w.child.kill("SIGKILL");
-      await w.exit;
+      await w.closed;
     }
 
     const door = start(["start", root]);
-    await untilOutput(door, "started", 60_000);
-    await door.exit;
+    await untilOutput(door, "started", STARTUP_MS);
+    expect(await door.exit).toBe(0);
     const after = await freshIndex(root);
     expect(after.problems).toEqual([]);
     expect(after.tornTail).toBeNull();
@@ -98,8 +137,10 @@ describe.skipIf(!HAS_SHARED)(`audit ledger across processes${HAS_SHARED ? "" : `
       expect(r.finished).toBeDefined();
     }
     const crashed = [...after.receipts.values()].filter((r) => r.finished!.result === "crashed");
-    expect(crashed.length).toBeGreaterThan(0);
     expect(crashed.every((r) => killedPids.has(r.started!.pid))).toBe(true);
+    // Every call caught in flight was finished as crashed by reconciliation (none where /proc is absent).
+    for (const id of caught) expect(after.receipts.get(id)!.finished).toMatchObject({ result: "crashed", duration_ms: 0 });
+    if (procState(process.pid) !== null) expect(caught.size).toBeGreaterThanOrEqual(100);
 
     const cli = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "audit", "verify", "--json", "--workspace", root]);
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, findings: [] });

@@ -43,7 +43,9 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
   const ledger = getLedger(ctx.workspaceRoot);
   const started = performance.now();
   const receiptId = randomUUID();
-  const decisions: PolicyDecision[] = [...doorDecisions(meta.call), readOnlyDecision(meta.readOnly)];
+  const door = doorDecisions(meta.call);
+  // A call the door refused never reaches the read-only rule: only the door's decisions are on record.
+  const decisions: PolicyDecision[] = door.some((d) => d.decision === "deny") ? door : [...door, readOnlyDecision(meta.readOnly)];
   const artifacts: string[] = [];
   const trace: CallTrace = {
     call: meta.call,
@@ -105,14 +107,14 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
   }
   const output = outputOf(value);
   if (output.status === "invalid") decisions.push({ rule: "tool.validation", decision: "deny", detail: errorFields(output) });
-  else if (!meta.readOnly && output.status !== "conflict") decisions.push({ rule: "tool.validation", decision: "allow" });
+  else if (!meta.readOnly && output.status !== "conflict" && output.status !== "denied") decisions.push({ rule: "tool.validation", decision: "allow" });
   const result: CallResult = decisions.some(isPolicyDeny) ? "denied" : output.status === "invalid" || output.status === "conflict" ? "failure" : "success";
   await finish(output, result, output.status);
   return value;
 }
 
 /** Rules whose denial is a refusal by policy (result `denied`) rather than bad input (`failure`). */
-const isPolicyDeny = (d: PolicyDecision): boolean => d.decision === "deny" && !d.rule.startsWith("input.") && !d.rule.startsWith("tool.validation");
+const isPolicyDeny = (d: PolicyDecision): boolean => d.decision === "deny" && !d.rule.startsWith("input.") && !d.rule.startsWith("validation.") && !d.rule.startsWith("tool.validation");
 
 function doorDecisions(call: CallInfo): PolicyDecision[] {
   if (call.decisions?.length) return call.decisions;

@@ -1,4 +1,4 @@
-import type { CallTrace, CoreContext } from "@/lib/context";
+import { type CallTrace, type CoreContext, traceStage } from "@/lib/context";
 import { AppError, isAppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -55,19 +55,24 @@ export function writeWorkItem(ctx: CoreContext, input: unknown): Promise<WriteWo
  */
 export async function submitWorkItem(ctx: CoreContext, projectKey: unknown, rawItem: unknown, refs: RefPolicy): Promise<WriteWorkItemResult> {
   await assertSynthesisWritable(ctx);
+  const { trace } = ctx;
   const inputError = workItemInputError(rawItem);
   let item: ParsedWorkItem | null = null;
   let errors: SynthesisError[] = [];
+  traceStage(trace, "input", inputError ? [inputError] : []);
   if (inputError) errors = [inputError];
   else {
     const draft = refs === "assign" ? { ...(rawItem as object), work_item_ref: PLACEHOLDER_REF } : rawItem;
     const parsed = parseWorkItem(draft);
-    errors = [...(parsed.ok ? [] : parsed.errors), ...(await checkWorkItemContent(draft))];
+    const content = await checkWorkItemContent(draft);
+    traceStage(trace, "stage_a", parsed.ok ? [] : parsed.errors);
+    traceStage(trace, "content", content);
+    errors = [...(parsed.ok ? [] : parsed.errors), ...content];
     if (parsed.ok) item = parsed.item;
   }
   if (errors.length > 0 || !item) return invalid(errors, await uncoveredIfReadable(ctx, projectKey));
   const resolved = await resolveSynthesisTarget(ctx, projectKey);
-  if (!resolved.ok) return invalid([resolved.error]);
+  if (!resolved.ok) return invalid([...traceStage(trace, "stage_b", [resolved.error])]);
   return commitUnderLock(resolved.target, item, refs, ctx.trace);
 }
 
@@ -79,13 +84,13 @@ function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: 
     const items = storedWorkItems(envelope);
     const covered = coveredIds(items);
     const existing = existingEnvelopeErrors(read, target.relPath, project.projectKey, project.projectLabel);
-    if (existing.length > 0) return invalid(existing, read.state === "present" && read.parseError === null ? uncoveredTurns(universe, covered) : undefined);
+    if (existing.length > 0) return invalid([...traceStage(trace, "stage_b", existing)], read.state === "present" && read.parseError === null ? uncoveredTurns(universe, covered) : undefined);
     const cards = await loadCommittedChains(project);
     if (cards.problems.length > 0) {
       throw new AppError("parse_error", cards.problems[0]!.message, { path: cards.problems[0]!.path, hint: "repair the evidence card, then retry" });
     }
     const ref = refs === "assign" ? nextWorkItemRef(items) : parsed.work_item_ref;
-    if (ref === null) return invalid([{ path: "work_item.work_item_ref", message: "every work_item_ref from W0001 to W9999 is already used in the envelope", hint: "a project holds at most 9999 work items" }]);
+    if (ref === null) return invalid([...traceStage(trace, "stage_b", [{ path: "work_item.work_item_ref", message: "every work_item_ref from W0001 to W9999 is already used in the envelope", hint: "a project holds at most 9999 work items" }])]);
     const item = { ...parsed, work_item_ref: ref };
     const errors = validateAgainstWorkspace(item, {
       universe: new Set(universe.map((t) => turnId(t.session_ref, t.turn_ref))),
@@ -93,7 +98,7 @@ function commitUnderLock(target: SynthesisTarget, parsed: ParsedWorkItem, refs: 
       alreadyCovered: covered,
       existingRefs: new Set(items.map((i) => (typeof i.work_item_ref === "string" ? i.work_item_ref : ""))),
     });
-    if (errors.length > 0) return invalid(errors, uncoveredTurns(universe, covered));
+    if (traceStage(trace, "stage_b", errors).length > 0) return invalid(errors, uncoveredTurns(universe, covered));
     const base = envelope ?? newEnvelope(project.projectKey, project.projectLabel, buildSourceUserMessages(cards.chains));
     const next = { ...base, work_items: [...items, workItemToJson(item)] };
     await lock.assertHeld();

@@ -28,8 +28,8 @@ export async function bundleWorker(entry: string): Promise<string> {
   return outfile;
 }
 
-/** A spawned worker process with its collected output. */
-export type WorkerRun = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
+/** A spawned worker process with its collected output; `closed` settles once its output is all read. */
+export type WorkerRun = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null>; closed: Promise<void> };
 
 /** Starts a bundled worker with plain `node`, collecting stdout and stderr. */
 export function startWorker(worker: string, args: string[]): WorkerRun {
@@ -39,16 +39,23 @@ export function startWorker(worker: string, args: string[]): WorkerRun {
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+  const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit, closed };
 }
 
 /**
  * Waits until a worker's stdout contains `marker` (polling every 2 ms), so a test acts on what
  * the worker has done rather than on wall-clock guesses that a loaded machine breaks.
- * Throws after `timeoutMs` (default 10,000 ms) with the worker's stderr.
+ * Throws at once when the worker exits without printing it, else after `timeoutMs` (default
+ * 120,000 ms: a generous bound for a loaded CI runner, never a measure of speed), with its stderr.
  */
-export async function untilOutput(run: WorkerRun, marker: string, timeoutMs = 10_000): Promise<void> {
+export async function untilOutput(run: WorkerRun, marker: string, timeoutMs = 120_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !run.stdout().includes(marker); await new Promise((r) => setTimeout(r, 2))) {
-    if (Date.now() > deadline) throw new Error(`worker never printed ${JSON.stringify(marker)}: ${run.stderr()}`);
+    if (run.child.exitCode !== null || run.child.signalCode !== null) {
+      await run.closed; // its last output may still be in the pipe
+      if (run.stdout().includes(marker)) return;
+      throw new Error(`worker exited (${run.child.exitCode ?? run.child.signalCode}) without printing ${JSON.stringify(marker)}: ${run.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`worker never printed ${JSON.stringify(marker)} within ${timeoutMs} ms: ${run.stderr()}`);
   }
 }

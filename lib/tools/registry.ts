@@ -98,6 +98,20 @@ export async function callTool(ctx: CoreContext, name: string, input: unknown, c
   return invokeTool(ctx, tool, input, call);
 }
 
+/**
+ * Puts on the record a call a door refused before it reached the tool (HTTP: a Host or Origin
+ * rule denied it; seed 002 records a call "regardless of whether the tool succeeded, failed, or
+ * was denied"): a started entry and a `denied` finished entry carrying the door's decisions, the
+ * refusal as output. The tool does not run. An unknown tool name is not recorded. Like every
+ * traced call, a ledger that cannot be written is logged, not thrown.
+ */
+export async function recordRefusedCall(ctx: CoreContext, name: string, input: unknown, call: CallInfo, reason: string): Promise<void> {
+  const tool = findTool(name);
+  if (!tool) return;
+  const refusal = { status: "denied", error: { code: "forbidden", message: reason } };
+  await traceToolCall(ctx, { toolName: tool.name, readOnly: tool.readOnly, input, call }, async () => refusal, (value) => value);
+}
+
 /** True when a tool result is a success (anything but the seeds' `invalid` status). */
 export const isToolSuccess = (result: ToolResult): boolean => result.status !== "invalid";
 

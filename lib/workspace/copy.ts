@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -10,14 +11,12 @@ import { randomBytes } from "node:crypto";
  * @throws the fs error when the source cannot be read or the target written.
  */
 export async function copyIfChanged(source: string, target: string): Promise<number> {
-  const src = await fs.stat(source);
-  try {
-    const dst = await fs.stat(target);
-    // utimes keeps about a microsecond of precision, so compare mtimes within a millisecond.
-    if (dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1) return 0;
-  } catch {
-    /* missing: copy it */
-  }
+  // Synchronous stats: a sync checks every session this way, and a thread-pool round trip per
+  // file costs far more wall time on a loaded machine than the stat itself.
+  const src = statSync(source);
+  const dst = statSync(target, { throwIfNoEntry: false });
+  // utimes keeps about a microsecond of precision, so compare mtimes within a millisecond.
+  if (dst && dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1) return 0;
   await fs.mkdir(path.dirname(target), { recursive: true });
   const tmp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
   try {

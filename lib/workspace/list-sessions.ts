@@ -10,6 +10,9 @@ import {
 import { getSessionSummary } from "@/lib/workspace/session-summary";
 import { resolveSession } from "@/lib/workspace/sessions";
 
+/** Rows summarised at once by `list_sessions`. */
+const LIST_CONCURRENCY = 16;
+
 export type InvalidFieldResult = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
 /**
@@ -37,12 +40,19 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   if (!project) {
     return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
   }
-  const items: SessionListItem[] = [];
-  for (const row of project.rows) {
-    const resolved = await resolveSession(ctx, project_key, row.session_ref);
-    if (resolved.ok) items.push({ ...(await getSessionSummary(ctx, resolved.session)), ...(await getSessionRisk(ctx, resolved.session)) });
-    else items.push(missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length));
-  }
+  // Rows are independent: a few at a time, so their file-system calls overlap (order kept).
+  const items: SessionListItem[] = new Array<SessionListItem>(project.rows.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < project.rows.length; i = next++) {
+      const row = project.rows[i]!;
+      const resolved = await resolveSession(ctx, project_key, row.session_ref);
+      items[i] = resolved.ok
+        ? { ...(await getSessionSummary(ctx, resolved.session)), ...(await getSessionRisk(ctx, resolved.session)) }
+        : missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, project.rows.length) }, worker));
   const needle = q?.toLowerCase();
   const matching = (needle
     ? items.filter((s) => [s.session_ref, s.source, s.source_session_id, s.first_user_message ?? ""].some((v) => v.toLowerCase().includes(needle)))

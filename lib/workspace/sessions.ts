@@ -56,13 +56,14 @@ export async function resolveSession(
   let filePath: string;
   try {
     filePath = await resolveInside(project.dir, row.session_path);
-    const st = await fs.stat(filePath);
-    if (!st.isFile()) return { ok: false, failure: missing };
   } catch (error) {
     ctx.trace?.policy("path.containment", "deny", `${row.session_path}: ${(error as Error).message}`);
     return { ok: false, failure: missing };
   }
+  // Contained: a missing file is then a missing file, not a containment refusal.
   ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${row.session_path}`);
+  const st = await fs.stat(filePath).catch(() => null);
+  if (!st?.isFile()) return { ok: false, failure: missing };
   return { ok: true, session: { project, row, filePath } };
 }
 

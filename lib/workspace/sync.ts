@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -82,24 +83,22 @@ export function withWorkspaceLock<T>(workspaceRoot: string, fn: () => Promise<T>
  */
 async function fingerprint(sources: WorkspaceSources | null, root: string | null): Promise<string> {
   const parts: string[] = [JSON.stringify(sources)];
-  const stamp = async (file: string) => {
-    try {
-      const st = await fs.stat(file);
-      parts.push(`${file}:${st.size}:${st.mtimeMs}:${st.ino}`);
-    } catch {
-      parts.push(`${file}:-`);
-    }
+  // Synchronous stats: a thousand awaited stats are a thousand thread-pool round trips, which a
+  // loaded machine stretches to hundreds of milliseconds; the stats themselves take a few.
+  const stamp = (file: string) => {
+    const st = statSync(file, { throwIfNoEntry: false });
+    parts.push(st ? `${file}:${st.size}:${st.mtimeMs}:${st.ino}` : `${file}:-`);
   };
   for (const rootPath of sources ? [...sources.claude, ...sources.codex] : []) {
-    const st = await fs.stat(rootPath).catch(() => null);
+    const st = statSync(rootPath, { throwIfNoEntry: false });
     const files = st?.isDirectory() ? await listFilesRecursive(rootPath) : [rootPath];
-    for (const file of files) await stamp(file);
+    for (const file of files) stamp(file);
   }
   if (root !== null) {
-    await stamp(path.join(root, "metadata.json"));
+    stamp(path.join(root, "metadata.json"));
     const projects = await fs.readdir(path.join(root, "projects")).catch(() => [] as string[]);
     for (const name of projects.sort()) {
-      for (const file of ["project.json", "sessions.index.jsonl"]) await stamp(path.join(root, "projects", name, file));
+      for (const file of ["project.json", "sessions.index.jsonl"]) stamp(path.join(root, "projects", name, file));
     }
   }
   return createHash("sha256").update(parts.join("\n")).digest("hex");

@@ -8,6 +8,7 @@ import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import { readSources } from "@/lib/workspace/sources";
 import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
@@ -61,6 +62,8 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const onlyControlPlane = Boolean(flags.controlPlane?.length) && !flags.claude?.length && !flags.codex?.length;
   const { claudeRoots, codexRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [] } : resolveSourceRoots(flags);
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
+  // Adding a Control Plane root to a workspace that already syncs transcripts keeps its sources.
+  const keepRecorded = onlyControlPlane && (await readSources(flags.workspace)) !== null;
   const controlPlane = flags.controlPlane?.length ? await registerControlPlaneRoots(ctx, flags.controlPlane.map((p) => path.resolve(p))) : null;
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
@@ -80,7 +83,7 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const summary =
     flags.date || flags.timezone
       ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
-      : await syncWorkspace(ctx, { sources: { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
+      : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
   bar?.stop();
   const data = controlPlane ? { ...summary, control_plane: controlPlane.projects } : summary;
   const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");

@@ -5,17 +5,16 @@ import { cache } from "react";
 
 import { reconstructSessionTool, sessionOverviewTool } from "@/lib/forensics/tools";
 import type { CpListSessionsResult, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/forensics";
-import { findControlPlaneProject } from "@/lib/sources/control-plane/projects";
-import { readLedgerLinesTool, verifyLedgersTool } from "@/lib/sources/control-plane/tools";
+import { getControlPlaneProjectTool, readLedgerLinesTool, verifyLedgersTool } from "@/lib/sources/control-plane/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { listSessionsTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
-/** The registered control-plane project with this key, or null (a transcript project). */
-export const getControlPlaneProjectQuery = cache((projectKey: string) => findControlPlaneProject(getCoreContext(), projectKey));
+/** The registered control-plane project with this key, or null (a transcript project): the `get_control_plane_project` tool. */
+export const getControlPlaneProjectQuery = cache(async (projectKey: string) => (await invokeToolForUi(getCoreContext(), getControlPlaneProjectTool, { project_key: projectKey })).project);
 
-/** Integrity verdict of every ledger of the project (the `verify_ledgers` tool). */
-export const verifyLedgersQuery = cache((projectKey: string) => invokeToolForUi(getCoreContext(), verifyLedgersTool, { project_key: projectKey }));
+/** Integrity verdict of every ledger of the project, or of one `ledger` (the `verify_ledgers` tool). */
+export const verifyLedgersQuery = cache((projectKey: string, ledger?: string) => invokeToolForUi(getCoreContext(), verifyLedgersTool, { project_key: projectKey, ledger }));
 
 /** A window of one ledger's raw lines (the `read_ledger_lines` tool); 404 for an unknown ledger. */
 export const ledgerLinesQuery = cache(async (projectKey: string, ledger: string, offset: number, file?: string, line?: number) => {

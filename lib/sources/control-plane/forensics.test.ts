@@ -7,12 +7,17 @@ import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { type CoreContext, createCoreContext } from "@/lib/context";
 import { discoverControlPlane, type ControlPlaneLayout } from "@/lib/sources/control-plane/discover";
 import { CP_FORENSIC_TOOL_NAMES } from "@/lib/sources/control-plane/dispatch";
 import { cpGrepJsonl, cpListSessions, cpQueryLedgerFull, cpReconstructSession, cpSessionOverview, type CpReconstructInput, type CpSessionOverview } from "@/lib/sources/control-plane/forensics";
+import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
+import { pyFloat } from "@/lib/sources/control-plane/py-json";
 import { verifyControlPlane } from "@/lib/sources/control-plane/verify";
-import { cpTime, mergeScripts, scriptSession, writeControlPlaneRoot, writeRotatedLedger } from "@/lib/testing/control-plane-builder";
+import { cpTime, mergeScripts, scriptSession, serializeLedger, writeControlPlaneRoot, writeRotatedLedger } from "@/lib/testing/control-plane-builder";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { callTool, TOOLS } from "@/lib/tools/registry";
+import { prepareWorkspace } from "@/lib/workspace/prepare";
 
 const A = "SES-AAAA0001";
 const B = "SES-BBBB0002";
@@ -26,6 +31,11 @@ async function rootWith(spec: Parameters<typeof writeControlPlaneRoot>[1]): Prom
 const reconstructDefaults = (session_id: string): CpReconstructInput => ({ session_id, limit: 100, offset: 0, max_bytes: 50_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true });
 
 let layout: ControlPlaneLayout;
+/** A workspace with `layout`'s root registered (casefile prepare --control-plane), for calls through the registry. */
+let ctx: CoreContext;
+let projectKey: string;
+/** One call of a registered tool on the registered root, as MCP/HTTP/CLI make it. */
+const viaRegistry = (name: string, input: object) => callTool(ctx, name, { project_key: projectKey, ...input }, { door: "cli" }) as Promise<Record<string, unknown>>;
 
 beforeAll(async () => {
   const a = scriptSession({
@@ -41,6 +51,9 @@ beforeAll(async () => {
   });
   const b = scriptSession({ sessionId: B, start: 1000, turns: [{ user: "hello", response: "Hi!" }], end: "none" });
   layout = await rootWith(mergeScripts(a, b));
+  ctx = createCoreContext(await makeTempDir("casefile-cp-ws-"));
+  await prepareWorkspace(ctx, { claudeRoots: [], codexRoots: [] });
+  projectKey = (await registerControlPlaneRoots(ctx, [layout.root])).projects[0]!.project_key;
 });
 
 describe("TestListSessions", () => {
@@ -89,6 +102,10 @@ describe("TestSessionOverview", () => {
     expect(r.summary.top_user_messages).toEqual(["what frameworks are installed?", "show me turn events", "read the kernel"]);
     expect(r.summary.warnings).toMatchObject([{ type: "budget_warning", message: "Budget low: 1200 remaining" }]);
   });
+  it("a tie between work-order types is not called 'mostly'", async () => {
+    const tie = await rootWith(scriptSession({ sessionId: A, start: 0, turns: [{ user: "a", response: "b", woType: "classify" }, { user: "c", response: "d", woType: "synthesize" }] }));
+    expect(((await cpSessionOverview(tie, A)) as CpSessionOverview).summary.about).toContain("Work was split between classify and synthesize (1 each of 2 work orders).");
+  });
   it("test_overview_about_field_deterministic", async () => {
     expect((await overview()).summary.about).toBe((await overview()).summary.about);
   });
@@ -130,6 +147,26 @@ describe("TestReconstructSession", () => {
     }
     expect(r.timeline[0]).toMatchObject({ source: "ho2m", event_type: "SESSION_START" });
   });
+  it("correlates entries by the §3.3 rule: each session-id field, a WO-<session>- id, and nothing else", async () => {
+    const t = (n: number) => cpTime(n);
+    const root = await rootWith({
+      ho2m: [{ event_type: "SESSION_START", submission_id: A, decision: "STARTED", metadata: {}, timestamp: t(0) }],
+      ho1m: [
+        { event_type: "WO_EXECUTING", submission_id: `WO-${A}-001`, decision: "WO_EXECUTING", reason: "by submission_id", timestamp: t(1) },
+        { event_type: "LLM_CALL", submission_id: "X", decision: "LLM_CALL", reason: "by provenance.work_order_id", metadata: { provenance: { work_order_id: `WO-${A}-002` } }, timestamp: t(2) },
+        { event_type: "WO_COMPLETED", submission_id: "X", decision: "WO_COMPLETED", reason: "other session's WO", metadata: { wo_id: `WO-${B}-001` }, timestamp: t(3) },
+      ],
+      governance: [
+        { event_type: "EXCHANGE", submission_id: "PRC-1", decision: "SUCCESS", reason: "by metadata.session_id", metadata: { session_id: A }, timestamp: t(4) },
+        { event_type: "BUDGET_DEBIT", submission_id: "PRC-1", decision: "DEBIT", reason: "by the tier stamp _session_id", metadata: { _session_id: A }, timestamp: t(5) },
+        { event_type: "INSTALLED", submission_id: "PKG-1", decision: "COMPLETED", reason: "no session", metadata: {}, timestamp: t(6) },
+        { event_type: "EXCHANGE", submission_id: "PRC-1", decision: "SUCCESS", reason: "session_id wins over a WO id", metadata: { session_id: B, work_order_id: `WO-${B}-009` }, timestamp: t(7) },
+      ],
+    });
+    const r = await cpReconstructSession(root, { ...reconstructDefaults(A), verbosity: "full" });
+    if (r.status !== "ok") throw new Error("expected ok");
+    expect(r.timeline.map((row) => `${row.source}:${row.event_type}`)).toEqual(["ho2m:SESSION_START", "ho1m:WO_EXECUTING", "ho1m:LLM_CALL", "governance:EXCHANGE", "governance:BUDGET_DEBIT"]);
+  });
   it("test_reconstruct_includes_source", async () => {
     const r = await cpReconstructSession(layout, reconstructDefaults(A));
     if (r.status !== "ok") throw new Error("expected ok");
@@ -167,6 +204,8 @@ describe("TestReconstructSession", () => {
     expect(mid.truncated).toBe(true);
     expect(mid.returned).toBeGreaterThan(0);
     expect(Buffer.byteLength(JSON.stringify(mid))).toBeLessThanOrEqual(3000);
+    // The registered tool takes the seed's max_bytes=100 too.
+    expect(await viaRegistry("reconstruct_session", { session_ref: A, max_bytes: 100 })).toMatchObject({ status: "ok", source_kind: "control-plane", truncated: true, returned: 0 });
   });
 });
 
@@ -183,18 +222,24 @@ describe("TestQueryLedgerFull", () => {
     expect(r.entries.map((e) => e.reason)).toEqual(["entry 6", "entry 7", "entry 8"]);
   });
   it("test_full_default_governance", async () => {
-    // The registered tool's schema defaults `ledger` to governance; the lib function reads what it is given.
-    const r = await cpQueryLedgerFull(layout, { ledger: "governance", max_entries: 1, offset: 0 });
-    expect(r).toMatchObject({ status: "ok", source: "governance" });
+    // No ledger param, through the registered tool: the project's governance ledger (not Casefile's audit ledger).
+    const r = await viaRegistry("query_ledger_full", { max_entries: 100 });
+    expect(r).toMatchObject({ status: "ok", source_kind: "control-plane", source: "governance", count: 9 });
+    expect((r.entries as { event_type: string }[]).map((e) => e.event_type)).toContain("EXCHANGE");
+    // An explicit "audit" stays Casefile's own call record.
+    expect(await viaRegistry("query_ledger_full", { ledger: "audit" })).toMatchObject({ status: "ok", ledger: "audit" });
   });
 });
 
 describe("TestGrepJsonl", () => {
   it("test_grep_finds_matching_lines", async () => {
-    const r = await cpGrepJsonl(layout, { ledger: "ho2m", pattern: "TURN_RECORDED", limit: 20, offset: 0 });
+    // Session A's three turns (B's one turn does not match).
+    const r = await cpGrepJsonl(layout, { ledger: "ho2m", pattern: `"TURN_RECORDED".*"session_id": "${A}"`, limit: 20, offset: 0 });
     if (r.status !== "ok") throw new Error("expected ok");
-    expect(r.count).toBe(4);
-    expect(r.entries.every((e) => e.line_number > 0)).toBe(true);
+    expect(r.count).toBe(3);
+    const file = (await fs.readFile(path.join(layout.root, "HO2", "ledger", "ho2m.jsonl"), "utf8")).split("\n");
+    const expected = file.flatMap((l, i) => (l.includes('"TURN_RECORDED"') && l.includes(A) ? [i + 1] : []));
+    expect(r.entries.map((e) => e.line_number)).toEqual(expected);
   });
   it("test_grep_returns_raw_json", async () => {
     const r = await cpGrepJsonl(layout, { ledger: "ho2m", pattern: "SESSION_END", limit: 20, offset: 0 });
@@ -211,8 +256,49 @@ describe("TestGrepJsonl", () => {
 });
 
 describe("TestForensicToolsInConfig", () => {
-  it("test_all_forensic_tools_in_config", () => {
+  it("test_all_forensic_tools_in_config", async () => {
+    // Casefile's "admin_config.json tools array" is the registry: all five are registered agent tools
+    // (MCP, HTTP, CLI) and each dispatches to the Control Plane source for this project.
     expect([...CP_FORENSIC_TOOL_NAMES].sort()).toEqual(["grep_jsonl", "list_sessions", "query_ledger_full", "reconstruct_session", "session_overview"]);
+    for (const name of CP_FORENSIC_TOOL_NAMES) {
+      expect(TOOLS.find((t) => t.name === name), name).toMatchObject({ audience: "agent", readOnly: true });
+    }
+    const inputs: Record<(typeof CP_FORENSIC_TOOL_NAMES)[number], object> = {
+      list_sessions: {},
+      session_overview: { session_ref: A },
+      reconstruct_session: { session_ref: A },
+      query_ledger_full: {},
+      grep_jsonl: { ledger: "governance", pattern: "EXCHANGE" },
+    };
+    for (const name of CP_FORENSIC_TOOL_NAMES) {
+      expect(await viaRegistry(name, inputs[name]), name).toMatchObject({ status: "ok", source_kind: "control-plane", project_key: projectKey });
+    }
+  });
+});
+
+describe("the test ledgers are what Control Plane's LedgerClient writes", () => {
+  // Printed by CPython 3 (json.dumps(entry, ensure_ascii=False), entry_hash = sha256 of
+  // json.dumps(entry without it, sort_keys=True, ensure_ascii=False)): an independent anchor
+  // for the builder, so the seed tests above run on ledgers Python would have written.
+  const PYTHON_LINES = [
+    "{\"event_type\": \"LLM_CALL\", \"submission_id\": \"WO-SES-AAAA0001-001\", \"decision\": \"LLM_CALL\", \"reason\": \"h\u00e9llo \u2713 \u2028\", \"prompts_used\": [], \"metadata\": {\"latency_ms\": 12.0, \"input_tokens\": 500, \"ratio\": 0.1, \"big\": 1e+16, \"tiny\": 2.5e-05, \"note\": \"na\u00efve \\\"q\\\"\\n\\t\\u0001\", \"nested\": {\"z\": [1, 2.5, null, true], \"a\": \"\ud83d\ude00\"}}, \"id\": \"LED-0000abc0\", \"timestamp\": \"2026-02-17T14:30:00.000000+00:00\", \"previous_hash\": \"\", \"entry_hash\": \"7f8a9a786340d1b2aeef86c6cb58c07c8ffae47b099e79c386a617cb938357fb\"}",
+    "{\"event_type\": \"LLM_CALL\", \"submission_id\": \"WO-SES-AAAA0001-001\", \"decision\": \"LLM_CALL\", \"reason\": \"second\", \"prompts_used\": [], \"metadata\": {\"cost\": 0.0}, \"id\": \"LED-0000abc1\", \"timestamp\": \"2026-02-17T14:30:01.000000+00:00\", \"previous_hash\": \"7f8a9a786340d1b2aeef86c6cb58c07c8ffae47b099e79c386a617cb938357fb\", \"entry_hash\": \"6910fd26342721e8020949533529f579f5a47050a8083345bff52e77ce26ce69\"}",
+  ];
+  it("serializeLedger writes byte for byte what Python writes, hashes included", () => {
+    const { text, hashes } = serializeLedger([
+      {
+        event_type: "LLM_CALL",
+        submission_id: "WO-SES-AAAA0001-001",
+        decision: "LLM_CALL",
+        reason: "h\u00e9llo \u2713 \u2028",
+        metadata: { latency_ms: pyFloat(12), input_tokens: 500, ratio: 0.1, big: pyFloat(1e16), tiny: 2.5e-5, note: 'na\u00efve "q"\n\t\u0001', nested: { z: [1, 2.5, null, true], a: "\u{1F600}" } },
+        id: "LED-0000abc0",
+        timestamp: "2026-02-17T14:30:00.000000+00:00",
+      },
+      { event_type: "LLM_CALL", submission_id: "WO-SES-AAAA0001-001", decision: "LLM_CALL", reason: "second", metadata: { cost: pyFloat(0) }, id: "LED-0000abc1", timestamp: "2026-02-17T14:30:01.000000+00:00" },
+    ]);
+    expect(text).toBe(PYTHON_LINES.map((l) => `${l}\n`).join(""));
+    expect(hashes).toEqual(["7f8a9a786340d1b2aeef86c6cb58c07c8ffae47b099e79c386a617cb938357fb", "6910fd26342721e8020949533529f579f5a47050a8083345bff52e77ce26ce69"]);
   });
 });
 

@@ -277,7 +277,15 @@ export function aboutSession(f: {
   const totalWo = types.reduce((n, [, c]) => n + c, 0);
   if (totalWo > 0) {
     const [top, count] = types[0]!;
-    parts.push(types.length === 1 ? `All ${totalWo} work order${totalWo === 1 ? " was" : "s were"} ${top}.` : `Work was mostly ${top} (${count} of ${totalWo} work orders).`);
+    // "Mostly" only for a strict leader; a tie lists the tied types (in name order).
+    const tied = types.filter(([, c]) => c === count).map(([t]) => t);
+    parts.push(
+      types.length === 1
+        ? `All ${totalWo} work order${totalWo === 1 ? " was" : "s were"} ${top}.`
+        : tied.length > 1
+          ? `Work was split between ${tied.slice(0, -1).join(", ")} and ${tied[tied.length - 1]} (${count} each of ${totalWo} work orders).`
+          : `Work was mostly ${top} (${count} of ${totalWo} work orders).`,
+    );
   }
   const tools = Object.entries(f.tools).sort(([a, x], [b, y]) => y.called - x.called || (a < b ? -1 : 1));
   parts.push(tools.length === 0 ? "No tools were called." : `Tools used: ${tools.map(([name, t]) => `${name} (${t.called}×)`).join(", ")}.`);

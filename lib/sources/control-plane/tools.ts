@@ -62,4 +62,21 @@ export const readLedgerLinesTool = defineTool({
   },
 });
 
-export const controlPlaneTools = [verifyLedgersTool, readLedgerLinesTool];
+/**
+ * `get_control_plane_project` (dashboard): the registered Control Plane root with this key —
+ * `{status:"ok", project: {project_key, project_label, root, registered_at} | null}`; null for a
+ * transcript project or an unknown key, so a page can pick its Control Plane branch through the
+ * registry. Reads `.casefile/control-plane.json` only (no ledger). Read-only.
+ */
+export const getControlPlaneProjectTool = defineTool({
+  name: "get_control_plane_project",
+  title: "Get a Control Plane project",
+  description: "The registered Control Plane root (project_key, project_label, root, registered_at) of this project_key, or project null for any other project. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1, "project_key must be a non-empty string") }),
+  inputHint: "pass {project_key}",
+  run: async (ctx, input) => ({ status: "ok" as const, project: await findControlPlaneProject(ctx, input.project_key) }),
+});
+
+export const controlPlaneTools = [verifyLedgersTool, readLedgerLinesTool, getControlPlaneProjectTool];

@@ -15,6 +15,9 @@ type ProjectPageProps = { params: Promise<{ projectKey: string }> };
 
 export async function generateMetadata({ params }: ProjectPageProps): Promise<Metadata> {
   const { projectKey } = await params;
+  // A Control Plane project's title through the registry, without counting its sessions (issue 11).
+  const controlPlane = await getControlPlaneProjectQuery(projectKey);
+  if (controlPlane) return { title: controlPlane.project_label };
   const project = await getProjectQuery(projectKey);
   return { title: project.project_label };
 }

@@ -22,7 +22,9 @@ export default async function LedgerPage({ params, searchParams }: LedgerPagePro
   const file = typeof search.file === "string" ? search.file : undefined;
   const line = typeof search.line === "string" ? Number(search.line) || undefined : undefined;
   const offset = Math.max(0, Number(search.offset) || 0);
-  const [lines, integrity] = await Promise.all([ledgerLinesQuery(projectKey, ledger, offset, file, line), verifyLedgersQuery(projectKey)]);
+  // Only this ledger is verified (verify_ledgers {ledger}); read_ledger_lines 404s an unknown one first.
+  const lines = await ledgerLinesQuery(projectKey, ledger, offset, file, line);
+  const integrity = await verifyLedgersQuery(projectKey, ledger);
   const verdict = integrity.status === "ok" ? integrity.ledgers.find((l) => l.ledger === ledger) ?? null : null;
   return <CpLedgerView project={project} window={lines} verdict={verdict} target={line ? { file: file ?? null, line } : null} />;
 }

@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { CoreContext } from "@/lib/context";
+import type { SessionScan, SessionStats } from "@/lib/forensics/scan";
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import type { SessionFile } from "@/lib/workspace/sessions";
+import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+
+/**
+ * Bump when the scan's meaning changes (classification here or in lib/sources' record
+ * classifiers, ordering, stats): stored scans of an older version are ignored and rebuilt.
+ * (`.casefile` is derived data: deleting `.casefile/forensics` is always safe too.)
+ */
+export const SCAN_STORE_VERSION = 1;
+
+/** `<workspace>/.casefile/forensics/<sha256(session key)>.scan`: this module's only place on disk. */
+function scanFile(ctx: CoreContext, key: string): string {
+  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "forensics", `${createHash("sha256").update(key).digest("hex")}.scan`);
+}
+
+type Header = { version: number; stamp: string; count: number; source: string; types: string[]; stats: Record<string, unknown> };
+
+/** Maps in {@link SessionStats}, stored as entry lists. */
+const MAP_FIELDS = ["byTool", "families", "errorCounts", "warningCounts", "subagentTypes"] as const;
+
+/**
+ * The stored scan of a session when its stamp (every file's size and mtime, the turn count)
+ * and {@link SCAN_STORE_VERSION} match, else null (missing, stale, or unreadable: never throws).
+ * `files` are the session's current files, in the order the scan was built with.
+ */
+export async function loadStoredScan(ctx: CoreContext, key: string, stamp: string, files: SessionFile[]): Promise<SessionScan | null> {
+  let data: Buffer;
+  try {
+    data = await fs.readFile(scanFile(ctx, key));
+  } catch {
+    return null;
+  }
+  try {
+    const headerBytes = data.readUInt32LE(0);
+    const header = JSON.parse(data.toString("utf8", 4, 4 + headerBytes)) as Header;
+    if (header.version !== SCAN_STORE_VERSION || header.stamp !== stamp) return null;
+    const n = header.count;
+    let at = align8(4 + headerBytes);
+    if (data.length !== at + 2 * align8(n * 8) + 3 * align8(n * 4) + align8(n * 2) + align8(n)) return null;
+    // Arrays are copied out of the file buffer: aligned, and independent of it.
+    const take = <T>(bytes: number, make: (b: ArrayBuffer) => T): T => {
+      const copy = new Uint8Array(bytes);
+      copy.set(data.subarray(at, at + bytes));
+      at += align8(bytes);
+      return make(copy.buffer);
+    };
+    const ts = take(n * 8, (b) => new Float64Array(b));
+    const sortKey = take(n * 8, (b) => new Float64Array(b));
+    const fileIndex = take(n * 4, (b) => new Uint32Array(b));
+    const line = take(n * 4, (b) => new Uint32Array(b));
+    const order = take(n * 4, (b) => new Uint32Array(b));
+    const typeId = take(n * 2, (b) => new Uint16Array(b));
+    const actorId = take(n, (b) => new Uint8Array(b));
+    const stats = { ...header.stats } as Record<string, unknown>;
+    for (const field of MAP_FIELDS) stats[field] = new Map(stats[field] as [string, unknown][]);
+    return { source: header.source, files, count: n, ts, fileIndex, line, typeId, actorId, types: header.types, order, sortKey, stats: stats as SessionStats };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores a session's scan (one file, written atomically), so a fresh process answers
+ * `session_overview` and `reconstruct_session` without re-reading the transcripts. A workspace
+ * that cannot be written only loses the speed-up: failures are ignored.
+ */
+export async function storeScan(ctx: CoreContext, key: string, stamp: string, scan: SessionScan): Promise<void> {
+  const stats: Record<string, unknown> = { ...scan.stats };
+  for (const field of MAP_FIELDS) stats[field] = [...scan.stats[field].entries()];
+  const header: Header = { version: SCAN_STORE_VERSION, stamp, count: scan.count, source: scan.source, types: scan.types, stats };
+  const headerBuf = Buffer.from(JSON.stringify(header), "utf8");
+  const arrays = [scan.ts, scan.sortKey, scan.fileIndex, scan.line, scan.order, scan.typeId, scan.actorId];
+  let size = align8(4 + headerBuf.length);
+  for (const a of arrays) size += align8(a.byteLength);
+  const out = Buffer.alloc(size);
+  out.writeUInt32LE(headerBuf.length, 0);
+  headerBuf.copy(out, 4);
+  let at = align8(4 + headerBuf.length);
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at += align8(a.byteLength);
+  }
+  await writeFileAtomic(scanFile(ctx, key), out).catch(() => undefined);
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}

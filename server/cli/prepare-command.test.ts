@@ -1,0 +1,51 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { scriptSession, writeControlPlaneRoot } from "@/lib/testing/control-plane-builder";
+import { makeTempDir } from "@/lib/testing/shared";
+import { claudeLines } from "@/lib/testing/transcripts";
+import { readSources } from "@/lib/workspace/sources";
+import { runPrepare } from "@/server/cli/prepare-command";
+
+const ID = "9a7e0000-0000-4000-8000-000000000001";
+let home = "";
+let stdout: ReturnType<typeof vi.spyOn>;
+
+beforeEach(async () => {
+  home = await makeTempDir("casefile-prepare-cp-");
+  stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+});
+afterEach(() => stdout.mockRestore());
+
+const projectLabels = async (workspace: string) => (await fs.readdir(path.join(workspace, "projects"))).map((k) => k.replace(/-[0-9a-f]{12}$/, "")).sort();
+
+describe("casefile prepare --control-plane ROOT (issue 11 beside issue 12's recorded sources)", () => {
+  it("adds the Control Plane project to a workspace that syncs transcripts, keeping its sources and projects", async () => {
+    const claude = path.join(home, "claude");
+    await fs.mkdir(path.join(claude, "-home-me-app"), { recursive: true });
+    await fs.writeFile(path.join(claude, "-home-me-app", `${ID}.jsonl`), claudeLines(ID, "/home/me/app", 2));
+    const workspace = path.join(home, "workspace");
+    expect(await runPrepare({ workspace, claude: [claude], force: false, json: true })).toBe(0);
+    const before = await readSources(workspace);
+    expect(before).toEqual({ claude: [claude], codex: [], demo: false });
+
+    const root = path.join(home, "cp-root");
+    await writeControlPlaneRoot(root, scriptSession({ sessionId: "SES-PREP0001", start: 0, turns: [{ user: "hello", response: "Hi!" }] }));
+    expect(await runPrepare({ workspace, controlPlane: [root], force: false, json: true })).toBe(0);
+
+    expect(await readSources(workspace)).toEqual(before);
+    expect(await projectLabels(workspace)).toEqual(["app"]);
+    const printed = JSON.parse(String(stdout.mock.calls.at(-1)![0])) as { data: { control_plane: { root: string }[]; sessions: number } };
+    expect(printed.data.control_plane.map((p) => p.root)).toEqual([root]);
+  });
+
+  it("on a new workspace, prepares no transcripts and records an empty source list", async () => {
+    const workspace = path.join(home, "workspace-cp-only");
+    const root = path.join(home, "cp-only");
+    await writeControlPlaneRoot(root, scriptSession({ sessionId: "SES-PREP0002", start: 0, turns: [{ user: "hello", response: "Hi!" }] }));
+    expect(await runPrepare({ workspace, controlPlane: [root], force: false, json: true })).toBe(0);
+    expect(await readSources(workspace)).toEqual({ claude: [], codex: [], demo: false });
+  });
+});
