@@ -15,6 +15,8 @@ import { loadWorkspace } from "@/lib/workspace/load";
 import { getProject, getSessionDetail, getWorkspaceInfo } from "@/lib/workspace/projects";
 import { readSources } from "@/lib/workspace/sources";
 import { getProjectTool, getSessionDetailTool, getWorkspaceInfoTool, isDemoWorkspaceTool } from "@/lib/workspace/tools";
+import { getOverviewHandler } from "@/server/http/overview";
+import { getSynthesisStateHandler } from "@/server/http/synthesis";
 
 /**
  * Issue 8, item 1: the dashboard's reads are registered tools (audience "dashboard",
@@ -83,6 +85,23 @@ describe("dashboard read tools on a built workspace", () => {
   let ctx: CoreContext;
   beforeAll(async () => {
     ctx = createCoreContext(await buildTestWorkspace([{ ref: "S0001", content: userLines(12), turns: [{ turn_ref: "T0001", turn_start_line: 1, turn_end_line: 12 }] }]));
+    process.env.CASEFILE_WORKSPACE = ctx.workspaceRoot;
+  });
+
+  it("the polled HTTP reads answer through the tools with the bodies they had (GET /api/overview, /api/projects/<key>/synthesis)", async () => {
+    const overview = await getOverviewHandler();
+    expect(overview.status).toBe(200);
+    expect(await overview.json()).toEqual(await getWorkspaceOverview(ctx));
+
+    const params = { params: Promise.resolve({ projectKey: TEST_PROJECT_KEY }) };
+    const first = await getSynthesisStateHandler(new Request("http://127.0.0.1/api/projects/x/synthesis"), params);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(JSON.stringify(await getSynthesisState(ctx, TEST_PROJECT_KEY)));
+    const etag = first.headers.get("etag")!;
+    const again = await getSynthesisStateHandler(new Request("http://127.0.0.1/api/projects/x/synthesis", { headers: { "if-none-match": etag } }), { params: Promise.resolve({ projectKey: TEST_PROJECT_KEY }) });
+    expect(again.status).toBe(304);
+    const missing = await getSynthesisStateHandler(new Request("http://127.0.0.1/api/projects/x/synthesis"), { params: Promise.resolve({ projectKey: "Nope-000000000000" }) });
+    expect(missing.status).toBe(404);
   });
 
   it("answers what the lib functions return", async () => {
