@@ -16,7 +16,7 @@ const ALLOWED_MODULE = /^@\/lib\/(?:.+\/tools|tools\/registry|errors)$/;
 const ALLOWED_CONSTANTS: ReadonlySet<string> = new Set(["EVIDENCE_TURNS_PAGE"]);
 
 /** Value imports of `@/lib/...` in a source text that break the rule: `"<module> { names }"`. */
-export function strayLibImports(text: string): string[] {
+function strayLibImports(text: string): string[] {
   const stray: string[] = [];
   const re = /import\s+(type\s+)?([^;"'`]*?)\s+from\s+["'](@\/lib\/[^"']+)["']|import\s*\(\s*["'](@\/lib\/[^"']+)["']\s*\)|export\s+[^;"'`]*?\s+from\s+["'](@\/lib\/[^"']+)["']|import\s+["'](@\/lib\/[^"']+)["']/g;
   for (const m of text.matchAll(re)) {
@@ -63,5 +63,24 @@ describe("server/queries: one door into the core", () => {
 
   it.each(files)("queries/%s imports lib/ values only as tools, the registry or errors", (file) => {
     expect(strayLibImports(fs.readFileSync(path.join(QUERIES, file), "utf8"))).toEqual([]);
+  });
+});
+
+/**
+ * The dashboard's route handlers (server/http) under the same rule, but for what is a door's own
+ * machinery rather than a read: the change feed's subscription (a stream of change events,
+ * not a tool result) and the HTTP door's Host/Origin policy.
+ */
+const HTTP = path.resolve(__dirname, "http");
+const HTTP_EXCEPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["events.ts", ["@/lib/ledger/change-feed { getChangeFeed }"]],
+  ["tools.ts", ["@/lib/security/local-request { localRequestDecisions }"]],
+]);
+
+describe("server/http: one door into the core", () => {
+  const handlers = fs.readdirSync(HTTP).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f));
+
+  it.each(handlers)("http/%s imports lib/ values only as tools, the registry or errors (or its listed door machinery)", (file) => {
+    expect(strayLibImports(fs.readFileSync(path.join(HTTP, file), "utf8"))).toEqual(HTTP_EXCEPTIONS.get(file) ?? []);
   });
 });
