@@ -29,7 +29,7 @@ export const getProjectQuery = cache((projectKey: string) => orNotFound(async ()
  * ships none of them with the page), or the not-found page.
  */
 export const getSessionDetailQuery = cache((projectKey: string, sessionRef: string, agentId?: string) =>
-  orNotFound(async () => (await invokeToolForUi(getCoreContext(), getSessionDetailTool, { project_key: projectKey, session_ref: sessionRef, agent_id: agentId })).detail),
+  orNotFound(async () => (await invokeToolForUi(getCoreContext(), getSessionDetailTool, { project_key: projectKey, session_ref: sessionRef, agent_id: agentId || undefined })).detail),
 );
 
 /** Workspace facts for the header (the `get_workspace_info` tool). */
