@@ -1,6 +1,7 @@
 import * as z from "zod";
 
 import { deleteEvidenceChain, replaceEvidenceChain } from "@/lib/evidence/corrections";
+import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";
 import { writeEvidenceInputSchema } from "@/lib/evidence/tool-input";
 import { appendEvidenceChain, writeEvidence } from "@/lib/evidence/write-evidence";
@@ -86,4 +87,21 @@ export const getEvidenceCardTool = defineTool({
     getEvidenceCard(ctx, input.project_key, input.session_ref, input.turns_limit === undefined ? undefined : { offset: input.turns_offset ?? 0, limit: input.turns_limit }),
 });
 
-export const evidenceTools = [writeEvidenceTool, createEvidenceChainTool, replaceEvidenceChainTool, deleteEvidenceChainTool, getEvidenceCardTool];
+/**
+ * `get_evidence_coverage` (dashboard, issue 8 item 1): evidence coverage of a project and each of
+ * its sessions for the project page — `{status:"ok", project_key, sessions, turns_with_chain,
+ * indexed_turns, sessions_complete}` (ProjectEvidenceCoverage). Read-only.
+ * @throws AppError not_found for an unknown project_key.
+ */
+export const getEvidenceCoverageTool = defineTool({
+  name: "get_evidence_coverage",
+  title: "Get evidence coverage",
+  description: "Evidence coverage of one project: per session, turns with a committed chain out of indexed turns; totals and complete sessions. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1, "project_key must be a non-empty string") }),
+  inputHint: "pass {project_key}",
+  run: async (ctx, input) => ({ status: "ok" as const, ...(await evidenceCoverage(ctx, input.project_key)) }),
+});
+
+export const evidenceTools = [writeEvidenceTool, createEvidenceChainTool, replaceEvidenceChainTool, deleteEvidenceChainTool, getEvidenceCardTool, getEvidenceCoverageTool];

@@ -428,6 +428,7 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(["appended", "invalid"]).toContain(write.status);
       expect((await callTool(ctx, "read_session_lines", { ...ids, start_line: 1, end_line: 2 }, { door: "cli" })).status).toBe("ok");
       await callTool(ctx, "get_evidence_card", ids, { door: "ui" });
+      await callTool(ctx, "get_session_detail", ids, { door: "ui" });
       await callTool(ctx, "session_overview", ids, { door: "ui" });
 
       const overviewA = await viaMcp<SessionOverviewResult>("session_overview", ids);

@@ -1,6 +1,10 @@
+import * as z from "zod";
+
 import { contractField, contractInput } from "@/lib/tools/contract-fields";
 import { defineTool } from "@/lib/tools/define-tool";
 import { createOperatorItem } from "@/lib/synthesis/operator-item";
+import type { SynthesisState } from "@/lib/synthesis/schema";
+import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { writeWorkItemInputSchema } from "@/lib/synthesis/tool-input";
 import { writeWorkItem } from "@/lib/synthesis/write-work-item";
 
@@ -39,4 +43,32 @@ export const writeOperatorItemTool = defineTool({
   run: (ctx, input) => createOperatorItem(ctx, input),
 });
 
-export const synthesisTools = [writeWorkItemTool, writeOperatorItemTool];
+/*
+ * getSynthesisState returns the same object while nothing on disk changed (it is stat-cached);
+ * the tool keeps that identity for its result, so the polled HTTP door can cache its encoding.
+ */
+const okStates = new WeakMap<SynthesisState, { status: "ok" } & SynthesisState>();
+
+/**
+ * `get_synthesis_state` (dashboard, issue 8 item 1): the synthesis page's state of a project —
+ * `{status:"ok", ...SynthesisState}` (version, read_only, envelope, turns, work_items, counts,
+ * uncovered_turns, next_work_item_ref); the same object while the state is unchanged. Read-only.
+ * @throws AppError not_found for an unknown project_key.
+ */
+export const getSynthesisStateTool = defineTool({
+  name: "get_synthesis_state",
+  title: "Get synthesis state",
+  description: "The project synthesis as the dashboard shows it: envelope version and content, per-turn coverage, work items, counts, uncovered_turns and the next operator work_item_ref. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: z.object({ project_key: z.string().min(1, "project_key must be a non-empty string") }),
+  inputHint: "pass {project_key}",
+  run: async (ctx, input) => {
+    const state = await getSynthesisState(ctx, input.project_key);
+    let result = okStates.get(state);
+    if (!result) okStates.set(state, (result = { status: "ok", ...state }));
+    return result;
+  },
+});
+
+export const synthesisTools = [writeWorkItemTool, writeOperatorItemTool, getSynthesisStateTool];

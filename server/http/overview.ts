@@ -1,13 +1,15 @@
 import "server-only";
 
-import { getWorkspaceOverview } from "@/lib/overview/workspace-overview";
+import { getWorkspaceOverviewTool } from "@/lib/overview/tools";
+import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
 
-/** `GET /api/overview`: every project's counts and coverage, polled by the home page. */
+/** `GET /api/overview`: every project's counts and coverage (the `get_workspace_overview` tool, door `ui`), polled by the home page. */
 export async function getOverviewHandler(): Promise<Response> {
   try {
-    return Response.json(await getWorkspaceOverview(getCoreContext()), { headers: { "cache-control": "no-store" } });
+    const { status: _status, ...overview } = await invokeToolForUi(getCoreContext(), getWorkspaceOverviewTool, {});
+    return Response.json(overview, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -3,9 +3,8 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
-import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { EVIDENCE_TURNS_PAGE } from "@/lib/evidence/schema";
-import { getEvidenceCardTool } from "@/lib/evidence/tools";
+import { getEvidenceCardTool, getEvidenceCoverageTool } from "@/lib/evidence/tools";
 import { isAppError } from "@/lib/errors";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
@@ -24,5 +23,10 @@ export const getEvidenceCardQuery = cache((projectKey: string, sessionRef: strin
   orNotFound(() => invokeToolForUi(getCoreContext(), getEvidenceCardTool, { project_key: projectKey, session_ref: sessionRef, turns_offset: 0, turns_limit: EVIDENCE_TURNS_PAGE })),
 );
 
-/** Evidence coverage of a project and each of its sessions, for the project page. */
-export const getEvidenceCoverageQuery = cache((projectKey: string) => orNotFound(() => evidenceCoverage(getCoreContext(), projectKey)));
+/** Evidence coverage of a project and each of its sessions, for the project page (the `get_evidence_coverage` tool), or the not-found page. */
+export const getEvidenceCoverageQuery = cache((projectKey: string) =>
+  orNotFound(async () => {
+    const { status: _status, ...coverage } = await invokeToolForUi(getCoreContext(), getEvidenceCoverageTool, { project_key: projectKey });
+    return coverage;
+  }),
+);

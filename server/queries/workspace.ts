@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { isAppError } from "@/lib/errors";
-import { getProject, getSessionDetail, getWorkspaceInfo, listProjects } from "@/lib/workspace/projects";
-import { readSources } from "@/lib/workspace/sources";
+import { invokeToolForUi } from "@/lib/tools/registry";
+import { getProjectTool, getSessionDetailTool, getWorkspaceInfoTool, isDemoWorkspaceTool, listProjectsTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
 async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
@@ -17,28 +17,31 @@ async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Projects for the home page. */
-export const listProjectsQuery = cache(() => listProjects(getCoreContext()));
+/** Projects for the home page (the `list_projects` tool, door `ui`). */
+export const listProjectsQuery = cache(async () => (await invokeToolForUi(getCoreContext(), listProjectsTool, {})).projects);
 
-/** One project, or the not-found page. */
-export const getProjectQuery = cache((projectKey: string) => orNotFound(() => getProject(getCoreContext(), projectKey)));
+/** One project (the `get_project` tool), or the not-found page. */
+export const getProjectQuery = cache((projectKey: string) => orNotFound(async () => (await invokeToolForUi(getCoreContext(), getProjectTool, { project_key: projectKey })).project));
 
 /**
- * A session's viewer detail without its turns (issue 13: pages ask for turns page by page
- * through `list_session_turns`, so a session of tens of thousands of turns ships none of them
- * with the page), or the not-found page.
+ * A session's viewer detail without its turns (the `get_session_detail` tool; issue 13: pages ask
+ * for turns page by page through `list_session_turns`, so a session of tens of thousands of turns
+ * ships none of them with the page), or the not-found page.
  */
 export const getSessionDetailQuery = cache((projectKey: string, sessionRef: string, agentId?: string) =>
-  orNotFound(() => getSessionDetail(getCoreContext(), projectKey, sessionRef, agentId, { turns: false })),
+  orNotFound(async () => (await invokeToolForUi(getCoreContext(), getSessionDetailTool, { project_key: projectKey, session_ref: sessionRef, agent_id: agentId || undefined })).detail),
 );
 
-/** Workspace facts for the header. */
-export const getWorkspaceInfoQuery = cache(() => getWorkspaceInfo(getCoreContext()));
+/** Workspace facts for the header (the `get_workspace_info` tool). */
+export const getWorkspaceInfoQuery = cache(async () => {
+  const { status: _status, ...info } = await invokeToolForUi(getCoreContext(), getWorkspaceInfoTool, {});
+  return info;
+});
 
-/** True when the workspace shows Casefile's generated demo transcripts (issue 12, item 2); false when unknown. */
+/** True when the workspace shows Casefile's generated demo transcripts (issue 12, item 2; the `is_demo_workspace` tool); false when unknown. */
 export const isDemoWorkspaceQuery = cache(() =>
-  readSources(getCoreContext().workspaceRoot).then(
-    (sources) => sources?.demo === true,
+  invokeToolForUi(getCoreContext(), isDemoWorkspaceTool, {}).then(
+    (result) => result.demo,
     () => false,
   ),
 );
