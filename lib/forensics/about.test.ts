@@ -1,27 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 import { buildAbout } from "@/lib/forensics/overview";
-import type { SessionStats } from "@/lib/forensics/scan";
+import { emptyStats, type SessionStats } from "@/lib/forensics/scan";
 
 function stats(text: string): SessionStats {
-  return {
-    firstMs: 0,
-    lastMs: 1000,
-    userMessages: [{ text, file: "s.jsonl", line: 7 }],
-    userMessageCount: 1,
-    byTool: new Map(),
-    families: new Map(),
-    toolCalls: 0,
-    toolFailures: 0,
-    errors: [],
-    errorCounts: new Map(),
-    warnings: [],
-    warningCounts: new Map(),
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
-    subagentTypes: new Map(),
-    eventsBySource: { main: 2, subagent: 0, tool_result: 0, audit: 0 },
-    mainReplies: 1,
-  };
+  return { ...emptyStats(), firstMs: 0, lastMs: 1000, userMessages: [{ text, file: "s.jsonl", line: 7 }], userMessageCount: 1, eventsBySource: { main: 2, subagent: 0, tool_result: 0, audit: 0 }, mainReplies: 1 };
 }
 
 describe("the about paragraph reads as a person would (issue 12, item 4)", () => {

@@ -1,10 +1,11 @@
 import type { CoreContext } from "@/lib/context";
 import { auditDiagnostics, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
-import { oneLine, scanSession, type SessionStats } from "@/lib/forensics/scan";
+import { scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { readableUserText } from "@/lib/format/display-text";
+import { oneLine } from "@/lib/format/one-line";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */

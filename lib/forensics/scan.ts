@@ -5,6 +5,7 @@ import type { CoreContext } from "@/lib/context";
 import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLine } from "@/lib/forensics/line-chunks";
+import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -117,7 +118,8 @@ class EventBuffer {
   }
 }
 
-function emptyStats(): SessionStats {
+/** The stats of a session with no events yet: every count 0, every list and map empty. */
+export function emptyStats(): SessionStats {
   return {
     firstMs: null,
     lastMs: null,
@@ -365,12 +367,6 @@ function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: F
   const counts = list === "errors" ? stats.errorCounts : stats.warningCounts;
   counts.set(finding.type, (counts.get(finding.type) ?? 0) + 1);
   if (stats[list].length < MAX_KEPT_FINDINGS) stats[list].push(finding);
-}
-
-/** `text` on one line, at most `max` characters (an ellipsis marks the cut). */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The turn (`turn_ref`) whose span holds a main-transcript line, or null. */

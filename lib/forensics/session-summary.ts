@@ -5,6 +5,7 @@ import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readableUserText } from "@/lib/format/display-text";
+import { previewLine } from "@/lib/format/one-line";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
@@ -60,7 +61,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
     if (line) {
       const preview = buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview;
-      firstMessage = oneLine(preview === null ? null : readableUserText(preview));
+      firstMessage = previewLine(preview === null ? null : readableUserText(preview), FIRST_MESSAGE_CHARS);
     }
   }
   const ending = await sessionEnding(ctx, session.filePath, index, row.source);
@@ -93,9 +94,3 @@ function firstTimestamp(texts: string[]): number | null {
   return null;
 }
 
-function oneLine(text: string | null): string | null {
-  if (text === null) return null;
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat === "") return null;
-  return flat.length > FIRST_MESSAGE_CHARS ? `${flat.slice(0, FIRST_MESSAGE_CHARS - 1)}…` : flat;
-}

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
+import { previewLine } from "@/lib/format/one-line";
 import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -54,7 +55,7 @@ export async function sessionEnding(ctx: CoreContext, filePath: string, index: L
       if (lastMs === null && facts.timestampMs !== null) lastMs = facts.timestampMs;
       const o = outcomeOf(facts);
       if (outcome === null && o !== null) outcome = o;
-      if (preview === null && facts.assistantReply) preview = flatten(buildCompactRecord({ line, text, source }).text_preview ?? assistantEventText(record));
+      if (preview === null && facts.assistantReply) preview = previewLine(buildCompactRecord({ line, text, source }).text_preview ?? assistantEventText(record), RESPONSE_PREVIEW_CHARS);
       if (outcome !== null && preview !== null && lastMs !== null) break;
     }
   }
@@ -74,9 +75,3 @@ function assistantEventText(record: Record<string, unknown>): string | null {
   return null;
 }
 
-function flatten(text: string | null): string | null {
-  if (text === null) return null;
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat === "") return null;
-  return flat.length > RESPONSE_PREVIEW_CHARS ? `${flat.slice(0, RESPONSE_PREVIEW_CHARS - 1)}…` : flat;
-}
