@@ -4,8 +4,11 @@ import { createCoreContext, type CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getEvidenceCoverageTool } from "@/lib/evidence/tools";
+import { LedgerIndex } from "@/lib/ledger/ledger-index";
+import { ledgerPaths } from "@/lib/ledger/paths";
 import { getWorkspaceOverviewTool } from "@/lib/overview/tools";
 import { getWorkspaceOverview } from "@/lib/overview/workspace-overview";
+import { getControlPlaneProjectTool } from "@/lib/sources/control-plane/tools";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { getSynthesisStateTool } from "@/lib/synthesis/tools";
 import { copyFixtureWorkspace, HAS_SHARED, makeTempDir, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
@@ -142,5 +145,24 @@ describe.skipIf(!HAS_SHARED)(`dashboard read tools on prompt-diary fixtures${HAS
   it("daily-synthesis/two-projects (index rows without session files): same answers, same not_found", async () => {
     const { ws } = await compareAll(createCoreContext(await copyFixtureWorkspace("daily-synthesis/two-projects/workspace")));
     expect(ws.projects.length).toBe(2);
+  });
+});
+
+describe("page reads every open page repeats stay off the audit record (issue 8)", () => {
+  it("a ui call of a polled read writes no ledger entry; the same tool through HTTP is recorded", async () => {
+    const ctx = createCoreContext(await buildTestWorkspace([{ ref: "S0001", content: userLines(4), turns: [{ turn_ref: "T0001", turn_start_line: 1, turn_end_line: 4 }] }]));
+    const recorded = async () => {
+      const index = new LedgerIndex(ledgerPaths(ctx.workspaceRoot));
+      await index.refresh();
+      return [...index.receipts.values()].map((r) => `${r.started!.door}:${r.started!.tool_name}`).sort();
+    };
+    await invokeToolForUi(ctx, isDemoWorkspaceTool, {});
+    await invokeToolForUi(ctx, getWorkspaceOverviewTool, {});
+    await invokeToolForUi(ctx, getSynthesisStateTool, { project_key: TEST_PROJECT_KEY });
+    await invokeToolForUi(ctx, getControlPlaneProjectTool, { project_key: TEST_PROJECT_KEY });
+    expect(await recorded()).toEqual([]);
+    await callTool(ctx, "get_workspace_overview", {}, { door: "http" });
+    await invokeToolForUi(ctx, getProjectTool, { project_key: TEST_PROJECT_KEY });
+    expect(await recorded()).toEqual(["http:get_workspace_overview", "ui:get_project"]);
   });
 });
