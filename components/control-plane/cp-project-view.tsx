@@ -1,9 +1,8 @@
-import Link from "next/link";
 
 import { CpSessionList } from "@/components/control-plane/cp-session-list";
 import { IntegrityBadges } from "@/components/control-plane/integrity-badges";
 import { plural } from "@/components/format/format";
-import { routes } from "@/components/navigation/routes";
+import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import type { ControlPlaneProject, CpSessionRow, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 
 type Props = { project: ControlPlaneProject; sessions: CpSessionRow[]; ledgers: LedgerIntegrity[] };
@@ -14,12 +13,7 @@ export function CpProjectView({ project, sessions, ledgers }: Props) {
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-6">
       <header className="flex flex-col gap-1">
-        <nav aria-label="Breadcrumb" className="text-xs text-muted">
-          <Link href={routes.home()} className="hover:text-ink hover:underline">
-            Projects
-          </Link>
-          <span aria-hidden> / </span>
-        </nav>
+        <Breadcrumb />
         <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
           <h1 className="text-lg font-semibold">{project.project_label}</h1>
           <span className="rounded bg-accent-soft px-1.5 py-0.5 text-2xs font-semibold text-accent">Control Plane</span>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 
 import { formatLocalDateTime } from "@/components/format/format";
+import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import { routes } from "@/components/navigation/routes";
 import type { ControlPlaneProject, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/schema";
 
@@ -25,16 +26,7 @@ export function CpSessionView({ project, overview, timeline, verbosity }: Props)
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-6">
       <header className="flex flex-col gap-1">
-        <nav aria-label="Breadcrumb" className="text-xs text-muted">
-          <Link href={routes.home()} className="hover:text-ink hover:underline">
-            Projects
-          </Link>
-          <span aria-hidden> / </span>
-          <Link href={routes.project(project.project_key)} className="hover:text-ink hover:underline">
-            {project.project_label}
-          </Link>
-          <span aria-hidden> / </span>
-        </nav>
+        <Breadcrumb project={project} />
         <div className="flex flex-wrap items-baseline gap-x-3">
           <h1 className="font-mono text-lg font-semibold">{summary.session_id}</h1>
           <span className="text-xs text-muted">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 
 import { formatCount, plural } from "@/components/format/format";
+import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import { routes } from "@/components/navigation/routes";
 import { ProjectOrigin } from "@/components/projects/project-origin";
 import type { SynthesisCounts } from "@/lib/synthesis/schema";
@@ -23,12 +24,7 @@ export function ProjectHeader({ project, current = "sessions", synthesis }: Proj
     current === view ? { "aria-current": "page" as const, className: `${TAB} border-accent font-semibold text-ink` } : { className: `${TAB} border-transparent text-muted hover:text-ink` };
   return (
     <header className="flex flex-col gap-1">
-      <nav aria-label="Breadcrumb" className="text-xs text-muted">
-        <Link href={routes.home()} className="hover:text-ink hover:underline">
-          Projects
-        </Link>
-        <span aria-hidden> / </span>
-      </nav>
+      <Breadcrumb />
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h1 className="text-lg font-semibold">{project.project_label}</h1>
         <span className="font-mono text-xs text-muted">{project.project_key}</span>

@@ -1,10 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { type FormEvent, useState } from "react";
 
 import { formatBytes, formatDuration, plural } from "@/components/format/format";
-import { routes } from "@/components/navigation/routes";
+import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
@@ -100,16 +99,7 @@ export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup
   return (
     <header className="flex flex-col gap-2 border-b border-line bg-surface px-4 py-2.5">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <nav aria-label="Breadcrumb" className="flex items-baseline gap-1 text-xs text-muted">
-          <Link href={routes.home()} className="hover:text-ink hover:underline">
-            Projects
-          </Link>
-          <span aria-hidden>/</span>
-          <Link href={routes.project(detail.project_key)} className="hover:text-ink hover:underline">
-            {detail.project_label}
-          </Link>
-          <span aria-hidden>/</span>
-        </nav>
+        <Breadcrumb project={detail} />
         <h1 className="font-mono text-base font-semibold">
           {detail.session_ref}
           {detail.agent_id && <span className="text-muted"> · subagent {detail.agent_id}</span>}
