@@ -1,0 +1,74 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+import { mapClaudeRange } from "@/lib/analysis/claude-map";
+import { walkRecords } from "@/lib/analysis/record-walk";
+import { reduceClaudeFacts, scanClaudeSession } from "@/lib/analysis/scan-claude";
+import { splitRecordRanges } from "@/lib/analysis/record-walk";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
+import { listFilesRecursive } from "@/lib/sources/common/walk-files";
+import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE, makeTempDir } from "@/lib/testing/shared";
+
+/** Every record as streamRecordLines yields it: [line, length, first bytes]. */
+async function streamed(file: string): Promise<[number, number, string][]> {
+  const out: [number, number, string][] = [];
+  for await (const { line, bytes } of streamRecordLines(file)) out.push([line, bytes.length, bytes.toString("latin1", 0, 16)]);
+  return out;
+}
+
+/** The same through walkRecords over `parts` ranges, lines rebased as the reduce does. */
+async function walked(file: string, parts: number, chunkBytes?: number): Promise<[number, number, string][]> {
+  const { size } = await fs.stat(file);
+  const out: [number, number, string][] = [];
+  let offset = 0;
+  for (const range of await splitRecordRanges(file, size, parts)) {
+    const base = offset;
+    const end = await walkRecords(file, range.startByte, range.endByte, (bytes, line) => out.push([base + line, bytes.length, bytes.toString("latin1", 0, 16)]), chunkBytes);
+    offset += end.nextLine - 1;
+  }
+  return out;
+}
+
+describe("walkRecords", () => {
+  it("yields the records and physical line numbers streamRecordLines does, whatever the split and read size", async () => {
+    const dir = await makeTempDir();
+    const file = path.join(dir, "breaks.jsonl");
+    // Raw U+2028/U+2029/U+0085, \v, \f, \x1c, lone \r, \r\n, blank records, a long record, no final \n.
+    const records = [
+      '{"a":"x\u2028y"}',
+      '{"b":"\u2029\u0085\u000b\u000c\u001c\u001d\u001e"}',
+      "",
+      '{"c":"lone\rcr"}\r',
+      "{}",
+      JSON.stringify({ long: "z\u2028".repeat(3000) }),
+      '{"é":"\u00e9\u2027\u2030"}',
+      '{"end":1}',
+    ];
+    await fs.writeFile(file, records.join("\n"));
+    const expected = await streamed(file);
+    for (const parts of [1, 2, 3, 5]) for (const chunk of [7, 64, 1 << 16]) expect(await walked(file, parts, chunk)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS_SHARED)("matches streamRecordLines on every Claude Code corpus transcript", async () => {
+    const files = (await listFilesRecursive(path.join(SHARED_DIR, "corpus/claude-code"))).filter((f) => f.endsWith(".jsonl"));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect(await walked(file, 3, 4096), file).toEqual(await streamed(file));
+  });
+});
+
+describe("scanClaudeSession map/reduce", () => {
+  it.skipIf(!HAS_SHARED)("gives the one-range result for every split of every corpus transcript", async () => {
+    if (!HAS_SHARED) return console.warn(SKIP_SHARED_MESSAGE);
+    const files = (await listFilesRecursive(path.join(SHARED_DIR, "corpus/claude-code"))).filter((f) => f.endsWith(".jsonl"));
+    for (const file of files) {
+      const whole = await scanClaudeSession(file, 10_000);
+      const { size } = await fs.stat(file);
+      for (const parts of [2, 3, 8]) {
+        const ranges = await splitRecordRanges(file, size, parts);
+        const facts = await Promise.all(ranges.map((range) => mapClaudeRange(file, range)));
+        expect(reduceClaudeFacts(facts, 10_000), `${file} in ${parts}`).toEqual(whole);
+      }
+    }
+  });
+});
