@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { mapClaudeRange } from "@/lib/analysis/claude-map";
+import { PATHISH, mapClaudeRange, pathTokens } from "@/lib/analysis/claude-map";
 import { walkRecords } from "@/lib/analysis/record-walk";
 import { reduceClaudeFacts, scanClaudeSession } from "@/lib/analysis/scan-claude";
 import { splitRecordRanges } from "@/lib/analysis/record-walk";
@@ -29,6 +29,23 @@ async function walked(file: string, parts: number, chunkBytes?: number): Promise
   }
   return out;
 }
+
+describe("pathTokens", () => {
+  it("finds exactly the matches of the path-token regex, in order (random texts)", () => {
+    // A fixed pseudo-random sequence: the same texts on every run.
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const alphabet of [["a", "Z", "1", ".", ".", "_", "-", "@", "+", "~", " ", "/", "é", "\\", "x", "9", ":"], ["a", "1", ".", "b", "_", " "]]) {
+      for (let i = 0; i < 20_000; i++) {
+        let text = "";
+        for (let j = Math.floor(next() * 40); j > 0; j--) text += alphabet[Math.floor(next() * alphabet.length)];
+        const found: string[] = [];
+        pathTokens(text, (t) => found.push(t));
+        expect(found, JSON.stringify(text)).toEqual([...text.matchAll(PATHISH)].map((m) => m[0]));
+      }
+    }
+  });
+});
 
 describe("walkRecords", () => {
   it("yields the records and physical line numbers streamRecordLines does, whatever the split and read size", async () => {

@@ -91,20 +91,23 @@ export async function walkRecords(
 }
 
 /**
- * Splits a file of `size` bytes into at most `parts` byte ranges of about equal size, each
- * starting just after a `\n` (read from the file), for {@link walkRecords} in workers. Line
- * numbers are not known before the ranges are read: `firstLine`/`lastLine` are 0 and each range
- * numbers its lines locally (the caller adds the line counts of the ranges before it).
+ * Splits a file of `size` bytes into at most `parts` byte ranges, each starting just after a
+ * `\n` (read from the file), for {@link walkRecords} in workers: the first range (read in the
+ * calling thread while the workers start) gets `firstShare` of the bytes (default an equal
+ * share), the others equal shares of the rest. Line numbers are not known before the ranges are
+ * read: `firstLine`/`lastLine` are 0 and each range numbers its lines locally (the caller adds
+ * the line counts of the ranges before it).
  * @throws the fs error when the file cannot be read.
  */
-export async function splitRecordRanges(filePath: string, size: number, parts: number): Promise<LineRange[]> {
+export async function splitRecordRanges(filePath: string, size: number, parts: number, firstShare = 1 / Math.max(1, parts)): Promise<LineRange[]> {
   const cuts = [0];
   if (parts > 1) {
+    const first = Math.min(1, Math.max(0, firstShare)) * size;
     const handle = await fs.open(filePath, "r");
     try {
       const probe = Buffer.allocUnsafe(64 << 10);
       for (let k = 1; k < parts; k++) {
-        let at = Math.max(cuts.at(-1)! + 1, Math.floor((size * k) / parts));
+        let at = Math.max(cuts.at(-1)! + 1, Math.floor(first + ((size - first) * (k - 1)) / (parts - 1)));
         let cut = -1;
         while (at < size && cut === -1) {
           const { bytesRead } = await handle.read(probe, 0, probe.length, at);

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 
-import { mapClaudeRange, type AssistantFact, type ClaudeFacts, type UserOutcome } from "@/lib/analysis/claude-map";
+import { FACT_ASSISTANT, FACT_USER, mapClaudeRange, type ClaudeFacts, type UserOutcome } from "@/lib/analysis/claude-map";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { splitRecordRanges } from "@/lib/analysis/record-walk";
 import type { FileRead, MarkerHit, TokenPoint } from "@/lib/analysis/schema";
@@ -25,6 +25,17 @@ export type ClaudeScan = {
 /** Files smaller than this are mapped in this thread: a worker costs ~50–300 ms to start. */
 const PARALLEL_MIN_BYTES = 64 << 20;
 const WORKER_ENTRY = new URL("./claude-worker.ts", import.meta.url);
+
+/**
+ * The share of the file this thread maps while the workers start: a worker running from
+ * TypeScript source loads tsx first (~0.5 s of CPU, measured on the reference machine, where
+ * a range is mapped at ~320 MB/s), so this thread takes about 160 MB more than an equal share
+ * of a ~1 GB session; a compiled worker starts in ~50 ms and shares are equal.
+ */
+function firstShare(parts: number): number {
+  const equal = 1 / parts;
+  return /\.[cm]?ts$/.test(WORKER_ENTRY.pathname) ? Math.min(0.75, equal * 1.16) : equal;
+}
 
 /**
  * Scans one Claude Code transcript (seed 003, issue 10):
@@ -56,7 +67,7 @@ const WORKER_ENTRY = new URL("./claude-worker.ts", import.meta.url);
 export async function scanClaudeSession(filePath: string, threshold: number): Promise<ClaudeScan> {
   const { size } = await fs.stat(filePath);
   const parts = size < PARALLEL_MIN_BYTES ? 1 : rangeCount(size);
-  const ranges = await splitRecordRanges(filePath, size, parts);
+  const ranges = await splitRecordRanges(filePath, size, parts, firstShare(parts));
   const facts = await mapRanges(() => startWorker(WORKER_ENTRY), mapClaudeRange, filePath, ranges, undefined);
   return reduceClaudeFacts(facts, threshold);
 }
@@ -118,61 +129,72 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
     if (outcome.mention) markerMentions += 1;
   };
 
-  const onAssistant = (fact: AssistantFact, line: number, part: ClaudeFacts) => {
-    if (fact.usage) {
-      const [cacheRead, cacheCreation, input, output] = fact.usage;
-      const point: TokenPoint = { line, cache_read: cacheRead, cache_creation: cacheCreation, input, output };
-      points.push(point);
-      detector.observe(point);
-    }
-    for (const read of awaitingFirstUse) read.first_use_line = line;
-    awaitingFirstUse.length = 0;
-    if (latestByBase.size > 0) {
-      for (let i = fact.tokensFrom; i < fact.tokensTo; i++) {
-        const read = latestByBase.get(part.tokenNames[part.tokenRefs[i]!]!);
-        if (read && read.line < line) read.last_use_line = line;
-      }
-    }
-    const batchKey = fact.messageId ?? `line:${line}`;
-    const newReads: FileRead[] = [];
-    for (const [id, name, filePath, isRead] of fact.uses) {
-      toolNames.set(id, name);
-      if (!isRead) continue;
-      let batch = batchOf.get(batchKey);
-      if (batch === undefined) batchOf.set(batchKey, (batch = batchOf.size + 1));
-      const read: FileRead = {
-        sequence: reads.length + 1,
-        line,
-        tool_use_id: id,
-        file_path: filePath,
-        batch,
-        result_line: null,
-        success: null,
-        persisted: false,
-        first_use_line: null,
-        last_use_line: null,
-        reset_before_use_line: null,
-      };
-      reads.push(read);
-      readsById.set(id, read);
-      pendingResult.add(id);
-      newReads.push(read);
-    }
-    for (const read of newReads) if (read.file_path) latestByBase.set(basename(read.file_path), read);
-  };
-
   offset = 0;
   for (const part of parts) {
     markerMentions += part.mentions;
     unparsable += part.unparsable;
-    for (const fact of part.facts) {
-      const line = offset + fact.line;
-      if (fact.k === "a") onAssistant(fact, line, part);
-      else if (fact.k === "u") applyUser(fact.outcome, line);
-      else if (fact.dateProbe && patternLine > line && dateId === null) applyUser(fact.outcome!, line);
-      else if (pendingResult.size === 0 || (fact.id !== null && !pendingResult.has(fact.id))) continue;
-      else if (fact.id !== null && fact.ok) settleRead(fact.id, line, false);
-      else applyUser(fact.outcome!, line);
+    const { nums, strs, outcomes, tokenNames, tokenRefs } = part;
+    const str = (at: number): string | null => (at === -1 ? null : strs[at]!);
+    for (let at = 0; at < nums.length; ) {
+      const kind = nums[at]!;
+      const line = offset + nums[at + 1]!;
+      if (kind === FACT_ASSISTANT) {
+        if (nums[at + 2] === 1) {
+          const point: TokenPoint = { line, cache_read: nums[at + 3]!, cache_creation: nums[at + 4]!, input: nums[at + 5]!, output: nums[at + 6]! };
+          points.push(point);
+          detector.observe(point);
+        }
+        for (const read of awaitingFirstUse) read.first_use_line = line;
+        awaitingFirstUse.length = 0;
+        if (latestByBase.size > 0) {
+          for (let i = nums[at + 8]!; i < nums[at + 9]!; i++) {
+            const read = latestByBase.get(tokenNames[tokenRefs[i]!]!);
+            if (read && read.line < line) read.last_use_line = line;
+          }
+        }
+        const batchKey = str(nums[at + 7]!) ?? `line:${line}`;
+        const useCount = nums[at + 10]!;
+        at += 11;
+        const newReads: FileRead[] = [];
+        for (let u = 0; u < useCount; u++, at += 4) {
+          const id = strs[nums[at]!]!;
+          toolNames.set(id, strs[nums[at + 1]!]!);
+          if (nums[at + 3] !== 1) continue;
+          let batch = batchOf.get(batchKey);
+          if (batch === undefined) batchOf.set(batchKey, (batch = batchOf.size + 1));
+          const read: FileRead = {
+            sequence: reads.length + 1,
+            line,
+            tool_use_id: id,
+            file_path: str(nums[at + 2]!),
+            batch,
+            result_line: null,
+            success: null,
+            persisted: false,
+            first_use_line: null,
+            last_use_line: null,
+            reset_before_use_line: null,
+          };
+          reads.push(read);
+          readsById.set(id, read);
+          pendingResult.add(id);
+          newReads.push(read);
+        }
+        for (const read of newReads) if (read.file_path) latestByBase.set(basename(read.file_path), read);
+      } else if (kind === FACT_USER) {
+        applyUser(outcomes[nums[at + 2]!]!, line);
+        at += 3;
+      } else {
+        const id = str(nums[at + 2]!);
+        const ok = nums[at + 3] === 1;
+        const dateProbe = nums[at + 4] === 1;
+        const outcome = outcomes[nums[at + 5]!];
+        at += 6;
+        if (dateProbe && patternLine > line && dateId === null) applyUser(outcome!, line);
+        else if (pendingResult.size === 0 || (id !== null && !pendingResult.has(id))) continue;
+        else if (id !== null && ok) settleRead(id, line, false);
+        else applyUser(outcome!, line);
+      }
     }
     if (part.lastLine > 0) lineCount = offset + part.lastLine;
     offset += part.nextLine - 1;
