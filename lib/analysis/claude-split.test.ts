@@ -1,11 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { PATHISH, mapClaudeRange, pathTokens } from "@/lib/analysis/claude-map";
 import { walkRecords } from "@/lib/analysis/record-walk";
 import { reduceClaudeFacts, scanClaudeSession } from "@/lib/analysis/scan-claude";
 import { splitRecordRanges } from "@/lib/analysis/record-walk";
+import { mapRanges, startWorker } from "@/lib/jsonl/parallel";
 import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE, makeTempDir } from "@/lib/testing/shared";
@@ -36,7 +37,7 @@ describe("pathTokens", () => {
     let seed = 12345;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const alphabet of [["a", "Z", "1", ".", ".", "_", "-", "@", "+", "~", " ", "/", "é", "\\", "x", "9", ":"], ["a", "1", ".", "b", "_", " "]]) {
-      for (let i = 0; i < 20_000; i++) {
+      for (let i = 0; i < 5_000; i++) {
         let text = "";
         for (let j = Math.floor(next() * 40); j > 0; j--) text += alphabet[Math.floor(next() * alphabet.length)];
         const found: string[] = [];
@@ -87,5 +88,20 @@ describe("scanClaudeSession map/reduce", () => {
         expect(reduceClaudeFacts(facts, 10_000), `${file} in ${parts}`).toEqual(whole);
       }
     }
+  });
+});
+
+describe("scanClaudeSession in workers", () => {
+  it.skipIf(!HAS_SHARED)("a range mapped in the worker entry reduces to the one-thread result", async () => {
+    const file = path.join(SHARED_DIR, "corpus/claude-code/phantom-reads/session-examples/2.1.6-bad/bf88e2ff-ac8b-4f29-8dbf-c2467325fe4e.jsonl");
+    const { size } = await fs.stat(file);
+    const ranges = await splitRecordRanges(file, size, 2);
+    expect(ranges).toHaveLength(2);
+    const warn = vi.spyOn(console, "warn");
+    const facts = await mapRanges(() => startWorker(new URL("./claude-worker.ts", import.meta.url)), mapClaudeRange, file, ranges, undefined);
+    // No in-thread fallback: the worker entry loaded and answered.
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+    expect(reduceClaudeFacts(facts, 10_000)).toEqual(await scanClaudeSession(file, 10_000));
   });
 });
