@@ -27,12 +27,13 @@ export const FACT_RESULT = 2;
 
 /**
  * The facts of one range, packed for a cheap trip between threads (a structured clone of one
- * object per record cost ~0.4 s per half of the real-shaped session). `nums` holds one entry per
- * relevant record, in line order (local lines: 1 = the range's first line); a string number
+ * object per record cost ~0.4 s per half of the real-shaped session). `nums` (chunks of 64 Ki
+ * numbers, so the list grows without copies) holds one entry per relevant record, in line order (local lines: 1 = the range's first line); a string number
  * indexes `strs` (−1 = null), an outcome number `outcomes` (−1 = none):
  * - `FACT_ASSISTANT, line, hasUsage, cache_read, cache_creation, input, output, messageId,
  *   tokensFrom, tokensTo, useCount` then per tool_use block with a string id `id, name,
- *   Read file_path, isRead` (`type: "assistant"`; usage from `message.usage`; tokens: its distinct
+ *   Read file_path, isRead` (`type: "assistant"`; usage from `message.usage`; `messageId` only
+ *   when a Read is among its tool_uses (the Read batch key, else unused); tokens: its distinct
  *   path-like tokens, `tokenRefs[tokensFrom, tokensTo)` indexing `tokenNames`);
  * - `FACT_USER, line, outcome`: a user record parsed whatever the state, its outcome applied as is;
  * - `FACT_RESULT, line, id, ok, dateProbe, outcome`: a tool_result user record whose handling
@@ -46,7 +47,8 @@ export type ClaudeFacts = {
   nextLine: number;
   /** Local line of its last record (0 when empty). */
   lastLine: number;
-  nums: Float64Array;
+  /** Packed records in chunks (a record never spans two). */
+  nums: Float64Array[];
   strs: string[];
   outcomes: (UserOutcome | "malformed")[];
   /** Distinct path-like tokens of the range's assistant records. */
@@ -209,6 +211,7 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
   const parsedUser = (record: JsonObject, line: number, small: boolean) => {
     const outcome = userOutcome(record, small, pattern === null);
     if (outcome.results.some((r) => r.date !== null)) dateZone = false;
+    nums.reserve(3);
     nums.push(FACT_USER, line, outcomes.push(outcome) - 1);
   };
 
@@ -219,17 +222,20 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
     const tokensFrom = refCount;
     const blocks = contentBlocks(record);
     let useCount = 0;
+    let hasRead = false;
     for (const block of blocks) {
       if (block.type === "text" && typeof block.text === "string") addTokens(block.text);
       if (block.type !== "tool_use" || typeof block.id !== "string") continue;
       useCount += 1;
+      if (block.name === "Read") hasRead = true;
       const input = isJsonObject(block.input) ? block.input : {};
       // Paths, commands and patterns name files; file contents (Write, Edit) are not scanned.
       for (const v of Object.values(input)) if (typeof v === "string" && v.length <= USE_SCAN_MAX_CHARS) addTokens(v);
     }
+    nums.reserve(11 + 4 * useCount);
     if (usage) nums.push(FACT_ASSISTANT, line, 1, count(usage.cache_read_input_tokens), count(usage.cache_creation_input_tokens), count(usage.input_tokens), 6);
     else nums.push(FACT_ASSISTANT, line, 0, 0, 0, 0, 6);
-    nums.push(usage ? count(usage.output_tokens) : 0, str(typeof message.id === "string" ? message.id : null), tokensFrom, refCount, useCount, NaN, 5);
+    nums.push(usage ? count(usage.output_tokens) : 0, str(hasRead && typeof message.id === "string" ? message.id : null), tokensFrom, refCount, useCount, NaN, 5);
     for (const block of blocks) {
       if (block.type !== "tool_use" || typeof block.id !== "string") continue;
       const name = typeof block.name === "string" ? block.name : "";
@@ -295,9 +301,10 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       if (dateProbe && parsed !== "malformed" && parsed.results.some((r) => r.date !== null)) dateZone = false;
       outcome = outcomes.push(parsed) - 1;
     }
+    nums.reserve(6);
     nums.push(FACT_RESULT, line, str(id), ok ? 1 : 0, dateProbe ? 1 : 0, outcome, 6);
   });
-  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: nums.toArray(), strs, outcomes, tokenNames, tokenRefs: tokenRefs.slice(0, refCount), pattern, mentions, unparsable };
+  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: nums.seal(), strs, outcomes, tokenNames, tokenRefs: tokenRefs.slice(0, refCount), pattern, mentions, unparsable };
 }
 
 /**
@@ -376,18 +383,22 @@ function leadingText(content: unknown): string {
   return "";
 }
 
-/** A growable list of numbers backed by a Float64Array. */
+/** A growable list of numbers in Float64Array chunks of 64 Ki numbers (no copy on growth). */
 class NumberList {
+  private readonly chunks: Float64Array[] = [];
   private data = new Float64Array(1 << 16);
   private length = 0;
 
-  /** Appends `n` (3 to 6) numbers (fixed arity: no array per call). */
+  /** Makes room for `n` numbers in the current chunk (a record is never split over two). */
+  reserve(n: number): void {
+    if (this.length + n <= this.data.length) return;
+    this.chunks.push(this.data.slice(0, this.length));
+    this.data = new Float64Array(Math.max(1 << 16, n));
+    this.length = 0;
+  }
+
+  /** Appends `n` (3 to 6) numbers after a {@link reserve} (fixed arity: no array per call). */
   push(a: number, b: number, c: number, d = NaN, e = NaN, f = NaN, n = 3): void {
-    if (this.length + 6 > this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data.subarray(0, this.length));
-      this.data = bigger;
-    }
     const data = this.data;
     let at = this.length;
     data[at++] = a;
@@ -399,8 +410,9 @@ class NumberList {
     this.length = at;
   }
 
-  toArray(): Float64Array {
-    return this.data.slice(0, this.length);
+  /** The chunks, the last one trimmed. */
+  seal(): Float64Array[] {
+    return [...this.chunks, this.data.slice(0, this.length)];
   }
 }
 

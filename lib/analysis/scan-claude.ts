@@ -133,9 +133,9 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
   for (const part of parts) {
     markerMentions += part.mentions;
     unparsable += part.unparsable;
-    const { nums, strs, outcomes, tokenNames, tokenRefs } = part;
+    const { strs, outcomes, tokenNames, tokenRefs } = part;
     const str = (at: number): string | null => (at === -1 ? null : strs[at]!);
-    for (let at = 0; at < nums.length; ) {
+    for (const nums of part.nums) for (let at = 0; at < nums.length; ) {
       const kind = nums[at]!;
       const line = offset + nums[at + 1]!;
       if (kind === FACT_ASSISTANT) {
