@@ -8,7 +8,7 @@ import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import type { CodexSpanUsage } from "@/lib/sources/codex/token-usage";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
-import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
+import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
@@ -25,8 +25,14 @@ export type PlannedSession = {
   turns: Omit<IndexTurn, "turn_ref">[];
   /** Attached files (subagents, tool-results), relative to the session's own folder. */
   attachments: { sourcePath: string; relative: string }[];
-  /** Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven fork. */
+  /**
+   * Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven
+   * fork or when fork inheritance never reads it (fingerprints are computed only for forks and
+   * their selected ancestors, issue 13).
+   */
   fork?: CodexForkHistory | null;
+  /** Codex: set when the file qualifies for fork inheritance, with its parent id. */
+  forkCandidate?: { parentId: string | null } | null;
   /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
   turnOutputTokens?: (number | null)[];
   /** Codex: display usage per turn, keyed by start line (fork inheritance may drop turns), from the analysis pass (primes the same cache). */
@@ -45,7 +51,10 @@ export type PlanProgress = (done: number, total: number, label: string) => void;
  * `compute` (which reads the file) and records its JSON-serializable result. Prepare without a
  * memo reads every file, as before.
  */
-export type PlanMemo = { remember<T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>): Promise<T> };
+export type PlanMemo = { remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T> };
+
+/** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
+export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 
 /** Source roots by source: each a root directory or one `.jsonl` file. */
 export type SourceRoots = { claude: string[]; codex: string[] };
@@ -60,7 +69,7 @@ type Analysed = {
   lineCount: number;
   turns: PlannedSession["turns"];
   attachments: PlannedSession["attachments"];
-  fork?: CodexForkHistory | null;
+  forkCandidate?: { parentId: string | null } | null;
   turnOutputTokens?: (number | null)[];
   turnUsage?: CodexSpanUsage[];
 };
@@ -79,7 +88,7 @@ export async function planSources(
   onProgress?: PlanProgress,
   memo?: PlanMemo,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
-  const remember = <T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>) => (memo ? memo.remember(kind, file, compute) : compute());
+  const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => (memo ? memo.remember(kind, file, compute) : compute());
   const skipped: SkippedFile[] = [];
   const candidates = new Map<string, Candidate>();
   for (const root of roots.claude) {
@@ -118,13 +127,20 @@ export async function planSources(
       lineCount: analysed.lineCount,
       turns: analysed.turns,
       attachments: analysed.attachments,
-      fork: analysed.fork,
+      forkCandidate: analysed.forkCandidate,
       turnOutputTokens: analysed.turnOutputTokens,
       turnUsage: analysed.turnUsage,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
-  const kept = applyForkInheritance(await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file))), skipped);
+  const unique = await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file)));
+  // Fork fingerprints cost more than the rest of a Codex analysis: only forks and their
+  // ancestors get them, in a second pass over just those files (issue 13).
+  const needed = sessionsNeedingForkHistory(unique);
+  for (const s of unique) {
+    if (s.source === "codex" && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => codexForkHistory(s.sourcePath));
+  }
+  const kept = applyForkInheritance(unique, skipped);
   return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
 }
 
@@ -158,8 +174,10 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
 }
 
 async function analyseCodex(filePath: string, window: ReportWindow): Promise<Analysed | { skip: string }> {
-  const result = await selectCodexSession(filePath, window);
-  return "skip" in result ? result : { ...result.selected, attachments: [] };
+  const result = await selectCodexSession(filePath, window, { fingerprints: false });
+  if ("skip" in result) return result;
+  const { fork: _none, ...selected } = result.selected;
+  return { ...selected, attachments: [] };
 }
 
 /**

@@ -18,10 +18,12 @@ import { legacyReportReason } from "@/lib/sources/codex/report-session";
  * @param filePath the rollout file (either line format).
  * @param window report window for turn inclusion; null = all time.
  * @param usageLog when given, fed every line (per-turn display usage from the same pass, issue 13).
+ * @param options `fingerprints: false` skips the fork fingerprints (`fork.history` is then null,
+ *   `fork.qualifies` still set; see `CodexAnalyzeOptions`).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog): Promise<CodexAnalysis> {
-  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog });
+export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog, options: { fingerprints?: boolean } = {}): Promise<CodexAnalysis> {
+  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog, fingerprints: options.fingerprints });
   try {
     for await (const { line, text } of streamPhysicalLines(filePath)) {
       analyzer.push(line, text);
