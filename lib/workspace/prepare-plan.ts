@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
@@ -37,6 +38,8 @@ export type PlannedSession = {
   turnOutputTokens?: (number | null)[];
   /** Codex: display usage per turn, keyed by start line (fork inheritance may drop turns), from the analysis pass (primes the same cache). */
   turnUsage?: CodexSpanUsage[];
+  /** The source's line index, built by the analysis pass when it read the file in this run: prepare adopts it for the byte copy (issue 13). */
+  sourceIndex?: LineIndex;
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -103,11 +106,14 @@ export async function planSources(
   }
   const ordered = [...candidates.values()].sort((a, b) => (a.source === b.source ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.source < b.source ? -1 : 1));
   const selected: PlannedSession[] = [];
+  // Line indexes built by this run's analysis passes (never remembered: the memo holds JSON).
+  const indexes = new Map<string, LineIndex>();
+  const keepIndex = (file: string) => (index: LineIndex) => void indexes.set(file, index);
   let done = 0;
   for (const c of ordered) {
     onProgress?.(done, ordered.length, path.basename(c.path));
     done += 1;
-    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window)) : await analyseClaude(c, window, remember);
+    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : await analyseClaude(c, window, remember, keepIndex(c.path));
     if ("skip" in analysed) {
       skipped.push({ path: c.path, reason: analysed.skip });
       continue;
@@ -130,6 +136,7 @@ export async function planSources(
       forkCandidate: analysed.forkCandidate,
       turnOutputTokens: analysed.turnOutputTokens,
       turnUsage: analysed.turnUsage,
+      sourceIndex: indexes.get(c.path),
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
@@ -144,10 +151,15 @@ export async function planSources(
   return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
 }
 
-async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, window: ReportWindow, remember: NonNullable<PlanMemo>["remember"]): Promise<Analysed | { skip: string }> {
+async function analyseClaude(
+  c: Extract<Candidate, { source: "claude-code" }>,
+  window: ReportWindow,
+  remember: NonNullable<PlanMemo>["remember"],
+  onIndex: (index: LineIndex) => void,
+): Promise<Analysed | { skip: string }> {
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
-    const a = await analyzeClaudeTranscript(c.path, window);
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
     const listed = new Map(a.triggers.map((t, i) => [t.line, a.listedOutputTokens[i] ?? null]));
     return {
       isSidechain: a.isSidechain,
@@ -173,8 +185,8 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
   };
 }
 
-async function analyseCodex(filePath: string, window: ReportWindow): Promise<Analysed | { skip: string }> {
-  const result = await selectCodexSession(filePath, window, { fingerprints: false });
+async function analyseCodex(filePath: string, window: ReportWindow, onIndex: (index: LineIndex) => void): Promise<Analysed | { skip: string }> {
+  const result = await selectCodexSession(filePath, window, { fingerprints: false, onIndex });
   if ("skip" in result) return result;
   const { fork: _none, ...selected } = result.selected;
   return { ...selected, attachments: [] };

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
-import { getLineIndex } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
@@ -98,8 +98,10 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
       for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
+      // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
-        await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+        const cacheDir = path.join(root, CASEFILE_DIR, "index");
+        await (s.sourceIndex ? adoptLineIndex(sessionFile, cacheDir, s.sourceIndex) : getLineIndex(sessionFile, cacheDir));
         fresh.push(s);
       }
       lines += s.lineCount;

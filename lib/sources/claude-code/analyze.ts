@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
-import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
@@ -56,9 +57,11 @@ const FIRST_MESSAGE_MAX = 500;
  * @param filePath transcript path.
  * @param window report window for turn inclusion (`startMs ≤ ts < endMs`); null = all time.
  *   Out-of-window triggers still bound the previous turn.
+ * @param options `onIndex` receives the file's line index, built in the same pass (prepare
+ *   persists it for the byte copy instead of reading the copy again, issue 13).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow): Promise<ClaudeAnalysis> {
+export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void } = {}): Promise<ClaudeAnalysis> {
   const result: ClaudeAnalysis = {
     lineCount: 0,
     triggers: [],
@@ -83,7 +86,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   let previousTs: number | null = null;
 
   try {
-    for await (const { line, record, listedRecord } of claudeRecords(filePath)) {
+    for await (const { line, record, listedRecord } of claudeRecords(filePath, options.onIndex)) {
       result.lineCount = line;
       if (record === null) {
         result.malformedLineCount += 1;
@@ -136,15 +139,14 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
 
 /**
  * Every physical line of a Claude Code transcript parsed (null when malformed, as
- * `parseJsonObject` of the decoded line). Lines come from the byte-level line index (contract
- * §1.6 boundaries) and 16 MiB reads, each decoded alone with Buffer#toString (WHATWG
+ * `parseJsonObject` of the decoded line). Lines come from the byte-level line scanner (contract
+ * §1.6 boundaries; one pass that also builds the line index) and 16 MiB reads, each decoded alone with Buffer#toString (WHATWG
  * replacement, BOM kept, like the TextDecoder stream it replaces). NOTE (issue 13 profile):
  * the stream decoder plus the boundary regex cost more than JSON.parse itself; a byte-level
  * skim that decoded only the index's fields measured slower than this JSON.parse.
  */
-async function* claudeRecords(filePath: string): AsyncGenerator<{ line: number; record: JsonObject | null; listedRecord: JsonObject | null | undefined }> {
-  const index = await buildLineIndex(filePath);
-  for await (const { line, bytes, start, end, next } of iterateLineBytes(filePath, index)) {
+async function* claudeRecords(filePath: string, onIndex?: (index: LineIndex) => void): AsyncGenerator<{ line: number; record: JsonObject | null; listedRecord: JsonObject | null | undefined }> {
+  for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) {
     const record = parseJsonObject(bytes.toString("utf8", start, end));
     yield { line, record, listedRecord: listedRecordOf(bytes, start, end, next, record) };
   }

@@ -1,3 +1,4 @@
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import { analyzeCodexTranscript } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
@@ -25,11 +26,12 @@ export type CodexSelected = {
  * Applies the per-file Codex selection rules of contract §1.8 to one rollout: child (subagent)
  * sessions and report-generation sessions are excluded with their reason, a file without an
  * in-window trigger is skipped, anything else is selected with its turns and fork history.
- * @param options `fingerprints: false` leaves `fork` null (see {@link CodexSelected.forkCandidate}).
+ * @param options `fingerprints: false` leaves `fork` null (see {@link CodexSelected.forkCandidate});
+ *   `onIndex` receives the line index built in the same pass.
  * @returns `{ selected }` or `{ skip: reason }`.
  * @throws AppError not_found / io_error when the file cannot be read.
  */
-export async function selectCodexSession(filePath: string, window: ReportWindow, options: { fingerprints?: boolean } = {}): Promise<{ selected: CodexSelected } | { skip: string }> {
+export async function selectCodexSession(filePath: string, window: ReportWindow, options: { fingerprints?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<{ selected: CodexSelected } | { skip: string }> {
   const usageLog = new CodexUsageLog();
   const analysis = await analyzeCodexTranscript(filePath, window, usageLog, options);
   const excluded = analysis.subagentReason ?? analysis.reportReason;
