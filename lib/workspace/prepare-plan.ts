@@ -82,7 +82,8 @@ type Analysed = {
  * subagent and report-session exclusion, the window, own-workspace exclusion, dedup by
  * session id, Codex fork inheritance, filename collisions) and returns the sessions to write
  * plus every skipped file with its reason. Conflicting duplicates and colliding filenames are
- * skipped, naming both paths, instead of aborting the whole run.
+ * skipped, naming both paths, instead of aborting the whole run. `onRead` is told each file
+ * whose analysis reads it in this run (not a remembered one), as its reading starts.
  */
 export async function planSources(
   roots: SourceRoots,
@@ -90,8 +91,12 @@ export async function planSources(
   workspaceRoot: string,
   onProgress?: PlanProgress,
   memo?: PlanMemo,
+  onRead?: (file: string) => void,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
-  const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => (memo ? memo.remember(kind, file, compute) : compute());
+  const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => {
+    const run = kind === "analysis" && onRead ? () => (onRead(file), compute()) : compute;
+    return memo ? memo.remember(kind, file, run) : run();
+  };
   const skipped: SkippedFile[] = [];
   const candidates = new Map<string, Candidate>();
   for (const root of roots.claude) {
