@@ -4,15 +4,12 @@
  * thread), and the caller reduces the per-range results in file order (issues 9, 10, 13: the
  * forensics scan, the seed 003 analysis and prepare each read ~1 GB sessions).
  *
- * How a caller uses it (the worker entry is a module of its own that only serves the task):
+ * How a caller uses it:
  *
  * ```ts
- * // lib/x/scan-worker.ts
- * import { serveRanges } from "@/lib/jsonl/parallel";
- * import { scanRange } from "@/lib/x/scan-range";
+ * // lib/<domain>/scan-worker.ts: a module of its own that only serves the task
  * serveRanges(scanRange);
- *
- * // lib/x/scan.ts
+ * // lib/<domain>/scan.ts
  * const ranges = await splitFileRanges(file, index, rangeCount(index.size));
  * const parts = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), scanRange, file, ranges, arg);
  * ```
