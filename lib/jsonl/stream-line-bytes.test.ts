@@ -86,6 +86,25 @@ describe("streamLineBytes (one pass: lines plus the line index, contract §1.6)"
     expect(index).toBeNull();
   });
 
+  it("streams one range of splitFileRanges with its own line numbers", async () => {
+    const file = await writeTemp(b("a\r\nb", [0xe2, 0x80, 0xa8], "c\nd\n\ne\rf\ng"));
+    const ref = await reference(file);
+    const { splitFileRanges } = await import("@/lib/jsonl/parallel");
+    for (const parts of [2, 3, 4]) {
+      const ranges = await splitFileRanges(file, ref.index, parts);
+      const lines: { line: number; text: string }[] = [];
+      for (const r of ranges) {
+        for (const chunkBytes of [undefined, 1, 3]) {
+          const got: { line: number; text: string }[] = [];
+          for await (const l of streamLineBytes(file, { chunkBytes, range: { startByte: r.startByte, endByte: r.endByte, firstLine: r.firstLine } })) got.push({ line: l.line, text: l.bytes.toString("utf8", l.start, l.end) });
+          expect(got, `parts ${parts} chunk ${chunkBytes}`).toEqual(ref.lines.slice(r.firstLine - 1, r.lastLine));
+          if (chunkBytes === undefined) lines.push(...got);
+        }
+      }
+      expect(lines).toEqual(ref.lines);
+    }
+  });
+
   it("throws the fs error for a missing file", async () => {
     await expect(streamed(path.join(dir, "missing.jsonl"))).rejects.toMatchObject({ code: "ENOENT" });
   });

@@ -16,6 +16,12 @@ export type StreamLineBytesOptions = {
    * caller stops early.
    */
   onIndex?: (index: LineIndex) => void;
+  /**
+   * Stream only the lines of bytes `[startByte, endByte)`, numbered from `firstLine` (one range of
+   * `splitFileRanges`: `startByte` follows a `\n` and `endByte` is a line start or the file size).
+   * `onIndex` is not called.
+   */
+  range?: { startByte: number; endByte: number; firstLine: number };
 };
 
 /**
@@ -33,22 +39,26 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
   const handle = await fs.open(filePath, "r");
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
-    const { size, mtimeMs } = await handle.stat();
+    const stat = await handle.stat();
+    const range = options.range;
+    const first = range?.startByte ?? 0;
+    const size = range?.endByte ?? stat.size; // where reading and scanning end
+    const lineBase = range ? range.firstLine - 1 : 0;
     const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 16 << 20));
     const headroom = Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20));
-    const capacity = Math.min(chunkBytes, Math.max(1, size));
+    const capacity = Math.min(chunkBytes, Math.max(1, size - first));
     const buffers = [Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const;
     // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
-    const starts = new LineStartList(size / 2048);
-    if (size > 0) starts.push(0);
-    let position = 0; // file bytes read so far
-    let scanned = 0; // file offset up to which boundaries were looked for
-    let nextLine = 0; // 0-based index of the next line to yield
+    const starts = new LineStartList((size - first) / 2048);
+    if (size > first) starts.push(first);
+    let position = first; // file offset read up to
+    let scanned = first; // file offset up to which boundaries were looked for
+    let nextLine = 0; // 0-based index (in this stream) of the next line to yield
     let carry: Buffer = Buffer.alloc(0); // the unfinished line (file offset carryStart), a view into the last work buffer
-    let carryStart = 0;
+    let carryStart = first;
     let turn: 0 | 1 = 0;
     const readAt = (buffer: Buffer, at: number) => handle.read(buffer, headroom, Math.min(capacity, size - at), at);
-    reading = size > 0 ? readAt(buffers[0], 0) : null;
+    reading = size > first ? readAt(buffers[0], first) : null;
     while (reading !== null) {
       const { bytesRead } = await reading;
       reading = null;
@@ -74,12 +84,12 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
         const start = toWork(starts.at(nextLine));
         const next = toWork(nextLine + 1 < starts.length ? starts.at(nextLine + 1) : size);
         nextLine += 1;
-        yield { line: nextLine, bytes: work, start, end: next - terminatorBytes(work, start, next), next };
+        yield { line: lineBase + nextLine, bytes: work, start, end: next - terminatorBytes(work, start, next), next };
       }
       carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
       carry = work.subarray(toWork(carryStart), workEnd);
     }
-    options.onIndex?.({ size, mtimeMs, lineCount: starts.length, starts: starts.toArray() });
+    if (!range) options.onIndex?.({ size, mtimeMs: stat.mtimeMs, lineCount: starts.length, starts: starts.toArray() });
   } finally {
     // Never close the handle under a read still in flight (the caller stopped early or failed).
     await reading?.catch(() => undefined);
