@@ -45,7 +45,8 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
     const size = range?.endByte ?? stat.size; // where reading and scanning end
     const lineBase = range ? range.firstLine - 1 : 0;
     const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 16 << 20));
-    const headroom = Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20));
+    // An unfinished line never exceeds what is streamed, so a small file gets small buffers.
+    const headroom = Math.min(Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20)), size - first);
     const capacity = Math.min(chunkBytes, Math.max(1, size - first));
     const buffers = [Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const;
     // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
