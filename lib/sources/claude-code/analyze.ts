@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { mapRanges, rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { claudeLineFact, claudeRangeFacts, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
+import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -158,7 +158,10 @@ async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLine
   const ranges = await newlineRanges(filePath, stat.size, parts);
   const results = await mapRanges(() => startWorker(import.meta.url, "./analyze-worker.ts"), claudeRangeFacts, filePath, ranges, undefined);
   let line = 0;
-  for (const part of results) for (const fact of part.facts) fold(++line, fact);
+  for (const part of results) {
+    const next = factColumnsReader(part.columns);
+    for (let i = 0; i < part.columns.count; i++) fold(++line, next());
+  }
   if (onIndex) {
     const starts = new Float64Array(line);
     let at = 0;
