@@ -9,8 +9,7 @@ import { buildLineIndex } from "@/lib/jsonl/line-index";
 import { mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
-const ENTRY = new URL("./__fixtures__/count-worker.ts", import.meta.url);
-const spawn = () => startWorker(ENTRY);
+const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
 
 /** 40 records; record 7 holds a raw U+2028 (two physical lines), record 20 ends in \r\n. */
 async function sampleFile(): Promise<string> {

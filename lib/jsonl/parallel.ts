@@ -4,17 +4,14 @@
  * thread), and the caller reduces the per-range results in file order (issues 9, 10, 13: the
  * forensics scan, the seed 003 analysis and prepare each read ~1 GB sessions).
  *
- * How a caller uses it (the worker entry is a module of its own that only serves the task):
+ * How a caller uses it:
  *
  * ```ts
- * // lib/x/scan-worker.ts
- * import { serveRanges } from "@/lib/jsonl/parallel";
- * import { scanRange } from "@/lib/x/scan-range";
+ * // lib/<domain>/scan-worker.ts: a module of its own that only serves the task
  * serveRanges(scanRange);
- *
- * // lib/x/scan.ts
+ * // lib/<domain>/scan.ts
  * const ranges = await splitFileRanges(file, index, rangeCount(index.size));
- * const parts = await mapRanges(() => startWorker(new URL("./scan-worker.ts", import.meta.url)), scanRange, file, ranges, arg);
+ * const parts = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), scanRange, file, ranges, arg);
  * ```
  */
 import fs from "node:fs/promises";
@@ -100,14 +97,17 @@ function lineAtByte(starts: Float64Array, offset: number): number {
 }
 
 /**
- * Starts a worker on the entry module at `entry` (a `new URL("./x-worker.ts", import.meta.url)`).
- * TypeScript source (tsx, vitest, a server running from the checkout) is loaded through tsx's
- * loader, registered inside the worker before the entry is imported (Node 20 applies an
- * inherited `--import` loader too late for a worker's own entry); a compiled `.js`/`.mjs` entry
- * is started directly.
- * @throws the Worker constructor's error (the caller then reads the range itself).
+ * Starts a worker on the entry module `relative` to `base` (the caller's `import.meta.url`), e.g.
+ * `startWorker(import.meta.url, "./scan-worker.ts")`. The URL is built here, from variables, on
+ * purpose: Next.js rewrites a literal `new URL("./x.ts", import.meta.url)` into a copied asset,
+ * while a server module's own `import.meta.url` stays its source path, so the entry is loaded
+ * from the checkout like everywhere else. TypeScript source goes through tsx's loader, registered
+ * inside the worker before the entry is imported (Node 20 applies an inherited `--import` loader
+ * too late for a worker's own entry); a `.js`/`.mjs` entry is started directly.
+ * @throws the Worker constructor's error (mapRanges then reads the range itself).
  */
-export function startWorker(entry: URL): Worker {
+export function startWorker(base: string, relative: string): Worker {
+  const entry = new URL(relative, base);
   if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry);
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true });
