@@ -98,7 +98,7 @@ describe("scanClaudeSession in workers", () => {
     const ranges = await splitRecordRanges(file, size, 2);
     expect(ranges).toHaveLength(2);
     const warn = vi.spyOn(console, "warn");
-    const facts = await mapRanges(() => startWorker(new URL("./claude-worker.ts", import.meta.url)), mapClaudeRange, file, ranges, undefined);
+    const facts = await mapRanges(() => startWorker(import.meta.url, "./claude-worker.ts"), mapClaudeRange, file, ranges, undefined);
     // No in-thread fallback: the worker entry loaded and answered.
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();

@@ -24,7 +24,8 @@ export type ClaudeScan = {
 
 /** Files smaller than this are mapped in this thread: a worker costs ~50–300 ms to start. */
 const PARALLEL_MIN_BYTES = 64 << 20;
-const WORKER_ENTRY = new URL("./claude-worker.ts", import.meta.url);
+/** The worker entry, relative to this module (see startWorker: built from variables for Next.js). */
+const WORKER_ENTRY = "./claude-worker.ts";
 
 /**
  * The share of the file this thread maps while the workers start: a worker running from
@@ -34,7 +35,7 @@ const WORKER_ENTRY = new URL("./claude-worker.ts", import.meta.url);
  */
 function firstShare(parts: number): number {
   const equal = 1 / parts;
-  return /\.[cm]?ts$/.test(WORKER_ENTRY.pathname) ? Math.min(0.75, equal * 1.16) : equal;
+  return /\.[cm]?ts$/.test(WORKER_ENTRY) ? Math.min(0.75, equal * 1.16) : equal;
 }
 
 /**
@@ -68,7 +69,7 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   const { size } = await fs.stat(filePath);
   const parts = size < PARALLEL_MIN_BYTES ? 1 : rangeCount(size);
   const ranges = await splitRecordRanges(filePath, size, parts, firstShare(parts));
-  const facts = await mapRanges(() => startWorker(WORKER_ENTRY), mapClaudeRange, filePath, ranges, undefined);
+  const facts = await mapRanges(() => startWorker(import.meta.url, WORKER_ENTRY), mapClaudeRange, filePath, ranges, undefined);
   return reduceClaudeFacts(facts, threshold);
 }
 
