@@ -4,7 +4,7 @@ import { FACT_ASSISTANT, FACT_USER, mapClaudeRange, type ClaudeFacts, type UserO
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { splitRecordRanges } from "@/lib/analysis/record-walk";
 import type { FileRead, MarkerHit, TokenPoint } from "@/lib/analysis/schema";
-import { mapRanges, rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { mapRanges, rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 
 /** What one pass over a Claude Code transcript yields (before workspace facts are added). */
 export type ClaudeScan = {
@@ -69,8 +69,26 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   const { size } = await fs.stat(filePath);
   const parts = size < PARALLEL_MIN_BYTES ? 1 : rangeCount(size);
   const ranges = await splitRecordRanges(filePath, size, parts, firstShare(parts));
-  const facts = await mapRanges(() => startWorker(import.meta.url, WORKER_ENTRY), mapClaudeRange, filePath, ranges, undefined);
-  return reduceClaudeFacts(facts, threshold);
+  const reducer = claudeReducer(threshold);
+  // Ranges are reduced in file order as soon as they are mapped: the first one (this thread's)
+  // while the workers still read theirs.
+  const ready = new Map<number, ClaudeFacts>();
+  let next = 0;
+  const offer = (index: number, facts: ClaudeFacts) => {
+    ready.set(index, facts);
+    for (let part = ready.get(next); part !== undefined; part = ready.get(next)) {
+      ready.delete(next);
+      next += 1;
+      reducer.add(part);
+    }
+  };
+  const mapHere = async (file: string, range: LineRange): Promise<ClaudeFacts | null> => {
+    offer(ranges.indexOf(range), await mapClaudeRange(file, range));
+    return null;
+  };
+  const answers = await mapRanges<undefined, ClaudeFacts | null>(() => startWorker(import.meta.url, WORKER_ENTRY), mapHere, filePath, ranges, undefined);
+  answers.forEach((facts, index) => facts && offer(index, facts));
+  return reducer.finish();
 }
 
 /**
@@ -81,6 +99,17 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
  * output before it).
  */
 export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: number): ClaudeScan {
+  const reducer = claudeReducer(threshold);
+  for (const part of parts) reducer.add(part);
+  return reducer.finish();
+}
+
+/**
+ * {@link reduceClaudeFacts} one range at a time: `add` the ranges in file order (each is applied
+ * at once, so the first range is reduced while the workers still read theirs), then `finish`.
+ * Only the Workscope patterns of the ranges added so far matter to their lines.
+ */
+export function claudeReducer(threshold: number): { add: (part: ClaudeFacts) => void; finish: () => ClaudeScan } {
   const detector = new ResetDetector(threshold);
   const points: TokenPoint[] = [];
   const reads: FileRead[] = [];
@@ -99,15 +128,8 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
   // The first Workscope ID pattern of the file, on its global line.
   let patternId: string | null = null;
   let patternLine = Number.POSITIVE_INFINITY;
+  /** Lines of the ranges added so far. */
   let offset = 0;
-  for (const part of parts) {
-    if (part.pattern !== null) {
-      patternId = part.pattern.id;
-      patternLine = offset + part.pattern.line;
-      break;
-    }
-    offset += part.nextLine - 1;
-  }
 
   const settleRead = (id: string, line: number, isError: boolean) => {
     if (!pendingResult.delete(id)) return;
@@ -130,8 +152,11 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
     if (outcome.mention) markerMentions += 1;
   };
 
-  offset = 0;
-  for (const part of parts) {
+  const add = (part: ClaudeFacts) => {
+    if (patternId === null && part.pattern !== null) {
+      patternId = part.pattern.id;
+      patternLine = offset + part.pattern.line;
+    }
     markerMentions += part.mentions;
     unparsable += part.unparsable;
     const { strs, outcomes, tokenNames, tokenRefs } = part;
@@ -153,7 +178,7 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
             if (read && read.line < line) read.last_use_line = line;
           }
         }
-        const batchKey = str(nums[at + 7]!) ?? `line:${line}`;
+        const messageId = str(nums[at + 7]!);
         const useCount = nums[at + 10]!;
         at += 11;
         const newReads: FileRead[] = [];
@@ -161,6 +186,7 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
           const id = strs[nums[at]!]!;
           toolNames.set(id, strs[nums[at + 1]!]!);
           if (nums[at + 3] !== 1) continue;
+          const batchKey = messageId ?? `line:${line}`;
           let batch = batchOf.get(batchKey);
           if (batch === undefined) batchOf.set(batchKey, (batch = batchOf.size + 1));
           const read: FileRead = {
@@ -199,9 +225,9 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
     }
     if (part.lastLine > 0) lineCount = offset + part.lastLine;
     offset += part.nextLine - 1;
-  }
+  };
 
-  return {
+  const finish = (): ClaudeScan => ({
     lineCount,
     points,
     resets: detector.finish(lineCount),
@@ -213,7 +239,8 @@ export function reduceClaudeFacts(parts: readonly ClaudeFacts[], threshold: numb
     workscopeId: patternId ?? dateId,
     workscopeSource: patternId ? "pattern" : dateId ? "date_output" : null,
     unparsable,
-  };
+  });
+  return { add, finish };
 }
 
 function basename(p: string): string {
