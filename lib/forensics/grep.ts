@@ -242,7 +242,7 @@ function scanWithNeedle(c: Chunk, pattern: GrepPattern, finder: SimdFinder, onMa
  * tested alone instead, in line order.
  */
 function scanWithRegex(c: Chunk, pattern: GrepPattern, onMatch: OnMatch): void {
-  const { buf, bytes } = c;
+  const { bytes } = c;
   // Lines RE2 would anchor wrongly: after, or before, a terminator other than a lone `\n`.
   const odd: number[] = [];
   if (pattern.lineAnchors) {
