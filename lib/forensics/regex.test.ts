@@ -21,6 +21,8 @@ describe("grep pattern prefilter", () => {
     ["ab+c\\.json", "c.json"],
     ["(?i)hello", null],
     ["ab(?i)cdefg", null],
+    ["[[:alpha:]]abc", "abc"],
+    ["(a|\\Q)\\Ebcd)", null],
     ["(?:xy)Workscope ID: [0-9]+", "Workscope ID: "],
     ["foo|barbaz", null],
     ["[a-z]+", null],

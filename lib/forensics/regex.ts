@@ -69,7 +69,7 @@ export function requiredLiteral(pattern: string): string | null {
  * letters RE2 folds to non-ASCII characters and at non-ASCII characters.
  */
 function scanLiteral(pattern: string, fold: boolean): { text: string; atStart: boolean } | null {
-  if (INLINE_FLAGS.test(pattern)) return null;
+  if (INLINE_FLAGS.test(pattern) || pattern.includes("\\Q")) return null; // \Q…\E quotes metacharacters
   let best = "";
   let bestStart = -1;
   let run = "";
@@ -102,7 +102,10 @@ function scanLiteral(pattern: string, fold: boolean): { text: string; atStart: b
       let j = i + 1;
       if (pattern[j] === "^") j += 1;
       if (pattern[j] === "]") j += 1;
-      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      while (j < pattern.length && pattern[j] !== "]") {
+        const posix = pattern.startsWith("[:", j) ? pattern.indexOf(":]", j + 2) : -1; // [[:alpha:]]
+        j = posix >= 0 ? posix + 2 : j + (pattern[j] === "\\" ? 2 : 1);
+      }
       i = j;
       continue;
     }
