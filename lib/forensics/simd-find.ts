@@ -116,13 +116,12 @@ const set = (i: number) => [0x21, i];
 const tee = (i: number) => [0x22, i];
 const i32 = (v: number) => [0x41, ...sleb(v)];
 const LOAD8 = [0x2d, 0, 0]; // i32.load8_u align=0 offset=0
-const V_LOAD = [0xfd, 0x00, 0, 0]; // v128.load align=0 offset=0
 const SPLAT = [0xfd, 0x0f]; // i8x16.splat
 const EQ8 = [0xfd, 0x23]; // i8x16.eq
 const V_AND = [0xfd, 0x4e];
 const V_OR = [0xfd, 0x50];
 const BITMASK = [0xfd, 0x64]; // i8x16.bitmask
-const [ADD, SUB, AND, OR, EQ, NE, GT_S, CTZ] = [[0x6a], [0x6b], [0x71], [0x72], [0x46], [0x47], [0x4a], [0x68]];
+const [ADD, SUB, AND, OR, SHL, EQ, NE, GT_S, CTZ] = [[0x6a], [0x6b], [0x71], [0x72], [0x74], [0x46], [0x47], [0x4a], [0x68]];
 const BLOCK = [0x02, 0x40];
 const LOOP = [0x03, 0x40];
 const IF = [0x04, 0x40];
@@ -145,11 +144,26 @@ const verifyAtC = [
 /** `find(p, end, n, o1, o2) -> i32`: the needle (n bytes at address 0) in [p, end), or -1. */
 function assemble(): Uint8Array<ArrayBuffer> {
   const splatAt = (offset: number, at: number, into: number) => [...i32(offset), ...get(at), ...ADD, ...LOAD8, ...SPLAT, ...set(into)];
-  const lanes = (o: number, f: number, v: number) => [...get(P), ...get(o), ...ADD, ...V_LOAD, ...get(f), ...V_OR, ...get(v), ...EQ8];
+  /** The 16 lanes at p + skip + o: bytes OR case mask, compared with the needle byte. */
+  const lanes = (o: number, f: number, v: number, skip = 0) => [...get(P), ...get(o), ...ADD, 0xfd, 0x00, 0, ...leb(skip), ...get(f), ...V_OR, ...get(v), ...EQ8];
   const body = [
     ...get(END), ...get(N), ...SUB, ...set(LAST), // last possible start
     ...splatAt(0, O1, V1), ...splatAt(0, O2, V2), ...splatAt(MASK_OFFSET, O1, F1), ...splatAt(MASK_OFFSET, O2, F2),
-    // 16 starts per step while every load stays in [p, end): p + 15 <= last.
+    // 32 starts per step (two 16-lane masks in one i32) while p + 31 <= last.
+    ...BLOCK, ...LOOP,
+    ...get(P), ...i32(31), ...ADD, ...get(LAST), ...GT_S, ...brIf(1),
+    ...lanes(O1, F1, V1, 0), ...lanes(O2, F2, V2, 0), ...V_AND, ...BITMASK,
+    ...lanes(O1, F1, V1, 16), ...lanes(O2, F2, V2, 16), ...V_AND, ...BITMASK, ...i32(16), ...SHL, ...OR, ...tee(M),
+    ...IF,
+    ...BLOCK, ...LOOP,
+    ...get(P), ...get(M), ...CTZ, ...ADD, ...set(C),
+    ...verifyAtC,
+    ...get(M), ...get(M), ...i32(1), ...SUB, ...AND, ...tee(M), ...brIf(0),
+    ...END_OP, ...END_OP,
+    ...END_OP,
+    ...get(P), ...i32(32), ...ADD, ...set(P), ...br(0),
+    ...END_OP, ...END_OP,
+    // Then 16 per step while every load stays in [p, end): p + 15 <= last.
     ...BLOCK, ...LOOP,
     ...get(P), ...i32(15), ...ADD, ...get(LAST), ...GT_S, ...brIf(1),
     ...lanes(O1, F1, V1), ...lanes(O2, F2, V2), ...V_AND, ...BITMASK, ...tee(M),
