@@ -21,8 +21,8 @@ type Target = { sessionRef: string; file: SessionFile };
  * by `limit`/`offset` over all matches in file order; `count` is the total number of matching
  * lines. Rows are added while the response stays within `max_bytes`; `raw` is clipped at
  * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
- * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is two
- * 1 MiB chunks (or twice the longest line) plus each file's line index, whatever the file size.
+ * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is one
+ * 1 MiB chunk (or the longest line) plus each file's line index, whatever the file size.
  * An invalid pattern, unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when a file cannot be read.
  */
@@ -111,7 +111,7 @@ export function unknownLedger(ledger: string): { field: string; message: string;
 /** One search's reusable state: the read arena and the needle finder bound to its memory. */
 export type GrepScanner = { arena: ChunkArena; finder: SimdFinder | null };
 
-/** A scanner for `pattern` (2 MiB of wasm memory, more only for a longer line); reuse it for every file of one search. */
+/** A scanner for `pattern` (1 MiB of wasm memory, more only for a longer line); reuse it for every file of one search. */
 export function grepScanner(pattern: GrepPattern): GrepScanner {
   const arena = new ChunkArena();
   return { arena, finder: pattern.needle ? simdFinder(arena.memory, pattern.needle, pattern.ignoreCase) : null };
@@ -124,8 +124,7 @@ const MAX_ANCHORED_TRIES = 16;
  * Calls `onMatch(lineNumber, decode)` for every physical line of `filePath` that `pattern`
  * matches, in order; `decode()` gives the line's text, only during the call (the chunk buffer is
  * reused), so counting a match costs no decoding. Reads whole-line chunks of up to 1 MiB through
- * the line index into `scanner`'s wasm memory (the next chunk is read while this one is
- * searched). With a needle, the SIMD finder walks the whole chunk and each hit is mapped to its
+ * the line index into `scanner`'s wasm memory. With a needle, the SIMD finder walks the whole chunk and each hit is mapped to its
  * line by binary search in the line index: a line without the needle costs nothing. A hit is
  * confirmed on the line's own bytes (without the terminator, so a match never spans lines): no
  * regex for an exact literal; the anchored pattern from the hit when every match starts with the
