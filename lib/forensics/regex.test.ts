@@ -112,3 +112,27 @@ describe("grep over whole-line chunks", () => {
     }
   });
 });
+
+describe("grep and the event loop", () => {
+  it("gives the event loop turns while it searches a large file", async () => {
+    const line = `{"type":"assistant","text":"${"z".repeat(1000)}"}\n`;
+    const file = path.join(await makeTempDir(), "big.jsonl");
+    await fs.writeFile(file, line.repeat(20_000)); // ~20 MB
+    const index = await buildLineIndex(file);
+    const compiled = compileGrepPattern('"type":"assistant"');
+    if ("error" in compiled) throw new Error(compiled.error);
+    let lastLine = 0;
+    const seenAtTurns: number[] = [];
+    let running = true;
+    const tick = () => {
+      seenAtTurns.push(lastLine);
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await grepFile(file, index, compiled, (n) => (lastLine = n));
+    running = false;
+    expect(lastLine).toBe(20_000);
+    // Some turn ran after the first matches and before the last one.
+    expect(seenAtTurns.some((n) => n > 0 && n < 20_000)).toBe(true);
+  });
+});
