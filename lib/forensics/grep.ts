@@ -124,12 +124,14 @@ const MAX_ANCHORED_TRIES = 16;
  * Calls `onMatch(lineNumber, decode)` for every physical line of `filePath` that `pattern`
  * matches, in order; `decode()` gives the line's text, only during the call (the chunk buffer is
  * reused), so counting a match costs no decoding. Reads whole-line chunks of up to 1 MiB through
- * the line index into `scanner`'s wasm memory. With a needle, the SIMD finder walks the whole chunk and each hit is mapped to its
- * line by binary search in the line index: a line without the needle costs nothing. A hit is
- * confirmed on the line's own bytes (without the terminator, so a match never spans lines): no
- * regex for an exact literal; the anchored pattern from the hit when every match starts with the
- * needle (then the next hit, in the same line or later); else the regex over the line. Without a
- * needle, one MULTILINE RE2 search over the chunk finds the candidate lines.
+ * the line index into `scanner`'s wasm memory (reuse one scanner for every file of a search).
+ * With a needle, the SIMD finder walks the whole chunk and each hit is mapped to its line by
+ * binary search in the line index: a line without the needle costs nothing. A hit is confirmed
+ * on the line's own bytes (without the terminator, so a match never spans lines): no regex for
+ * an exact literal; an anchored match from the hit when every match starts with the needle
+ * (else the next hit, in the same line or later); else the regex over the line. Without a
+ * needle, one MULTILINE RE2 search over the chunk finds the candidate lines (`scanWithRegex`);
+ * with `\A` or `\z` in the pattern, every line is tested alone.
  */
 export async function grepFile(
   filePath: string,
