@@ -8,10 +8,12 @@ import { OverviewCard } from "@/components/forensics/overview-card";
 import { ViewerSearch } from "@/components/forensics/viewer-search";
 import { routes } from "@/components/navigation/routes";
 import { SessionTabs } from "@/components/sessions/session-tabs";
+import { windowBounds } from "@/components/viewer/queries";
 import { SessionViewer } from "@/components/viewer/session-viewer";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
+import { getViewerWindowQuery } from "@/server/queries/viewer";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ViewerPageProps = {
@@ -48,6 +50,10 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     return <CpSessionView project={controlPlane} overview={overview} timeline={timeline} verbosity={verbosity} />;
   }
   const detail = await load(props);
+  // The viewer's first window comes with the page, so its first rows arrive with the HTML.
+  const mode = (await props.searchParams).mode === "full" ? "full" : "compact"; // as parseViewerParams reads `?mode=`
+  const first = windowBounds(mode, 0, detail.line_count);
+  const initialWindow = getViewerWindowQuery(detail.project_key, detail.session_ref, detail.agent_id, mode, first.start, first.end);
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
   const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;
   const top = (
@@ -69,15 +75,15 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     return (
       <>
         {top}
-        <SessionViewer key={key} detail={detail} />
+        <SessionViewer key={key} detail={detail} initialWindow={await initialWindow} />
       </>
     );
   }
-  const card = await getEvidenceCardQuery(detail.project_key, detail.session_ref);
+  const [card, window] = await Promise.all([getEvidenceCardQuery(detail.project_key, detail.session_ref), initialWindow]);
   return (
     <>
       {top}
-      <EvidenceSessionView key={key} detail={detail} initialCard={card} />
+      <EvidenceSessionView key={key} detail={detail} initialCard={card} initialWindow={window} />
     </>
   );
 }
