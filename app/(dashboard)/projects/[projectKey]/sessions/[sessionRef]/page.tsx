@@ -34,7 +34,10 @@ export async function generateMetadata(props: ViewerPageProps): Promise<Metadata
   return { title: `${detail.session_ref}${detail.agent_id ? ` · ${detail.agent_id}` : ""} · ${detail.project_label}` };
 }
 
-async function Overview({ projectKey, sessionRef }: { projectKey: string; sessionRef: string }) {
+async function Overview({ projectKey, sessionRef, after }: { projectKey: string; sessionRef: string; after: Promise<unknown> }) {
+  // The first transcript rows first: a cold overview scans the whole session (seconds of CPU for
+  // a gigabyte) and must not slow the read of the first window (issue 13).
+  await after;
   return <OverviewCard overview={await getSessionOverviewQuery(projectKey, sessionRef)} />;
 }
 
@@ -66,7 +69,7 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
       </SessionTabs>
       {/* The overview streams in: a cold scan of a huge session must not hold the viewer back. */}
       <Suspense fallback={<p className="shrink-0 border-b border-line bg-canvas px-4 py-1.5 text-xs text-muted">Summarizing the session…</p>}>
-        <Overview projectKey={detail.project_key} sessionRef={detail.session_ref} />
+        <Overview projectKey={detail.project_key} sessionRef={detail.session_ref} after={initialWindow} />
       </Suspense>
     </>
   );
