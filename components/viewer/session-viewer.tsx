@@ -12,7 +12,7 @@ import type { SessionDetail } from "@/lib/workspace/schema";
 import { type LineRange, onScrollToLineRequest } from "./line-hash";
 import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
-import { lineWindowQuery } from "./queries";
+import { lineWindowQuery, windowBounds } from "./queries";
 import { findTurn } from "./turn-index";
 import { stepTurnFrom, useVisibleTurns } from "./turns";
 import { useLineCursor } from "./use-line-cursor";
@@ -40,8 +40,9 @@ type SessionViewerProps = {
   /** A side panel after the turn list (e.g. the evidence panel). */
   panel?: ReactNode;
   /**
-   * The first line window (index 0 of its mode), read by the server with the page: seeds the
-   * window cache so the first rows render with the HTML. Ignored when its mode is not the view's.
+   * The start of the first line window (lines 1…n of index 0 of its mode), read by the server
+   * with the page: seeds the window cache so the first rows render with the HTML; a partial one is
+   * completed by a fetch on mount. Ignored when its mode is not the view's.
    */
   initialWindow?: ViewerLinesResult | null;
 };
@@ -56,11 +57,13 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
   const isMarked = useMemo(() => lineMarker(marks), [marks]);
   const [view, setView] = useViewerParams();
   const { mode, hidden } = view;
-  // Seeded once, before the windows' queries first read the cache (server render included).
+  // Seeded once, before the windows' queries first read the cache (server render included). A
+  // slice shorter than the window is stored as stale, so the whole window is fetched on mount.
   useState(() => {
     if (initialWindow && initialWindow.mode === mode && initialWindow.line_range.start === 1) {
       const t = { projectKey: detail.project_key, sessionRef: detail.session_ref, agentId: detail.agent_id, lineCount };
-      queryClient.setQueryData(lineWindowQuery(t, mode, 0).queryKey, initialWindow);
+      const whole = initialWindow.line_range.end >= windowBounds(mode, 0, lineCount).end;
+      queryClient.setQueryData(lineWindowQuery(t, mode, 0).queryKey, initialWindow, whole ? undefined : { updatedAt: 1 });
     }
     return null;
   });

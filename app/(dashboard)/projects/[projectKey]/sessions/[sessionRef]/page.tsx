@@ -21,6 +21,9 @@ type ViewerPageProps = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
+/** Lines the session page reads with its HTML: a 900 px screen of the smallest rows plus overscan. */
+const FIRST_SCREEN_LINES = 50;
+
 async function load({ params, searchParams }: ViewerPageProps) {
   const [{ projectKey, sessionRef }, search] = await Promise.all([params, searchParams]);
   const agent = typeof search.agent === "string" && search.agent ? search.agent : undefined;
@@ -53,10 +56,11 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     return <CpSessionView project={controlPlane} overview={overview} timeline={timeline} verbosity={verbosity} />;
   }
   const detail = await load(props);
-  // The viewer's first window comes with the page, so its first rows arrive with the HTML.
+  // The viewer's first rows come with the page (its HTML shows them before any script runs): the
+  // lines of a first screen, not the whole first window (the viewer fetches the rest on mount).
   const mode = (await props.searchParams).mode === "full" ? "full" : "compact"; // as parseViewerParams reads `?mode=`
   const first = windowBounds(mode, 0, detail.line_count);
-  const initialWindow = getViewerWindowQuery(detail.project_key, detail.session_ref, detail.agent_id, mode, first.start, first.end);
+  const initialWindow = getViewerWindowQuery(detail.project_key, detail.session_ref, detail.agent_id, mode, first.start, Math.min(first.end, FIRST_SCREEN_LINES));
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
   const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;
   const top = (
