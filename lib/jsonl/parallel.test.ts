@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -75,6 +75,20 @@ describe("mapRanges", () => {
     const index = await buildLineIndex(file);
     const ranges = await splitFileRanges(file, index, 2);
     await expect(mapRanges(spawn, countRange, path.join(file, "missing"), ranges, "t")).rejects.toThrow();
+  });
+});
+
+describe("bundledEntry", () => {
+  it("bundles a TypeScript worker entry once, with its @/ imports inlined and its inputs listed", async () => {
+    const entry = path.resolve("lib/jsonl/__fixtures__/count-worker.ts");
+    const bundle = await bundledEntry(entry);
+    expect(bundle).not.toBeNull();
+    expect(await bundledEntry(entry)).toBe(bundle);
+    const code = await fs.readFile(bundle!, "utf8");
+    expect(code).toContain("serveRanges");
+    expect(code).not.toContain("@/lib/");
+    const inputs = JSON.parse(await fs.readFile(bundle!.replace(/\.mjs$/, ".inputs.json"), "utf8")) as { inputs: { file: string }[] };
+    expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-worker.ts", "count-range.ts", "parallel.ts", "record-lines.ts"]));
   });
 });
 
