@@ -2,12 +2,14 @@ import fs from "node:fs/promises";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
-import { classifyRecord, MALFORMED_FACTS, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
+import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
-import { forEachLine } from "@/lib/forensics/line-chunks";
+import { forEachLineChunk } from "@/lib/forensics/line-chunks";
+import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
+import { CUT_MARK } from "@/lib/forensics/skim";
+import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
-import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
@@ -204,12 +206,14 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   const resultTimes = new Map<string, number>();
   const usageSeen = new Set<string>();
   const pending = new Map<string, string>();
-  // A holder, not a `let`: it is written inside the per-line callback.
+  // A holder, not a `let`: it is written inside the per-chunk callback.
   const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
   const codexEventUsers: SessionStats["userMessages"] = [];
   const codexResponseUsers: SessionStats["userMessages"] = [];
   let codexEventUserCount = 0;
   let codexResponseUserCount = 0;
+  // Kept user messages whose text the skim cut: read whole at the end (at most a few lines).
+  const cutTexts: { entry: SessionStats["userMessages"][number]; path: string }[] = [];
 
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!;
@@ -224,99 +228,102 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     let prev = Number.NEGATIVE_INFINITY;
     // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
     const resets = file.kind === "main" ? new ResetDetector() : null;
-    let lastLine = 0;
-    let legacy: { headerTimestamp: unknown } | null = null;
-    let firstObject = true;
-    // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks.
-    await forEachLine(file.path, await getWorkspaceLineIndex(ctx, file.path), (line, text) => {
-      lastLine = line;
-      if (text.trim() === "") return;
-      const record = parseJsonObject(text);
-      let facts: RecordFacts;
-      if (record === null) {
-        facts = MALFORMED_FACTS;
-        addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
-      } else {
-        if (firstObject && source === "codex" && isLegacyHeader(record)) legacy = { headerTimestamp: record.timestamp };
-        firstObject = false;
-        facts = classifyRecord(record, source, legacy);
-      }
-      const ts = facts.timestampMs ?? NaN;
-      if (!Number.isNaN(ts)) prev = ts;
-      events.push(ts, fi, line, facts.eventType, facts.actor);
-      sortTs.push(prev);
-      stats.eventsBySource[src] += 1;
-      if (!Number.isNaN(ts)) {
-        stats.firstMs = stats.firstMs === null ? ts : Math.min(stats.firstMs, ts);
-        stats.lastMs = stats.lastMs === null ? ts : Math.max(stats.lastMs, ts);
-      }
-      const at = Number.isNaN(ts) ? null : new Date(ts).toISOString();
-      if (facts.userText !== null && src === "main") {
-        const entry = { text: facts.userText, file: file.relative, line };
-        if (source === "codex") {
-          if (facts.userFromEvent) {
-            codexEventUserCount += 1;
-            if (codexEventUsers.length < MAX_USER_MESSAGES) codexEventUsers.push(entry);
+    const index = await getWorkspaceLineIndex(ctx, file.path);
+    const mapper = new LineMapper(source);
+    const reduce = (mapped: MappedLines): void => {
+      let next = 0;
+      for (let k = 0; k < mapped.count; k++) {
+        const line = mapped.line[k]!;
+        const ts = mapped.ts[k]!;
+        if (!Number.isNaN(ts)) prev = ts;
+        events.push(ts, fi, line, mapped.types[mapped.typeId[k]!]!, mapped.actor[k]!);
+        sortTs.push(prev);
+        if (!Number.isNaN(ts)) {
+          if (stats.firstMs === null || ts < stats.firstMs) stats.firstMs = ts;
+          if (stats.lastMs === null || ts > stats.lastMs) stats.lastMs = ts;
+        }
+        const extra = mapped.extra[next];
+        if (extra === undefined || extra.slot !== k) continue;
+        next++;
+        const facts = extra.facts;
+        if (extra.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
+        const at = (): string | null => (Number.isNaN(ts) ? null : new Date(ts).toISOString());
+        if (facts.userText !== null && src === "main") {
+          const entry = { text: facts.userText, file: file.relative, line };
+          let kept = false;
+          if (source === "codex") {
+            if (facts.userFromEvent) {
+              codexEventUserCount += 1;
+              if (codexEventUsers.length < MAX_USER_MESSAGES) kept = codexEventUsers.push(entry) > 0;
+            } else {
+              codexResponseUserCount += 1;
+              if (codexResponseUsers.length < MAX_USER_MESSAGES) kept = codexResponseUsers.push(entry) > 0;
+            }
           } else {
-            codexResponseUserCount += 1;
-            if (codexResponseUsers.length < MAX_USER_MESSAGES) codexResponseUsers.push(entry);
+            stats.userMessageCount += 1;
+            if (stats.userMessages.length < MAX_USER_MESSAGES) kept = stats.userMessages.push(entry) > 0;
           }
-        } else {
-          stats.userMessageCount += 1;
-          if (stats.userMessages.length < MAX_USER_MESSAGES) stats.userMessages.push(entry);
+          if (kept && entry.text.includes(CUT_MARK)) cutTexts.push({ entry, path: file.path });
         }
-      }
-      if (facts.assistantReply && src === "main") stats.mainReplies += 1;
-      for (const call of facts.toolCalls) {
-        stats.toolCalls += 1;
-        const counts = stats.byTool.get(call.name) ?? { called: 0, succeeded: 0, failed: 0, family: call.family };
-        counts.called += 1;
-        stats.byTool.set(call.name, counts);
-        const fam = stats.families.get(call.family) ?? { called: 0, failed: 0 };
-        fam.called += 1;
-        stats.families.set(call.family, fam);
-        if (call.id !== null) pending.set(call.id, call.name);
-        if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
-      }
-      for (const result of facts.toolResults) {
-        if (result.id !== null && !Number.isNaN(ts) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
-        const name = result.id !== null ? pending.get(result.id) : undefined;
-        if (result.id !== null) pending.delete(result.id);
-        const counts = name !== undefined ? stats.byTool.get(name) : undefined;
-        if (counts) {
-          if (result.failed) counts.failed += 1;
-          else counts.succeeded += 1;
+        if (facts.assistantReply && src === "main") stats.mainReplies += 1;
+        for (const call of facts.toolCalls) {
+          stats.toolCalls += 1;
+          const counts = stats.byTool.get(call.name) ?? { called: 0, succeeded: 0, failed: 0, family: call.family };
+          counts.called += 1;
+          stats.byTool.set(call.name, counts);
+          const fam = stats.families.get(call.family) ?? { called: 0, failed: 0 };
+          fam.called += 1;
+          stats.families.set(call.family, fam);
+          if (call.id !== null) pending.set(call.id, call.name);
+          if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
         }
-        if (result.failed) {
-          stats.toolFailures += 1;
+        for (const result of facts.toolResults) {
+          if (result.id !== null && !Number.isNaN(ts) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
+          const name = result.id !== null ? pending.get(result.id) : undefined;
+          if (result.id !== null) pending.delete(result.id);
+          const counts = name !== undefined ? stats.byTool.get(name) : undefined;
           if (counts) {
-            const fam = stats.families.get(counts.family);
-            if (fam) fam.failed += 1;
+            if (result.failed) counts.failed += 1;
+            else counts.succeeded += 1;
           }
-          addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: at });
+          if (result.failed) {
+            stats.toolFailures += 1;
+            if (counts) {
+              const fam = stats.families.get(counts.family);
+              if (fam) fam.failed += 1;
+            }
+            addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: at() });
+          }
         }
-      }
-      if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: at });
-      if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: at });
-      if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: at });
-      if (facts.usage) {
-        const id = facts.usage.messageId;
-        if (id === null || !usageSeen.has(`${fi}:${id}`)) {
-          if (id !== null) usageSeen.add(`${fi}:${id}`);
-          stats.tokens.input += facts.usage.input;
-          stats.tokens.output += facts.usage.output;
-          stats.tokens.cacheRead += facts.usage.cacheRead;
-          stats.tokens.cacheCreation += facts.usage.cacheCreation;
+        if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: at() });
+        if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: at() });
+        if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: at() });
+        if (facts.usage) {
+          const id = facts.usage.messageId;
+          if (id === null || !usageSeen.has(`${fi}:${id}`)) {
+            if (id !== null) usageSeen.add(`${fi}:${id}`);
+            stats.tokens.input += facts.usage.input;
+            stats.tokens.output += facts.usage.output;
+            stats.tokens.cacheRead += facts.usage.cacheRead;
+            stats.tokens.cacheCreation += facts.usage.cacheCreation;
+          }
         }
+        if (facts.codexTotals) codex.totals = facts.codexTotals;
+        if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
       }
-      if (facts.codexTotals) codex.totals = facts.codexTotals;
-      if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
+      stats.eventsBySource[src] += mapped.count;
+    };
+    // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks.
+    await forEachLineChunk(file.path, index, (buf, base, first, last) => {
+      mapper.mapRange(buf, base, index.starts, first, last, index.size);
+      reduce(mapper.take());
     });
-    for (const reset of resets?.finish(lastLine) ?? []) {
+    for (const reset of resets?.finish(index.lineCount) ?? []) {
       const message = `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`;
       addFinding(stats, "warnings", { type: "context_reset", message, source: src, file: file.relative, line: reset.session_line, timestamp: null });
     }
   }
+  for (const { entry, path } of cutTexts) entry.text = await wholeUserText(ctx, path, entry.line, source);
   if (codex.totals) {
     stats.tokens.input += codex.totals.input;
     stats.tokens.output += codex.totals.output;
@@ -334,19 +341,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   const n = events.count;
   const sortKey = Float64Array.from(sortTs);
   const filePrio = files.map((f) => TIMELINE_SOURCES.indexOf(fileSource(f)));
-  const prio = (i: number) => filePrio[events.fileIndex[i]!]!;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => {
-    const d = sortKey[a]! - sortKey[b]!;
-    if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
-    if (sortKey[a] !== sortKey[b]) return sortKey[a]! < sortKey[b]! ? -1 : 1;
-    const p = prio(a) - prio(b);
-    if (p !== 0) return p;
-    const f = events.fileIndex[a]! - events.fileIndex[b]!;
-    if (f !== 0) return f;
-    return events.line[a]! - events.line[b]!;
-  });
+  const order = timelineOrder(n, sortKey, events.fileIndex, events.line, filePrio);
   return {
     source,
     files,
@@ -361,6 +356,76 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     sortKey,
     stats,
   };
+}
+
+/** The text of the user message on `line` of a transcript, from the whole record (the skim cut it). */
+async function wholeUserText(ctx: CoreContext, filePath: string, line: number, source: string): Promise<string> {
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const from = index.starts[line - 1]!;
+  const to = line < index.lineCount ? index.starts[line]! : index.size;
+  const handle = await fs.open(filePath, "r");
+  try {
+    const buf = Buffer.allocUnsafe(to - from);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, from);
+    const end = bytesRead - terminatorBytes(buf, 0, bytesRead);
+    const record = parseJsonObject(buf.toString("utf8", 0, end));
+    return (record !== null ? classifyRecord(record, source).userText : null) ?? "";
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Event slots in timeline order: by `sortKey`, then source priority, file and line. Slots are
+ * pushed in file then line order, so when priorities do not fall along the files (they never do:
+ * main, subagents, tool results) ties go by slot; the keys then come in long non-decreasing runs
+ * (a transcript's own times), which a natural merge sort joins in a few passes.
+ */
+function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array, line: Uint32Array, filePrio: number[]): Uint32Array {
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let monotone = true;
+  for (let f = 1; f < filePrio.length; f++) if (filePrio[f]! < filePrio[f - 1]!) monotone = false;
+  if (!monotone) {
+    const prio = (i: number) => filePrio[fileIndex[i]!]!;
+    return order.sort((a, b) => {
+      if (sortKey[a] !== sortKey[b]) return sortKey[a]! < sortKey[b]! ? -1 : 1;
+      const p = prio(a) - prio(b);
+      if (p !== 0) return p;
+      const f = fileIndex[a]! - fileIndex[b]!;
+      if (f !== 0) return f;
+      return line[a]! - line[b]!;
+    });
+  }
+  // Natural merge sort on (sortKey, slot): runs are maximal non-decreasing stretches of slots.
+  const runs: number[] = [0];
+  for (let i = 1; i < n; i++) if (sortKey[i]! < sortKey[i - 1]!) runs.push(i);
+  runs.push(n);
+  let other = new Uint32Array(n);
+  while (runs.length > 2) {
+    const merged: number[] = [0];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const lo = runs[r]!;
+      const mid = runs[r + 1]!;
+      const hi = r + 2 < runs.length ? runs[r + 2]! : mid;
+      let a = lo;
+      let b = mid;
+      let o = lo;
+      while (a < mid && b < hi) {
+        // Ties keep the left run first: it holds the lower slots.
+        if (sortKey[order[b]!]! < sortKey[order[a]!]!) other[o++] = order[b++]!;
+        else other[o++] = order[a++]!;
+      }
+      while (a < mid) other[o++] = order[a++]!;
+      while (b < hi) other[o++] = order[b++]!;
+      merged.push(hi);
+    }
+    if (merged[merged.length - 1] !== n) merged.push(n);
+    [order, other] = [other, order];
+    runs.length = 0;
+    runs.push(...merged);
+  }
+  return order;
 }
 
 function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: Finding): void {
