@@ -154,22 +154,29 @@ export async function readLineRange(filePath: string, index: LineIndex, startLin
 export type LineBytes = { line: number; bytes: Buffer; start: number; end: number; next: number };
 
 /**
- * Streams every physical line of `index` as a byte range inside a read buffer of about
+ * Streams every physical line of `index` (or only `lines.firstLine..lastLine`, e.g. one
+ * {@link import("@/lib/jsonl/parallel").LineRange}) as a byte range inside a read buffer of about
  * `chunkBytes` (default 16 MiB; a longer line gets a buffer of its own), without decoding.
  * The buffer is reused after the caller moves past its lines: copy what must outlive them.
  * Memory: one chunk (or the longest line).
  * @throws AppError not_found / io_error when the file is missing, unreadable or now shorter.
  */
-export async function* iterateLineBytes(filePath: string, index: LineIndex, chunkBytes = 16 << 20): AsyncGenerator<LineBytes> {
+export async function* iterateLineBytes(
+  filePath: string,
+  index: LineIndex,
+  chunkBytes = 16 << 20,
+  lines: { firstLine: number; lastLine: number } = { firstLine: 1, lastLine: index.lineCount },
+): AsyncGenerator<LineBytes> {
   const { lineCount, starts } = index;
   const lineEnd = (line: number): number => (line < lineCount ? starts[line]! : index.size);
+  const lastLine = Math.min(lines.lastLine, lineCount);
   const handle = await openForRead(filePath);
   try {
     let shared = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, index.size)));
-    for (let first = 1; first <= lineCount; ) {
+    for (let first = Math.max(1, lines.firstLine); first <= lastLine; ) {
       const from = starts[first - 1]!;
       let last = first;
-      while (last < lineCount && lineEnd(last + 1) - from <= chunkBytes) last++;
+      while (last < lastLine && lineEnd(last + 1) - from <= chunkBytes) last++;
       const length = lineEnd(last) - from;
       if (length > shared.length) shared = Buffer.allocUnsafe(length);
       const bytes = shared.subarray(0, length);

@@ -47,16 +47,23 @@ function countRareBreaks(rec: Buffer, endsWithLf: boolean): number {
  * breaks a record) as byte slices, each with the 1-based physical line it starts on as the
  * viewer and `read_session_lines` number lines (contract §1.6). Nothing is decoded here: the
  * caller decides per record whether it is worth a `JSON.parse`. Blank records are yielded too.
+ * With `range` (a {@link import("@/lib/jsonl/parallel").LineRange}: its start follows a `\n`),
+ * only the records in `[startByte, endByte)` are read, numbered from `firstLine`.
  * Memory: one read buffer (`chunkBytes`, default 4 MiB) plus the longest record.
  * A yielded slice is only valid until the next iteration (the buffer is reused).
  * @throws the fs error when the file cannot be read.
  */
-export async function* streamRecordLines(filePath: string, chunkBytes = 4 << 20): AsyncGenerator<RecordLine> {
+export async function* streamRecordLines(
+  filePath: string,
+  chunkBytes = 4 << 20,
+  range: { firstLine: number; startByte: number; endByte: number } = { firstLine: 1, startByte: 0, endByte: Number.POSITIVE_INFINITY },
+): AsyncGenerator<RecordLine> {
   const handle = await fs.open(filePath, "r");
   try {
     let buf = Buffer.allocUnsafe(chunkBytes);
     let filled = 0;
-    let line = 1;
+    let line = range.firstLine;
+    let position = range.startByte;
     let eof = false;
     while (!eof) {
       if (filled === buf.length) {
@@ -65,7 +72,9 @@ export async function* streamRecordLines(filePath: string, chunkBytes = 4 << 20)
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
-      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, null);
+      const want = Math.min(buf.length - filled, range.endByte - position);
+      const { bytesRead } = want > 0 ? await handle.read(buf, filled, want, position) : { bytesRead: 0 };
+      position += bytesRead;
       if (bytesRead === 0) eof = true;
       const end = filled + bytesRead;
       const scanFrom = filled;

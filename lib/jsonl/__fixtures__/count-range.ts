@@ -1,0 +1,11 @@
+import { threadId } from "node:worker_threads";
+
+import type { LineRange } from "@/lib/jsonl/parallel";
+import { streamRecordLines } from "@/lib/jsonl/record-lines";
+
+/** Test task: the physical line and byte length of every `\n` record of a range, and the thread that read it. */
+export async function countRange(filePath: string, range: LineRange, tag: string): Promise<{ tag: string; threadId: number; records: [number, number][] }> {
+  const records: [number, number][] = [];
+  for await (const { line, bytes } of streamRecordLines(filePath, 64, range)) records.push([line, bytes.length]);
+  return { tag, threadId, records };
+}

@@ -1,0 +1,97 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { threadId } from "node:worker_threads";
+
+import { describe, expect, it } from "vitest";
+
+import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { makeTempDir } from "@/lib/testing/shared";
+
+const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
+
+/** 40 records; record 7 holds a raw U+2028 (two physical lines), record 20 ends in \r\n. */
+async function sampleFile(): Promise<string> {
+  const dir = await makeTempDir();
+  const file = path.join(dir, "s.jsonl");
+  const records = Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, pad: "x".repeat(i * 7) }).replace(i === 7 ? "xx" : "\u0000", "x\u2028x"));
+  await fs.writeFile(file, records.map((r, i) => r + (i === 20 ? "\r\n" : "\n")).join(""));
+  return file;
+}
+
+describe("splitFileRanges", () => {
+  it("covers every line once, in order, starting each range after a \\n", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const bytes = await fs.readFile(file);
+    for (const parts of [1, 2, 3, 7]) {
+      const ranges = await splitFileRanges(file, index, parts);
+      expect(ranges.length).toBeLessThanOrEqual(parts);
+      expect(ranges[0]!.firstLine).toBe(1);
+      expect(ranges.at(-1)!.lastLine).toBe(index.lineCount);
+      expect(ranges.at(-1)!.endByte).toBe(index.size);
+      ranges.forEach((r, i) => {
+        if (i > 0) {
+          expect(r.firstLine).toBe(ranges[i - 1]!.lastLine + 1);
+          expect(r.startByte).toBe(ranges[i - 1]!.endByte);
+          expect(bytes[r.startByte - 1]).toBe(0x0a);
+        }
+      });
+    }
+    expect(index.lineCount).toBe(41);
+  });
+});
+
+describe("mapRanges", () => {
+  it("gives the same records as one in-thread pass, reading ranges in worker threads", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+    const expected = (await countRange(file, whole, "t")).records;
+    const ranges = await splitFileRanges(file, index, 3);
+    expect(ranges.length).toBe(3);
+    const parts = await mapRanges(spawn, countRange, file, ranges, "t");
+    expect(parts.flatMap((p) => p.records)).toEqual(expected);
+    expect(parts.map((p) => p.tag)).toEqual(["t", "t", "t"]);
+    expect(parts[0]!.threadId).toBe(threadId);
+    expect(parts.slice(1).every((p) => p.threadId !== threadId)).toBe(true);
+  });
+
+  it("reads a range in this thread when its worker cannot start", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 2);
+    const broken = () => {
+      throw new Error("no workers here");
+    };
+    const parts = await mapRanges(broken, countRange, file, ranges, "t");
+    expect(parts.map((p) => p.threadId)).toEqual([threadId, threadId]);
+    expect(parts.flatMap((p) => p.records).length).toBe(40);
+  });
+
+  it("rethrows an error of the task itself", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 2);
+    await expect(mapRanges(spawn, countRange, path.join(file, "missing"), ranges, "t")).rejects.toThrow();
+  });
+});
+
+describe("rangeCount", () => {
+  it("keeps small files in one range and honours CASEFILE_WORKERS", () => {
+    const saved = process.env.CASEFILE_WORKERS;
+    try {
+      delete process.env.CASEFILE_WORKERS;
+      expect(rangeCount(1 << 20)).toBe(1);
+      expect(rangeCount(1 << 30)).toBeGreaterThanOrEqual(1);
+      process.env.CASEFILE_WORKERS = "1";
+      expect(rangeCount(1 << 30)).toBe(1);
+      process.env.CASEFILE_WORKERS = "3";
+      expect(rangeCount(1 << 30)).toBe(3);
+    } finally {
+      if (saved === undefined) delete process.env.CASEFILE_WORKERS;
+      else process.env.CASEFILE_WORKERS = saved;
+    }
+  });
+});
