@@ -1,4 +1,4 @@
-import { classifyRecord, MALFORMED_FACTS, type RecordFacts } from "@/lib/forensics/classify";
+import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
@@ -13,7 +13,13 @@ import { parseJsonObject } from "@/lib/sources/common/json-object";
  * header decides how the rest reads).
  */
 
-/** What most records are: a timestamp, an event type and an actor; the rest sits in `extra`. */
+/** Actor strings, indexed by actor id (lib/forensics/scan's `actorId`). */
+export const ACTORS = ["user", "assistant", "tool", "system"] as const;
+
+/**
+ * The facts of a line range, flat so a worker hands them over cheaply (typed arrays and one
+ * string list; structured clone of one object per record cost more than the mapping itself).
+ */
 export type MappedLines = {
   count: number;
   /** Physical line number (1-based) of each slot. */
@@ -22,10 +28,11 @@ export type MappedLines = {
   ts: Float64Array;
   /** Index into `types`. */
   typeId: Uint16Array;
-  actor: string[];
+  /** Index into {@link ACTORS}. */
+  actorId: Uint8Array;
   types: string[];
-  /** Slots whose facts go beyond timestamp, type and actor (tool calls and results, usage, text…), in slot order. */
-  extra: { slot: number; facts: RecordFacts; malformed: boolean }[];
+  /** Slots whose facts go beyond timestamp, type and actor, encoded (see {@link ExtraReader}). */
+  extra: { count: number; nums: Float64Array; strs: (string | null)[] };
 };
 
 /** Per-file state of a {@link LineMapper} (Codex's legacy header). */
@@ -106,15 +113,147 @@ function hasExtra(f: RecordFacts): boolean {
   );
 }
 
+// Flags of an encoded extra.
+const MALFORMED = 1;
+const USER_FROM_EVENT = 2;
+const ASSISTANT_REPLY = 4;
+const INTERRUPTED = 8;
+const COMPACTION = 16;
+const USAGE = 32;
+const CODEX_TOTALS = 64;
+const CONTEXT_POINT = 128;
+const USER_TEXT = 256;
+const API_ERROR = 512;
+
+/**
+ * Encoding of one extra: nums `slot, flags, calls, results`, then per call its family index
+ * (strs: id, name, subagent type), per result `failed` (strs: id), then usage (4 numbers; strs:
+ * message id), Codex totals (3), context point (3, NaN for a null cache creation); strs also get
+ * the user text and the API error when flagged.
+ */
+class ExtraWriter {
+  count = 0;
+  nums = new Float64Array(1 << 14);
+  private n = 0;
+  strs: (string | null)[] = [];
+
+  write(slot: number, f: RecordFacts, malformed: boolean): void {
+    this.count++;
+    const flags =
+      (malformed ? MALFORMED : 0) |
+      (f.userFromEvent ? USER_FROM_EVENT : 0) |
+      (f.assistantReply ? ASSISTANT_REPLY : 0) |
+      (f.interrupted ? INTERRUPTED : 0) |
+      (f.compaction ? COMPACTION : 0) |
+      (f.usage !== null ? USAGE : 0) |
+      (f.codexTotals !== null ? CODEX_TOTALS : 0) |
+      (f.contextPoint !== null ? CONTEXT_POINT : 0) |
+      (f.userText !== null ? USER_TEXT : 0) |
+      (f.apiError !== null ? API_ERROR : 0);
+    this.num(slot, flags, f.toolCalls.length, f.toolResults.length);
+    for (const call of f.toolCalls) {
+      this.num(TOOL_FAMILIES.indexOf(call.family));
+      this.strs.push(call.id, call.name, call.subagentType);
+    }
+    for (const result of f.toolResults) {
+      this.num(result.failed ? 1 : 0);
+      this.strs.push(result.id);
+    }
+    if (f.usage !== null) {
+      this.num(f.usage.input, f.usage.output, f.usage.cacheRead, f.usage.cacheCreation);
+      this.strs.push(f.usage.messageId);
+    }
+    if (f.codexTotals !== null) this.num(f.codexTotals.input, f.codexTotals.output, f.codexTotals.cacheRead);
+    if (f.contextPoint !== null) this.num(f.contextPoint.cacheRead, f.contextPoint.cacheCreation ?? NaN, f.contextPoint.input);
+    if (f.userText !== null) this.strs.push(f.userText);
+    if (f.apiError !== null) this.strs.push(f.apiError);
+  }
+
+  take(): MappedLines["extra"] {
+    const out = { count: this.count, nums: this.nums.slice(0, this.n), strs: this.strs };
+    this.count = 0;
+    this.n = 0;
+    this.strs = [];
+    return out;
+  }
+
+  private num(...values: number[]): void {
+    if (this.n + values.length > this.nums.length) {
+      const nums = new Float64Array(this.nums.length * 2 + values.length);
+      nums.set(this.nums);
+      this.nums = nums;
+    }
+    for (const v of values) this.nums[this.n++] = v;
+  }
+}
+
+/** Reads the extras of a {@link MappedLines} back in slot order, one {@link RecordFacts} at a time. */
+export class ExtraReader {
+  private read = 0;
+  private n = 0;
+  private s = 0;
+  /** Slot of the next extra, or -1 when none is left. */
+  nextSlot: number;
+  /** Whether the extra just read came from a malformed line. */
+  malformed = false;
+
+  constructor(private readonly extra: MappedLines["extra"]) {
+    this.nextSlot = extra.count > 0 ? extra.nums[0]! : -1;
+  }
+
+  /** The facts of the extra at {@link nextSlot} (eventType, actor and timestamp are not filled in). */
+  next(): RecordFacts {
+    const { nums, strs } = this.extra;
+    this.n++; // slot
+    const flags = nums[this.n++]!;
+    const calls = nums[this.n++]!;
+    const results = nums[this.n++]!;
+    const f: RecordFacts = {
+      timestampMs: null,
+      eventType: "",
+      actor: "system",
+      userText: null,
+      userFromEvent: (flags & USER_FROM_EVENT) !== 0,
+      assistantReply: (flags & ASSISTANT_REPLY) !== 0,
+      toolCalls: [],
+      toolResults: [],
+      apiError: null,
+      interrupted: (flags & INTERRUPTED) !== 0,
+      compaction: (flags & COMPACTION) !== 0,
+      usage: null,
+      codexTotals: null,
+      contextPoint: null,
+    };
+    this.malformed = (flags & MALFORMED) !== 0;
+    for (let k = 0; k < calls; k++) {
+      const family = TOOL_FAMILIES[nums[this.n++]!]!;
+      f.toolCalls.push({ id: strs[this.s++]!, name: strs[this.s++]!, family, subagentType: strs[this.s++]! });
+    }
+    for (let k = 0; k < results; k++) f.toolResults.push({ id: strs[this.s++]!, failed: nums[this.n++] === 1 });
+    if (flags & USAGE) f.usage = { input: nums[this.n++]!, output: nums[this.n++]!, cacheRead: nums[this.n++]!, cacheCreation: nums[this.n++]!, messageId: strs[this.s++]! };
+    if (flags & CODEX_TOTALS) f.codexTotals = { input: nums[this.n++]!, output: nums[this.n++]!, cacheRead: nums[this.n++]! };
+    if (flags & CONTEXT_POINT) {
+      const cacheRead = nums[this.n++]!;
+      const cacheCreation = nums[this.n++]!;
+      f.contextPoint = { cacheRead, cacheCreation: Number.isNaN(cacheCreation) ? null : cacheCreation, input: nums[this.n++]! };
+    }
+    if (flags & USER_TEXT) f.userText = strs[this.s++]!;
+    if (flags & API_ERROR) f.apiError = strs[this.s++]!;
+    this.read++;
+    this.nextSlot = this.read < this.extra.count ? nums[this.n]! : -1;
+    return f;
+  }
+}
+
 class Builder {
   count = 0;
   line = new Uint32Array(4096);
   ts = new Float64Array(4096);
   typeId = new Uint16Array(4096);
-  actor: string[] = [];
+  actorId = new Uint8Array(4096);
   types: string[] = [];
   private typeIds = new Map<string, number>();
-  extra: MappedLines["extra"] = [];
+  private readonly extra = new ExtraWriter();
 
   push(line: number, facts: RecordFacts, malformed: boolean): void {
     if (this.count === this.line.length) this.grow();
@@ -128,18 +267,16 @@ class Builder {
     this.line[i] = line;
     this.ts[i] = facts.timestampMs ?? NaN;
     this.typeId[i] = id;
-    this.actor.push(facts.actor);
-    if (malformed || hasExtra(facts)) this.extra.push({ slot: i, facts, malformed });
+    this.actorId[i] = Math.max(0, ACTORS.indexOf(facts.actor));
+    if (malformed || hasExtra(facts)) this.extra.write(i, facts, malformed);
   }
 
   take(): MappedLines {
     const n = this.count;
-    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actor: this.actor, types: this.types, extra: this.extra };
+    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actorId: this.actorId.slice(0, n), types: this.types, extra: this.extra.take() };
     this.count = 0;
-    this.actor = [];
     this.types = [];
     this.typeIds = new Map();
-    this.extra = [];
     return out;
   }
 
@@ -154,5 +291,8 @@ class Builder {
     const typeId = new Uint16Array(n);
     typeId.set(this.typeId);
     this.typeId = typeId;
+    const actorId = new Uint8Array(n);
+    actorId.set(this.actorId);
+    this.actorId = actorId;
   }
 }

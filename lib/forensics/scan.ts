@@ -5,7 +5,9 @@ import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
-import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
+import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
+import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
+import { mapRanges, rangeCount, splitFileRanges, startWorker } from "@/lib/jsonl/parallel";
 import { CUT_MARK } from "@/lib/forensics/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -64,8 +66,7 @@ export type SessionScan = {
   stats: SessionStats;
 };
 
-/** Actor strings, indexed by `actorId`. */
-export const ACTORS = ["user", "assistant", "tool", "system"] as const;
+export { ACTORS };
 
 /** Source of a session file. */
 export function fileSource(file: SessionFile): TimelineSource {
@@ -82,7 +83,7 @@ class EventBuffer {
   readonly types: string[] = [];
   private readonly typeIds = new Map<string, number>();
 
-  push(ts: number, fileIndex: number, line: number, type: string, actor: string): void {
+  push(ts: number, fileIndex: number, line: number, type: string, actorId: number): void {
     if (this.count === this.ts.length) this.grow();
     let id = this.typeIds.get(type);
     if (id === undefined) {
@@ -96,7 +97,7 @@ class EventBuffer {
     this.fileIndex[i] = fileIndex;
     this.line[i] = line;
     this.typeId[i] = id;
-    this.actorId[i] = Math.max(0, ACTORS.indexOf(actor as (typeof ACTORS)[number]));
+    this.actorId[i] = actorId;
   }
 
   private addType(type: string): number {
@@ -220,7 +221,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     const src = fileSource(file);
     if (file.kind === "tool_result") {
       const t = file.id !== null ? resultTimes.get(file.id) : undefined;
-      events.push(NaN, fi, 1, "tool_result_file", "tool");
+      events.push(NaN, fi, 1, "tool_result_file", ACTORS.indexOf("tool"));
       sortTs.push(t ?? Number.POSITIVE_INFINITY);
       stats.eventsBySource.tool_result += 1;
       continue;
@@ -229,24 +230,21 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
     const resets = file.kind === "main" ? new ResetDetector() : null;
     const index = await getWorkspaceLineIndex(ctx, file.path);
-    const mapper = new LineMapper(source);
     const reduce = (mapped: MappedLines): void => {
-      let next = 0;
+      const extras = new ExtraReader(mapped.extra);
       for (let k = 0; k < mapped.count; k++) {
         const line = mapped.line[k]!;
         const ts = mapped.ts[k]!;
         if (!Number.isNaN(ts)) prev = ts;
-        events.push(ts, fi, line, mapped.types[mapped.typeId[k]!]!, mapped.actor[k]!);
+        events.push(ts, fi, line, mapped.types[mapped.typeId[k]!]!, mapped.actorId[k]!);
         sortTs.push(prev);
         if (!Number.isNaN(ts)) {
           if (stats.firstMs === null || ts < stats.firstMs) stats.firstMs = ts;
           if (stats.lastMs === null || ts > stats.lastMs) stats.lastMs = ts;
         }
-        const extra = mapped.extra[next];
-        if (extra === undefined || extra.slot !== k) continue;
-        next++;
-        const facts = extra.facts;
-        if (extra.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
+        if (extras.nextSlot !== k) continue;
+        const facts = extras.next();
+        if (extras.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
         const at = (): string | null => (Number.isNaN(ts) ? null : new Date(ts).toISOString());
         if (facts.userText !== null && src === "main") {
           const entry = { text: facts.userText, file: file.relative, line };
@@ -313,11 +311,21 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
       }
       stats.eventsBySource[src] += mapped.count;
     };
-    // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks.
-    await forEachLineChunk(file.path, index, (buf, base, first, last) => {
-      mapper.mapRange(buf, base, index.starts, first, last, index.size);
-      reduce(mapper.take());
-    });
+    // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks. A
+    // big Claude Code transcript is mapped in line ranges on every core (its lines hold no state
+    // between them; a Codex file's legacy header does), then reduced in file order.
+    const parts = source === "claude-code" ? rangeCount(index.size) : 1;
+    if (parts > 1) {
+      const ranges = await splitFileRanges(file.path, index, parts);
+      const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
+      for (const mapped of await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), mapScanRange, file.path, ranges, arg)) reduce(mapped);
+    } else {
+      const mapper = new LineMapper(source);
+      await forEachLineChunk(file.path, index, (buf, base, first, last) => {
+        mapper.mapRange(buf, base, index.starts, first, last, index.size);
+        reduce(mapper.take());
+      });
+    }
     for (const reset of resets?.finish(index.lineCount) ?? []) {
       const message = `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`;
       addFinding(stats, "warnings", { type: "context_reset", message, source: src, file: file.relative, line: reset.session_line, timestamp: null });

@@ -1,0 +1,52 @@
+import fs from "node:fs/promises";
+
+import { CHUNK_BYTES } from "@/lib/forensics/line-chunks";
+import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
+import type { LineRange } from "@/lib/jsonl/parallel";
+
+/** What every range of one transcript shares: the session's source and the file's line index. */
+export type ScanRangeArg = { source: string; starts: Float64Array; size: number };
+
+/**
+ * The map half of the forensics scan over one line range of a transcript (lib/jsonl/parallel's
+ * task; also run in this thread): reads the range's lines in whole-line chunks of about
+ * {@link CHUNK_BYTES} (a longer line alone) and maps them with a {@link LineMapper}. Memory: one
+ * chunk plus the compact facts of the range.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function mapScanRange(filePath: string, range: LineRange, arg: ScanRangeArg): Promise<MappedLines> {
+  const { starts, size } = arg;
+  const lineCount = starts.length;
+  const mapper = new LineMapper(arg.source);
+  const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
+  const last = range.lastLine - 1;
+  const handle = await fs.open(filePath, "r");
+  const shared = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, range.endByte - range.startByte)));
+  try {
+    let first = range.firstLine - 1;
+    while (first <= last) {
+      const from = starts[first]!;
+      // The last line that still ends within CHUNK_BYTES of `from` (at least `first`).
+      let a = first;
+      let b = last;
+      while (a < b) {
+        const mid = Math.floor((a + b + 1) / 2);
+        if (lineEnd(mid) - from <= CHUNK_BYTES) a = mid;
+        else b = mid - 1;
+      }
+      const to = lineEnd(a);
+      const buf = to - from <= shared.length ? shared.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      mapper.mapRange(buf.subarray(0, got), from, starts, first, a, size);
+      first = a + 1;
+    }
+  } finally {
+    await handle.close();
+  }
+  return mapper.take();
+}
