@@ -9,15 +9,25 @@ export type ScanRangeArg = { source: string; starts: Float64Array; size: number 
 
 /**
  * The map half of the forensics scan over one line range of a transcript (lib/jsonl/parallel's
- * task; also run in this thread): reads the range's lines in whole-line chunks of about
- * {@link CHUNK_BYTES} (a longer line alone) and maps them with a {@link LineMapper}. Memory: one
- * chunk plus the compact facts of the range.
+ * task, run in a worker): maps the range's lines with a {@link LineMapper}. Memory: one chunk
+ * plus the compact facts of the range.
  * @throws the fs error when the file cannot be read.
  */
 export async function mapScanRange(filePath: string, range: LineRange, arg: ScanRangeArg): Promise<MappedLines> {
+  const mapper = new LineMapper(arg.source);
+  await forEachRangeChunk(filePath, range, arg, (buf, base, first, last) => mapper.mapRange(buf, base, arg.starts, first, last, arg.size));
+  return mapper.take();
+}
+
+/**
+ * Calls `onChunk(buf, base, first, last)` for consecutive whole-line chunks of `range`: `buf`
+ * holds lines `first..last` (0-based indexes into `arg.starts`) from file offset `base`, about
+ * {@link CHUNK_BYTES} (a longer line alone). The buffer is reused for the next chunk.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function forEachRangeChunk(filePath: string, range: LineRange, arg: ScanRangeArg, onChunk: (buf: Buffer, base: number, first: number, last: number) => void): Promise<void> {
   const { starts, size } = arg;
   const lineCount = starts.length;
-  const mapper = new LineMapper(arg.source);
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
   const last = range.lastLine - 1;
   const handle = await fs.open(filePath, "r");
@@ -42,11 +52,10 @@ export async function mapScanRange(filePath: string, range: LineRange, arg: Scan
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      mapper.mapRange(buf.subarray(0, got), from, starts, first, a, size);
+      onChunk(buf.subarray(0, got), from, first, a);
       first = a + 1;
     }
   } finally {
     await handle.close();
   }
-  return mapper.take();
 }

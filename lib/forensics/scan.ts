@@ -6,8 +6,8 @@ import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensi
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
-import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { mapRanges, rangeCount, splitFileRanges, startWorker } from "@/lib/jsonl/parallel";
+import { forEachRangeChunk, mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
+import { mapRanges, rangeCount, splitFileRanges, startWorker, type RangeTask } from "@/lib/jsonl/parallel";
 import { CUT_MARK } from "@/lib/forensics/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -205,7 +205,6 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   const stats = emptyStats();
   const sortTs: number[] = [];
   const resultTimes = new Map<string, number>();
-  const usageSeen = new Set<string>();
   const pending = new Map<string, string>();
   // A holder, not a `let`: it is written inside the per-chunk callback.
   const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
@@ -229,6 +228,8 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     let prev = Number.NEGATIVE_INFINITY;
     // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
     const resets = file.kind === "main" ? new ResetDetector() : null;
+    // Claude writes one record per content block of a response, each with the response's usage.
+    const usageSeen = new Set<string>();
     const index = await getWorkspaceLineIndex(ctx, file.path);
     const reduce = (mapped: MappedLines): void => {
       const extras = new ExtraReader(mapped.extra);
@@ -245,7 +246,6 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
         if (extras.nextSlot !== k) continue;
         const facts = extras.next();
         if (extras.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
-        const at = (): string | null => (Number.isNaN(ts) ? null : new Date(ts).toISOString());
         if (facts.userText !== null && src === "main") {
           const entry = { text: facts.userText, file: file.relative, line };
           let kept = false;
@@ -290,16 +290,16 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
               const fam = stats.families.get(counts.family);
               if (fam) fam.failed += 1;
             }
-            addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: at() });
+            addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
           }
         }
-        if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: at() });
-        if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: at() });
-        if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: at() });
+        if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
+        if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
+        if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
         if (facts.usage) {
           const id = facts.usage.messageId;
-          if (id === null || !usageSeen.has(`${fi}:${id}`)) {
-            if (id !== null) usageSeen.add(`${fi}:${id}`);
+          if (id === null || !usageSeen.has(id)) {
+            if (id !== null) usageSeen.add(id);
             stats.tokens.input += facts.usage.input;
             stats.tokens.output += facts.usage.output;
             stats.tokens.cacheRead += facts.usage.cacheRead;
@@ -318,7 +318,19 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     if (parts > 1) {
       const ranges = await splitFileRanges(file.path, index, parts);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
-      for (const mapped of await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), mapScanRange, file.path, ranges, arg)) reduce(mapped);
+      // The first range is mapped here and reduced chunk by chunk while the workers map the
+      // others; a range a worker could not take is mapped here too, and reduced in its turn.
+      const here: RangeTask<ScanRangeArg, MappedLines | null> = async (filePath, range, a) => {
+        if (range !== ranges[0]) return mapScanRange(filePath, range, a);
+        const mapper = new LineMapper(source);
+        await forEachRangeChunk(filePath, range, a, (buf, base, first, last) => {
+          mapper.mapRange(buf, base, a.starts, first, last, a.size);
+          reduce(mapper.take());
+        });
+        return null;
+      };
+      const mapped = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), here, file.path, ranges, arg);
+      for (const m of mapped) if (m !== null) reduce(m);
     } else {
       const mapper = new LineMapper(source);
       await forEachLineChunk(file.path, index, (buf, base, first, last) => {
@@ -434,6 +446,10 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
     runs.push(...merged);
   }
   return order;
+}
+
+function isoOrNull(ms: number): string | null {
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
 function addFinding(stats: SessionStats, list: "errors" | "warnings", finding: Finding): void {

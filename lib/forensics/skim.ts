@@ -289,7 +289,7 @@ const OPEN = new Uint8Array(4096);
  * the grammar of everything but string contents; -1 when it is not valid before `end`. One
  * tight loop with locals only: most of a transcript's bytes go through here.
  */
-function skipValue(b: Buffer, i: number, end: number): number {
+export function skipValue(b: Buffer, i: number, end: number): number {
   const open = OPEN;
   let depth = 0;
   for (;;) {
