@@ -76,6 +76,7 @@ export function fileSource(file: SessionFile): TimelineSource {
 class EventBuffer {
   count = 0;
   ts = new Float64Array(1024);
+  sortKey = new Float64Array(1024);
   fileIndex = new Uint32Array(1024);
   line = new Uint32Array(1024);
   typeId = new Uint16Array(1024);
@@ -83,8 +84,33 @@ class EventBuffer {
   readonly types: string[] = [];
   private readonly typeIds = new Map<string, number>();
 
-  push(ts: number, fileIndex: number, line: number, type: string, actorId: number): void {
+  push(ts: number, sortKey: number, fileIndex: number, line: number, type: string, actorId: number): void {
     if (this.count === this.ts.length) this.grow();
+    const i = this.count++;
+    this.ts[i] = ts;
+    this.sortKey[i] = sortKey;
+    this.fileIndex[i] = fileIndex;
+    this.line[i] = line;
+    this.typeId[i] = this.idOf(type);
+    this.actorId[i] = actorId;
+  }
+
+  /** Appends the slots of a mapped range of file `fileIndex`; returns the first one's slot (sort keys are the caller's). */
+  append(mapped: MappedLines, fileIndex: number): number {
+    while (this.count + mapped.count > this.ts.length) this.grow();
+    const remap = mapped.types.map((type) => this.idOf(type));
+    const at = this.count;
+    this.ts.set(mapped.ts, at);
+    this.line.set(mapped.line, at);
+    this.actorId.set(mapped.actorId, at);
+    this.fileIndex.fill(fileIndex, at, at + mapped.count);
+    const typeId = this.typeId;
+    for (let k = 0; k < mapped.count; k++) typeId[at + k] = remap[mapped.typeId[k]!]!;
+    this.count += mapped.count;
+    return at;
+  }
+
+  private idOf(type: string): number {
     let id = this.typeIds.get(type);
     if (id === undefined) {
       id = this.types.length;
@@ -92,12 +118,7 @@ class EventBuffer {
       if (id >= 0xffff) id = this.typeIds.get("other") ?? this.addType("other");
       else this.addType(type);
     }
-    const i = this.count++;
-    this.ts[i] = ts;
-    this.fileIndex[i] = fileIndex;
-    this.line[i] = line;
-    this.typeId[i] = id;
-    this.actorId[i] = actorId;
+    return id;
   }
 
   private addType(type: string): number {
@@ -114,6 +135,7 @@ class EventBuffer {
       return b;
     };
     this.ts = grow(this.ts, (k) => new Float64Array(k));
+    this.sortKey = grow(this.sortKey, (k) => new Float64Array(k));
     this.fileIndex = grow(this.fileIndex, (k) => new Uint32Array(k));
     this.line = grow(this.line, (k) => new Uint32Array(k));
     this.typeId = grow(this.typeId, (k) => new Uint16Array(k));
@@ -203,7 +225,6 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   const source = session.row.source;
   const events = new EventBuffer();
   const stats = emptyStats();
-  const sortTs: number[] = [];
   const resultTimes = new Map<string, number>();
   const pending = new Map<string, string>();
   // A holder, not a `let`: it is written inside the per-chunk callback.
@@ -220,8 +241,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     const src = fileSource(file);
     if (file.kind === "tool_result") {
       const t = file.id !== null ? resultTimes.get(file.id) : undefined;
-      events.push(NaN, fi, 1, "tool_result_file", ACTORS.indexOf("tool"));
-      sortTs.push(t ?? Number.POSITIVE_INFINITY);
+      events.push(NaN, t ?? Number.POSITIVE_INFINITY, fi, 1, "tool_result_file", ACTORS.indexOf("tool"));
       stats.eventsBySource.tool_result += 1;
       continue;
     }
@@ -232,18 +252,26 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     const usageSeen = new Set<string>();
     const index = await getWorkspaceLineIndex(ctx, file.path);
     const reduce = (mapped: MappedLines): void => {
-      const extras = new ExtraReader(mapped.extra);
+      const at = events.append(mapped, fi);
+      const sortKey = events.sortKey;
+      let first = stats.firstMs ?? Number.POSITIVE_INFINITY;
+      let last = stats.lastMs ?? Number.NEGATIVE_INFINITY;
       for (let k = 0; k < mapped.count; k++) {
+        const ts = mapped.ts[k]!;
+        if (ts === ts) {
+          prev = ts;
+          if (ts < first) first = ts;
+          if (ts > last) last = ts;
+        }
+        sortKey[at + k] = prev;
+      }
+      if (first !== Number.POSITIVE_INFINITY) stats.firstMs = first;
+      if (last !== Number.NEGATIVE_INFINITY) stats.lastMs = last;
+      const extras = new ExtraReader(mapped.extra);
+      while (extras.nextSlot !== -1) {
+        const k = extras.nextSlot;
         const line = mapped.line[k]!;
         const ts = mapped.ts[k]!;
-        if (!Number.isNaN(ts)) prev = ts;
-        events.push(ts, fi, line, mapped.types[mapped.typeId[k]!]!, mapped.actorId[k]!);
-        sortTs.push(prev);
-        if (!Number.isNaN(ts)) {
-          if (stats.firstMs === null || ts < stats.firstMs) stats.firstMs = ts;
-          if (stats.lastMs === null || ts > stats.lastMs) stats.lastMs = ts;
-        }
-        if (extras.nextSlot !== k) continue;
         const facts = extras.next();
         if (extras.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
         if (facts.userText !== null && src === "main") {
@@ -359,7 +387,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   const fileOrder = new Map(files.map((f, i) => [f.relative, i]));
   for (const list of [stats.errors, stats.warnings]) list.sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line);
   const n = events.count;
-  const sortKey = Float64Array.from(sortTs);
+  const sortKey = events.sortKey.slice(0, n);
   const filePrio = files.map((f) => TIMELINE_SOURCES.indexOf(fileSource(f)));
   const order = timelineOrder(n, sortKey, events.fileIndex, events.line, filePrio);
   return {
