@@ -425,12 +425,12 @@ async function wholeUserText(ctx: CoreContext, filePath: string, line: number, s
 
 /**
  * Event slots in timeline order: by `sortKey`, then source priority, file and line. Slots are
- * pushed in file then line order, so when priorities do not fall along the files (they never do:
- * main, subagents, tool results) ties go by slot; the keys then come in long non-decreasing runs
- * (a transcript's own times), which a natural merge sort joins in a few passes.
+ * pushed in file then line order, so unless priorities fall along the files (they never do:
+ * main, subagents, tool results) ties go by slot, and a counting sort on each key's rank
+ * replaces a comparator sort (which cost ~0.3 s on 319k events).
  */
 function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array, line: Uint32Array, filePrio: number[]): Uint32Array {
-  let order = new Uint32Array(n);
+  const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let monotone = true;
   for (let f = 1; f < filePrio.length; f++) if (filePrio[f]! < filePrio[f - 1]!) monotone = false;
@@ -445,34 +445,27 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
       return line[a]! - line[b]!;
     });
   }
-  // Natural merge sort on (sortKey, slot): runs are maximal non-decreasing stretches of slots.
-  const runs: number[] = [0];
-  for (let i = 1; i < n; i++) if (sortKey[i]! < sortKey[i - 1]!) runs.push(i);
-  runs.push(n);
-  let other = new Uint32Array(n);
-  while (runs.length > 2) {
-    const merged: number[] = [0];
-    for (let r = 0; r + 1 < runs.length; r += 2) {
-      const lo = runs[r]!;
-      const mid = runs[r + 1]!;
-      const hi = r + 2 < runs.length ? runs[r + 2]! : mid;
-      let a = lo;
-      let b = mid;
-      let o = lo;
-      while (a < mid && b < hi) {
-        // Ties keep the left run first: it holds the lower slots.
-        if (sortKey[order[b]!]! < sortKey[order[a]!]!) other[o++] = order[b++]!;
-        else other[o++] = order[a++]!;
-      }
-      while (a < mid) other[o++] = order[a++]!;
-      while (b < hi) other[o++] = order[b++]!;
-      merged.push(hi);
+  // (sortKey, slot) order, stable by slot: rank each key among the distinct keys (a native
+  // numeric sort), then place slots by a counting sort on their rank.
+  const distinct = sortKey.slice().sort();
+  let u = 0;
+  for (let i = 0; i < n; i++) if (u === 0 || distinct[i] !== distinct[u - 1]) distinct[u++] = distinct[i]!;
+  const starts = new Uint32Array(u + 1);
+  const rank = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = sortKey[i]!;
+    let lo = 0;
+    let hi = u - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (distinct[mid]! < key) lo = mid + 1;
+      else hi = mid;
     }
-    if (merged[merged.length - 1] !== n) merged.push(n);
-    [order, other] = [other, order];
-    runs.length = 0;
-    runs.push(...merged);
+    rank[i] = lo;
+    starts[lo + 1]! += 1;
   }
+  for (let r = 0; r < u; r++) starts[r + 1]! += starts[r]!;
+  for (let i = 0; i < n; i++) order[starts[rank[i]!]!++] = i;
   return order;
 }
 
