@@ -448,7 +448,27 @@ function scalar(): unknown {
   if (c === 0x74) return true;
   if (c === 0x66) return false;
   if (c === 0x6e) return null;
-  return Number(buf.toString("latin1", from, pos));
+  // Token counts: plain integers of up to 15 digits, read from their digits (exact below 2^53).
+  if (pos - from <= 15) {
+    let v = 0;
+    let i = from;
+    for (; i < pos; i++) {
+      const d = buf[i]! - 0x30;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === pos) return v;
+  }
+  return Number(latin1(buf, from, pos));
+}
+
+/** Buffer's own slicers, without `toString`'s argument handling (a measurable cost per short string). */
+type Slicers = { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string };
+function latin1(b: Buffer, start: number, end: number): string {
+  return (b as unknown as Slicers).latin1Slice(start, end);
+}
+function utf8(b: Buffer, start: number, end: number): string {
+  return (b as unknown as Slicers).utf8Slice(start, end);
 }
 
 /** Decodes the string literal at `pos`, cutting it when `cut` and long (see the module comment). */
@@ -485,16 +505,16 @@ function decode(open: number, close: number, closed = true): string {
           if (m === length) return known[k]!.text;
         }
       }
-      return b.toString("latin1", open + 1, close);
+      return latin1(b, open + 1, close);
     }
   }
   const slash = b.indexOf(BACKSLASH, open + 1);
   if (slash === -1 || slash >= close) {
     // Raw control characters are invalid in a JSON string: let JSON.parse say so.
-    const text = buf.toString("utf8", open + 1, close);
+    const text = utf8(buf, open + 1, close);
     if (!CONTROL.test(text)) return text;
   }
-  const literalText = closed ? buf.toString("utf8", open, close + 1) : `${buf.toString("utf8", open, close)}"`;
+  const literalText = closed ? utf8(buf, open, close + 1) : `${utf8(buf, open, close)}"`;
   try {
     return JSON.parse(literalText) as string;
   } catch {
