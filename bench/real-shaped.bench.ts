@@ -15,7 +15,7 @@
  * Goals (issue 13): prepare ≤ 3× cp+wc; window p50 ≤ 50 ms, p95 ≤ 100 ms; first rows ≤ 1 s;
  * session list ≤ 300 ms; RSS < 300 MB.
  *
- * Flags: `--runs N`, `--skip-prepare`, `--only-prepare`, `--skip-browser`, `--fresh-workspace` (prepare the
+ * Flags: `--runs N`, `--prepare-dir DIR` (prepare workspaces and cp copies go there), `--skip-prepare`, `--only-prepare`, `--skip-browser`, `--fresh-workspace` (prepare the
  * shared workspace again with the current code), `--label NAME` (results also written as JSON to
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
  * missing). The machine is shared: run it a few times and read medians.
@@ -48,6 +48,8 @@ const SKIP_PREPARE = args.includes("--skip-prepare");
 const ONLY_PREPARE = args.includes("--only-prepare");
 const FRESH_WORKSPACE = args.includes("--fresh-workspace");
 const SKIP_BROWSER = args.includes("--skip-browser");
+/** `--prepare-dir DIR`: where the prepare runs write their workspaces and cp copies (default: the shared real-shaped dir). */
+const PREPARE_DIR = flag("--prepare-dir") ?? REAL_SHAPED_DIR;
 
 const results: Record<string, unknown> = { label: LABEL, at: new Date().toISOString(), runs: RUNS };
 const ms = (n: number): string => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
@@ -77,22 +79,27 @@ async function benchPrepare(sessions: RealShapedSessions): Promise<void> {
     const file = sessions[source];
     const only: RealShapedSessions = source === "claude" ? { ...sessions, codexRoot: path.join(REAL_SHAPED_DIR, "none") } : { ...sessions, claudeRoot: path.join(REAL_SHAPED_DIR, "none") };
     await fs.mkdir(path.join(REAL_SHAPED_DIR, "none"), { recursive: true });
-    const workspace = path.join(REAL_SHAPED_DIR, `prep-${source}`);
-    const copy = path.join(REAL_SHAPED_DIR, `cp-${source}.jsonl`);
+    const workspace = path.join(PREPARE_DIR, `prep-${source}`);
+    const copy = path.join(PREPARE_DIR, `cp-${source}.jsonl`);
+    await fs.mkdir(PREPARE_DIR, { recursive: true });
     const prep: number[] = [];
     const base: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       const r = spawnSync("bash", ["-c", 'cp "$1" "$2" && wc -l "$2" > /dev/null', "_", file, copy], { stdio: "inherit" });
       if (r.status !== 0) throw new Error("cp + wc failed");
       base.push(performance.now() - t0);
       await fs.rm(copy, { force: true });
+      const c0 = process.cpuUsage();
       prep.push(await prepareRealShaped(only, workspace));
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
     }
     await fs.rm(workspace, { recursive: true, force: true });
     const p = median(prep);
     const b = median(base);
-    record(`prepare_${source}`, { prepare_ms: prep, cp_wc_ms: base, ratio: p / b }, `prepare ${source}: ${sec(p)} vs cp + wc -l ${sec(b)} = ${(p / b).toFixed(2)}× (${(sessions[`${source}Stats`].bytes / 1e9 / (p / 1000)).toFixed(2)} GB/s; runs ${prep.map(sec).join(", ")} | ${base.map(sec).join(", ")})`);
+    record(`prepare_${source}`, { prepare_ms: prep, prepare_cpu_ms: cpu, cp_wc_ms: base, ratio: p / b }, `prepare ${source}: ${sec(p)} vs cp + wc -l ${sec(b)} = ${(p / b).toFixed(2)}× (${(sessions[`${source}Stats`].bytes / 1e9 / (p / 1000)).toFixed(2)} GB/s; runs ${prep.map(sec).join(", ")} | ${base.map(sec).join(", ")}; prepare CPU user+sys ${cpu.map(sec).join(", ")})`);
   }
 }
 

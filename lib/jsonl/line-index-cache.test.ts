@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeF
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildLineIndex, clearLineIndexCache, getLineIndex } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, buildLineIndex, clearLineIndexCache, getLineIndex } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { decodeLineIndexFile, encodeLineIndexFile, lineIndexCachePath } from "@/lib/jsonl/line-index-file";
 
@@ -164,5 +164,32 @@ describe("line index file format", () => {
     const index = await buildLineIndex(file);
     const starts = Float64Array.from([0, 8, 8]);
     expect(decodeLineIndexFile(encodeLineIndexFile("/x.jsonl", { ...index, starts }), "/x.jsonl")).toBeNull();
+  });
+});
+
+describe("adoptLineIndex (prepare's byte copy takes the index its analysis built, issue 13)", () => {
+  it("adopts the source's index for a copy with the same size and mtime, persisted for the next process", async () => {
+    const copy = path.join(path.dirname(file), "copy.jsonl");
+    await writeFile(copy, await readFile(file));
+    const st = await stat(file);
+    await utimes(copy, st.atimeMs / 1000, st.mtimeMs / 1000);
+    const source = await buildLineIndex(file);
+    const adopted = await adoptLineIndex(copy, cacheDir, source);
+    expect(adopted.starts).toBe(source.starts); // not rebuilt
+    expect(plain(adopted)).toEqual(plain(await buildLineIndex(copy)));
+    clearLineIndexCache();
+    expect(plain(await getLineIndex(copy, cacheDir))).toEqual(plain(adopted));
+  });
+
+  it("rebuilds instead when the copy's size or mtime differs from the index", async () => {
+    const copy = path.join(path.dirname(file), "copy.jsonl");
+    await writeFile(copy, '{"a":1}\n{"b":2}\n{"c":3}\n{"d":4}\n');
+    const grown = await adoptLineIndex(copy, cacheDir, await buildLineIndex(file));
+    expect(plain(grown)).toEqual(plain(await buildLineIndex(copy)));
+    await writeFile(copy, await readFile(file));
+    await utimes(copy, 1_000_000, 1_000_000);
+    clearLineIndexCache();
+    const touched = await adoptLineIndex(copy, cacheDir, await buildLineIndex(file));
+    expect(plain(touched)).toEqual(plain(await buildLineIndex(copy)));
   });
 });

@@ -216,6 +216,27 @@ export async function getLineIndex(filePath: string, cacheDir: string | null): P
   return task;
 }
 
+/**
+ * Adopts `index`, built from another file with the same bytes (prepare's byte copy of the source
+ * it just analysed, issue 13), as the line index of `filePath` instead of reading `filePath`
+ * again: stored in the in-process cache and persisted in `cacheDir`, with `filePath`'s own
+ * mtime. Adopted only when `filePath` has the index's size and its mtime within 1 ms (a copy
+ * keeps its source's mtime, so a source changed since it was indexed is never adopted);
+ * otherwise falls back to {@link getLineIndex}.
+ * @throws AppError not_found / io_error when `filePath` cannot be read.
+ */
+export async function adoptLineIndex(filePath: string, cacheDir: string | null, index: LineIndex): Promise<LineIndex> {
+  const key = path.resolve(filePath);
+  const stat = await fs.stat(key).catch((error: unknown) => {
+    throw toAppError(error, key);
+  });
+  if (stat.size !== index.size || Math.abs(stat.mtimeMs - index.mtimeMs) >= 1) return getLineIndex(filePath, cacheDir);
+  const adopted: LineIndex = { size: stat.size, mtimeMs: stat.mtimeMs, lineCount: index.lineCount, starts: index.starts };
+  remember(key, adopted);
+  if (cacheDir !== null) await writePersistedLineIndex(cacheDir, key, adopted);
+  return adopted;
+}
+
 /** Empties the in-process cache (tests and benchmarks measure cold and persisted loads). */
 export function clearLineIndexCache(): void {
   memory.clear();

@@ -54,6 +54,11 @@ export class LineStartList {
     this.data[this.length++] = offset;
   }
 
+  /** The offset at index `i` (0 ≤ i < length). */
+  at(i: number): number {
+    return this.data[i]!;
+  }
+
   /** Appends every offset of `offsets`, in order. */
   pushAll(offsets: Float64Array): void {
     this.reserve(this.length + offsets.length);

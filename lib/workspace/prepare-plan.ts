@@ -2,13 +2,14 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import type { CodexSpanUsage } from "@/lib/sources/codex/token-usage";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
-import { applyForkInheritance, selectCodexSession } from "@/lib/sources/codex/select";
+import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
@@ -25,12 +26,20 @@ export type PlannedSession = {
   turns: Omit<IndexTurn, "turn_ref">[];
   /** Attached files (subagents, tool-results), relative to the session's own folder. */
   attachments: { sourcePath: string; relative: string }[];
-  /** Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven fork. */
+  /**
+   * Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven
+   * fork or when fork inheritance never reads it (fingerprints are computed only for forks and
+   * their selected ancestors, issue 13).
+   */
   fork?: CodexForkHistory | null;
+  /** Codex: set when the file qualifies for fork inheritance, with its parent id. */
+  forkCandidate?: { parentId: string | null } | null;
   /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
   turnOutputTokens?: (number | null)[];
   /** Codex: display usage per turn, keyed by start line (fork inheritance may drop turns), from the analysis pass (primes the same cache). */
   turnUsage?: CodexSpanUsage[];
+  /** The source's line index, built by the analysis pass when it read the file in this run: prepare adopts it for the byte copy (issue 13). */
+  sourceIndex?: LineIndex;
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -45,7 +54,10 @@ export type PlanProgress = (done: number, total: number, label: string) => void;
  * `compute` (which reads the file) and records its JSON-serializable result. Prepare without a
  * memo reads every file, as before.
  */
-export type PlanMemo = { remember<T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>): Promise<T> };
+export type PlanMemo = { remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T> };
+
+/** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
+export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 
 /** Source roots by source: each a root directory or one `.jsonl` file. */
 export type SourceRoots = { claude: string[]; codex: string[] };
@@ -60,7 +72,7 @@ type Analysed = {
   lineCount: number;
   turns: PlannedSession["turns"];
   attachments: PlannedSession["attachments"];
-  fork?: CodexForkHistory | null;
+  forkCandidate?: { parentId: string | null } | null;
   turnOutputTokens?: (number | null)[];
   turnUsage?: CodexSpanUsage[];
 };
@@ -70,7 +82,8 @@ type Analysed = {
  * subagent and report-session exclusion, the window, own-workspace exclusion, dedup by
  * session id, Codex fork inheritance, filename collisions) and returns the sessions to write
  * plus every skipped file with its reason. Conflicting duplicates and colliding filenames are
- * skipped, naming both paths, instead of aborting the whole run.
+ * skipped, naming both paths, instead of aborting the whole run. `onRead` is told each file
+ * whose analysis reads it in this run (not a remembered one), as its reading starts.
  */
 export async function planSources(
   roots: SourceRoots,
@@ -78,8 +91,12 @@ export async function planSources(
   workspaceRoot: string,
   onProgress?: PlanProgress,
   memo?: PlanMemo,
+  onRead?: (file: string) => void,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
-  const remember = <T>(kind: "probe" | "analysis" | "sha256", file: string, compute: () => Promise<T>) => (memo ? memo.remember(kind, file, compute) : compute());
+  const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => {
+    const run = kind === "analysis" && onRead ? () => (onRead(file), compute()) : compute;
+    return memo ? memo.remember(kind, file, run) : run();
+  };
   const skipped: SkippedFile[] = [];
   const candidates = new Map<string, Candidate>();
   for (const root of roots.claude) {
@@ -94,11 +111,14 @@ export async function planSources(
   }
   const ordered = [...candidates.values()].sort((a, b) => (a.source === b.source ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.source < b.source ? -1 : 1));
   const selected: PlannedSession[] = [];
+  // Line indexes built by this run's analysis passes (never remembered: the memo holds JSON).
+  const indexes = new Map<string, LineIndex>();
+  const keepIndex = (file: string) => (index: LineIndex) => void indexes.set(file, index);
   let done = 0;
   for (const c of ordered) {
     onProgress?.(done, ordered.length, path.basename(c.path));
     done += 1;
-    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window)) : await analyseClaude(c, window, remember);
+    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : await analyseClaude(c, window, remember, keepIndex(c.path));
     if ("skip" in analysed) {
       skipped.push({ path: c.path, reason: analysed.skip });
       continue;
@@ -118,20 +138,33 @@ export async function planSources(
       lineCount: analysed.lineCount,
       turns: analysed.turns,
       attachments: analysed.attachments,
-      fork: analysed.fork,
+      forkCandidate: analysed.forkCandidate,
       turnOutputTokens: analysed.turnOutputTokens,
       turnUsage: analysed.turnUsage,
+      sourceIndex: indexes.get(c.path),
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
-  const kept = applyForkInheritance(await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file))), skipped);
+  const unique = await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file)));
+  // Fork fingerprints cost more than the rest of a Codex analysis: only forks and their
+  // ancestors get them, in a second pass over just those files (issue 13).
+  const needed = sessionsNeedingForkHistory(unique);
+  for (const s of unique) {
+    if (s.source === "codex" && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => codexForkHistory(s.sourcePath));
+  }
+  const kept = applyForkInheritance(unique, skipped);
   return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
 }
 
-async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, window: ReportWindow, remember: NonNullable<PlanMemo>["remember"]): Promise<Analysed | { skip: string }> {
+async function analyseClaude(
+  c: Extract<Candidate, { source: "claude-code" }>,
+  window: ReportWindow,
+  remember: NonNullable<PlanMemo>["remember"],
+  onIndex: (index: LineIndex) => void,
+): Promise<Analysed | { skip: string }> {
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
-    const a = await analyzeClaudeTranscript(c.path, window);
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
     const listed = new Map(a.triggers.map((t, i) => [t.line, a.listedOutputTokens[i] ?? null]));
     return {
       isSidechain: a.isSidechain,
@@ -157,9 +190,11 @@ async function analyseClaude(c: Extract<Candidate, { source: "claude-code" }>, w
   };
 }
 
-async function analyseCodex(filePath: string, window: ReportWindow): Promise<Analysed | { skip: string }> {
-  const result = await selectCodexSession(filePath, window);
-  return "skip" in result ? result : { ...result.selected, attachments: [] };
+async function analyseCodex(filePath: string, window: ReportWindow, onIndex: (index: LineIndex) => void): Promise<Analysed | { skip: string }> {
+  const result = await selectCodexSession(filePath, window, { fingerprints: false, onIndex });
+  if ("skip" in result) return result;
+  const { fork: _none, ...selected } = result.selected;
+  return { ...selected, attachments: [] };
 }
 
 /**

@@ -1,10 +1,11 @@
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
-import { getLineIndex } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
@@ -12,7 +13,7 @@ import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/p
 import type { IndexRow } from "@/lib/workspace/schema";
 import { CASEFILE_DIR, resolveSession } from "@/lib/workspace/sessions";
 import { primeCodexTurnUsage, primeTurnUsage } from "@/lib/workspace/turn-usage";
-import { copyIfChanged } from "@/lib/workspace/copy";
+import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
 export type PrepareOptions = {
@@ -74,7 +75,33 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
       });
     }
   }
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo);
+  // A fresh or forced workspace copies every selected session: large sources start copying on
+  // the other core while they are analysed (issue 13). An incremental run copies only what
+  // changed, so it stages nothing.
+  const staging = existingMeta === null ? new StagedCopies(path.join(root, STAGING_DIR)) : null;
+  try {
+    return await prepareInto(ctx, options, target, metadata, existingMeta, staging);
+  } finally {
+    await staging?.dispose();
+  }
+}
+
+/** Sources at least this large are copied while they are analysed (see {@link StagedCopies}). */
+const STAGE_MIN_BYTES = 16 << 20;
+/** Where {@link StagedCopies} keeps its copies, beside the workspace's own files. */
+const STAGING_DIR = ".casefile-staging";
+
+async function prepareInto(
+  ctx: CoreContext,
+  options: PrepareOptions,
+  target: PrepareTarget,
+  metadata: ReturnType<typeof buildMetadata>,
+  existingMeta: Record<string, unknown> | null,
+  staging: StagedCopies | null,
+): Promise<PrepareSummary> {
+  const root = ctx.workspaceRoot;
+  const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
@@ -93,13 +120,15 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     const fresh: PlannedSession[] = [];
     for (const s of sessions) {
       const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
-      const copied = await copyIfChanged(s.sourcePath, sessionFile);
+      const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
       for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
+      // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
-        await getLineIndex(sessionFile, path.join(root, CASEFILE_DIR, "index"));
+        const cacheDir = path.join(root, CASEFILE_DIR, "index");
+        await (s.sourceIndex ? adoptLineIndex(sessionFile, cacheDir, s.sourceIndex) : getLineIndex(sessionFile, cacheDir));
         fresh.push(s);
       }
       lines += s.lineCount;

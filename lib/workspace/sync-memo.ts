@@ -8,9 +8,10 @@ import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
 type Kind = Parameters<PlanMemo["remember"]>[0];
 type Entry = { stamp: string; values: Partial<Record<Kind, unknown>> };
-type MemoFile = { version: 1; window: string; demo?: boolean; fingerprint?: string; summary?: unknown; entries: Record<string, Entry> };
+type MemoFile = { version: typeof VERSION; window: string; demo?: boolean; fingerprint?: string; summary?: unknown; entries: Record<string, Entry> };
 
-const VERSION = 1;
+// 2: Codex analyses carry `forkCandidate` instead of their fork history (kind "fork", issue 13).
+const VERSION = 2;
 
 /** The one file this module owns: `<workspace>/.casefile/sync/memo.json`. */
 export function memoFile(workspaceRoot: string): string {

@@ -1,8 +1,11 @@
+import fs from "node:fs/promises";
+
 import { AppError } from "@/lib/errors";
-import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
-import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import { mapRanges, rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
-import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn } from "@/lib/sources/common/schema";
@@ -47,18 +50,18 @@ export type ClaudeAnalysis = {
   listedOutputTokens: (number | null)[];
 } & TranscriptDiagnostics;
 
-const FIRST_MESSAGE_MAX = 500;
-
 /**
- * Streams a Claude Code transcript (memory: one 16 MiB chunk or the longest line, plus 8 bytes a
- * line of line index) and derives
- * triggers, turns and the audit counters of contract §1.7–§1.9.
+ * Reads a Claude Code transcript once and derives triggers, turns and the audit counters of
+ * contract §1.7–§1.9. Memory: two 16 MiB chunks or the longest line plus 8 bytes a line of line
+ * index; a file read on several cores (see `readFacts`) also holds one small fact per line.
  * @param filePath transcript path.
  * @param window report window for turn inclusion (`startMs ≤ ts < endMs`); null = all time.
  *   Out-of-window triggers still bound the previous turn.
+ * @param options `onIndex` receives the file's line index, built in the same pass (prepare
+ *   persists it for the byte copy instead of reading the copy again, issue 13).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow): Promise<ClaudeAnalysis> {
+export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void } = {}): Promise<ClaudeAnalysis> {
   const result: ClaudeAnalysis = {
     lineCount: 0,
     triggers: [],
@@ -82,45 +85,47 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   let maxTs: number | null = null;
   let previousTs: number | null = null;
 
+  /** Folds the next line's fact, in file order (the sequential half of the analysis). */
+  const fold = (line: number, fact: ClaudeLineFact): void => {
+    result.lineCount = line;
+    if (fact.malformed) {
+      result.malformedLineCount += 1;
+      count(result.recordTypes, "malformed");
+      usage.apply(fact.usage);
+      if (fact.listed !== null) listed.apply(fact.listed);
+      return;
+    }
+    count(result.recordTypes, fact.type ?? "(none)");
+    if (fact.isSidechain) result.isSidechain = true;
+    const ts = fact.timestampMs;
+    if (ts === null) {
+      result.untimestampedRecordCount += 1;
+      if (fact.isTrigger) result.untimestampedTriggerCount += 1;
+      usage.apply(fact.usage);
+      if (fact.listed !== null) listed.apply(fact.listed);
+      return;
+    }
+    if (previousTs !== null && ts < previousTs) result.nonMonotonicTimestampCount += 1;
+    previousTs = ts;
+    if (minTs === null || ts < minTs) minTs = ts;
+    if (maxTs === null || ts > maxTs) maxTs = ts;
+    if (fact.isTrigger) {
+      closeTurn(result.triggers, usage);
+      if (result.triggers.length > 0) result.listedOutputTokens.push(listed.total());
+      usage.reset();
+      listed.reset();
+      result.triggers.push({ line, timestampMs: ts, outputTokens: null });
+      result.firstUserMessage ??= fact.firstMessage;
+    }
+    usage.apply(fact.usage);
+    if (fact.listed !== null) listed.apply(fact.listed);
+  };
+
   try {
-    for await (const { line, record, listedRecord } of claudeRecords(filePath)) {
-      result.lineCount = line;
-      if (record === null) {
-        result.malformedLineCount += 1;
-        count(result.recordTypes, "malformed");
-        usage.observe(null);
-        if (listedRecord !== undefined) listed.observe(listedRecord);
-        continue;
-      }
-      const cls = classifyClaudeRecord(record);
-      count(result.recordTypes, cls.type ?? "(none)");
-      if (cls.isSidechain) result.isSidechain = true;
-      result.projectRoot ??= nonBlankString(record.cwd);
-      result.sessionIdField ??= nonBlankString(record.sessionId);
-
-      const ts = cls.timestampMs;
-      if (ts === null) {
-        result.untimestampedRecordCount += 1;
-        if (cls.isTrigger) result.untimestampedTriggerCount += 1;
-        usage.observe(record);
-        if (listedRecord !== undefined) listed.observe(listedRecord);
-        continue;
-      }
-      if (previousTs !== null && ts < previousTs) result.nonMonotonicTimestampCount += 1;
-      previousTs = ts;
-      if (minTs === null || ts < minTs) minTs = ts;
-      if (maxTs === null || ts > maxTs) maxTs = ts;
-
-      if (cls.isTrigger) {
-        closeTurn(result.triggers, usage);
-        if (result.triggers.length > 0) result.listedOutputTokens.push(listed.total());
-        usage.reset();
-        listed.reset();
-        result.triggers.push({ line, timestampMs: ts, outputTokens: null });
-        if (result.firstUserMessage === null) result.firstUserMessage = firstMessageText(record);
-      }
-      usage.observe(record);
-      if (listedRecord !== undefined) listed.observe(listedRecord);
+    const streams = await readFacts(filePath, fold, options.onIndex);
+    for (const stream of streams) {
+      result.projectRoot ??= stream.cwd;
+      result.sessionIdField ??= stream.sessionId;
     }
   } catch (error) {
     throw toReadError(filePath, error);
@@ -135,35 +140,67 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
 }
 
 /**
- * Every physical line of a Claude Code transcript parsed (null when malformed, as
- * `parseJsonObject` of the decoded line). Lines come from the byte-level line index (contract
- * §1.6 boundaries) and 16 MiB reads, each decoded alone with Buffer#toString (WHATWG
- * replacement, BOM kept, like the TextDecoder stream it replaces). NOTE (issue 13 profile):
- * the stream decoder plus the boundary regex cost more than JSON.parse itself; a byte-level
- * skim that decoded only the index's fields measured slower than this JSON.parse.
+ * Feeds `fold` the fact of every physical line in order and returns the stream facts of each
+ * part read, in file order. A file below `PARALLEL_MIN_BYTES` is streamed once in this thread
+ * (byte-level boundaries, contract §1.6, one pass that also builds the line index). A bigger one
+ * is cut into byte ranges after a `\n` and read on every core (`mapRanges`: worker threads, or
+ * this thread when they cannot start), each line decoded and parsed once; the facts are folded
+ * here in file order, so the result is the same (issue 13: JSON.parse dominated prepare).
  */
-async function* claudeRecords(filePath: string): AsyncGenerator<{ line: number; record: JsonObject | null; listedRecord: JsonObject | null | undefined }> {
-  const index = await buildLineIndex(filePath);
-  for await (const { line, bytes, start, end, next } of iterateLineBytes(filePath, index)) {
-    const record = parseJsonObject(bytes.toString("utf8", start, end));
-    yield { line, record, listedRecord: listedRecordOf(bytes, start, end, next, record) };
+async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLineFact) => void, onIndex?: (index: LineIndex) => void): Promise<ClaudeStreamFacts[]> {
+  const stat = await fs.stat(filePath);
+  const parts = rangeCount(stat.size);
+  if (parts <= 1) {
+    const stream = newStreamFacts();
+    for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) fold(line, claudeLineFact(bytes, start, end, next, stream));
+    return [stream];
   }
+  const ranges = await newlineRanges(filePath, stat.size, parts);
+  const results = await mapRanges(() => startWorker(import.meta.url, "./analyze-worker.ts"), claudeRangeFacts, filePath, ranges, undefined);
+  let line = 0;
+  for (const part of results) {
+    const next = factColumnsReader(part.columns);
+    for (let i = 0; i < part.columns.count; i++) fold(++line, next());
+  }
+  if (onIndex) {
+    const starts = new Float64Array(line);
+    let at = 0;
+    for (const part of results) {
+      starts.set(part.starts, at);
+      at += part.starts.length;
+    }
+    onIndex({ size: stat.size, mtimeMs: stat.mtimeMs, lineCount: line, starts });
+  }
+  return results.map((r) => r.stream);
 }
 
-const ASSISTANT = Buffer.from('"assistant"');
-
 /**
- * What `getTurnUsage` observes for a line: nothing (undefined) unless the line's bytes, terminator
- * included, hold `"assistant"`; then the parse of the decoded line with trailing whitespace
- * trimmed. That is `record` itself whenever the line ends in `}` before a `\n`, `\r\n` or EOF
- * (nothing to trim); any other ending is parsed the slow, exact way.
+ * Cuts bytes `[0, size)` into at most `parts` ranges of about equal size, each starting right
+ * after a `\n` byte (always a line boundary, never inside another one, contract §1.6), so every
+ * range holds whole lines. Line numbers are left 0: the facts are numbered when folded.
  */
-function listedRecordOf(bytes: Buffer, start: number, end: number, next: number, record: JsonObject | null): JsonObject | null | undefined {
-  if (bytes.subarray(start, next).indexOf(ASSISTANT) === -1) return undefined;
-  const terminator = next - end;
-  const plainEnd = terminator === 0 || (terminator === 1 && bytes[end] === 0x0a) || (terminator === 2 && bytes[end] === 0x0d);
-  if (plainEnd && end > start && bytes[end - 1] === 0x7d) return record;
-  return parseJsonObject(bytes.toString("utf8", start, next).trimEnd());
+async function newlineRanges(filePath: string, size: number, parts: number): Promise<LineRange[]> {
+  const cuts = [0];
+  const handle = await fs.open(filePath, "r");
+  try {
+    const probe = Buffer.allocUnsafe(64 << 10);
+    for (let k = 1; k < parts; k++) {
+      let at = Math.max(cuts.at(-1)!, Math.floor((size * k) / parts));
+      let cut = -1;
+      while (cut === -1 && at < size) {
+        const { bytesRead } = await handle.read(probe, 0, Math.min(probe.length, size - at), at);
+        if (bytesRead === 0) break;
+        const lf = probe.subarray(0, bytesRead).indexOf(0x0a);
+        if (lf !== -1) cut = at + lf + 1;
+        at += bytesRead;
+      }
+      if (cut === -1 || cut >= size) break;
+      cuts.push(cut);
+    }
+  } finally {
+    await handle.close();
+  }
+  return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
 }
 
 /**
@@ -192,17 +229,6 @@ export function buildTurns(
 function closeTurn(triggers: ClaudeTrigger[], usage: ClaudeTurnUsage): void {
   const open = triggers.at(-1);
   if (open !== undefined) open.outputTokens = usage.total();
-}
-
-function firstMessageText(record: Record<string, unknown>): string | null {
-  const text = claudeUserText(record).trim();
-  if (text === "") return null;
-  const chars = Array.from(text); // code points, so a surrogate pair is never split
-  return chars.length <= FIRST_MESSAGE_MAX ? text : chars.slice(0, FIRST_MESSAGE_MAX).join("").trimEnd();
-}
-
-function nonBlankString(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
 function count(counts: Record<string, number>, key: string): void {

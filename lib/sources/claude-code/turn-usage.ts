@@ -22,24 +22,17 @@ export class ClaudeTurnUsage {
    * non-negative integer `usage.output_tokens` also make the turn unknown.
    */
   observe(record: Record<string, unknown> | null): void {
-    if (record === null) {
+    this.apply(claudeUsageFact(record));
+  }
+
+  /** Observes what one line contributes, computed by {@link claudeUsageFact} (possibly in a worker thread). */
+  apply(fact: ClaudeUsageFact): void {
+    if (fact === "skip") return;
+    if (fact === "invalid") {
       this.valid = false;
       return;
     }
-    if (record.type !== "assistant") return;
-    const message = record.message;
-    if (!isJsonObject(message)) {
-      this.valid = false;
-      return;
-    }
-    // Python `message.get("id") or record.get("uuid")`: any falsy id falls back to the uuid.
-    const identity = pythonTruthy(message.id) ? message.id : record.uuid;
-    const usage = isJsonObject(message.usage) ? message.usage.output_tokens : undefined;
-    if (typeof identity !== "string" || typeof usage !== "number" || !Number.isInteger(usage) || usage < 0) {
-      this.valid = false;
-      return;
-    }
-    this.messages.set(identity, Math.max(this.messages.get(identity) ?? 0, usage));
+    this.messages.set(fact[0], Math.max(this.messages.get(fact[0]) ?? 0, fact[1]));
   }
 
   /** Output tokens of the turn so far, or null when unknown (invalid usage or no assistant message). */
@@ -49,6 +42,27 @@ export class ClaudeTurnUsage {
     for (const value of this.messages.values()) sum += value;
     return sum;
   }
+}
+
+/**
+ * What one line contributes to {@link ClaudeTurnUsage} (structured-cloneable): `"skip"` for a
+ * record that is not an assistant record, `"invalid"` for a malformed line (`null`) or an
+ * assistant record without a message, a string identity or a non-negative integer
+ * `usage.output_tokens` (the turn becomes unknown), else `[identity, output tokens]`.
+ */
+export type ClaudeUsageFact = "skip" | "invalid" | [identity: string, outputTokens: number];
+
+/** The {@link ClaudeUsageFact} of one parsed line (`null` when malformed). Pure. */
+export function claudeUsageFact(record: Record<string, unknown> | null): ClaudeUsageFact {
+  if (record === null) return "invalid";
+  if (record.type !== "assistant") return "skip";
+  const message = record.message;
+  if (!isJsonObject(message)) return "invalid";
+  // Python `message.get("id") or record.get("uuid")`: any falsy id falls back to the uuid.
+  const identity = pythonTruthy(message.id) ? message.id : record.uuid;
+  const usage = isJsonObject(message.usage) ? message.usage.output_tokens : undefined;
+  if (typeof identity !== "string" || typeof usage !== "number" || !Number.isInteger(usage) || usage < 0) return "invalid";
+  return [identity, usage];
 }
 
 function pythonTruthy(value: unknown): boolean {

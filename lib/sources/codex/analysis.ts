@@ -57,8 +57,12 @@ export type CodexAnalysis = {
   reportReason: string | null;
   /** `codex_python_sdk` session_metas awaiting the workspace-provenance check. */
   legacySdkCandidates: LegacySdkCandidate[];
-  /** Fork facts (§1.8 step 5). `history` is null unless the file qualifies for inheritance. */
-  fork: { forkedFromId: string | null; sessionMetaCount: number; ambiguousParent: boolean; history: CodexForkHistory | null };
+  /**
+   * Fork facts (§1.8 step 5). `qualifies`: the file can take part in fork inheritance (one
+   * `session_meta` with an id, no malformed line, no untimestamped trigger, a well-typed parent,
+   * envelope format). `history` is null unless it qualifies and fingerprints were computed.
+   */
+  fork: { forkedFromId: string | null; sessionMetaCount: number; ambiguousParent: boolean; qualifies: boolean; history: CodexForkHistory | null };
 } & TranscriptDiagnostics;
 
 /** Inputs of {@link buildCodexAnalysis}, gathered by `CodexAnalyzer`. */
@@ -71,6 +75,8 @@ export type CodexAnalysisParts = {
   fileStem: string;
   counts: { malformed: number; untimestampedRecords: number; untimestampedTriggers: number; nonMonotonic: number };
   hashable: boolean;
+  /** Whether fingerprints were computed (see `CodexAnalyzeOptions.fingerprints`). */
+  fingerprinted: boolean;
   firstEventAt: string | null;
   lastEventAt: string | null;
   firstUserMessage: string | null;
@@ -81,7 +87,8 @@ export type CodexAnalysisParts = {
  * Assembles a {@link CodexAnalysis}: keeps in-window turns (renumbered T0001…), nulls every
  * turn's output tokens when the file has malformed lines or untimestamped triggers (§1.8 step
  * 6), and builds the fork history only when the file has exactly one `session_meta`, a session
- * id, no malformed line, no untimestamped trigger and a well-typed parent id (§1.8 step 5).
+ * id, no malformed line, no untimestamped trigger and a well-typed parent id (§1.8 step 5), and
+ * fingerprints were computed.
  */
 export function buildCodexAnalysis(parts: CodexAnalysisParts): CodexAnalysis {
   const { meta, counts, window } = parts;
@@ -95,7 +102,9 @@ export function buildCodexAnalysis(parts: CodexAnalysisParts): CodexAnalysis {
       outputTokens: ambiguousTokens ? null : t.outputTokens,
       usage: t.usage,
     }));
-  const eligible = parts.hashable && meta.sessionMetaCount === 1 && meta.sessionMetaId !== null && parts.triggers.every((t) => t.fingerprint !== null);
+  // hashable() only ever turns false, so when it holds at the end every turn was fingerprinted.
+  const qualifies = parts.hashable && meta.sessionMetaCount === 1 && meta.sessionMetaId !== null;
+  const eligible = qualifies && parts.fingerprinted && parts.triggers.every((t) => t.fingerprint !== null);
   return {
     format: parts.format,
     lineCount: parts.lineCount,
@@ -112,6 +121,7 @@ export function buildCodexAnalysis(parts: CodexAnalysisParts): CodexAnalysis {
       forkedFromId: meta.forkedFromId,
       sessionMetaCount: meta.sessionMetaCount,
       ambiguousParent: meta.ambiguousParent,
+      qualifies,
       history: eligible ? { parentId: meta.forkedFromId, turns: parts.triggers.map((t) => ({ startLine: t.line, fingerprint: t.fingerprint! })) } : null,
     },
     malformedLineCount: counts.malformed,

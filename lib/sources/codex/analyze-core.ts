@@ -18,6 +18,12 @@ export type CodexAnalyzeOptions = {
   fileStem: string;
   /** Fed every line's parsed object, so per-turn display usage comes from this same pass (issue 13). */
   usageLog?: CodexUsageLog;
+  /**
+   * Compute fork fingerprints (§1.8 step 5; default true). Without them `fork.history` is null
+   * and `fork.qualifies` still tells whether the file would have one: prepare fingerprints only
+   * the files that take part in fork inheritance, in a second pass (issue 13).
+   */
+  fingerprints?: boolean;
 };
 
 /**
@@ -108,6 +114,7 @@ export class CodexAnalyzer {
       fileStem: this.options.fileStem,
       counts: this.counts,
       hashable: this.hashable(),
+      fingerprinted: this.options.fingerprints !== false,
       firstEventAt: this.minTs === null ? null : formatIsoSeconds(this.minTs),
       lastEventAt: this.maxTs === null ? null : formatIsoSeconds(this.maxTs),
       firstUserMessage: this.firstUserMessage,
@@ -141,7 +148,7 @@ export class CodexAnalyzer {
     this.openMark = this.usage.mark();
     this.usage.observe(record);
     this.tokens.startTurn();
-    this.open = new OpenTurn(line, ts, this.tokens, this.hashable());
+    this.open = new OpenTurn(line, ts, this.tokens, this.options.fingerprints !== false && this.hashable());
     this.open.add(line, raw, record, false);
     if (this.firstUserMessage === null) this.firstUserMessage = firstMessage(codexMessageText(record));
   }

@@ -1,6 +1,7 @@
 import path from "node:path";
 
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
 import { CodexAnalyzer } from "@/lib/sources/codex/analyze-core";
@@ -9,7 +10,7 @@ import { toTranscriptReadError } from "@/lib/sources/codex/read-error";
 import { legacyReportReason } from "@/lib/sources/codex/report-session";
 
 /**
- * Streams a Codex rollout once (memory: one chunk plus the longest line) and analyses it with
+ * Streams a Codex rollout once (memory: two 16 MiB chunks plus the longest line) and analyses it with
  * `CodexAnalyzer` (contract §1.3, §1.4, §1.7, §1.8): triggers, in-window turns with output
  * tokens and display usage, project root, `source_session_id`, exclusion reasons, fork history
  * and audit counters. Reading stops at a `session_meta` that excludes the session for certain
@@ -18,13 +19,17 @@ import { legacyReportReason } from "@/lib/sources/codex/report-session";
  * @param filePath the rollout file (either line format).
  * @param window report window for turn inclusion; null = all time.
  * @param usageLog when given, fed every line (per-turn display usage from the same pass, issue 13).
+ * @param options `fingerprints: false` skips the fork fingerprints (`fork.history` is then null,
+ *   `fork.qualifies` still set; see `CodexAnalyzeOptions`); `onIndex` receives the file's line
+ *   index built in the same pass (not when reading stopped early).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog): Promise<CodexAnalysis> {
-  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog });
+export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog, options: { fingerprints?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<CodexAnalysis> {
+  const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog, fingerprints: options.fingerprints });
   try {
-    for await (const { line, text } of streamPhysicalLines(filePath)) {
-      analyzer.push(line, text);
+    // Byte-level boundaries (the line index's scanner), each line decoded once (issue 13).
+    for await (const { line, bytes, start, end } of streamLineBytes(filePath, { onIndex: options.onIndex })) {
+      analyzer.push(line, bytes.toString("utf8", start, end));
       if (analyzer.excluded) break;
     }
   } catch (error) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { inheritedTurnStarts, type CodexForkHistory } from "@/lib/sources/codex/fork";
-import { applyForkInheritance, type ForkableSession } from "@/lib/sources/codex/select";
+import { applyForkInheritance, sessionsNeedingForkHistory, type ForkableSession } from "@/lib/sources/codex/select";
 
 /** A history whose turns start at lines 10, 20, 30… with the given fingerprints. */
 const history = (parentId: string | null, fingerprints: string[]): CodexForkHistory => ({
@@ -60,5 +60,27 @@ describe("applyForkInheritance", () => {
     const child = session("codex", "C", history("P", ["off-day", "a", "new"]), [20, 30]);
     const kept = applyForkInheritance([parent, child], []);
     expect(kept[1]!.turns.map((t) => t.turn_start_line)).toEqual([30]);
+  });
+});
+
+describe("sessionsNeedingForkHistory (fingerprints only where inheritance reads them, issue 13)", () => {
+  const codex = (id: string, forkCandidate: { parentId: string | null } | null, source = "codex") => ({ source, sourceSessionId: id, forkCandidate });
+
+  it("names qualifying forks and the selected ancestors their chain reaches, nothing else", () => {
+    const sessions = [
+      codex("G", { parentId: null }),
+      codex("P", { parentId: "G" }),
+      codex("C", { parentId: "P" }),
+      codex("lonely", { parentId: null }),
+      codex("orphan", { parentId: "missing" }),
+      codex("unproven", null),
+      codex("child-of-unproven", { parentId: "unproven" }),
+      codex("X", { parentId: "G" }, "claude-code"),
+    ];
+    expect([...sessionsNeedingForkHistory(sessions)].sort()).toEqual(["C", "G", "P", "child-of-unproven", "orphan"]);
+  });
+
+  it("stops at a cycle", () => {
+    expect([...sessionsNeedingForkHistory([codex("A", { parentId: "B" }), codex("B", { parentId: "A" })])].sort()).toEqual(["A", "B"]);
   });
 });

@@ -1,3 +1,4 @@
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import { analyzeCodexTranscript } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
@@ -11,6 +12,12 @@ export type CodexSelected = {
   lineCount: number;
   turns: { turn_start_line: number; turn_end_line: number }[];
   fork: CodexForkHistory | null;
+  /**
+   * Set when the file qualifies for fork inheritance (§1.8 step 5), with its parent id. Without
+   * fingerprints (`selectCodexSession(…, { fingerprints: false })`) `fork` is null and this says
+   * whether {@link codexForkHistory} must be asked for it.
+   */
+  forkCandidate: { parentId: string | null } | null;
   /** Display usage of each turn, by start line, from the same pass (issue 13: primes the session list and viewer). */
   turnUsage: CodexSpanUsage[];
 };
@@ -19,12 +26,14 @@ export type CodexSelected = {
  * Applies the per-file Codex selection rules of contract §1.8 to one rollout: child (subagent)
  * sessions and report-generation sessions are excluded with their reason, a file without an
  * in-window trigger is skipped, anything else is selected with its turns and fork history.
+ * @param options `fingerprints: false` leaves `fork` null (see {@link CodexSelected.forkCandidate});
+ *   `onIndex` receives the line index built in the same pass.
  * @returns `{ selected }` or `{ skip: reason }`.
  * @throws AppError not_found / io_error when the file cannot be read.
  */
-export async function selectCodexSession(filePath: string, window: ReportWindow): Promise<{ selected: CodexSelected } | { skip: string }> {
+export async function selectCodexSession(filePath: string, window: ReportWindow, options: { fingerprints?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<{ selected: CodexSelected } | { skip: string }> {
   const usageLog = new CodexUsageLog();
-  const analysis = await analyzeCodexTranscript(filePath, window, usageLog);
+  const analysis = await analyzeCodexTranscript(filePath, window, usageLog, options);
   const excluded = analysis.subagentReason ?? analysis.reportReason;
   if (excluded !== null) return { skip: excluded };
   if (analysis.turns.length === 0) {
@@ -38,9 +47,48 @@ export async function selectCodexSession(filePath: string, window: ReportWindow)
       lineCount: analysis.lineCount,
       turns,
       fork: analysis.fork.history,
+      forkCandidate: analysis.fork.qualifies ? { parentId: analysis.fork.forkedFromId } : null,
       turnUsage: usageLog.usageOf(turns),
     },
   };
+}
+
+/**
+ * The fork history (§1.8 step 5) of a Codex rollout: a second pass with fingerprints, for the
+ * files {@link sessionsNeedingForkHistory} names. Null when the file does not qualify (e.g. it
+ * changed since the first pass).
+ * @throws AppError not_found / io_error when the file cannot be read.
+ */
+export async function codexForkHistory(filePath: string): Promise<CodexForkHistory | null> {
+  return (await analyzeCodexTranscript(filePath, null)).fork.history;
+}
+
+/**
+ * Which Codex sessions' fork histories {@link applyForkInheritance} reads (issue 13: fingerprints
+ * are computed only for them): every qualifying fork (a parent id) and each selected ancestor
+ * its `forked_from_id` chain reaches, walking as `inheritedTurnStarts` does (a missing,
+ * non-qualifying or already visited ancestor ends the walk). Every other session's history is
+ * never consulted, so leaving it null changes no result.
+ * @param sessions the deduplicated selection (any source; only Codex counts).
+ * @returns the `source_session_id`s to fingerprint.
+ */
+export function sessionsNeedingForkHistory(sessions: readonly { source: string; sourceSessionId: string; forkCandidate?: { parentId: string | null } | null }[]): Set<string> {
+  const candidates = new Map<string, { parentId: string | null } | null>();
+  for (const s of sessions) if (s.source === "codex") candidates.set(s.sourceSessionId, s.forkCandidate ?? null);
+  const needed = new Set<string>();
+  for (const [id, candidate] of candidates) {
+    if (candidate === null || candidate.parentId === null) continue;
+    needed.add(id);
+    const visited = new Set([id]);
+    for (let parentId: string | null = candidate.parentId; parentId !== null && !visited.has(parentId); ) {
+      const parent = candidates.get(parentId);
+      if (parent === undefined || parent === null) break;
+      visited.add(parentId);
+      needed.add(parentId);
+      parentId = parent.parentId;
+    }
+  }
+  return needed;
 }
 
 /** The shape {@link applyForkInheritance} needs from a selected session. */

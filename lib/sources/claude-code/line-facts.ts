@@ -1,0 +1,251 @@
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import type { LineRange } from "@/lib/jsonl/parallel";
+import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
+import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
+import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+
+/**
+ * What one physical line of a Claude Code transcript contributes to `analyzeClaudeTranscript`
+ * (contract §1.7–§1.9), small and structured-cloneable so that ranges of a big file can be read
+ * in worker threads and folded in file order on the main thread (issue 13).
+ */
+export type ClaudeLineFact = {
+  /** Not a JSON object (the contract's malformed line). */
+  malformed: boolean;
+  /** Top-level `type` when a string. */
+  type: string | null;
+  isSidechain: boolean;
+  /** Aware `timestamp`, epoch ms, else null. */
+  timestampMs: number | null;
+  /** A human trigger by the record rules. */
+  isTrigger: boolean;
+  /** First-message text (≤ 500 code points) of a timestamped trigger: only until one is non-null in the stream or range. */
+  firstMessage: string | null;
+  /** Its contribution to the turn's output tokens. */
+  usage: ClaudeUsageFact;
+  /** Its contribution to the listed output tokens (`getTurnUsage`), or null when that reader skips the line. */
+  listed: ClaudeUsageFact | null;
+};
+
+/** Stream-level facts gathered beside the per-line ones: first non-blank `cwd` and `sessionId` of a JSON-object line. */
+export type ClaudeStreamFacts = { cwd: string | null; sessionId: string | null; firstMessageFound: boolean };
+
+/** A fresh {@link ClaudeStreamFacts}. */
+export function newStreamFacts(): ClaudeStreamFacts {
+  return { cwd: null, sessionId: null, firstMessageFound: false };
+}
+
+/**
+ * The fact of the line `bytes[start, end)` (terminator up to `next`): decoded alone (WHATWG
+ * replacement, BOM kept) and parsed once with `JSON.parse`; updates `stream`.
+ */
+export function claudeLineFact(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
+  const record = parseJsonObject(bytes.toString("utf8", start, end));
+  const listedRecord = listedRecordOf(bytes, start, end, next, record);
+  const listed = listedRecord === undefined ? null : claudeUsageFact(listedRecord);
+  if (record === null) return { malformed: true, type: null, isSidechain: false, timestampMs: null, isTrigger: false, firstMessage: null, usage: "invalid", listed };
+  const cls = classifyClaudeRecord(record);
+  stream.cwd ??= nonBlankString(record.cwd);
+  stream.sessionId ??= nonBlankString(record.sessionId);
+  let firstMessage: string | null = null;
+  if (cls.isTrigger && cls.timestampMs !== null && !stream.firstMessageFound) {
+    firstMessage = firstMessageText(record);
+    stream.firstMessageFound = firstMessage !== null;
+  }
+  return { malformed: false, type: cls.type, isSidechain: cls.isSidechain, timestampMs: cls.timestampMs, isTrigger: cls.isTrigger, firstMessage, usage: claudeUsageFact(record), listed };
+}
+
+/**
+ * The facts of a byte range in columns (typed arrays, so the copy between threads and the
+ * garbage they leave stay small; issue 13). Read them back in order with {@link factColumnsReader}.
+ */
+export type ClaudeFactColumns = {
+  count: number;
+  /** Bit 0 malformed, bit 1 isSidechain, bit 2 isTrigger. */
+  flags: Uint8Array;
+  /** `timestampMs`, NaN for null. */
+  timestamps: Float64Array;
+  /** Index into `types` of each line's `type`. */
+  typeIndex: Uint32Array;
+  types: (string | null)[];
+  /** Usage fact kinds: 0 skip, 1 invalid, 2 `[identity, tokens]` (identities in order in `usageIds`); listed also 3 for null. */
+  usageKind: Uint8Array;
+  usageTokens: Float64Array;
+  usageIds: string[];
+  listedKind: Uint8Array;
+  listedTokens: Float64Array;
+  listedIds: string[];
+  /** `[line index in the range, text]` of every non-null `firstMessage`. */
+  firstMessages: [number, string][];
+};
+
+/** What a worker returns for one byte range: its line facts, its line starts (absolute byte offsets) and stream facts. */
+export type ClaudeRangeFacts = { columns: ClaudeFactColumns; starts: Float64Array; stream: ClaudeStreamFacts };
+
+/**
+ * The facts of every line in bytes `[range.startByte, range.endByte)` (line numbers are not
+ * needed: the caller folds ranges in order). The worker task of `analyzeClaudeTranscript`.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function claudeRangeFacts(filePath: string, range: LineRange): Promise<ClaudeRangeFacts> {
+  const stream = newStreamFacts();
+  const columns = new FactColumnsWriter((range.endByte - range.startByte) / 2048);
+  const starts: number[] = [];
+  let offset = range.startByte;
+  for await (const { bytes, start, end, next } of streamLineBytes(filePath, { range: { startByte: range.startByte, endByte: range.endByte, firstLine: 1 } })) {
+    starts.push(offset);
+    offset += next - start;
+    columns.push(claudeLineFact(bytes, start, end, next, stream));
+  }
+  return { columns: columns.finish(), starts: new Float64Array(starts), stream };
+}
+
+/** Reads {@link ClaudeFactColumns} back as facts, in order; the returned object is reused between calls. */
+export function factColumnsReader(columns: ClaudeFactColumns): () => ClaudeLineFact {
+  let i = 0;
+  let usageId = 0;
+  let listedId = 0;
+  let firstAt = 0;
+  const usagePair: [string, number] = ["", 0];
+  const listedPair: [string, number] = ["", 0];
+  const fact: ClaudeLineFact = { malformed: false, type: null, isSidechain: false, timestampMs: null, isTrigger: false, firstMessage: null, usage: "skip", listed: null };
+  const decode = (kind: number, tokens: number, ids: string[], next: () => number, pair: [string, number]): ClaudeUsageFact | null => {
+    if (kind === 0) return "skip";
+    if (kind === 1) return "invalid";
+    if (kind === 3) return null;
+    pair[0] = ids[next()]!;
+    pair[1] = tokens;
+    return pair;
+  };
+  return () => {
+    const flags = columns.flags[i]!;
+    fact.malformed = (flags & 1) !== 0;
+    fact.isSidechain = (flags & 2) !== 0;
+    fact.isTrigger = (flags & 4) !== 0;
+    const ts = columns.timestamps[i]!;
+    fact.timestampMs = Number.isNaN(ts) ? null : ts;
+    fact.type = columns.types[columns.typeIndex[i]!]!;
+    const first = columns.firstMessages[firstAt];
+    fact.firstMessage = first !== undefined && first[0] === i ? (firstAt++, first[1]) : null;
+    fact.usage = decode(columns.usageKind[i]!, columns.usageTokens[i]!, columns.usageIds, () => usageId++, usagePair)!;
+    fact.listed = decode(columns.listedKind[i]!, columns.listedTokens[i]!, columns.listedIds, () => listedId++, listedPair);
+    i += 1;
+    return fact;
+  };
+}
+
+class FactColumnsWriter {
+  private count = 0;
+  private flags: Uint8Array;
+  private timestamps: Float64Array;
+  private typeIndex: Uint32Array;
+  private readonly types: (string | null)[] = [];
+  private readonly typeIds = new Map<string | null, number>();
+  private usageKind: Uint8Array;
+  private usageTokens: Float64Array;
+  private readonly usageIds: string[] = [];
+  private listedKind: Uint8Array;
+  private listedTokens: Float64Array;
+  private readonly listedIds: string[] = [];
+  private readonly firstMessages: [number, string][] = [];
+
+  constructor(capacity: number) {
+    const n = Math.max(16, Math.ceil(capacity));
+    this.flags = new Uint8Array(n);
+    this.timestamps = new Float64Array(n);
+    this.typeIndex = new Uint32Array(n);
+    this.usageKind = new Uint8Array(n);
+    this.usageTokens = new Float64Array(n);
+    this.listedKind = new Uint8Array(n);
+    this.listedTokens = new Float64Array(n);
+  }
+
+  push(fact: ClaudeLineFact): void {
+    if (this.count === this.flags.length) this.grow();
+    const i = this.count++;
+    this.flags[i] = (fact.malformed ? 1 : 0) | (fact.isSidechain ? 2 : 0) | (fact.isTrigger ? 4 : 0);
+    this.timestamps[i] = fact.timestampMs ?? NaN;
+    let type = this.typeIds.get(fact.type);
+    if (type === undefined) {
+      type = this.types.length;
+      this.types.push(fact.type);
+      this.typeIds.set(fact.type, type);
+    }
+    this.typeIndex[i] = type;
+    if (fact.firstMessage !== null) this.firstMessages.push([i, fact.firstMessage]);
+    this.usageKind[i] = encode(fact.usage, this.usageTokens, this.usageIds, i);
+    this.listedKind[i] = encode(fact.listed, this.listedTokens, this.listedIds, i);
+  }
+
+  finish(): ClaudeFactColumns {
+    const n = this.count;
+    return {
+      count: n,
+      flags: this.flags.slice(0, n),
+      timestamps: this.timestamps.slice(0, n),
+      typeIndex: this.typeIndex.slice(0, n),
+      types: this.types,
+      usageKind: this.usageKind.slice(0, n),
+      usageTokens: this.usageTokens.slice(0, n),
+      usageIds: this.usageIds,
+      listedKind: this.listedKind.slice(0, n),
+      listedTokens: this.listedTokens.slice(0, n),
+      listedIds: this.listedIds,
+      firstMessages: this.firstMessages,
+    };
+  }
+
+  private grow(): void {
+    const n = this.flags.length * 2;
+    const grown = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.flags = grown(this.flags, (k) => new Uint8Array(k));
+    this.timestamps = grown(this.timestamps, (k) => new Float64Array(k));
+    this.typeIndex = grown(this.typeIndex, (k) => new Uint32Array(k));
+    this.usageKind = grown(this.usageKind, (k) => new Uint8Array(k));
+    this.usageTokens = grown(this.usageTokens, (k) => new Float64Array(k));
+    this.listedKind = grown(this.listedKind, (k) => new Uint8Array(k));
+    this.listedTokens = grown(this.listedTokens, (k) => new Float64Array(k));
+  }
+}
+
+function encode(fact: ClaudeUsageFact | null, tokens: Float64Array, ids: string[], i: number): number {
+  if (fact === null) return 3;
+  if (fact === "skip") return 0;
+  if (fact === "invalid") return 1;
+  tokens[i] = fact[1];
+  ids.push(fact[0]);
+  return 2;
+}
+
+const ASSISTANT = Buffer.from('"assistant"');
+
+/**
+ * What `getTurnUsage` observes for a line: nothing (undefined) unless the line's bytes, terminator
+ * included, hold `"assistant"`; then the parse of the decoded line with trailing whitespace
+ * trimmed. That is `record` itself whenever the line ends in `}` before a `\n`, `\r\n` or EOF
+ * (nothing to trim); any other ending is parsed the slow, exact way.
+ */
+function listedRecordOf(bytes: Buffer, start: number, end: number, next: number, record: JsonObject | null): JsonObject | null | undefined {
+  if (bytes.subarray(start, next).indexOf(ASSISTANT) === -1) return undefined;
+  const terminator = next - end;
+  const plainEnd = terminator === 0 || (terminator === 1 && bytes[end] === 0x0a) || (terminator === 2 && bytes[end] === 0x0d);
+  if (plainEnd && end > start && bytes[end - 1] === 0x7d) return record;
+  return parseJsonObject(bytes.toString("utf8", start, next).trimEnd());
+}
+
+const FIRST_MESSAGE_MAX = 500;
+
+function firstMessageText(record: Record<string, unknown>): string | null {
+  const text = claudeUserText(record).trim();
+  if (text === "") return null;
+  const chars = Array.from(text); // code points, so a surrogate pair is never split
+  return chars.length <= FIRST_MESSAGE_MAX ? text : chars.slice(0, FIRST_MESSAGE_MAX).join("").trimEnd();
+}
+
+function nonBlankString(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
