@@ -452,16 +452,29 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
   for (let i = 0; i < n; i++) if (u === 0 || distinct[i] !== distinct[u - 1]) distinct[u++] = distinct[i]!;
   const starts = new Uint32Array(u + 1);
   const rank = new Uint32Array(n);
+  let hint = 0;
   for (let i = 0; i < n; i++) {
     const key = sortKey[i]!;
+    // Keys mostly grow slot by slot: gallop forward from the previous rank, else search below it.
     let lo = 0;
-    let hi = u - 1;
+    let hi = hint;
+    if (distinct[hint]! < key) {
+      lo = hint + 1;
+      let step = 1;
+      hi = Math.min(u - 1, hint + step);
+      while (hi < u - 1 && distinct[hi]! < key) {
+        lo = hi + 1;
+        step *= 2;
+        hi = Math.min(u - 1, hint + step);
+      }
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (distinct[mid]! < key) lo = mid + 1;
       else hi = mid;
     }
     rank[i] = lo;
+    hint = lo;
     starts[lo + 1]! += 1;
   }
   for (let r = 0; r < u; r++) starts[r + 1]! += starts[r]!;
