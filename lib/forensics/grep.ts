@@ -1,6 +1,7 @@
 import type { CoreContext } from "@/lib/context";
-import { forEachLineChunk } from "@/lib/forensics/line-chunks";
+import { ChunkArena, forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { compileGrepPattern, type GrepPattern } from "@/lib/forensics/regex";
+import { simdFinder, type SimdFinder } from "@/lib/forensics/simd-find";
 import type { ForensicsInvalid, GrepJsonlInput, GrepJsonlResult, GrepMatch } from "@/lib/forensics/schema";
 import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
@@ -20,8 +21,8 @@ type Target = { sessionRef: string; file: SessionFile };
  * by `limit`/`offset` over all matches in file order; `count` is the total number of matching
  * lines. Rows are added while the response stays within `max_bytes`; `raw` is clipped at
  * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
- * searched first with `Buffer.indexOf`. Streaming: memory is one 1 MiB chunk (or the longest
- * line) plus each file's line index.
+ * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is one
+ * 1 MiB chunk (or the longest line) plus each file's line index, whatever the file size.
  * An invalid pattern, unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when a file cannot be read.
  */
@@ -46,6 +47,7 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput): Promis
   };
   let used = Buffer.byteLength(JSON.stringify({ ...result, count: Number.MAX_SAFE_INTEGER, returned: input.limit, truncated: true, files_searched: targets.length })) + 8;
   let seen = 0;
+  const scanner = grepScanner(compiled);
   for (const target of targets) {
     const index = await getWorkspaceLineIndex(ctx, target.file.path);
     await grepFile(target.file.path, index, compiled, (lineNumber, decode) => {
@@ -61,7 +63,7 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput): Promis
       }
       used += size;
       result.entries.push(entry);
-    });
+    }, scanner);
   }
   return { ...result, count: seen, returned: result.entries.length };
 }
@@ -106,19 +108,46 @@ export function unknownLedger(ledger: string): { field: string; message: string;
   return { field: "ledger", message: `unknown ledger '${ledger}'`, hint: 'use "main", "subagent:<agent_id>" (an agent listed for the session) or "tool_results"' };
 }
 
+/** One search's reusable state: the read arena and the needle finder bound to its memory. */
+export type GrepScanner = { arena: ChunkArena; finder: SimdFinder | null };
+
+/** A scanner for `pattern` (1 MiB of wasm memory, more only for a longer line); reuse it for every file of one search. */
+export function grepScanner(pattern: GrepPattern): GrepScanner {
+  const arena = new ChunkArena();
+  return { arena, finder: pattern.needle ? simdFinder(arena.memory, pattern.needle, pattern.ignoreCase) : null };
+}
+
+/** Needle positions tried one by one in a line before one regex search covers the rest of it. */
+const MAX_ANCHORED_TRIES = 16;
+
 /**
  * Calls `onMatch(lineNumber, decode)` for every physical line of `filePath` that `pattern`
  * matches, in order; `decode()` gives the line's text, only during the call (the chunk buffer is
- * reused), so counting a match costs no decoding. Reads whole-line chunks of up to 1 MiB through the line index; candidate
- * lines come from the needle (`Buffer.indexOf`) or from one RE2 search over the chunk, and each
- * candidate is confirmed by matching its own bytes (without the terminator), so a match never
- * spans lines.
+ * reused), so counting a match costs no decoding. Reads whole-line chunks of up to 1 MiB through
+ * the line index into `scanner`'s wasm memory (reuse one scanner for every file of a search).
+ * With a needle, the SIMD finder walks the whole chunk and each hit is mapped to its line by
+ * binary search in the line index: a line without the needle costs nothing. A hit is confirmed
+ * on the line's own bytes (without the terminator, so a match never spans lines): no regex for
+ * an exact literal; an anchored match from the hit when every match starts with the needle
+ * (else the next hit, in the same line or later); else the regex over the line. Without a
+ * needle, one MULTILINE RE2 search over the chunk finds the candidate lines (`scanWithRegex`);
+ * with `\A` or `\z` in the pattern, every line is tested alone.
  */
-export async function grepFile(filePath: string, index: LineIndex, pattern: GrepPattern, onMatch: (lineNumber: number, decode: () => string) => void): Promise<void> {
+export async function grepFile(
+  filePath: string,
+  index: LineIndex,
+  pattern: GrepPattern,
+  onMatch: (lineNumber: number, decode: () => string) => void,
+  scanner: GrepScanner = grepScanner(pattern),
+): Promise<void> {
   const { starts, lineCount, size } = index;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
-  await forEachLineChunk(filePath, index, (buf, base, first, last) => scanChunk(buf, base, first, last, starts, lineEnd, pattern, onMatch));
+  await forEachLineChunk(filePath, index, (buf, base, first, last) => scanChunk(buf, base, first, last, starts, lineEnd, pattern, scanner.finder, onMatch), scanner.arena);
 }
+
+/** One chunk of whole lines: `bytes` (= `buf`) holds lines `first..last`, starting at file offset `base`. */
+type Chunk = { buf: Buffer; bytes: Uint8Array; base: number; first: number; last: number; starts: Float64Array; lineEnd: (i: number) => number };
+type OnMatch = (lineNumber: number, decode: () => string) => void;
 
 function scanChunk(
   buf: Buffer,
@@ -128,38 +157,117 @@ function scanChunk(
   starts: Float64Array,
   lineEnd: (i: number) => number,
   pattern: GrepPattern,
-  onMatch: (lineNumber: number, decode: () => string) => void,
+  finder: SimdFinder | null,
+  onMatch: OnMatch,
 ): void {
-  const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-  const matcher = pattern.needle === null ? pattern.chunkRe.matcher(bytes) : null;
+  const chunk: Chunk = { buf, bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), base, first, last, starts, lineEnd };
+  if (finder !== null) scanWithNeedle(chunk, pattern, finder, onMatch);
+  else if (pattern.textAnchors) for (let i = first; i <= last; i++) testLine(chunk, i, pattern, onMatch);
+  else scanWithRegex(chunk, pattern, onMatch);
+}
+
+/** Line `i`'s content `[start, contentEnd)` and its end with the terminator, as chunk offsets. */
+function lineBounds(c: Chunk, i: number): { start: number; end: number; contentEnd: number } {
+  const start = c.starts[i]! - c.base;
+  const end = Math.min(c.buf.length, c.lineEnd(i) - c.base);
+  return { start, end, contentEnd: end - terminatorBytes(c.bytes, start, end) };
+}
+
+/** The line (index in `lo..c.last`) holding chunk offset `at`: binary search in the line starts. */
+function lineAt(c: Chunk, lo: number, at: number): number {
+  let a = lo;
+  let b = c.last;
+  while (a < b) {
+    const mid = Math.floor((a + b + 1) / 2);
+    if (c.starts[mid]! - c.base <= at) a = mid;
+    else b = mid - 1;
+  }
+  return a;
+}
+
+function testLine(c: Chunk, i: number, pattern: GrepPattern, onMatch: OnMatch): void {
+  const { start, contentEnd } = lineBounds(c, i);
+  if (pattern.re.test(c.bytes.subarray(start, contentEnd))) onMatch(i + 1, () => c.buf.toString("utf8", start, contentEnd));
+}
+
+/**
+ * The needle path: the SIMD finder walks the chunk; a hit is mapped to its line and confirmed on
+ * that line's bytes (never across a line break).
+ */
+function scanWithNeedle(c: Chunk, pattern: GrepPattern, finder: SimdFinder, onMatch: OnMatch): void {
+  const { buf, bytes } = c;
+  const address = buf.byteOffset;
   let pos = 0;
-  let lo = first;
+  let lo = c.first;
+  let triedLine = -1;
+  let tries = 0;
   while (pos < buf.length) {
-    let hit: number;
-    if (pattern.needle !== null) {
-      hit = buf.indexOf(pattern.needle, pos);
-      if (hit < 0) return;
-    } else {
-      if (!matcher!.find(pos)) return;
-      hit = matcher!.start();
+    let hit = finder.find(address + pos, address + buf.length);
+    if (hit < 0) return;
+    hit -= address;
+    const a = lineAt(c, lo, hit);
+    const { start, end, contentEnd } = lineBounds(c, a);
+    const report = () => onMatch(a + 1, () => buf.toString("utf8", start, contentEnd));
+    if (hit + finder.length > contentEnd) {
+      // The needle runs into the line break: not in this line; look further.
+      pos = hit + 1;
+      lo = a;
+      continue;
     }
-    // The line holding byte `base + hit`: binary search in starts[lo..last].
-    let a = lo;
-    let b = last;
-    while (a < b) {
-      const mid = Math.floor((a + b + 1) / 2);
-      if (starts[mid]! - base <= hit) a = mid;
-      else b = mid - 1;
-    }
-    const start = starts[a]! - base;
-    const end = Math.min(buf.length, lineEnd(a) - base);
-    const contentEnd = end - terminatorBytes(bytes, start, end);
-    if (hit < contentEnd || pattern.needle === null) {
-      const lineBytes = bytes.subarray(start, contentEnd);
-      if (pattern.exact || pattern.re.test(lineBytes)) onMatch(a + 1, () => buf.toString("utf8", start, contentEnd));
-    }
+    if (pattern.startsWithNeedle && !pattern.exact) {
+      if (a !== triedLine) {
+        triedLine = a;
+        tries = 0;
+      }
+      if (++tries <= MAX_ANCHORED_TRIES) {
+        // NOTE: lookingAt stops where the match can no longer go on; a `^(?:…)` test() would
+        // run re2js's unanchored DFA to the end of the line (it has no early exit there).
+        if (!pattern.re.matcher(bytes.subarray(hit, contentEnd)).lookingAt()) {
+          pos = hit + 1;
+          lo = a;
+          continue;
+        }
+        report();
+      } else if (pattern.re.test(bytes.subarray(hit, contentEnd))) report(); // every match starts at a needle at or after `hit`
+    } else if (pattern.exact || pattern.re.test(bytes.subarray(start, contentEnd))) report();
     pos = end;
     lo = a + 1;
-    if (lo > last) return;
+    if (lo > c.last) return;
   }
+}
+
+/**
+ * The no-needle path: one MULTILINE RE2 search over the chunk finds candidate lines (re2js
+ * skips ahead on the pattern's own literal prefix), each confirmed alone. RE2's MULTILINE `^`
+ * and `$` know only `\n`: with `lineAnchors`, a line next to another break (`\r`, U+2028…) is
+ * tested alone instead, in line order.
+ */
+function scanWithRegex(c: Chunk, pattern: GrepPattern, onMatch: OnMatch): void {
+  const { bytes } = c;
+  // Lines RE2 would anchor wrongly: after, or before, a terminator other than a lone `\n`.
+  const odd: number[] = [];
+  if (pattern.lineAnchors) {
+    for (let i = c.first; i <= c.last; i++) {
+      const { start, end } = lineBounds(c, i);
+      const t = terminatorBytes(bytes, start, end);
+      if (t === 0 || (t === 1 && bytes[end - 1] === 0x0a)) continue;
+      if (odd[odd.length - 1] !== i) odd.push(i);
+      if (i < c.last) odd.push(i + 1);
+    }
+  }
+  let next = 0; // odd[next] is the first odd line not yet tested
+  const testOddBefore = (line: number) => {
+    while (next < odd.length && odd[next]! < line) testLine(c, odd[next++]!, pattern, onMatch);
+  };
+  const matcher = pattern.chunkRe.matcher(bytes);
+  let pos = 0;
+  let lo = c.first;
+  while (lo <= c.last && matcher.find(pos)) {
+    const a = lineAt(c, lo, matcher.start());
+    testOddBefore(a);
+    if (odd[next] !== a) testLine(c, a, pattern, onMatch); // an odd line is tested in its turn
+    pos = lineBounds(c, a).end;
+    lo = a + 1;
+  }
+  testOddBefore(c.last + 1);
 }

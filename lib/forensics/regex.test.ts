@@ -3,8 +3,10 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { RE2JS } from "re2js";
+
 import { grepFile } from "@/lib/forensics/grep";
-import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
 import { makeTempDir } from "@/lib/testing/shared";
 
 import { toolFamily } from "@/lib/forensics/classify";
@@ -18,6 +20,10 @@ describe("grep pattern prefilter", () => {
     ["colou?r", "colo"],
     ["ab+c\\.json", "c.json"],
     ["(?i)hello", null],
+    ["ab(?i)cdefg", null],
+    ["[[:alpha:]]abc", "abc"],
+    ["(a|\\Q)\\Ebcd)", null],
+    ["(?:xy)Workscope ID: [0-9]+", "Workscope ID: "],
     ["foo|barbaz", null],
     ["[a-z]+", null],
   ])("requiredLiteral(%s) = %s", (pattern, expected) => {
@@ -29,6 +35,15 @@ describe("grep pattern prefilter", () => {
     expect(compileGrepPattern("tool_use_id\\d")).toMatchObject({ exact: false });
     expect(compileGrepPattern("(a")).toHaveProperty("error");
     expect(compileGrepPattern("(a)\\1")).toHaveProperty("error");
+  });
+
+  it("knows when every match starts with the needle, and folds ASCII case under a leading (?i)", () => {
+    expect(compileGrepPattern("Workscope ID: [0-9]+")).toMatchObject({ needle: Buffer.from("Workscope ID: "), startsWithNeedle: true, exact: false });
+    expect(compileGrepPattern("[0-9]+ Workscope ID")).toMatchObject({ needle: Buffer.from(" Workscope ID"), startsWithNeedle: false });
+    expect(compileGrepPattern("(?i)error")).toMatchObject({ needle: Buffer.from("error"), ignoreCase: true, exact: true });
+    // RE2 folds s and k to U+017F and U+212A: the needle stops there and the regex confirms.
+    expect(compileGrepPattern("(?i)is_error")).toMatchObject({ needle: Buffer.from("_error"), ignoreCase: true, exact: false });
+    expect(compileGrepPattern("(?i)(?s)error")).toMatchObject({ needle: null });
   });
 });
 
@@ -61,5 +76,63 @@ describe("grep anchors", () => {
     expect(await lines('^\\{"')).toEqual([1, 2, 4]);
     expect(await lines("\\}$")).toEqual([1, 2, 3]);
     expect(await lines("^.{7}$")).toEqual([1, 2]);
+  });
+});
+
+describe("grep over whole-line chunks", () => {
+  it("finds exactly the lines a line-by-line RE2 test finds, whatever the breaks, needles per line and line length", async () => {
+    const long = `{"big":"${"y".repeat(1_500_000)} Workscope ID: 42 tool_use_id"}`;
+    const lines = [
+      '{"type":"user","content":"Workscope ID: 20260113"}',
+      `{"x":"${"Workscope ID: W ".repeat(20)}Workscope ID: 7"}`,
+      `{"x":"${"Workscope ID: W ".repeat(20)}"}`,
+      '{"name":"Read","is_error":true}\r\n{"name":"Bash"}\r{"name":"Edit"}\r\n\r\n{"a":1}\u2028{"b":2}\f',
+      'before xa\u000bby after \u2028 "IS_ERROR":TRUE \u0085 Is_Error tool_use_id',
+      "TAS\u212a task \u017fession SESSION",
+      long,
+      '{"name":"Bash","tool_use_id":"t1"} Workscope ID: 9',
+      "",
+      "tail without break tool_use_id",
+    ];
+    const file = path.join(await makeTempDir(), "a.jsonl");
+    await fs.writeFile(file, lines.join("\n"));
+    const index = await buildLineIndex(file);
+    for (const pattern of ['"is_error":true', "Workscope ID: [0-9]+", "Workscope ID: W", '"name":"(Read|Bash)"', "tool_use_id", "(?i)is_error", "(?i)IS_ERROR\":true", "(?i)task", "(?i)session", "xa\u000bby", "^\\{\"", "\\}$", "^$", "^[^W]*$", "\\A\\{", "\\}\\z", "[0-9]{2}"]) {
+      const compiled = compileGrepPattern(pattern);
+      if ("error" in compiled) throw new Error(compiled.error);
+      const ours: string[] = [];
+      await grepFile(file, index, compiled, (n, decode) => ours.push(`${n}:${decode().length}`));
+      const re = RE2JS.compile(pattern);
+      const expected: string[] = [];
+      for await (const line of iterateLineBytes(file, index)) {
+        const bytes = line.bytes.subarray(line.start, line.end);
+        if (re.test(bytes)) expected.push(`${line.line}:${bytes.toString("utf8").length}`);
+      }
+      expect({ pattern, lines: ours }).toEqual({ pattern, lines: expected });
+    }
+  });
+});
+
+describe("grep and the event loop", () => {
+  it("gives the event loop turns while it searches a large file", async () => {
+    const line = `{"type":"assistant","text":"${"z".repeat(1000)}"}\n`;
+    const file = path.join(await makeTempDir(), "big.jsonl");
+    await fs.writeFile(file, line.repeat(20_000)); // ~20 MB
+    const index = await buildLineIndex(file);
+    const compiled = compileGrepPattern('"type":"assistant"');
+    if ("error" in compiled) throw new Error(compiled.error);
+    let lastLine = 0;
+    const seenAtTurns: number[] = [];
+    let running = true;
+    const tick = () => {
+      seenAtTurns.push(lastLine);
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await grepFile(file, index, compiled, (n) => (lastLine = n));
+    running = false;
+    expect(lastLine).toBe(20_000);
+    // Some turn ran after the first matches and before the last one.
+    expect(seenAtTurns.some((n) => n > 0 && n < 20_000)).toBe(true);
   });
 });
