@@ -16,12 +16,14 @@
  * session list ≤ 300 ms; RSS < 300 MB.
  *
  * Flags: `--runs N`, `--prepare-dir DIR` (prepare workspaces and cp copies go there), `--skip-prepare`, `--only-prepare`, `--skip-browser`, `--fresh-workspace` (prepare the
- * shared workspace again with the current code), `--label NAME` (results also written as JSON to
+ * shared workspace again with the current code), `--skip-mcp`, `--heap-snapshot` (write a heap snapshot of the server after the HTTP
+ * part, into the app dir, via --heapsnapshot-signal), `--workspace DIR` (prepare/reuse that workspace instead of
+ * <dir>/workspace), `--label NAME` (results also written as JSON to
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
  * missing). The machine is shared: run it a few times and read medians.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -48,6 +50,9 @@ const SKIP_PREPARE = args.includes("--skip-prepare");
 const ONLY_PREPARE = args.includes("--only-prepare");
 const FRESH_WORKSPACE = args.includes("--fresh-workspace");
 const SKIP_BROWSER = args.includes("--skip-browser");
+const WORKSPACE = flag("--workspace");
+const HEAP_SNAPSHOT = args.includes("--heap-snapshot");
+const SKIP_MCP = args.includes("--skip-mcp");
 /** `--prepare-dir DIR`: where the prepare runs write their workspaces and cp copies (default: the shared real-shaped dir). */
 const PREPARE_DIR = flag("--prepare-dir") ?? REAL_SHAPED_DIR;
 
@@ -137,6 +142,9 @@ function statusKb(pid: number, key: string): number {
 /** Samples the RSS of a process tree every 50 ms; `peakMb()` = max(sampled tree RSS, any VmHWM). */
 class RssSampler {
   private peakKb = 0;
+  /** The bench's current step: {@link phasePeaks} says which step the peak came from. */
+  phase = "start";
+  readonly phasePeaks = new Map<string, number>();
   private timer: NodeJS.Timeout;
   constructor(private readonly pid: number) {
     this.timer = setInterval(() => this.sample(), 50);
@@ -146,6 +154,7 @@ class RssSampler {
     const sum = pids.reduce((n, p) => n + statusKb(p, "VmRSS"), 0);
     const hwm = Math.max(...pids.map((p) => statusKb(p, "VmHWM")));
     this.peakKb = Math.max(this.peakKb, sum, hwm);
+    this.phasePeaks.set(this.phase, Math.max(this.phasePeaks.get(this.phase) ?? 0, Math.round(sum / 1024)));
   }
   peakMb(): number {
     this.sample();
@@ -204,7 +213,7 @@ async function startServer(workspace: string): Promise<ChildProcess> {
   if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
   const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     cwd: APP_DIR,
-    env: { ...process.env, CASEFILE_WORKSPACE: workspace },
+    env: { ...process.env, CASEFILE_WORKSPACE: workspace, ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -216,7 +225,7 @@ async function startServer(workspace: string): Promise<ChildProcess> {
   return server;
 }
 
-async function benchBrowser(base: string, ws: RealShapedWorkspace): Promise<void> {
+async function benchBrowser(base: string, ws: RealShapedWorkspace, rss: RssSampler): Promise<void> {
   const browser = await chromium.launch({
     executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
@@ -242,10 +251,12 @@ async function benchBrowser(base: string, ws: RealShapedWorkspace): Promise<void
       };
       const sessionUrl = `${base}/projects/${s.project_key}/sessions/${s.session_ref}`;
       const rows: number[] = [];
+      rss.phase = `${source} session page`;
       for (let i = 0; i < 4; i++) rows.push(await visit(sessionUrl, '[data-testid="line-row"]'));
       record(`page_rows_${source}`, rows, `chromium ${source} session page, first transcript rows: cold ${ms(rows[0]!)}, warm median ${ms(median(rows.slice(1)))}`);
       const listUrl = `${base}/projects/${s.project_key}`;
       const list: number[] = [];
+      rss.phase = `${source} project page`;
       for (let i = 0; i < 3; i++) list.push(await visit(listUrl, `a[href*="/sessions/${s.session_ref}"]`));
       record(`page_list_${source}`, list, `chromium ${source} project page, first session row: first ${ms(list[0]!)}, median ${ms(median(list))}`);
     }
@@ -254,13 +265,41 @@ async function benchBrowser(base: string, ws: RealShapedWorkspace): Promise<void
   }
 }
 
+/** Sends SIGUSR2 to every node process of the server tree and waits for the snapshots to be written. */
+async function heapSnapshot(root: number): Promise<void> {
+  const before = new Set(readdirSync(APP_DIR).filter((f) => f.endsWith(".heapsnapshot")));
+  // Next renames its server process (`next-server`): every process of the tree is a node process.
+  const pids = treePids(root);
+  for (const p of pids) process.kill(p, "SIGUSR2");
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const fresh = readdirSync(APP_DIR).filter((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    const sizes = fresh.map((f) => statusOfFile(path.join(APP_DIR, f)));
+    await new Promise((r) => setTimeout(r, 1000));
+    if (fresh.length >= pids.length && fresh.every((f, j) => statusOfFile(path.join(APP_DIR, f)) === sizes[j])) {
+      console.log(`heap snapshots: ${fresh.join(", ")} (pids ${pids.join(", ")})`);
+      return;
+    }
+  }
+}
+
+function statusOfFile(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
+
 async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
   const server = await startServer(ws.workspace);
   const rss = new RssSampler(server.pid!);
   const base = `http://127.0.0.1:${PORT}`;
   try {
-    if (!SKIP_BROWSER) await benchBrowser(base, ws);
+    if (!SKIP_BROWSER) await benchBrowser(base, ws, rss);
+    rss.phase = "http windows";
     await benchDoor(httpDoor(base), ws);
+    rss.phase = "scroll";
     // scroll end to end the way the viewer does, to see what memory that leaves
     for (const s of [ws.claudeSession, ws.codexSession]) {
       for (let i = 0; i < 60; i++) {
@@ -269,6 +308,8 @@ async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
       }
     }
     const peak = rss.peakMb();
+    console.log(`  tree RSS peak (MB) by step: ${[...rss.phasePeaks].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    if (HEAP_SNAPSHOT) await heapSnapshot(server.pid!);
     record("http_peak_rss_mb", peak, `server (next start) peak RSS with both sessions open, read and scrolled: ${peak.toFixed(0)} MB`);
   } finally {
     rss.stop();
@@ -317,10 +358,10 @@ if (ONLY_PREPARE) {
   await fs.writeFile(path.join(REAL_SHAPED_DIR, `results-${LABEL}.json`), `${JSON.stringify(results, null, 2)}\n`);
   process.exit(0);
 }
-const ws = await ensureRealShapedWorkspace({ fresh: FRESH_WORKSPACE });
+const ws = await ensureRealShapedWorkspace({ fresh: FRESH_WORKSPACE, workspace: WORKSPACE ? path.resolve(WORKSPACE) : undefined });
 console.log(`workspace ${ws.workspace}: claude ${ws.claudeSession.turns} turns, codex ${ws.codexSession.turns} turns`);
 await benchHttp(ws);
-await benchMcp(ws);
+if (!SKIP_MCP) await benchMcp(ws);
 const out = path.join(REAL_SHAPED_DIR, `results-${LABEL}.json`);
 await fs.writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`results: ${out}`);

@@ -102,12 +102,13 @@ export type RealShapedWorkspace = RealShapedSessions & {
  * Prepares (or reuses) a workspace over both real-shaped sessions at
  * `<REAL_SHAPED_DIR>/workspace` with the current `prepareWorkspace` (all-time window). The
  * workspace is reused while its `bench-stamp.json` names the same session sizes; `fresh: true`
- * rebuilds it (and its line indexes) from scratch.
+ * rebuilds it (and its line indexes) from scratch. `workspace` overrides the directory (one per
+ * helper on a shared machine).
  * @throws whatever prepare throws, or Error when a session is missing from the result.
  */
-export async function ensureRealShapedWorkspace(options: { fresh?: boolean } = {}): Promise<RealShapedWorkspace> {
+export async function ensureRealShapedWorkspace(options: { fresh?: boolean; workspace?: string } = {}): Promise<RealShapedWorkspace> {
   const sessions = await ensureRealShapedSessions();
-  const workspace = path.join(REAL_SHAPED_DIR, "workspace");
+  const workspace = options.workspace ?? path.join(REAL_SHAPED_DIR, "workspace");
   const stampPath = path.join(workspace, "bench-stamp.json");
   const stamp = JSON.stringify({ claude: sessions.claudeStats.bytes, codex: sessions.codexStats.bytes });
   let prepareMs: number | null = null;

@@ -3,7 +3,8 @@
  * `npx tsx bench/window-profile.ts`. Per round it prints the tool's own run (sliced from the
  * persisted compact blocks), the same call through the registry (the audit ledger's canonical
  * JSON, SHA-256 and blob write of the ~1.2 MB output included), the door's JSON.stringify, and
- * the canonical JSON and hash alone. Uses the real-shaped workspace of `bench/real-shaped.ts`.
+ * the canonical JSON and hash alone. Uses the real-shaped workspace of `bench/real-shaped.ts`
+ * (`CASEFILE_BENCH_WORKSPACE=DIR` for another one).
  */
 import { performance } from "node:perf_hooks";
 import { createCoreContext } from "@/lib/context";
@@ -12,7 +13,7 @@ import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { ensureRealShapedWorkspace } from "./real-shaped";
 
-const ws = await ensureRealShapedWorkspace();
+const ws = await ensureRealShapedWorkspace({ workspace: process.env.CASEFILE_BENCH_WORKSPACE }); // one workspace per helper
 const ctx = createCoreContext(ws.workspace);
 const s = ws.claudeSession;
 const mid = Math.floor(s.lines / 2);

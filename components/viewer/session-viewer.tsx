@@ -6,12 +6,13 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 
 import { plural } from "@/components/format/format";
 import { useHotkeys } from "@/components/hooks/use-hotkeys";
-import type { ReadMode } from "@/lib/session-reader/schema";
+import type { ReadMode, ViewerLinesResult } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
 import { type LineRange, onScrollToLineRequest } from "./line-hash";
 import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
+import { lineWindowQuery, windowBounds } from "./queries";
 import { findTurn } from "./turn-index";
 import { stepTurnFrom, useVisibleTurns } from "./turns";
 import { useLineCursor } from "./use-line-cursor";
@@ -25,6 +26,12 @@ import { ViewerSidebar } from "./viewer-sidebar";
 const OVERSCAN = 10;
 const ESTIMATE: Record<ReadMode, number> = { compact: 58, full: 26 };
 const TURN_LABEL_HEIGHT = 24;
+/**
+ * The viewport assumed before the scroll element is measured: the server renders the rows that
+ * fit it (issue 13: first rows arrive with the HTML, not after hydration and a fetch), and the
+ * client's first render uses the same rect, so hydration matches.
+ */
+const INITIAL_RECT = { width: 1280, height: 900 };
 
 type SessionViewerProps = {
   detail: SessionDetail;
@@ -32,18 +39,34 @@ type SessionViewerProps = {
   marks?: readonly LineRange[];
   /** A side panel after the turn list (e.g. the evidence panel). */
   panel?: ReactNode;
+  /**
+   * The start of the first line window (lines 1…n of index 0 of its mode), read by the server
+   * with the page: seeds the window cache so the first rows render with the HTML; a partial one is
+   * completed by a fetch on mount. Ignored when its mode is not the view's.
+   */
+  initialWindow?: ViewerLinesResult | null;
 };
 
 /**
  * The transcript viewer: every physical line, virtualized, fetched window by window; the turns
  * of the lines shown (labels, bands) are fetched the same way (issue 13: never all of them).
  */
-export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewerProps) {
+export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow = null }: SessionViewerProps) {
   const { line_count: lineCount } = detail;
   const queryClient = useQueryClient();
   const isMarked = useMemo(() => lineMarker(marks), [marks]);
   const [view, setView] = useViewerParams();
   const { mode, hidden } = view;
+  // Seeded once, before the windows' queries first read the cache (server render included). A
+  // slice shorter than the window is stored as stale, so the whole window is fetched on mount.
+  useState(() => {
+    if (initialWindow && initialWindow.mode === mode && initialWindow.line_range.start === 1) {
+      const t = { projectKey: detail.project_key, sessionRef: detail.session_ref, agentId: detail.agent_id, lineCount };
+      const whole = initialWindow.line_range.end >= windowBounds(mode, 0, lineCount).end;
+      queryClient.setQueryData(lineWindowQuery(t, mode, 0).queryKey, initialWindow, whole ? undefined : { updatedAt: 1 });
+    }
+    return null;
+  });
   const [helpOpen, setHelpOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
 
@@ -61,6 +84,7 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel }: SessionViewer
     estimateSize,
     getItemKey,
     overscan: OVERSCAN,
+    initialRect: INITIAL_RECT,
     useFlushSync: false, // React 19 warns about flushSync inside lifecycle methods
   });
   const items = virtualizer.getVirtualItems();

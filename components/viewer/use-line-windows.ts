@@ -62,7 +62,10 @@ export function useLineWindows(target: ViewerTarget, mode: ReadMode, firstLine: 
     if (!result) return { status: "loading" };
     if (result.data) {
       const record = recordAt(result.data, line);
-      return record ? { status: "ready", record } : { status: "error", message: "Line missing from response." };
+      if (record) return { status: "ready", record };
+      // A partial window (the page's first rows) is being completed by its fetch.
+      if (line > result.data.line_range.end && !result.isError) return { status: "loading" };
+      return { status: "error", message: "Line missing from response." };
     }
     if (result.isError) return { status: "error", message: result.error.message };
     return { status: "loading" };

@@ -1,5 +1,7 @@
+import fs from "node:fs/promises";
+
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { streamRecordLines } from "@/lib/jsonl/record-lines";
+import { walkRecords } from "@/lib/analysis/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
 import { findWorkscopePattern } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
@@ -22,40 +24,41 @@ const TOKEN_COUNT = Buffer.from('"token_count"');
  * `cached_input_tokens`, `input` = `input_tokens − cached_input_tokens` (Codex's input count
  * includes cached input), `output` = `output_tokens`; `cache_creation` is null (Codex records
  * none). A snapshot repeating the previous cumulative `total_token_usage` is a duplicate and
- * skipped. Resets use seed 003's rule on `cache_read`. Only lines naming `"token_count"` are parsed.
+ * skipped. Resets use seed 003's rule on `cache_read`. Only lines naming `"token_count"` are parsed;
+ * records come from the synchronous record walk (no promise per line).
  * @throws the fs error when the file cannot be read.
  */
 export async function scanCodexSession(filePath: string, threshold: number): Promise<CodexScan> {
   const detector = new ResetDetector(threshold);
   const points: TokenPoint[] = [];
-  let lineCount = 0;
   let workscopeId: string | null = null;
   let lastTotal = "";
   let events = 0;
   let unparsable = 0;
-  for await (const { line, bytes } of streamRecordLines(filePath)) {
-    lineCount = line;
+  const { size } = await fs.stat(filePath);
+  const end = await walkRecords(filePath, 0, size, (bytes, line) => {
     if (workscopeId === null) workscopeId = findWorkscopePattern(bytes);
-    if (bytes.indexOf(TOKEN_COUNT) === -1) continue;
+    if (bytes.indexOf(TOKEN_COUNT) === -1) return;
     const record = parseJsonObject(bytes.toString("utf8"));
     if (record === null) {
       unparsable += 1;
-      continue;
+      return;
     }
     const payload = isJsonObject(record.payload) ? record.payload : null;
-    if (record.type !== "event_msg" || payload?.type !== "token_count" || !isJsonObject(payload.info)) continue;
+    if (record.type !== "event_msg" || payload?.type !== "token_count" || !isJsonObject(payload.info)) return;
     const last = isJsonObject(payload.info.last_token_usage) ? payload.info.last_token_usage : null;
-    if (last === null) continue;
+    if (last === null) return;
     events += 1;
     const total = JSON.stringify(payload.info.total_token_usage ?? null);
-    if (total === lastTotal) continue;
+    if (total === lastTotal) return;
     lastTotal = total;
     const input = count(last.input_tokens);
     const cached = count(last.cached_input_tokens);
     const point: TokenPoint = { line, cache_read: cached, cache_creation: null, input: Math.max(0, input - cached), output: count(last.output_tokens) };
     points.push(point);
     detector.observe(point);
-  }
+  });
+  const lineCount = end.lastLine;
   return { lineCount, points, resets: detector.finish(lineCount), workscopeId, tokenCountEvents: events, unparsable };
 }
 

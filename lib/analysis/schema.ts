@@ -1,13 +1,12 @@
 import * as z from "zod";
 
+import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
 import type { RiskLevel } from "@/lib/workspace/schema";
 
 /** Seed 003's reset threshold: a drop of more than 10,000 cached tokens. */
 export const DEFAULT_RESET_THRESHOLD = 10_000;
 
-/** The two phantom-read markers the model sees in place of a tool result (seed 003 Q3–Q6). */
-export const PHANTOM_MARKERS = ["<persisted-output>", "[Old tool result content cleared]"] as const;
-export type PhantomMarker = (typeof PHANTOM_MARKERS)[number];
+export { PHANTOM_MARKERS, type PhantomMarker };
 
 /** A figure a source does not record: `null` plus why, never a made-up 0. */
 export type Unavailable = { value: null; reason: string };

@@ -160,8 +160,12 @@ function inWorker<A, R>(spawn: () => Worker, filePath: string, range: LineRange,
     let answered = false;
     worker.once("message", (answer: Answer<R>) => {
       answered = true;
-      resolve(answer);
-      void worker.terminate();
+      // Resolve once the worker is gone, so its heap is freed before the caller goes on (a run
+      // after run of 1 GB passes otherwise grows the process).
+      worker.terminate().then(
+        () => resolve(answer),
+        () => resolve(answer),
+      );
     });
     worker.once("error", (error) => {
       if (!answered) reject(error);

@@ -1,7 +1,12 @@
+import { shareValue } from "@/lib/json/shared-values";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
-/** Budget of the cache, in estimated bytes of cached records (not of source lines). */
-const BUDGET_BYTES = 32 << 20;
+/**
+ * Budget of the cache, in estimated bytes of cached records (not of source lines). Half of the
+ * 32 MiB it was: each record now also keeps its two JSON texts (lib/json/shared-values), about
+ * its own size again; 16 MiB still holds several 2,000-line windows.
+ */
+const BUDGET_BYTES = 16 << 20;
 const RECORD_OVERHEAD = 400;
 
 type Entry = { record: CompactRecord; cost: number };
@@ -11,8 +16,9 @@ type Entry = { record: CompactRecord; cost: number };
  * path, size, mtime), source and line. A compact record is a pure function of the file's bytes
  * (a Codex echo looks only at the neighbouring lines), so a cached record is exactly what a
  * fresh build gives. Scrolling viewers and agents paging through a session re-read overlapping
- * windows; the hits skip decoding, JSON parsing and hashing. Cached records are shared: callers
- * must treat them as read-only.
+ * windows; the hits skip decoding, JSON parsing and hashing. Cached records are shared: they are
+ * deep-frozen ({@link shareValue}), and their response and canonical JSON texts are remembered
+ * beside them while they stay cached.
  */
 export class CompactRecordCache {
   private readonly entries = new Map<string, Entry>();
@@ -40,7 +46,7 @@ export class CompactRecordCache {
     }
     const cost = estimateCost(record);
     if (cost > this.budget / 8) return;
-    this.entries.set(key, { record, cost });
+    this.entries.set(key, { record: shareValue(record), cost });
     this.used += cost;
     for (const [k, e] of this.entries) {
       if (this.used <= this.budget) break;

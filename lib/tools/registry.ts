@@ -5,6 +5,7 @@ import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
 import { forensicsTools, listSessionsTool } from "@/lib/forensics/tools";
+import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";
 import { overviewTools } from "@/lib/overview/tools";
@@ -116,5 +117,9 @@ export async function recordRefusedCall(ctx: CoreContext, name: string, input: u
 /** True when a tool result is a success (anything but the seeds' `invalid` status). */
 export const isToolSuccess = (result: ToolResult): boolean => result.status !== "invalid";
 
-/** The canonical JSON text of a tool result, identical across doors. */
-export const serializeToolResult = (result: ToolResult): string => JSON.stringify(result);
+/**
+ * The canonical JSON text of a tool result, identical across doors: exactly `JSON.stringify`,
+ * reusing the remembered text of shared values inside it (lib/json/shared-values: cached compact
+ * records), so a warm window is not serialized again (issue 13).
+ */
+export const serializeToolResult = (result: ToolResult): string => jsonText(result) ?? "null";

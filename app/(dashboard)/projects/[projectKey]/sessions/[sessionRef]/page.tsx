@@ -8,16 +8,21 @@ import { OverviewCard } from "@/components/forensics/overview-card";
 import { ViewerSearch } from "@/components/forensics/viewer-search";
 import { routes } from "@/components/navigation/routes";
 import { SessionTabs } from "@/components/sessions/session-tabs";
+import { windowBounds } from "@/components/viewer/queries";
 import { SessionViewer } from "@/components/viewer/session-viewer";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
+import { getViewerWindowQuery } from "@/server/queries/viewer";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ViewerPageProps = {
   params: Promise<{ projectKey: string; sessionRef: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
+
+/** Lines the session page reads with its HTML: a 900 px screen of the smallest rows plus overscan. */
+const FIRST_SCREEN_LINES = 50;
 
 async function load({ params, searchParams }: ViewerPageProps) {
   const [{ projectKey, sessionRef }, search] = await Promise.all([params, searchParams]);
@@ -32,7 +37,10 @@ export async function generateMetadata(props: ViewerPageProps): Promise<Metadata
   return { title: `${detail.session_ref}${detail.agent_id ? ` · ${detail.agent_id}` : ""} · ${detail.project_label}` };
 }
 
-async function Overview({ projectKey, sessionRef }: { projectKey: string; sessionRef: string }) {
+async function Overview({ projectKey, sessionRef, after }: { projectKey: string; sessionRef: string; after: Promise<unknown> }) {
+  // The first transcript rows first: a cold overview scans the whole session (seconds of CPU for
+  // a gigabyte) and must not slow the read of the first window (issue 13).
+  await after;
   return <OverviewCard overview={await getSessionOverviewQuery(projectKey, sessionRef)} />;
 }
 
@@ -48,6 +56,11 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     return <CpSessionView project={controlPlane} overview={overview} timeline={timeline} verbosity={verbosity} />;
   }
   const detail = await load(props);
+  // The viewer's first rows come with the page (its HTML shows them before any script runs): the
+  // lines of a first screen, not the whole first window (the viewer fetches the rest on mount).
+  const mode = (await props.searchParams).mode === "full" ? "full" : "compact"; // as parseViewerParams reads `?mode=`
+  const first = windowBounds(mode, 0, detail.line_count);
+  const initialWindow = getViewerWindowQuery(detail.project_key, detail.session_ref, detail.agent_id, mode, first.start, Math.min(first.end, FIRST_SCREEN_LINES));
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
   const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;
   const top = (
@@ -60,7 +73,7 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
       </SessionTabs>
       {/* The overview streams in: a cold scan of a huge session must not hold the viewer back. */}
       <Suspense fallback={<p className="shrink-0 border-b border-line bg-canvas px-4 py-1.5 text-xs text-muted">Summarizing the session…</p>}>
-        <Overview projectKey={detail.project_key} sessionRef={detail.session_ref} />
+        <Overview projectKey={detail.project_key} sessionRef={detail.session_ref} after={initialWindow} />
       </Suspense>
     </>
   );
@@ -69,15 +82,15 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     return (
       <>
         {top}
-        <SessionViewer key={key} detail={detail} />
+        <SessionViewer key={key} detail={detail} initialWindow={await initialWindow} />
       </>
     );
   }
-  const card = await getEvidenceCardQuery(detail.project_key, detail.session_ref);
+  const [card, window] = await Promise.all([getEvidenceCardQuery(detail.project_key, detail.session_ref), initialWindow]);
   return (
     <>
       {top}
-      <EvidenceSessionView key={key} detail={detail} initialCard={card} />
+      <EvidenceSessionView key={key} detail={detail} initialCard={card} initialWindow={window} />
     </>
   );
 }
