@@ -128,14 +128,20 @@ export const MALFORMED_FACTS: RecordFacts = Object.freeze(baseFacts(null, "malfo
  * Classifies one parsed record of a transcript. `source` is the index row's source
  * (`claude-code` or `codex`; anything else gets generic facts). For Codex, `legacy` carries the
  * legacy header timestamp when the file is in the legacy format (source-formats §1.2), so bare
- * items are normalized first. Pure; never throws on content.
+ * items are normalized first. `timestampMs`, when given, is the record's timestamp already
+ * parsed (lib/forensics/skim leaves `timestamp` out of the record it builds). Pure; never throws
+ * on content.
  */
-export function classifyRecord(record: JsonObject, source: string, legacy: { headerTimestamp: unknown } | null = null): RecordFacts {
+export function classifyRecord(record: JsonObject, source: string, legacy: { headerTimestamp: unknown } | null = null, timestampMs?: number | null): RecordFacts {
   if (source === "codex") {
     const normalized = isJsonObject(record.payload) ? record : normalizeLegacyRecord(record, legacy?.headerTimestamp ?? record.timestamp, isLegacyHeader(record));
     return classifyCodex(normalized);
   }
-  if (source === "claude-code") return classifyClaude(record);
+  if (source === "claude-code") {
+    const facts = classifyClaude(record);
+    if (timestampMs !== undefined) facts.timestampMs = timestampMs;
+    return facts;
+  }
   const type = typeof record.type === "string" ? record.type : "record";
   return baseFacts(parseAwareTimestamp(record.timestamp), type, "system");
 }

@@ -1,0 +1,298 @@
+import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
+import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
+import { terminatorBytes } from "@/lib/jsonl/line-index";
+import { isLegacyHeader } from "@/lib/sources/codex/legacy";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
+
+/**
+ * The map half of the forensics scan (issue 9): lines of one transcript → compact,
+ * order-independent facts, one slot per non-blank line. The reduce half (lib/forensics/scan.ts)
+ * walks these in file and line order and keeps the sequential state (pending tool calls,
+ * context resets, findings). A Claude Code range holds no state between lines, so a file may be
+ * mapped in pieces (worker threads); a Codex file is mapped from its first line (the legacy
+ * header decides how the rest reads).
+ */
+
+/** Actor strings, indexed by actor id (lib/forensics/scan's `actorId`). */
+export const ACTORS = ["user", "assistant", "tool", "system"] as const;
+
+/**
+ * The facts of a line range, flat so a worker hands them over cheaply (typed arrays and one
+ * string list; structured clone of one object per record cost more than the mapping itself).
+ */
+export type MappedLines = {
+  count: number;
+  /** Physical line number (1-based) of each slot. */
+  line: Uint32Array;
+  /** Own timestamp (epoch ms) or NaN. */
+  ts: Float64Array;
+  /** Index into `types`. */
+  typeId: Uint16Array;
+  /** Index into {@link ACTORS}. */
+  actorId: Uint8Array;
+  types: string[];
+  /** Slots whose facts go beyond timestamp, type and actor, encoded (see {@link ExtraReader}). */
+  extra: { count: number; nums: Float64Array; strs: (string | null)[] };
+};
+
+/** Per-file state of a {@link LineMapper} (Codex's legacy header). */
+type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } | null };
+
+/**
+ * Maps consecutive line ranges of one transcript of a `source` session (`claude-code`, `codex`
+ * or another source) to {@link MappedLines}. Claude Code lines are skimmed
+ * (lib/forensics/skim: grammar-checked, only the fields the classifier reads built); a line the
+ * skim cannot settle, and every line of other sources, is decoded and parsed with `JSON.parse`.
+ */
+export class LineMapper {
+  private readonly codex: CodexState = { firstObject: true, legacy: null };
+  private readonly out: Builder = new Builder();
+
+  constructor(private readonly source: string) {}
+
+  /**
+   * Maps lines `first..last` (0-based indexes into `starts`) held in `buf` from file offset `base`;
+   * `starts` are the line index's start offsets and `size` the file size (the last line's end).
+   */
+  mapRange(buf: Buffer, base: number, starts: ArrayLike<number>, first: number, last: number, size: number): void {
+    const lineCount = starts.length;
+    const claude = this.source === "claude-code";
+    for (let i = first; i <= last; i++) {
+      const start = starts[i]! - base;
+      const stop = Math.min(buf.length, (i + 1 < lineCount ? starts[i + 1]! : size) - base);
+      const end = stop - terminatorBytes(buf, start, stop);
+      if (claude) {
+        const skimmed = skimClaudeLine(buf, start, end);
+        if (skimmed === BLANK) continue;
+        if (skimmed !== null) {
+          let facts = classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs);
+          // An API error's text was cut: classify the whole record (rare).
+          if (facts.apiError !== null && facts.apiError.includes(CUT_MARK)) facts = this.parsed(buf.toString("utf8", start, end))!;
+          this.out.push(i + 1, facts, false);
+          continue;
+        }
+      }
+      const text = buf.toString("utf8", start, end);
+      if (text.trim() === "") continue;
+      const facts = this.parsed(text);
+      this.out.push(i + 1, facts ?? MALFORMED_FACTS, facts === null);
+    }
+  }
+
+  /** The facts mapped so far; the mapper starts afresh. */
+  take(): MappedLines {
+    return this.out.take();
+  }
+
+  private parsed(text: string): RecordFacts | null {
+    const record = parseJsonObject(text);
+    if (record === null) return null;
+    let legacy: CodexState["legacy"] = null;
+    if (this.source === "codex") {
+      if (this.codex.firstObject && isLegacyHeader(record)) this.codex.legacy = { headerTimestamp: record.timestamp };
+      this.codex.firstObject = false;
+      legacy = this.codex.legacy;
+    }
+    return classifyRecord(record, this.source, legacy);
+  }
+}
+
+/** True when facts say more than timestamp, type and actor. */
+function hasExtra(f: RecordFacts): boolean {
+  return (
+    f.userText !== null ||
+    f.assistantReply ||
+    f.toolCalls.length > 0 ||
+    f.toolResults.length > 0 ||
+    f.apiError !== null ||
+    f.interrupted ||
+    f.compaction ||
+    f.usage !== null ||
+    f.codexTotals !== null ||
+    f.contextPoint !== null
+  );
+}
+
+// Flags of an encoded extra.
+const MALFORMED = 1;
+const USER_FROM_EVENT = 2;
+const ASSISTANT_REPLY = 4;
+const INTERRUPTED = 8;
+const COMPACTION = 16;
+const USAGE = 32;
+const CODEX_TOTALS = 64;
+const CONTEXT_POINT = 128;
+const USER_TEXT = 256;
+const API_ERROR = 512;
+
+/**
+ * Encoding of one extra: nums `slot, flags, calls, results`, then per call its family index
+ * (strs: id, name, subagent type), per result `failed` (strs: id), then usage (4 numbers; strs:
+ * message id), Codex totals (3), context point (3, NaN for a null cache creation); strs also get
+ * the user text and the API error when flagged.
+ */
+class ExtraWriter {
+  count = 0;
+  nums = new Float64Array(1 << 14);
+  private n = 0;
+  strs: (string | null)[] = [];
+
+  write(slot: number, f: RecordFacts, malformed: boolean): void {
+    this.count++;
+    const flags =
+      (malformed ? MALFORMED : 0) |
+      (f.userFromEvent ? USER_FROM_EVENT : 0) |
+      (f.assistantReply ? ASSISTANT_REPLY : 0) |
+      (f.interrupted ? INTERRUPTED : 0) |
+      (f.compaction ? COMPACTION : 0) |
+      (f.usage !== null ? USAGE : 0) |
+      (f.codexTotals !== null ? CODEX_TOTALS : 0) |
+      (f.contextPoint !== null ? CONTEXT_POINT : 0) |
+      (f.userText !== null ? USER_TEXT : 0) |
+      (f.apiError !== null ? API_ERROR : 0);
+    this.num(slot, flags, f.toolCalls.length, f.toolResults.length);
+    for (const call of f.toolCalls) {
+      this.num(TOOL_FAMILIES.indexOf(call.family));
+      this.strs.push(call.id, call.name, call.subagentType);
+    }
+    for (const result of f.toolResults) {
+      this.num(result.failed ? 1 : 0);
+      this.strs.push(result.id);
+    }
+    if (f.usage !== null) {
+      this.num(f.usage.input, f.usage.output, f.usage.cacheRead, f.usage.cacheCreation);
+      this.strs.push(f.usage.messageId);
+    }
+    if (f.codexTotals !== null) this.num(f.codexTotals.input, f.codexTotals.output, f.codexTotals.cacheRead);
+    if (f.contextPoint !== null) this.num(f.contextPoint.cacheRead, f.contextPoint.cacheCreation ?? NaN, f.contextPoint.input);
+    if (f.userText !== null) this.strs.push(f.userText);
+    if (f.apiError !== null) this.strs.push(f.apiError);
+  }
+
+  take(): MappedLines["extra"] {
+    const out = { count: this.count, nums: this.nums.slice(0, this.n), strs: this.strs };
+    this.count = 0;
+    this.n = 0;
+    this.strs = [];
+    return out;
+  }
+
+  private num(...values: number[]): void {
+    if (this.n + values.length > this.nums.length) {
+      const nums = new Float64Array(this.nums.length * 2 + values.length);
+      nums.set(this.nums);
+      this.nums = nums;
+    }
+    for (const v of values) this.nums[this.n++] = v;
+  }
+}
+
+/** Reads the extras of a {@link MappedLines} back in slot order, one {@link RecordFacts} at a time. */
+export class ExtraReader {
+  private read = 0;
+  private n = 0;
+  private s = 0;
+  /** Slot of the next extra, or -1 when none is left. */
+  nextSlot: number;
+  /** Whether the extra just read came from a malformed line. */
+  malformed = false;
+
+  constructor(private readonly extra: MappedLines["extra"]) {
+    this.nextSlot = extra.count > 0 ? extra.nums[0]! : -1;
+  }
+
+  /** The facts of the extra at {@link nextSlot} (eventType, actor and timestamp are not filled in). */
+  next(): RecordFacts {
+    const { nums, strs } = this.extra;
+    this.n++; // slot
+    const flags = nums[this.n++]!;
+    const calls = nums[this.n++]!;
+    const results = nums[this.n++]!;
+    const f: RecordFacts = {
+      timestampMs: null,
+      eventType: "",
+      actor: "system",
+      userText: null,
+      userFromEvent: (flags & USER_FROM_EVENT) !== 0,
+      assistantReply: (flags & ASSISTANT_REPLY) !== 0,
+      toolCalls: [],
+      toolResults: [],
+      apiError: null,
+      interrupted: (flags & INTERRUPTED) !== 0,
+      compaction: (flags & COMPACTION) !== 0,
+      usage: null,
+      codexTotals: null,
+      contextPoint: null,
+    };
+    this.malformed = (flags & MALFORMED) !== 0;
+    for (let k = 0; k < calls; k++) {
+      const family = TOOL_FAMILIES[nums[this.n++]!]!;
+      f.toolCalls.push({ id: strs[this.s++]!, name: strs[this.s++]!, family, subagentType: strs[this.s++]! });
+    }
+    for (let k = 0; k < results; k++) f.toolResults.push({ id: strs[this.s++]!, failed: nums[this.n++] === 1 });
+    if (flags & USAGE) f.usage = { input: nums[this.n++]!, output: nums[this.n++]!, cacheRead: nums[this.n++]!, cacheCreation: nums[this.n++]!, messageId: strs[this.s++]! };
+    if (flags & CODEX_TOTALS) f.codexTotals = { input: nums[this.n++]!, output: nums[this.n++]!, cacheRead: nums[this.n++]! };
+    if (flags & CONTEXT_POINT) {
+      const cacheRead = nums[this.n++]!;
+      const cacheCreation = nums[this.n++]!;
+      f.contextPoint = { cacheRead, cacheCreation: Number.isNaN(cacheCreation) ? null : cacheCreation, input: nums[this.n++]! };
+    }
+    if (flags & USER_TEXT) f.userText = strs[this.s++]!;
+    if (flags & API_ERROR) f.apiError = strs[this.s++]!;
+    this.read++;
+    this.nextSlot = this.read < this.extra.count ? nums[this.n]! : -1;
+    return f;
+  }
+}
+
+class Builder {
+  count = 0;
+  line = new Uint32Array(4096);
+  ts = new Float64Array(4096);
+  typeId = new Uint16Array(4096);
+  actorId = new Uint8Array(4096);
+  types: string[] = [];
+  private typeIds = new Map<string, number>();
+  private readonly extra = new ExtraWriter();
+
+  push(line: number, facts: RecordFacts, malformed: boolean): void {
+    if (this.count === this.line.length) this.grow();
+    let id = this.typeIds.get(facts.eventType);
+    if (id === undefined) {
+      id = this.types.length;
+      this.typeIds.set(facts.eventType, id);
+      this.types.push(facts.eventType);
+    }
+    const i = this.count++;
+    this.line[i] = line;
+    this.ts[i] = facts.timestampMs ?? NaN;
+    this.typeId[i] = id;
+    this.actorId[i] = Math.max(0, ACTORS.indexOf(facts.actor));
+    if (malformed || hasExtra(facts)) this.extra.write(i, facts, malformed);
+  }
+
+  take(): MappedLines {
+    const n = this.count;
+    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actorId: this.actorId.slice(0, n), types: this.types, extra: this.extra.take() };
+    this.count = 0;
+    this.types = [];
+    this.typeIds = new Map();
+    return out;
+  }
+
+  private grow(): void {
+    const n = this.line.length * 2;
+    const line = new Uint32Array(n);
+    line.set(this.line);
+    this.line = line;
+    const ts = new Float64Array(n);
+    ts.set(this.ts);
+    this.ts = ts;
+    const typeId = new Uint16Array(n);
+    typeId.set(this.typeId);
+    this.typeId = typeId;
+    const actorId = new Uint8Array(n);
+    actorId.set(this.actorId);
+    this.actorId = actorId;
+  }
+}

@@ -1,0 +1,57 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { createCoreContext } from "@/lib/context";
+import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
+
+const at = (second: number) => `2026-05-12T01:${String(Math.floor(second / 60)).padStart(2, "0")}:${String(second % 60).padStart(2, "0")}.${String(second % 1000).padStart(3, "0")}Z`;
+
+/** A transcript of `rounds` tool rounds with a malformed line, API errors and a cut user text. */
+function transcript(rounds: number): string {
+  const lines: string[] = [JSON.stringify({ type: "user", timestamp: at(0), message: { role: "user", content: `start ${"long ".repeat(300)}` } })];
+  for (let r = 1; r <= rounds; r++) {
+    const s = r * 3;
+    lines.push(JSON.stringify({ type: "assistant", timestamp: at(s), message: { role: "assistant", id: `m${r}`, content: [{ type: "tool_use", id: `t${r}`, name: r % 2 ? "Bash" : "Read", input: { command: r % 3 ? "npm test" : "cat a" } }], usage: { input_tokens: r, output_tokens: 2, cache_read_input_tokens: r % 7 === 0 ? 10 : 90_000 } } }));
+    lines.push(JSON.stringify({ type: "user", timestamp: at(s + 1), message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${r}`, content: "x".repeat(r % 5 ? 10 : 900), is_error: r % 4 === 0 } ] }, toolUseResult: { stdout: "y" } }));
+    if (r % 9 === 0) lines.push(`{"type":"progress","timestamp":"${at(s + 2)}","data":{"a":[1,2`);
+    if (r % 11 === 0) lines.push(JSON.stringify({ type: "system", subtype: "api_error", content: `boom ${"e".repeat(700)}`, timestamp: at(s + 2) }));
+    if (r % 13 === 0) lines.push(JSON.stringify({ type: "user", timestamp: at(s + 2), message: { role: "user", content: `next ${r}` } }));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function overview(workers: string) {
+  process.env.CASEFILE_WORKERS = workers;
+  vi.resetModules();
+  const { sessionOverview } = await import("@/lib/forensics/overview");
+  const { reconstructSession } = await import("@/lib/forensics/reconstruct");
+  const root = await buildTestWorkspace([{ ref: "S0001", content: transcript(400) }]);
+  const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
+  const ids = { project_key: TEST_PROJECT_KEY, session_ref: "S0001" };
+  const result = { overview: await sessionOverview(ctx, ids), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true }) };
+  const stored = await fs.readdir(path.join(root, ".casefile", "forensics"));
+  // The stored scan's arrays (its JSON header names the files' mtimes, which differ).
+  const bytes = await fs.readFile(path.join(root, ".casefile", "forensics", stored[0]!));
+  return { result, stored: bytes.subarray((4 + bytes.readUInt32LE(0) + 7) & ~7) };
+}
+
+describe("the forensics scan mapped in line ranges (worker threads)", () => {
+  afterEach(() => {
+    delete process.env.CASEFILE_WORKERS;
+  });
+
+  it("gives the one-thread result exactly: overview, timeline and stored scan", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const one = await overview("1");
+    const three = await overview("3");
+    // mapRanges reports a fallback to one thread: the workers did run.
+    expect(warn).not.toHaveBeenCalled();
+    expect(one.result.overview.status).toBe("ok");
+    expect(JSON.stringify(three.result)).toBe(JSON.stringify(one.result));
+    expect(three.stored.equals(one.stored)).toBe(true);
+    expect(JSON.stringify(one.result.overview)).toContain("truncated_line");
+    expect(JSON.stringify(one.result.overview)).toContain("start long long");
+  }, 60_000);
+});

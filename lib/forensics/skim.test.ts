@@ -1,0 +1,136 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
+import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+
+/** Facts the scan gets from the skim: null when the skim leaves the line to JSON.parse. */
+function skimmed(text: string): RecordFacts | "blank" | null {
+  const b = Buffer.from(`xx${text}\n{"type":"user"}`, "utf8");
+  const r = skimClaudeLine(b, 2, 2 + Buffer.byteLength(text));
+  if (r === BLANK) return "blank";
+  return r === null ? null : classifyRecord(r.record, "claude-code", null, r.timestampMs);
+}
+
+/** Facts from JSON.parse of the whole line (the reference); null for a malformed line. */
+function parsed(text: string): RecordFacts | null {
+  const record = parseJsonObject(text);
+  return record === null ? null : classifyRecord(record, "claude-code");
+}
+
+/** A cut user text stands for the whole one when it is a prefix of it. */
+function sameFacts(got: RecordFacts, want: RecordFacts): boolean {
+  if (got.userText !== null && want.userText !== null && got.userText.includes(CUT_MARK)) {
+    const prefix = got.userText.slice(0, got.userText.indexOf(CUT_MARK));
+    if (!want.userText.startsWith(prefix)) return false;
+    return JSON.stringify({ ...got, userText: null }) === JSON.stringify({ ...want, userText: null });
+  }
+  return JSON.stringify(got) === JSON.stringify(want);
+}
+
+const assistant = {
+  type: "assistant",
+  timestamp: "2026-01-11T09:53:28.293Z",
+  message: {
+    id: "msg_1",
+    role: "assistant",
+    content: [
+      { type: "text", text: "hello" },
+      { type: "tool_use", id: "tu_1", name: "Bash", input: { command: "cat x.txt", description: "d" } },
+      { type: "tool_use", id: "tu_2", name: "Task", input: { subagent_type: "Explore", prompt: "p".repeat(2000) } },
+    ],
+    usage: { input_tokens: 3, output_tokens: 5, cache_read_input_tokens: 7, cache_creation_input_tokens: 11, cache_creation: { ephemeral_5m_input_tokens: 1 } },
+  },
+  toolUseResult: { structuredPatch: [{ lines: ["-a", "+b"] }] },
+};
+
+describe("skimClaudeLine", () => {
+  it("gives the facts JSON.parse and classifyRecord give", () => {
+    const lines = [
+      JSON.stringify(assistant),
+      JSON.stringify({ type: "user", timestamp: "2026-01-11T09:53:23.575+02:00", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "tu_1", is_error: true, content: [{ type: "text", text: "x".repeat(3000) }] }] } }),
+      JSON.stringify({ type: "user", timestamp: "2026-02-30T09:53:23.575Z", message: { role: "user", content: "  [Request interrupted by user]" } }),
+      JSON.stringify({ type: "user", timestamp: "2026-01-31T23:59:59.999Z", message: { role: "user", content: `${" ".repeat(600)}hi` } }),
+      JSON.stringify({ type: "system", subtype: "api_error", content: "boom", timestamp: "2026-01-11T09:53:23Z" }),
+      JSON.stringify({ type: "progress", data: { deep: [[[{ a: [1, -2.5e-3, true, false, null, "s\\\"q"] }]]] }, timestamp: "x" }),
+      JSON.stringify({ type: "summary", summary: "s", leafUuid: "u" }),
+      ` { "type" : "assistant" , "message" : { "content" : "text \\u00e9\\n" , "role" : "assistant" } , "isApiErrorMessage" : true } `,
+      `{"type":"user","type":"assistant","message":{"role":"assistant","content":[]},"message":{"role":"assistant","content":"again"}}`,
+      `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":1e3,"output_tokens":-0,"input_tokens":2}}}`,
+    ];
+    for (const text of lines) {
+      const got = skimmed(text);
+      const want = parsed(text);
+      expect(got, text.slice(0, 120)).not.toBeNull();
+      expect(sameFacts(got as RecordFacts, want!), text.slice(0, 120)).toBe(true);
+    }
+  });
+
+  it("cuts long text only when its prefix decides blank and prefix tests", () => {
+    const long = parsed(JSON.stringify({ type: "user", message: { role: "user", content: "word ".repeat(400) } }))!;
+    const got = skimmed(JSON.stringify({ type: "user", message: { role: "user", content: "word ".repeat(400) } })) as RecordFacts;
+    expect(got.userText).toContain(CUT_MARK);
+    expect(long.userText!.startsWith(got.userText!.slice(0, got.userText!.indexOf(CUT_MARK)))).toBe(true);
+    const spaced = skimmed(JSON.stringify({ type: "user", message: { role: "user", content: `${" ".repeat(700)}x` } })) as RecordFacts;
+    expect(spaced.userText).toBe(`${" ".repeat(700)}x`);
+  });
+
+  it("leaves to JSON.parse every line that is not a valid JSON object, or that it cannot settle", () => {
+    const bad = [
+      `{"type":"user","message":{"role":"user","content":"abc`,
+      `{"type":"user",}`,
+      `{"type":"progress","data":{"a":tru}}`,
+      `{"type":"progress","data":{"a":01}}`,
+      `{"type":"progress","data":{"a":1.}}`,
+      `{"type":"progress","data":{"a":[1 2]}}`,
+      `{"type":"progress","data":{"a" 1}}`,
+      `{"type":"progress"}{"type":"progress"}`,
+      `{"type":"progress","data":{"a":1}`,
+      `["type"]`,
+      `"text"`,
+      `{"t\\u0079pe":"user"}`,
+      `{"type":"us\u0001er"}`,
+      `{"type":"user","data":"\\x"}`.replace("data", "message"),
+      `\ufeff{"type":"user"}`,
+    ];
+    for (const text of bad) expect(skimmed(text), text).toBeNull();
+    expect(skimmed("  \t ")).toBe("blank");
+  });
+});
+
+describe.skipIf(!HAS_SHARED)(`skimClaudeLine on every Claude Code corpus line${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  it("gives JSON.parse's facts, and settles every valid line itself", () => {
+    const corpus = path.join(SHARED_DIR, "corpus", "claude-code");
+    const files = readdirSync(corpus, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+    expect(files.length).toBeGreaterThan(10);
+    let lines = 0;
+    let settled = 0;
+    for (const file of files) {
+      const bytes = readFileSync(path.join(corpus, file));
+      let start = 0;
+      while (start < bytes.length) {
+        let end = bytes.indexOf(0x0a, start);
+        if (end === -1) end = bytes.length;
+        const stop = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+        const text = bytes.toString("utf8", start, stop);
+        const r = skimClaudeLine(bytes, start, stop);
+        const want = text.trim() === "" ? "blank" : parsed(text);
+        if (r === BLANK) expect(want, `${file} byte ${start}`).toBe("blank");
+        else if (r !== null) {
+          settled += 1;
+          expect(want, `${file} byte ${start}`).not.toBeNull();
+          const got = classifyRecord(r.record, "claude-code", null, r.timestampMs);
+          expect(sameFacts(got, want as RecordFacts), `${file} byte ${start}`).toBe(true);
+        } else if (want !== null && want !== "blank") throw new Error(`${file} byte ${start}: the skim gave up on a valid line`);
+        lines += 1;
+        start = end + 1;
+      }
+    }
+    expect(lines).toBeGreaterThan(1000);
+    expect(settled).toBeGreaterThan(lines * 0.9);
+  });
+});

@@ -1,0 +1,574 @@
+import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
+import type { JsonObject } from "@/lib/sources/common/json-object";
+
+/**
+ * Byte-level skim of one Claude Code JSONL line for the forensics scan (issue 9's cold
+ * `session_overview`): one walk over the line's bytes that checks the JSON grammar of the whole
+ * line and builds only the fields {@link classifyRecord} reads (`type`, `subtype`,
+ * `isSidechain`, `isMeta`, `message.role/id/usage/content` parts' `type`, ids, `name`,
+ * `is_error`, `text`, `input.command/subagent_type`…), skipping everything else (tool output,
+ * `toolUseResult`, `snapshot`, progress `data`): most of a real transcript's bytes and tokens are
+ * never turned into strings or objects.
+ *
+ * Exactness: structure, numbers, literals and every built string are checked as `JSON.parse`
+ * checks them; the *content* of a skipped string (raw control characters, invalid escapes,
+ * which no JSON writer emits) is not, like lean-json's cut strings. The timestamp is parsed here
+ * (`timestampMs`) and left out of `record`.
+ *
+ * Long text (`text`, `content`, `error` strings over {@link CUT_BYTES} raw bytes) is cut like
+ * lean-json: `<prefix>\u0000<raw byte length>` where the prefix is the first
+ * {@link KEEP_BYTES} raw bytes decoded, and only when that prefix holds at least
+ * {@link MIN_KEPT_CHARS} characters after leading whitespace, so blank tests, `trimStart()`
+ * prefix tests and first-word tests on it decide exactly as on the whole string. A caller that
+ * needs such a string whole (a kept user message, an API error text) re-reads the line.
+ */
+
+/** Raw bytes above which a text string is cut. */
+export const CUT_BYTES = 512;
+/** Raw bytes decoded as a cut string's prefix. */
+export const KEEP_BYTES = 160;
+/** Characters a cut prefix must keep after leading whitespace (else the string is built whole). */
+export const MIN_KEPT_CHARS = 64;
+/** Marks a cut string (U+0000 is never unescaped in JSON text). */
+export const CUT_MARK = "\u0000";
+
+/** A skimmed line: the record with the fields the classifier reads, and its timestamp. */
+export type SkimmedRecord = { record: JsonObject; timestampMs: number | null };
+
+/** {@link skimClaudeLine}'s answer for a line of JSON whitespace only. */
+export const BLANK: unique symbol = Symbol("blank");
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+// Field plans: what to build of a value. Keys not in an object plan are skipped (validated only).
+const SKIP = 0;
+/** Build the value as JSON.parse would. */
+const FULL = 1;
+/** Build the value, cutting long strings at any depth. */
+const TEXT = 2;
+/** The top-level timestamp: parsed to epoch ms. */
+const STAMP = 3;
+type Plan = number | ObjectPlan | ArrayPlan;
+type Field = { bytes: Uint8Array; name: string; plan: Plan };
+type ObjectPlan = { keys: (Field[] | undefined)[] };
+type ArrayPlan = { items: Plan; orElse: Plan };
+
+function objectPlan(fields: Record<string, Plan>): ObjectPlan {
+  const keys: (Field[] | undefined)[] = [];
+  for (const [name, plan] of Object.entries(fields)) {
+    const bytes = new Uint8Array(Buffer.from(name, "utf8"));
+    (keys[bytes.length] ??= []).push({ bytes, name, plan });
+  }
+  return { keys };
+}
+
+const PART = objectPlan({
+  type: FULL,
+  tool_use_id: FULL,
+  is_error: FULL,
+  name: FULL,
+  id: FULL,
+  text: TEXT,
+  input: objectPlan({ command: FULL, subagent_type: FULL }),
+});
+const USAGE = objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL });
+const MESSAGE = objectPlan({ role: FULL, id: FULL, usage: USAGE, content: { items: PART, orElse: TEXT } });
+/** Every top-level field lib/forensics/classify.ts and lib/sources/claude-code/classify-record.ts read. */
+const CLAUDE_RECORD = objectPlan({
+  type: FULL,
+  subtype: FULL,
+  timestamp: STAMP,
+  isSidechain: FULL,
+  sourceToolAssistantUUID: TEXT,
+  isMeta: FULL,
+  isCompactSummary: FULL,
+  content: TEXT,
+  isApiErrorMessage: FULL,
+  error: TEXT,
+  message: MESSAGE,
+});
+
+class Invalid extends Error {}
+const INVALID = new Invalid("invalid JSON");
+
+let buf: Buffer = Buffer.alloc(0);
+let pos = 0;
+let end = 0;
+let stampMs: number | null = null;
+
+/**
+ * Skims `bytes[start, end)` (one line, terminator excluded) of a Claude Code transcript.
+ * @returns the record and timestamp, {@link BLANK} for a line of JSON whitespace only, or null
+ *   when the line is not a JSON object or the skim cannot decide (deep nesting, escaped keys):
+ *   the caller then parses the line with `JSON.parse`, which settles it exactly. Never throws.
+ */
+export function skimClaudeLine(bytes: Buffer, start: number, stop: number): SkimmedRecord | typeof BLANK | null {
+  buf = bytes;
+  pos = start;
+  end = stop;
+  stampMs = null;
+  try {
+    ws();
+    if (pos >= end) return BLANK;
+    if (ch(pos) !== 0x7b) return null;
+    const record = readObject(CLAUDE_RECORD) as JsonObject;
+    ws();
+    if (pos !== end) return null;
+    return { record, timestampMs: stampMs };
+  } catch {
+    return null;
+  } finally {
+    buf = EMPTY;
+  }
+}
+const EMPTY = Buffer.alloc(0);
+
+/** The byte at `i`, or -1 at or past the line's end (the next line's bytes are never read). */
+function ch(i: number): number {
+  return i < end ? buf[i]! : -1;
+}
+
+function ws(): void {
+  let c = ch(pos);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ch(++pos);
+}
+
+/** Index of the quote closing the string whose opening quote is at `open`. */
+function closeOf(open: number): number {
+  const close = closeQuote(buf, open, end);
+  if (close < 0) throw INVALID;
+  return close;
+}
+
+function value(plan: Plan): unknown {
+  if (plan === SKIP) {
+    skip();
+    return undefined;
+  }
+  const c = ch(pos);
+  if (typeof plan === "object") {
+    if ("keys" in plan) {
+      if (c === 0x7b) return readObject(plan);
+    } else if (c === 0x5b) return readArray(plan.items);
+    else return value(plan.orElse);
+  }
+  if (c === QUOTE) {
+    if (plan === STAMP) {
+      const close = closeOf(pos);
+      stampMs = stamp(pos + 1, close);
+      pos = close + 1;
+      return undefined;
+    }
+    return readString(plan === TEXT);
+  }
+  if (plan === STAMP) {
+    stampMs = null;
+    skip();
+    return undefined;
+  }
+  if (c === 0x7b) return readObject(plan === TEXT ? TEXT : FULL);
+  if (c === 0x5b) return readArray(plan);
+  return scalar();
+}
+
+/** Reads an object at `pos` (`{`); `plan` is an object plan, or FULL/TEXT for every key. */
+function readObject(plan: Plan): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const b = buf;
+  const e = end;
+  const fields = typeof plan === "object" && "keys" in plan ? plan.keys : null;
+  let i = pos + 1;
+  let c = i < e ? b[i]! : -1;
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
+  if (c === 0x7d) {
+    pos = i + 1;
+    return out;
+  }
+  for (;;) {
+    if (c !== QUOTE) throw INVALID;
+    const close = closeQuote(b, i, e);
+    if (close < 0) throw INVALID;
+    const length = close - i - 1;
+    let name: string | null = null;
+    let sub: Plan = plan;
+    if (fields !== null) {
+      sub = SKIP;
+      const candidates = length < fields.length ? fields[length] : undefined;
+      if (candidates !== undefined) {
+        for (let k = 0; k < candidates.length; k++) {
+          const f = candidates[k]!;
+          const want = f.bytes;
+          let j = 0;
+          while (j < length && b[i + 1 + j] === want[j]) j++;
+          if (j === length) {
+            name = f.name;
+            sub = f.plan;
+            break;
+          }
+        }
+      }
+      // An escaped key could spell a wanted name: let JSON.parse settle the line.
+      if (name === null) for (let j = i + 1; j < close; j++) if (b[j] === BACKSLASH) throw INVALID;
+    } else {
+      pos = i;
+      name = decode(i, close);
+    }
+    i = close + 1;
+    c = i < e ? b[i]! : -1;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
+    if (c !== 0x3a) throw INVALID;
+    i++;
+    if (sub === SKIP) {
+      i = skipValue(b, i, e);
+      if (i < 0) throw INVALID;
+    } else {
+      c = i < e ? b[i]! : -1;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
+      pos = i;
+      const v = value(sub);
+      i = pos;
+      if (sub !== STAMP) {
+        if (name === "__proto__") Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
+        else out[name!] = v;
+      }
+    }
+    c = i < e ? b[i]! : -1;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
+    if (c === 0x2c) {
+      i++;
+      c = i < e ? b[i]! : -1;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
+      continue;
+    }
+    if (c === 0x7d) {
+      pos = i + 1;
+      return out;
+    }
+    throw INVALID;
+  }
+}
+
+function readArray(plan: Plan): unknown[] {
+  const out: unknown[] = [];
+  pos++;
+  ws();
+  if (ch(pos) === 0x5d) {
+    pos++;
+    return out;
+  }
+  for (;;) {
+    out.push(value(plan));
+    ws();
+    const c = ch(pos);
+    if (c === 0x2c) {
+      pos++;
+      ws();
+      continue;
+    }
+    if (c === 0x5d) {
+      pos++;
+      return out;
+    }
+    throw INVALID;
+  }
+}
+
+/** Validates and steps over one value at `pos` without building it. */
+function skip(): void {
+  const at = skipValue(buf, pos, end);
+  if (at < 0) throw INVALID;
+  pos = at;
+}
+
+/** Containers open in {@link skipValue}: 1 object, 0 array (deeper values are left to JSON.parse). */
+const OPEN = new Uint8Array(4096);
+
+/**
+ * Index just past the JSON value starting at `i` in `b` (whitespace before it skipped), checking
+ * the grammar of everything but string contents; -1 when it is not valid before `end`. One
+ * tight loop with locals only: most of a transcript's bytes go through here.
+ */
+export function skipValue(b: Buffer, i: number, end: number): number {
+  const open = OPEN;
+  let depth = 0;
+  for (;;) {
+    // A value at i.
+    let c = i < end ? b[i]! : -1;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+    if (c === QUOTE) {
+      i = closeQuote(b, i, end);
+      if (i < 0) return -1;
+      i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      const isObject = c === 0x7b;
+      i++;
+      c = i < end ? b[i]! : -1;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+      if (isObject ? c === 0x7d : c === 0x5d) {
+        i++;
+      } else {
+        if (depth >= open.length) return -1;
+        open[depth++] = isObject ? 1 : 0;
+        if (isObject) {
+          if (c !== QUOTE) return -1;
+          i = closeQuote(b, i, end);
+          if (i < 0) return -1;
+          i++;
+          c = i < end ? b[i]! : -1;
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+          if (c !== 0x3a) return -1;
+          i++;
+        }
+        continue;
+      }
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      const word = c === 0x74 ? TRUE_BYTES : c === 0x66 ? FALSE_BYTES : NULL_BYTES;
+      if (i + word.length > end) return -1;
+      for (let k = 1; k < word.length; k++) if (b[i + k] !== word[k]) return -1;
+      i += word.length;
+    } else {
+      if (c === 0x2d) c = ++i < end ? b[i]! : -1;
+      if (c === 0x30) c = ++i < end ? b[i]! : -1;
+      else if (c >= 0x31 && c <= 0x39) {
+        do c = ++i < end ? b[i]! : -1;
+        while (c >= 0x30 && c <= 0x39);
+      } else return -1;
+      if (c === 0x2e) {
+        c = ++i < end ? b[i]! : -1;
+        if (c < 0x30 || c > 0x39) return -1;
+        do c = ++i < end ? b[i]! : -1;
+        while (c >= 0x30 && c <= 0x39);
+      }
+      if (c === 0x65 || c === 0x45) {
+        c = ++i < end ? b[i]! : -1;
+        if (c === 0x2b || c === 0x2d) c = ++i < end ? b[i]! : -1;
+        if (c < 0x30 || c > 0x39) return -1;
+        do c = ++i < end ? b[i]! : -1;
+        while (c >= 0x30 && c <= 0x39);
+      }
+    }
+    // After a value: close containers, or a comma and the next value (with its key in an object).
+    for (;;) {
+      if (depth === 0) return i;
+      c = i < end ? b[i]! : -1;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+      const inObject = open[depth - 1] === 1;
+      if (c === 0x2c) {
+        i++;
+        if (inObject) {
+          c = i < end ? b[i]! : -1;
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+          if (c !== QUOTE) return -1;
+          i = closeQuote(b, i, end);
+          if (i < 0) return -1;
+          i++;
+          c = i < end ? b[i]! : -1;
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
+          if (c !== 0x3a) return -1;
+          i++;
+        }
+        break;
+      }
+      if (c === (inObject ? 0x7d : 0x5d)) {
+        depth--;
+        i++;
+        continue;
+      }
+      return -1;
+    }
+  }
+}
+
+/** Index of the quote closing the string whose opening quote is at `open` in `b`, or -1 before `end`. */
+function closeQuote(b: Buffer, open: number, end: number): number {
+  // Short strings (keys, ids, most values) by a plain loop; long ones by memchr.
+  let at = open + 1;
+  const near = at + 48 < end ? at + 48 : end;
+  while (at < near) {
+    const c = b[at]!;
+    if (c === QUOTE) return at;
+    at += c === BACKSLASH ? 2 : 1;
+  }
+  if (at >= end) return -1;
+  // `at` is not inside an escape here: search on, checking each quote's backslash run.
+  for (;; at++) {
+    at = b.indexOf(QUOTE, at);
+    if (at === -1 || at >= end) return -1;
+    if (b[at - 1] !== BACKSLASH) return at;
+    let slashes = 1;
+    while (b[at - 1 - slashes] === BACKSLASH) slashes++;
+    if ((slashes & 1) === 0) return at;
+  }
+}
+
+/** Steps over a number or literal at `pos`, checking its grammar; returns where it started. */
+function scalarEnd(): number {
+  const from = pos;
+  let c = ch(pos);
+  if (c === 0x74) return literal(from, TRUE_BYTES);
+  if (c === 0x66) return literal(from, FALSE_BYTES);
+  if (c === 0x6e) return literal(from, NULL_BYTES);
+  if (c === 0x2d) c = ch(++pos);
+  if (c === 0x30) c = ch(++pos);
+  else if (c >= 0x31 && c <= 0x39) {
+    do c = ch(++pos);
+    while (c >= 0x30 && c <= 0x39);
+  } else throw INVALID;
+  if (c === 0x2e) {
+    c = ch(++pos);
+    if (c < 0x30 || c > 0x39) throw INVALID;
+    do c = ch(++pos);
+    while (c >= 0x30 && c <= 0x39);
+  }
+  if (c === 0x65 || c === 0x45) {
+    c = ch(++pos);
+    if (c === 0x2b || c === 0x2d) c = ch(++pos);
+    if (c < 0x30 || c > 0x39) throw INVALID;
+    do c = ch(++pos);
+    while (c >= 0x30 && c <= 0x39);
+  }
+  return from;
+}
+
+const TRUE_BYTES = new Uint8Array(Buffer.from("true"));
+const FALSE_BYTES = new Uint8Array(Buffer.from("false"));
+const NULL_BYTES = new Uint8Array(Buffer.from("null"));
+
+function literal(from: number, word: Uint8Array): number {
+  if (from + word.length > end) throw INVALID;
+  for (let i = 1; i < word.length; i++) if (buf[from + i] !== word[i]) throw INVALID;
+  pos = from + word.length;
+  return from;
+}
+
+function scalar(): unknown {
+  const c = ch(pos);
+  const from = scalarEnd();
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  // Token counts: plain integers of up to 15 digits, read from their digits (exact below 2^53).
+  if (pos - from <= 15) {
+    let v = 0;
+    let i = from;
+    for (; i < pos; i++) {
+      const d = buf[i]! - 0x30;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === pos) return v;
+  }
+  return Number(latin1(buf, from, pos));
+}
+
+/** Buffer's own slicers, without `toString`'s argument handling (a measurable cost per short string). */
+type Slicers = { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string };
+function latin1(b: Buffer, start: number, end: number): string {
+  return (b as unknown as Slicers).latin1Slice(start, end);
+}
+function utf8(b: Buffer, start: number, end: number): string {
+  return (b as unknown as Slicers).utf8Slice(start, end);
+}
+
+/** Decodes the string literal at `pos`, cutting it when `cut` and long (see the module comment). */
+function readString(cut: boolean): string {
+  const open = pos;
+  const close = closeOf(open);
+  pos = close + 1;
+  if (cut && close - open - 1 > CUT_BYTES) {
+    const kept = safeCut(open + 1, open + 1 + KEEP_BYTES);
+    const prefix = decode(open, kept, false);
+    if (prefix.trimStart().length >= MIN_KEPT_CHARS) return `${prefix}${CUT_MARK}${close - open - 1}`;
+  }
+  return decode(open, close);
+}
+
+/**
+ * The text of the literal opening at `open` up to `close` (exclusive); `closed` false when
+ * `close` is a cut point inside the string rather than its closing quote.
+ */
+function decode(open: number, close: number, closed = true): string {
+  const b = buf;
+  const length = close - open - 1;
+  if (length <= 32) {
+    // Short ASCII text without escapes (names, ids, types): the common case, read directly.
+    let j = open + 1;
+    while (j < close && b[j]! >= 0x20 && b[j]! < 0x7f && b[j] !== BACKSLASH) j++;
+    if (j === close) {
+      const known = length < INTERNED.length ? INTERNED[length] : undefined;
+      if (known !== undefined) {
+        for (let k = 0; k < known.length; k++) {
+          const want = known[k]!.bytes;
+          let m = 0;
+          while (m < length && b[open + 1 + m] === want[m]) m++;
+          if (m === length) return known[k]!.text;
+        }
+      }
+      return latin1(b, open + 1, close);
+    }
+  }
+  const slash = b.indexOf(BACKSLASH, open + 1);
+  if (slash === -1 || slash >= close) {
+    // Raw control characters are invalid in a JSON string: let JSON.parse say so.
+    const text = utf8(buf, open + 1, close);
+    if (!CONTROL.test(text)) return text;
+  }
+  const literalText = closed ? utf8(buf, open, close + 1) : `${utf8(buf, open, close)}"`;
+  try {
+    return JSON.parse(literalText) as string;
+  } catch {
+    throw INVALID;
+  }
+}
+/** Values read on most lines, returned without building a new string. */
+const INTERNED: ({ bytes: Uint8Array; text: string }[] | undefined)[] = [];
+for (const text of ["user", "assistant", "progress", "system", "summary", "file-history-snapshot", "queue-operation", "tool_use", "tool_result", "text", "thinking", "redacted_thinking", "image", "compact_boundary", "api_error", "Read", "Bash", "Edit", "Write", "Grep", "Glob", "Task", "TodoWrite"]) {
+  (INTERNED[text.length] ??= []).push({ bytes: new Uint8Array(Buffer.from(text)), text });
+}
+
+const CONTROL = /[\u0000-\u001f]/;
+
+/** A cut point at or before `at` that splits neither a UTF-8 sequence nor an escape (as lean-json). */
+function safeCut(from: number, at: number): number {
+  let cut = at;
+  while (cut > from && (buf[cut]! & 0xc0) === 0x80) cut--;
+  for (let i = Math.max(from, cut - 6); i < cut; i++) {
+    if (buf[i] === BACKSLASH) {
+      let run = i;
+      while (run > from && buf[run - 1] === BACKSLASH) run--;
+      return run;
+    }
+  }
+  return cut;
+}
+
+/** Epoch ms of the timestamp string between `from` and `to` (its quotes excluded). */
+function stamp(from: number, to: number): number | null {
+  // The shape Claude Code writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read from its bytes; anything
+  // else goes through the shared parser.
+  if (to - from === 24 && buf[from + 4] === 0x2d && buf[from + 7] === 0x2d && buf[from + 10] === 0x54 && buf[from + 13] === 0x3a && buf[from + 16] === 0x3a && buf[from + 19] === 0x2e && buf[from + 23] === 0x5a) {
+    const year = digits(from, 4);
+    const month = digits(from + 5, 2);
+    const day = digits(from + 8, 2);
+    const hour = digits(from + 11, 2);
+    const minute = digits(from + 14, 2);
+    const second = digits(from + 17, 2);
+    const ms = digits(from + 20, 3);
+    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+      return civilToEpochMs(year, month, day, hour, minute, second) + ms;
+    }
+  }
+  return parseAwareTimestamp(decode(from - 1, to));
+}
+
+/** The decimal number of `n` ASCII digits at `at`, or -1 when one is not a digit. */
+function digits(at: number, n: number): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = buf[at + i]! - 0x30;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
