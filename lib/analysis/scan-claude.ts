@@ -28,17 +28,6 @@ const PARALLEL_MIN_BYTES = 64 << 20;
 const WORKER_ENTRY = "./claude-worker.ts";
 
 /**
- * The share of the file this thread maps while the workers start: a worker running from
- * TypeScript source loads tsx first (~0.5 s of CPU, measured on the reference machine, where
- * a range is mapped at ~320 MB/s), so this thread takes about 160 MB more than an equal share
- * of a ~1 GB session; a compiled worker starts in ~50 ms and shares are equal.
- */
-function firstShare(parts: number): number {
-  const equal = 1 / parts;
-  return /\.[cm]?ts$/.test(WORKER_ENTRY) ? Math.min(0.75, equal * 1.16) : equal;
-}
-
-/**
  * Scans one Claude Code transcript (seed 003, issue 10):
  * - token points and context resets from every `type: "assistant"` record's `message.usage`;
  * - every `Read` tool_use (batch = its `message.id`), its tool_result line and success
@@ -68,7 +57,7 @@ function firstShare(parts: number): number {
 export async function scanClaudeSession(filePath: string, threshold: number): Promise<ClaudeScan> {
   const { size } = await fs.stat(filePath);
   const parts = size < PARALLEL_MIN_BYTES ? 1 : rangeCount(size);
-  const ranges = await splitRecordRanges(filePath, size, parts, firstShare(parts));
+  const ranges = await splitRecordRanges(filePath, size, parts);
   const reducer = claudeReducer(threshold);
   // Ranges are reduced in file order as soon as they are mapped: the first one (this thread's)
   // while the workers still read theirs.

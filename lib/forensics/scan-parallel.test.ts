@@ -24,6 +24,7 @@ function transcript(rounds: number): string {
 
 async function overview(workers: string) {
   process.env.CASEFILE_WORKERS = workers;
+  process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
   vi.resetModules();
   const { sessionOverview } = await import("@/lib/forensics/overview");
   const { reconstructSession } = await import("@/lib/forensics/reconstruct");
@@ -40,6 +41,7 @@ async function overview(workers: string) {
 describe("the forensics scan mapped in line ranges (worker threads)", () => {
   afterEach(() => {
     delete process.env.CASEFILE_WORKERS;
+    delete process.env.CASEFILE_WORKERS_MIN_BYTES;
   });
 
   it("gives the one-thread result exactly: overview, timeline and stored scan", async () => {

@@ -8,9 +8,9 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { forEachRangeChunk, mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
+import { mapRanges, rangeCount, splitFileRanges, startWorker, type RangeTask } from "@/lib/jsonl/parallel";
 import { CUT_MARK } from "@/lib/forensics/skim";
-import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
+import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -345,7 +345,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     // between them; a Codex file's legacy header does), then reduced in file order.
     const parts = source === "claude-code" ? scanThreads(index.size) : 1;
     if (parts > 1) {
-      const ranges = await scanRanges(file.path, index, parts);
+      const ranges = await splitFileRanges(file.path, index, parts);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
       // The first range is mapped here and reduced chunk by chunk while the workers map the
       // others; a range a worker could not take is mapped here too, and reduced in its turn.
@@ -417,21 +417,6 @@ function scanThreads(bytes: number): number {
   const parts = rangeCount(bytes);
   if (parts <= 1 || (process.env.CASEFILE_WORKERS ?? "") !== "") return parts;
   return loadavg()[0]! >= availableParallelism() ? 1 : parts;
-}
-
-/**
- * Line ranges of a transcript for `parts` threads, the first (this thread's) a share and a half
- * of the others: a worker first starts (tsx, a cold JIT), and in a profile of equal ranges this
- * thread waited for it. `2 * parts + 1` equal pieces: 3 here, 2 per worker; equal ranges when
- * the file has too few lines for that.
- */
-async function scanRanges(filePath: string, index: LineIndex, parts: number): Promise<LineRange[]> {
-  const pieces = await splitFileRanges(filePath, index, 2 * parts + 1);
-  if (pieces.length !== 2 * parts + 1) return splitFileRanges(filePath, index, parts);
-  const join = (a: LineRange, b: LineRange): LineRange => ({ firstLine: a.firstLine, lastLine: b.lastLine, startByte: a.startByte, endByte: b.endByte });
-  const ranges = [join(pieces[0]!, pieces[2]!)];
-  for (let k = 3; k < pieces.length; k += 2) ranges.push(join(pieces[k]!, pieces[k + 1]!));
-  return ranges;
 }
 
 /** The text of the user message on `line` of a transcript, from the whole record (the skim cut it). */

@@ -103,7 +103,11 @@ describe("rangeCount", () => {
       expect(rangeCount(1 << 30)).toBe(1);
       process.env.CASEFILE_WORKERS = "3";
       expect(rangeCount(1 << 30)).toBe(3);
+      expect(rangeCount(1 << 20)).toBe(1);
+      process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
+      expect(rangeCount(1 << 20)).toBe(3);
     } finally {
+      delete process.env.CASEFILE_WORKERS_MIN_BYTES;
       if (saved === undefined) delete process.env.CASEFILE_WORKERS;
       else process.env.CASEFILE_WORKERS = saved;
     }

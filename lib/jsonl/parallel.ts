@@ -41,12 +41,15 @@ export const PARALLEL_MIN_BYTES = 64 << 20;
 /**
  * How many ranges to split a file of `bytes` into: 1 below {@link PARALLEL_MIN_BYTES}, else the
  * machine's parallelism, at most 4 (2 on the reference machine). `CASEFILE_WORKERS=1` (or 0)
- * turns workers off; another number sets the count.
+ * turns workers off; another number sets the count for files of at least the minimum, which
+ * `CASEFILE_WORKERS_MIN_BYTES` may lower (tests force workers on small files that way; a
+ * session's many small subagent files must never each start workers).
  */
 export function rangeCount(bytes: number): number {
+  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
+  if (bytes < (Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES)) return 1;
   const env = Number(process.env.CASEFILE_WORKERS);
-  if (Number.isInteger(env) && env >= 0 && process.env.CASEFILE_WORKERS !== "") return Math.max(1, env);
-  if (bytes < PARALLEL_MIN_BYTES) return 1;
+  if (Number.isInteger(env) && env >= 0 && (process.env.CASEFILE_WORKERS ?? "") !== "") return Math.max(1, env);
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 

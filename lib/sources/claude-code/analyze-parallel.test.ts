@@ -15,12 +15,14 @@ import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/
  */
 const saved = process.env.CASEFILE_WORKERS;
 afterEach(() => {
+  delete process.env.CASEFILE_WORKERS_MIN_BYTES;
   if (saved === undefined) delete process.env.CASEFILE_WORKERS;
   else process.env.CASEFILE_WORKERS = saved;
 });
 
 async function analyse(file: string, workers: number): Promise<{ analysis: unknown; index: LineIndex | null }> {
   process.env.CASEFILE_WORKERS = String(workers);
+  process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
   let index: LineIndex | null = null;
   const analysis = await analyzeClaudeTranscript(file, null, { onIndex: (i) => (index = i) });
   return { analysis, index };
