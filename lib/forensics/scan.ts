@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import { availableParallelism, loadavg } from "node:os";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
@@ -343,7 +342,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
     // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks. A
     // big Claude Code transcript is mapped in line ranges on every core (its lines hold no state
     // between them; a Codex file's legacy header does), then reduced in file order.
-    const parts = source === "claude-code" ? scanThreads(index.size) : 1;
+    const parts = source === "claude-code" ? rangeCount(index.size) : 1;
     if (parts > 1) {
       const ranges = await splitFileRanges(file.path, index, parts);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
@@ -407,17 +406,6 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   };
 }
 
-/**
- * Threads for mapping a transcript of `bytes`: lib/jsonl/parallel's {@link rangeCount}, but one
- * when the machine's 1-minute load average already fills every core (unless `CASEFILE_WORKERS`
- * says otherwise): a worker then only adds its start-up (on the bench at load 7 on 2 cores, one
- * thread answered in 3.6 s, one worker more in 4.6 s).
- */
-function scanThreads(bytes: number): number {
-  const parts = rangeCount(bytes);
-  if (parts <= 1 || (process.env.CASEFILE_WORKERS ?? "") !== "") return parts;
-  return loadavg()[0]! >= availableParallelism() ? 1 : parts;
-}
 
 /** The text of the user message on `line` of a transcript, from the whole record (the skim cut it). */
 async function wholeUserText(ctx: CoreContext, filePath: string, line: number, source: string): Promise<string> {
