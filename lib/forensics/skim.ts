@@ -1,3 +1,4 @@
+import { CUT_MARK, safeCut } from "@/lib/jsonl/lean-json";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -29,8 +30,8 @@ export const CUT_BYTES = 512;
 export const KEEP_BYTES = 160;
 /** Characters a cut prefix must keep after leading whitespace (else the string is built whole). */
 export const MIN_KEPT_CHARS = 64;
-/** Marks a cut string (U+0000 is never unescaped in JSON text). */
-export const CUT_MARK = "\u0000";
+/** Marks a cut string: the same convention as lib/jsonl/lean-json (prefix, U+0000, byte length). */
+export { CUT_MARK };
 
 /** A skimmed line: the record with the fields the classifier reads, and its timestamp. */
 export type SkimmedRecord = { record: JsonObject; timestampMs: number | null };
@@ -477,7 +478,7 @@ function readString(cut: boolean): string {
   const close = closeOf(open);
   pos = close + 1;
   if (cut && close - open - 1 > CUT_BYTES) {
-    const kept = safeCut(open + 1, open + 1 + KEEP_BYTES);
+    const kept = safeCut(buf, open + 1, open + 1 + KEEP_BYTES);
     const prefix = decode(open, kept, false);
     if (prefix.trimStart().length >= MIN_KEPT_CHARS) return `${prefix}${CUT_MARK}${close - open - 1}`;
   }
@@ -529,19 +530,6 @@ for (const text of ["user", "assistant", "progress", "system", "summary", "file-
 
 const CONTROL = /[\u0000-\u001f]/;
 
-/** A cut point at or before `at` that splits neither a UTF-8 sequence nor an escape (as lean-json). */
-function safeCut(from: number, at: number): number {
-  let cut = at;
-  while (cut > from && (buf[cut]! & 0xc0) === 0x80) cut--;
-  for (let i = Math.max(from, cut - 6); i < cut; i++) {
-    if (buf[i] === BACKSLASH) {
-      let run = i;
-      while (run > from && buf[run - 1] === BACKSLASH) run--;
-      return run;
-    }
-  }
-  return cut;
-}
 
 /** Epoch ms of the timestamp string between `from` and `to` (its quotes excluded). */
 function stamp(from: number, to: number): number | null {

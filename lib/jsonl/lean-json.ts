@@ -15,7 +15,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Marks a cut string: U+0000 never appears unescaped in a JSON text, so a real string holding it is rare. */
-const CUT_MARK = "\u0000";
+export const CUT_MARK = "\u0000";
 
 /** The value {@link parseLeanLine} returns for a line that is not valid JSON. */
 export const MALFORMED: unique symbol = Symbol("malformed");
@@ -119,11 +119,12 @@ function closingQuote(bytes: Buffer, from: number, end: number): number {
 }
 
 /**
- * A cut point at or before `at` that splits neither a UTF-8 sequence nor an escape: back over
- * continuation bytes to a lead byte, then before any backslash run in the last 6 bytes (the
- * longest escape is `\uXXXX`), so the kept prefix is complete text.
+ * A cut point at or before `at` (inside a string literal starting at `from`) that splits neither
+ * a UTF-8 sequence nor an escape: back over continuation bytes to a lead byte, then before any
+ * backslash run in the last 6 bytes (the longest escape is `\uXXXX`), so the kept prefix is
+ * complete text. Used by every reader that cuts long strings (here and lib/forensics/skim).
  */
-function safeCut(bytes: Buffer, from: number, at: number): number {
+export function safeCut(bytes: Buffer, from: number, at: number): number {
   let cut = at;
   while (cut > from && (bytes[cut]! & 0xc0) === 0x80) cut--;
   for (let i = Math.max(from, cut - 6); i < cut; i++) {
