@@ -18,6 +18,23 @@ function LineLink({ line, href }: { line: number | null; href: LineHref }) {
   );
 }
 
+/** Rows a table shows before "Show all": a 1 GB session has ~20,000 reads, far too many to render at once. */
+export const TABLE_ROWS = 500;
+
+/** Below a cut table: how many rows are shown, and a link that shows them all. */
+export function MoreRows({ shown, total, allHref }: { shown: number; total: number; allHref: string }) {
+  if (shown >= total) return null;
+  return (
+    <p className="text-xs text-muted">
+      Showing the first {formatCount(shown)} of {formatCount(total)}.{" "}
+      <Link href={allHref} className="text-accent hover:underline">
+        Show all {formatCount(total)}
+      </Link>{" "}
+      (slow to render on a very long session).
+    </p>
+  );
+}
+
 /** Context resets (seed 003): where, from how many cached tokens to how many. */
 export function ResetsTable({ resets, lineHref }: { resets: readonly ContextReset[]; lineHref: LineHref }) {
   if (resets.length === 0) return <p className="text-sm text-muted">No context reset: the cached prompt never dropped by more than the threshold.</p>;

@@ -4,7 +4,8 @@ import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import type { AnalyzeSessionResult } from "@/lib/analysis/schema";
 
-import { ReadsTable, ResetsTable } from "./analysis-tables";
+import { chartPoints } from "./chart-points";
+import { MoreRows, ReadsTable, ResetsTable, TABLE_ROWS } from "./analysis-tables";
 import { RiskBadge } from "./risk-badge";
 import { TokenChart } from "./token-chart";
 
@@ -17,9 +18,15 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** The Analysis view of one session (seed 003): risk, token chart with resets, resets and reads tables. */
-export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSessionResult; lineCount: number }) {
+/**
+ * The Analysis view of one session (seed 003): risk, token chart with resets, resets and reads
+ * tables. A long session's chart series is thinned here, on the server ({@link chartPoints}), and
+ * its tables show their first {@link TABLE_ROWS} rows unless `showAllRows` (`?rows=all`).
+ */
+export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { analysis: AnalyzeSessionResult; lineCount: number; showAllRows?: boolean }) {
   const viewer = routes.session(a.project_key, a.session_ref);
+  const allRows = `${routes.analysis(a.project_key, a.session_ref)}?rows=all`;
+  const cut = <T,>(rows: readonly T[]): readonly T[] => (showAllRows ? rows : rows.slice(0, TABLE_ROWS));
   const reads = Array.isArray(a.reads) ? a.reads : null;
   const persistence = "persisted_reads" in a.persistence ? a.persistence : null;
   const resetBeforeUse = reads?.filter((r) => r.reset_before_use_line !== null).length ?? 0;
@@ -60,22 +67,25 @@ export function AnalysisView({ analysis: a, lineCount }: { analysis: AnalyzeSess
         <h2 id="chart-h" className="text-sm font-semibold">
           Tokens over the session <span className="font-normal text-muted">— click a point or a red reset marker to open the transcript there</span>
         </h2>
-        <TokenChart points={a.token_points} resets={a.resets} lineCount={lineCount} viewerHref={viewer} noCacheCreation={a.token_points.some((p) => p.cache_creation === null)} />
+        <TokenChart points={chartPoints(a.token_points, new Set(a.resets.map((r) => r.session_line)))} resets={a.resets} lineCount={lineCount} viewerHref={viewer} noCacheCreation={a.token_points.some((p) => p.cache_creation === null)} />
       </section>
       <section aria-labelledby="resets-h" className="flex flex-col gap-2">
         <h2 id="resets-h" className="text-sm font-semibold">
           Context resets
         </h2>
-        <ResetsTable resets={a.resets} lineHref={viewer} />
+        <ResetsTable resets={cut(a.resets)} lineHref={viewer} />
+        <MoreRows shown={cut(a.resets).length} total={a.resets.length} allHref={allRows} />
       </section>
       <section aria-labelledby="reads-h" className="flex flex-col gap-2">
         <h2 id="reads-h" className="text-sm font-semibold">
           File reads
         </h2>
-        {reads ? <ReadsTable reads={reads} lineHref={viewer} /> : <p className="text-sm text-muted">{"reason" in a.reads ? a.reads.reason : ""}</p>}
+        {reads ? <ReadsTable reads={cut(reads)} lineHref={viewer} /> : <p className="text-sm text-muted">{"reason" in a.reads ? a.reads.reason : ""}</p>}
+        {reads && <MoreRows shown={cut(reads).length} total={reads.length} allHref={allRows} />}
         {persistence && persistence.persisted_non_reads.length > 0 && (
           <p className="text-xs text-muted">
-            Also persisted (not reads): {persistence.persisted_non_reads.map((p) => `${p.tool_name ?? "unknown tool"} ${p.tool_use_id}`).join(", ")}
+            Also persisted (not reads): {cut(persistence.persisted_non_reads).map((p) => `${p.tool_name ?? "unknown tool"} ${p.tool_use_id}`).join(", ")}
+            {cut(persistence.persisted_non_reads).length < persistence.persisted_non_reads.length && ` and ${formatCount(persistence.persisted_non_reads.length - TABLE_ROWS)} more`}
           </p>
         )}
         <p className="text-xs text-muted">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 
 import { formatCount } from "@/components/format/format";
 import type { ContextReset, TokenPoint } from "@/lib/analysis/schema";
@@ -24,13 +24,22 @@ const SERIES = [
 
 const tick = (v: number) => (v >= 1000 ? `${Math.round(v / 1000)}K` : String(v));
 
+/** A reset marker's datum: placed at (its line, the cached tokens after the reset). */
+type Marker = { line: number; reset_to: number; reset: ContextReset };
+
+/** Above this many resets the dashed line per reset is left out: the markers alone stay readable. */
+const MAX_RESET_LINES = 200;
+
 /**
  * Token counts over the session's lines (one point per assistant record or token_count event),
  * with every context reset marked. Hover shows the figures; clicking the chart or a reset
- * marker opens the viewer at that line.
+ * marker opens the viewer at that line. A long session's series comes thinned (the caller
+ * passes `chartPoints`' shape-keeping subset).
  */
 export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreation }: TokenChartProps) {
   const router = useRouter();
+  const resetLines = new Set(resets.map((r) => r.session_line));
+  const markers: Marker[] = resets.map((r) => ({ line: r.session_line, reset_to: r.to_tokens, reset: r }));
   const series = SERIES.filter((s) => !(noCacheCreation && s.key === "cache_creation"));
   const go = (line: unknown) => {
     if (typeof line === "number" && Number.isFinite(line)) router.push(`${viewerHref}#L${line}`);
@@ -45,22 +54,26 @@ export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreat
           <YAxis tickFormatter={tick} fontSize={11} width={48} />
           <Tooltip
             formatter={(value, name) => [typeof value === "number" ? formatCount(value) : "—", name]}
-            labelFormatter={(label) => `Line ${String(label)}${resets.some((r) => r.session_line === label) ? " · context reset" : ""}`}
+            labelFormatter={(label) => `Line ${String(label)}${resetLines.has(Number(label)) ? " · context reset" : ""}`}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {series.map((s) => (
             <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.color} dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} />
           ))}
-          {resets.map((r) => (
+          {resets.length <= MAX_RESET_LINES && resets.map((r) => (
             <ReferenceLine key={`l${r.session_line}`} x={r.session_line} stroke="#b42318" strokeDasharray="4 3" />
           ))}
-          {resets.map((r) => (
-            <ReferenceDot
-              key={`d${r.session_line}`}
-              x={r.session_line}
-              y={r.to_tokens}
-              r={7}
-              shape={(props) => (
+          {/* One series for every marker: a ReferenceDot each took ~40 s to mount for 3,887 resets. */}
+          <Scatter
+            name="Context reset"
+            data={markers}
+            dataKey="reset_to"
+            fill="#b42318"
+            isAnimationActive={false}
+            shape={(props: unknown) => {
+              const { cx, cy, payload } = props as { cx: number; cy: number; payload: Marker };
+              const r = payload.reset;
+              return (
                 <g
                   role="link"
                   tabIndex={0}
@@ -77,11 +90,11 @@ export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreat
                   }}
                 >
                   <title>{`Reset at line ${r.session_line}: ${formatCount(r.from_tokens)} → ${formatCount(r.to_tokens)}`}</title>
-                  <circle cx={props.cx} cy={props.cy} r={7} fill="#b42318" stroke="#fff" strokeWidth={2} />
+                  <circle cx={cx} cy={cy} r={7} fill="#b42318" stroke="#fff" strokeWidth={2} />
                 </g>
-              )}
-            />
-          ))}
+              );
+            }}
+          />
         </ComposedChart>
       </ResponsiveContainer>
     </figure>
