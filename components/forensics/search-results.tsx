@@ -84,8 +84,21 @@ export function ProjectSearch({ projectKey, q, offset, result }: { projectKey: s
 }
 
 function excerpt(raw: string, q: string): string {
-  // The pattern is a regex; a plain-text probe is enough to centre the excerpt.
-  const at = raw.indexOf(q);
+  const at = matchIndex(raw, q);
   const start = Math.max(0, (at < 0 ? 0 : at) - CONTEXT_CHARS / 2);
   return `${start > 0 ? "…" : ""}${raw.slice(start, start + CONTEXT_CHARS)}`;
+}
+
+/**
+ * Where the pattern first matches in `raw`, to centre the excerpt: the pattern as a JavaScript
+ * regex (RE2's syntax agrees for common patterns; a leading `(?i)` becomes the `i` flag), else as
+ * plain text; -1 when neither finds it (the excerpt then starts at the line's start).
+ */
+function matchIndex(raw: string, q: string): number {
+  const insensitive = q.startsWith("(?i)");
+  try {
+    return raw.search(new RegExp(insensitive ? q.slice(4) : q, insensitive ? "i" : ""));
+  } catch {
+    return raw.indexOf(q);
+  }
 }
