@@ -1,4 +1,4 @@
-import { CUT_MARK, safeCut } from "@/lib/jsonl/lean-json";
+import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -13,11 +13,11 @@ import type { JsonObject } from "@/lib/sources/common/json-object";
  *
  * Exactness: structure, numbers, literals and every built string are checked as `JSON.parse`
  * checks them; the *content* of a skipped string (raw control characters, invalid escapes,
- * which no JSON writer emits) is not, like lean-json's cut strings. The timestamp is parsed here
+ * which no JSON writer emits) is not (a concession the cut strings make by design). The timestamp is parsed here
  * (`timestampMs`) and left out of `record`.
  *
  * Long text (`text`, `content`, `error` strings over {@link CUT_BYTES} raw bytes) is cut like
- * lean-json: `<prefix>\u0000<raw byte length>` where the prefix is the first
+ * lib/jsonl/cut-string: `<prefix>\u0000<raw byte length>` where the prefix is the first
  * {@link KEEP_BYTES} raw bytes decoded, and only when that prefix holds at least
  * {@link MIN_KEPT_CHARS} characters after leading whitespace, so blank tests, `trimStart()`
  * prefix tests and first-word tests on it decide exactly as on the whole string. A caller that
@@ -30,7 +30,7 @@ export const CUT_BYTES = 512;
 export const KEEP_BYTES = 160;
 /** Characters a cut prefix must keep after leading whitespace (else the string is built whole). */
 export const MIN_KEPT_CHARS = 64;
-/** Marks a cut string: the same convention as lib/jsonl/lean-json (prefix, U+0000, byte length). */
+/** Marks a cut string: the same convention as lib/jsonl/cut-string (prefix, U+0000, byte length). */
 export { CUT_MARK };
 
 /** A skimmed line: the record with the fields the classifier reads, and its timestamp. */
