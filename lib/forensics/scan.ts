@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import type { Worker } from "node:worker_threads";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
@@ -6,8 +7,9 @@ import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensi
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
-import { forEachRangeChunk, mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { mapRanges, rangeCount, splitFileRanges, startWorker, type RangeTask } from "@/lib/jsonl/parallel";
+import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
+import { rangeCount, splitFileRanges, startWorker } from "@/lib/jsonl/parallel";
+import { poolRangeCount, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/forensics/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -221,7 +223,24 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
 /** Scans under way, by session and stamp (see {@link scanSession}). */
 const inFlight = new Map<string, Promise<SessionScan>>();
 
+function spawnScanWorker(): Promise<Worker> {
+  return startWorker(import.meta.url, "./scan-worker.ts");
+}
+
 async function buildScan(ctx: CoreContext, session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
+  // The workers boot (~0.1–0.5 s each) while this thread reads the line index and maps the first
+  // ranges: started before anything else.
+  const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));
+  const threads = session.row.source === "claude-code" ? rangeCount(biggest) : 1;
+  const pool = threads > 1 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, threads - 1) : null;
+  try {
+    return await scanFiles(ctx, session, files, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: SessionFile[], pool: RangePool<ScanRangeArg, MappedLines> | null): Promise<SessionScan> {
   const source = session.row.source;
   const events = new EventBuffer();
   const stats = emptyStats();
@@ -340,25 +359,14 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
       stats.eventsBySource[src] += mapped.count;
     };
     // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks. A
-    // big Claude Code transcript is mapped in line ranges on every core (its lines hold no state
-    // between them; a Codex file's legacy header does), then reduced in file order.
-    const parts = source === "claude-code" ? rangeCount(index.size) : 1;
-    if (parts > 1) {
-      const ranges = await splitFileRanges(file.path, index, parts);
+    // big Claude Code transcript is mapped in many small line ranges on every core (its lines
+    // hold no state between them; a Codex file's legacy header does), each reduced in file order
+    // as soon as the ranges before it are (lib/jsonl/range-pool).
+    const threads = source === "claude-code" ? rangeCount(index.size) : 1;
+    if (threads > 1 && pool !== null) {
+      const ranges = await splitFileRanges(file.path, index, poolRangeCount(index.size, threads));
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
-      // The first range is mapped here and reduced chunk by chunk while the workers map the
-      // others; a range a worker could not take is mapped here too, and reduced in its turn.
-      const here: RangeTask<ScanRangeArg, MappedLines | null> = async (filePath, range, a) => {
-        if (range !== ranges[0]) return mapScanRange(filePath, range, a);
-        const mapper = new LineMapper(source);
-        await forEachRangeChunk(filePath, range, a, (buf, base, first, last) => {
-          mapper.mapRange(buf, base, a.starts, first, last, a.size);
-          reduce(mapper.take());
-        });
-        return null;
-      };
-      const mapped = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), here, file.path, ranges, arg);
-      for (const m of mapped) if (m !== null) reduce(m);
+      await pool.map(mapScanRange, file.path, ranges, arg, reduce);
     } else {
       const mapper = new LineMapper(source);
       await forEachLineChunk(file.path, index, (buf, base, first, last) => {

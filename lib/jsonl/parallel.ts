@@ -122,9 +122,31 @@ export async function startWorker(base: string, relative: string): Promise<Worke
   const entry = new URL(relative, base);
   if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry);
   const bundle = await bundledEntry(fileURLToPath(entry));
-  if (bundle !== null) return new Worker(bundle);
+  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv) });
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true });
+}
+
+/**
+ * `execArgv` less tsx's loader flags (`--import tsx`, `--require …/tsx/…`, `--loader …`): a
+ * bundled worker is plain JavaScript, and a worker inheriting the loader of a process started
+ * with tsx (`npm start`, the CLI, benches) spent ~0.3 s of CPU booting it (issue 9).
+ */
+export function withoutTsxLoader(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    const eq = flag.match(/^(--(?:import|require|loader|experimental-loader))=(.*)$/);
+    if (eq !== null) {
+      if (!/tsx/.test(eq[2]!)) out.push(flag);
+    } else if (/^(--(?:import|require|loader|experimental-loader)|-r)$/.test(flag) && i + 1 < execArgv.length) {
+      if (!/tsx/.test(execArgv[i + 1]!)) out.push(flag, execArgv[i + 1]!);
+      i++;
+    } else {
+      out.push(flag);
+    }
+  }
+  return out;
 }
 
 /** Bundles made by this process, by entry path. */

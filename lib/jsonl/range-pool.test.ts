@@ -1,0 +1,106 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { threadId } from "node:worker_threads";
+
+import { describe, expect, it, vi } from "vitest";
+
+import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
+import { poolRangeCount, RangePool } from "@/lib/jsonl/range-pool";
+import { makeTempDir } from "@/lib/testing/shared";
+
+type Counted = Awaited<ReturnType<typeof countRange>>;
+const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts");
+
+/** 60 records of growing length, one ending in \r\n. */
+async function sampleFile(): Promise<string> {
+  const dir = await makeTempDir();
+  const file = path.join(dir, "s.jsonl");
+  const records = Array.from({ length: 60 }, (_, i) => JSON.stringify({ i, pad: "x".repeat(i * 11) }));
+  await fs.writeFile(file, records.map((r, i) => r + (i === 30 ? "\r\n" : "\n")).join(""));
+  return file;
+}
+
+async function expected(file: string): Promise<[number, number][]> {
+  const index = await buildLineIndex(file);
+  const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+  return (await countRange(file, whole, "t")).records;
+}
+
+describe("RangePool", () => {
+  it("maps many ranges on this thread and a worker, handing results over in range order", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 20);
+    expect(ranges.length).toBeGreaterThan(10);
+    const pool = new RangePool<string, Counted>(spawn, 1);
+    try {
+      expect(await pool.ready()).toBe(1);
+      const seen: Counted[] = [];
+      const order: number[] = [];
+      await pool.map(countRange, file, ranges, "t", (r, i) => {
+        seen.push(r);
+        order.push(i);
+      });
+      expect(order).toEqual(ranges.map((_, i) => i));
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+      // The worker took the queue's front before this thread took its first range.
+      expect(seen[0]!.threadId).not.toBe(threadId);
+      expect(seen.some((r) => r.threadId === threadId)).toBe(true);
+      // A second pass on the same workers.
+      const again: Counted[] = [];
+      await pool.map(countRange, file, ranges.slice(0, 5), "u", (r) => again.push(r));
+      expect(again.map((r) => r.tag)).toEqual(["u", "u", "u", "u", "u"]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("maps every range on this thread when workers cannot start", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);
+    const pool = new RangePool<string, Counted>(() => {
+      throw new Error("no workers here");
+    }, 2);
+    try {
+      expect(await pool.ready()).toBe(0);
+      const seen: Counted[] = [];
+      await pool.map(countRange, file, ranges, "t", (r) => seen.push(r));
+      expect(seen.every((r) => r.threadId === threadId)).toBe(true);
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await pool.close();
+      warn.mockRestore();
+    }
+  });
+
+  it("rethrows an error of the task (in a worker too) and of onResult", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);
+    const pool = new RangePool<string, Counted>(spawn, 1);
+    try {
+      await pool.ready();
+      await expect(pool.map(countRange, path.join(file, "missing"), ranges, "t", () => undefined)).rejects.toThrow();
+      await expect(
+        pool.map(countRange, file, ranges, "t", (_, i) => {
+          if (i === 2) throw new Error("reduce failed");
+        }),
+      ).rejects.toThrow("reduce failed");
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("cuts a file in ranges of about 8 MiB, at least 8 per thread", () => {
+    expect(poolRangeCount(1000, 2)).toBe(16);
+    expect(poolRangeCount(959e6, 2)).toBe(Math.ceil(959e6 / (8 << 20)));
+  });
+});
+
+describe("withoutTsxLoader", () => {
+  it("drops tsx's loader flags from a worker's execArgv and keeps the rest", () => {
+    expect(withoutTsxLoader(["--require", "/x/node_modules/tsx/dist/preflight.cjs", "--import", "file:///x/node_modules/tsx/dist/loader.mjs"])).toEqual([]);
+    expect(withoutTsxLoader(["--import", "tsx", "--max-old-space-size=512", "--import=tsx", "--require", "./other.cjs"])).toEqual(["--max-old-space-size=512", "--require", "./other.cjs"]);
+  });
+});
