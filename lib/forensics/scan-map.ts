@@ -1,6 +1,6 @@
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
-import { terminatorBytes } from "@/lib/jsonl/line-index";
+import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
