@@ -8,7 +8,7 @@ import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { forEachRangeChunk, mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
 import { mapRanges, rangeCount, splitFileRanges, startWorker, type RangeTask } from "@/lib/jsonl/parallel";
-import { CUT_MARK } from "@/lib/forensics/skim";
+import { CUT_MARK } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
