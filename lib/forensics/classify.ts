@@ -129,7 +129,7 @@ export const MALFORMED_FACTS: RecordFacts = Object.freeze(baseFacts(null, "malfo
  * (`claude-code` or `codex`; anything else gets generic facts). For Codex, `legacy` carries the
  * legacy header timestamp when the file is in the legacy format (source-formats §1.2), so bare
  * items are normalized first. `timestampMs`, when given, is the record's timestamp already
- * parsed (lib/forensics/skim leaves `timestamp` out of the record it builds). Pure; never throws
+ * parsed (lib/sources/claude-code/skim leaves `timestamp` out of the record it builds). Pure; never throws
  * on content.
  */
 export function classifyRecord(record: JsonObject, source: string, legacy: { headerTimestamp: unknown } | null = null, timestampMs?: number | null): RecordFacts {

@@ -1,5 +1,5 @@
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
+import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -41,7 +41,7 @@ type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } |
 /**
  * Maps consecutive line ranges of one transcript of a `source` session (`claude-code`, `codex`
  * or another source) to {@link MappedLines}. Claude Code lines are skimmed
- * (lib/forensics/skim: grammar-checked, only the fields the classifier reads built); a line the
+ * (lib/sources/claude-code/skim: grammar-checked, only the fields the classifier reads built); a line the
  * skim cannot settle, and every line of other sources, is decoded and parsed with `JSON.parse`.
  */
 export class LineMapper {

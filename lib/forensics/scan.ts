@@ -10,7 +10,7 @@ import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensi
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
 import { rangeCount, splitFileRanges, startWorker } from "@/lib/jsonl/parallel";
 import { poolRangeCount, RangePool } from "@/lib/jsonl/range-pool";
-import { CUT_MARK } from "@/lib/forensics/skim";
+import { CUT_MARK } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";

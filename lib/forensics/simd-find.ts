@@ -1,3 +1,5 @@
+import { ADD, AND, BITMASK8, BLOCK, br, brIf, CTZ, END_OP, EQ, EQ8, get, GT_S, i32, I32, IF, LOAD8, loadV128, LOOP, moduleOf, NE, OR, RETURN, set, SHL, SPLAT8, SUB, tee, V128, V_AND, V_OR } from "@/lib/jsonl/wasm-asm";
+
 /**
  * A literal (needle) search over bytes in a `WebAssembly.Memory`, with 128-bit SIMD: the
  * "generic SIMD" substring search (two needle bytes compared at 16 positions at once, every
@@ -80,55 +82,10 @@ function compiled(): WebAssembly.Module {
   return compiledModule;
 }
 
-// ---- the module, opcode by opcode (WebAssembly core + SIMD128 binary format) ----
+// ---- the module, opcode by opcode (WebAssembly core + SIMD128 binary format; lib/jsonl/wasm-asm) ----
 
-const leb = (value: number): number[] => {
-  const out: number[] = [];
-  let v = value >>> 0;
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
-};
-const sleb = (value: number): number[] => {
-  const out: number[] = [];
-  let v = value | 0;
-  for (;;) {
-    const b = v & 0x7f;
-    v >>= 7;
-    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) return [...out, b];
-    out.push(b | 0x80);
-  }
-};
-const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
-const name = (s: string): number[] => vec([...s].map((c) => [c.charCodeAt(0)]));
-const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
-
-const I32 = 0x7f;
-const V128 = 0x7b;
 // Locals: the 5 parameters, then 4 i32 and 4 v128.
 const [P, END, N, O1, O2, LAST, M, C, K, V1, V2, F1, F2] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32 = (v: number) => [0x41, ...sleb(v)];
-const LOAD8 = [0x2d, 0, 0]; // i32.load8_u align=0 offset=0
-const SPLAT = [0xfd, 0x0f]; // i8x16.splat
-const EQ8 = [0xfd, 0x23]; // i8x16.eq
-const V_AND = [0xfd, 0x4e];
-const V_OR = [0xfd, 0x50];
-const BITMASK = [0xfd, 0x64]; // i8x16.bitmask
-const [ADD, SUB, AND, OR, SHL, EQ, NE, GT_S, CTZ] = [[0x6a], [0x6b], [0x71], [0x72], [0x74], [0x46], [0x47], [0x4a], [0x68]];
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const IF = [0x04, 0x40];
-const END_OP = [0x0b];
-const br = (depth: number) => [0x0c, depth];
-const brIf = (depth: number) => [0x0d, depth];
-const RETURN = [0x0f];
 
 /** Returns C when the needle occurs at C: every byte, OR its case mask, equals the needle's. */
 const verifyAtC = [
@@ -143,17 +100,17 @@ const verifyAtC = [
 
 /** `find(p, end, n, o1, o2) -> i32`: the needle (n bytes at address 0) in [p, end), or -1. */
 function assemble(): Uint8Array<ArrayBuffer> {
-  const splatAt = (offset: number, at: number, into: number) => [...i32(offset), ...get(at), ...ADD, ...LOAD8, ...SPLAT, ...set(into)];
+  const splatAt = (offset: number, at: number, into: number) => [...i32(offset), ...get(at), ...ADD, ...LOAD8, ...SPLAT8, ...set(into)];
   /** The 16 lanes at p + skip + o: bytes OR case mask, compared with the needle byte. */
-  const lanes = (o: number, f: number, v: number, skip = 0) => [...get(P), ...get(o), ...ADD, 0xfd, 0x00, 0, ...leb(skip), ...get(f), ...V_OR, ...get(v), ...EQ8];
+  const lanes = (o: number, f: number, v: number, skip = 0) => [...get(P), ...get(o), ...ADD, ...loadV128(skip), ...get(f), ...V_OR, ...get(v), ...EQ8];
   const body = [
     ...get(END), ...get(N), ...SUB, ...set(LAST), // last possible start
     ...splatAt(0, O1, V1), ...splatAt(0, O2, V2), ...splatAt(MASK_OFFSET, O1, F1), ...splatAt(MASK_OFFSET, O2, F2),
     // 32 starts per step (two 16-lane masks in one i32) while p + 31 <= last.
     ...BLOCK, ...LOOP,
     ...get(P), ...i32(31), ...ADD, ...get(LAST), ...GT_S, ...brIf(1),
-    ...lanes(O1, F1, V1, 0), ...lanes(O2, F2, V2, 0), ...V_AND, ...BITMASK,
-    ...lanes(O1, F1, V1, 16), ...lanes(O2, F2, V2, 16), ...V_AND, ...BITMASK, ...i32(16), ...SHL, ...OR, ...tee(M),
+    ...lanes(O1, F1, V1, 0), ...lanes(O2, F2, V2, 0), ...V_AND, ...BITMASK8,
+    ...lanes(O1, F1, V1, 16), ...lanes(O2, F2, V2, 16), ...V_AND, ...BITMASK8, ...i32(16), ...SHL, ...OR, ...tee(M),
     ...IF,
     ...BLOCK, ...LOOP,
     ...get(P), ...get(M), ...CTZ, ...ADD, ...set(C),
@@ -166,7 +123,7 @@ function assemble(): Uint8Array<ArrayBuffer> {
     // Then 16 per step while every load stays in [p, end): p + 15 <= last.
     ...BLOCK, ...LOOP,
     ...get(P), ...i32(15), ...ADD, ...get(LAST), ...GT_S, ...brIf(1),
-    ...lanes(O1, F1, V1), ...lanes(O2, F2, V2), ...V_AND, ...BITMASK, ...tee(M),
+    ...lanes(O1, F1, V1), ...lanes(O2, F2, V2), ...V_AND, ...BITMASK8, ...tee(M),
     ...IF,
     ...BLOCK, ...LOOP,
     ...get(P), ...get(M), ...CTZ, ...ADD, ...set(C),
@@ -184,13 +141,5 @@ function assemble(): Uint8Array<ArrayBuffer> {
     ...END_OP, ...END_OP,
     ...i32(-1),
   ];
-  const func = [...vec([[4, I32], [4, V128]]), ...body, ...END_OP];
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([[I32]])]])), // type
-    ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]])), // import memory (min 1 page)
-    ...section(3, vec([[0]])), // function 0 has type 0
-    ...section(7, vec([[...name("find"), 0x00, 0]])), // export func 0
-    ...section(10, vec([[...leb(func.length), ...func]])), // code: one sized body
-  ]);
+  return moduleOf("find", 5, [[4, I32], [4, V128]], body);
 }

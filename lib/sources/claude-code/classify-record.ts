@@ -35,9 +35,11 @@ export type ClaudeRecordClass = {
  * `sourceToolAssistantUUID` absent or not a non-blank string; `isSidechain`, `isMeta` and
  * `isCompactSummary` not `true`; and `message.content` not a non-empty list made only of
  * `{type:"tool_result"}` parts (plain string content and mixed lists are triggers). There is no
- * content-prefix filtering. Unknown record types are simply non-triggers. Pure; never throws.
+ * content-prefix filtering. Unknown record types are simply non-triggers. `timestampMs`, when
+ * given, is the record's timestamp already parsed (the skim leaves `timestamp` out of the record).
+ * Pure; never throws.
  */
-export function classifyClaudeRecord(value: unknown): ClaudeRecordClass {
+export function classifyClaudeRecord(value: unknown, timestampMs?: number | null): ClaudeRecordClass {
   if (!isJsonObject(value)) {
     return { isObject: false, type: null, timestampMs: null, isSidechain: false, isTrigger: false, exclusion: "not_object" };
   }
@@ -45,7 +47,7 @@ export function classifyClaudeRecord(value: unknown): ClaudeRecordClass {
   return {
     isObject: true,
     type: typeof value.type === "string" ? value.type : null,
-    timestampMs: parseAwareTimestamp(value.timestamp),
+    timestampMs: timestampMs === undefined ? parseAwareTimestamp(value.timestamp) : timestampMs,
     isSidechain: value.isSidechain === true,
     isTrigger: exclusion === null,
     exclusion,

@@ -1,6 +1,7 @@
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import type { LineRange } from "@/lib/jsonl/parallel";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
+import { BLANK, skimClaudeLine, TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim";
 import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 
@@ -36,10 +37,32 @@ export function newStreamFacts(): ClaudeStreamFacts {
 }
 
 /**
- * The fact of the line `bytes[start, end)` (terminator up to `next`): decoded alone (WHATWG
- * replacement, BOM kept) and parsed once with `JSON.parse`; updates `stream`.
+ * The fact of the line `bytes[start, end)` (terminator up to `next`), exactly as if it were
+ * decoded alone (WHATWG replacement, BOM kept) and parsed with `JSON.parse`; updates `stream`.
+ * Most lines are settled by the byte-level skim (lib/sources/claude-code/skim: the whole line's
+ * grammar checked, string contents included, and only {@link TURN_FIELDS} built), so the bytes of
+ * tool output and file snapshots are never decoded (issue 13). A line the skim cannot settle, a
+ * blank line, and the first timestamped trigger (whose text becomes the first message) are parsed
+ * whole.
  */
 export function claudeLineFact(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
+  const plan = stream.cwd === null || stream.sessionId === null ? TURN_FIELDS : TURN_FIELDS_ONLY;
+  const skimmed = skimClaudeLine(bytes, start, end, plan);
+  if (skimmed === null || skimmed === BLANK) return claudeLineFactByParse(bytes, start, end, next, stream);
+  const record = skimmed.record;
+  const cls = classifyClaudeRecord(record, skimmed.timestampMs);
+  if (cls.isTrigger && cls.timestampMs !== null && !stream.firstMessageFound) return claudeLineFactByParse(bytes, start, end, next, stream);
+  stream.cwd ??= nonBlankString(record.cwd);
+  stream.sessionId ??= nonBlankString(record.sessionId);
+  const usage = claudeUsageFact(record);
+  return { malformed: false, type: cls.type, isSidechain: cls.isSidechain, timestampMs: cls.timestampMs, isTrigger: cls.isTrigger, firstMessage: null, usage, listed: listedOfObject(bytes, start, end, next, record, usage) };
+}
+
+/**
+ * {@link claudeLineFact} by `JSON.parse` of the decoded line: the reference, and the path of the
+ * lines the skim leaves. Same arguments and result.
+ */
+export function claudeLineFactByParse(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
   const record = parseJsonObject(bytes.toString("utf8", start, end));
   const listedRecord = listedRecordOf(bytes, start, end, next, record);
   const listed = listedRecord === undefined ? null : claudeUsageFact(listedRecord);
@@ -222,6 +245,17 @@ function encode(fact: ClaudeUsageFact | null, tokens: Float64Array, ids: string[
 }
 
 const ASSISTANT = Buffer.from('"assistant"');
+
+/**
+ * {@link listedRecordOf} for a line known to be a JSON object whose usage fact is `usage`, without
+ * searching non-assistant lines: their fact is "skip" whether or not `getTurnUsage` observes them,
+ * and "skip" and null (not observed) fold the same way.
+ */
+function listedOfObject(bytes: Buffer, start: number, end: number, next: number, record: JsonObject, usage: ClaudeUsageFact): ClaudeUsageFact | null {
+  if (usage === "skip") return null;
+  const listedRecord = listedRecordOf(bytes, start, end, next, record);
+  return listedRecord === undefined ? null : listedRecord === record ? usage : claudeUsageFact(listedRecord);
+}
 
 /**
  * What `getTurnUsage` observes for a line: nothing (undefined) unless the line's bytes, terminator

@@ -1,20 +1,23 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
+import { JsonPlainScratch } from "@/lib/jsonl/json-plain";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
 /**
- * Byte-level skim of one Claude Code JSONL line for the forensics scan (issue 9's cold
- * `session_overview`): one walk over the line's bytes that checks the JSON grammar of the whole
- * line and builds only the fields {@link classifyRecord} reads (`type`, `subtype`,
- * `isSidechain`, `isMeta`, `message.role/id/usage/content` parts' `type`, ids, `name`,
- * `is_error`, `text`, `input.command/subagent_type`…), skipping everything else (tool output,
- * `toolUseResult`, `snapshot`, progress `data`): most of a real transcript's bytes and tokens are
- * never turned into strings or objects.
+ * Byte-level skim of one Claude Code JSONL line: one walk over the line's bytes that checks the
+ * JSON grammar of the whole line and builds only the fields a caller's plan names — the forensics
+ * scan's ({@link SCAN_FIELDS}: `type`, `subtype`, `isSidechain`, `isMeta`,
+ * `message.role/id/usage/content` parts' `type`, ids, `name`, `is_error`, `text`,
+ * `input.command/subagent_type`…) or turn splitting's ({@link TURN_FIELDS}) —, skipping everything
+ * else (tool output, `toolUseResult`, `snapshot`, progress `data`): most of a real transcript's
+ * bytes and tokens are never turned into strings or objects (issues 9 and 13).
  *
- * Exactness: structure, numbers, literals and every built string are checked as `JSON.parse`
- * checks them; the *content* of a skipped string (raw control characters, invalid escapes,
- * which no JSON writer emits) is not (a concession the cut strings make by design). The timestamp is parsed here
- * (`timestampMs`) and left out of `record`.
+ * Exactness: a line is settled only when `JSON.parse` of its decoded text would give a JSON
+ * object with the same built fields. Structure, numbers, literals and every string are checked
+ * as `JSON.parse` checks them, string contents included (raw control bytes, escapes), skipped or
+ * not: long lines are copied once into a wasm memory where a SIMD kernel finds the end of each
+ * run of plain string bytes (lib/jsonl/json-plain). The timestamp is parsed here (`timestampMs`)
+ * and left out of `record`.
  *
  * Long text (`text`, `content`, `error` strings over {@link CUT_BYTES} raw bytes) is cut like
  * lib/jsonl/cut-string: `<prefix>\u0000<raw byte length>` where the prefix is the first
@@ -75,8 +78,11 @@ const PART = objectPlan({
 });
 const USAGE = objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL });
 const MESSAGE = objectPlan({ role: FULL, id: FULL, usage: USAGE, content: { items: PART, orElse: TEXT } });
-/** Every top-level field lib/forensics/classify.ts and lib/sources/claude-code/classify-record.ts read. */
-const CLAUDE_RECORD = objectPlan({
+/** What {@link skimClaudeLine} builds of a line: the fields of an object plan, skipping the rest. */
+export type SkimPlan = ObjectPlan;
+
+/** Every top-level field lib/forensics/classify.ts and lib/sources/claude-code/classify-record.ts read (the forensics scan). */
+export const SCAN_FIELDS: SkimPlan = objectPlan({
   type: FULL,
   subtype: FULL,
   timestamp: STAMP,
@@ -89,6 +95,25 @@ const CLAUDE_RECORD = objectPlan({
   error: TEXT,
   message: MESSAGE,
 });
+
+const TURN_MESSAGE = objectPlan({ role: FULL, id: FULL, usage: objectPlan({ output_tokens: FULL }), content: { items: objectPlan({ type: FULL }), orElse: TEXT } });
+const TURN_RECORD = {
+  type: FULL,
+  timestamp: STAMP,
+  isSidechain: FULL,
+  sourceToolAssistantUUID: TEXT,
+  isMeta: FULL,
+  isCompactSummary: FULL,
+  uuid: FULL,
+  message: TURN_MESSAGE,
+};
+/**
+ * The fields turn splitting and per-turn usage read (classify-record's trigger rules, turn-usage's
+ * identity and `output_tokens`; contract §1.7–§1.8), plus the stream's `cwd` and `sessionId`.
+ */
+export const TURN_FIELDS: SkimPlan = objectPlan({ ...TURN_RECORD, cwd: FULL, sessionId: FULL });
+/** {@link TURN_FIELDS} without `cwd` and `sessionId`, once the stream has both. */
+export const TURN_FIELDS_ONLY: SkimPlan = objectPlan(TURN_RECORD);
 
 class Invalid extends Error {}
 const INVALID = new Invalid("invalid JSON");
@@ -104,16 +129,24 @@ let stampMs: number | null = null;
  *   when the line is not a JSON object or the skim cannot decide (deep nesting, escaped keys):
  *   the caller then parses the line with `JSON.parse`, which settles it exactly. Never throws.
  */
-export function skimClaudeLine(bytes: Buffer, start: number, stop: number): SkimmedRecord | typeof BLANK | null {
-  buf = bytes;
-  pos = start;
-  end = stop;
+export function skimClaudeLine(bytes: Buffer, start: number, stop: number, plan: SkimPlan = SCAN_FIELDS): SkimmedRecord | typeof BLANK | null {
+  const length = stop - start;
+  if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
+    scratch ??= new JsonPlainScratch();
+    buf = scratch.load(bytes, start, stop);
+    pos = 0;
+    end = length;
+  } else {
+    buf = bytes;
+    pos = start;
+    end = stop;
+  }
   stampMs = null;
   try {
     ws();
     if (pos >= end) return BLANK;
     if (ch(pos) !== 0x7b) return null;
-    const record = readObject(CLAUDE_RECORD) as JsonObject;
+    const record = readObject(plan) as JsonObject;
     ws();
     if (pos !== end) return null;
     return { record, timestampMs: stampMs };
@@ -381,27 +414,78 @@ export function skipValue(b: Buffer, i: number, end: number): number {
   }
 }
 
-/** Index of the quote closing the string whose opening quote is at `open` in `b`, or -1 before `end`. */
-function closeQuote(b: Buffer, open: number, end: number): number {
-  // Short strings (keys, ids, most values) by a plain loop; long ones by memchr.
+/**
+ * Index of the quote closing the string whose opening quote is at `open` in `b`, or -1 when the
+ * string does not close before `end` or its content is not valid JSON (a raw control character
+ * below U+0020, an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`): exactly what
+ * `JSON.parse` accepts, checked on the raw UTF-8 bytes (every byte of a multi-byte character is
+ * ≥ 0x80, so the check is the same on the bytes as on the decoded text). Long runs of plain bytes
+ * are checked four at a time (SWAR on an aligned Int32Array view of the buffer).
+ */
+export function closeQuote(b: Buffer, open: number, end: number): number {
+  const special = SPECIAL;
   let at = open + 1;
-  const near = at + 48 < end ? at + 48 : end;
+  // Short strings (keys, ids, most values) in JavaScript; the rest of a long one by SIMD when
+  // the line is in the scratch memory.
+  const near = at + 32 < end ? at + 32 : end;
   while (at < near) {
     const c = b[at]!;
-    if (c === QUOTE) return at;
-    at += c === BACKSLASH ? 2 : 1;
+    if (special[c] === 0) at++;
+    else if (c === QUOTE) return at;
+    else if (c === BACKSLASH) {
+      at = escapeEnd(b, at, end);
+      if (at < 0) return -1;
+    } else return -1;
   }
-  if (at >= end) return -1;
-  // `at` is not inside an escape here: search on, checking each quote's backslash run.
-  for (;; at++) {
-    at = b.indexOf(QUOTE, at);
-    if (at === -1 || at >= end) return -1;
-    if (b[at - 1] !== BACKSLASH) return at;
-    let slashes = 1;
-    while (b[at - 1 - slashes] === BACKSLASH) slashes++;
-    if ((slashes & 1) === 0) return at;
+  if (b === scratch?.bytes) {
+    const simd = scratch;
+    for (;;) {
+      at = simd.plainEnd(at, end);
+      if (at >= end) return -1;
+      const c = b[at]!;
+      if (c === QUOTE) return at;
+      if (c !== BACKSLASH) return -1;
+      at = escapeEnd(b, at, end);
+      if (at < 0) return -1;
+    }
+  }
+  for (;;) {
+    while (at + 4 <= end && (special[b[at]!]! | special[b[at + 1]!]! | special[b[at + 2]!]! | special[b[at + 3]!]!) === 0) at += 4;
+    if (at >= end) return -1;
+    const c = b[at]!;
+    if (special[c] === 0) at++;
+    else if (c === QUOTE) return at;
+    else if (c === BACKSLASH) {
+      at = escapeEnd(b, at, end);
+      if (at < 0) return -1;
+    } else return -1;
   }
 }
+
+/** Lines longer than this are skimmed from the SIMD scratch memory (copied there once). */
+const SCRATCH_MIN_BYTES = 256;
+/** Lines longer than this are skimmed in place (the scratch memory never shrinks). */
+const SCRATCH_MAX_BYTES = 16 << 20;
+let scratch: JsonPlainScratch | null = null;
+
+/** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
+const SPECIAL = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) SPECIAL[c] = 1;
+SPECIAL[QUOTE] = 1;
+SPECIAL[BACKSLASH] = 1;
+
+/** Index just past the escape whose backslash is at `at`, or -1 when it is not a JSON escape. */
+function escapeEnd(b: Buffer, at: number, end: number): number {
+  const e = at + 1 < end ? b[at + 1]! : -1;
+  if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) return at + 2;
+  if (e !== 0x75 || at + 6 > end) return -1;
+  for (let k = at + 2; k < at + 6; k++) if (HEX[b[k]!] === 0) return -1;
+  return at + 6;
+}
+
+const HEX = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
+
 
 /** Steps over a number or literal at `pos`, checking its grammar; returns where it started. */
 function scalarEnd(): number {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/forensics/skim";
+import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
@@ -99,6 +99,70 @@ describe("skimClaudeLine", () => {
     ];
     for (const text of bad) expect(skimmed(text), text).toBeNull();
     expect(skimmed("  \t ")).toBe("blank");
+  });
+});
+
+/** A small deterministic generator (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("skimClaudeLine validates string contents as JSON.parse does", () => {
+  const code = 'const x = "a\\b";\n\tif (y) {\n  return \'é\';\n}\n'.repeat(12);
+  const short = `{"type":"progress","data":{"output":"ab","n":[1,2]}}`;
+  const long = JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: code }] }, toolUseResult: { stdout: code, file: { content: `${"x".repeat(70)}\u00e9\/${code}` } } });
+
+  it("rejects a raw control byte or a bad escape anywhere in a skipped string, short or long", () => {
+    const bad = [
+      short.replace('"ab"', '"a\u0001b"'),
+      short.replace('"ab"', '"a\\xb"'),
+      short.replace('"ab"', '"a\\u12G4"'),
+      short.replace('"ab"', '"a\\u12"'),
+      long.replace("x".repeat(70), `${"x".repeat(69)}\t`),
+      long.replace("x".repeat(70), `${"x".repeat(69)}\u001f`),
+      long.replace("x".repeat(70), `${"x".repeat(69)}\\q`),
+      `${long.slice(0, -20)}\u0000${long.slice(-19)}`,
+    ];
+    for (const text of bad) {
+      expect(() => JSON.parse(text), text.slice(0, 80)).toThrow();
+      expect(skimmed(text), text.slice(0, 80)).toBeNull();
+    }
+    expect(skimmed(short)).not.toBeNull();
+    expect(skimmed(long)).not.toBeNull();
+  });
+
+  it("agrees with JSON.parse on 4,000 one-byte mutations of a short and a long line", () => {
+    const next = random(13);
+    const alphabet = [0x00, 0x01, 0x09, 0x0a, 0x1f, 0x20, 0x22, 0x2c, 0x2f, 0x30, 0x3a, 0x41, 0x5b, 0x5c, 0x5d, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0xc3, 0xe9];
+    let settled = 0;
+    for (let round = 0; round < 4000; round++) {
+      const base = Buffer.from(round % 2 === 0 ? short : long, "utf8");
+      const at = Math.floor(next() * base.length);
+      base[at] = alphabet[Math.floor(next() * alphabet.length)]!;
+      const text = base.toString("utf8");
+      let valid: boolean;
+      try {
+        const v: unknown = JSON.parse(text);
+        valid = typeof v === "object" && v !== null && !Array.isArray(v);
+      } catch {
+        valid = false;
+      }
+      const got = skimClaudeLine(base, 0, base.length);
+      const label = `round ${round}: byte ${at} of ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`;
+      if (!valid) expect(got, label).toBeNull();
+      else if (got !== null) {
+        settled += 1;
+        expect(got, label).not.toBe(BLANK);
+      }
+    }
+    expect(settled).toBeGreaterThan(500);
   });
 });
 

@@ -1,0 +1,80 @@
+/**
+ * The few pieces of the WebAssembly binary format our hand-assembled SIMD kernels need
+ * (lib/jsonl/json-plain, lib/forensics/simd-find): LEB128 integers, vectors, sections, and the
+ * opcodes they use, named. The kernels are assembled from these at load time rather than shipped
+ * as binaries, so what runs is what the source reads.
+ */
+
+/** Unsigned LEB128 of a 32-bit value. */
+export const leb = (value: number): number[] => {
+  const out: number[] = [];
+  let v = value >>> 0;
+  do {
+    let b = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) b |= 0x80;
+    out.push(b);
+  } while (v !== 0);
+  return out;
+};
+
+/** Signed LEB128 of a 32-bit value. */
+export const sleb = (value: number): number[] => {
+  const out: number[] = [];
+  let v = value | 0;
+  for (;;) {
+    const b = v & 0x7f;
+    v >>= 7;
+    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
+
+/** A vector: its length, then its items. */
+export const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
+/** A name (UTF-8 of ASCII text here). */
+export const name = (s: string): number[] => vec([...s].map((c) => [c.charCodeAt(0)]));
+/** A section: id, byte size, body. */
+export const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
+
+export const I32 = 0x7f;
+export const V128 = 0x7b;
+export const get = (i: number): number[] => [0x20, i];
+export const set = (i: number): number[] => [0x21, i];
+export const tee = (i: number): number[] => [0x22, i];
+export const i32 = (v: number): number[] => [0x41, ...sleb(v)];
+/** i32.load8_u align=0 offset=0 */
+export const LOAD8 = [0x2d, 0, 0];
+/** v128.load align=0 at `offset`. */
+export const loadV128 = (offset = 0): number[] => [0xfd, 0x00, 0, ...leb(offset)];
+export const SPLAT8 = [0xfd, 0x0f];
+export const EQ8 = [0xfd, 0x23];
+export const LT_U8 = [0xfd, 0x26];
+export const V_AND = [0xfd, 0x4e];
+export const V_OR = [0xfd, 0x50];
+export const BITMASK8 = [0xfd, 0x64];
+export const [ADD, SUB, AND, OR, SHL, EQ, NE, LT_U, GT_S, GE_U, CTZ] = [[0x6a], [0x6b], [0x71], [0x72], [0x74], [0x46], [0x47], [0x49], [0x4a], [0x4f], [0x68]];
+export const BLOCK = [0x02, 0x40];
+export const LOOP = [0x03, 0x40];
+export const IF = [0x04, 0x40];
+export const END_OP = [0x0b];
+export const br = (depth: number): number[] => [0x0c, depth];
+export const brIf = (depth: number): number[] => [0x0d, depth];
+export const RETURN = [0x0f];
+
+/**
+ * A module of one exported function `exportName` of `params` i32 parameters returning an i32,
+ * with `locals` extra locals (`[count, type]` pairs) and `body` (without its final `end`), that
+ * imports its memory as `m.mem`.
+ */
+export function moduleOf(exportName: string, params: number, locals: [number, number][], body: number[]): Uint8Array<ArrayBuffer> {
+  const func = [...vec(locals.map(([n, t]) => [n, t])), ...body, ...END_OP];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec(Array.from({ length: params }, () => [I32])), ...vec([[I32]])]])), // type
+    ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]])), // import memory (min 1 page)
+    ...section(3, vec([[0]])), // function 0 has type 0
+    ...section(7, vec([[...name(exportName), 0x00, 0]])), // export func 0
+    ...section(10, vec([[...leb(func.length), ...func]])), // code: one sized body
+  ]);
+}
