@@ -19,7 +19,7 @@ import fs from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, type WorkerOptions } from "node:worker_threads";
 
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 
@@ -115,16 +115,16 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  * then starts in ~50 ms instead of the ~0.7 s of CPU tsx's loader costs in every worker. If the
  * bundle cannot be made, tsx's loader is registered inside the worker before the entry is
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
- * `.js`/`.mjs` entry is started directly.
+ * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`).
  * @throws the Worker constructor's error (mapRanges then reads the range itself).
  */
-export async function startWorker(base: string, relative: string): Promise<Worker> {
+export async function startWorker(base: string, relative: string, options: WorkerOptions = {}): Promise<Worker> {
   const entry = new URL(relative, base);
-  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry);
+  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, options);
   const bundle = await bundledEntry(fileURLToPath(entry));
-  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv) });
+  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv), ...options });
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /**

@@ -56,13 +56,28 @@ describe("RangePool", () => {
     }
   });
 
+  it("with workersOnly, leaves the ranges to running workers", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 12);
+    const pool = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+    try {
+      expect(await pool.ready()).toBe(1);
+      const seen: Counted[] = [];
+      await pool.map(countRange, file, ranges, "t", (r) => seen.push(r));
+      expect(seen.every((r) => r.threadId !== threadId)).toBe(true);
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("maps every range on this thread when workers cannot start", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const file = await sampleFile();
     const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);
     const pool = new RangePool<string, Counted>(() => {
       throw new Error("no workers here");
-    }, 2);
+    }, 2, { workersOnly: true });
     try {
       expect(await pool.ready()).toBe(0);
       const seen: Counted[] = [];

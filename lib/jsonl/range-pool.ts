@@ -105,7 +105,12 @@ export class RangePool<A, R> {
   private closed = false;
   private readonly started: Promise<unknown>[] = [];
 
-  constructor(spawn: () => Worker | Promise<Worker>, workers: number) {
+  /**
+   * `workersOnly`: this thread maps ranges only while a worker has yet to start (or when none
+   * can), then only hands results over; its event loop stays free and its heap small (the
+   * mapping's garbage is collected in the workers' heaps).
+   */
+  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean } = {}) {
     for (let k = 0; k < workers; k++) {
       const slot: Slot = { worker: null, lost: false, inflight: new Set(), pass: -1 };
       this.slots.push(slot);
@@ -161,7 +166,7 @@ export class RangePool<A, R> {
       this.pump();
       while (pass.next < ranges.length) {
         if (pass.failure) throw pass.failure;
-        const i = pass.queue.shift();
+        const i = this.mapsHere() ? pass.queue.shift() : undefined;
         if (i === undefined) {
           await new Promise<void>((resolve) => (pass.wake = resolve));
           pass.wake = null;
@@ -174,6 +179,12 @@ export class RangePool<A, R> {
     } finally {
       this.pass = null;
     }
+  }
+
+  /** Whether this thread takes ranges now (see the constructor's `workersOnly`). */
+  private mapsHere(): boolean {
+    if (!this.options.workersOnly) return true;
+    return this.slots.some((slot) => slot.worker === null && !slot.lost) || this.slots.every((slot) => slot.lost);
   }
 
   /** Terminates the workers (their ranges are all answered once {@link map} resolved). */
