@@ -255,6 +255,17 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   // Kept user messages whose text the skim cut: read whole at the end (at most a few lines).
   const cutTexts: { entry: SessionStats["userMessages"][number]; path: string }[] = [];
 
+  // With workers on a big transcript, the small transcripts (subagents) are mapped now, beside
+  // it, rather than one by one after it; they are reduced in their turn.
+  const early = new Map<number, Promise<MappedLines[]>>();
+  if (pool !== null) {
+    files.forEach((file, fi) => {
+      if (file.kind === "subagent" && rangeCount(file.size_bytes) === 1) early.set(fi, mapWholeFile(ctx, file.path, source));
+    });
+  }
+  // Settled here if the scan fails first (each is awaited in its turn below).
+  for (const pending of early.values()) pending.catch(() => undefined);
+
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!;
     const src = fileSource(file);
@@ -363,7 +374,10 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     // hold no state between them; a Codex file's legacy header does), each reduced in file order
     // as soon as the ranges before it are (lib/jsonl/range-pool).
     const threads = source === "claude-code" ? rangeCount(index.size) : 1;
-    if (threads > 1 && pool !== null) {
+    const mapped = early.get(fi);
+    if (mapped !== undefined) {
+      for (const m of await mapped) reduce(m);
+    } else if (threads > 1 && pool !== null) {
       const ranges = await splitFileRanges(file.path, index, poolRangeCount(index.size, threads));
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
       await pool.map(mapScanRange, file.path, ranges, arg, reduce);
@@ -415,6 +429,18 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
 }
 
 
+/** Every line of one transcript mapped (one {@link MappedLines} per chunk), to be reduced later. */
+async function mapWholeFile(ctx: CoreContext, filePath: string, source: string): Promise<MappedLines[]> {
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const mapper = new LineMapper(source);
+  const parts: MappedLines[] = [];
+  await forEachLineChunk(filePath, index, (buf, base, first, last) => {
+    mapper.mapRange(buf, base, index.starts, first, last, index.size);
+    parts.push(mapper.take());
+  });
+  return parts;
+}
+
 /** The text of the user message on `line` of a transcript, from the whole record (the skim cut it). */
 async function wholeUserText(ctx: CoreContext, filePath: string, line: number, source: string): Promise<string> {
   const index = await getWorkspaceLineIndex(ctx, filePath);
@@ -454,6 +480,8 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
       return line[a]! - line[b]!;
     });
   }
+  const merged = mergeRuns(n, sortKey);
+  if (merged !== null) return merged;
   // (sortKey, slot) order, stable by slot: rank each key among the distinct keys (a native
   // numeric sort), then place slots by a counting sort on their rank.
   const distinct = sortKey.slice().sort();
@@ -489,6 +517,48 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
   for (let r = 0; r < u; r++) starts[r + 1]! += starts[r]!;
   for (let i = 0; i < n; i++) order[starts[rank[i]!]!++] = i;
   return order;
+}
+
+/** Above this many non-decreasing runs of sort keys, {@link mergeRuns} gives way to the counting sort. */
+const MAX_MERGED_RUNS = 256;
+
+/**
+ * Slots in (sortKey, slot) order by a stable bottom-up merge of the maximal runs of
+ * non-decreasing keys, or null when there are more than {@link MAX_MERGED_RUNS} runs. Each
+ * transcript's keys mostly grow line by line, so a session is a few runs (about one per file)
+ * and this costs a few linear passes, not the counting sort's numeric sort of every key.
+ */
+function mergeRuns(n: number, sortKey: Float64Array): Uint32Array | null {
+  let bounds = [0];
+  for (let i = 1; i < n; i++) {
+    if (sortKey[i]! < sortKey[i - 1]!) {
+      if (bounds.length === MAX_MERGED_RUNS) return null;
+      bounds.push(i);
+    }
+  }
+  bounds.push(n);
+  let src = new Uint32Array(n);
+  for (let i = 0; i < n; i++) src[i] = i;
+  let dst = new Uint32Array(n);
+  while (bounds.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r]!;
+      const mid = bounds[r + 1]!;
+      const hi = r + 2 < bounds.length ? bounds[r + 2]! : mid;
+      // Equal keys: the left run's slot first (it is the earlier slot), so the merge is stable.
+      let a = lo;
+      let b = mid;
+      let k = lo;
+      while (a < mid && b < hi) dst[k++] = sortKey[src[b]!]! < sortKey[src[a]!]! ? src[b++]! : src[a++]!;
+      while (a < mid) dst[k++] = src[a++]!;
+      while (b < hi) dst[k++] = src[b++]!;
+      next.push(hi);
+    }
+    bounds = next;
+    [src, dst] = [dst, src];
+  }
+  return src;
 }
 
 function isoOrNull(ms: number): string | null {
