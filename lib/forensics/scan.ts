@@ -8,8 +8,8 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { rangeCount, splitFileRanges, startWorker } from "@/lib/jsonl/parallel";
-import { poolRangeCount, RangePool } from "@/lib/jsonl/range-pool";
+import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -378,7 +378,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     if (mapped !== undefined) {
       for (const m of await mapped) reduce(m);
     } else if (threads > 1 && pool !== null) {
-      const ranges = await splitFileRanges(file.path, index, poolRangeCount(index.size, threads));
+      const ranges = poolRanges(file.path, index, threads);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
       await pool.map(mapScanRange, file.path, ranges, arg, reduce);
     } else {

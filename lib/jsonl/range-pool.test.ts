@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
 import { splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
-import { poolRangeCount, RangePool } from "@/lib/jsonl/range-pool";
+import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { makeTempDir } from "@/lib/testing/shared";
 
 type Counted = Awaited<ReturnType<typeof countRange>>;
@@ -107,9 +107,27 @@ describe("RangePool", () => {
     }
   });
 
-  it("cuts a file in ranges of about 8 MiB, at least 8 per thread", () => {
-    expect(poolRangeCount(1000, 2)).toBe(16);
-    expect(poolRangeCount(959e6, 2)).toBe(Math.ceil(959e6 / (8 << 20)));
+  it("cuts a file in contiguous ranges after a \\n, at least 8 per thread, in 8 MiB then 1 MiB ones", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const bytes = await fs.readFile(file);
+    const ranges = poolRanges(file, index, 2);
+    expect(ranges.length).toBeGreaterThan(10);
+    expect(ranges[0]!.firstLine).toBe(1);
+    expect(ranges.at(-1)!.lastLine).toBe(index.lineCount);
+    expect(ranges.at(-1)!.endByte).toBe(index.size);
+    ranges.forEach((r, i) => {
+      if (i === 0) return;
+      expect(r.firstLine).toBe(ranges[i - 1]!.lastLine + 1);
+      expect(r.startByte).toBe(ranges[i - 1]!.endByte);
+      expect(bytes[r.startByte - 1]).toBe(0x0a);
+    });
+    // A 40 MiB file of 1 KiB lines on one thread: 8 MiB ranges, then four of 1 MiB.
+    const big = path.join(path.dirname(file), "big.jsonl");
+    await fs.writeFile(big, `${"x".repeat(1023)}\n`.repeat(40 << 10));
+    const sizes = poolRanges(big, await buildLineIndex(big), 1).map((r) => r.endByte - r.startByte);
+    expect(sizes).toEqual([8, 8, 8, 8, 4, 1, 1, 1, 1].map((mib) => mib << 20));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(40 << 20);
   });
 });
 

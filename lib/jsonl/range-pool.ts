@@ -16,30 +16,88 @@
  * // lib/<domain>/scan.ts: start the workers early (they take ~0.1–0.5 s to boot), then map
  * const pool = new RangePool(() => startWorker(import.meta.url, "./scan-worker.ts"), 1);
  * try {
- *   const ranges = await splitFileRanges(file, index, poolRangeCount(index.size, 2));
+ *   const ranges = poolRanges(file, index, 2);
  *   await pool.map(scanRange, file, ranges, arg, (result) => reduce(result));
  * } finally {
  *   await pool.close();
  * }
  * ```
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { LineRange, RangeTask } from "@/lib/jsonl/parallel";
 
 /** Bytes of one range of a pool pass: small enough that the threads end close together. */
 export const POOL_RANGE_BYTES = 8 << 20;
+/** Bytes of the ranges that end a pool pass (the last {@link TAIL_RANGES_PER_THREAD} per thread). */
+export const POOL_TAIL_BYTES = 1 << 20;
+const TAIL_RANGES_PER_THREAD = 4;
+/** Ranges per thread at least (a small file forced through the pool still spreads over the workers). */
+const MIN_RANGES_PER_THREAD = 8;
 
 /** Ranges a worker holds at once (one mapping, one waiting). */
 const DEPTH = 2;
 
 /**
- * How many ranges to cut a file of `bytes` into for a pool pass on `threads` threads: about
- * {@link POOL_RANGE_BYTES} each, and at least 8 per thread (so a small file forced through the
- * pool by `CASEFILE_WORKERS_MIN_BYTES` still spreads over the workers).
+ * The ranges of a pool pass over `filePath` (line index `index`) on `threads` threads: about
+ * {@link POOL_RANGE_BYTES} each, then {@link POOL_TAIL_BYTES} ones for the last few MiB (so the
+ * threads run out of work within a small range of each other), and at least 8 per thread
+ * (equal ones below that). Like lib/jsonl/parallel's `splitFileRanges`, every range starts on a
+ * line that follows a `\n` byte, and the ranges are contiguous, in file order, covering every
+ * line; an empty file gives none.
+ * @throws the fs error when the file cannot be read.
  */
-export function poolRangeCount(bytes: number, threads: number): number {
-  return Math.max(threads * 8, Math.ceil(bytes / POOL_RANGE_BYTES));
+export function poolRanges(filePath: string, index: LineIndex, threads: number): LineRange[] {
+  const { lineCount, size } = index;
+  if (lineCount === 0) return [];
+  const targets: number[] = [];
+  const tailFrom = Math.max(0, size - threads * TAIL_RANGES_PER_THREAD * POOL_TAIL_BYTES);
+  for (let at = POOL_RANGE_BYTES; at < tailFrom; at += POOL_RANGE_BYTES) targets.push(at);
+  for (let at = tailFrom; at < size; at += POOL_TAIL_BYTES) if (at > (targets.at(-1) ?? 0)) targets.push(at);
+  const minimum = threads * MIN_RANGES_PER_THREAD;
+  if (targets.length + 1 < minimum) {
+    targets.length = 0;
+    for (let k = 1; k < minimum; k++) targets.push((size * k) / minimum);
+  }
+  return rangesAt(filePath, index, targets);
+}
+
+/** Ranges cut at the first line starting at or after each byte target that follows a `\n`. */
+function rangesAt(filePath: string, index: LineIndex, targets: readonly number[]): LineRange[] {
+  const { lineCount, starts, size } = index;
+  const cuts = [1];
+  const fd = openSync(filePath, "r");
+  try {
+    const byte = Buffer.alloc(1);
+    for (const target of targets) {
+      let line = Math.max(cuts.at(-1)! + 1, firstLineFrom(starts, target));
+      for (; line <= lineCount; line++) {
+        if (readSync(fd, byte, 0, 1, starts[line - 1]! - 1) === 1 && byte[0] === 0x0a) break;
+      }
+      if (line > lineCount) break;
+      cuts.push(line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return cuts.map((first, i) => {
+    const next = cuts[i + 1];
+    return { firstLine: first, lastLine: next === undefined ? lineCount : next - 1, startByte: starts[first - 1]!, endByte: next === undefined ? size : starts[next - 1]! };
+  });
+}
+
+/** The 1-based number of the first line starting at or after byte `offset` (lineCount + 1 when none). */
+function firstLineFrom(starts: Float64Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 type Message<A> = { kind: "arg"; arg: A } | { kind: "job"; id: number; filePath: string; range: LineRange };
