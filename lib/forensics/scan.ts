@@ -245,6 +245,8 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   const events = new EventBuffer();
   const stats = emptyStats();
   const resultTimes = new Map<string, number>();
+  // Only the results persisted as tool-result files need their time (a handful, not every result).
+  const resultFileIds = new Set(files.flatMap((f) => (f.kind === "tool_result" && f.id !== null ? [f.id] : [])));
   const pending = new Map<string, string>();
   // A holder, not a `let`: it is written inside the per-chunk callback.
   const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
@@ -334,7 +336,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
           if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
         }
         for (const result of facts.toolResults) {
-          if (result.id !== null && !Number.isNaN(ts) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
+          if (result.id !== null && !Number.isNaN(ts) && resultFileIds.has(result.id) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
           const name = result.id !== null ? pending.get(result.id) : undefined;
           if (result.id !== null) pending.delete(result.id);
           const counts = name !== undefined ? stats.byTool.get(name) : undefined;
