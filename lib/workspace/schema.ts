@@ -91,10 +91,10 @@ export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"] as const;
 export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 
-/** Input of the `list_sessions` tool: paginated with limit/offset (seed 004). */
+/** Input of the `list_sessions` tool: paginated with limit/offset, 20 rows by default (seed 004 §3 list_sessions). */
 export const listSessionsInputSchema = z.object({
   project_key: projectKeySchema,
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: z.coerce.number().int().min(1).max(500).default(20),
   offset: z.coerce.number().int().min(0).default(0),
   sort: z.enum(SESSION_SORT_KEYS).default("started_at"),
   order: z.enum(["asc", "desc"]).default("desc"),

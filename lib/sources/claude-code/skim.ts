@@ -124,7 +124,8 @@ let end = 0;
 let stampMs: number | null = null;
 
 /**
- * Skims `bytes[start, end)` (one line, terminator excluded) of a Claude Code transcript.
+ * Skims `bytes[start, end)` (one line, terminator excluded) of a Claude Code transcript, building
+ * the fields `plan` names (default: the forensics scan's {@link SCAN_FIELDS}).
  * @returns the record and timestamp, {@link BLANK} for a line of JSON whitespace only, or null
  *   when the line is not a JSON object or the skim cannot decide (deep nesting, escaped keys):
  *   the caller then parses the line with `JSON.parse`, which settles it exactly. Never throws.

@@ -52,6 +52,12 @@ describe("control-plane projects", () => {
     expect(result).toMatchObject({ status: "ok", source_kind: "control-plane", count: 1, sessions: [{ session_id: "SES-CAFE0001", status: "completed", turn_count: 1 }] });
   });
 
+  it("list_sessions pages 20 rows by default (seed 004 §3), for a control-plane project as for a transcript one", async () => {
+    const { ctx, key } = await setup();
+    expect(await callTool(ctx, "list_sessions", { project_key: key }, { door: "cli" })).toMatchObject({ status: "ok", limit: 20, offset: 0 });
+    expect(await callTool(ctx, "list_sessions", { project_key: key, limit: 7 }, { door: "cli" })).toMatchObject({ status: "ok", limit: 7 });
+  });
+
   it("the registered session_overview, reconstruct_session, query_ledger_full and grep_jsonl dispatch too", async () => {
     const { ctx, key } = await setup();
     const call = (name: string, input: object) => callTool(ctx, name, { project_key: key, ...input }, { door: "cli" });
