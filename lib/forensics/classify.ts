@@ -111,6 +111,11 @@ export function toolFamily(name: string, command: string | null = null): ToolFam
 /** {@link toolFamily}'s family of each tool name seen (a transcript names a handful of tools). */
 const familyByName = new Map<string, ToolFamily>();
 
+// Shared by every record without calls or results (most lines): the facts' lists are replaced,
+// never pushed to, so two frozen empties spare two allocations per line.
+const NO_CALLS = Object.freeze([]) as unknown as ToolCallFact[];
+const NO_RESULTS = Object.freeze([]) as unknown as ToolResultFact[];
+
 function baseFacts(timestampMs: number | null, eventType: string, actor: Actor): RecordFacts {
   return {
     timestampMs,
@@ -119,8 +124,8 @@ function baseFacts(timestampMs: number | null, eventType: string, actor: Actor):
     userText: null,
     userFromEvent: false,
     assistantReply: false,
-    toolCalls: [],
-    toolResults: [],
+    toolCalls: NO_CALLS,
+    toolResults: NO_RESULTS,
     apiError: null,
     interrupted: false,
     compaction: false,

@@ -192,14 +192,22 @@ class ExtraWriter {
     return out;
   }
 
-  private num(...values: number[]): void {
-    if (this.n + values.length > this.nums.length) {
-      const nums = new Float64Array(this.nums.length * 2 + values.length);
+  /** Appends up to four numbers (fixed arity: no rest array per call on the per-line path). */
+  private num(a: number, b?: number, c?: number, d?: number): void {
+    if (this.n + 4 > this.nums.length) {
+      const nums = new Float64Array(this.nums.length * 2 + 4);
       nums.set(this.nums);
       this.nums = nums;
     }
-    for (const v of values) this.nums[this.n++] = v;
+    this.nums[this.n++] = a;
+    if (b === undefined) return;
+    this.nums[this.n++] = b;
+    if (c === undefined) return;
+    this.nums[this.n++] = c;
+    if (d === undefined) return;
+    this.nums[this.n++] = d;
   }
+
 }
 
 /** Reads the extras of a {@link MappedLines} back in slot order, one {@link RecordFacts} at a time. */
