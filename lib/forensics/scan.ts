@@ -482,8 +482,6 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
       return line[a]! - line[b]!;
     });
   }
-  const merged = mergeRuns(n, sortKey);
-  if (merged !== null) return merged;
   // (sortKey, slot) order, stable by slot: rank each key among the distinct keys (a native
   // numeric sort), then place slots by a counting sort on their rank.
   const distinct = sortKey.slice().sort();
@@ -519,48 +517,6 @@ function timelineOrder(n: number, sortKey: Float64Array, fileIndex: Uint32Array,
   for (let r = 0; r < u; r++) starts[r + 1]! += starts[r]!;
   for (let i = 0; i < n; i++) order[starts[rank[i]!]!++] = i;
   return order;
-}
-
-/** Above this many non-decreasing runs of sort keys, {@link mergeRuns} gives way to the counting sort. */
-const MAX_MERGED_RUNS = 256;
-
-/**
- * Slots in (sortKey, slot) order by a stable bottom-up merge of the maximal runs of
- * non-decreasing keys, or null when there are more than {@link MAX_MERGED_RUNS} runs. Each
- * transcript's keys mostly grow line by line, so a session is a few runs (about one per file)
- * and this costs a few linear passes, not the counting sort's numeric sort of every key.
- */
-function mergeRuns(n: number, sortKey: Float64Array): Uint32Array | null {
-  let bounds = [0];
-  for (let i = 1; i < n; i++) {
-    if (sortKey[i]! < sortKey[i - 1]!) {
-      if (bounds.length === MAX_MERGED_RUNS) return null;
-      bounds.push(i);
-    }
-  }
-  bounds.push(n);
-  let src = new Uint32Array(n);
-  for (let i = 0; i < n; i++) src[i] = i;
-  let dst = new Uint32Array(n);
-  while (bounds.length > 2) {
-    const next = [0];
-    for (let r = 0; r + 1 < bounds.length; r += 2) {
-      const lo = bounds[r]!;
-      const mid = bounds[r + 1]!;
-      const hi = r + 2 < bounds.length ? bounds[r + 2]! : mid;
-      // Equal keys: the left run's slot first (it is the earlier slot), so the merge is stable.
-      let a = lo;
-      let b = mid;
-      let k = lo;
-      while (a < mid && b < hi) dst[k++] = sortKey[src[b]!]! < sortKey[src[a]!]! ? src[b++]! : src[a++]!;
-      while (a < mid) dst[k++] = src[a++]!;
-      while (b < hi) dst[k++] = src[b++]!;
-      next.push(hi);
-    }
-    bounds = next;
-    [src, dst] = [dst, src];
-  }
-  return src;
 }
 
 function isoOrNull(ms: number): string | null {
