@@ -74,6 +74,25 @@ describe("streamLineBytes (one pass: lines plus the line index, contract §1.6)"
     });
   });
 
+  it("reads into the caller's buffers when they are big enough, reused from one file to the next, else into its own", async () => {
+    const big: [Buffer, Buffer] = [Buffer.alloc(12), Buffer.alloc(12)];
+    for (const [n, bytes] of CASES.entries()) {
+      const file = await writeTemp(bytes);
+      const ref = await reference(file);
+      for (const buffers of [big, [Buffer.alloc(1), Buffer.alloc(1)] as [Buffer, Buffer]]) {
+        buffers[0].fill(0xfe);
+        const got: { line: number; text: string }[] = [];
+        for await (const l of streamLineBytes(file, { chunkBytes: 5, headroomBytes: 4, buffers })) got.push({ line: l.line, text: l.bytes.toString("utf8", l.start, l.end) });
+        expect(got, `case ${n}`).toEqual(ref.lines);
+        // The first read lands in buffers[0] after the headroom, when the pair holds headroom + chunk (capped by the size).
+        const headroom = Math.min(4, bytes.length);
+        const fits = buffers[0].length >= headroom + Math.min(5, Math.max(1, bytes.length));
+        const wrote = headroom < buffers[0].length && buffers[0][headroom] !== 0xfe;
+        if (bytes.length > 0 && bytes[0] !== 0xfe) expect(wrote, `case ${n}`).toBe(fits);
+      }
+    }
+  });
+
   it("hands each line's terminator bytes between end and next", async () => {
     const file = await writeTemp(b("a\r\nb", [0xe2, 0x80, 0xa8], "c\n"));
     expect((await streamed(file, { chunkBytes: 2 })).lines.map((l) => l.terminator)).toEqual(["0d0a", "e280a8", "0a"]);

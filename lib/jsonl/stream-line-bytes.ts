@@ -22,6 +22,12 @@ export type StreamLineBytesOptions = {
    * `onIndex` is not called.
    */
   range?: { startByte: number; endByte: number; firstLine: number };
+  /**
+   * The two work buffers to read into, when both hold at least `headroomBytes + chunkBytes`
+   * (else new ones are allocated): a caller streaming many ranges one after another (a range
+   * pool's thread) reuses its buffers instead of allocating and faulting in fresh ones each time.
+   */
+  buffers?: readonly [Buffer, Buffer];
 };
 
 /**
@@ -48,7 +54,8 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
     // An unfinished line never exceeds what is streamed, so a small file gets small buffers.
     const headroom = Math.min(Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20)), size - first);
     const capacity = Math.min(chunkBytes, Math.max(1, size - first));
-    const buffers = [Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const;
+    const given = options.buffers;
+    const buffers = given && given[0].length >= headroom + capacity && given[1].length >= headroom + capacity ? given : ([Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const);
     // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
     const starts = new LineStartList((size - first) / 2048);
     if (size > first) starts.push(first);
