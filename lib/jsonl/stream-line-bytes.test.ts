@@ -57,15 +57,15 @@ const CASES: Buffer[] = [
   b(`${"x".repeat(50)}\n${"y".repeat(3)}\r\n${"z".repeat(40)}`),
 ];
 
-describe("streamLineBytes (one pass: lines plus the line index, contract §1.6)", () => {
+describe("streamLineBytes (one pass: lines plus the line index, contract §1.6; async or sync reads)", () => {
   CASES.forEach((bytes, n) => {
     it(`case ${n}: same lines and index as buildLineIndex + readLineRange, with any chunk and headroom`, async () => {
       const file = await writeTemp(bytes);
       const ref = await reference(file);
       for (const chunkBytes of [undefined, 1, 2, 3, 5, 7, 16]) {
-        for (const headroomBytes of [undefined, 0, 1, 4]) {
-          const got = await streamed(file, { chunkBytes, headroomBytes });
-          const label = `chunk ${chunkBytes} headroom ${headroomBytes}`;
+        for (const [headroomBytes, syncReads] of [[undefined, false], [0, false], [1, true], [4, false], [4, true]] as const) {
+          const got = await streamed(file, { chunkBytes, headroomBytes, syncReads });
+          const label = `chunk ${chunkBytes} headroom ${headroomBytes}${syncReads ? " sync" : ""}`;
           expect(got.lines.map(({ line, text }) => ({ line, text })), label).toEqual(ref.lines);
           expect(got.index, label).not.toBeNull();
           expect({ ...got.index!, starts: Array.from(got.index!.starts) }, label).toEqual({ ...ref.index, starts: Array.from(ref.index.starts) });
