@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 
 import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
+import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import type { LineRange } from "@/lib/jsonl/parallel";
 
 /**
@@ -40,7 +41,8 @@ export async function forEachRangeChunk(filePath: string, range: LineRange, arg:
   const fd = openSync(filePath, "r");
   // A chunk buffer of an earlier range when one is free: a fresh 1 MiB one is page-faulted in again.
   const spare = freeChunks.pop();
-  const shared = spare ?? chunkBuffer();
+  // Over a scan memory of its own (lib/jsonl/json-scan): the skim checks lines where they were read.
+  const shared = spare ?? scanMemoryBuffer(CHUNK_BYTES);
   try {
     let first = range.firstLine - 1;
     let lastYield = performance.now();
@@ -80,14 +82,3 @@ export async function forEachRangeChunk(filePath: string, range: LineRange, arg:
 
 /** Chunk buffers of finished ranges, reused by the next ones (two ranges may be read at once in one thread). */
 const freeChunks: Buffer[] = [];
-
-/**
- * A {@link CHUNK_BYTES} buffer over a `WebAssembly.Memory` of its own. Measured on the 959 MB
- * bench transcript (1 MiB `readSync` calls, page cache warm): ~0.18 s of kernel time into wasm
- * memory against ~0.55 s into a reused 1 MiB `Buffer.allocUnsafe` (lib/forensics/line-chunks
- * found the same).
- */
-function chunkBuffer(): Buffer {
-  const memory = new WebAssembly.Memory({ initial: CHUNK_BYTES / 65536 });
-  return Buffer.from(memory.buffer, 0, CHUNK_BYTES);
-}

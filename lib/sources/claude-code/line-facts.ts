@@ -1,3 +1,4 @@
+import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import type { LineRange } from "@/lib/jsonl/parallel";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
@@ -116,7 +117,7 @@ export async function claudeRangeFacts(filePath: string, range: LineRange): Prom
   const starts: number[] = [];
   let offset = range.startByte;
   // The thread's spare buffers, unless another range of this thread is being read right now.
-  const buffers = spareBuffers ?? [memoryBuffer(RANGE_HEADROOM + RANGE_CHUNK), memoryBuffer(RANGE_HEADROOM + RANGE_CHUNK)];
+  const buffers = spareBuffers ?? [scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK), scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK)];
   spareBuffers = null;
   const options = { range: { startByte: range.startByte, endByte: range.endByte, firstLine: 1 }, chunkBytes: RANGE_CHUNK, headroomBytes: RANGE_HEADROOM, buffers, syncReads: true };
   try {
@@ -131,20 +132,15 @@ export async function claudeRangeFacts(filePath: string, range: LineRange): Prom
   return { columns: columns.finish(), starts: new Float64Array(starts), stream };
 }
 
-/**
- * A buffer over a `WebAssembly.Memory` of its own: reads into it cost about a third of the kernel
- * time of reads into a `Buffer.allocUnsafe` one (lib/forensics/scan-range measured it).
- */
-function memoryBuffer(bytes: number): Buffer {
-  return Buffer.from(new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) }).buffer, 0, bytes);
-}
-
 /** Drops this thread's spare range buffers, after a pass. */
 export function releaseRangeBuffers(): void {
   spareBuffers = null;
 }
 
-/** Read size and carry room of a range's stream: a thread maps its ranges one after another into the same two buffers. */
+/**
+ * Read size and carry room of a range's stream: a thread maps its ranges one after another into
+ * the same two buffers, over scan memories (lines are skimmed where they were read).
+ */
 const RANGE_CHUNK = 1 << 20;
 const RANGE_HEADROOM = 1 << 20;
 let spareBuffers: [Buffer, Buffer] | null = null;

@@ -8,6 +8,7 @@ import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim"
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { seededRandom } from "@/lib/testing/random";
+import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 
 /** Facts the scan gets from the skim: null when the skim leaves the line to JSON.parse. */
 function skimmed(text: string): RecordFacts | "blank" | null {
@@ -132,6 +133,7 @@ describe("skimClaudeLine validates string contents as JSON.parse does", () => {
     const next = seededRandom(13);
     const alphabet = [0x00, 0x01, 0x09, 0x0a, 0x1f, 0x20, 0x22, 0x2c, 0x2f, 0x30, 0x3a, 0x41, 0x5b, 0x5c, 0x5d, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0xc3, 0xe9];
     let settled = 0;
+    const inMemory = scanMemoryBuffer(long.length + 64);
     for (let round = 0; round < 4000; round++) {
       const base = Buffer.from(round % 2 === 0 ? short : long, "utf8");
       const at = Math.floor(next() * base.length);
@@ -146,6 +148,11 @@ describe("skimClaudeLine validates string contents as JSON.parse does", () => {
       }
       const got = skimClaudeLine(base, 0, base.length);
       const label = `round ${round}: byte ${at} of ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`;
+      // The same line read into a scan memory (at an odd offset) is skimmed where it lies, alike.
+      inMemory.fill(0x20);
+      base.copy(inMemory, 7);
+      const there = skimClaudeLine(inMemory, 7, 7 + base.length);
+      expect(there === null ? null : JSON.stringify(there === BLANK ? "blank" : there), label).toBe(got === null ? null : JSON.stringify(got === BLANK ? "blank" : got));
       if (!valid) expect(got, label).toBeNull();
       else if (got !== null) {
         settled += 1;

@@ -1,5 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
-import { DATA_OFFSET, JsonScanMemory } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, JsonScanMemory, scannerOf, type JsonScanner } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -132,9 +132,19 @@ let stampMs: number | null = null;
  */
 export function skimClaudeLine(bytes: Buffer, start: number, stop: number, plan: SkimPlan = SCAN_FIELDS): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
-  if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
+  const inPlace = scannerOf(bytes.buffer);
+  if (inPlace !== undefined && length > SCRATCH_MIN_BYTES) {
+    // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
+    buf = scanBytes = bytes;
+    scanner = inPlace;
+    scanBase = bytes.byteOffset;
+    pos = start;
+    end = stop;
+  } else if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
     scratch ??= new JsonScanMemory();
-    buf = scratch.load(bytes, start, stop);
+    buf = scanBytes = scratch.load(bytes, start, stop);
+    scanner = scratch;
+    scanBase = 0;
     pos = DATA_OFFSET;
     end = DATA_OFFSET + length;
   } else {
@@ -155,6 +165,8 @@ export function skimClaudeLine(bytes: Buffer, start: number, stop: number, plan:
     return null;
   } finally {
     buf = EMPTY;
+    scanBytes = null;
+    scanner = null;
   }
 }
 const EMPTY = Buffer.alloc(0);
@@ -325,8 +337,11 @@ const OPEN = new Uint8Array(4096);
  * tight loop with locals only: most of a transcript's bytes go through here.
  */
 export function skipValue(b: Buffer, i: number, end: number): number {
-  // A long line is in the scan memory: its module checks the whole value at once.
-  if (b === scratch?.bytes) return scratch.valueEnd(i, end);
+  // A line a scanner reaches: its module checks the whole value at once.
+  if (b === scanBytes) {
+    const after = scanner!.valueEnd(i + scanBase, end + scanBase);
+    return after < 0 ? -1 : after - scanBase;
+  }
   const open = OPEN;
   let depth = 0;
   for (;;) {
@@ -440,9 +455,9 @@ export function closeQuote(b: Buffer, open: number, end: number): number {
       if (at < 0) return -1;
     } else return -1;
   }
-  if (b === scratch?.bytes) {
-    const after = scratch.stringEnd(at - 1, end);
-    return after < 0 ? -1 : after - 1;
+  if (b === scanBytes) {
+    const after = scanner!.stringEnd(at - 1 + scanBase, end + scanBase);
+    return after < 0 ? -1 : after - scanBase - 1;
   }
   for (;;) {
     while (at + 4 <= end && (special[b[at]!]! | special[b[at + 1]!]! | special[b[at + 2]!]! | special[b[at + 3]!]!) === 0) at += 4;
@@ -462,6 +477,10 @@ const SCRATCH_MIN_BYTES = 256;
 /** Lines longer than this are skimmed in place (the scratch memory never shrinks). */
 const SCRATCH_MAX_BYTES = 16 << 20;
 let scratch: JsonScanMemory | null = null;
+/** The bytes of the line being skimmed when a scanner reaches them, that scanner, and the memory address of `scanBytes[0]`. */
+let scanBytes: Buffer | null = null;
+let scanner: JsonScanner | null = null;
+let scanBase = 0;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
 const SPECIAL = new Uint8Array(256);
