@@ -242,6 +242,9 @@ export class RangePool<A, R> {
         }
         const result = await task(filePath, ranges[i]!, arg);
         this.settle(pass, i, result);
+        // A turn of the event loop between ranges: a task that reads synchronously never yields
+        // one, and the workers' answers (and their next ranges) wait for it.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
       if (pass.failure) throw pass.failure;
     } finally {
