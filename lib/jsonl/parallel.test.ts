@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -68,6 +68,39 @@ describe("mapRanges", () => {
     const parts = await mapRanges(broken, countRange, file, ranges, "t");
     expect(parts.map((p) => p.threadId)).toEqual([threadId, threadId]);
     expect(parts.flatMap((p) => p.records).length).toBe(40);
+  });
+
+  it("reads every range in a worker, range 0 included, when the main thread must stay free", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+    const expected = (await countRange(file, whole, "t")).records;
+    const ranges = await splitFileRanges(file, index, 2);
+    const saved = process.env[WORKERS_ONLY_ENV];
+    process.env[WORKERS_ONLY_ENV] = "1";
+    try {
+      const parts = await mapRanges(spawn, countRange, file, ranges, "t");
+      expect(parts.flatMap((p) => p.records)).toEqual(expected);
+      expect(parts.every((p) => p.threadId !== threadId)).toBe(true);
+      // Without workers the ranges are still read, in this thread.
+      const broken = () => {
+        throw new Error("no workers here");
+      };
+      expect((await mapRanges(broken, countRange, file, ranges, "t")).map((p) => p.threadId)).toEqual([threadId, threadId]);
+    } finally {
+      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
+      else process.env[WORKERS_ONLY_ENV] = saved;
+    }
+  });
+
+  it("starts workers with bounded heaps", async () => {
+    const worker = await spawn();
+    try {
+      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(WORKER_LIMITS.maxYoungGenerationSizeMb);
+      expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it("rethrows an error of the task itself", async () => {

@@ -120,12 +120,25 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  */
 export async function startWorker(base: string, relative: string): Promise<Worker> {
   const entry = new URL(relative, base);
-  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry);
+  const options = { resourceLimits: WORKER_LIMITS };
+  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, options);
   const bundle = await bundledEntry(fileURLToPath(entry));
-  if (bundle !== null) return new Worker(bundle);
+  if (bundle !== null) return new Worker(bundle, options);
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/**
+ * Heap limits of every range worker (issue 13, server RSS < 300 MB). A worker is a V8 isolate of
+ * its own: left at V8's defaults (sized from the machine's memory: a young generation of up to
+ * 48 MB and an old one of up to 4 GB) each worker of a scan let its garbage grow by tens of MB
+ * before collecting it, on top of the main thread's heap. A range task keeps little alive (its
+ * per-range facts plus one read chunk), so a small young generation costs a few more cheap
+ * scavenges and the old-generation bound only says when V8 must collect, far above what a
+ * range holds. A worker that still runs out of memory dies before answering, and
+ * {@link mapRanges} then reads its range in the calling thread: a result never depends on it.
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 
 /** Bundles made by this process, by entry path. */
 const bundles = new Map<string, Promise<string | null>>();
@@ -206,7 +219,8 @@ let fallbackReported = false;
 
 /**
  * Maps `task` over `ranges` and returns the results in range order. Range 0 runs in this
- * thread while every other range runs in a worker from `spawn()` (whose module calls
+ * thread (in a worker too when {@link WORKERS_ONLY_ENV} is `1`) while every other range runs in
+ * a worker from `spawn()` (whose module calls
  * {@link serveRanges} with the same task). A worker that cannot start or fails before
  * answering is replaced by an in-thread run of its range (reported once on stderr), so a result
  * never depends on workers being available; an error thrown by the task itself is rethrown.
@@ -214,7 +228,8 @@ let fallbackReported = false;
  */
 export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
   if (ranges.length <= 1) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
-  const remote = ranges.slice(1).map((range) => inWorker(spawn, filePath, range, arg).then(
+  const workersOnly = process.env[WORKERS_ONLY_ENV] === "1";
+  const remote = (workersOnly ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
     (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
     (startError: unknown) => {
       if (!fallbackReported) {
@@ -224,9 +239,20 @@ export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, tas
       return task(filePath, range, arg);
     },
   ));
+  if (workersOnly) return Promise.all(remote) as Promise<R[]>;
   const local = task(filePath, ranges[0]!, arg);
   return Promise.all([local, ...remote]) as Promise<R[]>;
 }
+
+/**
+ * Set to `1` in a process whose main thread must stay free (the dashboard server sets it at
+ * start, see `instrumentation.ts`): {@link mapRanges} then reads every range of a split file in
+ * a worker, range 0 included, instead of one in the calling thread. A server's main thread
+ * answers every request; a gigabyte scan running there (the first `session_overview` of a
+ * session, issue 13) held the session page's first rows back by seconds, and left its garbage in
+ * the long-lived main heap where a worker's heap is freed when the worker ends.
+ */
+export const WORKERS_ONLY_ENV = "CASEFILE_WORKERS_ONLY";
 
 type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
 type Job<A> = { filePath: string; range: LineRange; arg: A };
