@@ -3,10 +3,10 @@ import type { CompactRecord } from "@/lib/session-reader/schema";
 
 /**
  * Budget of the cache, in bytes of cached records as {@link recordCost} counts them: the record
- * itself plus the two JSON texts kept beside it (lib/json/shared-values). 16 MiB holds a few
- * 2,000-line windows of a real-shaped session (a window's compact JSON is ~1–2 MB).
+ * itself plus the two JSON texts kept beside it (lib/json/shared-values). 8 MiB holds three
+ * 2,000-line windows of a real-shaped session (a window's compact JSON is ~0.75 MB, its cost ~2.3 MB).
  */
-const BUDGET_BYTES = 16 << 20;
+const BUDGET_BYTES = 8 << 20;
 /** Bytes of a record beyond its JSON text: the entry, its key and the object headers. */
 const RECORD_OVERHEAD = 200;
 
