@@ -1,13 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { getPriority } from "node:os";
 import { threadId } from "node:worker_threads";
 
 import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, lowerThreadPriority, mapRanges, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKER_NICE, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -145,13 +144,5 @@ describe("rangeCount", () => {
       if (saved === undefined) delete process.env.CASEFILE_WORKERS;
       else process.env.CASEFILE_WORKERS = saved;
     }
-  });
-});
-
-describe("lowerThreadPriority", () => {
-  it("lowers only the calling thread's priority (Linux; elsewhere it changes nothing)", () => {
-    const tid = lowerThreadPriority(WORKER_NICE);
-    if (tid === null) return; // not Linux: nothing to check
-    expect(getPriority(tid)).toBe(WORKER_NICE);
   });
 });

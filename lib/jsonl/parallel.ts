@@ -16,8 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import { readlinkSync } from "node:fs";
-import { availableParallelism, setPriority } from "node:os";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
@@ -295,12 +294,10 @@ function talk<A, R>(worker: Worker, job: Job<A>, resolve: (answer: Answer<R>) =>
 /**
  * Inside a worker entry module: answers the one job {@link mapRanges} posts by running `task`
  * and posting its result (or its error message). Does nothing on the main thread, so importing
- * the entry elsewhere is harmless. In a server process ({@link WORKERS_ONLY_ENV}) the worker
- * first lowers its own CPU priority ({@link lowerThreadPriority}).
+ * the entry elsewhere is harmless.
  */
 export function serveRanges<A, R>(task: RangeTask<A, R>): void {
   if (isMainThread || parentPort === null) return;
-  if (process.env[WORKERS_ONLY_ENV] === "1") lowerThreadPriority();
   const port = parentPort;
   port.once("message", (job: Job<A>) => {
     task(job.filePath, job.range, job.arg).then(
@@ -308,26 +305,4 @@ export function serveRanges<A, R>(task: RangeTask<A, R>): void {
       (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Answer<R>),
     );
   });
-}
-
-/** Nice value of a range worker in a server process (0 is normal, 19 the lowest priority). */
-export const WORKER_NICE = 10;
-
-/**
- * Lowers the calling thread's CPU priority to {@link WORKER_NICE} (Linux: `setpriority` on the
- * thread id read from `/proc/thread-self`; elsewhere, or when refused, nothing changes). A
- * server's scan workers then take the cores only when requests and the browser do not need them:
- * on a 2-core machine the first `session_overview` of a gigabyte session kept both cores busy
- * for seconds right when the session page and its scripts had to be served and rendered
- * (issue 13: first rows ≤ 1 s). Returns the thread id changed, or null.
- */
-export function lowerThreadPriority(nice = WORKER_NICE): number | null {
-  try {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (!Number.isInteger(tid) || tid <= 0) return null;
-    setPriority(tid, nice);
-    return tid;
-  } catch {
-    return null; // not Linux, or not permitted: the worker runs at normal priority
-  }
 }
