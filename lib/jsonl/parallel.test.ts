@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, maxRunningWorkers, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -90,6 +90,36 @@ describe("mapRanges", () => {
     } finally {
       if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
       else process.env[WORKERS_ONLY_ENV] = saved;
+    }
+  });
+
+  it("never runs more workers at once than the process's slots, however many passes overlap", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 3);
+    const saved = { only: process.env[WORKERS_ONLY_ENV], workers: process.env.CASEFILE_WORKERS };
+    process.env[WORKERS_ONLY_ENV] = "1";
+    process.env.CASEFILE_WORKERS = "2";
+    let live = 0;
+    let most = 0;
+    const counted = async () => {
+      const worker = await spawn();
+      live += 1;
+      most = Math.max(most, live);
+      worker.once("exit", () => (live -= 1));
+      return worker;
+    };
+    try {
+      expect(maxRunningWorkers()).toBe(2);
+      const [a, b] = await Promise.all([mapRanges(counted, countRange, file, ranges, "a"), mapRanges(counted, countRange, file, ranges, "b")]);
+      expect(a.flatMap((p) => p.records)).toEqual(b.flatMap((p) => p.records));
+      expect(a.flatMap((p) => p.records).length).toBe(40);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS", saved.workers]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
     }
   });
 

@@ -258,16 +258,53 @@ type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
 type Job<A> = { filePath: string; range: LineRange; arg: A };
 
 /**
- * Runs one job in a fresh worker. Resolves with the task's answer (its error as a value);
- * rejects only when the worker could not start or died without answering (then the caller runs
- * the range itself).
+ * Runs one job in a fresh worker, once one of the process's {@link maxRunningWorkers} slots is
+ * free (the slot is held until the worker has ended). Resolves with the task's answer (its error
+ * as a value); rejects only when the worker could not start or died without answering (then the
+ * caller runs the range itself).
  */
-function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
-  return new Promise((resolve, reject) => {
-    Promise.resolve()
-      .then(spawn)
-      .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-  });
+async function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
+  await acquireWorkerSlot();
+  try {
+    return await new Promise<Answer<R>>((resolve, reject) => {
+      Promise.resolve()
+        .then(spawn)
+        .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+    });
+  } finally {
+    releaseWorkerSlot();
+  }
+}
+
+/**
+ * Most range workers alive at once in this process: `CASEFILE_WORKERS` when set to a positive
+ * number, else the machine's parallelism (at most 4). Several passes can overlap in a server (a
+ * page's cold `session_overview` scan and the project page's analysis each split a gigabyte
+ * file): without a bound they ran four workers on two cores, each with its own V8 heap and
+ * malloc arena, for no gain in speed (issue 13: server RSS). Later ranges wait for a slot.
+ */
+export function maxRunningWorkers(): number {
+  const env = Number(process.env.CASEFILE_WORKERS);
+  if (Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+let runningWorkers = 0;
+const waitingForSlot: (() => void)[] = [];
+
+async function acquireWorkerSlot(): Promise<void> {
+  if (runningWorkers < maxRunningWorkers()) {
+    runningWorkers += 1;
+    return;
+  }
+  // The slot is handed over by releaseWorkerSlot: the count stays as it is.
+  await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+}
+
+function releaseWorkerSlot(): void {
+  const next = waitingForSlot.shift();
+  if (next) next();
+  else runningWorkers -= 1;
 }
 
 /** Posts `job` to `worker` and settles with its answer (see {@link inWorker}). */
