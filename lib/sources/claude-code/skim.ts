@@ -1,5 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
-import { JsonPlainScratch } from "@/lib/jsonl/json-plain";
+import { DATA_OFFSET, JsonScanMemory } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -133,10 +133,10 @@ let stampMs: number | null = null;
 export function skimClaudeLine(bytes: Buffer, start: number, stop: number, plan: SkimPlan = SCAN_FIELDS): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
   if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
-    scratch ??= new JsonPlainScratch();
+    scratch ??= new JsonScanMemory();
     buf = scratch.load(bytes, start, stop);
-    pos = 0;
-    end = length;
+    pos = DATA_OFFSET;
+    end = DATA_OFFSET + length;
   } else {
     buf = bytes;
     pos = start;
@@ -325,6 +325,8 @@ const OPEN = new Uint8Array(4096);
  * tight loop with locals only: most of a transcript's bytes go through here.
  */
 export function skipValue(b: Buffer, i: number, end: number): number {
+  // A long line is in the scan memory: its module checks the whole value at once.
+  if (b === scratch?.bytes) return scratch.valueEnd(i, end);
   const open = OPEN;
   let depth = 0;
   for (;;) {
@@ -439,16 +441,8 @@ export function closeQuote(b: Buffer, open: number, end: number): number {
     } else return -1;
   }
   if (b === scratch?.bytes) {
-    const simd = scratch;
-    for (;;) {
-      at = simd.plainEnd(at, end);
-      if (at >= end) return -1;
-      const c = b[at]!;
-      if (c === QUOTE) return at;
-      if (c !== BACKSLASH) return -1;
-      at = escapeEnd(b, at, end);
-      if (at < 0) return -1;
-    }
+    const after = scratch.stringEnd(at - 1, end);
+    return after < 0 ? -1 : after - 1;
   }
   for (;;) {
     while (at + 4 <= end && (special[b[at]!]! | special[b[at + 1]!]! | special[b[at + 2]!]! | special[b[at + 3]!]!) === 0) at += 4;
@@ -467,7 +461,7 @@ export function closeQuote(b: Buffer, open: number, end: number): number {
 const SCRATCH_MIN_BYTES = 256;
 /** Lines longer than this are skimmed in place (the scratch memory never shrinks). */
 const SCRATCH_MAX_BYTES = 16 << 20;
-let scratch: JsonPlainScratch | null = null;
+let scratch: JsonScanMemory | null = null;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
 const SPECIAL = new Uint8Array(256);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+
+import { DATA_OFFSET, JsonScanMemory, MAX_DEPTH } from "@/lib/jsonl/json-scan";
+
+/** A small deterministic generator (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random JSON value of bounded depth: strings with escapes and UTF-8, numbers of every form, literals, containers. */
+function value(next: () => number, depth: number): unknown {
+  const r = next();
+  if (depth > 3 || r < 0.35) {
+    const k = Math.floor(next() * 6);
+    if (k === 0) return Math.floor(next() * 2e6) - 1e6;
+    if (k === 1) return (next() - 0.5) * 10 ** Math.floor(next() * 40 - 20);
+    if (k === 2) return [true, false, null][Math.floor(next() * 3)];
+    const chars = ['a', 'é', '"', "\\", "\n", "\t", "\u0001", "/", "😀", " ", "x".repeat(40), "\u2028"];
+    let s = "";
+    for (let n = Math.floor(next() * 12); n > 0; n--) s += chars[Math.floor(next() * chars.length)];
+    return s;
+  }
+  if (r < 0.65) return Array.from({ length: Math.floor(next() * 5) }, () => value(next, depth + 1));
+  const o: Record<string, unknown> = {};
+  for (let n = Math.floor(next() * 5); n > 0; n--) o[`k${Math.floor(next() * 20)}${next() < 0.2 ? '"\\' : ""}`] = value(next, depth + 1);
+  return o;
+}
+
+/** JSON text with random whitespace between tokens (outside strings). */
+function spaced(text: string, next: () => number): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    out += c;
+    if (inString) {
+      if (c === "\\") out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (next() < 0.1) out += [" ", "\t", "\n", "\r"][Math.floor(next() * 4)];
+  }
+  return out;
+}
+
+/** Whether JSON.parse accepts the text (the reference). */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The module's verdict on the whole text: one value, then only whitespace. */
+function scans(memory: JsonScanMemory, text: Buffer): boolean {
+  const b = memory.load(text, 0, text.length);
+  const end = DATA_OFFSET + text.length;
+  let at = memory.valueEnd(DATA_OFFSET, end);
+  if (at < 0) return false;
+  while (at < end && (b[at] === 0x20 || b[at] === 0x0a || b[at] === 0x0d || b[at] === 0x09)) at++;
+  return at === end;
+}
+
+describe("JsonScanMemory", () => {
+  it("accepts exactly what JSON.parse accepts, on random values and one-byte mutations of them", () => {
+    const memory = new JsonScanMemory();
+    const next = random(42);
+    const alphabet = [0x00, 0x09, 0x0a, 0x1f, 0x20, 0x22, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31, 0x3a, 0x45, 0x5b, 0x5c, 0x5d, 0x61, 0x62, 0x65, 0x66, 0x6c, 0x6e, 0x72, 0x73, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0xc3, 0xff];
+    let valid = 0;
+    let invalid = 0;
+    for (let round = 0; round < 6000; round++) {
+      const text = Buffer.from(spaced(JSON.stringify(value(next, 0)), next), "utf8");
+      if (round % 3 !== 0) {
+        const edits = 1 + Math.floor(next() * 2);
+        for (let e = 0; e < edits; e++) text[Math.floor(next() * text.length)] = alphabet[Math.floor(next() * alphabet.length)]!;
+      }
+      const want = parses(text.toString("utf8"));
+      expect(scans(memory, text), `round ${round}: ${JSON.stringify(text.toString("utf8").slice(0, 200))}`).toBe(want);
+      if (want) valid++;
+      else invalid++;
+    }
+    expect(valid).toBeGreaterThan(1000);
+    expect(invalid).toBeGreaterThan(1000);
+  });
+
+  it("ends a string after its closing quote, checking escapes, in the SIMD steps and the tail", () => {
+    const memory = new JsonScanMemory();
+    const cases: [string, number][] = [
+      ['"abc"', 5],
+      [`"${"x".repeat(40)}\\n${"y".repeat(20)}" tail`, 64],
+      [`"${"x".repeat(33)}\\u00E9"`, 41],
+      [`"${"x".repeat(17)}\\u00G9"`, -1],
+      [`"${"x".repeat(30)}\\x"`, -1],
+      [`"${"x".repeat(30)}\t"`, -1],
+      [`"${"x".repeat(30)}`, -1],
+      ['"\\', -1],
+      ['"\\u12', -1],
+    ];
+    for (const [text, want] of cases) {
+      const bytes = Buffer.from(text, "utf8");
+      memory.load(bytes, 0, bytes.length);
+      const got = memory.stringEnd(DATA_OFFSET, DATA_OFFSET + bytes.length);
+      expect(got === -1 ? -1 : got - DATA_OFFSET, text).toBe(want);
+    }
+  });
+
+  it("follows containers nested up to its depth limit, and gives up past it", () => {
+    const memory = new JsonScanMemory();
+    const deep = (n: number) => Buffer.from(`${"[".repeat(n)}1${"]".repeat(n)}`);
+    expect(scans(memory, deep(MAX_DEPTH))).toBe(true);
+    expect(scans(memory, deep(MAX_DEPTH + 1))).toBe(false);
+    expect(scans(memory, Buffer.from(`{"a":[{"b":{}},[],"c",-0.5e+3,true,false,null]}`))).toBe(true);
+  });
+});

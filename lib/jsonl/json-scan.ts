@@ -1,0 +1,335 @@
+import { ADD, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, sleb, SPLAT8, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
+
+/**
+ * JSON text held in a `WebAssembly.Memory`, checked by a small WebAssembly module with 128-bit
+ * SIMD: the end of a string (its content validated: no raw control byte, only the escapes
+ * `\" \\ \/ \b \f \n \r \t \uXXXX`, RFC 8259 §7) and the end of any JSON value (its whole grammar
+ * checked, nothing built). A JavaScript byte loop over string content runs at ~0.3–0.5 GB/s; the
+ * module checks 16 bytes a step and handles escapes without returning to JavaScript, so validating
+ * every byte of a transcript line costs little more than finding its quotes (issue 13: prepare's
+ * exact malformed count, contract §1.8; issue 9: the forensics skim).
+ *
+ * The module is assembled here from its opcodes rather than shipped as a binary, so what runs is
+ * what the source reads. Bytes `[0, DATA_OFFSET)` of the memory are the value scanner's stack of
+ * open containers; text is loaded at {@link DATA_OFFSET}.
+ */
+export class JsonScanMemory {
+  private memory = new WebAssembly.Memory({ initial: 1 });
+  private readonly exports: { str: (p: number, end: number) => number; skip: (p: number, end: number) => number };
+  /** The memory as a Buffer (replaced when the memory grows). */
+  bytes: Buffer;
+
+  constructor() {
+    const instance = new WebAssembly.Instance(compiled(), { m: { mem: this.memory } });
+    this.exports = instance.exports as JsonScanMemory["exports"];
+    this.bytes = Buffer.from(this.memory.buffer);
+  }
+
+  /**
+   * Copies `source[start, end)` to {@link DATA_OFFSET} (growing the memory as needed, with room
+   * after it) and returns {@link bytes}; the text then sits at `[DATA_OFFSET, DATA_OFFSET + end - start)`.
+   */
+  load(source: Uint8Array, start: number, end: number): Buffer {
+    const need = DATA_OFFSET + (end - start) + SLACK;
+    if (need > this.bytes.length) {
+      this.memory.grow(Math.ceil((need - this.bytes.length) / PAGE));
+      this.bytes = Buffer.from(this.memory.buffer);
+    }
+    this.bytes.set(source.subarray(start, end), DATA_OFFSET);
+    return this.bytes;
+  }
+
+  /**
+   * Index just past the closing quote of the string whose opening quote is at `open`, or -1 when
+   * it does not close before `end` or its content is not valid JSON. Addresses are into {@link bytes}.
+   */
+  stringEnd(open: number, end: number): number {
+    return this.exports.str(open, end);
+  }
+
+  /**
+   * Index just past the JSON value starting at `at` (whitespace before it skipped), or -1 when
+   * it is not a valid value before `end` or nests deeper than {@link MAX_DEPTH} containers.
+   */
+  valueEnd(at: number, end: number): number {
+    return this.exports.skip(at, end);
+  }
+}
+
+/** Containers open at once that {@link JsonScanMemory.valueEnd} follows (deeper: -1, the caller decides otherwise). */
+export const MAX_DEPTH = 4096;
+/** Where {@link JsonScanMemory.load} puts text: after the stack of open containers. */
+export const DATA_OFFSET = MAX_DEPTH;
+/** Bytes kept after loaded text, so no load at the text's end reads past the memory. */
+const SLACK = 64;
+const PAGE = 65536;
+
+let compiledModule: WebAssembly.Module | null = null;
+function compiled(): WebAssembly.Module {
+  compiledModule ??= new WebAssembly.Module(assemble());
+  return compiledModule;
+}
+
+// ---- the module (WebAssembly core + SIMD128 binary format) ----
+
+/** A function body under construction; branches name their target label instead of counting depths. */
+class Body {
+  readonly code: number[] = [];
+  private readonly labels: string[] = [];
+  op(...bytes: number[]): this {
+    this.code.push(...bytes);
+    return this;
+  }
+  get(i: number): this {
+    return this.op(0x20, i);
+  }
+  set(i: number): this {
+    return this.op(0x21, i);
+  }
+  tee(i: number): this {
+    return this.op(0x22, i);
+  }
+  i32(v: number): this {
+    return this.op(0x41, ...sleb(v));
+  }
+  block(label: string): this {
+    this.labels.push(label);
+    return this.op(0x02, 0x40);
+  }
+  loop(label: string): this {
+    this.labels.push(label);
+    return this.op(0x03, 0x40);
+  }
+  /** `if` without a result (label "" unless named). */
+  if(label = ""): this {
+    this.labels.push(label);
+    return this.op(0x04, 0x40);
+  }
+  /** `if` with an i32 result. */
+  ifI32(): this {
+    this.labels.push("");
+    return this.op(0x04, I32);
+  }
+  else(): this {
+    return this.op(0x05);
+  }
+  end(): this {
+    this.labels.pop();
+    return this.op(0x0b);
+  }
+  br(label: string): this {
+    return this.op(0x0c, this.depth(label));
+  }
+  brIf(label: string): this {
+    return this.op(0x0d, this.depth(label));
+  }
+  ret(): this {
+    return this.op(0x0f);
+  }
+  call(fn: number): this {
+    return this.op(0x10, fn);
+  }
+  /** Returns -1 when the i32 on the stack is non-zero. */
+  failIf(): this {
+    return this.if().i32(-1).ret().end();
+  }
+  private depth(label: string): number {
+    const at = this.labels.lastIndexOf(label);
+    if (at === -1) throw new Error(`no label ${label}`);
+    return this.labels.length - 1 - at;
+  }
+}
+
+// Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end).
+const [AT, WS, HEX, STR, NUM, KEY] = [0, 1, 2, 3, 4, 5];
+const [P, END] = [0, 1];
+
+/** at(p, end): the byte at p, or -1 at or past end. */
+function atFn(): Body {
+  return new Body().get(P).get(END).op(...LT_U).ifI32().get(P).op(...LOAD8).else().i32(-1).end();
+}
+
+/** ws(p, end): the first index ≥ p that is not JSON whitespace (or end). */
+function wsFn(): Body {
+  const C = 2;
+  const b = new Body().block("out").loop("next");
+  b.get(P).get(END).op(...GE_U).brIf("out");
+  b.get(P).op(...LOAD8).tee(C).i32(0x20).op(...EQ).get(C).i32(0x0a).op(...EQ).op(...OR).get(C).i32(0x0d).op(...EQ).op(...OR).get(C).i32(0x09).op(...EQ).op(...OR).op(...EQZ).brIf("out");
+  b.get(P).i32(1).op(...ADD).set(P).br("next");
+  return b.end().end().get(P);
+}
+
+/** hex(c): 1 for an ASCII hex digit. */
+function hexFn(): Body {
+  const C = 0;
+  const b = new Body();
+  b.get(C).i32(0x30).op(...SUB).i32(10).op(...LT_U);
+  b.get(C).i32(0x20).op(...OR).i32(0x61).op(...SUB).i32(6).op(...LT_U).op(...OR);
+  return b;
+}
+
+/** str(p, end): p is an opening quote; index after the closing quote, or -1. */
+function strFn(): Body {
+  const [M, C, E, Q, S, K, A] = [2, 3, 4, 5, 6, 7, 8];
+  const b = new Body();
+  b.i32(0x22).op(...SPLAT8).set(Q).i32(0x5c).op(...SPLAT8).set(S).i32(0x20).op(...SPLAT8).set(K);
+  b.get(P).i32(1).op(...ADD).set(P);
+  b.loop("next");
+  // 16 bytes a step while they fit, up to the first quote, backslash or control byte.
+  b.block("stop").loop("simd");
+  b.get(P).i32(16).op(...ADD).get(END).op(...GT_U).brIf("stop");
+  b.get(P).op(...loadV128()).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8).tee(M);
+  b.if().get(P).get(M).op(...CTZ).op(...ADD).set(P).br("stop").end();
+  b.get(P).i32(16).op(...ADD).set(P).br("simd");
+  b.end().end();
+  // One byte: a stop found above, or the tail of fewer than 16 bytes.
+  b.get(P).get(END).op(...GE_U).failIf();
+  b.get(P).op(...LOAD8).tee(C).i32(0x22).op(...EQ).if().get(P).i32(1).op(...ADD).ret().end();
+  b.get(C).i32(0x5c).op(...EQ).if();
+  b.get(P).i32(1).op(...ADD).get(END).call(AT).tee(E).i32(0x22).op(...EQ);
+  for (const e of [0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]) b.get(E).i32(e).op(...EQ).op(...OR);
+  b.if().get(P).i32(2).op(...ADD).set(P).br("next").end();
+  b.get(E).i32(0x75).op(...NE).failIf();
+  b.get(P).i32(6).op(...ADD).get(END).op(...GT_U).failIf();
+  for (let k = 2; k < 6; k++) b.get(P).i32(k).op(...ADD).op(...LOAD8).call(HEX).op(...EQZ).failIf();
+  b.get(P).i32(6).op(...ADD).set(P).br("next");
+  b.end();
+  b.get(C).i32(0x20).op(...LT_U).failIf();
+  b.get(P).i32(1).op(...ADD).set(P).br("next");
+  b.end();
+  return b.i32(-1);
+}
+
+/** num(p, end): a JSON number at p; index after it, or -1. */
+function numFn(): Body {
+  const C = 2;
+  const b = new Body();
+  const digit = (): Body => b.get(C).i32(0x30).op(...SUB).i32(10).op(...LT_U);
+  const next = (): Body => b.get(P).i32(1).op(...ADD).tee(P).get(END).call(AT).set(C);
+  const run = (label: string): void => {
+    b.block(label).loop(`${label}l`);
+    digit().op(...EQZ).brIf(label);
+    next();
+    b.br(`${label}l`).end().end();
+  };
+  b.get(P).get(END).call(AT).tee(C).i32(0x2d).op(...EQ).if();
+  next();
+  b.end();
+  b.get(C).i32(0x30).op(...EQ).if();
+  next();
+  b.else();
+  b.get(C).i32(0x31).op(...SUB).i32(9).op(...LT_U).op(...EQZ).failIf();
+  run("int");
+  b.end();
+  b.get(C).i32(0x2e).op(...EQ).if();
+  next();
+  digit().op(...EQZ).failIf();
+  run("frac");
+  b.end();
+  b.get(C).i32(0x20).op(...OR).i32(0x65).op(...EQ).if();
+  next();
+  b.get(C).i32(0x2b).op(...EQ).get(C).i32(0x2d).op(...EQ).op(...OR).if();
+  next();
+  b.end();
+  digit().op(...EQZ).failIf();
+  run("exp");
+  b.end();
+  return b.get(P);
+}
+
+/** key(p, end): at p (after whitespace) a string then `:`; index after the colon, or -1. */
+function keyFn(): Body {
+  const b = new Body();
+  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).i32(0x22).op(...NE).failIf();
+  b.get(P).get(END).call(STR).tee(P).i32(0).op(...LT_S).failIf();
+  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).i32(0x3a).op(...NE).failIf();
+  return b.get(P).i32(1).op(...ADD);
+}
+
+/** skip(p, end): a JSON value at p (whitespace before it skipped); index after it, or -1. */
+function skipFn(): Body {
+  const [C, DEPTH, TOP] = [2, 3, 4];
+  const b = new Body();
+  const failIfNegative = (): Body => b.get(P).i32(0).op(...LT_S).failIf();
+  b.i32(0).set(DEPTH);
+  b.loop("value");
+  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).set(C);
+  b.block("scalar");
+  // A string.
+  b.get(C).i32(0x22).op(...EQ).if().get(P).get(END).call(STR).set(P).br("scalar").end();
+  // A container: empty, or opened (pushed) with the value loop going on inside it.
+  b.get(C).i32(0x7b).op(...EQ).get(C).i32(0x5b).op(...EQ).op(...OR).if();
+  b.get(C).i32(0x7b).op(...EQ).set(TOP);
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).tee(P).get(END).call(AT).get(C).i32(2).op(...ADD).op(...EQ);
+  b.if().get(P).i32(1).op(...ADD).set(P).br("scalar").end();
+  b.get(DEPTH).i32(MAX_DEPTH).op(...GE_U).failIf();
+  b.get(DEPTH).get(TOP).op(...STORE8);
+  b.get(DEPTH).i32(1).op(...ADD).set(DEPTH);
+  b.get(TOP).if().get(P).get(END).call(KEY).set(P).end();
+  failIfNegative();
+  b.br("value");
+  b.end();
+  // true, false, null.
+  b.get(C).i32(0x74).op(...EQ).if();
+  b.get(P).i32(4).op(...ADD).get(END).op(...GT_U).failIf();
+  b.get(P).op(...LOAD32).i32(0x65757274).op(...NE).failIf();
+  b.get(P).i32(4).op(...ADD).set(P).br("scalar").end();
+  b.get(C).i32(0x6e).op(...EQ).if();
+  b.get(P).i32(4).op(...ADD).get(END).op(...GT_U).failIf();
+  b.get(P).op(...LOAD32).i32(0x6c6c756e).op(...NE).failIf();
+  b.get(P).i32(4).op(...ADD).set(P).br("scalar").end();
+  b.get(C).i32(0x66).op(...EQ).if();
+  b.get(P).i32(5).op(...ADD).get(END).op(...GT_U).failIf();
+  b.get(P).i32(1).op(...ADD).op(...LOAD32).i32(0x65736c61).op(...NE).failIf();
+  b.get(P).i32(5).op(...ADD).set(P).br("scalar").end();
+  // A number (anything else fails in num).
+  b.get(P).get(END).call(NUM).set(P);
+  b.end();
+  failIfNegative();
+  // After a value: close containers, or a comma and the next value (its key first in an object).
+  b.loop("after");
+  b.get(DEPTH).op(...EQZ).if().get(P).ret().end();
+  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).set(C);
+  b.get(DEPTH).i32(1).op(...SUB).op(...LOAD8).set(TOP);
+  b.get(C).i32(0x2c).op(...EQ).if();
+  b.get(P).i32(1).op(...ADD).set(P);
+  b.get(TOP).if().get(P).get(END).call(KEY).set(P).end();
+  failIfNegative();
+  b.br("value");
+  b.end();
+  // `}` closes an object, `]` an array: the opener + 2.
+  b.get(C).i32(0x5b).get(TOP).i32(0x20).op(...MUL).op(...ADD).i32(2).op(...ADD).op(...NE).failIf();
+  b.get(DEPTH).i32(1).op(...SUB).set(DEPTH);
+  b.get(P).i32(1).op(...ADD).set(P);
+  b.br("after");
+  b.end();
+  b.end();
+  return b.i32(-1);
+}
+
+function assemble(): Uint8Array<ArrayBuffer> {
+  // [params, locals (count, type) pairs, body] per function, in index order.
+  const fns: [number, [number, number][], Body][] = [
+    [2, [], atFn()],
+    [2, [[1, I32]], wsFn()],
+    [1, [], hexFn()],
+    [2, [[3, I32], [4, V128]], strFn()],
+    [2, [[1, I32]], numFn()],
+    [2, [], keyFn()],
+    [2, [[3, I32]], skipFn()],
+  ];
+  const types = [[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32]]), ...vec([[I32]])]];
+  const typeOf = (params: number) => (params === 2 ? 0 : 1);
+  const bodies = fns.map(([, locals, body]) => {
+    const code = [...vec(locals.map(([n, t]) => [n, t])), ...body.code, 0x0b];
+    return [...leb(code.length), ...code];
+  });
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec(types)),
+    ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]])),
+    ...section(3, vec(fns.map(([params]) => [typeOf(params)]))),
+    ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, 6]])),
+    ...section(10, vec(bodies)),
+  ]);
+}
