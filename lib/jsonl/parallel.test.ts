@@ -93,6 +93,27 @@ describe("mapRanges", () => {
     }
   });
 
+  it("sends a lone big range to a worker when the main thread must stay free, a small one never", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 1);
+    const saved = { only: process.env[WORKERS_ONLY_ENV], min: process.env.CASEFILE_WORKERS_MIN_BYTES };
+    process.env[WORKERS_ONLY_ENV] = "1";
+    try {
+      process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
+      const [big] = await mapRanges(spawn, countRange, file, ranges, "t");
+      expect(big!.threadId).not.toBe(threadId);
+      expect(big!.records.length).toBe(40);
+      process.env.CASEFILE_WORKERS_MIN_BYTES = String(index.size + 1);
+      expect((await mapRanges(spawn, countRange, file, ranges, "t"))[0]!.threadId).toBe(threadId);
+    } finally {
+      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS_MIN_BYTES", saved.min]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
   it("never runs more workers at once than the process's slots, however many passes overlap", async () => {
     const file = await sampleFile();
     const index = await buildLineIndex(file);

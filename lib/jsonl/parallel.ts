@@ -46,11 +46,16 @@ export const PARALLEL_MIN_BYTES = 64 << 20;
  * session's many small subagent files must never each start workers).
  */
 export function rangeCount(bytes: number): number {
-  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
-  if (bytes < (Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES)) return 1;
+  if (bytes < parallelMinBytes()) return 1;
   const env = Number(process.env.CASEFILE_WORKERS);
   if (Number.isInteger(env) && env >= 0 && (process.env.CASEFILE_WORKERS ?? "") !== "") return Math.max(1, env);
   return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** {@link PARALLEL_MIN_BYTES}, or `CASEFILE_WORKERS_MIN_BYTES` when set to a number. */
+function parallelMinBytes(): number {
+  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
+  return Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES;
 }
 
 /**
@@ -219,7 +224,8 @@ let fallbackReported = false;
 
 /**
  * Maps `task` over `ranges` and returns the results in range order. Range 0 runs in this
- * thread (in a worker too when {@link WORKERS_ONLY_ENV} is `1`) while every other range runs in
+ * thread (in a worker too when {@link WORKERS_ONLY_ENV} is `1`: then even a lone range of at least
+ * {@link PARALLEL_MIN_BYTES} goes to a worker) while every other range runs in
  * a worker from `spawn()` (whose module calls
  * {@link serveRanges} with the same task). A worker that cannot start or fails before
  * answering is replaced by an in-thread run of its range (reported once on stderr), so a result
@@ -227,8 +233,11 @@ let fallbackReported = false;
  * @throws whatever `task` throws (in a worker: an Error with its message).
  */
 export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
-  if (ranges.length <= 1) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
   const workersOnly = process.env[WORKERS_ONLY_ENV] === "1";
+  // One range runs here, unless the main thread must stay free and the range is big enough for
+  // a worker (`CASEFILE_WORKERS=1` in a server: one worker, the least memory).
+  const single = ranges.length === 1 && !(workersOnly && ranges[0]!.endByte - ranges[0]!.startByte >= parallelMinBytes());
+  if (ranges.length === 0 || single) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
   const remote = (workersOnly ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
     (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
     (startError: unknown) => {
