@@ -144,13 +144,17 @@ describe("mapRanges", () => {
     }
   });
 
-  it("starts workers with bounded heaps", async () => {
+  it("starts workers with bounded heaps in a server process", async () => {
+    const saved = process.env[WORKERS_ONLY_ENV];
+    process.env[WORKERS_ONLY_ENV] = "1";
     const worker = await spawn();
     try {
       expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(WORKER_LIMITS.maxYoungGenerationSizeMb);
       expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
     } finally {
       await worker.terminate();
+      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
+      else process.env[WORKERS_ONLY_ENV] = saved;
     }
   });
 

@@ -125,7 +125,7 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  */
 export async function startWorker(base: string, relative: string): Promise<Worker> {
   const entry = new URL(relative, base);
-  const options = { resourceLimits: WORKER_LIMITS };
+  const options = process.env[WORKERS_ONLY_ENV] === "1" ? { resourceLimits: WORKER_LIMITS } : {};
   if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, options);
   const bundle = await bundledEntry(fileURLToPath(entry));
   if (bundle !== null) return new Worker(bundle, options);
@@ -142,6 +142,9 @@ export async function startWorker(base: string, relative: string): Promise<Worke
  * scavenges and the old-generation bound only says when V8 must collect, far above what a
  * range holds. A worker that still runs out of memory dies before answering, and
  * {@link mapRanges} then reads its range in the calling thread: a result never depends on it.
+ * Applied in server processes ({@link WORKERS_ONLY_ENV}) only: a one-shot `prepare` keeps V8's
+ * defaults (the small young generation cost it ~5–10% more CPU, and its memory is gone when it
+ * exits).
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 
