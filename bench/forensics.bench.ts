@@ -3,7 +3,7 @@
  *
  * On the ~1 GB real-shaped Claude Code session of `bench/real-shaped.ts` (real corpus lines,
  * subagents and tool results attached), in a workspace of its own
- * (`/tmp/casefile-bench/forensics-ws`, prepared once), it prints:
+ * (`/tmp/casefile-bench/forensics-ws`, or `FORENSICS_BENCH_WS`; prepared once), it prints:
  *  - `grep_jsonl` over the main transcript (literal, regex and case-insensitive patterns) against
  *    `rg -c` and `grep -c` on the same file (goal ≤ 2× ripgrep's wall time), with CPU times
  *    (ours: user+sys of this process, read threads included; rg's: its user+sys) since the
@@ -25,7 +25,7 @@ import type { CoreContext } from "@/lib/context";
 
 import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
 
-const WORKSPACE = path.join(path.dirname(REAL_SHAPED_DIR), "forensics-ws");
+const WORKSPACE = process.env.FORENSICS_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "forensics-ws");
 const SELF = fileURLToPath(import.meta.url);
 const APP_DIR = path.resolve(path.dirname(SELF), "..");
 

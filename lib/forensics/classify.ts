@@ -94,13 +94,27 @@ const SEARCH_COMMANDS = new Set(["rg", "grep", "find", "ls", "fd", "tree", "git 
  * shell tool still tells reading from running. Unknown tools (MCP tools, todo lists) are `other`.
  */
 export function toolFamily(name: string, command: string | null = null): ToolFamily {
-  const family = FAMILY_BY_NAME[name.toLowerCase()] ?? "other";
+  let family = familyByName.get(name);
+  if (family === undefined) {
+    family = FAMILY_BY_NAME[name.toLowerCase()] ?? "other";
+    if (familyByName.size < 4096) familyByName.set(name, family);
+  }
   if (family !== "run" || command === null) return family;
-  const first = command.trim().split(/\s+/)[0]?.replace(/^.*\//, "") ?? "";
+  // The first whitespace-separated word of the trimmed command (as `trim().split(/\s+/)[0]`,
+  // without splitting a long command), less any directory.
+  const first = /^\S*/.exec(command.trimStart())![0].replace(/^.*\//, "");
   if (READ_COMMANDS.has(first)) return "read";
   if (SEARCH_COMMANDS.has(first)) return "search";
   return "run";
 }
+
+/** {@link toolFamily}'s family of each tool name seen (a transcript names a handful of tools). */
+const familyByName = new Map<string, ToolFamily>();
+
+// Shared by every record without calls or results (most lines): the facts' lists are replaced,
+// never pushed to, so two frozen empties spare two allocations per line.
+const NO_CALLS = Object.freeze([]) as unknown as ToolCallFact[];
+const NO_RESULTS = Object.freeze([]) as unknown as ToolResultFact[];
 
 function baseFacts(timestampMs: number | null, eventType: string, actor: Actor): RecordFacts {
   return {
@@ -110,8 +124,8 @@ function baseFacts(timestampMs: number | null, eventType: string, actor: Actor):
     userText: null,
     userFromEvent: false,
     assistantReply: false,
-    toolCalls: [],
-    toolResults: [],
+    toolCalls: NO_CALLS,
+    toolResults: NO_RESULTS,
     apiError: null,
     interrupted: false,
     compaction: false,

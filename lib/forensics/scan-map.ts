@@ -1,6 +1,6 @@
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
-import { terminatorBytes } from "@/lib/jsonl/line-index";
+import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -47,8 +47,23 @@ type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } |
 export class LineMapper {
   private readonly codex: CodexState = { firstObject: true, legacy: null };
   private readonly out: Builder = new Builder();
+  /** Message id of the last usage mapped (lines of one file, in order). */
+  private lastUsageId: string | null = null;
 
   constructor(private readonly source: string) {}
+
+  /**
+   * `facts` to hand over: a usage whose message id is the previous usage's is left out (the
+   * reduce counts a message's usage once, at its first line, and Claude Code repeats it on every
+   * content block of the message), which spares the reduce most of its usage lookups.
+   */
+  private deduped(facts: RecordFacts): RecordFacts {
+    const id = facts.usage?.messageId ?? null;
+    if (id === null) return facts;
+    if (id === this.lastUsageId) return { ...facts, usage: null };
+    this.lastUsageId = id;
+    return facts;
+  }
 
   /**
    * Maps lines `first..last` (0-based indexes into `starts`) held in `buf` from file offset `base`;
@@ -68,14 +83,14 @@ export class LineMapper {
           let facts = classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs);
           // An API error's text was cut: classify the whole record (rare).
           if (facts.apiError !== null && facts.apiError.includes(CUT_MARK)) facts = this.parsed(buf.toString("utf8", start, end))!;
-          this.out.push(i + 1, facts, false);
+          this.out.push(i + 1, this.deduped(facts), false);
           continue;
         }
       }
       const text = buf.toString("utf8", start, end);
       if (text.trim() === "") continue;
       const facts = this.parsed(text);
-      this.out.push(i + 1, facts ?? MALFORMED_FACTS, facts === null);
+      this.out.push(i + 1, facts === null ? MALFORMED_FACTS : this.deduped(facts), facts === null);
     }
   }
 
@@ -177,14 +192,22 @@ class ExtraWriter {
     return out;
   }
 
-  private num(...values: number[]): void {
-    if (this.n + values.length > this.nums.length) {
-      const nums = new Float64Array(this.nums.length * 2 + values.length);
+  /** Appends up to four numbers (fixed arity: no rest array per call on the per-line path). */
+  private num(a: number, b?: number, c?: number, d?: number): void {
+    if (this.n + 4 > this.nums.length) {
+      const nums = new Float64Array(this.nums.length * 2 + 4);
       nums.set(this.nums);
       this.nums = nums;
     }
-    for (const v of values) this.nums[this.n++] = v;
+    this.nums[this.n++] = a;
+    if (b === undefined) return;
+    this.nums[this.n++] = b;
+    if (c === undefined) return;
+    this.nums[this.n++] = c;
+    if (d === undefined) return;
+    this.nums[this.n++] = d;
   }
+
 }
 
 /** Reads the extras of a {@link MappedLines} back in slot order, one {@link RecordFacts} at a time. */

@@ -1,5 +1,5 @@
-/** Worker entry of the forensics scan (lib/jsonl/parallel): maps one line range of a transcript. */
-import { serveRanges } from "@/lib/jsonl/parallel";
+/** Worker entry of the forensics scan (lib/jsonl/range-pool): maps line ranges of a transcript, one job after another. */
+import { serveRangeStream } from "@/lib/jsonl/range-pool";
 import { mapScanRange } from "@/lib/forensics/scan-range";
 
-serveRanges(mapScanRange);
+serveRangeStream(mapScanRange, (m) => [m.line.buffer, m.ts.buffer, m.typeId.buffer, m.actorId.buffer, m.extra.nums.buffer] as ArrayBuffer[]);

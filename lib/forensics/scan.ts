@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import type { Worker } from "node:worker_threads";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import type { CoreContext } from "@/lib/context";
@@ -6,8 +7,9 @@ import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensi
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
-import { forEachRangeChunk, mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { mapRanges, rangeCount, splitFileRanges, startWorker, type RangeTask } from "@/lib/jsonl/parallel";
+import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
+import { rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
+import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -221,11 +223,32 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
 /** Scans under way, by session and stamp (see {@link scanSession}). */
 const inFlight = new Map<string, Promise<SessionScan>>();
 
+function spawnScanWorker(): Promise<Worker> {
+  return startWorker(import.meta.url, "./scan-worker.ts");
+}
+
 async function buildScan(ctx: CoreContext, session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
+  // The workers boot (~0.1–0.5 s each) while this thread reads the line index and maps the first
+  // ranges: started before anything else.
+  const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));
+  const threads = session.row.source === "claude-code" ? rangeCount(biggest) : 1;
+  // A server keeps its main thread free (issue 13): the pool's workers then take every range.
+  const offMain = workersOnly();
+  const pool = threads > 1 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, offMain ? threads : threads - 1, { workersOnly: offMain }) : null;
+  try {
+    return await scanFiles(ctx, session, files, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: SessionFile[], pool: RangePool<ScanRangeArg, MappedLines> | null): Promise<SessionScan> {
   const source = session.row.source;
   const events = new EventBuffer();
   const stats = emptyStats();
   const resultTimes = new Map<string, number>();
+  // Only the results persisted as tool-result files need their time (a handful, not every result).
+  const resultFileIds = new Set(files.flatMap((f) => (f.kind === "tool_result" && f.id !== null ? [f.id] : [])));
   const pending = new Map<string, string>();
   // A holder, not a `let`: it is written inside the per-chunk callback.
   const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
@@ -235,6 +258,17 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   let codexResponseUserCount = 0;
   // Kept user messages whose text the skim cut: read whole at the end (at most a few lines).
   const cutTexts: { entry: SessionStats["userMessages"][number]; path: string }[] = [];
+
+  // With workers on a big transcript, the small transcripts (subagents) are mapped now, beside
+  // it, rather than one by one after it; they are reduced in their turn.
+  const early = new Map<number, Promise<MappedLines[]>>();
+  if (pool !== null) {
+    files.forEach((file, fi) => {
+      if (file.kind === "subagent" && rangeCount(file.size_bytes) === 1) early.set(fi, mapWholeFile(ctx, file.path, source));
+    });
+  }
+  // Settled here if the scan fails first (each is awaited in its turn below).
+  for (const pending of early.values()) pending.catch(() => undefined);
 
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!;
@@ -304,7 +338,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
           if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
         }
         for (const result of facts.toolResults) {
-          if (result.id !== null && !Number.isNaN(ts) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
+          if (result.id !== null && !Number.isNaN(ts) && resultFileIds.has(result.id) && !resultTimes.has(result.id)) resultTimes.set(result.id, ts);
           const name = result.id !== null ? pending.get(result.id) : undefined;
           if (result.id !== null) pending.delete(result.id);
           const counts = name !== undefined ? stats.byTool.get(name) : undefined;
@@ -340,25 +374,17 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
       stats.eventsBySource[src] += mapped.count;
     };
     // Lines come from the persisted line index (byte-level break scan), read in 1 MiB chunks. A
-    // big Claude Code transcript is mapped in line ranges on every core (its lines hold no state
-    // between them; a Codex file's legacy header does), then reduced in file order.
-    const parts = source === "claude-code" ? rangeCount(index.size) : 1;
-    if (parts > 1) {
-      const ranges = await splitFileRanges(file.path, index, parts);
+    // big Claude Code transcript is mapped in many small line ranges on every core (its lines
+    // hold no state between them; a Codex file's legacy header does), each reduced in file order
+    // as soon as the ranges before it are (lib/jsonl/range-pool).
+    const threads = source === "claude-code" ? rangeCount(index.size) : 1;
+    const mapped = early.get(fi);
+    if (mapped !== undefined) {
+      for (const m of await mapped) reduce(m);
+    } else if (threads > 1 && pool !== null) {
+      const ranges = poolRanges(file.path, index, threads);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
-      // The first range is mapped here and reduced chunk by chunk while the workers map the
-      // others; a range a worker could not take is mapped here too, and reduced in its turn.
-      const here: RangeTask<ScanRangeArg, MappedLines | null> = async (filePath, range, a) => {
-        if (range !== ranges[0]) return mapScanRange(filePath, range, a);
-        const mapper = new LineMapper(source);
-        await forEachRangeChunk(filePath, range, a, (buf, base, first, last) => {
-          mapper.mapRange(buf, base, a.starts, first, last, a.size);
-          reduce(mapper.take());
-        });
-        return null;
-      };
-      const mapped = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), here, file.path, ranges, arg);
-      for (const m of mapped) if (m !== null) reduce(m);
+      await pool.map(mapScanRange, file.path, ranges, arg, reduce);
     } else {
       const mapper = new LineMapper(source);
       await forEachLineChunk(file.path, index, (buf, base, first, last) => {
@@ -406,6 +432,18 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   };
 }
 
+
+/** Every line of one transcript mapped (one {@link MappedLines} per chunk), to be reduced later. */
+async function mapWholeFile(ctx: CoreContext, filePath: string, source: string): Promise<MappedLines[]> {
+  const index = await getWorkspaceLineIndex(ctx, filePath);
+  const mapper = new LineMapper(source);
+  const parts: MappedLines[] = [];
+  await forEachLineChunk(filePath, index, (buf, base, first, last) => {
+    mapper.mapRange(buf, base, index.starts, first, last, index.size);
+    parts.push(mapper.take());
+  });
+  return parts;
+}
 
 /** The text of the user message on `line` of a transcript, from the whole record (the skim cut it). */
 async function wholeUserText(ctx: CoreContext, filePath: string, line: number, source: string): Promise<string> {

@@ -6,16 +6,23 @@ import path from "node:path";
  * Writes `data` to `target` atomically: a sibling temp file is written, fsynced and renamed
  * over the target, then the directory is fsynced. A crash leaves the old or the new file,
  * never a torn one (architecture.md, "Rules that hold everywhere").
+ * `data` may be a list of byte chunks, written one after the other (no joined copy).
+ * `durable: false` skips both fsyncs, for a cache its reader validates (a crash may then leave
+ * a short or empty file, never a half-renamed one): the forensics scan store, whose 12 MB
+ * fsync sat on a cold `session_overview`'s path.
  * @throws the underlying fs error (ENOSPC, EACCES, ...) after removing the temp file.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array | readonly Uint8Array[], options: { durable?: boolean } = {}): Promise<void> {
+  const durable = options.durable ?? true;
   const dir = path.dirname(target);
   await fs.mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await fs.open(tmp, "w");
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+    // Each writeFile continues at the handle's position and loops until its chunk is written.
+    else for (const chunk of data) await handle.writeFile(chunk);
+    if (durable) await handle.sync();
   } catch (error) {
     await handle.close();
     await fs.rm(tmp, { force: true });
@@ -28,7 +35,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
     await fs.rm(tmp, { force: true });
     throw error;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 async function fsyncDir(dir: string): Promise<void> {

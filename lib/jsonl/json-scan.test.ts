@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { DATA_OFFSET, JsonScanMemory, MAX_DEPTH } from "@/lib/jsonl/json-scan";
+import { seededRandom } from "@/lib/testing/random";
 
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random JSON value of bounded depth: strings with escapes and UTF-8, numbers of every form, literals, containers. */
 function value(next: () => number, depth: number): unknown {
@@ -72,7 +62,7 @@ function scans(memory: JsonScanMemory, text: Buffer): boolean {
 describe("JsonScanMemory", () => {
   it("accepts exactly what JSON.parse accepts, on random values and one-byte mutations of them", () => {
     const memory = new JsonScanMemory();
-    const next = random(42);
+    const next = seededRandom(42);
     const alphabet = [0x00, 0x09, 0x0a, 0x1f, 0x20, 0x22, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31, 0x3a, 0x45, 0x5b, 0x5c, 0x5d, 0x61, 0x62, 0x65, 0x66, 0x6c, 0x6e, 0x72, 0x73, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0xc3, 0xff];
     let valid = 0;
     let invalid = 0;

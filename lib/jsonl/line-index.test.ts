@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildLineIndex, readLineRange, scanLineStarts } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
+import { seededRandom } from "@/lib/testing/random";
 
 let dir: string;
 let fileNo = 0;
@@ -92,7 +93,7 @@ describe("buildLineIndex numbering (contract §1.6, Python splitlines)", () => {
 
   it("matches splitPhysicalLines on random byte soup at random chunk sizes", async () => {
     const alphabet = [0x41, 0x22, 0x0a, 0x0d, 0x0b, 0x0c, 0x1c, 0x1e, 0xc2, 0x85, 0xe2, 0x80, 0xa8, 0xa9, 0xff, 0xc3, 0xef, 0xbb];
-    const random = mulberry32(0x5eed);
+    const random = seededRandom(0x5eed);
     const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
     for (let round = 0; round < 300; round++) {
       const bytes = Buffer.from(Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]!));
@@ -198,13 +199,3 @@ describe("buildLineIndex extension", () => {
     expect(await allLines(file, rewritten)).toEqual(["aaaaaaa", "b"]);
   });
 });
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

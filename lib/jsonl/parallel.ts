@@ -19,7 +19,7 @@ import fs from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, type WorkerOptions } from "node:worker_threads";
 
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 
@@ -120,17 +120,40 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  * then starts in ~50 ms instead of the ~0.7 s of CPU tsx's loader costs in every worker. If the
  * bundle cannot be made, tsx's loader is registered inside the worker before the entry is
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
- * `.js`/`.mjs` entry is started directly.
+ * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`).
  * @throws the Worker constructor's error (mapRanges then reads the range itself).
  */
-export async function startWorker(base: string, relative: string): Promise<Worker> {
+export async function startWorker(base: string, relative: string, options: WorkerOptions = {}): Promise<Worker> {
   const entry = new URL(relative, base);
-  const options = process.env[WORKERS_ONLY_ENV] === "1" ? { resourceLimits: WORKER_LIMITS } : {};
-  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, options);
+  // A server's workers get bounded heaps unless the caller sets its own (WORKER_LIMITS).
+  const opts: WorkerOptions = workersOnly() ? { resourceLimits: WORKER_LIMITS, ...options } : options;
+  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, opts);
   const bundle = await bundledEntry(fileURLToPath(entry));
-  if (bundle !== null) return new Worker(bundle, options);
+  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv), ...opts });
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  return new Worker(bootstrap, { ...opts, eval: true });
+}
+
+/**
+ * `execArgv` less tsx's loader flags (`--import tsx`, `--require …/tsx/…`, `--loader …`): a
+ * bundled worker is plain JavaScript, and a worker inheriting the loader of a process started
+ * with tsx (`npm start`, the CLI, benches) spent ~0.3 s of CPU booting it (issue 9).
+ */
+export function withoutTsxLoader(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    const eq = flag.match(/^(--(?:import|require|loader|experimental-loader))=(.*)$/);
+    if (eq !== null) {
+      if (!/tsx/.test(eq[2]!)) out.push(flag);
+    } else if (/^(--(?:import|require|loader|experimental-loader)|-r)$/.test(flag) && i + 1 < execArgv.length) {
+      if (!/tsx/.test(execArgv[i + 1]!)) out.push(flag, execArgv[i + 1]!);
+      i++;
+    } else {
+      out.push(flag);
+    }
+  }
+  return out;
 }
 
 /**
@@ -236,12 +259,12 @@ let fallbackReported = false;
  * @throws whatever `task` throws (in a worker: an Error with its message).
  */
 export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
-  const workersOnly = process.env[WORKERS_ONLY_ENV] === "1";
+  const offMain = workersOnly();
   // One range runs here, unless the main thread must stay free and the range is big enough for
   // a worker (`CASEFILE_WORKERS=1` in a server: one worker, the least memory).
-  const single = ranges.length === 1 && !(workersOnly && ranges[0]!.endByte - ranges[0]!.startByte >= parallelMinBytes());
+  const single = ranges.length === 1 && !(offMain && ranges[0]!.endByte - ranges[0]!.startByte >= parallelMinBytes());
   if (ranges.length === 0 || single) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
-  const remote = (workersOnly ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
+  const remote = (offMain ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
     (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
     (startError: unknown) => {
       if (!fallbackReported) {
@@ -251,7 +274,7 @@ export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, tas
       return task(filePath, range, arg);
     },
   ));
-  if (workersOnly) return Promise.all(remote) as Promise<R[]>;
+  if (offMain) return Promise.all(remote) as Promise<R[]>;
   const local = task(filePath, ranges[0]!, arg);
   return Promise.all([local, ...remote]) as Promise<R[]>;
 }
@@ -265,6 +288,11 @@ export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, tas
  * the long-lived main heap where a worker's heap is freed when the worker ends.
  */
 export const WORKERS_ONLY_ENV = "CASEFILE_WORKERS_ONLY";
+
+/** Whether this process keeps scans off its main thread ({@link WORKERS_ONLY_ENV} is `1`). */
+export function workersOnly(): boolean {
+  return process.env[WORKERS_ONLY_ENV] === "1";
+}
 
 type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
 type Job<A> = { filePath: string; range: LineRange; arg: A };

@@ -7,6 +7,7 @@ import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { seededRandom } from "@/lib/testing/random";
 
 /** Facts the scan gets from the skim: null when the skim leaves the line to JSON.parse. */
 function skimmed(text: string): RecordFacts | "blank" | null {
@@ -102,17 +103,6 @@ describe("skimClaudeLine", () => {
   });
 });
 
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("skimClaudeLine validates string contents as JSON.parse does", () => {
   const code = 'const x = "a\\b";\n\tif (y) {\n  return \'é\';\n}\n'.repeat(12);
@@ -139,7 +129,7 @@ describe("skimClaudeLine validates string contents as JSON.parse does", () => {
   });
 
   it("agrees with JSON.parse on 4,000 one-byte mutations of a short and a long line", () => {
-    const next = random(13);
+    const next = seededRandom(13);
     const alphabet = [0x00, 0x01, 0x09, 0x0a, 0x1f, 0x20, 0x22, 0x2c, 0x2f, 0x30, 0x3a, 0x41, 0x5b, 0x5c, 0x5d, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0xc3, 0xe9];
     let settled = 0;
     for (let round = 0; round < 4000; round++) {

@@ -1,0 +1,4 @@
+import { serveRangeStream } from "@/lib/jsonl/range-pool";
+import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
+
+serveRangeStream(countRange);

@@ -1,0 +1,139 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { threadId } from "node:worker_threads";
+
+import { describe, expect, it, vi } from "vitest";
+
+import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
+import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
+import { makeTempDir } from "@/lib/testing/shared";
+
+type Counted = Awaited<ReturnType<typeof countRange>>;
+const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts");
+
+/** 60 records of growing length, one ending in \r\n. */
+async function sampleFile(): Promise<string> {
+  const dir = await makeTempDir();
+  const file = path.join(dir, "s.jsonl");
+  const records = Array.from({ length: 60 }, (_, i) => JSON.stringify({ i, pad: "x".repeat(i * 11) }));
+  await fs.writeFile(file, records.map((r, i) => r + (i === 30 ? "\r\n" : "\n")).join(""));
+  return file;
+}
+
+async function expected(file: string): Promise<[number, number][]> {
+  const index = await buildLineIndex(file);
+  const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+  return (await countRange(file, whole, "t")).records;
+}
+
+describe("RangePool", () => {
+  it("maps many ranges on this thread and a worker, handing results over in range order", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 20);
+    expect(ranges.length).toBeGreaterThan(10);
+    const pool = new RangePool<string, Counted>(spawn, 1);
+    try {
+      expect(await pool.ready()).toBe(1);
+      const seen: Counted[] = [];
+      const order: number[] = [];
+      await pool.map(countRange, file, ranges, "t", (r, i) => {
+        seen.push(r);
+        order.push(i);
+      });
+      expect(order).toEqual(ranges.map((_, i) => i));
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+      // The worker took the queue's front before this thread took its first range.
+      expect(seen[0]!.threadId).not.toBe(threadId);
+      expect(seen.some((r) => r.threadId === threadId)).toBe(true);
+      // A second pass on the same workers.
+      const again: Counted[] = [];
+      await pool.map(countRange, file, ranges.slice(0, 5), "u", (r) => again.push(r));
+      expect(again.map((r) => r.tag)).toEqual(["u", "u", "u", "u", "u"]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("with workersOnly, leaves the ranges to running workers", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 12);
+    const pool = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+    try {
+      expect(await pool.ready()).toBe(1);
+      const seen: Counted[] = [];
+      await pool.map(countRange, file, ranges, "t", (r) => seen.push(r));
+      expect(seen.every((r) => r.threadId !== threadId)).toBe(true);
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("maps every range on this thread when workers cannot start", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);
+    const pool = new RangePool<string, Counted>(() => {
+      throw new Error("no workers here");
+    }, 2, { workersOnly: true });
+    try {
+      expect(await pool.ready()).toBe(0);
+      const seen: Counted[] = [];
+      await pool.map(countRange, file, ranges, "t", (r) => seen.push(r));
+      expect(seen.every((r) => r.threadId === threadId)).toBe(true);
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await pool.close();
+      warn.mockRestore();
+    }
+  });
+
+  it("rethrows an error of the task (in a worker too) and of onResult", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);
+    const pool = new RangePool<string, Counted>(spawn, 1);
+    try {
+      await pool.ready();
+      await expect(pool.map(countRange, path.join(file, "missing"), ranges, "t", () => undefined)).rejects.toThrow();
+      await expect(
+        pool.map(countRange, file, ranges, "t", (_, i) => {
+          if (i === 2) throw new Error("reduce failed");
+        }),
+      ).rejects.toThrow("reduce failed");
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("cuts a file in contiguous ranges after a \\n, at least 8 per thread, in 8 MiB then 1 MiB ones", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const bytes = await fs.readFile(file);
+    const ranges = poolRanges(file, index, 2);
+    expect(ranges.length).toBeGreaterThan(10);
+    expect(ranges[0]!.firstLine).toBe(1);
+    expect(ranges.at(-1)!.lastLine).toBe(index.lineCount);
+    expect(ranges.at(-1)!.endByte).toBe(index.size);
+    ranges.forEach((r, i) => {
+      if (i === 0) return;
+      expect(r.firstLine).toBe(ranges[i - 1]!.lastLine + 1);
+      expect(r.startByte).toBe(ranges[i - 1]!.endByte);
+      expect(bytes[r.startByte - 1]).toBe(0x0a);
+    });
+    // A 40 MiB file of 1 KiB lines on one thread: 8 MiB ranges, then four of 1 MiB.
+    const big = path.join(path.dirname(file), "big.jsonl");
+    await fs.writeFile(big, `${"x".repeat(1023)}\n`.repeat(40 << 10));
+    const sizes = poolRanges(big, await buildLineIndex(big), 1).map((r) => r.endByte - r.startByte);
+    expect(sizes).toEqual([8, 8, 8, 8, 4, 1, 1, 1, 1].map((mib) => mib << 20));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(40 << 20);
+  });
+});
+
+describe("withoutTsxLoader", () => {
+  it("drops tsx's loader flags from a worker's execArgv and keeps the rest", () => {
+    expect(withoutTsxLoader(["--require", "/x/node_modules/tsx/dist/preflight.cjs", "--import", "file:///x/node_modules/tsx/dist/loader.mjs"])).toEqual([]);
+    expect(withoutTsxLoader(["--import", "tsx", "--max-old-space-size=512", "--import=tsx", "--require", "./other.cjs"])).toEqual(["--max-old-space-size=512", "--require", "./other.cjs"]);
+  });
+});

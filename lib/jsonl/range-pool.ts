@@ -1,0 +1,318 @@
+/**
+ * Many small line ranges of a big JSONL file mapped on every core and reduced in file order as
+ * they come (issue 9: the first-ever `session_overview` on a 1 GB session). lib/jsonl/parallel's
+ * `mapRanges` gives each worker one big range and reduces after the slowest one: the main thread
+ * (which also reduces, and starts first) then idles while the late-started worker finishes its
+ * half, and reduces the worker's half after it. Here the file is cut in many ranges taken from
+ * one queue, front first, by this thread and by long-lived workers (each with two ranges in
+ * flight, so it never waits for this thread to hand it the next): the threads finish within one
+ * range of each other, and each range is reduced as soon as every range before it is.
+ *
+ * How a caller uses it:
+ *
+ * ```ts
+ * // lib/<domain>/scan-worker.ts: a module of its own that only serves the task
+ * serveRangeStream(scanRange, (r) => [r.ts.buffer]);
+ * // lib/<domain>/scan.ts: start the workers early (they take ~0.1–0.5 s to boot), then map
+ * const pool = new RangePool(() => startWorker(import.meta.url, "./scan-worker.ts"), 1);
+ * try {
+ *   const ranges = poolRanges(file, index, 2);
+ *   await pool.map(scanRange, file, ranges, arg, (result) => reduce(result));
+ * } finally {
+ *   await pool.close();
+ * }
+ * ```
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { isMainThread, parentPort, type Worker } from "node:worker_threads";
+
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import type { LineRange, RangeTask } from "@/lib/jsonl/parallel";
+
+/** Bytes of one range of a pool pass: small enough that the threads end close together. */
+export const POOL_RANGE_BYTES = 8 << 20;
+/** Bytes of the ranges that end a pool pass (the last {@link TAIL_RANGES_PER_THREAD} per thread). */
+export const POOL_TAIL_BYTES = 1 << 20;
+const TAIL_RANGES_PER_THREAD = 4;
+/** Ranges per thread at least (a small file forced through the pool still spreads over the workers). */
+const MIN_RANGES_PER_THREAD = 8;
+
+/** Ranges a worker holds at once (one mapping, one waiting). */
+const DEPTH = 2;
+
+/**
+ * The ranges of a pool pass over `filePath` (line index `index`) on `threads` threads: about
+ * {@link POOL_RANGE_BYTES} each, then {@link POOL_TAIL_BYTES} ones for the last few MiB (so the
+ * threads run out of work within a small range of each other), and at least 8 per thread
+ * (equal ones below that). Like lib/jsonl/parallel's `splitFileRanges`, every range starts on a
+ * line that follows a `\n` byte, and the ranges are contiguous, in file order, covering every
+ * line; an empty file gives none.
+ * @throws the fs error when the file cannot be read.
+ */
+export function poolRanges(filePath: string, index: LineIndex, threads: number): LineRange[] {
+  const { lineCount, size } = index;
+  if (lineCount === 0) return [];
+  const targets: number[] = [];
+  const tailFrom = Math.max(0, size - threads * TAIL_RANGES_PER_THREAD * POOL_TAIL_BYTES);
+  for (let at = POOL_RANGE_BYTES; at < tailFrom; at += POOL_RANGE_BYTES) targets.push(at);
+  for (let at = tailFrom; at < size; at += POOL_TAIL_BYTES) if (at > (targets.at(-1) ?? 0)) targets.push(at);
+  const minimum = threads * MIN_RANGES_PER_THREAD;
+  if (targets.length + 1 < minimum) {
+    targets.length = 0;
+    for (let k = 1; k < minimum; k++) targets.push((size * k) / minimum);
+  }
+  return rangesAt(filePath, index, targets);
+}
+
+/** Ranges cut at the first line starting at or after each byte target that follows a `\n`. */
+function rangesAt(filePath: string, index: LineIndex, targets: readonly number[]): LineRange[] {
+  const { lineCount, starts, size } = index;
+  const cuts = [1];
+  const fd = openSync(filePath, "r");
+  try {
+    const byte = Buffer.alloc(1);
+    for (const target of targets) {
+      let line = Math.max(cuts.at(-1)! + 1, firstLineFrom(starts, target));
+      for (; line <= lineCount; line++) {
+        if (readSync(fd, byte, 0, 1, starts[line - 1]! - 1) === 1 && byte[0] === 0x0a) break;
+      }
+      if (line > lineCount) break;
+      cuts.push(line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return cuts.map((first, i) => {
+    const next = cuts[i + 1];
+    return { firstLine: first, lastLine: next === undefined ? lineCount : next - 1, startByte: starts[first - 1]!, endByte: next === undefined ? size : starts[next - 1]! };
+  });
+}
+
+/** The 1-based number of the first line starting at or after byte `offset` (lineCount + 1 when none). */
+function firstLineFrom(starts: Float64Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
+type Message<A> = { kind: "arg"; arg: A } | { kind: "job"; id: number; filePath: string; range: LineRange };
+type Answer<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string };
+
+/**
+ * Inside a worker entry module: answers every job a {@link RangePool} posts, one at a time in
+ * the order received, with `task`'s result (its `transfer` buffers moved, not copied) or its
+ * error message. Does nothing on the main thread, so importing the entry elsewhere is harmless.
+ */
+export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result: R) => ArrayBuffer[]): void {
+  if (isMainThread || parentPort === null) return;
+  const port = parentPort;
+  let arg: A | undefined;
+  let chain = Promise.resolve();
+  port.on("message", (message: Message<A>) => {
+    if (message.kind === "arg") {
+      arg = message.arg;
+      return;
+    }
+    const jobArg = arg as A;
+    chain = chain.then(() =>
+      task(message.filePath, message.range, jobArg).then(
+        (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Answer<R>, transfer?.(result) ?? []),
+        (error: unknown) => port.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Answer<R>),
+      ),
+    );
+  });
+}
+
+type Slot = { worker: Worker | null; lost: boolean; inflight: Set<number>; pass: number };
+
+/** One {@link RangePool.map} under way. */
+type Pass<A, R> = {
+  id: number;
+  filePath: string;
+  ranges: readonly LineRange[];
+  arg: A;
+  onResult: (result: R, index: number) => void;
+  /** Range indexes nobody took yet, ascending. */
+  queue: number[];
+  results: (R | undefined)[];
+  done: boolean[];
+  next: number;
+  failure: Error | null;
+  wake: (() => void) | null;
+};
+
+/** Why workers were not used, reported once per process. */
+let fallbackReported = false;
+
+/**
+ * Long-lived worker threads (started at construction, from `spawn()`, whose module calls
+ * {@link serveRangeStream}) plus this thread, mapping the ranges of one file at a time
+ * ({@link map}). A worker that cannot start or dies gives its ranges back to the queue (this
+ * thread maps them; reported once on stderr), so a result never depends on workers. Call
+ * {@link close} when done, also on error: workers keep the process alive.
+ */
+export class RangePool<A, R> {
+  private readonly slots: Slot[] = [];
+  private pass: Pass<A, R> | null = null;
+  private passes = 0;
+  private closed = false;
+  private readonly started: Promise<unknown>[] = [];
+
+  /**
+   * `workersOnly`: this thread maps ranges only while a worker has yet to start (or when none
+   * can), then only hands results over; its event loop stays free and its heap small (the
+   * mapping's garbage is collected in the workers' heaps).
+   */
+  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean } = {}) {
+    for (let k = 0; k < workers; k++) {
+      const slot: Slot = { worker: null, lost: false, inflight: new Set(), pass: -1 };
+      this.slots.push(slot);
+      const start = Promise.resolve()
+        .then(spawn)
+        .then(
+          (worker) => {
+            if (this.closed) {
+              void worker.terminate();
+              return;
+            }
+            slot.worker = worker;
+            worker.on("message", (answer: Answer<R>) => this.answer(slot, answer));
+            worker.once("error", (error) => this.lose(slot, error));
+            worker.once("exit", (code) => this.lose(slot, new Error(`worker exited with code ${code}`)));
+            this.pump();
+          },
+          (error: unknown) => this.lose(slot, error),
+        );
+      this.started.push(start);
+    }
+  }
+
+  /** Resolves, once every worker started or failed to, with how many are running. */
+  async ready(): Promise<number> {
+    await Promise.all(this.started);
+    return this.slots.filter((slot) => slot.worker !== null).length;
+  }
+
+  /**
+   * Maps `task` over `ranges` of `filePath` (with `arg`, sent once to each worker) on this
+   * thread and the workers, and calls `onResult(result, index)` on this thread in range order,
+   * each as soon as every earlier range's result was handed over. Resolves when all were.
+   * @throws whatever `task` (in a worker: an Error with its message) or `onResult` throws.
+   */
+  async map(task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A, onResult: (result: R, index: number) => void): Promise<void> {
+    if (this.pass !== null) throw new Error("RangePool.map: one pass at a time");
+    const pass: Pass<A, R> = {
+      id: this.passes++,
+      filePath,
+      ranges,
+      arg,
+      onResult,
+      queue: ranges.map((_, i) => i),
+      results: new Array<R | undefined>(ranges.length),
+      done: new Array<boolean>(ranges.length).fill(false),
+      next: 0,
+      failure: null,
+      wake: null,
+    };
+    this.pass = pass;
+    try {
+      this.pump();
+      while (pass.next < ranges.length) {
+        if (pass.failure) throw pass.failure;
+        const i = this.mapsHere() ? pass.queue.shift() : undefined;
+        if (i === undefined) {
+          await new Promise<void>((resolve) => (pass.wake = resolve));
+          pass.wake = null;
+          continue;
+        }
+        const result = await task(filePath, ranges[i]!, arg);
+        this.settle(pass, i, result);
+      }
+      if (pass.failure) throw pass.failure;
+    } finally {
+      this.pass = null;
+    }
+  }
+
+  /** Whether this thread takes ranges now (see the constructor's `workersOnly`). */
+  private mapsHere(): boolean {
+    if (!this.options.workersOnly) return true;
+    return this.slots.some((slot) => slot.worker === null && !slot.lost) || this.slots.every((slot) => slot.lost);
+  }
+
+  /** Terminates the workers (their ranges are all answered once {@link map} resolved). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((slot) => slot.worker?.terminate().catch(() => undefined)));
+  }
+
+  /** Stores range `i`'s result and hands over every result now in order. */
+  private settle(pass: Pass<A, R>, i: number, result: R): void {
+    pass.results[i] = result;
+    pass.done[i] = true;
+    while (pass.next < pass.ranges.length && pass.done[pass.next]) {
+      const k = pass.next++;
+      const r = pass.results[k] as R;
+      pass.results[k] = undefined;
+      try {
+        pass.onResult(r, k);
+      } catch (error) {
+        pass.failure ??= error instanceof Error ? error : new Error(String(error));
+        pass.next = pass.ranges.length;
+      }
+    }
+  }
+
+  private answer(slot: Slot, answer: Answer<R>): void {
+    slot.inflight.delete(answer.id);
+    const pass = this.pass;
+    if (pass !== null && slot.pass === pass.id && !pass.failure) {
+      if (answer.ok) this.settle(pass, answer.id, answer.result);
+      else pass.failure = new Error(answer.error);
+    }
+    this.pump();
+    pass?.wake?.();
+  }
+
+  private lose(slot: Slot, error: unknown): void {
+    if (slot.lost || this.closed) return;
+    slot.lost = true;
+    slot.worker = null;
+    if (!fallbackReported) {
+      fallbackReported = true;
+      console.warn(`casefile: worker threads unavailable, reading in one thread (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const pass = this.pass;
+    if (pass !== null && slot.pass === pass.id) {
+      pass.queue.push(...slot.inflight);
+      pass.queue.sort((a, b) => a - b);
+    }
+    slot.inflight.clear();
+    pass?.wake?.();
+  }
+
+  /** Gives every live worker ranges from the queue's front, up to {@link DEPTH} each. */
+  private pump(): void {
+    const pass = this.pass;
+    if (pass === null || pass.failure) return;
+    for (const slot of this.slots) {
+      const worker = slot.worker;
+      if (worker === null || slot.lost) continue;
+      if (slot.pass !== pass.id) {
+        if (slot.inflight.size > 0) continue;
+        slot.pass = pass.id;
+        worker.postMessage({ kind: "arg", arg: pass.arg } satisfies Message<A>);
+      }
+      while (slot.inflight.size < DEPTH && pass.queue.length > 0) {
+        const id = pass.queue.shift()!;
+        slot.inflight.add(id);
+        worker.postMessage({ kind: "job", id, filePath: pass.filePath, range: pass.ranges[id]! } satisfies Message<A>);
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Line terminators (contract §1.6), in a module of its own with no imports: worker bundles that
+ * only need {@link terminatorBytes} (the forensics scan's) then leave lib/jsonl/line-index and
+ * its zod schemas out (loading zod cost a worker ~0.1 s at start).
+ */
+
+/** Bytes of the line terminator ending `bytes[start..end)` (0 when the line has none; contract §1.6 breaks). */
+export function terminatorBytes(bytes: Uint8Array, start: number, end: number): number {
+  const n = end - start;
+  const last = bytes[end - 1];
+  if (n >= 3 && bytes[end - 3] === 0xe2 && bytes[end - 2] === 0x80 && (last === 0xa8 || last === 0xa9)) return 3;
+  if (n >= 2 && ((bytes[end - 2] === 0xc2 && last === 0x85) || (bytes[end - 2] === 0x0d && last === 0x0a))) return 2;
+  if (n >= 1 && last !== undefined && SINGLE_BYTE_BREAKS.has(last)) return 1;
+  return 0;
+}
+
+const SINGLE_BYTE_BREAKS = new Set([0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e]);
