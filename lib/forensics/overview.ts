@@ -97,7 +97,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
 function eventTypeCounts(types: readonly string[], typeIds: Uint16Array): Record<string, number> {
   const counts = new Map<string, number>();
   const perId = new Array<number>(types.length).fill(0);
-  for (const id of typeIds) perId[id]! += 1;
+  for (let i = 0; i < typeIds.length; i++) perId[typeIds[i]!]! += 1;
   types.forEach((t, i) => counts.set(t, perId[i]!));
   return sortedRecord(counts);
 }

@@ -259,16 +259,20 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   // Kept user messages whose text the skim cut: read whole at the end (at most a few lines).
   const cutTexts: { entry: SessionStats["userMessages"][number]; path: string }[] = [];
 
-  // With workers on a big transcript, the small transcripts (subagents) are mapped now, beside
-  // it, rather than one by one after it; they are reduced in their turn.
+  // With workers on a big transcript, the small transcripts (subagents) are mapped beside it,
+  // once its pass has started (so the workers get its first ranges as soon as they are up),
+  // rather than one by one after it; they are reduced in their turn.
   const early = new Map<number, Promise<MappedLines[]>>();
-  if (pool !== null) {
+  let earlyStarted = false;
+  const startEarly = (after: number): void => {
+    if (earlyStarted) return;
+    earlyStarted = true;
     files.forEach((file, fi) => {
-      if (file.kind === "subagent" && rangeCount(file.size_bytes) === 1) early.set(fi, mapWholeFile(ctx, file.path, source));
+      if (fi > after && file.kind === "subagent" && rangeCount(file.size_bytes) === 1) early.set(fi, mapWholeFile(ctx, file.path, source));
     });
-  }
-  // Settled here if the scan fails first (each is awaited in its turn below).
-  for (const pending of early.values()) pending.catch(() => undefined);
+    // Settled here if the scan fails first (each is awaited in its turn below).
+    for (const pending of early.values()) pending.catch(() => undefined);
+  };
 
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!;
@@ -384,7 +388,9 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     } else if (threads > 1 && pool !== null) {
       const ranges = poolRanges(file.path, index, threads);
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
-      await pool.map(mapScanRange, file.path, ranges, arg, reduce);
+      const pass = pool.map(mapScanRange, file.path, ranges, arg, reduce);
+      startEarly(fi);
+      await pass;
     } else {
       const mapper = new LineMapper(source);
       await forEachLineChunk(file.path, index, (buf, base, first, last) => {

@@ -15,6 +15,7 @@
  * ```
  */
 import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -194,15 +195,18 @@ export function bundledEntry(entry: string): Promise<string | null> {
 type BundleInputs = { inputs: { file: string; size: number; mtimeMs: number }[] };
 
 async function makeBundle(entry: string): Promise<string | null> {
-  const root = await projectRoot(entry);
+  // The check of a cached bundle is synchronous (a few stats, ~1 ms): async, each step waited
+  // for a turn of an event loop that the caller is often keeping busy (the forensics scan maps
+  // its first ranges meanwhile), which put off the worker's start by ~0.1 s.
+  const root = projectRoot(entry);
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.
   const dir = path.join(root, "node_modules", ".cache", "casefile-workers");
   const name = `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(entry).digest("hex").slice(0, 16)}`;
   const outfile = path.join(dir, `${name}.mjs`);
   const listFile = path.join(dir, `${name}.inputs.json`);
-  const listed = await fs.readFile(listFile, "utf8").then((text) => JSON.parse(text) as BundleInputs, () => null);
-  if (listed !== null && (await unchanged(listed)) && (await fs.stat(outfile).then(() => true, () => false))) return outfile;
+  const listed = readListed(listFile);
+  if (listed !== null && unchanged(listed) && existsSync(outfile)) return outfile;
   const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry],
@@ -232,15 +236,25 @@ async function makeBundle(entry: string): Promise<string | null> {
   return outfile;
 }
 
-async function unchanged(listed: BundleInputs): Promise<boolean> {
-  const stats = await Promise.all(listed.inputs.map((input) => fs.stat(input.file).then((s) => s.size === input.size && s.mtimeMs === input.mtimeMs, () => false)));
-  return stats.every(Boolean);
+function readListed(listFile: string): BundleInputs | null {
+  try {
+    return JSON.parse(readFileSync(listFile, "utf8")) as BundleInputs;
+  } catch {
+    return null;
+  }
+}
+
+function unchanged(listed: BundleInputs): boolean {
+  return listed.inputs.every((input) => {
+    const stat = statSync(input.file, { throwIfNoEntry: false });
+    return stat !== undefined && stat.size === input.size && stat.mtimeMs === input.mtimeMs;
+  });
 }
 
 /** The nearest folder above `file` holding a tsconfig.json, or null. */
-async function projectRoot(file: string): Promise<string | null> {
+function projectRoot(file: string): string | null {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    if (await fs.stat(path.join(dir, "tsconfig.json")).then(() => true, () => false)) return dir;
+    if (existsSync(path.join(dir, "tsconfig.json"))) return dir;
     if (path.dirname(dir) === dir) return null;
   }
 }

@@ -50,8 +50,18 @@ const DEPTH = 2;
  * @throws the fs error when the file cannot be read.
  */
 export function poolRanges(filePath: string, index: LineIndex, threads: number): LineRange[] {
-  const { lineCount, size } = index;
-  if (lineCount === 0) return [];
+  if (index.lineCount === 0) return [];
+  return rangesAt(filePath, index, poolCutTargets(index.size, threads));
+}
+
+/**
+ * Where a pool pass over `size` bytes on `threads` threads cuts its ranges, as byte offsets in
+ * `(0, size)`, ascending: every {@link POOL_RANGE_BYTES}, then every {@link POOL_TAIL_BYTES}
+ * over the last few MiB, or equal parts when that makes fewer than 8 ranges per thread. Each
+ * range then starts at the first line boundary at or after its target ({@link poolRanges}; a
+ * reader without a line index looks for the next `\n`).
+ */
+export function poolCutTargets(size: number, threads: number): number[] {
   const targets: number[] = [];
   const tailFrom = Math.max(0, size - threads * TAIL_RANGES_PER_THREAD * POOL_TAIL_BYTES);
   for (let at = POOL_RANGE_BYTES; at < tailFrom; at += POOL_RANGE_BYTES) targets.push(at);
@@ -61,7 +71,7 @@ export function poolRanges(filePath: string, index: LineIndex, threads: number):
     targets.length = 0;
     for (let k = 1; k < minimum; k++) targets.push((size * k) / minimum);
   }
-  return rangesAt(filePath, index, targets);
+  return targets;
 }
 
 /** Ranges cut at the first line starting at or after each byte target that follows a `\n`. */

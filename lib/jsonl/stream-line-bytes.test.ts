@@ -57,21 +57,40 @@ const CASES: Buffer[] = [
   b(`${"x".repeat(50)}\n${"y".repeat(3)}\r\n${"z".repeat(40)}`),
 ];
 
-describe("streamLineBytes (one pass: lines plus the line index, contract §1.6)", () => {
+describe("streamLineBytes (one pass: lines plus the line index, contract §1.6; async or sync reads)", () => {
   CASES.forEach((bytes, n) => {
     it(`case ${n}: same lines and index as buildLineIndex + readLineRange, with any chunk and headroom`, async () => {
       const file = await writeTemp(bytes);
       const ref = await reference(file);
       for (const chunkBytes of [undefined, 1, 2, 3, 5, 7, 16]) {
-        for (const headroomBytes of [undefined, 0, 1, 4]) {
-          const got = await streamed(file, { chunkBytes, headroomBytes });
-          const label = `chunk ${chunkBytes} headroom ${headroomBytes}`;
+        for (const [headroomBytes, syncReads] of [[undefined, false], [0, false], [1, true], [4, false], [4, true]] as const) {
+          const got = await streamed(file, { chunkBytes, headroomBytes, syncReads });
+          const label = `chunk ${chunkBytes} headroom ${headroomBytes}${syncReads ? " sync" : ""}`;
           expect(got.lines.map(({ line, text }) => ({ line, text })), label).toEqual(ref.lines);
           expect(got.index, label).not.toBeNull();
           expect({ ...got.index!, starts: Array.from(got.index!.starts) }, label).toEqual({ ...ref.index, starts: Array.from(ref.index.starts) });
         }
       }
     });
+  });
+
+  it("reads into the caller's buffers when they are big enough, reused from one file to the next, else into its own", async () => {
+    const big: [Buffer, Buffer] = [Buffer.alloc(12), Buffer.alloc(12)];
+    for (const [n, bytes] of CASES.entries()) {
+      const file = await writeTemp(bytes);
+      const ref = await reference(file);
+      for (const buffers of [big, [Buffer.alloc(1), Buffer.alloc(1)] as [Buffer, Buffer]]) {
+        buffers[0].fill(0xfe);
+        const got: { line: number; text: string }[] = [];
+        for await (const l of streamLineBytes(file, { chunkBytes: 5, headroomBytes: 4, buffers })) got.push({ line: l.line, text: l.bytes.toString("utf8", l.start, l.end) });
+        expect(got, `case ${n}`).toEqual(ref.lines);
+        // The first read lands in buffers[0] after the headroom, when the pair holds headroom + chunk (capped by the size).
+        const headroom = Math.min(4, bytes.length);
+        const fits = buffers[0].length >= headroom + Math.min(5, Math.max(1, bytes.length));
+        const wrote = headroom < buffers[0].length && buffers[0][headroom] !== 0xfe;
+        if (bytes.length > 0 && bytes[0] !== 0xfe) expect(wrote, `case ${n}`).toBe(fits);
+      }
+    }
   });
 
   it("hands each line's terminator bytes between end and next", async () => {

@@ -2,9 +2,10 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { mapRanges, rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
+import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, releaseRangeBuffers, type ClaudeLineFact, type ClaudeRangeFacts, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -143,49 +144,59 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
  * Feeds `fold` the fact of every physical line in order and returns the stream facts of each
  * part read, in file order. A file below `PARALLEL_MIN_BYTES` is streamed once in this thread
  * (byte-level boundaries, contract §1.6, one pass that also builds the line index). A bigger one
- * is cut into byte ranges after a `\n` and read on every core (`mapRanges`: worker threads, or
- * this thread when they cannot start), each line decoded and parsed once; the facts are folded
- * here in file order, so the result is the same (issue 13: JSON.parse dominated prepare).
+ * is cut into ranges of a few MiB after a `\n` and mapped by this thread and worker threads from
+ * one queue (lib/jsonl/range-pool: the threads finish together, whatever starts late), each line
+ * read once by the skim; each range's facts are folded here in file order as soon as the ranges
+ * before it are, so the result is the same as one pass (issue 13: prepare at disk speed).
  */
 async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLineFact) => void, onIndex?: (index: LineIndex) => void): Promise<ClaudeStreamFacts[]> {
   const stat = await fs.stat(filePath);
-  const parts = rangeCount(stat.size);
-  if (parts <= 1) {
+  const threads = rangeCount(stat.size);
+  if (threads <= 1) {
     const stream = newStreamFacts();
     for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) fold(line, claudeLineFact(bytes, start, end, next, stream));
     return [stream];
   }
-  const ranges = await newlineRanges(filePath, stat.size, parts);
-  const results = await mapRanges(() => startWorker(import.meta.url, "./analyze-worker.ts"), claudeRangeFacts, filePath, ranges, undefined);
+  const pool = new RangePool<undefined, ClaudeRangeFacts>(() => startWorker(import.meta.url, "./analyze-worker.ts"), threads - 1);
+  const streams: ClaudeStreamFacts[] = [];
+  const starts: Float64Array[] = [];
   let line = 0;
-  for (const part of results) {
-    const next = factColumnsReader(part.columns);
-    for (let i = 0; i < part.columns.count; i++) fold(++line, next());
+  try {
+    const ranges = await newlineRanges(filePath, stat.size, poolCutTargets(stat.size, threads));
+    await pool.map(claudeRangeFacts, filePath, ranges, undefined, (part) => {
+      const next = factColumnsReader(part.columns);
+      for (let i = 0; i < part.columns.count; i++) fold(++line, next());
+      streams.push(part.stream);
+      starts.push(part.starts);
+    });
+  } finally {
+    releaseRangeBuffers();
+    await pool.close();
   }
   if (onIndex) {
-    const starts = new Float64Array(line);
+    const all = new Float64Array(line);
     let at = 0;
-    for (const part of results) {
-      starts.set(part.starts, at);
-      at += part.starts.length;
+    for (const part of starts) {
+      all.set(part, at);
+      at += part.length;
     }
-    onIndex({ size: stat.size, mtimeMs: stat.mtimeMs, lineCount: line, starts });
+    onIndex({ size: stat.size, mtimeMs: stat.mtimeMs, lineCount: line, starts: all });
   }
-  return results.map((r) => r.stream);
+  return streams;
 }
 
 /**
- * Cuts bytes `[0, size)` into at most `parts` ranges of about equal size, each starting right
- * after a `\n` byte (always a line boundary, never inside another one, contract §1.6), so every
- * range holds whole lines. Line numbers are left 0: the facts are numbered when folded.
+ * Cuts bytes `[0, size)` into ranges starting right after the first `\n` at or after each of
+ * `targets` (ascending byte offsets; always a line boundary, never inside another one, contract
+ * §1.6), so every range holds whole lines. Line numbers are left 0: the facts are numbered when folded.
  */
-async function newlineRanges(filePath: string, size: number, parts: number): Promise<LineRange[]> {
+async function newlineRanges(filePath: string, size: number, targets: readonly number[]): Promise<LineRange[]> {
   const cuts = [0];
   const handle = await fs.open(filePath, "r");
   try {
     const probe = Buffer.allocUnsafe(64 << 10);
-    for (let k = 1; k < parts; k++) {
-      let at = Math.max(cuts.at(-1)!, Math.floor((size * k) / parts));
+    for (const target of targets) {
+      let at = Math.max(cuts.at(-1)!, Math.floor(target));
       let cut = -1;
       while (cut === -1 && at < size) {
         const { bytesRead } = await handle.read(probe, 0, Math.min(probe.length, size - at), at);
@@ -195,7 +206,7 @@ async function newlineRanges(filePath: string, size: number, parts: number): Pro
         at += bytesRead;
       }
       if (cut === -1 || cut >= size) break;
-      cuts.push(cut);
+      if (cut > cuts.at(-1)!) cuts.push(cut);
     }
   } finally {
     await handle.close();
