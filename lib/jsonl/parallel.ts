@@ -346,12 +346,7 @@ export function maxRunningWorkers(): number {
 let runningWorkers = 0;
 const waitingForSlot: (() => void)[] = [];
 
-/**
- * Waits for one of the process's {@link maxRunningWorkers} worker slots; the caller must call
- * {@link releaseWorkerSlot} exactly once when its worker has ended (lib/jsonl/range-pool's
- * long-lived workers hold one each).
- */
-export async function acquireWorkerSlot(): Promise<void> {
+async function acquireWorkerSlot(): Promise<void> {
   if (runningWorkers < maxRunningWorkers()) {
     runningWorkers += 1;
     return;
@@ -360,8 +355,7 @@ export async function acquireWorkerSlot(): Promise<void> {
   await new Promise<void>((resolve) => waitingForSlot.push(resolve));
 }
 
-/** Gives back a slot taken by {@link acquireWorkerSlot} (to the longest waiting caller, if any). */
-export function releaseWorkerSlot(): void {
+function releaseWorkerSlot(): void {
   const next = waitingForSlot.shift();
   if (next) next();
   else runningWorkers -= 1;

@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { threadId, type Worker } from "node:worker_threads";
+import { threadId } from "node:worker_threads";
 
 import { describe, expect, it, vi } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { mapRanges, maxRunningWorkers, splitFileRanges, startWorker, withoutTsxLoader, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
+import { splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { makeTempDir } from "@/lib/testing/shared";
 
@@ -135,40 +135,5 @@ describe("withoutTsxLoader", () => {
   it("drops tsx's loader flags from a worker's execArgv and keeps the rest", () => {
     expect(withoutTsxLoader(["--require", "/x/node_modules/tsx/dist/preflight.cjs", "--import", "file:///x/node_modules/tsx/dist/loader.mjs"])).toEqual([]);
     expect(withoutTsxLoader(["--import", "tsx", "--max-old-space-size=512", "--import=tsx", "--require", "./other.cjs"])).toEqual(["--max-old-space-size=512", "--require", "./other.cjs"]);
-  });
-
-  it("holds one of the process's worker slots per worker, so a pool and mapRanges together never pass the bound", async () => {
-    const file = await sampleFile();
-    const index = await buildLineIndex(file);
-    const ranges = await splitFileRanges(file, index, 12);
-    const saved = { only: process.env[WORKERS_ONLY_ENV], workers: process.env.CASEFILE_WORKERS };
-    process.env[WORKERS_ONLY_ENV] = "1";
-    process.env.CASEFILE_WORKERS = "2";
-    let live = 0;
-    let most = 0;
-    const counted = (start: () => Promise<Worker>) => async () => {
-      const worker = await start();
-      live += 1;
-      most = Math.max(most, live);
-      worker.once("exit", () => (live -= 1));
-      return worker;
-    };
-    const pool = new RangePool<string, Counted>(counted(spawn), 2, { workersOnly: true });
-    try {
-      const seen: Counted[] = [];
-      const mapped = mapRanges(counted(() => startWorker(import.meta.url, "./__fixtures__/count-worker.ts")), countRange, file, await splitFileRanges(file, index, 2), "m");
-      await pool.map(countRange, file, ranges, "t", (r) => seen.push(r));
-      await pool.close();
-      const parts = await mapped;
-      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
-      expect(parts.flatMap((r) => r.records)).toEqual(await expected(file));
-      expect(most).toBeLessThanOrEqual(maxRunningWorkers());
-    } finally {
-      await pool.close();
-      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS", saved.workers]] as const) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
   });
 });

@@ -27,7 +27,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { acquireWorkerSlot, releaseWorkerSlot, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
+import type { LineRange, RangeTask } from "@/lib/jsonl/parallel";
 
 /** Bytes of one range of a pool pass: small enough that the threads end close together. */
 export const POOL_RANGE_BYTES = 8 << 20;
@@ -182,39 +182,21 @@ export class RangePool<A, R> {
     for (let k = 0; k < workers; k++) {
       const slot: Slot = { worker: null, lost: false, inflight: new Set(), pass: -1 };
       this.slots.push(slot);
-      // Each worker holds one of the process's worker slots (lib/jsonl/parallel) from before it
-      // starts until it has exited, so overlapping passes never run more workers than cores.
-      let held = false;
-      const release = () => {
-        if (!held) return;
-        held = false;
-        releaseWorkerSlot();
-      };
-      const start = acquireWorkerSlot()
-        .then(() => {
-          held = true;
-          return this.closed ? null : spawn();
-        })
+      const start = Promise.resolve()
+        .then(spawn)
         .then(
           (worker) => {
-            if (worker === null) return release();
             if (this.closed) {
-              void worker.terminate().finally(release);
+              void worker.terminate();
               return;
             }
             slot.worker = worker;
             worker.on("message", (answer: Answer<R>) => this.answer(slot, answer));
             worker.once("error", (error) => this.lose(slot, error));
-            worker.once("exit", (code) => {
-              release();
-              this.lose(slot, new Error(`worker exited with code ${code}`));
-            });
+            worker.once("exit", (code) => this.lose(slot, new Error(`worker exited with code ${code}`)));
             this.pump();
           },
-          (error: unknown) => {
-            release();
-            this.lose(slot, error);
-          },
+          (error: unknown) => this.lose(slot, error),
         );
       this.started.push(start);
     }
