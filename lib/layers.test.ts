@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Base utilities: may import each other, never anything above.
-  ["errors", "fs", "json", "jsonl", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
+  ["errors", "fs", "json", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
   ["sources"],
   ["workspace"],
   ["session-reader"],

@@ -29,3 +29,14 @@ export function getQueryClient(): QueryClient {
   browserQueryClient ??= makeQueryClient();
   return browserQueryClient;
 }
+
+/**
+ * A query's `gcTime` for the browser; Infinity on the server. TanStack Query leaves a server
+ * render's cache to be dropped with its request (its server default is Infinity: no timer), but
+ * an explicit gcTime arms a timer per query, and that timer held the whole finished render (its
+ * React request, query data and the virtualizer's per-line measurements of a 300,000-line
+ * session) alive for that long (issue 13: server RSS).
+ */
+export function browserGcTime(ms: number): number {
+  return isServer ? Infinity : ms;
+}

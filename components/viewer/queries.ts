@@ -1,5 +1,6 @@
 import { type QueryClient, hashKey, queryOptions } from "@tanstack/react-query";
 
+import { browserGcTime } from "@/components/providers/get-query-client";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
 import { MAX_COMPACT_LINES, MAX_FULL_LINES, type ReadMode, type ViewerLinesResult } from "@/lib/session-reader/schema";
 
@@ -39,7 +40,7 @@ export const lineWindowQuery = (t: ViewerTarget, mode: ReadMode, index: number) 
         { signal },
       ),
     staleTime: 5 * 60_000,
-    gcTime: 15_000,
+    gcTime: browserGcTime(15_000),
   });
 };
 

@@ -1,6 +1,7 @@
 import { type QueryClient, keepPreviousData, queryOptions, useInfiniteQuery, useQueries } from "@tanstack/react-query";
 import { useMemo } from "react";
 
+import { browserGcTime } from "@/components/providers/get-query-client";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
 import type { SessionTurn, SessionTurnsPage } from "@/lib/workspace/schema";
 
@@ -34,7 +35,7 @@ const turnWindowQuery = (t: TurnsTarget, index: number) =>
     queryKey: [...turnKeys.session(t), "window", index] as const,
     queryFn: ({ signal }) => fetchTurns(t, { line: index * TURN_WINDOW_LINES + 1, to_line: (index + 1) * TURN_WINDOW_LINES, limit: WINDOW_TURNS_LIMIT }, signal),
     staleTime: 5 * 60_000,
-    gcTime: 60_000,
+    gcTime: browserGcTime(60_000),
   });
 
 /**

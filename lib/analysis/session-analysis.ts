@@ -6,6 +6,7 @@ import { readChatExport } from "@/lib/analysis/export-links";
 import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
 import { type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
+import { ByteLru } from "@/lib/cache/byte-lru";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
@@ -13,9 +14,16 @@ export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string
 
 /** Bumped when the analysis output changes shape, so stale cache files are ignored. */
 const CACHE_VERSION = 2;
-/** Many list rows share one process: cap the in-memory cache (entries, not bytes). */
+/** Risk memo entries: many list rows share one process (each entry is a few dozen bytes). */
 const MEMORY_ENTRIES = 2_000;
-const memory = new Map<string, { stamp: string; analysis: SessionAnalysis }>();
+/**
+ * Bytes of analyses kept in memory, counted as twice their JSON text (parsed objects take about
+ * 1.4× the text; issue 13 §4). The analysis of a gigabyte session (~15 MB of JSON, ~21 MB of
+ * objects) is larger than the budget, so it is never pinned in the server's heap: its cache file
+ * serves it again (a JSON parse), while the analyses of ordinary sessions stay in memory.
+ */
+export const ANALYSIS_MEMORY_BYTES = 16 << 20;
+const memory = new ByteLru<string, { stamp: string; analysis: SessionAnalysis }>(ANALYSIS_MEMORY_BYTES);
 
 /**
  * The analysis of one resolved session (seed 003), cached per file version: the key is the
@@ -33,10 +41,16 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   if (hit && hit.stamp === stamp) return hit.analysis;
   const diskFile = path.join(ctx.workspaceRoot, CASEFILE_DIR, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${threshold}.json`);
   const disk = await readCache(diskFile, stamp);
-  const analysis = disk ?? (await analyzeSessionFile(session.filePath, session.row.source, threshold, side));
-  if (!disk) await writeFileAtomic(diskFile, JSON.stringify({ stamp, analysis })).catch(() => undefined);
-  if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
-  memory.set(key, { stamp, analysis });
+  let analysis: SessionAnalysis;
+  let textBytes: number;
+  if (disk) ({ analysis, textBytes } = disk);
+  else {
+    analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
+    const text = JSON.stringify({ stamp, analysis });
+    textBytes = text.length;
+    await writeFileAtomic(diskFile, text).catch(() => undefined);
+  }
+  memory.set(key, { stamp, analysis }, 2 * textBytes);
   return analysis;
 }
 
@@ -93,10 +107,11 @@ async function sideFiles(session: ResolvedSession): Promise<SessionSideFiles> {
   };
 }
 
-async function readCache(file: string, stamp: string): Promise<SessionAnalysis | null> {
+async function readCache(file: string, stamp: string): Promise<{ analysis: SessionAnalysis; textBytes: number } | null> {
   try {
-    const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: string; analysis?: SessionAnalysis };
-    return parsed.stamp === stamp && parsed.analysis ? parsed.analysis : null;
+    const text = await fs.readFile(file, "utf8");
+    const parsed = JSON.parse(text) as { stamp?: string; analysis?: SessionAnalysis };
+    return parsed.stamp === stamp && parsed.analysis ? { analysis: parsed.analysis, textBytes: text.length } : null;
   } catch {
     return null;
   }

@@ -56,4 +56,16 @@ describe("the forensics scan mapped in line ranges (worker threads)", () => {
     expect(JSON.stringify(one.result.overview)).toContain("truncated_line");
     expect(JSON.stringify(one.result.overview)).toContain("start long long");
   }, 60_000);
+
+  it("gives it too when a server keeps every range off its main thread (CASEFILE_WORKERS_ONLY)", async () => {
+    const one = await overview("1");
+    process.env.CASEFILE_WORKERS_ONLY = "1";
+    try {
+      const two = await overview("2");
+      expect(JSON.stringify(two.result)).toBe(JSON.stringify(one.result));
+      expect(two.stored.equals(one.stored)).toBe(true);
+    } finally {
+      delete process.env.CASEFILE_WORKERS_ONLY;
+    }
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/claude-code/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
@@ -232,7 +232,9 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   // ranges: started before anything else.
   const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));
   const threads = session.row.source === "claude-code" ? rangeCount(biggest) : 1;
-  const pool = threads > 1 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, threads - 1) : null;
+  // A server keeps its main thread free (issue 13): the pool's workers then take every range.
+  const offMain = workersOnly();
+  const pool = threads > 1 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, offMain ? threads : threads - 1, { workersOnly: offMain }) : null;
   try {
     return await scanFiles(ctx, session, files, pool);
   } finally {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, mapRanges, rangeCount, splitFileRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, maxRunningWorkers, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -68,6 +68,94 @@ describe("mapRanges", () => {
     const parts = await mapRanges(broken, countRange, file, ranges, "t");
     expect(parts.map((p) => p.threadId)).toEqual([threadId, threadId]);
     expect(parts.flatMap((p) => p.records).length).toBe(40);
+  });
+
+  it("reads every range in a worker, range 0 included, when the main thread must stay free", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+    const expected = (await countRange(file, whole, "t")).records;
+    const ranges = await splitFileRanges(file, index, 2);
+    const saved = process.env[WORKERS_ONLY_ENV];
+    process.env[WORKERS_ONLY_ENV] = "1";
+    try {
+      const parts = await mapRanges(spawn, countRange, file, ranges, "t");
+      expect(parts.flatMap((p) => p.records)).toEqual(expected);
+      expect(parts.every((p) => p.threadId !== threadId)).toBe(true);
+      // Without workers the ranges are still read, in this thread.
+      const broken = () => {
+        throw new Error("no workers here");
+      };
+      expect((await mapRanges(broken, countRange, file, ranges, "t")).map((p) => p.threadId)).toEqual([threadId, threadId]);
+    } finally {
+      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
+      else process.env[WORKERS_ONLY_ENV] = saved;
+    }
+  });
+
+  it("sends a lone big range to a worker when the main thread must stay free, a small one never", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 1);
+    const saved = { only: process.env[WORKERS_ONLY_ENV], min: process.env.CASEFILE_WORKERS_MIN_BYTES };
+    process.env[WORKERS_ONLY_ENV] = "1";
+    try {
+      process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
+      const [big] = await mapRanges(spawn, countRange, file, ranges, "t");
+      expect(big!.threadId).not.toBe(threadId);
+      expect(big!.records.length).toBe(40);
+      process.env.CASEFILE_WORKERS_MIN_BYTES = String(index.size + 1);
+      expect((await mapRanges(spawn, countRange, file, ranges, "t"))[0]!.threadId).toBe(threadId);
+    } finally {
+      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS_MIN_BYTES", saved.min]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
+  it("never runs more workers at once than the process's slots, however many passes overlap", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const ranges = await splitFileRanges(file, index, 3);
+    const saved = { only: process.env[WORKERS_ONLY_ENV], workers: process.env.CASEFILE_WORKERS };
+    process.env[WORKERS_ONLY_ENV] = "1";
+    process.env.CASEFILE_WORKERS = "2";
+    let live = 0;
+    let most = 0;
+    const counted = async () => {
+      const worker = await spawn();
+      live += 1;
+      most = Math.max(most, live);
+      worker.once("exit", () => (live -= 1));
+      return worker;
+    };
+    try {
+      expect(maxRunningWorkers()).toBe(2);
+      const [a, b] = await Promise.all([mapRanges(counted, countRange, file, ranges, "a"), mapRanges(counted, countRange, file, ranges, "b")]);
+      expect(a.flatMap((p) => p.records)).toEqual(b.flatMap((p) => p.records));
+      expect(a.flatMap((p) => p.records).length).toBe(40);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS", saved.workers]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
+  it("starts workers with bounded heaps in a server process", async () => {
+    const saved = process.env[WORKERS_ONLY_ENV];
+    process.env[WORKERS_ONLY_ENV] = "1";
+    const worker = await spawn();
+    try {
+      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(WORKER_LIMITS.maxYoungGenerationSizeMb);
+      expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
+    } finally {
+      await worker.terminate();
+      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
+      else process.env[WORKERS_ONLY_ENV] = saved;
+    }
   });
 
   it("rethrows an error of the task itself", async () => {

@@ -47,11 +47,16 @@ export const PARALLEL_MIN_BYTES = 64 << 20;
  * session's many small subagent files must never each start workers).
  */
 export function rangeCount(bytes: number): number {
-  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
-  if (bytes < (Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES)) return 1;
+  if (bytes < parallelMinBytes()) return 1;
   const env = Number(process.env.CASEFILE_WORKERS);
   if (Number.isInteger(env) && env >= 0 && (process.env.CASEFILE_WORKERS ?? "") !== "") return Math.max(1, env);
   return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** {@link PARALLEL_MIN_BYTES}, or `CASEFILE_WORKERS_MIN_BYTES` when set to a number. */
+function parallelMinBytes(): number {
+  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
+  return Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES;
 }
 
 /**
@@ -121,11 +126,13 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  */
 export async function startWorker(base: string, relative: string, options: WorkerOptions = {}): Promise<Worker> {
   const entry = new URL(relative, base);
-  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, options);
+  // A server's workers get bounded heaps unless the caller sets its own (WORKER_LIMITS).
+  const opts: WorkerOptions = workersOnly() ? { resourceLimits: WORKER_LIMITS, ...options } : options;
+  if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, opts);
   const bundle = await bundledEntry(fileURLToPath(entry));
-  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv), ...options });
+  if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv), ...opts });
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  return new Worker(bootstrap, { ...opts, eval: true });
 }
 
 /**
@@ -149,6 +156,21 @@ export function withoutTsxLoader(execArgv: readonly string[]): string[] {
   }
   return out;
 }
+
+/**
+ * Heap limits of every range worker (issue 13, server RSS < 300 MB). A worker is a V8 isolate of
+ * its own: left at V8's defaults (sized from the machine's memory: a young generation of up to
+ * 48 MB and an old one of up to 4 GB) each worker of a scan let its garbage grow by tens of MB
+ * before collecting it, on top of the main thread's heap. A range task keeps little alive (its
+ * per-range facts plus one read chunk), so a small young generation costs a few more cheap
+ * scavenges and the old-generation bound only says when V8 must collect, far above what a
+ * range holds. A worker that still runs out of memory dies before answering, and
+ * {@link mapRanges} then reads its range in the calling thread: a result never depends on it.
+ * Applied in server processes ({@link WORKERS_ONLY_ENV}) only: a one-shot `prepare` keeps V8's
+ * defaults (the small young generation cost it ~5–10% more CPU, and its memory is gone when it
+ * exits).
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 
 /** Bundles made by this process, by entry path. */
 const bundles = new Map<string, Promise<string | null>>();
@@ -242,15 +264,21 @@ let fallbackReported = false;
 
 /**
  * Maps `task` over `ranges` and returns the results in range order. Range 0 runs in this
- * thread while every other range runs in a worker from `spawn()` (whose module calls
+ * thread (in a worker too when {@link WORKERS_ONLY_ENV} is `1`: then even a lone range of at least
+ * {@link PARALLEL_MIN_BYTES} goes to a worker) while every other range runs in
+ * a worker from `spawn()` (whose module calls
  * {@link serveRanges} with the same task). A worker that cannot start or fails before
  * answering is replaced by an in-thread run of its range (reported once on stderr), so a result
  * never depends on workers being available; an error thrown by the task itself is rethrown.
  * @throws whatever `task` throws (in a worker: an Error with its message).
  */
 export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
-  if (ranges.length <= 1) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
-  const remote = ranges.slice(1).map((range) => inWorker(spawn, filePath, range, arg).then(
+  const offMain = workersOnly();
+  // One range runs here, unless the main thread must stay free and the range is big enough for
+  // a worker (`CASEFILE_WORKERS=1` in a server: one worker, the least memory).
+  const single = ranges.length === 1 && !(offMain && ranges[0]!.endByte - ranges[0]!.startByte >= parallelMinBytes());
+  if (ranges.length === 0 || single) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
+  const remote = (offMain ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
     (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
     (startError: unknown) => {
       if (!fallbackReported) {
@@ -260,24 +288,77 @@ export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, tas
       return task(filePath, range, arg);
     },
   ));
+  if (offMain) return Promise.all(remote) as Promise<R[]>;
   const local = task(filePath, ranges[0]!, arg);
   return Promise.all([local, ...remote]) as Promise<R[]>;
+}
+
+/**
+ * Set to `1` in a process whose main thread must stay free (the dashboard server sets it at
+ * start, see `instrumentation.ts`): {@link mapRanges} then reads every range of a split file in
+ * a worker, range 0 included, instead of one in the calling thread. A server's main thread
+ * answers every request; a gigabyte scan running there (the first `session_overview` of a
+ * session, issue 13) held the session page's first rows back by seconds, and left its garbage in
+ * the long-lived main heap where a worker's heap is freed when the worker ends.
+ */
+export const WORKERS_ONLY_ENV = "CASEFILE_WORKERS_ONLY";
+
+/** Whether this process keeps scans off its main thread ({@link WORKERS_ONLY_ENV} is `1`). */
+export function workersOnly(): boolean {
+  return process.env[WORKERS_ONLY_ENV] === "1";
 }
 
 type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
 type Job<A> = { filePath: string; range: LineRange; arg: A };
 
 /**
- * Runs one job in a fresh worker. Resolves with the task's answer (its error as a value);
- * rejects only when the worker could not start or died without answering (then the caller runs
- * the range itself).
+ * Runs one job in a fresh worker, once one of the process's {@link maxRunningWorkers} slots is
+ * free (the slot is held until the worker has ended). Resolves with the task's answer (its error
+ * as a value); rejects only when the worker could not start or died without answering (then the
+ * caller runs the range itself).
  */
-function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
-  return new Promise((resolve, reject) => {
-    Promise.resolve()
-      .then(spawn)
-      .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-  });
+async function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
+  await acquireWorkerSlot();
+  try {
+    return await new Promise<Answer<R>>((resolve, reject) => {
+      Promise.resolve()
+        .then(spawn)
+        .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+    });
+  } finally {
+    releaseWorkerSlot();
+  }
+}
+
+/**
+ * Most range workers alive at once in this process: `CASEFILE_WORKERS` when set to a positive
+ * number, else the machine's parallelism (at most 4). Several passes can overlap in a server (a
+ * page's cold `session_overview` scan and the project page's analysis each split a gigabyte
+ * file): without a bound they ran four workers on two cores, each with its own V8 heap and
+ * malloc arena, for no gain in speed (issue 13: server RSS). Later ranges wait for a slot.
+ */
+export function maxRunningWorkers(): number {
+  const env = Number(process.env.CASEFILE_WORKERS);
+  if (Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+let runningWorkers = 0;
+const waitingForSlot: (() => void)[] = [];
+
+async function acquireWorkerSlot(): Promise<void> {
+  if (runningWorkers < maxRunningWorkers()) {
+    runningWorkers += 1;
+    return;
+  }
+  // The slot is handed over by releaseWorkerSlot: the count stays as it is.
+  await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+}
+
+function releaseWorkerSlot(): void {
+  const next = waitingForSlot.shift();
+  if (next) next();
+  else runningWorkers -= 1;
 }
 
 /** Posts `job` to `worker` and settles with its answer (see {@link inWorker}). */

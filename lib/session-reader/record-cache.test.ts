@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
-import { CompactRecordCache, compactRecordCache } from "@/lib/session-reader/record-cache";
+import { CompactRecordCache, compactRecordCache, recordCost } from "@/lib/session-reader/record-cache";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 
@@ -48,12 +48,33 @@ describe("compact record cache", () => {
   });
 
   it("evicts least recently used records past its budget", () => {
-    const cache = new CompactRecordCache(8000); // 600 estimated bytes a record: 13 fit
     const record = (line: number) => ({ line, text_preview: "x".repeat(100), tool_uses: [], tool_results: [] }) as unknown as CompactRecord;
-    for (let line = 1; line <= 20; line += 1) cache.set("v", record(line));
+    const cost = recordCost(record(10));
+    const cache = new CompactRecordCache(13 * cost); // 13 records of this size fit
+    for (let line = 10; line < 30; line += 1) cache.set("v", record(line));
+    expect(cache.get("v", 10)).toBeUndefined();
+    expect(cache.get("v", 29)?.line).toBe(29);
+    expect(cache.get("v", 17)?.line).toBe(17);
+    expect(cache.get("v", 16)).toBeUndefined();
+  });
+
+  it("counts a record's bytes from its JSON, texts kept beside it included", () => {
+    const small = { line: 1, text_preview: "x", tool_uses: [], tool_results: [] } as unknown as CompactRecord;
+    const big = { line: 2, text_preview: "y".repeat(10_000), tool_uses: [], tool_results: [] } as unknown as CompactRecord;
+    expect(recordCost(big) - recordCost(small)).toBe(3 * (JSON.stringify(big).length - JSON.stringify(small).length));
+    // A cache of 10 big records' bytes keeps 10 big ones, or 100 small ones: bounded by bytes, not entries.
+    const cache = new CompactRecordCache(10 * recordCost({ ...big, line: 10 }));
+    for (let line = 10; line < 22; line += 1) cache.set("v", { ...big, line });
+    expect(Array.from({ length: 12 }, (_, i) => i + 10).filter((line) => cache.get("v", line) !== undefined)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    const many = new CompactRecordCache(10 * recordCost(big));
+    for (let line = 1; line <= 100; line += 1) many.set("v", { ...small, line });
+    expect(many.get("v", 1)?.line).toBe(1);
+  });
+
+  it("never caches a record larger than an eighth of its budget", () => {
+    const big = { line: 1, text_preview: "z".repeat(5_000), tool_uses: [], tool_results: [] } as unknown as CompactRecord;
+    const cache = new CompactRecordCache(7 * recordCost(big));
+    cache.set("v", big);
     expect(cache.get("v", 1)).toBeUndefined();
-    expect(cache.get("v", 20)?.line).toBe(20);
-    expect(cache.get("v", 8)?.line).toBe(8);
-    expect(cache.get("v", 7)).toBeUndefined();
   });
 });

@@ -1,13 +1,14 @@
-import { shareValue } from "@/lib/json/shared-values";
+import { memoText, shareValue } from "@/lib/json/shared-values";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
 /**
- * Budget of the cache, in estimated bytes of cached records (not of source lines). Half of the
- * 32 MiB it was: each record now also keeps its two JSON texts (lib/json/shared-values), about
- * its own size again; 16 MiB still holds several 2,000-line windows.
+ * Budget of the cache, in bytes of cached records as {@link recordCost} counts them: the record
+ * itself plus the two JSON texts kept beside it (lib/json/shared-values). 8 MiB holds three
+ * 2,000-line windows of a real-shaped session (a window's compact JSON is ~0.75 MB, its cost ~2.3 MB).
  */
-const BUDGET_BYTES = 16 << 20;
-const RECORD_OVERHEAD = 400;
+const BUDGET_BYTES = 8 << 20;
+/** Bytes of a record beyond its JSON text: the entry, its key and the object headers. */
+const RECORD_OVERHEAD = 200;
 
 type Entry = { record: CompactRecord; cost: number };
 
@@ -44,9 +45,10 @@ export class CompactRecordCache {
       this.used -= old.cost;
       this.entries.delete(key);
     }
-    const cost = estimateCost(record);
+    const shared = shareValue(record);
+    const cost = recordCost(shared);
     if (cost > this.budget / 8) return;
-    this.entries.set(key, { record: shareValue(record), cost });
+    this.entries.set(key, { record: shared, cost });
     this.used += cost;
     for (const [k, e] of this.entries) {
       if (this.used <= this.budget) break;
@@ -62,11 +64,16 @@ export class CompactRecordCache {
   }
 }
 
-function estimateCost(record: CompactRecord): number {
-  let chars = record.text_preview?.length ?? 0;
-  for (const use of record.tool_uses) chars += use.input_summary.length;
-  for (const result of record.tool_results) chars += (result.preview?.length ?? 0) + (result.command?.length ?? 0) + (result.file_path?.length ?? 0);
-  return RECORD_OVERHEAD + 2 * chars;
+/**
+ * Bytes a cached record holds (issue 13 §4: caches bounded by bytes): three times its response
+ * JSON (the record's own strings and numbers, the response text and the canonical text that
+ * lib/json/shared-values remembers beside it, each about as long as that JSON; UTF-16 strings
+ * count once, a good enough bound for mostly-ASCII transcripts) plus {@link RECORD_OVERHEAD}.
+ * The JSON is the one the response serializer would compute anyway: it is remembered for it.
+ */
+export function recordCost(record: CompactRecord): number {
+  const json = memoText("json", record, (v) => JSON.stringify(v)) ?? "";
+  return RECORD_OVERHEAD + 3 * json.length;
 }
 
 /** The process-wide cache used by `read_session_lines` and the viewer. */
