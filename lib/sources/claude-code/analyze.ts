@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker, workersOnly, type LineRange } from "@/lib/jsonl/parallel";
 import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, releaseRangeBuffers, type ClaudeLineFact, type ClaudeRangeFacts, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
@@ -157,7 +157,9 @@ async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLine
     for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) fold(line, claudeLineFact(bytes, start, end, next, stream));
     return [stream];
   }
-  const pool = new RangePool<undefined, ClaudeRangeFacts>(() => startWorker(import.meta.url, "./analyze-worker.ts"), threads - 1);
+  // In the server (CASEFILE_WORKERS_ONLY) the workers map every range and this thread only folds.
+  const offMain = workersOnly();
+  const pool = new RangePool<undefined, ClaudeRangeFacts>(() => startWorker(import.meta.url, "./analyze-worker.ts"), offMain ? threads : threads - 1, { workersOnly: offMain });
   const streams: ClaudeStreamFacts[] = [];
   const starts: Float64Array[] = [];
   let line = 0;
