@@ -364,13 +364,8 @@ export function skipValue(b: Buffer, i: number, end: number): number {
         open[depth++] = isObject ? 1 : 0;
         if (isObject) {
           if (c !== QUOTE) return -1;
-          i = closeQuote(b, i, end);
+          i = afterKey(b, i, end);
           if (i < 0) return -1;
-          i++;
-          c = i < end ? b[i]! : -1;
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
-          if (c !== 0x3a) return -1;
-          i++;
         }
         continue;
       }
@@ -412,13 +407,8 @@ export function skipValue(b: Buffer, i: number, end: number): number {
           c = i < end ? b[i]! : -1;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
           if (c !== QUOTE) return -1;
-          i = closeQuote(b, i, end);
+          i = afterKey(b, i, end);
           if (i < 0) return -1;
-          i++;
-          c = i < end ? b[i]! : -1;
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < end ? b[i]! : -1;
-          if (c !== 0x3a) return -1;
-          i++;
         }
         break;
       }
@@ -430,6 +420,15 @@ export function skipValue(b: Buffer, i: number, end: number): number {
       return -1;
     }
   }
+}
+
+/** Index just past `"key":` whose opening quote is at `i` (whitespace before the colon allowed), or -1. */
+function afterKey(b: Buffer, i: number, end: number): number {
+  let at = closeQuote(b, i, end);
+  if (at < 0) return -1;
+  let c = ++at < end ? b[at]! : -1;
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++at < end ? b[at]! : -1;
+  return c === 0x3a ? at + 1 : -1;
 }
 
 /**
