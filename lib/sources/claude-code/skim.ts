@@ -437,30 +437,21 @@ function afterKey(b: Buffer, i: number, end: number): number {
  * below U+0020, an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`): exactly what
  * `JSON.parse` accepts, checked on the raw UTF-8 bytes (every byte of a multi-byte character is
  * ≥ 0x80, so the check is the same on the bytes as on the decoded text). Long runs of plain bytes
- * are checked four at a time (SWAR on an aligned Int32Array view of the buffer).
+ * are checked four at a time here, and by lib/jsonl/json-scan's SIMD module when it reaches the line.
  */
 export function closeQuote(b: Buffer, open: number, end: number): number {
   const special = SPECIAL;
   let at = open + 1;
-  // Short strings (keys, ids, most values) in JavaScript; the rest of a long one by SIMD when
-  // the line is in the scratch memory.
-  const near = at + 32 < end ? at + 32 : end;
-  while (at < near) {
-    const c = b[at]!;
-    if (special[c] === 0) at++;
-    else if (c === QUOTE) return at;
-    else if (c === BACKSLASH) {
-      at = escapeEnd(b, at, end);
-      if (at < 0) return -1;
-    } else return -1;
-  }
-  if (b === scanBytes) {
-    const after = scanner!.stringEnd(at - 1 + scanBase, end + scanBase);
-    return after < 0 ? -1 : after - scanBase - 1;
-  }
+  // Short strings (keys, ids, most values) in JavaScript; past 32 bytes, the rest of a long one
+  // by the SIMD module when one reaches the line.
+  const stop = b === scanBytes && at + 32 < end ? at + 32 : end;
   for (;;) {
-    while (at + 4 <= end && (special[b[at]!]! | special[b[at + 1]!]! | special[b[at + 2]!]! | special[b[at + 3]!]!) === 0) at += 4;
-    if (at >= end) return -1;
+    while (at + 4 <= stop && (special[b[at]!]! | special[b[at + 1]!]! | special[b[at + 2]!]! | special[b[at + 3]!]!) === 0) at += 4;
+    if (at >= stop) {
+      if (stop === end) return -1;
+      const after = scanner!.stringEnd(at - 1 + scanBase, end + scanBase);
+      return after < 0 ? -1 : after - scanBase - 1;
+    }
     const c = b[at]!;
     if (special[c] === 0) at++;
     else if (c === QUOTE) return at;
