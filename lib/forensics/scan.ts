@@ -17,6 +17,7 @@ import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
+import { grown } from "@/lib/jsonl/grown";
 
 
 
@@ -131,17 +132,12 @@ class EventBuffer {
 
   private grow(): void {
     const n = this.ts.length * 2;
-    const grow = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.ts = grow(this.ts, (k) => new Float64Array(k));
-    this.sortKey = grow(this.sortKey, (k) => new Float64Array(k));
-    this.fileIndex = grow(this.fileIndex, (k) => new Uint32Array(k));
-    this.line = grow(this.line, (k) => new Uint32Array(k));
-    this.typeId = grow(this.typeId, (k) => new Uint16Array(k));
-    this.actorId = grow(this.actorId, (k) => new Uint8Array(k));
+    this.ts = grown(this.ts, n);
+    this.sortKey = grown(this.sortKey, n);
+    this.fileIndex = grown(this.fileIndex, n);
+    this.line = grown(this.line, n);
+    this.typeId = grown(this.typeId, n);
+    this.actorId = grown(this.actorId, n);
   }
 }
 

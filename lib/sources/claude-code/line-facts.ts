@@ -5,6 +5,7 @@ import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/
 import { BLANK, skimClaudeLine, TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim";
 import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { grown } from "@/lib/jsonl/grown";
 
 /**
  * What one physical line of a Claude Code transcript contributes to `analyzeClaudeTranscript`
@@ -242,18 +243,13 @@ class FactColumnsWriter {
 
   private grow(): void {
     const n = this.flags.length * 2;
-    const grown = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.flags = grown(this.flags, (k) => new Uint8Array(k));
-    this.timestamps = grown(this.timestamps, (k) => new Float64Array(k));
-    this.typeIndex = grown(this.typeIndex, (k) => new Uint32Array(k));
-    this.usageKind = grown(this.usageKind, (k) => new Uint8Array(k));
-    this.usageTokens = grown(this.usageTokens, (k) => new Float64Array(k));
-    this.listedKind = grown(this.listedKind, (k) => new Uint8Array(k));
-    this.listedTokens = grown(this.listedTokens, (k) => new Float64Array(k));
+    this.flags = grown(this.flags, n);
+    this.timestamps = grown(this.timestamps, n);
+    this.typeIndex = grown(this.typeIndex, n);
+    this.usageKind = grown(this.usageKind, n);
+    this.usageTokens = grown(this.usageTokens, n);
+    this.listedKind = grown(this.listedKind, n);
+    this.listedTokens = grown(this.listedTokens, n);
   }
 }
 
