@@ -91,11 +91,15 @@ async function benchPrepare(sessions: RealShapedSessions): Promise<void> {
     const base: number[] = [];
     const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
+      // Each timing starts with no dirty pages left by the one before (the previous copy's
+      // writeback would otherwise land in whichever measurement comes next).
+      spawnSync("sync");
       const t0 = performance.now();
       const r = spawnSync("bash", ["-c", 'cp "$1" "$2" && wc -l "$2" > /dev/null', "_", file, copy], { stdio: "inherit" });
       if (r.status !== 0) throw new Error("cp + wc failed");
       base.push(performance.now() - t0);
       await fs.rm(copy, { force: true });
+      spawnSync("sync");
       const c0 = process.cpuUsage();
       prep.push(await prepareRealShaped(only, workspace));
       const c = process.cpuUsage(c0);
