@@ -1,9 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { formatIsoSeconds, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
+import { formatIsoSeconds, parseAwareTimestamp, parseAwareTimestampByPattern } from "@/lib/sources/common/timestamps";
+import { seededRandom } from "@/lib/testing/random";
 
 const at = (iso: string) => Date.parse(iso);
 
 describe("parseAwareTimestamp", () => {
+  it("reads the shape transcripts write exactly as its pattern does, on 20,000 near-miss variants", () => {
+    const random = seededRandom(13);
+    const pick = (chars: string) => chars[Math.floor(random() * chars.length)]!;
+    const base = ["2026-05-11T16:00:00.123Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00.5Z", "0001-01-01T00:00:00.123456789Z", "2026-12-31T24:00:00Z", "2026-04-31T10:60:00.000Z"];
+    for (let i = 0; i < 20_000; i++) {
+      const chars = [...base[i % base.length]!];
+      for (let k = Math.floor(random() * 3); k > 0; k--) {
+        const at = Math.floor(random() * chars.length);
+        const edit = random();
+        if (edit < 0.6) chars[at] = pick("0123456789-:.TZ t,+");
+        else if (edit < 0.8) chars.splice(at, 1);
+        else chars.splice(at, 0, pick("0123456789.Z"));
+      }
+      const text = chars.join("");
+      expect(parseAwareTimestamp(text), text).toBe(parseAwareTimestampByPattern(text));
+    }
+  });
+
   it.each([
     ["2026-05-11T16:00:00Z", at("2026-05-11T16:00:00Z")],
     ["2026-05-11T16:00:00.123Z", at("2026-05-11T16:00:00.123Z")],
