@@ -1,5 +1,6 @@
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
+import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
+import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -41,7 +42,7 @@ type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } |
 /**
  * Maps consecutive line ranges of one transcript of a `source` session (`claude-code`, `codex`
  * or another source) to {@link MappedLines}. Claude Code lines are skimmed
- * (lib/sources/claude-code/skim: grammar-checked, only the fields the classifier reads built); a line the
+ * (lib/sources/common/skim: grammar-checked, only the fields the classifier reads built); a line the
  * skim cannot settle, and every line of other sources, is decoded and parsed with `JSON.parse`.
  */
 export class LineMapper {
@@ -77,7 +78,7 @@ export class LineMapper {
       const stop = Math.min(buf.length, (i + 1 < lineCount ? starts[i + 1]! : size) - base);
       const end = stop - terminatorBytes(buf, start, stop);
       if (claude) {
-        const skimmed = skimClaudeLine(buf, start, end);
+        const skimmed = skimLine(buf, start, end, SCAN_FIELDS);
         if (skimmed === BLANK) continue;
         if (skimmed !== null) {
           let facts = classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs);

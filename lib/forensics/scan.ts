@@ -10,7 +10,7 @@ import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensi
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
 import { rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
-import { CUT_MARK } from "@/lib/sources/claude-code/skim";
+import { CUT_MARK } from "@/lib/sources/common/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";

@@ -1,5 +1,5 @@
 /**
- * The cut-string convention of byte-level JSONL readers (lib/sources/claude-code/skim): a long string value
+ * The cut-string convention of byte-level JSONL readers (lib/sources/common/skim): a long string value
  * is kept as `<prefix>\u0000<raw bytes>` — its first raw bytes (never cut inside a UTF-8 sequence
  * or an escape), U+0000, then the decimal byte length of the whole literal between its quotes —
  * so a reader builds only what it needs of tool output or file content and re-reads the one line

@@ -2,7 +2,8 @@ import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import type { LineRange } from "@/lib/jsonl/parallel";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
-import { BLANK, skimClaudeLine, TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim";
+import { BLANK, skimLine } from "@/lib/sources/common/skim";
+import { TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim-plans";
 import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { grown } from "@/lib/jsonl/grown";
@@ -41,7 +42,7 @@ export function newStreamFacts(): ClaudeStreamFacts {
 /**
  * The fact of the line `bytes[start, end)` (terminator up to `next`), exactly as if it were
  * decoded alone (WHATWG replacement, BOM kept) and parsed with `JSON.parse`; updates `stream`.
- * Most lines are settled by the byte-level skim (lib/sources/claude-code/skim: the whole line's
+ * Most lines are settled by the byte-level skim (lib/sources/common/skim: the whole line's
  * grammar checked, string contents included, and only {@link TURN_FIELDS} built), so the bytes of
  * tool output and file snapshots are never decoded (issue 13). A line the skim cannot settle, a
  * blank line, and the first timestamped trigger (whose text becomes the first message) are parsed
@@ -49,7 +50,7 @@ export function newStreamFacts(): ClaudeStreamFacts {
  */
 export function claudeLineFact(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
   const plan = stream.cwd === null || stream.sessionId === null ? TURN_FIELDS : TURN_FIELDS_ONLY;
-  const skimmed = skimClaudeLine(bytes, start, end, plan);
+  const skimmed = skimLine(bytes, start, end, plan);
   if (skimmed === null || skimmed === BLANK) return claudeLineFactByParse(bytes, start, end, next, stream);
   const record = skimmed.record;
   const cls = classifyClaudeRecord(record, skimmed.timestampMs);

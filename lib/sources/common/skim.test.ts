@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimClaudeLine } from "@/lib/sources/claude-code/skim";
+import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
+import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { seededRandom } from "@/lib/testing/random";
@@ -13,7 +14,7 @@ import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 /** Facts the scan gets from the skim: null when the skim leaves the line to JSON.parse. */
 function skimmed(text: string): RecordFacts | "blank" | null {
   const b = Buffer.from(`xx${text}\n{"type":"user"}`, "utf8");
-  const r = skimClaudeLine(b, 2, 2 + Buffer.byteLength(text));
+  const r = skimLine(b, 2, 2 + Buffer.byteLength(text), SCAN_FIELDS);
   if (r === BLANK) return "blank";
   return r === null ? null : classifyRecord(r.record, "claude-code", null, r.timestampMs);
 }
@@ -50,7 +51,7 @@ const assistant = {
   toolUseResult: { structuredPatch: [{ lines: ["-a", "+b"] }] },
 };
 
-describe("skimClaudeLine", () => {
+describe("skimLine", () => {
   it("gives the facts JSON.parse and classifyRecord give", () => {
     const lines = [
       JSON.stringify(assistant),
@@ -105,7 +106,7 @@ describe("skimClaudeLine", () => {
 });
 
 
-describe("skimClaudeLine validates string contents as JSON.parse does", () => {
+describe("skimLine validates string contents as JSON.parse does", () => {
   const code = 'const x = "a\\b";\n\tif (y) {\n  return \'é\';\n}\n'.repeat(12);
   const short = `{"type":"progress","data":{"output":"ab","n":[1,2]}}`;
   const long = JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: code }] }, toolUseResult: { stdout: code, file: { content: `${"x".repeat(70)}\u00e9\/${code}` } } });
@@ -146,12 +147,12 @@ describe("skimClaudeLine validates string contents as JSON.parse does", () => {
       } catch {
         valid = false;
       }
-      const got = skimClaudeLine(base, 0, base.length);
+      const got = skimLine(base, 0, base.length, SCAN_FIELDS);
       const label = `round ${round}: byte ${at} of ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`;
       // The same line read into a scan memory (at an odd offset) is skimmed where it lies, alike.
       inMemory.fill(0x20);
       base.copy(inMemory, 7);
-      const there = skimClaudeLine(inMemory, 7, 7 + base.length);
+      const there = skimLine(inMemory, 7, 7 + base.length, SCAN_FIELDS);
       expect(there === null ? null : JSON.stringify(there === BLANK ? "blank" : there), label).toBe(got === null ? null : JSON.stringify(got === BLANK ? "blank" : got));
       if (!valid) expect(got, label).toBeNull();
       else if (got !== null) {
@@ -163,7 +164,7 @@ describe("skimClaudeLine validates string contents as JSON.parse does", () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)(`skimClaudeLine on every Claude Code corpus line${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+describe.skipIf(!HAS_SHARED)(`skimLine on every Claude Code corpus line${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   it("gives JSON.parse's facts, and settles every valid line itself", () => {
     const corpus = path.join(SHARED_DIR, "corpus", "claude-code");
     const files = readdirSync(corpus, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
@@ -178,7 +179,7 @@ describe.skipIf(!HAS_SHARED)(`skimClaudeLine on every Claude Code corpus line${H
         if (end === -1) end = bytes.length;
         const stop = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
         const text = bytes.toString("utf8", start, stop);
-        const r = skimClaudeLine(bytes, start, stop);
+        const r = skimLine(bytes, start, stop, SCAN_FIELDS);
         const want = text.trim() === "" ? "blank" : parsed(text);
         if (r === BLANK) expect(want, `${file} byte ${start}`).toBe("blank");
         else if (r !== null) {

@@ -4,13 +4,12 @@ import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timest
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
 /**
- * Byte-level skim of one Claude Code JSONL line: one walk over the line's bytes that checks the
- * JSON grammar of the whole line and builds only the fields a caller's plan names — the forensics
- * scan's ({@link SCAN_FIELDS}: `type`, `subtype`, `isSidechain`, `isMeta`,
- * `message.role/id/usage/content` parts' `type`, ids, `name`, `is_error`, `text`,
- * `input.command/subagent_type`…) or turn splitting's ({@link TURN_FIELDS}) —, skipping everything
- * else (tool output, `toolUseResult`, `snapshot`, progress `data`): most of a real transcript's
- * bytes and tokens are never turned into strings or objects (issues 9 and 13).
+ * Byte-level skim of one JSONL line: one walk over the line's bytes that checks the JSON grammar
+ * of the whole line and builds only the fields a caller's plan names, skipping everything else.
+ * Most of a real transcript's bytes are tool output and context that no index reads, and they are
+ * never turned into strings or objects here (issues 9 and 13). The plans: the forensics scan's and
+ * turn splitting's for Claude Code (lib/sources/claude-code/skim-plans), Codex's envelope
+ * (lib/sources/codex/skim-plan).
  *
  * Exactness: a line is settled only when `JSON.parse` of its decoded text would give a JSON
  * object with the same built fields. Structure, numbers, literals and every string are checked
@@ -39,7 +38,7 @@ export { CUT_MARK };
 /** A skimmed line: the record with the fields the classifier reads, and its timestamp. */
 export type SkimmedRecord = { record: JsonObject; timestampMs: number | null };
 
-/** {@link skimClaudeLine}'s answer for a line of JSON whitespace only. */
+/** {@link skimLine}'s answer for a line of JSON whitespace only. */
 export const BLANK: unique symbol = Symbol("blank");
 
 const QUOTE = 0x22;
@@ -47,18 +46,22 @@ const BACKSLASH = 0x5c;
 
 // Field plans: what to build of a value. Keys not in an object plan are skipped (validated only).
 const SKIP = 0;
-/** Build the value as JSON.parse would. */
-const FULL = 1;
-/** Build the value, cutting long strings at any depth. */
-const TEXT = 2;
-/** The top-level timestamp: parsed to epoch ms. */
-const STAMP = 3;
-type Plan = number | ObjectPlan | ArrayPlan;
+/** Plan: build the value as JSON.parse would. */
+export const FULL = 1;
+/** Plan: build the value, cutting long strings at any depth (see the module comment). */
+export const TEXT = 2;
+/** Plan of a top-level `timestamp`: parsed to epoch ms ({@link SkimmedRecord.timestampMs}), left out of the record. */
+export const STAMP = 3;
+/** What to build of a value: {@link FULL}, {@link TEXT}, {@link STAMP}, an object plan or an array plan. */
+export type Plan = number | ObjectPlan | ArrayPlan;
 type Field = { bytes: Uint8Array; name: string; plan: Plan };
-type ObjectPlan = { keys: (Field[] | undefined)[] };
-type ArrayPlan = { items: Plan; orElse: Plan };
+/** An object plan (made by {@link objectPlan}): the keys to build and how; every other key is skipped. */
+export type ObjectPlan = { keys: (Field[] | undefined)[] };
+/** An array plan: `items` for each item of an array, `orElse` for a value that is not an array. */
+export type ArrayPlan = { items: Plan; orElse: Plan };
 
-function objectPlan(fields: Record<string, Plan>): ObjectPlan {
+/** The object plan building `fields` (name → plan) and skipping every other key. */
+export function objectPlan(fields: Record<string, Plan>): ObjectPlan {
   const keys: (Field[] | undefined)[] = [];
   for (const [name, plan] of Object.entries(fields)) {
     const bytes = new Uint8Array(Buffer.from(name, "utf8"));
@@ -66,54 +69,6 @@ function objectPlan(fields: Record<string, Plan>): ObjectPlan {
   }
   return { keys };
 }
-
-const PART = objectPlan({
-  type: FULL,
-  tool_use_id: FULL,
-  is_error: FULL,
-  name: FULL,
-  id: FULL,
-  text: TEXT,
-  input: objectPlan({ command: FULL, subagent_type: FULL }),
-});
-const USAGE = objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL });
-const MESSAGE = objectPlan({ role: FULL, id: FULL, usage: USAGE, content: { items: PART, orElse: TEXT } });
-/** What {@link skimClaudeLine} builds of a line: the fields of an object plan, skipping the rest. */
-export type SkimPlan = ObjectPlan;
-
-/** Every top-level field lib/forensics/classify.ts and lib/sources/claude-code/classify-record.ts read (the forensics scan). */
-export const SCAN_FIELDS: SkimPlan = objectPlan({
-  type: FULL,
-  subtype: FULL,
-  timestamp: STAMP,
-  isSidechain: FULL,
-  sourceToolAssistantUUID: TEXT,
-  isMeta: FULL,
-  isCompactSummary: FULL,
-  content: TEXT,
-  isApiErrorMessage: FULL,
-  error: TEXT,
-  message: MESSAGE,
-});
-
-const TURN_MESSAGE = objectPlan({ role: FULL, id: FULL, usage: objectPlan({ output_tokens: FULL }), content: { items: objectPlan({ type: FULL }), orElse: TEXT } });
-const TURN_RECORD = {
-  type: FULL,
-  timestamp: STAMP,
-  isSidechain: FULL,
-  sourceToolAssistantUUID: TEXT,
-  isMeta: FULL,
-  isCompactSummary: FULL,
-  uuid: FULL,
-  message: TURN_MESSAGE,
-};
-/**
- * The fields turn splitting and per-turn usage read (classify-record's trigger rules, turn-usage's
- * identity and `output_tokens`; contract §1.7–§1.8), plus the stream's `cwd` and `sessionId`.
- */
-export const TURN_FIELDS: SkimPlan = objectPlan({ ...TURN_RECORD, cwd: FULL, sessionId: FULL });
-/** {@link TURN_FIELDS} without `cwd` and `sessionId`, once the stream has both. */
-export const TURN_FIELDS_ONLY: SkimPlan = objectPlan(TURN_RECORD);
 
 class Invalid extends Error {}
 const INVALID = new Invalid("invalid JSON");
@@ -124,13 +79,14 @@ let end = 0;
 let stampMs: number | null = null;
 
 /**
- * Skims `bytes[start, end)` (one line, terminator excluded) of a Claude Code transcript, building
- * the fields `plan` names (default: the forensics scan's {@link SCAN_FIELDS}).
+ * Skims `bytes[start, end)` (one JSONL line, terminator excluded), building the fields `plan`
+ * names (the Claude Code plans are in lib/sources/claude-code/skim-plans, Codex's in
+ * lib/sources/codex/skim-plan).
  * @returns the record and timestamp, {@link BLANK} for a line of JSON whitespace only, or null
  *   when the line is not a JSON object or the skim cannot decide (deep nesting, escaped keys):
  *   the caller then parses the line with `JSON.parse`, which settles it exactly. Never throws.
  */
-export function skimClaudeLine(bytes: Buffer, start: number, stop: number, plan: SkimPlan = SCAN_FIELDS): SkimmedRecord | typeof BLANK | null {
+export function skimLine(bytes: Buffer, start: number, stop: number, plan: ObjectPlan): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
   const inPlace = scannerOf(bytes.buffer);
   if (inPlace !== undefined && length > SCRATCH_MIN_BYTES) {
@@ -612,7 +568,7 @@ function decode(open: number, close: number, closed = true): string {
 }
 /** Values read on most lines, returned without building a new string. */
 const INTERNED: ({ bytes: Uint8Array; text: string }[] | undefined)[] = [];
-for (const text of ["user", "assistant", "progress", "system", "summary", "file-history-snapshot", "queue-operation", "tool_use", "tool_result", "text", "thinking", "redacted_thinking", "image", "compact_boundary", "api_error", "Read", "Bash", "Edit", "Write", "Grep", "Glob", "Task", "TodoWrite"]) {
+for (const text of ["user", "assistant", "progress", "system", "summary", "file-history-snapshot", "queue-operation", "tool_use", "tool_result", "text", "thinking", "redacted_thinking", "image", "compact_boundary", "api_error", "Read", "Bash", "Edit", "Write", "Grep", "Glob", "Task", "TodoWrite", "response_item", "event_msg", "turn_context", "message", "developer", "function_call", "function_call_output", "custom_tool_call", "reasoning", "token_count", "agent_message", "agent_reasoning", "exec_command_end"]) {
   (INTERNED[text.length] ??= []).push({ bytes: new Uint8Array(Buffer.from(text)), text });
 }
 
