@@ -67,8 +67,25 @@ export class CodexAnalyzer {
 
   /** Feeds the next physical line (numbers must increase by one from 1). */
   push(line: number, text: string): void {
+    this.pushRecord(line, parseJsonObject(text));
+  }
+
+  /**
+   * True while a line may be fed as its skimmed envelope ({@link pushRecord} with a record that
+   * lib/sources/codex/skim-plan's `envelopeSuffices` accepts): the format is known to be the
+   * envelope one and no fork fingerprint is computed (it hashes the whole record).
+   */
+  get skimmable(): boolean {
+    return this.format === "envelope" && this.options.fingerprints === false;
+  }
+
+  /**
+   * Feeds the next physical line already parsed: its JSON object, or null when it is not one
+   * (malformed, contract §1.6). While {@link skimmable}, a record holding only the fields the
+   * analysis reads of its kind may stand for the whole one.
+   */
+  pushRecord(line: number, raw: JsonObject | null): void {
     this.lineCount = line;
-    const raw = parseJsonObject(text);
     this.options.usageLog?.observe(line, raw);
     if (raw === null) {
       this.counts.malformed += 1;
