@@ -2,10 +2,10 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { rangeCount, startWorker, workersOnly, type LineRange } from "@/lib/jsonl/parallel";
-import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
+import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, releaseRangeBuffers, type ClaudeLineFact, type ClaudeRangeFacts, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
+import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -145,7 +145,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
  * part read, in file order. A file below `PARALLEL_MIN_BYTES` is streamed once in this thread
  * (byte-level boundaries, contract §1.6, one pass that also builds the line index). A bigger one
  * is cut into ranges of a few MiB after a `\n` and mapped by this thread and worker threads from
- * one queue (lib/jsonl/range-pool: the threads finish together, whatever starts late), each line
+ * one queue (lib/jsonl/range-lines, range-pool: the threads finish together, whatever starts late), each line
  * read once by the skim; each range's facts are folded here in file order as soon as the ranges
  * before it are, so the result is the same as one pass (issue 13: prepare at disk speed).
  */
@@ -157,63 +157,15 @@ async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLine
     for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) fold(line, claudeLineFact(bytes, start, end, next, stream));
     return [stream];
   }
-  // In the server (CASEFILE_WORKERS_ONLY) the workers map every range and this thread only folds.
-  const offMain = workersOnly();
-  const pool = new RangePool<undefined, ClaudeRangeFacts>(() => startWorker(import.meta.url, "./analyze-worker.ts"), offMain ? threads : threads - 1, { workersOnly: offMain });
   const streams: ClaudeStreamFacts[] = [];
-  const starts: Float64Array[] = [];
   let line = 0;
-  try {
-    const ranges = await newlineRanges(filePath, stat.size, poolCutTargets(stat.size, threads));
-    await pool.map(claudeRangeFacts, filePath, ranges, undefined, (part) => {
-      const next = factColumnsReader(part.columns);
-      for (let i = 0; i < part.columns.count; i++) fold(++line, next());
-      streams.push(part.stream);
-      starts.push(part.starts);
-    });
-  } finally {
-    releaseRangeBuffers();
-    await pool.close();
-  }
-  if (onIndex) {
-    const all = new Float64Array(line);
-    let at = 0;
-    for (const part of starts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    onIndex({ size: stat.size, mtimeMs: stat.mtimeMs, lineCount: line, starts: all });
-  }
+  const index = await mapLineRanges(() => startWorker(import.meta.url, "./analyze-worker.ts"), claudeRangeFacts, { path: filePath, size: stat.size, mtimeMs: stat.mtimeMs }, threads, (part) => {
+    const next = factColumnsReader(part.columns);
+    for (let i = 0; i < part.columns.count; i++) fold(++line, next());
+    streams.push(part.stream);
+  });
+  onIndex?.(index);
   return streams;
-}
-
-/**
- * Cuts bytes `[0, size)` into ranges starting right after the first `\n` at or after each of
- * `targets` (ascending byte offsets; always a line boundary, never inside another one, contract
- * §1.6), so every range holds whole lines. Line numbers are left 0: the facts are numbered when folded.
- */
-async function newlineRanges(filePath: string, size: number, targets: readonly number[]): Promise<LineRange[]> {
-  const cuts = [0];
-  const handle = await fs.open(filePath, "r");
-  try {
-    const probe = Buffer.allocUnsafe(64 << 10);
-    for (const target of targets) {
-      let at = Math.max(cuts.at(-1)!, Math.floor(target));
-      let cut = -1;
-      while (cut === -1 && at < size) {
-        const { bytesRead } = await handle.read(probe, 0, Math.min(probe.length, size - at), at);
-        if (bytesRead === 0) break;
-        const lf = probe.subarray(0, bytesRead).indexOf(0x0a);
-        if (lf !== -1) cut = at + lf + 1;
-        at += bytesRead;
-      }
-      if (cut === -1 || cut >= size) break;
-      if (cut > cuts.at(-1)!) cuts.push(cut);
-    }
-  } finally {
-    await handle.close();
-  }
-  return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
 }
 
 /**

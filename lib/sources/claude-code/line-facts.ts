@@ -1,5 +1,4 @@
-import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
-import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { readRangeLines } from "@/lib/jsonl/range-lines";
 import type { LineRange } from "@/lib/jsonl/parallel";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { BLANK, skimLine } from "@/lib/sources/common/skim";
@@ -116,36 +115,9 @@ export type ClaudeRangeFacts = { columns: ClaudeFactColumns; starts: Float64Arra
 export async function claudeRangeFacts(filePath: string, range: LineRange): Promise<ClaudeRangeFacts> {
   const stream = newStreamFacts();
   const columns = new FactColumnsWriter((range.endByte - range.startByte) / 2048);
-  const starts: number[] = [];
-  let offset = range.startByte;
-  // The thread's spare buffers, unless another range of this thread is being read right now.
-  const buffers = spareBuffers ?? [scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK), scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK)];
-  spareBuffers = null;
-  const options = { range: { startByte: range.startByte, endByte: range.endByte, firstLine: 1 }, chunkBytes: RANGE_CHUNK, headroomBytes: RANGE_HEADROOM, buffers, syncReads: true };
-  try {
-    for await (const { bytes, start, end, next } of streamLineBytes(filePath, options)) {
-      starts.push(offset);
-      offset += next - start;
-      columns.push(claudeLineFact(bytes, start, end, next, stream));
-    }
-  } finally {
-    spareBuffers = buffers;
-  }
-  return { columns: columns.finish(), starts: new Float64Array(starts), stream };
+  const starts = await readRangeLines(filePath, range, (bytes, start, end, next) => columns.push(claudeLineFact(bytes, start, end, next, stream)));
+  return { columns: columns.finish(), starts, stream };
 }
-
-/** Drops this thread's spare range buffers, after a pass. */
-export function releaseRangeBuffers(): void {
-  spareBuffers = null;
-}
-
-/**
- * Read size and carry room of a range's stream: a thread maps its ranges one after another into
- * the same two buffers, over scan memories (lines are skimmed where they were read).
- */
-const RANGE_CHUNK = 1 << 20;
-const RANGE_HEADROOM = 1 << 20;
-let spareBuffers: [Buffer, Buffer] | null = null;
 
 /** Reads {@link ClaudeFactColumns} back as facts, in order; the returned object is reused between calls. */
 export function factColumnsReader(columns: ClaudeFactColumns): () => ClaudeLineFact {
