@@ -1,10 +1,13 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
+import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { BLANK, skimLine } from "@/lib/sources/common/skim";
-import { CODEX_ENVELOPE, envelopeSuffices } from "@/lib/sources/codex/skim-plan";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { codexLineRecord, codexRangeRecords, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
 import { CodexAnalyzer } from "@/lib/sources/codex/analyze-core";
@@ -16,36 +19,30 @@ const READ_CHUNK = 8 << 20;
 const READ_HEADROOM = 4 << 20;
 
 /**
- * Streams a Codex rollout once (memory: two 12 MiB read buffers plus the longest line) and analyses it with
- * `CodexAnalyzer` (contract §1.3, §1.4, §1.7, §1.8): triggers, in-window turns with output
- * tokens and display usage, project root, `source_session_id`, exclusion reasons, fork history
- * and audit counters. Reading stops at a `session_meta` that excludes the session for certain
- * (a child or a prompt_diary session: "child bodies are never read"). After the pass, legacy
- * `codex_python_sdk` sessions are checked against their cwd's report-workspace provenance.
+ * Streams a Codex rollout once and analyses it with `CodexAnalyzer` (contract §1.3, §1.4, §1.7,
+ * §1.8): triggers, in-window turns with output tokens and display usage, project root,
+ * `source_session_id`, exclusion reasons, fork history and audit counters. Reading stops at a
+ * `session_meta` that excludes the session for certain (a child or a prompt_diary session:
+ * "child bodies are never read"). After the pass, legacy `codex_python_sdk` sessions are checked
+ * against their cwd's report-workspace provenance. Memory: two 12 MiB read buffers plus the
+ * longest line; a file read on several cores (see `readPooled`) also holds the records of the
+ * ranges read ahead of the fold.
  * @param filePath the rollout file (either line format).
  * @param window report window for turn inclusion; null = all time.
  * @param usageLog when given, fed every line (per-turn display usage from the same pass, issue 13).
  * @param options `fingerprints: false` skips the fork fingerprints (`fork.history` is then null,
  *   `fork.qualifies` still set; see `CodexAnalyzeOptions`), and then lines whose kind is read
- *   only by its envelope are skimmed, not parsed (lib/sources/codex/skim-plan); `skim: false`
- *   parses every line (the reference the skim is tested against); `onIndex` receives the file's
- *   line index built in the same pass (not when reading stopped early).
+ *   only by its envelope are skimmed, not parsed (lib/sources/codex/skim-plan), on every core
+ *   for a big envelope-format file; `skim: false` parses every line in this thread (the
+ *   reference the skim is tested against); `onIndex` receives the file's line index built in
+ *   the same pass (not when reading stopped early).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
 export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog, options: { fingerprints?: boolean; skim?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<CodexAnalysis> {
   const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog, fingerprints: options.fingerprints });
-  const skim = options.skim !== false;
   try {
-    // Byte-level boundaries (the line index's scanner). While the analysis allows it, a line is
-    // skimmed where it was read (grammar checked, only the envelope built) and parsed whole only
-    // when its kind is read further (issue 13); else it is decoded once and parsed.
-    const buffers = [scanMemoryBuffer(READ_HEADROOM + READ_CHUNK), scanMemoryBuffer(READ_HEADROOM + READ_CHUNK)] as const;
-    for await (const { line, bytes, start, end } of streamLineBytes(filePath, { onIndex: options.onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM })) {
-      const skimmed = skim && analyzer.skimmable ? skimLine(bytes, start, end, CODEX_ENVELOPE) : null;
-      if (skimmed !== null && skimmed !== BLANK && envelopeSuffices(skimmed.record)) analyzer.pushRecord(line, skimmed.record);
-      else analyzer.push(line, bytes.toString("utf8", start, end));
-      if (analyzer.excluded) break;
-    }
+    // Only a pass without fingerprints may skim (`analyzer.skimmable`).
+    await readLines(analyzer, filePath, options.skim !== false && options.fingerprints === false, options.onIndex);
   } catch (error) {
     throw toTranscriptReadError(filePath, error);
   }
@@ -54,4 +51,74 @@ export async function analyzeCodexTranscript(filePath: string, window: ReportWin
     analysis.reportReason = await legacyReportReason(analysis.legacySdkCandidates);
   }
   return analysis;
+}
+
+/**
+ * Feeds `analyzer` every line of the file (or up to an excluding `session_meta`). With `skim`
+ * (allowed, and no fingerprints) a file of at least `PARALLEL_MIN_BYTES` is read on every core
+ * when its first line says it is an envelope-format rollout that is not excluded: that line is
+ * fed here first, parsed whole as in one thread, since the format decides how every other line
+ * is read. Anything else is read in this thread.
+ */
+async function readLines(analyzer: CodexAnalyzer, filePath: string, skim: boolean, onIndex?: (index: LineIndex) => void): Promise<void> {
+  const stat = skim ? await fs.stat(filePath) : null;
+  const threads = stat === null ? 1 : rangeCount(stat.size);
+  const first = stat !== null && threads > 1 ? await firstLine(filePath, stat.size) : null;
+  if (stat === null || first === null) return readSequential(analyzer, filePath, skim, 1, onIndex);
+  analyzer.pushRecord(1, parseJsonObject(first));
+  if (analyzer.excluded) return;
+  if (!analyzer.skimmable) return readSequential(analyzer, filePath, skim, 2, onIndex);
+  return readPooled(analyzer, { path: filePath, size: stat.size, mtimeMs: stat.mtimeMs }, threads, onIndex);
+}
+
+/**
+ * Feeds `analyzer` lines `from`… of the file in this thread. Byte-level boundaries (the line
+ * index's scanner); while the analysis allows it, a line is skimmed where it was read (grammar
+ * checked, only the envelope built) and parsed whole only when its kind is read further (issue
+ * 13); else it is decoded once and parsed.
+ */
+async function readSequential(analyzer: CodexAnalyzer, filePath: string, skim: boolean, from: number, onIndex?: (index: LineIndex) => void): Promise<void> {
+  const buffers = [scanMemoryBuffer(READ_HEADROOM + READ_CHUNK), scanMemoryBuffer(READ_HEADROOM + READ_CHUNK)] as const;
+  for await (const { line, bytes, start, end } of streamLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM })) {
+    if (line < from) continue;
+    analyzer.pushRecord(line, skim && analyzer.skimmable ? codexLineRecord(bytes, start, end) : parseJsonObject(bytes.toString("utf8", start, end)));
+    if (analyzer.excluded) break;
+  }
+}
+
+/**
+ * Feeds `analyzer` (already fed line 1, and `skimmable`) lines 2… of a big file read on every
+ * core: the file is cut into ranges of a few MiB after a `\n`, mapped by this thread and worker
+ * threads into the records {@link codexLineRecord} gives (lib/jsonl/range-lines, as the Claude
+ * Code analysis reads), and folded here in file order as they arrive, so the result is that of
+ * {@link readSequential} (issue 13: prepare on both cores). An excluding `session_meta` stops
+ * the pass (no line index then, as in one thread).
+ */
+async function readPooled(analyzer: CodexAnalyzer, file: { path: string; size: number; mtimeMs: number }, threads: number, onIndex?: (index: LineIndex) => void): Promise<void> {
+  let line = 0;
+  const fold = (part: CodexRangeRecords): void => {
+    for (const record of part.records) {
+      line += 1;
+      if (line === 1) continue;
+      analyzer.pushRecord(line, record);
+      if (analyzer.excluded) throw STOPPED;
+    }
+  };
+  try {
+    const index = await mapLineRanges(() => startWorker(import.meta.url, "./analyze-worker.ts"), codexRangeRecords, file, threads, fold);
+    onIndex?.(index);
+  } catch (error) {
+    if (error !== STOPPED) throw error;
+  }
+}
+
+/** Thrown out of a pooled pass's fold when a `session_meta` excluded the session: the remaining ranges are never folded. */
+const STOPPED = new Error("Codex analysis stopped: the session is excluded");
+
+/** The decoded first physical line of bytes `[0, size)` of `filePath` (contract §1.6), or null when there is none. */
+async function firstLine(filePath: string, size: number): Promise<string | null> {
+  for await (const { bytes, start, end } of streamLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes: 64 << 10, headroomBytes: 64 << 10 })) {
+    return bytes.toString("utf8", start, end);
+  }
+  return null;
 }
