@@ -45,6 +45,14 @@ describe("the Codex skim gives the analysis JSON.parse gives", () => {
       // A raw control byte inside a skipped string: malformed for JSON.parse, so for the skim too.
       `{"timestamp":"${ts(10)}","type":"response_item","payload":{"type":"function_call_output","output":"a\u0001b"}}`,
       "",
+      // token_count snapshots are skimmed too: odd counters must read as JSON.parse reads them.
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "token_count", info: null, rate_limits: { primary: { used_percent: 1 } } } }),
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "token_count", info: [{ total_token_usage: { output_tokens: 99 } }] } }),
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "token_count", info: { total_token_usage: [{ output_tokens: 99 }], last_token_usage: 5 } } }),
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 20, output_tokens: 7.5, total_tokens: "27" } } } }),
+      `{"timestamp":"${ts(10)}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":30,"output_tokens":6,"output_tokens":9,"total_tokens":39},"last_token_usage":{"output_tokens":2}}}}`,
+      `{"timestamp":"${ts(10)}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":40,"output\u005ftokens":12,"total_tokens":52}}}}`,
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 50, output_tokens: -1, total_tokens: 60 } } } }),
       `{"timestamp":"${ts(11)}","type":"event_msg","payload":{"type":"agent_message","message":"done"}} `,
       line({ timestamp: "  ", type: "event_msg", payload: { type: "user_message", message: "untimestamped" } }),
       line({ timestamp: ts(12), type: "event_msg", payload: { type: "task_complete" } }),
