@@ -1,5 +1,5 @@
 /** Worker entry of `analyzeCodexTranscript`: reads byte ranges of a big rollout into the records its analyzer folds (issue 13), for a RangePool. */
 import { serveRangeStream } from "@/lib/jsonl/range-pool";
-import { codexRangeRecords } from "@/lib/sources/codex/range-records";
+import { codexRangeRecords, rangeRecordsTransfer } from "@/lib/sources/codex/range-records";
 
-serveRangeStream(codexRangeRecords, (r) => [r.starts.buffer as ArrayBuffer]);
+serveRangeStream(codexRangeRecords, rangeRecordsTransfer);

@@ -7,7 +7,7 @@ import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import { codexLineRecord, codexRangeRecords, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
+import { codexLineRecord, codexRangeRecords, rangeRecordsReader, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
 import { CodexAnalyzer } from "@/lib/sources/codex/analyze-core";
@@ -97,7 +97,9 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skim: b
 async function readPooled(analyzer: CodexAnalyzer, file: { path: string; size: number; mtimeMs: number }, threads: number, onIndex?: (index: LineIndex) => void): Promise<void> {
   let line = 0;
   const fold = (part: CodexRangeRecords): void => {
-    for (const record of part.records) {
+    const next = rangeRecordsReader(part);
+    for (let i = 0; i < part.kinds.length; i++) {
+      const record = next();
       line += 1;
       if (line === 1) continue;
       analyzer.pushRecord(line, record);
