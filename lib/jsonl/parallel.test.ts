@@ -192,8 +192,12 @@ describe("rangeCount", () => {
       process.env.CASEFILE_WORKERS = "3";
       expect(rangeCount(1 << 30)).toBe(3);
       expect(rangeCount(1 << 20)).toBe(1);
+      // A caller's own minimum, which the environment still overrides.
+      expect(rangeCount(1 << 28, 1 << 29)).toBe(1);
+      expect(rangeCount(1 << 29, 1 << 29)).toBe(3);
       process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
       expect(rangeCount(1 << 20)).toBe(3);
+      expect(rangeCount(1 << 20, 1 << 29)).toBe(3);
     } finally {
       delete process.env.CASEFILE_WORKERS_MIN_BYTES;
       if (saved === undefined) delete process.env.CASEFILE_WORKERS;

@@ -40,23 +40,24 @@ export type RangeTask<A, R> = (filePath: string, range: LineRange, arg: A) => Pr
 export const PARALLEL_MIN_BYTES = 64 << 20;
 
 /**
- * How many ranges to split a file of `bytes` into: 1 below {@link PARALLEL_MIN_BYTES}, else the
- * machine's parallelism, at most 4 (2 on the reference machine). `CASEFILE_WORKERS=1` (or 0)
- * turns workers off; another number sets the count for files of at least the minimum, which
- * `CASEFILE_WORKERS_MIN_BYTES` may lower (tests force workers on small files that way; a
- * session's many small subagent files must never each start workers).
+ * How many ranges to split a file of `bytes` into: 1 below `minBytes` (default
+ * {@link PARALLEL_MIN_BYTES}; a caller whose per-range results cost more to hand over passes a
+ * larger one), else the machine's parallelism, at most 4 (2 on the reference machine).
+ * `CASEFILE_WORKERS=1` (or 0) turns workers off; another number sets the count for files of at
+ * least the minimum, which `CASEFILE_WORKERS_MIN_BYTES` replaces when set (tests force workers on
+ * small files that way; a session's many small subagent files must never each start workers).
  */
-export function rangeCount(bytes: number): number {
-  if (bytes < parallelMinBytes()) return 1;
+export function rangeCount(bytes: number, minBytes = PARALLEL_MIN_BYTES): number {
+  if (bytes < parallelMinBytes(minBytes)) return 1;
   const env = Number(process.env.CASEFILE_WORKERS);
   if (Number.isInteger(env) && env >= 0 && (process.env.CASEFILE_WORKERS ?? "") !== "") return Math.max(1, env);
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-/** {@link PARALLEL_MIN_BYTES}, or `CASEFILE_WORKERS_MIN_BYTES` when set to a number. */
-function parallelMinBytes(): number {
-  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || PARALLEL_MIN_BYTES);
-  return Number.isFinite(minimum) ? minimum : PARALLEL_MIN_BYTES;
+/** `fallback` ({@link PARALLEL_MIN_BYTES} unless given), or `CASEFILE_WORKERS_MIN_BYTES` when set to a number. */
+function parallelMinBytes(fallback = PARALLEL_MIN_BYTES): number {
+  const minimum = Number(process.env.CASEFILE_WORKERS_MIN_BYTES || fallback);
+  return Number.isFinite(minimum) ? minimum : fallback;
 }
 
 /**
