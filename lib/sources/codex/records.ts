@@ -140,5 +140,17 @@ export function codexRecordKind(record: JsonObject): string {
   const type = typeof record.type === "string" ? record.type : null;
   if (type === null) return "(none)";
   const payloadType = objectField(record, "payload")?.type;
-  return (type === "event_msg" || type === "response_item") && typeof payloadType === "string" ? `${type}:${payloadType}` : type;
+  if ((type !== "event_msg" && type !== "response_item") || typeof payloadType !== "string") return type;
+  // The same few kinds on every line: one string each (building and hashing a new key per line
+  // was ~6 % of a Codex analysis, issue 13); at most KINDS_KEPT remembered per envelope type.
+  const kinds = type === "event_msg" ? EVENT_KINDS : ITEM_KINDS;
+  const known = kinds.get(payloadType);
+  if (known !== undefined) return known;
+  const kind = `${type}:${payloadType}`;
+  if (kinds.size < KINDS_KEPT) kinds.set(payloadType, kind);
+  return kind;
 }
+
+const KINDS_KEPT = 256;
+const EVENT_KINDS = new Map<string, string>();
+const ITEM_KINDS = new Map<string, string>();
