@@ -4,8 +4,9 @@ import { dashboardServerEnv, MALLOC_MMAP_THRESHOLD } from "@/server/cli/serve-co
 
 describe("dashboardServerEnv", () => {
   it("gives next start the workspace and glibc's fixed mmap threshold, keeping the caller's own setting", () => {
-    const env = dashboardServerEnv({ PATH: "/bin", CASEFILE_WORKSPACE: "/old" } as NodeJS.ProcessEnv, "/ws");
-    expect(env).toEqual({ PATH: "/bin", CASEFILE_WORKSPACE: "/ws", MALLOC_MMAP_THRESHOLD_: MALLOC_MMAP_THRESHOLD });
-    expect(dashboardServerEnv({ MALLOC_MMAP_THRESHOLD_: "65536" } as NodeJS.ProcessEnv, "/ws").MALLOC_MMAP_THRESHOLD_).toBe("65536");
+    const base: NodeJS.ProcessEnv = { ...process.env, CASEFILE_WORKSPACE: "/old" };
+    delete base.MALLOC_MMAP_THRESHOLD_;
+    expect(dashboardServerEnv(base, "/ws")).toEqual({ ...base, CASEFILE_WORKSPACE: "/ws", MALLOC_MMAP_THRESHOLD_: MALLOC_MMAP_THRESHOLD });
+    expect(dashboardServerEnv({ ...base, MALLOC_MMAP_THRESHOLD_: "65536" }, "/ws").MALLOC_MMAP_THRESHOLD_).toBe("65536");
   });
 });
