@@ -7,6 +7,7 @@ import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExpo
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -82,21 +83,40 @@ async function writeCache(file: string, value: object): Promise<number> {
   }
 }
 
-const riskMemo = new Map<string, { stamp: string; risk: { risk_level: RiskLevel; reset_count: number } }>();
+type SessionRisk = { risk_level: RiskLevel; reset_count: number };
+
+/** Plain data, so one memo serves every copy of this module in the server (lib/cache/process-wide). */
+const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp: string; risk: SessionRisk }>());
+/**
+ * Risks being computed, per file version: a cold project page and its session list's fetch (a
+ * server component and a route handler, two copies of this module) each ran the analysis of the
+ * same gigabyte session at once (issue 13: server RSS).
+ */
+const riskInFlight = processWide("analysis:risk-in-flight", () => new Map<string, Promise<SessionRisk>>());
 
 /**
  * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
  * Resets depend on the session file alone, so a warm hit costs one `stat` (no side-folder
  * listing). They are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`,
  * so a restarted server lists a gigabyte session without parsing its ~15 MB analysis (~50 MB of
- * heap on the project page, issue 13); a miss there runs {@link getSessionAnalysis}.
+ * heap on the project page, issue 13); a miss there runs {@link getSessionAnalysis}, once per
+ * file version however many callers ask meanwhile.
  * @throws the fs error when the session file cannot be read.
  */
-export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<{ risk_level: RiskLevel; reset_count: number }> {
+export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {
   const st = await fs.stat(session.filePath);
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
   const hit = riskMemo.get(session.filePath);
   if (hit && hit.stamp === stamp) return hit.risk;
+  const key = `${session.filePath}\n${stamp}`;
+  const running = riskInFlight.get(key);
+  if (running) return running;
+  const task = computeRisk(ctx, session, stamp).finally(() => riskInFlight.delete(key));
+  riskInFlight.set(key, task);
+  return task;
+}
+
+async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: string): Promise<SessionRisk> {
   const riskFile = analysisFile(ctx, session, "risk.json");
   let risk = await readRiskCache(riskFile, stamp);
   if (!risk) {
@@ -142,7 +162,7 @@ async function sideFiles(session: ResolvedSession): Promise<SessionSideFiles> {
   };
 }
 
-async function readRiskCache(file: string, stamp: string): Promise<{ risk_level: RiskLevel; reset_count: number } | null> {
+async function readRiskCache(file: string, stamp: string): Promise<SessionRisk | null> {
   try {
     const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: unknown; risk?: { risk_level?: unknown; reset_count?: unknown } };
     const risk = parsed.stamp === stamp ? parsed.risk : undefined;
