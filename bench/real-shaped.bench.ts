@@ -217,10 +217,11 @@ async function benchDoor(door: Door, ws: RealShapedWorkspace): Promise<void> {
 
 async function startServer(workspace: string): Promise<ChildProcess> {
   if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
+  // As `casefile serve` starts it (its malloc and heap settings included).
+  const env = dashboardServerEnv(process.env, workspace);
   const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     cwd: APP_DIR,
-    // As `casefile serve` starts it (its malloc setting included).
-    env: { ...dashboardServerEnv(process.env, workspace), ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
+    env: { ...env, ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
