@@ -3,7 +3,6 @@ import { NextResponse, type NextRequest } from "next/server";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { createCoreContext } from "@/lib/context";
 import { localRequestDecisions, rejectNonLocalRequest } from "@/lib/security/local-request";
-import { recordRefusedCall } from "@/lib/tools/registry";
 import { checkPageTarget } from "@/lib/workspace/page-target";
 
 /**
@@ -51,6 +50,9 @@ async function recordRefusedToolPost(request: NextRequest, reason: string): Prom
     }
   }
   const decisions = localRequestDecisions(request.method, request.headers.get("host"), request.headers.get("origin"));
+  // Loaded on this rare path only: the registry holds every tool (~200 modules), and the proxy
+  // runs before a cold server's first page, whose first rows then waited for them (issue 13).
+  const { recordRefusedCall } = await import("@/lib/tools/registry");
   await recordRefusedCall(createCoreContext(resolveWorkspaceDir(undefined)), name, input, { door: "http", decisions }, reason);
 }
 

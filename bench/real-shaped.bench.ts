@@ -33,6 +33,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium } from "@playwright/test";
 
+import { dashboardServerEnv } from "@/server/cli/serve-command";
+
 import { ensureRealShapedSessions, ensureRealShapedWorkspace, prepareRealShaped, REAL_SHAPED_DIR, type RealShapedSessions, type RealShapedWorkspace } from "./real-shaped";
 
 const APP_DIR = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
@@ -215,9 +217,11 @@ async function benchDoor(door: Door, ws: RealShapedWorkspace): Promise<void> {
 
 async function startServer(workspace: string): Promise<ChildProcess> {
   if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
+  // As `casefile serve` starts it (its malloc and heap settings included).
+  const env = dashboardServerEnv(process.env, workspace);
   const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     cwd: APP_DIR,
-    env: { ...process.env, CASEFILE_WORKSPACE: workspace, ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
+    env: { ...env, ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {

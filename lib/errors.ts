@@ -30,7 +30,13 @@ export class AppError extends Error {
   }
 }
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+/**
+ * True for an AppError, including one made by another copy of this module: the server loads
+ * `lib/` once per bundle layer, and objects shared between the copies (lib/cache/process-wide)
+ * throw their own copy's class.
+ */
+export const isAppError = (e: unknown): e is AppError =>
+  e instanceof AppError || (e instanceof Error && e.name === "AppError" && (ERROR_CODES as readonly unknown[]).includes((e as { code?: unknown }).code));
 
 /** Serializable form of an AppError, identical through every door. */
 export const toErrorPayload = (e: AppError): ErrorPayload => ({ code: e.code, message: e.message, ...e.details });

@@ -1,27 +1,8 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 
-import { DemoBadge } from "@/components/navigation/demo-badge";
-import { routes } from "@/components/navigation/routes";
+import { AppFrame } from "@/components/navigation/app-frame";
 import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const demo = await isDemoWorkspaceQuery();
-  return (
-    <div className="flex h-dvh flex-col">
-      <header className="flex h-11 shrink-0 items-center gap-4 border-b border-line bg-surface px-4">
-        <Link href="/" className="font-semibold tracking-tight">
-          Casefile
-        </Link>
-        <span className="text-xs text-muted">agent session forensics</span>
-        {demo && <DemoBadge />}
-        <nav className="ml-auto flex items-center gap-3 text-sm">
-          <Link href={routes.audit()} className="text-accent hover:underline">
-            Audit
-          </Link>
-        </nav>
-      </header>
-      <main className="flex min-h-0 flex-1 flex-col">{children}</main>
-    </div>
-  );
+  return <AppFrame demo={await isDemoWorkspaceQuery()}>{children}</AppFrame>;
 }

@@ -1,15 +1,5 @@
-import Link from "next/link";
+import { NotFoundNotice } from "@/components/navigation/not-found-notice";
 
 export default function NotFound() {
-  return (
-    <div className="mx-auto mt-10 flex max-w-xl flex-col gap-3 rounded-md border border-line bg-surface p-6">
-      <h1 className="text-base font-semibold">Not found</h1>
-      <p className="text-sm text-muted">
-        This project, session or subagent transcript is not in the workspace. It may have been re-prepared.
-      </p>
-      <Link href="/" className="text-sm text-accent hover:underline">
-        Back to projects
-      </Link>
-    </div>
-  );
+  return <NotFoundNotice />;
 }

@@ -4,10 +4,12 @@ import path from "node:path";
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
 import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
-import { type RiskLevel } from "@/lib/workspace/schema";
+import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { jsonChunks } from "@/lib/json/json-chunks";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
@@ -39,36 +41,89 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   const key = session.filePath;
   const hit = memory.get(key);
   if (hit && hit.stamp === stamp) return hit.analysis;
-  const diskFile = path.join(ctx.workspaceRoot, CASEFILE_DIR, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${threshold}.json`);
+  const diskFile = analysisFile(ctx, session, `${threshold}.json`);
   const disk = await readCache(diskFile, stamp);
   let analysis: SessionAnalysis;
   let textBytes: number;
   if (disk) ({ analysis, textBytes } = disk);
   else {
     analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
-    const text = JSON.stringify({ stamp, analysis });
-    textBytes = text.length;
-    await writeFileAtomic(diskFile, text).catch(() => undefined);
+    textBytes = await writeCache(diskFile, { stamp, analysis });
   }
   memory.set(key, { stamp, analysis }, 2 * textBytes);
   return analysis;
 }
 
-const riskMemo = new Map<string, { stamp: string; risk: { risk_level: RiskLevel; reset_count: number } }>();
+/** `.casefile/analysis/<project_key>--<session_ref>--<suffix>`: this module's files. */
+function analysisFile(ctx: CoreContext, session: ResolvedSession, suffix: string): string {
+  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${suffix}`);
+}
+
+/**
+ * Writes `value` as JSON to `file` piece by piece (a gigabyte session's analysis is ~15 MB of
+ * JSON: its whole text and bytes were ~30 MB of a cold project page's peak RSS, issue 13) and
+ * returns its length in characters. A cache that cannot be written is skipped (the length is
+ * then counted without writing).
+ */
+async function writeCache(file: string, value: object): Promise<number> {
+  let chars = 0;
+  function* counted() {
+    for (const chunk of jsonChunks(value)) {
+      chars += chunk.length;
+      yield chunk;
+    }
+  }
+  try {
+    await writeFileAtomic(file, counted());
+    return chars;
+  } catch {
+    chars = 0;
+    for (const chunk of jsonChunks(value)) chars += chunk.length;
+    return chars;
+  }
+}
+
+type SessionRisk = { risk_level: RiskLevel; reset_count: number };
+
+/** Plain data, so one memo serves every copy of this module in the server (lib/cache/process-wide). */
+const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp: string; risk: SessionRisk }>());
+/**
+ * Risks being computed, per file version: a cold project page and its session list's fetch (a
+ * server component and a route handler, two copies of this module) each ran the analysis of the
+ * same gigabyte session at once (issue 13: server RSS).
+ */
+const riskInFlight = processWide("analysis:risk-in-flight", () => new Map<string, Promise<SessionRisk>>());
 
 /**
  * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
  * Resets depend on the session file alone, so a warm hit costs one `stat` (no side-folder
- * listing); a miss runs {@link getSessionAnalysis}.
+ * listing). They are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`,
+ * so a restarted server lists a gigabyte session without parsing its ~15 MB analysis (~50 MB of
+ * heap on the project page, issue 13); a miss there runs {@link getSessionAnalysis}, once per
+ * file version however many callers ask meanwhile.
  * @throws the fs error when the session file cannot be read.
  */
-export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<{ risk_level: RiskLevel; reset_count: number }> {
+export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {
   const st = await fs.stat(session.filePath);
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
   const hit = riskMemo.get(session.filePath);
   if (hit && hit.stamp === stamp) return hit.risk;
-  const a = await getSessionAnalysis(ctx, session, analyzeSessionInputSchema.shape.threshold.parse(undefined));
-  const risk = { risk_level: a.risk_level, reset_count: a.reset_count };
+  const key = `${session.filePath}\n${stamp}`;
+  const running = riskInFlight.get(key);
+  if (running) return running;
+  const task = computeRisk(ctx, session, stamp).finally(() => riskInFlight.delete(key));
+  riskInFlight.set(key, task);
+  return task;
+}
+
+async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: string): Promise<SessionRisk> {
+  const riskFile = analysisFile(ctx, session, "risk.json");
+  let risk = await readRiskCache(riskFile, stamp);
+  if (!risk) {
+    const a = await getSessionAnalysis(ctx, session, analyzeSessionInputSchema.shape.threshold.parse(undefined));
+    risk = { risk_level: a.risk_level, reset_count: a.reset_count };
+    await writeFileAtomic(riskFile, JSON.stringify({ stamp, risk })).catch(() => undefined);
+  }
   if (riskMemo.size >= MEMORY_ENTRIES * 5) riskMemo.delete(riskMemo.keys().next().value!);
   riskMemo.set(session.filePath, { stamp, risk });
   return risk;
@@ -105,6 +160,17 @@ async function sideFiles(session: ResolvedSession): Promise<SessionSideFiles> {
     hasSubagents: (await listSubagents(session)).length > 0,
     export: exportPath ? { file_name: path.basename(exportPath), size_bytes: exportSize } : null,
   };
+}
+
+async function readRiskCache(file: string, stamp: string): Promise<SessionRisk | null> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: unknown; risk?: { risk_level?: unknown; reset_count?: unknown } };
+    const risk = parsed.stamp === stamp ? parsed.risk : undefined;
+    const level = RISK_LEVELS.find((l) => l === risk?.risk_level);
+    return level && typeof risk?.reset_count === "number" ? { risk_level: level, reset_count: risk.reset_count } : null;
+  } catch {
+    return null;
+  }
 }
 
 async function readCache(file: string, stamp: string): Promise<{ analysis: SessionAnalysis; textBytes: number } | null> {

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import type { Worker } from "node:worker_threads";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
+import { ByteLru } from "@/lib/cache/byte-lru";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
@@ -163,9 +164,14 @@ export function emptyStats(): SessionStats {
   };
 }
 
-const cache = new Map<string, { stamp: string; scan: SessionScan }>();
-/** Scans kept in memory (each holds ~30 bytes per event). */
-const CACHE_SESSIONS = 4;
+/**
+ * Bytes of scans kept in memory (issue 13 §4: caches bounded by bytes, not entries): the scan of
+ * a gigabyte session (~320k events, ~31 bytes each, plus its stats) is ~12 MB, so this keeps one
+ * such scan or many small ones. A scan larger than the budget is not kept: its store file serves it
+ * again ({@link loadStoredScan}, one read). Counted by {@link scanBytes}.
+ */
+export const SCAN_MEMORY_BYTES = 16 << 20;
+const cache = new ByteLru<string, { stamp: string; scan: SessionScan }>(SCAN_MEMORY_BYTES);
 
 /**
  * The event index and aggregates of one session (main transcript, subagents, tool results),
@@ -188,11 +194,7 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
   const stamp = `${stamps.join("|")}#${session.row.turns.length}`;
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;
   const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.scan;
-  }
+  if (hit && hit.stamp === stamp) return hit.scan;
   // Issue 13: concurrent requests for the same unchanged session share one pass (a second page
   // visit during a cold scan of a 1 GB session used to start a second full scan beside it).
   const flightKey = `${key}\u0000${stamp}`;
@@ -204,8 +206,7 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
       scan = await buildScan(ctx, session, files);
       await storeScan(ctx, key, stamp, scan);
     }
-    cache.set(key, { stamp, scan });
-    while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value!);
+    cache.set(key, { stamp, scan }, scanBytes(scan));
     return scan;
   })();
   inFlight.set(flightKey, pending);
@@ -214,6 +215,16 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
   } finally {
     inFlight.delete(flightKey);
   }
+}
+
+/**
+ * Bytes a scan holds, estimated: its typed arrays, plus twice the JSON text of its stats and
+ * file list (strings and small objects take about that much of the heap).
+ */
+export function scanBytes(scan: SessionScan): number {
+  const arrays = [scan.ts, scan.fileIndex, scan.line, scan.typeId, scan.actorId, scan.order, scan.sortKey].reduce((n, a) => n + a.byteLength, 0);
+  const text = JSON.stringify([scan.stats, scan.files, scan.types], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+  return arrays + 2 * text.length;
 }
 
 /** Scans under way, by session and stamp (see {@link scanSession}). */

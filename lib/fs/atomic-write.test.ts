@@ -23,4 +23,16 @@ describe("writeFileAtomic", () => {
     expect(back.subarray(-3).toString()).toBe("end");
     expect(await fs.readdir(path.dirname(target))).toEqual(["f.bin"]);
   });
+
+  it("writes the chunks of a generator as it makes them, text as UTF-8", async () => {
+    const dir = await makeTempDir();
+    const target = path.join(dir, "g.json");
+    function* pieces() {
+      yield "{\"a\":";
+      yield Buffer.from("[1,2]");
+      yield ",\"é\":\"😀\"}";
+    }
+    await writeFileAtomic(target, pieces());
+    expect(JSON.parse(await fs.readFile(target, "utf8"))).toEqual({ a: [1, 2], é: "😀" });
+  });
 });

@@ -6,13 +6,14 @@ import path from "node:path";
  * Writes `data` to `target` atomically: a sibling temp file is written, fsynced and renamed
  * over the target, then the directory is fsynced. A crash leaves the old or the new file,
  * never a torn one (architecture.md, "Rules that hold everywhere").
- * `data` may be a list of byte chunks, written one after the other (no joined copy).
+ * `data` may be a list of byte chunks, or any iterable of byte or text chunks (e.g. a generator that
+ * makes them as they are written: lib/json/json-chunks), written one after the other (no joined copy).
  * `durable: false` skips both fsyncs, for a cache its reader validates (a crash may then leave
  * a short or empty file, never a half-renamed one): the forensics scan store, whose 12 MB
  * fsync sat on a cold `session_overview`'s path.
  * @throws the underlying fs error (ENOSPC, EACCES, ...) after removing the temp file.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array | readonly Uint8Array[], options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string | Uint8Array>, options: { durable?: boolean } = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = path.dirname(target);
   await fs.mkdir(dir, { recursive: true });

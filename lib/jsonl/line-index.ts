@@ -1,6 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { processWide } from "@/lib/cache/process-wide";
 import { AppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
@@ -200,7 +201,8 @@ export async function* iterateLineBytes(
 
 // ignoreBOM keeps a leading U+FEFF, like Python's "utf-8" codec (contract §1.6).
 const MAX_CACHED_FILES = 32;
-const memory = new Map<string, LineIndex>();
+/** Plain data, so one map serves every copy of this module in the server (lib/cache/process-wide). */
+const memory = processWide("line-index:memory", () => new Map<string, LineIndex>());
 const inFlight = new Map<string, Promise<LineIndex>>();
 
 /**

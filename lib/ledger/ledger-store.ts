@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
+import { processWide } from "@/lib/cache/process-wide";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { breakIfStale, type Owner } from "@/lib/fs/stale-lock";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
@@ -167,7 +168,8 @@ function listSegmentsSync(paths: LedgerPaths): number[] {
     .sort((a, b) => a - b);
 }
 
-const ledgers = new Map<string, Ledger>();
+/** One map for every copy of this module in the server (lib/cache/process-wide): each copy's own ledger held its own index. */
+const ledgers = processWide("ledger:ledgers", () => new Map<string, Ledger>());
 
 /**
  * The process-wide ledger of a workspace (absolute root). The threshold is

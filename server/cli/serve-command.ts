@@ -21,7 +21,7 @@ const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..",
  * Resolves with the server's exit code.
  */
 export async function runServe(workspace: string, port: number): Promise<number> {
-  const env = { ...process.env, CASEFILE_WORKSPACE: workspace };
+  const env = dashboardServerEnv(process.env, workspace);
   if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) {
     process.stderr.write("building the dashboard (first run only)…\n");
     const built = await run(nextBin(), ["build"], env);
@@ -29,6 +29,42 @@ export async function runServe(workspace: string, port: number): Promise<number>
   }
   process.stderr.write(`Casefile dashboard: http://127.0.0.1:${port}  (workspace ${workspace})\n`);
   return run(nextBin(), ["start", "--hostname", "127.0.0.1", "--port", String(port)], env);
+}
+
+/**
+ * glibc's malloc threshold for the dashboard server: blocks of 128 KiB and more get their own
+ * mapping, returned to the system when freed. By default glibc raises that threshold after
+ * each such block is freed, so the large buffers of the range workers (read chunks, packed
+ * facts) then came from per-thread arenas that kept their pages after the workers ended:
+ * ~40–60 MB of the server's RSS after a cold scan of a gigabyte session (issue 13: server RSS
+ * < 300 MB; measured with /proc/<pid>/smaps and process.memoryUsage()). glibc reads it at
+ * process start, so it is set in the environment of the process that starts the server.
+ */
+export const MALLOC_MMAP_THRESHOLD = "131072";
+
+/**
+ * Semi-space of the dashboard server's young generation, in MB (V8's `--max-semi-space-size`;
+ * the young generation is three of them, 12 MB, what its range workers get too: WORKER_LIMITS in
+ * lib/jsonl/parallel). V8's default (16 MB, a 48 MB young generation) let a server that had read
+ * cold windows and scans of a gigabyte session peak ~20 MB higher, for no measured gain in
+ * window latency (issue 13: server RSS < 300 MB, real-shaped bench with a fresh workspace).
+ */
+export const SERVER_SEMI_SPACE_MB = 4;
+
+/**
+ * The environment `next start` gets from `casefile serve` / `casefile start`: `base` with the
+ * workspace and, unless `base` already sets them, {@link MALLOC_MMAP_THRESHOLD} and
+ * {@link SERVER_SEMI_SPACE_MB} (in NODE_OPTIONS, after the caller's own options). The
+ * real-shaped bench starts its server with it too, so it measures the server as users start it.
+ */
+export function dashboardServerEnv(base: NodeJS.ProcessEnv, workspace: string): NodeJS.ProcessEnv {
+  const nodeOptions = base.NODE_OPTIONS ?? "";
+  return {
+    ...base,
+    MALLOC_MMAP_THRESHOLD_: base.MALLOC_MMAP_THRESHOLD_ ?? MALLOC_MMAP_THRESHOLD,
+    NODE_OPTIONS: nodeOptions.includes("--max-semi-space-size") ? nodeOptions : `${nodeOptions} --max-semi-space-size=${SERVER_SEMI_SPACE_MB}`.trim(),
+    CASEFILE_WORKSPACE: workspace,
+  };
 }
 
 /**

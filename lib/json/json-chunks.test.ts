@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+
+import { jsonChunks } from "@/lib/json/json-chunks";
+import { seededRandom } from "@/lib/testing/random";
+
+const join = (value: unknown, chunkChars?: number) => [...jsonChunks(value, chunkChars)].join("");
+
+describe("jsonChunks", () => {
+  it("joins to exactly JSON.stringify for the values JSON.stringify treats specially", () => {
+    const values: unknown[] = [
+      {},
+      [],
+      { a: undefined, b: () => 1, c: Symbol("s"), d: null, e: [undefined, () => 1, Symbol("t"), null] },
+      { when: new Date("2026-11-25T21:00:00Z"), nested: { toJSON: () => ({ x: 1 }) }, list: Object.assign([1, 2], { toJSON: () => "list" }) },
+      { map: new Map([["k", 1]]), set: new Set([1]), boxed: new String("s"), num: new Number(2), nan: NaN, inf: -Infinity, neg0: -0 },
+      { "quote\"key": "line\nbreak \u2028 \ud83d\ude00 lone \ud800", "": [[], {}, [[[]]]] },
+      Object.assign(Object.create(null) as object, { bare: true }),
+      [1, "two", [3, { four: 4 }]],
+      "top-level string",
+      42,
+      null,
+    ];
+    for (const value of values) expect(join(value)).toBe(JSON.stringify(value));
+  });
+
+  it("gives the same text whatever the chunk size, in pieces no longer than needed", () => {
+    const random = seededRandom(13);
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ line: i, cache_read: Math.floor(random() * 1e6), path: random() < 0.5 ? null : `/p/${i}.ts` }));
+    const value = { stamp: "s", analysis: { rows, empty: [], n: 1 } };
+    const whole = JSON.stringify(value);
+    for (const size of [1, 7, 100, 4096, 1 << 20]) {
+      const pieces = [...jsonChunks(value, size)];
+      expect(pieces.join("")).toBe(whole);
+      // A piece passes the size only by its last value's text (each row is < 100 characters here).
+      expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(size + 100);
+    }
+  });
+
+  it("throws a TypeError on a cycle, as JSON.stringify does", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = { again: cyclic };
+    expect(() => join(cyclic)).toThrow(TypeError);
+  });
+});
