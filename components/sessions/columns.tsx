@@ -61,7 +61,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
   {
     id: "evidence",
     header: "Evidence",
-    width: "6.5rem",
+    width: "8.5rem", // the meter plus "18468/18468" on a session of tens of thousands of turns
     cell: (row) =>
       row.evidence ? (
         <CoverageMeter
@@ -78,7 +78,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     id: "risk",
     header: "Risk",
     sortKey: "reset_count",
-    width: "8.5rem", // the badge ("HIGH RISK · 4") plus the cell padding; narrower clips it to an ellipsis
+    width: "10rem", // the badge ("HIGH RISK · 3887") plus the cell padding; narrower clips it to an ellipsis
     cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} />,
   },
   {
@@ -112,7 +112,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     id: "output_tokens",
     header: "Out tokens",
     sortKey: "output_tokens",
-    width: "6.5rem",
+    width: "7.5rem", // "12,609,345": a gigabyte session's count
     align: "right",
     cell: (row) => (row.output_tokens === null ? <span className="text-faint" title="unknown">—</span> : formatCount(row.output_tokens)),
   },
