@@ -1,5 +1,6 @@
 import { EDGE_PROJECT_LABEL, MANY_PROJECT_LABEL, MANY_SESSIONS_COUNT } from "./fixtures/make-edge-cases";
 import { expect, test } from "./fixtures";
+import { ProjectPage } from "./pages/project-page";
 import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
 
 test.describe("home", () => {
@@ -90,6 +91,34 @@ test.describe("project session table", () => {
       await expect(projectPage.row(MANY_SESSIONS_COUNT + 1)).toBeInViewport({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     expect(Math.max(...offsets)).toBeGreaterThan(0);
+  });
+
+  test("the first rows come with the page, in the URL's sort, without the list API", async ({ page, browser }) => {
+    const url = new URL(page.url());
+    const rendered = await page.getByRole("table", { name: "Sessions" }).getByRole("row").filter({ has: page.getByRole("cell") }).first().getByRole("link").first().textContent();
+    const context = await browser.newContext();
+    try {
+      const fresh = new ProjectPage(await context.newPage());
+      // The table's own request for rows fails: whatever rows show came with the page.
+      let listRequests = 0;
+      await fresh.page.route(/\/api\/projects\/[^/]+\/sessions\?/, (route) => {
+        listRequests += 1;
+        return route.abort();
+      });
+      await fresh.page.goto(`${url.origin}${url.pathname}`);
+      await expect(fresh.dataRows().first()).toBeVisible();
+      expect(await fresh.dataRows().count()).toBeGreaterThan(10);
+      await expect(fresh.dataRows().first().getByRole("link").first()).toHaveText(rendered ?? "");
+      // Another order in the URL: the page's first rows follow it.
+      await fresh.page.goto(`${url.origin}${url.pathname}?sort=session_ref&order=asc`);
+      await expect(fresh.dataRows().first()).toBeVisible();
+      const refs = await fresh.dataRows().evaluateAll((rows) => rows.slice(0, 5).map((r) => r.querySelector("a")?.textContent ?? ""));
+      expect(refs).toEqual([...refs].sort());
+      expect(refs[0]).not.toBe("");
+      expect(listRequests).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 
   test("a row links to the session viewer", async ({ projectPage, page }) => {

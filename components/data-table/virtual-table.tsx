@@ -7,6 +7,12 @@ import { TableHeader } from "./table-header";
 import type { Column, SortState } from "./types";
 
 const ROW_HEIGHT = 36;
+/**
+ * The viewport the server renders rows for, before the table is measured: rows that came with
+ * the data render in the HTML (issue 13: the session list's first rows without waiting for
+ * hydration), and the client's first render uses the same rect, so hydration matches.
+ */
+const INITIAL_RECT = { width: 1280, height: 900 };
 const HEADER_HEIGHT = 36;
 /** Rows, not pixels (house style §3.10). */
 const OVERSCAN = 12;
@@ -46,6 +52,7 @@ export function VirtualTable<T, K extends string>(props: VirtualTableProps<T, K>
     getItemKey: (index) => getRowId(rows[index]!), // measurements follow the row, not the slot
     overscan: OVERSCAN,
     scrollMargin: HEADER_HEIGHT,
+    initialRect: INITIAL_RECT,
     onChange: (instance) => {
       const last = instance.getVirtualItems().at(-1);
       if (last && last.index >= rows.length - NEAR_END_ROWS && hasNextPage && !isFetchingNextPage) void fetchNextPage();

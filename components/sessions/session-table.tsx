@@ -8,9 +8,11 @@ import { VirtualTable } from "@/components/data-table/virtual-table";
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
+import type { ListSessionsResult } from "@/lib/workspace/schema";
 
 import { SESSION_COLUMNS, type SessionRow } from "./columns";
 import { sessionListInfiniteQuery } from "./queries";
+import type { SessionListParams } from "./session-list-params";
 import { RiskFilter } from "./risk-filter";
 import { SessionFilter } from "./session-filter";
 import { useSessionListParams } from "./use-session-list-params";
@@ -23,13 +25,16 @@ type SessionTableProps = {
   projectKey: string;
   /** Evidence coverage per session, read with the page (the list API does not carry it). */
   coverage?: readonly SessionEvidenceCoverage[];
+  /** The first page, read with the page for the URL's sort and filter (`params`): rows render with the HTML. */
+  firstPage?: { params: SessionListParams; page: ListSessionsResult };
 };
 
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
-export function SessionTable({ projectKey, coverage = NO_COVERAGE }: SessionTableProps) {
+export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: SessionTableProps) {
   const router = useRouter();
   const { params, toggleSort, setQuery, setRisk } = useSessionListParams();
-  const query = useInfiniteQuery(sessionListInfiniteQuery(projectKey, params));
+  const first = firstPage && sameParams(firstPage.params, params) ? firstPage.page : undefined;
+  const query = useInfiniteQuery({ ...sessionListInfiniteQuery(projectKey, params), initialData: first ? { pages: [first], pageParams: [0] } : undefined });
 
   const coverageByRef = useMemo(() => new Map(coverage.map((c) => [c.session_ref, c])), [coverage]);
   const rows = useMemo(() => {
@@ -108,4 +113,8 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE }: SessionTabl
       )}
     </section>
   );
+}
+
+function sameParams(a: SessionListParams, b: SessionListParams): boolean {
+  return a.sort === b.sort && a.order === b.order && a.q === b.q && a.risk === b.risk;
 }

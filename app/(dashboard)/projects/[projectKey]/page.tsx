@@ -4,14 +4,17 @@ import { ProjectRiskSummary } from "@/components/analysis/project-risk-summary";
 import { CpProjectView } from "@/components/control-plane/cp-project-view";
 import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-summary";
 import { ProjectHeader } from "@/components/projects/project-header";
+import { SESSION_PAGE_SIZE } from "@/components/sessions/queries";
+import { parseSessionListParams } from "@/components/sessions/session-list-params";
 import { SessionTable } from "@/components/sessions/session-table";
 import { getProjectRiskQuery } from "@/server/queries/analysis";
 import { cpSessionsQuery, getControlPlaneProjectQuery, verifyLedgersQuery } from "@/server/queries/control-plane";
 import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
+import { firstSessionsPageQuery } from "@/server/queries/forensics";
 import { getSynthesisStateQuery } from "@/server/queries/synthesis";
 import { getProjectQuery } from "@/server/queries/workspace";
 
-type ProjectPageProps = { params: Promise<{ projectKey: string }> };
+type ProjectPageProps = { params: Promise<{ projectKey: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: ProjectPageProps): Promise<Metadata> {
   const { projectKey } = await params;
@@ -22,14 +25,22 @@ export async function generateMetadata({ params }: ProjectPageProps): Promise<Me
   return { title: project.project_label };
 }
 
-export default async function ProjectPage({ params }: ProjectPageProps) {
+export default async function ProjectPage({ params, searchParams }: ProjectPageProps) {
   const { projectKey } = await params;
   const controlPlane = await getControlPlaneProjectQuery(projectKey);
   if (controlPlane) {
     const [sessions, integrity] = await Promise.all([cpSessionsQuery(projectKey), verifyLedgersQuery(projectKey)]);
     return <CpProjectView project={controlPlane} sessions={sessions.sessions} ledgers={integrity.status === "ok" ? integrity.ledgers : []} />;
   }
-  const [project, coverage, synthesis, risk] = await Promise.all([getProjectQuery(projectKey), getEvidenceCoverageQuery(projectKey), getSynthesisStateQuery(projectKey), getProjectRiskQuery(projectKey)]);
+  // The table's first page, read with the page for the sort and filter in the URL: its rows come with the HTML.
+  const listParams = parseSessionListParams(urlSearchParams((await searchParams) ?? {}));
+  const [project, coverage, synthesis, risk, firstPage] = await Promise.all([
+    getProjectQuery(projectKey),
+    getEvidenceCoverageQuery(projectKey),
+    getSynthesisStateQuery(projectKey),
+    getProjectRiskQuery(projectKey),
+    firstSessionsPageQuery(projectKey, listParams.sort, listParams.order, listParams.q, listParams.risk, SESSION_PAGE_SIZE),
+  ]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
       <div className="flex flex-col gap-2">
@@ -37,7 +48,17 @@ export default async function ProjectPage({ params }: ProjectPageProps) {
         <ProjectEvidenceSummary coverage={coverage} />
         <ProjectRiskSummary projectKey={project.project_key} risk={risk} />
       </div>
-      <SessionTable projectKey={project.project_key} coverage={coverage.sessions} />
+      <SessionTable projectKey={project.project_key} coverage={coverage.sessions} firstPage={firstPage ? { params: listParams, page: firstPage } : undefined} />
     </div>
   );
+}
+
+/** Next's search params as URLSearchParams (a repeated key keeps its first value, as `URLSearchParams.get` reads it). */
+function urlSearchParams(search: Record<string, string | string[] | undefined>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) out.set(key, first);
+  }
+  return out;
 }
