@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 
 import { routes } from "@/components/navigation/routes";
+import { PendingHint } from "@/components/navigation/pending-hint";
 
 type BreadcrumbProps = {
   /** The project the page belongs to, linked after "Projects"; absent on a project's own page. */
@@ -22,6 +23,7 @@ export function Breadcrumb({ project, current }: BreadcrumbProps) {
         <>
           <Link href={routes.project(project.project_key)} className="hover:text-ink hover:underline">
             {project.project_label}
+            <PendingHint />
           </Link>
           <span aria-hidden>/</span>
         </>

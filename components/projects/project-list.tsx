@@ -5,6 +5,7 @@ import Link from "next/link";
 
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatCount } from "@/components/format/format";
+import { PendingHint } from "@/components/navigation/pending-hint";
 import { routes } from "@/components/navigation/routes";
 import { ProjectOrigin } from "@/components/projects/project-origin";
 import { overviewQuery } from "@/components/projects/queries";
@@ -39,6 +40,7 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
             <td className="px-3 py-2">
               <Link href={routes.project(project.project_key)} className="font-medium text-accent hover:underline">
                 {project.project_label}
+                <PendingHint />
               </Link>
               <ProjectOrigin cwd={project.cwd} gitBranch={project.git_branch} />
               {project.broken_row_count > 0 && (
