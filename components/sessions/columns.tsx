@@ -61,7 +61,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
   {
     id: "evidence",
     header: "Evidence",
-    width: "8.5rem", // the meter plus "18468/18468" on a session of tens of thousands of turns
+    width: "8rem", // the meter plus "0/18468" on a session of tens of thousands of turns
     cell: (row) =>
       row.evidence ? (
         <CoverageMeter
@@ -78,13 +78,13 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     id: "risk",
     header: "Risk",
     sortKey: "reset_count",
-    width: "10rem", // the badge ("HIGH RISK · 3887") plus the cell padding; narrower clips it to an ellipsis
+    width: "9.5rem", // the badge ("HIGH RISK · 3887") plus the cell padding; narrower clips it to an ellipsis
     cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} />,
   },
   {
     id: "first_user_message",
     header: "First user message",
-    width: "minmax(14rem, 1fr)",
+    width: "minmax(12rem, 1fr)", // the rest; every column fits a 1280 px window
     cell: (row) =>
       row.first_user_message ? (
         <span title={oneLine(row.first_user_message, 1000)}>{oneLine(row.first_user_message, MESSAGE_CLIP)}</span>
@@ -112,7 +112,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     id: "output_tokens",
     header: "Out tokens",
     sortKey: "output_tokens",
-    width: "7.5rem", // "12,609,345": a gigabyte session's count
+    width: "7rem", // "12,609,345": a gigabyte session's count
     align: "right",
     cell: (row) => (row.output_tokens === null ? <span className="text-faint" title="unknown">—</span> : formatCount(row.output_tokens)),
   },
