@@ -12,6 +12,20 @@ test.describe("home", () => {
     await expect(homePage.projectLink(MANY_PROJECT_LABEL)).toBeVisible();
   });
 
+  test("a project link shows it is pending while a slow project page renders", async ({ homePage, page }) => {
+    await homePage.goto();
+    const link = homePage.projectLink(MANY_PROJECT_LABEL);
+    // The project page's own request (the RSC payload of a client navigation) is held back 1.5 s.
+    await page.route(/\/projects\/[^/?]+\?_rsc=/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => undefined);
+    });
+    await link.click();
+    await expect(link.locator("[data-pending]")).toBeVisible();
+    await page.waitForURL(/\/projects\/[^/]+$/);
+    await expect(page.getByRole("table", { name: "Sessions" })).toBeVisible();
+  });
+
   test("lists the corpus projects", async ({ homePage }) => {
     test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
     await homePage.goto();
