@@ -73,21 +73,26 @@ async function readLines(analyzer: CodexAnalyzer, filePath: string, skim: boolea
   const stat = skim ? await fs.stat(filePath) : null;
   const threads = stat === null ? 1 : rangeCount(stat.size, POOL_MIN_BYTES);
   const first = stat !== null && threads > 1 ? await firstLine(filePath, stat.size) : null;
-  if (stat === null || first === null) return readSequential(analyzer, filePath, skim, 1, onIndex);
+  if (stat === null || first === null) return readSequential(analyzer, filePath, stat === null ? null : stat.size, 1, onIndex);
   analyzer.pushRecord(1, parseJsonObject(first));
   if (analyzer.excluded) return;
-  if (!analyzer.skimmable) return readSequential(analyzer, filePath, skim, 2, onIndex);
+  if (!analyzer.skimmable) return readSequential(analyzer, filePath, stat.size, 2, onIndex);
   return readPooled(analyzer, { path: filePath, size: stat.size, mtimeMs: stat.mtimeMs }, threads, onIndex);
 }
 
 /**
  * Feeds `analyzer` lines `from`… of the file in this thread. Byte-level boundaries (the line
- * index's scanner); while the analysis allows it, a line is skimmed where it was read (grammar
- * checked, only the envelope built) and parsed whole only when its kind is read further (issue
- * 13); else it is decoded once and parsed.
+ * index's scanner). With `skimSize` (skimming allowed; the file's size in bytes when stat'ed),
+ * lines are read into scan memories sized for the file and, while the analysis allows it, each
+ * is skimmed where it was read (grammar checked, only the envelope built) and parsed whole only
+ * when its kind is read further (issue 13); else each is decoded once and parsed.
  */
-async function readSequential(analyzer: CodexAnalyzer, filePath: string, skim: boolean, from: number, onIndex?: (index: LineIndex) => void): Promise<void> {
-  const buffers = [scanMemoryBuffer(READ_HEADROOM + READ_CHUNK), scanMemoryBuffer(READ_HEADROOM + READ_CHUNK)] as const;
+async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSize: number | null, from: number, onIndex?: (index: LineIndex) => void): Promise<void> {
+  const skim = skimSize !== null;
+  // A small file gets small buffers, as streamLineBytes sizes its own (a prepare or sync reads
+  // thousands of small rollouts); a file that grew since the stat gets streamLineBytes' own buffers.
+  const bufferBytes = skim ? Math.min(READ_HEADROOM, skimSize) + Math.min(READ_CHUNK, Math.max(1, skimSize)) : 0;
+  const buffers = skim ? ([scanMemoryBuffer(bufferBytes), scanMemoryBuffer(bufferBytes)] as const) : undefined;
   for await (const { line, bytes, start, end } of streamLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM })) {
     if (line < from) continue;
     analyzer.pushRecord(line, skim && analyzer.skimmable ? codexLineRecord(bytes, start, end) : parseJsonObject(bytes.toString("utf8", start, end)));
