@@ -141,6 +141,14 @@ test.describe("project session table", () => {
   });
 });
 
+test("an unknown project answers 404 with the dashboard's frame and the way home", async ({ page }) => {
+  const response = await page.goto("/projects/no-such-project-000000000000");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to projects" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
 test("a corpus project lists its sessions", async ({ homePage, projectPage }) => {
   test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
   await homePage.goto();
