@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeF
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { adoptLineIndex, buildLineIndex, clearLineIndexCache, getLineIndex } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, buildLineIndex, clearLineIndexCache, getLineIndex, LINE_INDEX_MEMORY_BYTES } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { decodeLineIndexFile, encodeLineIndexFile, lineIndexCachePath } from "@/lib/jsonl/line-index-file";
 
@@ -128,19 +128,28 @@ describe("getLineIndex persistence", () => {
     await expectFresh(await getLineIndex(file, blocked));
   });
 
-  it("keeps at most 32 files in the in-process cache", async () => {
+  it("keeps line indexes in memory by their bytes, not by file count (issue 13 §4)", async () => {
     const first = await getLineIndex(file, null);
-    for (let i = 0; i < 31; i++) {
+    // Far more small files than the old 32-file limit: every one still fits.
+    for (let i = 0; i < 64; i++) {
       const other = path.join(path.dirname(file), `other-${i}.jsonl`);
       await writeFile(other, `${i}\n`);
       await getLineIndex(other, null);
     }
     expect(await getLineIndex(file, null)).toBe(first);
-    for (let i = 0; i < 32; i++) {
-      const other = path.join(path.dirname(file), `more-${i}.jsonl`);
-      await writeFile(other, `${i}\n`);
-      await getLineIndex(other, null);
-    }
+    // Two indexes of 60 % of the budget each (8 bytes a line, adopted as prepare adopts its
+    // analysis pass's index): the second pushes out the first and every small one.
+    const lines = Math.ceil((0.6 * LINE_INDEX_MEMORY_BYTES) / 8);
+    const huge = async (name: string): Promise<{ path: string; index: LineIndex }> => {
+      const f = path.join(path.dirname(file), name);
+      await writeFile(f, "{}\n");
+      const st = await stat(f);
+      return { path: f, index: await adoptLineIndex(f, null, { size: st.size, mtimeMs: st.mtimeMs, lineCount: lines, starts: new Float64Array(lines + 1) }) };
+    };
+    const a = await huge("big-a.jsonl");
+    expect(await getLineIndex(a.path, null)).toBe(a.index);
+    await huge("big-b.jsonl");
+    expect(await getLineIndex(a.path, null)).not.toBe(a.index);
     expect(await getLineIndex(file, null)).not.toBe(first);
   });
 

@@ -1,6 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import { AppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
@@ -200,14 +201,20 @@ export async function* iterateLineBytes(
 }
 
 // ignoreBOM keeps a leading U+FEFF, like Python's "utf-8" codec (contract §1.6).
-const MAX_CACHED_FILES = 32;
-/** Plain data, so one map serves every copy of this module in the server (lib/cache/process-wide). */
-const memory = processWide("line-index:memory", () => new Map<string, LineIndex>());
+/**
+ * Bytes of line indexes kept in memory (issue 13 §4: bounded by bytes, not files): 8 bytes a
+ * line, so ~8 million lines, e.g. the indexes of several gigabyte sessions (~320k lines, 2.5 MB
+ * each) and every small one a project page touches. An index past the budget is served from its
+ * persisted file on each call instead of pinned.
+ */
+export const LINE_INDEX_MEMORY_BYTES = 64 << 20;
+/** Plain data, so one cache serves every copy of this module in the server (lib/cache/process-wide). */
+const memory = processWide("line-index:lru", () => new ByteLru<string, LineIndex>(LINE_INDEX_MEMORY_BYTES));
 const inFlight = new Map<string, Promise<LineIndex>>();
 
 /**
- * Returns a current line index of `filePath`: from the in-process LRU (32 files, keyed by
- * absolute path), else from the persisted index in `cacheDir` (when not null), else built.
+ * Returns a current line index of `filePath`: from the in-process LRU (bounded by
+ * {@link LINE_INDEX_MEMORY_BYTES}, keyed by absolute path), else from the persisted index in `cacheDir` (when not null), else built.
  * An entry is current when size and mtimeMs match; a grown file is extended, any other change
  * rebuilds. New indexes are persisted atomically; a corrupt cache file is ignored.
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
@@ -268,9 +275,8 @@ async function resolveLineIndex(key: string, cacheDir: string | null): Promise<L
 }
 
 function remember(key: string, index: LineIndex): LineIndex {
-  memory.delete(key);
-  memory.set(key, index);
-  if (memory.size > MAX_CACHED_FILES) memory.delete(memory.keys().next().value!);
+  // The whole buffer the offsets sit in: a view of a persisted file's bytes holds all of them.
+  memory.set(key, index, Math.max(index.starts.byteLength, index.starts.buffer.byteLength) + 2 * key.length + 64);
   return index;
 }
 

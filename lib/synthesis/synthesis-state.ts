@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { isJsonObject } from "@/lib/evidence/card-file";
 import { loadCommittedChains, turnId } from "@/lib/synthesis/cards";
@@ -17,7 +19,14 @@ import {
   type WorkItemKind,
 } from "@/lib/synthesis/schema";
 
-const cache = new Map<string, { stamp: string; state: SynthesisState }>();
+/**
+ * Bytes of synthesis states kept in memory (issue 13 §4: caches bounded by bytes, not entries),
+ * counted by {@link stateBytes}. The state of a project of ~20,000 turns is ~5 MB, so this keeps
+ * the few projects a dashboard polls; a state past the budget is recomputed on each change-free
+ * poll instead of pinned.
+ */
+export const SYNTHESIS_STATE_MEMORY_BYTES = 24 << 20;
+const cache = processWide("synthesis:state", () => new ByteLru<string, { stamp: string; state: SynthesisState }>(SYNTHESIS_STATE_MEMORY_BYTES));
 
 /**
  * Everything the synthesis page shows for one project (issue 4, "Dashboard"): the envelope as
@@ -36,12 +45,28 @@ export async function getSynthesisState(ctx: CoreContext, projectKey: string): P
   const stamp = await stampOf(target);
   const hit = cache.get(key);
   if (hit && hit.stamp === stamp) return hit.state;
-  const state = await computeState(target);
-  cache.set(key, { stamp, state });
+  const { state, envelopeBytes } = await computeState(target);
+  cache.set(key, { stamp, state }, stateBytes(state, envelopeBytes) + 2 * stamp.length);
   return state;
 }
 
-async function computeState(target: SynthesisTarget): Promise<SynthesisState> {
+/**
+ * Estimated heap bytes of `state`, from counts rather than a walk: ~200 bytes a turn row, ~80 a
+ * turn key (uncovered or covered by an item), twice the envelope's file bytes for its parsed
+ * object and the items' copies of it, and two bytes a character of problem text.
+ */
+export function stateBytes(state: SynthesisState, envelopeBytes: number): number {
+  let keys = state.uncovered_turns.length;
+  let text = 0;
+  for (const item of state.work_items) {
+    keys += item.covered_turns.length;
+    for (const issue of item.issues) text += issue.length;
+  }
+  for (const error of state.errors) text += error.length;
+  return 200 * state.turns.length + 80 * keys + 2 * envelopeBytes + 2 * text;
+}
+
+async function computeState(target: SynthesisTarget): Promise<{ state: SynthesisState; envelopeBytes: number }> {
   const { project, universe } = target;
   const read = await readEnvelopeFile(target.envelopePath);
   const envelope = envelopeObject(read);
@@ -79,7 +104,7 @@ async function computeState(target: SynthesisTarget): Promise<SynthesisState> {
     return { ...t, has_chain, state: by ? kindState(by.kind) : has_chain ? "uncovered" : "no_chain", work_item_ref: by?.work_item_ref ?? null };
   });
   const items = storedWorkItems(envelope);
-  return {
+  const state: SynthesisState = {
     project_key: project.projectKey,
     project_label: project.projectLabel,
     version: read.version,
@@ -94,6 +119,7 @@ async function computeState(target: SynthesisTarget): Promise<SynthesisState> {
     sound: cards.problems.length === 0 && inspection.sound,
     errors: [...cards.problems.map((p) => p.message), ...inspection.errors],
   };
+  return { state, envelopeBytes: read.state === "present" ? read.bytes.length : 0 };
 }
 
 function kindState(kind: string | null): SynthesisTurnStateName {

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import type { LineIndex } from "@/lib/jsonl/line-index";
@@ -12,7 +14,13 @@ import type { TurnUsage } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { CASEFILE_DIR, getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
-const memory = new Map<string, { stamp: string; rows: TurnUsage[] }>();
+/**
+ * Bytes of turn usage kept in memory (issue 13 §4), counted as ~120 bytes a row plus two bytes a
+ * character of the stamp (which spells out every turn span): a session of 20,000 turns holds ~4 MB.
+ */
+export const TURN_USAGE_MEMORY_BYTES = 16 << 20;
+const memory = processWide("workspace:turn-usage", () => new ByteLru<string, { stamp: string; rows: TurnUsage[] }>(TURN_USAGE_MEMORY_BYTES));
+const usageBytes = (stamp: string, rows: readonly TurnUsage[]): number => 120 * rows.length + 2 * stamp.length;
 
 /**
  * Token usage per indexed turn of a session, for the session list and viewer (issue 5).
@@ -32,7 +40,7 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
   const persisted = await readCache(cacheFile, stamp);
   const rows = persisted ?? (await computeUsage(ctx, session.row.source, session.filePath, session.row.turns));
   if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows })).catch(() => undefined);
-  memory.set(session.filePath, { stamp, rows });
+  memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
   return rows;
 }
 
@@ -74,7 +82,7 @@ async function storeUsage(ctx: CoreContext, session: ResolvedSession, rows: Turn
   const content = JSON.stringify({ stamp, rows });
   const current = await fs.readFile(file, "utf8").catch(() => null);
   if (current !== content) await writeFileAtomic(file, content).catch(() => undefined);
-  memory.set(session.filePath, { stamp, rows });
+  memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
 }
 
 function usageCacheFile(ctx: CoreContext, filePath: string): string {

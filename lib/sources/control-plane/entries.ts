@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import type { DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
 import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
@@ -27,8 +29,13 @@ export type CpMalformedLine = { file: string; line: number };
 
 export type CpLedgerRead = { entries: CpEntry[]; malformed: CpMalformedLine[] };
 
-const cache = new Map<string, { stamp: string; read: CpLedgerRead }>();
-const CACHE_LIMIT = 32;
+/**
+ * Bytes of ledger reads kept in memory (issue 13 §4: bounded by bytes, not ledgers), counted as
+ * four bytes a character of entry text: the raw line kept beside its parsed object. A ledger read
+ * past the budget is parsed again on each call instead of pinned.
+ */
+export const LEDGER_ENTRIES_MEMORY_BYTES = 48 << 20;
+const cache = processWide("control-plane:entries", () => new ByteLru<string, { stamp: string; read: CpLedgerRead }>(LEDGER_ENTRIES_MEMORY_BYTES));
 
 /**
  * Reads every entry of a ledger (segments in chain order), streaming each file. Results are
@@ -46,6 +53,7 @@ export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLed
   if (hit && hit.stamp === stamp) return hit.read;
   const entries: CpEntry[] = [];
   const malformed: CpMalformedLine[] = [];
+  let textChars = 0;
   for (const segment of ledger.segments) {
     const file = path.basename(segment);
     for await (const l of streamLedgerLines(segment)) {
@@ -62,11 +70,11 @@ export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLed
         continue;
       }
       entries.push({ source: ledger.id, file, line: l.line, raw: l.text, entry: value, micros: parseTimestampMicros(value.timestamp) });
+      textChars += l.text.length;
     }
   }
   const read = { entries, malformed };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(key, { stamp, read });
+  cache.set(key, { stamp, read }, 4 * textChars + 2 * stamp.length + 64 * (entries.length + malformed.length));
   return read;
 }
 
