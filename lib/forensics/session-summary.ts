@@ -1,5 +1,7 @@
 import fs from "node:fs/promises";
 
+import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
@@ -19,7 +21,17 @@ const FIRST_MESSAGE_CHARS = 300;
 /** A list row without the seed 003 risk columns (list-sessions adds those from lib/analysis). */
 type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
 
-const cache = new Map<string, { stamp: string; item: SummaryItem; recent: boolean }>();
+/**
+ * Bytes of list rows kept in memory (issue 13 §4), counted as two bytes a character of their
+ * strings plus 400 for the rest: a row is at most ~1.5 KB, so this keeps ~5,000 sessions' rows.
+ */
+export const SUMMARY_MEMORY_BYTES = 8 << 20;
+const cache = processWide("forensics:session-summary", () => new ByteLru<string, { stamp: string; item: SummaryItem; recent: boolean }>(SUMMARY_MEMORY_BYTES));
+function itemBytes(item: SummaryItem): number {
+  let chars = 0;
+  for (const v of Object.values(item)) if (typeof v === "string") chars += v.length;
+  return 400 + 2 * chars;
+}
 
 /**
  * Summarises one indexed session for `list_sessions` (seed 004 shape): first and last record
@@ -80,7 +92,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     status: ending.status,
     last_response_preview: ending.last_response_preview,
   };
-  cache.set(session.filePath, { stamp, item, recent: ending.reason === "recent" });
+  cache.set(session.filePath, { stamp, item, recent: ending.reason === "recent" }, itemBytes(item) + 2 * (stamp.length + session.filePath.length));
   return item;
 }
 
