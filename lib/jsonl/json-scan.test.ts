@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { DATA_OFFSET, JsonScanMemory, MAX_DEPTH } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, JsonScanMemory, MAX_DEPTH, memberState } from "@/lib/jsonl/json-scan";
 import { seededRandom } from "@/lib/testing/random";
 
 
@@ -108,5 +108,67 @@ describe("JsonScanMemory", () => {
     expect(scans(memory, deep(MAX_DEPTH))).toBe(true);
     expect(scans(memory, deep(MAX_DEPTH + 1))).toBe(false);
     expect(scans(memory, Buffer.from(`{"a":[{"b":{}},[],"c",-0.5e+3,true,false,null]}`))).toBe(true);
+  });
+
+  it("walks an object's members to each wanted key length, as JSON.parse reads the object", () => {
+    const memory = new JsonScanMemory();
+    const next = seededRandom(7);
+    let stops = 0;
+    let rejected = 0;
+    for (let round = 0; round < 3000; round++) {
+      const object: Record<string, unknown> = {};
+      for (let n = Math.floor(next() * 7); n > 0; n--) object["k".repeat(1 + Math.floor(next() * 5)) + (next() < 0.05 ? "\\" : "")] = value(next, 1);
+      const text = Buffer.from(spaced(JSON.stringify(object), next), "utf8");
+      if (round % 4 === 0) text[Math.floor(next() * text.length)] = [0x22, 0x2c, 0x3a, 0x5c, 0x7d, 0x01][Math.floor(next() * 6)]!;
+      const wanted = Math.floor(next() * 64);
+      // The reference: JSON.parse's members (in order) whose key's raw length has its bit in `wanted`.
+      let want: { key: string; value: string }[] | "invalid" | "escaped";
+      try {
+        const parsed = JSON.parse(text.toString("utf8")) as unknown;
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) want = "invalid";
+        else if (text.includes(0x5c) && Object.keys(parsed).some((k) => k.includes("\\") || /[\u0000-\u001f"]/.test(k))) want = "escaped";
+        else want = Object.entries(parsed).filter(([k]) => wanted & (1 << Buffer.byteLength(k))).map(([k, v]) => ({ key: k, value: JSON.stringify(v) }));
+      } catch {
+        want = "invalid";
+      }
+      const bytes = memory.load(text, 0, text.length);
+      const end = DATA_OFFSET + text.length;
+      const got: { key: string; value: string }[] = [];
+      let at = memory.nextMember(DATA_OFFSET + text.indexOf(0x7b), end, wanted, 1);
+      let verdict: "ok" | "invalid" | "escaped" = "ok";
+      for (;;) {
+        if (at < 0) {
+          verdict = at === -3 ? "escaped" : "invalid";
+          break;
+        }
+        const state = memberState(memory.bytes.buffer);
+        if (state[0] === 0) {
+          // Only whitespace may follow the object.
+          if (bytes.subarray(at, end).toString("latin1").trim() !== "") verdict = "invalid";
+          break;
+        }
+        const after = memory.valueEnd(at, end);
+        if (after < 0) {
+          verdict = "invalid";
+          break;
+        }
+        got.push({ key: JSON.parse(bytes.toString("utf8", state[1], state[2]! + 1)) as string, value: JSON.stringify(JSON.parse(bytes.toString("utf8", at, after))) });
+        at = memory.nextMember(after, end, wanted, 0);
+      }
+      const label = `round ${round}: ${JSON.stringify(text.toString("utf8").slice(0, 200))}`;
+      if (want === "invalid" || want === "escaped") {
+        expect(verdict, label).not.toBe("ok");
+        if (want === "escaped") expect(verdict, label).toBe("escaped");
+        rejected++;
+      } else {
+        expect(verdict, label).toBe("ok");
+        // JSON.parse keeps the last of duplicate keys; the walk reports each in order.
+        const last = new Map(got.map((m) => [m.key, m.value]));
+        expect([...last].map(([key, v]) => ({ key, value: v })), label).toEqual(want);
+        stops += got.length;
+      }
+    }
+    expect(stops).toBeGreaterThan(300);
+    expect(rejected).toBeGreaterThan(300);
   });
 });

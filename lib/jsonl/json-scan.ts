@@ -1,4 +1,4 @@
-import { ADD, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, sleb, SPLAT8, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
+import { ADD, AND, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
 
 /**
  * JSON text held in a `WebAssembly.Memory`, checked by a small WebAssembly module with 128-bit
@@ -10,8 +10,9 @@ import { ADD, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, 
  * exact malformed count, contract §1.8; issue 9: the forensics skim).
  *
  * The module is assembled here from its opcodes rather than shipped as a binary, so what runs is
- * what the source reads. Bytes `[0, DATA_OFFSET)` of the memory are the value scanner's stack of
- * open containers; text is loaded at {@link DATA_OFFSET}.
+ * what the source reads. Bytes `[0, STACK_BYTES)` of the memory are the value scanner's stack of
+ * open containers, then come three words {@link JsonScanner.nextMember} reports through (see
+ * {@link memberState}); text is loaded at {@link DATA_OFFSET}.
  */
 export type JsonScanner = {
   /**
@@ -25,13 +26,45 @@ export type JsonScanner = {
    * it is not a valid value before `end` or nests deeper than {@link MAX_DEPTH} containers.
    */
   valueEnd(at: number, end: number): number;
+  /**
+   * Walks an object's members up to the next one whose key is `wanted`, checking everything it
+   * steps over (as {@link valueEnd}): `first` 1 with `at` on the `{`, or 0 with `at` just past
+   * the previous member's value. Keys are told apart by their raw byte length alone: a member
+   * whose key is `n` bytes long (`n` < 32) is stopped at when bit `n` of `wanted` is set, and
+   * any other member is stepped over. Returns the index of the stopped-at member's value (its
+   * first byte; {@link memberState} then holds 1 and its key's quotes), or the index just past
+   * the object's `}` (state 0); -1 when the object is not valid before `end`, -3 at a key
+   * holding an escape (which could spell any name: the caller decides the line otherwise). One
+   * call steps over every member a caller's plan skips (issue 13: prepare's skim).
+   */
+  nextMember(at: number, end: number, wanted: number, first: number): number;
 };
 
-/** The module instantiated over `memory` (whose first {@link STACK_BYTES} it owns). */
+/** The module instantiated over `memory` (whose first {@link DATA_OFFSET} bytes it owns). */
 function scannerOver(memory: WebAssembly.Memory): JsonScanner {
-  const exports = new WebAssembly.Instance(compiled(), { m: { mem: memory } }).exports as { str: (p: number, end: number) => number; skip: (p: number, end: number) => number };
-  return { stringEnd: exports.str, valueEnd: exports.skip };
+  const exports = new WebAssembly.Instance(compiled(), { m: { mem: memory } }).exports as {
+    str: (p: number, end: number) => number;
+    skip: (p: number, end: number) => number;
+    member: (p: number, end: number, wanted: number, first: number) => number;
+  };
+  return { stringEnd: exports.str, valueEnd: exports.skip, nextMember: exports.member };
 }
+
+/**
+ * The words {@link JsonScanner.nextMember} reports through, in the memory whose buffer is
+ * `buffer` (a scan memory's, or a {@link JsonScanMemory}'s `bytes.buffer`, re-read after the
+ * memory grows): `[0]` 1 when the last call stopped at a member (0 when it passed the `}`),
+ * `[1]` and `[2]` the indexes of that member key's opening and closing quotes.
+ */
+export function memberState(buffer: ArrayBufferLike): Int32Array {
+  let state = states.get(buffer);
+  if (state === undefined) {
+    state = new Int32Array(buffer, MEMBER_STATE, 3);
+    states.set(buffer, state);
+  }
+  return state;
+}
+const states = new WeakMap<ArrayBufferLike, Int32Array>();
 
 /**
  * A growable scratch memory that text is copied into ({@link load}) and then scanned: for bytes
@@ -64,6 +97,10 @@ export class JsonScanMemory implements JsonScanner {
   valueEnd(at: number, end: number): number {
     return this.scanner.valueEnd(at, end);
   }
+
+  nextMember(at: number, end: number, wanted: number, first: number): number {
+    return this.scanner.nextMember(at, end, wanted, first);
+  }
 }
 
 const scanners = new WeakMap<ArrayBufferLike, JsonScanner>();
@@ -76,9 +113,9 @@ const scanners = new WeakMap<ArrayBufferLike, JsonScanner>();
  * never grows, so views of it stay valid.
  */
 export function scanMemoryBuffer(bytes: number): Buffer {
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((STACK_BYTES + bytes + SLACK) / PAGE) });
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((DATA_OFFSET + bytes + SLACK) / PAGE) });
   scanners.set(memory.buffer, scannerOver(memory));
-  return Buffer.from(memory.buffer, STACK_BYTES, bytes);
+  return Buffer.from(memory.buffer, DATA_OFFSET, bytes);
 }
 
 /** The scanner of a Buffer made by {@link scanMemoryBuffer} (`buffer` is its `.buffer`), else undefined. */
@@ -90,8 +127,10 @@ export function scannerOf(buffer: ArrayBufferLike): JsonScanner | undefined {
 export const MAX_DEPTH = 4096;
 /** Bytes at the start of a scanned memory that hold the stack of open containers. */
 export const STACK_BYTES = MAX_DEPTH;
-/** Where {@link JsonScanMemory.load} puts text: after the stack of open containers. */
-export const DATA_OFFSET = STACK_BYTES;
+/** Where {@link JsonScanner.nextMember} reports: three words after the stack. */
+const MEMBER_STATE = STACK_BYTES;
+/** Where {@link JsonScanMemory.load} and {@link scanMemoryBuffer} put text: after the stack and the member words. */
+export const DATA_OFFSET = STACK_BYTES + 64;
 /** Bytes kept after loaded text, so no load at the text's end reads past the memory. */
 const SLACK = 64;
 const PAGE = 65536;
@@ -161,6 +200,18 @@ class Body {
   call(fn: number): this {
     return this.op(0x10, fn);
   }
+  /**
+   * `p = ws(p, end); c = at(p, end)` with the common case inline: a byte that is not whitespace
+   * (compact JSON) costs a compare, not two calls.
+   */
+  wsAt(c: number): this {
+    this.get(P).get(END).op(...LT_U).if();
+    this.get(P).op(...LOAD8).tee(c).i32(0x21).op(...LT_U).if();
+    this.get(P).get(END).call(WS).tee(P).get(END).call(AT).set(c);
+    this.end();
+    this.else().i32(-1).set(c).end();
+    return this;
+  }
   /** Returns -1 when the i32 on the stack is non-zero. */
   failIf(): this {
     return this.if().i32(-1).ret().end();
@@ -172,8 +223,8 @@ class Body {
   }
 }
 
-// Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end).
-const [AT, WS, HEX, STR, NUM, KEY] = [0, 1, 2, 3, 4, 5];
+// Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end), 7 member(p, end, wanted, first).
+const [AT, WS, HEX, STR, NUM, KEY, SKIP, MEMBER] = [0, 1, 2, 3, 4, 5, 6, 7];
 const [P, END] = [0, 1];
 
 /** at(p, end): the byte at p, or -1 at or past end. */
@@ -271,28 +322,29 @@ function numFn(): Body {
 
 /** key(p, end): at p (after whitespace) a string then `:`; index after the colon, or -1. */
 function keyFn(): Body {
+  const C = 2;
   const b = new Body();
-  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).i32(0x22).op(...NE).failIf();
+  b.wsAt(C).get(C).i32(0x22).op(...NE).failIf();
   b.get(P).get(END).call(STR).tee(P).i32(0).op(...LT_S).failIf();
-  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).i32(0x3a).op(...NE).failIf();
+  b.wsAt(C).get(C).i32(0x3a).op(...NE).failIf();
   return b.get(P).i32(1).op(...ADD);
 }
 
 /** skip(p, end): a JSON value at p (whitespace before it skipped); index after it, or -1. */
 function skipFn(): Body {
-  const [C, DEPTH, TOP] = [2, 3, 4];
+  const [C, DEPTH, TOP, D] = [2, 3, 4, 5];
   const b = new Body();
   const failIfNegative = (): Body => b.get(P).i32(0).op(...LT_S).failIf();
   b.i32(0).set(DEPTH);
   b.loop("value");
-  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).set(C);
+  b.wsAt(C);
   b.block("scalar");
   // A string.
   b.get(C).i32(0x22).op(...EQ).if().get(P).get(END).call(STR).set(P).br("scalar").end();
   // A container: empty, or opened (pushed) with the value loop going on inside it.
   b.get(C).i32(0x7b).op(...EQ).get(C).i32(0x5b).op(...EQ).op(...OR).if();
   b.get(C).i32(0x7b).op(...EQ).set(TOP);
-  b.get(P).i32(1).op(...ADD).get(END).call(WS).tee(P).get(END).call(AT).get(C).i32(2).op(...ADD).op(...EQ);
+  b.get(P).i32(1).op(...ADD).set(P).wsAt(D).get(D).get(C).i32(2).op(...ADD).op(...EQ);
   b.if().get(P).i32(1).op(...ADD).set(P).br("scalar").end();
   b.get(DEPTH).i32(MAX_DEPTH).op(...GE_U).failIf();
   b.get(DEPTH).get(TOP).op(...STORE8);
@@ -321,7 +373,7 @@ function skipFn(): Body {
   // After a value: close containers, or a comma and the next value (its key first in an object).
   b.loop("after");
   b.get(DEPTH).op(...EQZ).if().get(P).ret().end();
-  b.get(P).get(END).call(WS).tee(P).get(END).call(AT).set(C);
+  b.wsAt(C);
   b.get(DEPTH).i32(1).op(...SUB).op(...LOAD8).set(TOP);
   b.get(C).i32(0x2c).op(...EQ).if();
   b.get(P).i32(1).op(...ADD).set(P);
@@ -339,6 +391,58 @@ function skipFn(): Body {
   return b.i32(-1);
 }
 
+/** member(p, end, wanted, first): see {@link JsonScanner.nextMember}. */
+function memberFn(): Body {
+  const [WANTED, FIRST, C, K, KC, V, J] = [2, 3, 4, 5, 6, 7, 8];
+  const b = new Body();
+  const closed = (): Body => b.i32(MEMBER_STATE).i32(0).op(...store32()).get(P).i32(1).op(...ADD).ret();
+  b.get(FIRST).if();
+  b.get(P).get(END).call(AT).i32(0x7b).op(...NE).failIf();
+  b.get(P).i32(1).op(...ADD).set(P).wsAt(C).get(C).i32(0x7d).op(...EQ).if();
+  closed();
+  b.end();
+  b.else();
+  b.wsAt(C).get(C).i32(0x7d).op(...EQ).if();
+  closed();
+  b.end();
+  b.get(C).i32(0x2c).op(...NE).failIf();
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).set(P);
+  b.end();
+  b.loop("member");
+  // The key, then `:`; a key holding an escape stops the walk (-3).
+  b.get(P).get(END).call(AT).i32(0x22).op(...NE).failIf();
+  b.get(P).set(K);
+  b.get(P).get(END).call(STR).tee(P).i32(0).op(...LT_S).failIf();
+  b.get(P).i32(1).op(...SUB).set(KC);
+  b.get(K).i32(1).op(...ADD).set(J);
+  b.block("plain").loop("scan");
+  b.get(J).get(KC).op(...GE_U).brIf("plain");
+  b.get(J).op(...LOAD8).i32(0x5c).op(...EQ).if().i32(-3).ret().end();
+  b.get(J).i32(1).op(...ADD).set(J).br("scan");
+  b.end().end();
+  b.wsAt(C).get(C).i32(0x3a).op(...NE).failIf();
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).set(V);
+  // A wanted key length: report the member and stop at its value.
+  b.get(KC).get(K).op(...SUB).i32(1).op(...SUB).tee(J).i32(32).op(...LT_U);
+  b.if();
+  b.get(WANTED).get(J).op(...SHR_U).i32(1).op(...AND).if();
+  b.i32(MEMBER_STATE).i32(1).op(...store32(0));
+  b.i32(MEMBER_STATE).get(K).op(...store32(4));
+  b.i32(MEMBER_STATE).get(KC).op(...store32(8));
+  b.get(V).ret();
+  b.end();
+  b.end();
+  // Any other: its value checked and stepped over, then `,` and the next key, or `}`.
+  b.get(V).get(END).call(SKIP).tee(P).i32(0).op(...LT_S).failIf();
+  b.wsAt(C).get(C).i32(0x2c).op(...EQ).if();
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).set(P).br("member");
+  b.end();
+  b.get(C).i32(0x7d).op(...NE).failIf();
+  closed();
+  b.end();
+  return b.i32(-1);
+}
+
 function assemble(): Uint8Array<ArrayBuffer> {
   // [params, locals (count, type) pairs, body] per function, in index order.
   const fns: [number, [number, number][], Body][] = [
@@ -347,11 +451,12 @@ function assemble(): Uint8Array<ArrayBuffer> {
     [1, [], hexFn()],
     [2, [[3, I32], [4, V128]], strFn()],
     [2, [[1, I32]], numFn()],
-    [2, [], keyFn()],
-    [2, [[3, I32]], skipFn()],
+    [2, [[1, I32]], keyFn()],
+    [2, [[4, I32]], skipFn()],
+    [4, [[5, I32]], memberFn()],
   ];
-  const types = [[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32]]), ...vec([[I32]])]];
-  const typeOf = (params: number) => (params === 2 ? 0 : 1);
+  const types = [[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32]]), ...vec([[I32]])], [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])]];
+  const typeOf = (params: number) => (params === 2 ? 0 : params === 1 ? 1 : 2);
   const bodies = fns.map(([, locals, body]) => {
     const code = [...vec(locals.map(([n, t]) => [n, t])), ...body.code, 0x0b];
     return [...leb(code.length), ...code];
@@ -361,7 +466,7 @@ function assemble(): Uint8Array<ArrayBuffer> {
     ...section(1, vec(types)),
     ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]])),
     ...section(3, vec(fns.map(([params]) => [typeOf(params)]))),
-    ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, 6]])),
+    ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, SKIP], [...name("member"), 0x00, MEMBER]])),
     ...section(10, vec(bodies)),
   ]);
 }

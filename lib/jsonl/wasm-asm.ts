@@ -53,11 +53,13 @@ export const LT_U8 = [0xfd, 0x26];
 export const V_AND = [0xfd, 0x4e];
 export const V_OR = [0xfd, 0x50];
 export const BITMASK8 = [0xfd, 0x64];
-export const [ADD, SUB, MUL, AND, OR, SHL, EQZ, EQ, NE, LT_S, LT_U, GT_S, GT_U, GE_U, CTZ] = [[0x6a], [0x6b], [0x6c], [0x71], [0x72], [0x74], [0x45], [0x46], [0x47], [0x48], [0x49], [0x4a], [0x4b], [0x4f], [0x68]];
+export const [ADD, SUB, MUL, AND, OR, SHL, SHR_U, EQZ, EQ, NE, LT_S, LT_U, GT_S, GT_U, GE_U, CTZ] = [[0x6a], [0x6b], [0x6c], [0x71], [0x72], [0x74], [0x76], [0x45], [0x46], [0x47], [0x48], [0x49], [0x4a], [0x4b], [0x4f], [0x68]];
 /** i32.load align=0 offset=0 (little-endian) */
 export const LOAD32 = [0x28, 0, 0];
 /** i32.store8 align=0 offset=0 */
 export const STORE8 = [0x3a, 0, 0];
+/** i32.store align=2 at `offset` (little-endian). */
+export const store32 = (offset = 0): number[] => [0x36, 2, ...leb(offset)];
 export const BLOCK = [0x02, 0x40];
 export const LOOP = [0x03, 0x40];
 export const IF = [0x04, 0x40];

@@ -1,5 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
-import { DATA_OFFSET, JsonScanMemory, scannerOf, type JsonScanner } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, JsonScanMemory, memberState, scannerOf, type JsonScanner } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -55,19 +55,25 @@ export const STAMP = 3;
 /** What to build of a value: {@link FULL}, {@link TEXT}, {@link STAMP}, an object plan or an array plan. */
 export type Plan = number | ObjectPlan | ArrayPlan;
 type Field = { bytes: Uint8Array; name: string; plan: Plan };
-/** An object plan (made by {@link objectPlan}): the keys to build and how; every other key is skipped. */
-export type ObjectPlan = { keys: (Field[] | undefined)[] };
+/**
+ * An object plan (made by {@link objectPlan}): the keys to build and how, by raw byte length;
+ * every other key is skipped. `lengths` has bit `n` set for each planned key `n` bytes long, or
+ * is null when one is 32 bytes or longer (the scanner's member walk then is not used).
+ */
+export type ObjectPlan = { keys: (Field[] | undefined)[]; lengths: number | null };
 /** An array plan: `items` for each item of an array, `orElse` for a value that is not an array. */
 export type ArrayPlan = { items: Plan; orElse: Plan };
 
 /** The object plan building `fields` (name → plan) and skipping every other key. */
 export function objectPlan(fields: Record<string, Plan>): ObjectPlan {
   const keys: (Field[] | undefined)[] = [];
+  let lengths: number | null = 0;
   for (const [name, plan] of Object.entries(fields)) {
     const bytes = new Uint8Array(Buffer.from(name, "utf8"));
     (keys[bytes.length] ??= []).push({ bytes, name, plan });
+    lengths = lengths === null || bytes.length >= 32 ? null : lengths | (1 << bytes.length);
   }
-  return { keys };
+  return { keys, lengths };
 }
 
 class Invalid extends Error {}
@@ -89,10 +95,11 @@ let stampMs: number | null = null;
 export function skimLine(bytes: Buffer, start: number, stop: number, plan: ObjectPlan): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
   const inPlace = scannerOf(bytes.buffer);
-  if (inPlace !== undefined && length > SCRATCH_MIN_BYTES) {
+  if (inPlace !== undefined) {
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
     scanner = inPlace;
+    scanState = memberState(bytes.buffer);
     scanBase = bytes.byteOffset;
     pos = start;
     end = stop;
@@ -100,6 +107,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     scratch ??= new JsonScanMemory();
     buf = scanBytes = scratch.load(bytes, start, stop);
     scanner = scratch;
+    scanState = memberState(buf.buffer);
     scanBase = 0;
     pos = DATA_OFFSET;
     end = DATA_OFFSET + length;
@@ -181,6 +189,7 @@ function readObject(plan: Plan): Record<string, unknown> {
   const b = buf;
   const e = end;
   const fields = typeof plan === "object" && "keys" in plan ? plan.keys : null;
+  if (fields !== null && b === scanBytes && (plan as ObjectPlan).lengths !== null) return readPlanned(fields, (plan as ObjectPlan).lengths!);
   let i = pos + 1;
   let c = i < e ? b[i]! : -1;
   while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
@@ -249,6 +258,52 @@ function readObject(plan: Plan): Record<string, unknown> {
       return out;
     }
     throw INVALID;
+  }
+}
+
+/**
+ * {@link readObject} of an object plan's object at `pos` on a line a scanner reaches: the
+ * scanner's member walk steps over every member whose key length no planned key has (checking
+ * it, without returning here), so only members that may be planned are looked at in JavaScript.
+ * Same result as the byte walk, in the same key order.
+ * @param lengths the plan's key lengths mask ({@link ObjectPlan.lengths}).
+ */
+function readPlanned(fields: (Field[] | undefined)[], lengths: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const b = buf;
+  const base = scanBase;
+  const walk = scanner!;
+  const state = scanState;
+  let at = walk.nextMember(pos + base, end + base, lengths, 1);
+  for (;;) {
+    if (at < 0) throw INVALID;
+    if (state[0] === 0) {
+      pos = at - base;
+      return out;
+    }
+    const open = state[1]! - base;
+    const length = state[2]! - base - open - 1;
+    const candidates = fields[length]!;
+    let hit: Field | null = null;
+    for (let k = 0; k < candidates.length; k++) {
+      const want = candidates[k]!.bytes;
+      let j = 0;
+      while (j < length && b[open + 1 + j] === want[j]) j++;
+      if (j === length) {
+        hit = candidates[k]!;
+        break;
+      }
+    }
+    pos = at - base;
+    if (hit === null) skip();
+    else {
+      const v = value(hit.plan);
+      if (hit.plan !== STAMP) {
+        if (hit.name === "__proto__") Object.defineProperty(out, hit.name, { value: v, enumerable: true, writable: true, configurable: true });
+        else out[hit.name] = v;
+      }
+    }
+    at = walk.nextMember(pos + base, end + base, lengths, 0);
   }
 }
 
@@ -426,6 +481,8 @@ let scratch: JsonScanMemory | null = null;
 /** The bytes of the line being skimmed when a scanner reaches them, that scanner, and the memory address of `scanBytes[0]`. */
 let scanBytes: Buffer | null = null;
 let scanner: JsonScanner | null = null;
+/** The member walk's report words of `scanner`'s memory (see lib/jsonl/json-scan `memberState`). */
+let scanState: Int32Array = new Int32Array(3);
 let scanBase = 0;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
