@@ -18,7 +18,12 @@ export function asObject(value: unknown): JsonObject | null {
 
 /** `value` when it is a string that is not blank (Python `value.strip()` non-empty), else `null`. */
 export function nonBlankString(value: unknown): string | null {
-  return typeof value === "string" && !ONLY_SPACE.test(value) ? value : null;
+  if (typeof value !== "string") return null;
+  // A printable ASCII first character is not Python whitespace: most values (types, roles, ids)
+  // are decided without the pattern, which analysis calls on every record's fields (issue 13).
+  const first = value.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return value;
+  return ONLY_SPACE.test(value) ? null : value;
 }
 
 /** Python `str.lstrip()` with no argument. */
