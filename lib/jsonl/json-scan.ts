@@ -1,4 +1,4 @@
-import { ADD, AND, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
+import { ADD, AND, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHL, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
 
 /**
  * JSON text held in a `WebAssembly.Memory`, checked by a small WebAssembly module with 128-bit
@@ -259,7 +259,16 @@ function strFn(): Body {
   b.get(P).i32(1).op(...ADD).set(P);
   b.loop("next");
   // 16 bytes a step while they fit, up to the first quote, backslash or control byte.
-  b.block("stop").loop("simd");
+  b.block("stop");
+  // Two vectors a step while 32 bytes fit (long runs of plain text: tool output, file contents).
+  b.block("single").loop("pair");
+  b.get(P).i32(32).op(...ADD).get(END).op(...GT_U).brIf("single");
+  b.get(P).op(...loadV128()).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8);
+  b.get(P).op(...loadV128(16)).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8).i32(16).op(...SHL).op(...OR).tee(M);
+  b.if().get(P).get(M).op(...CTZ).op(...ADD).set(P).br("stop").end();
+  b.get(P).i32(32).op(...ADD).set(P).br("pair");
+  b.end().end();
+  b.loop("simd");
   b.get(P).i32(16).op(...ADD).get(END).op(...GT_U).brIf("stop");
   b.get(P).op(...loadV128()).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8).tee(M);
   b.if().get(P).get(M).op(...CTZ).op(...ADD).set(P).br("stop").end();
