@@ -85,13 +85,15 @@ export async function readPersistedLineIndex(cacheDir: string, sourcePath: strin
 }
 
 /**
- * Persists `index` atomically (writeFileAtomic). Best effort: the cache is only an
+ * Persists `index` atomically (writeFileAtomic), without fsync: the reader checks size, mtime
+ * and every offset ({@link readPersistedLineIndex}), so a file cut short by a crash is rebuilt,
+ * and prepare writes one per session (issue 13). Best effort: the cache is only an
  * optimisation, so a failed write (read-only or full disk) is swallowed and the index is
  * simply rebuilt next time.
  */
 export async function writePersistedLineIndex(cacheDir: string, sourcePath: string, index: LineIndex): Promise<void> {
   try {
-    await writeFileAtomic(lineIndexCachePath(cacheDir, sourcePath), encodeLineIndexFile(sourcePath, index));
+    await writeFileAtomic(lineIndexCachePath(cacheDir, sourcePath), encodeLineIndexFile(sourcePath, index), { durable: false });
   } catch {
     /* NOTE: deliberately ignored, see above */
   }

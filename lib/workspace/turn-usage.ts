@@ -39,7 +39,8 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
   const cacheFile = usageCacheFile(ctx, session.filePath);
   const persisted = await readCache(cacheFile, stamp);
   const rows = persisted ?? (await computeUsage(ctx, session.row.source, session.filePath, session.row.turns));
-  if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows })).catch(() => undefined);
+  // A cache its reader checks (stamp, JSON): no fsync (issue 13: prepare primes one per session).
+  if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows }), { durable: false }).catch(() => undefined);
   memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
   return rows;
 }
@@ -81,7 +82,7 @@ async function storeUsage(ctx: CoreContext, session: ResolvedSession, rows: Turn
   const file = usageCacheFile(ctx, session.filePath);
   const content = JSON.stringify({ stamp, rows });
   const current = await fs.readFile(file, "utf8").catch(() => null);
-  if (current !== content) await writeFileAtomic(file, content).catch(() => undefined);
+  if (current !== content) await writeFileAtomic(file, content, { durable: false }).catch(() => undefined);
   memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
 }
 
