@@ -20,6 +20,19 @@ describe("checkPageTarget (issue 8 probe: 404 and 400 before a page renders)", (
     expect(await checkPageTarget(ctx, "/audit")).toEqual({ kind: "ok" });
   });
 
+  it("checks a project's other pages and a session's tabs too (they sit under a loading view)", async () => {
+    const ctx = createCoreContext(await buildTestWorkspace([{ ref: "S0001", content: userLines(2) }]));
+    for (const tab of ["timeline", "analysis", "export"]) {
+      expect(await checkPageTarget(ctx, `/projects/${TEST_PROJECT_KEY}/sessions/S0001/${tab}`)).toEqual({ kind: "ok" });
+      expect(await checkPageTarget(ctx, `/projects/${TEST_PROJECT_KEY}/sessions/S9999/${tab}`)).toMatchObject({ kind: "not_found" });
+      expect(await checkPageTarget(ctx, `/projects/nope/sessions/S0001/${tab}`)).toMatchObject({ kind: "not_found" });
+    }
+    expect(await checkPageTarget(ctx, `/projects/${TEST_PROJECT_KEY}/search`)).toEqual({ kind: "ok" });
+    expect(await checkPageTarget(ctx, "/projects/nope/search")).toMatchObject({ kind: "not_found" });
+    expect(await checkPageTarget(ctx, `/projects/${TEST_PROJECT_KEY}/ledgers/ho2m`)).toMatchObject({ kind: "not_found", what: expect.stringContaining("no ledgers") });
+    expect(await checkPageTarget(ctx, `/projects/${TEST_PROJECT_KEY}/sessions/S0001/unknown-tab`)).toEqual({ kind: "ok" });
+  });
+
   it("lets a registered Control Plane project's pages through (issue 11); a non-SES session ref is not_found", async () => {
     const ctx = createCoreContext(await buildTestWorkspace([{ ref: "S0001", content: userLines(1) }]));
     const root = await makeTempDir("casefile-cp-page-");
@@ -28,5 +41,8 @@ describe("checkPageTarget (issue 8 probe: 404 and 400 before a page renders)", (
     expect(await checkPageTarget(ctx, `/projects/${key}`)).toEqual({ kind: "ok" });
     expect(await checkPageTarget(ctx, `/projects/${key}/sessions/SES-PAGE0001`)).toEqual({ kind: "ok" });
     expect(await checkPageTarget(ctx, `/projects/${key}/sessions/S0001`)).toMatchObject({ kind: "not_found" });
+    expect(await checkPageTarget(ctx, `/projects/${key}/sessions/SES-NOPE0001`)).toMatchObject({ kind: "not_found" });
+    expect(await checkPageTarget(ctx, `/projects/${key}/ledgers/ho2m`)).toEqual({ kind: "ok" });
+    expect(await checkPageTarget(ctx, `/projects/${key}/ledgers/nope`)).toMatchObject({ kind: "not_found" });
   });
 });

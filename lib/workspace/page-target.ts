@@ -1,19 +1,25 @@
 import type { CoreContext } from "@/lib/context";
+import { discoverControlPlane, findLedger } from "@/lib/sources/control-plane/discover";
+import { hasCpSession } from "@/lib/sources/control-plane/forensics";
 import { findControlPlaneProject } from "@/lib/sources/control-plane/projects";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 
 /** What a dashboard URL path names, decided before any page renders. */
 export type PageTarget = { kind: "ok" } | { kind: "bad_encoding"; segment: string } | { kind: "not_found"; what: string };
 
-const PROJECT_PAGE = /^\/projects\/([^/]+)(?:\/(?:sessions\/([^/]+)|synthesis))?\/?$/;
+/** A project's pages: its list, synthesis, search, a Control Plane ledger, and a session with its tabs. */
+const PROJECT_PAGE = /^\/projects\/([^/]+)(?:\/(?:sessions\/([^/]+)(?:\/(?:timeline|analysis|export))?|synthesis|search|ledgers\/(.+?)))?\/?$/;
 
 /**
  * Checks a dashboard page path (issue 8 probe): a malformed percent-encoding in any segment is
- * `bad_encoding` (it used to answer 500), and `/projects/<key>[/synthesis|/sessions/<ref>]` naming
- * a project or session that is not in the workspace is `not_found` (it used to answer 200, as a
- * page's notFound() comes after streaming has begun); a registered Control Plane project's pages
- * pass (a session ref must be `SES-…`). Other paths are `ok`. An unreadable
- * workspace is left to the page's own error view.
+ * `bad_encoding` (it used to answer 500), and a project page (`/projects/<key>`, its `synthesis`,
+ * `search` and `ledgers/<id>`, `sessions/<ref>` and the session's `timeline`, `analysis` and
+ * `export` tabs) naming a project, session or ledger that does not exist is `not_found` (it used
+ * to answer 200, as a page's notFound() under a loading view comes after streaming has begun).
+ * A transcript project has no ledgers; a registered Control Plane project's session must be a
+ * `SES-…` id some entry of its main ledgers belongs to (issue 11), and its ledger one it has.
+ * Other paths are `ok`. An unreadable workspace or Control Plane root is left to the page's own
+ * error view.
  */
 export async function checkPageTarget(ctx: CoreContext, pathname: string): Promise<PageTarget> {
   const segments = pathname.split("/");
@@ -28,6 +34,7 @@ export async function checkPageTarget(ctx: CoreContext, pathname: string): Promi
   if (!m) return { kind: "ok" };
   const projectKey = decodeURIComponent(m[1]!);
   const sessionRef = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
+  const ledger = m[3] === undefined ? undefined : m[3].split("/").map(decodeURIComponent).join("/");
   let ws;
   try {
     ws = await loadWorkspace(ctx);
@@ -36,11 +43,20 @@ export async function checkPageTarget(ctx: CoreContext, pathname: string): Promi
   }
   const project = findProject(ws, projectKey);
   if (!project) {
-    // A registered Control Plane root (issue 11) is a project too; its sessions are ho2m `SES-…` ids,
-    // checked by the page itself (finding one means reading the ledger).
-    if (await findControlPlaneProject(ctx, projectKey)) return sessionRef === undefined || sessionRef.startsWith("SES-") ? { kind: "ok" } : { kind: "not_found", what: `session '${sessionRef}' of project '${projectKey}'` };
-    return { kind: "not_found", what: `project '${projectKey}'` };
+    // A registered Control Plane root (issue 11) is a project too.
+    const controlPlane = await findControlPlaneProject(ctx, projectKey);
+    if (!controlPlane) return { kind: "not_found", what: `project '${projectKey}'` };
+    if (sessionRef === undefined && ledger === undefined) return { kind: "ok" };
+    let layout;
+    try {
+      layout = await discoverControlPlane(controlPlane.root);
+    } catch {
+      return { kind: "ok" };
+    }
+    if (ledger !== undefined) return findLedger(layout, ledger) ? { kind: "ok" } : { kind: "not_found", what: `ledger '${ledger}' of project '${projectKey}'` };
+    return sessionRef!.startsWith("SES-") && (await hasCpSession(layout, sessionRef!).catch(() => true)) ? { kind: "ok" } : { kind: "not_found", what: `session '${sessionRef}' of project '${projectKey}'` };
   }
   if (sessionRef !== undefined && !project.rows.some((r) => r.session_ref === sessionRef)) return { kind: "not_found", what: `session '${sessionRef}' of project '${projectKey}'` };
+  if (ledger !== undefined) return { kind: "not_found", what: `ledger '${ledger}' of project '${projectKey}' (a transcript project has no ledgers)` };
   return { kind: "ok" };
 }

@@ -126,6 +126,12 @@ async function sessionEvents(layout: ControlPlaneLayout, sessionId: string): Pro
   return out.sort(compareEntries);
 }
 
+/** True when an entry of ho2m, ho1m or governance belongs to `sessionId` (what every session tool requires; ledgers read through the entries cache). */
+export async function hasCpSession(layout: ControlPlaneLayout, sessionId: string): Promise<boolean> {
+  for (const name of MAIN_LEDGERS) for (const e of await mainEntries(layout, name)) if (belongsToSession(e.entry, sessionId)) return true;
+  return false;
+}
+
 function unknownSession(sessionId: string): CpErrorResult {
   return { status: "error", error: `unknown session_id '${sessionId}'`, hint: "use a session_id from list_sessions (SES-…)" };
 }
