@@ -14,7 +14,7 @@ import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { workersOnly, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
 import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
-import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 
 /**
  * Cuts bytes `[0, size)` into ranges starting right after the first `\n` at or after each of
@@ -106,11 +106,11 @@ export async function readRangeLines(filePath: string, range: LineRange, onLine:
   spareBuffers = null;
   const options = { range: { startByte: range.startByte, endByte: range.endByte, firstLine: 1 }, chunkBytes: RANGE_CHUNK, headroomBytes: RANGE_HEADROOM, buffers, syncReads: true };
   try {
-    for await (const { bytes, start, end, next } of streamLineBytes(filePath, options)) {
+    await forEachLineBytes(filePath, options, (_line, bytes, start, end, next) => {
       starts.push(offset);
       offset += next - start;
       onLine(bytes, start, end, next);
-    }
+    });
   } finally {
     spareBuffers = buffers;
   }

@@ -44,11 +44,54 @@ export type StreamLineBytesOptions = {
  * its copy). Reads up to the size the file had when opened, the next chunk in flight while
  * the caller works on this one. A yielded buffer is reused once the caller moves past its
  * lines: copy what must outlive them. Memory: two chunks plus the longest line, plus 8 bytes
- * a line of index.
+ * a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
  * @throws the fs error when the file cannot be opened or read; AppError io_error when it
  *   shrank while being read.
  */
 export async function* streamLineBytes(filePath: string, options: StreamLineBytesOptions = {}): AsyncGenerator<LineBytes> {
+  for await (const c of chunkLines(filePath, options)) {
+    for (let k = c.from; k < c.to; k++) {
+      const start = c.toWork(c.starts.at(k));
+      const next = c.toWork(k + 1 < c.starts.length ? c.starts.at(k + 1) : c.size);
+      yield { line: c.lineBase + k + 1, bytes: c.work, start, end: next - terminatorBytes(c.work, start, next), next };
+    }
+  }
+}
+
+/**
+ * {@link streamLineBytes}'s pass with `onLine` called for each line (its number, the buffer, the
+ * line's start, end without terminator and the next line's start), synchronously within each
+ * read: no promise per line, which costs ~0.15 µs a line (~30 ms of a 184,000-line rollout,
+ * issue 13). `onLine` returns false to stop the pass (then no line index is given).
+ * @throws as {@link streamLineBytes}, and whatever `onLine` throws.
+ */
+export async function forEachLineBytes(filePath: string, options: StreamLineBytesOptions, onLine: (line: number, bytes: Buffer, start: number, end: number, next: number) => boolean | void): Promise<void> {
+  for await (const c of chunkLines(filePath, options)) {
+    const { work, starts, size, lineBase } = c;
+    for (let k = c.from; k < c.to; k++) {
+      const start = c.toWork(starts.at(k));
+      const next = c.toWork(k + 1 < starts.length ? starts.at(k + 1) : size);
+      if (onLine(lineBase + k + 1, work, start, next - terminatorBytes(work, start, next), next) === false) return;
+    }
+  }
+}
+
+/** The whole lines one read completed: 0-based stream indexes `[from, to)` of `starts`, in `work`. */
+type ChunkLines = {
+  work: Buffer;
+  starts: LineStartList;
+  from: number;
+  to: number;
+  /** Where the stream ends (file offset): the end of its last line. */
+  size: number;
+  /** Line number of stream index 0, minus one. */
+  lineBase: number;
+  /** The index in `work` of a file offset. */
+  toWork: (offset: number) => number;
+};
+
+/** The pass itself: one {@link ChunkLines} a read, whose lines the caller handles before it asks for the next. */
+async function* chunkLines(filePath: string, options: StreamLineBytesOptions): AsyncGenerator<ChunkLines> {
   const handle = options.syncReads ? syncHandle(filePath) : await fs.open(filePath, "r");
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
@@ -68,7 +111,7 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
     if (size > first) starts.push(first);
     let position = first; // file offset read up to
     let scanned = first; // file offset up to which boundaries were looked for
-    let nextLine = 0; // 0-based index (in this stream) of the next line to yield
+    let nextLine = 0; // 0-based index (in this stream) of the next line to hand over
     let carry: Buffer = Buffer.alloc(0); // the unfinished line (file offset carryStart), a view into the last work buffer
     let carryStart = first;
     let turn: 0 | 1 = 0;
@@ -94,15 +137,11 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
       const isLast = position >= size;
       const from = dataStart + (scanned - workStart);
       scanned += scanChunk(work.subarray(from, workEnd), scanned, isLast, size, starts);
-      const toWork = (offset: number): number => offset - workStart + dataStart;
-      while (nextLine + 1 < starts.length || (isLast && nextLine < starts.length)) {
-        const start = toWork(starts.at(nextLine));
-        const next = toWork(nextLine + 1 < starts.length ? starts.at(nextLine + 1) : size);
-        nextLine += 1;
-        yield { line: lineBase + nextLine, bytes: work, start, end: next - terminatorBytes(work, start, next), next };
-      }
+      const to = isLast ? starts.length : Math.max(nextLine, starts.length - 1);
+      if (to > nextLine) yield { work, starts, from: nextLine, to, size, lineBase, toWork: (offset: number): number => offset - workStart + dataStart };
+      nextLine = to;
       carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
-      carry = work.subarray(toWork(carryStart), workEnd);
+      carry = work.subarray(carryStart - workStart + dataStart, workEnd);
     }
     if (!range) options.onIndex?.({ size, mtimeMs: stat.mtimeMs, lineCount: starts.length, starts: starts.toArray() });
   } finally {

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
-import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
@@ -154,7 +154,7 @@ async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLine
   const threads = rangeCount(stat.size);
   if (threads <= 1) {
     const stream = newStreamFacts();
-    for await (const { line, bytes, start, end, next } of streamLineBytes(filePath, { onIndex })) fold(line, claudeLineFact(bytes, start, end, next, stream));
+    await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => fold(line, claudeLineFact(bytes, start, end, next, stream)));
     return [stream];
   }
   const streams: ClaudeStreamFacts[] = [];

@@ -5,7 +5,7 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
-import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { forEachLineBytes, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { codexLineRecord, codexRangeRecords, rangeRecordsReader, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -93,11 +93,11 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSiz
   // thousands of small rollouts); a file that grew since the stat gets streamLineBytes' own buffers.
   const bufferBytes = skim ? Math.min(READ_HEADROOM, skimSize) + Math.min(READ_CHUNK, Math.max(1, skimSize)) : 0;
   const buffers = skim ? ([scanMemoryBuffer(bufferBytes), scanMemoryBuffer(bufferBytes)] as const) : undefined;
-  for await (const { line, bytes, start, end } of streamLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM })) {
-    if (line < from) continue;
+  await forEachLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM }, (line, bytes, start, end) => {
+    if (line < from) return;
     analyzer.pushRecord(line, skim && analyzer.skimmable ? codexLineRecord(bytes, start, end) : parseJsonObject(bytes.toString("utf8", start, end)));
-    if (analyzer.excluded) break;
-  }
+    return !analyzer.excluded;
+  });
 }
 
 /**
