@@ -82,9 +82,11 @@ export class CodexAnalyzer {
   /**
    * Feeds the next physical line already parsed: its JSON object, or null when it is not one
    * (malformed, contract §1.6). While {@link skimmable}, a record holding only the fields the
-   * analysis reads of its kind may stand for the whole one.
+   * analysis reads of its kind may stand for the whole one, its top-level `timestamp` read from
+   * the bytes and given as `timestampMs` (epoch ms, null when it is not an aware timestamp, as
+   * `codexRecordTimestamp` would read it); `undefined` reads it from the record.
    */
-  pushRecord(line: number, raw: JsonObject | null): void {
+  pushRecord(line: number, raw: JsonObject | null, timestampMs?: number | null): void {
     this.lineCount = line;
     this.options.usageLog?.observe(line, raw);
     if (raw === null) {
@@ -98,7 +100,7 @@ export class CodexAnalyzer {
     this.count(codexRecordKind(record));
     this.meta.observe(record, this.format === "legacy");
     if (!this.hashable()) this.open?.stopHashing();
-    const ts = codexRecordTimestamp(record);
+    const ts = timestampMs !== undefined ? timestampMs : codexRecordTimestamp(record);
     const trigger = isCodexTrigger(record);
     if (ts === null) {
       this.counts.untimestampedRecords += 1;

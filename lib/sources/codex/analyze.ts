@@ -95,7 +95,10 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSiz
   const buffers = skim ? ([scanMemoryBuffer(bufferBytes), scanMemoryBuffer(bufferBytes)] as const) : undefined;
   await forEachLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM }, (line, bytes, start, end) => {
     if (line < from) return;
-    analyzer.pushRecord(line, skim && analyzer.skimmable ? codexLineRecord(bytes, start, end) : parseJsonObject(bytes.toString("utf8", start, end)));
+    if (skim && analyzer.skimmable) {
+      const { record, timestampMs } = codexLineRecord(bytes, start, end);
+      analyzer.pushRecord(line, record, timestampMs);
+    } else analyzer.pushRecord(line, parseJsonObject(bytes.toString("utf8", start, end)));
     return !analyzer.excluded;
   });
 }
@@ -113,10 +116,10 @@ async function readPooled(analyzer: CodexAnalyzer, file: { path: string; size: n
   const fold = (part: CodexRangeRecords): void => {
     const next = rangeRecordsReader(part);
     for (let i = 0; i < part.kinds.length; i++) {
-      const record = next();
+      const { record, timestampMs } = next();
       line += 1;
       if (line === 1) continue;
-      analyzer.pushRecord(line, record);
+      analyzer.pushRecord(line, record, timestampMs);
       if (analyzer.excluded) throw STOPPED;
     }
   };

@@ -6,35 +6,48 @@ import { BLANK, skimLine } from "@/lib/sources/common/skim";
 import { CODEX_ENVELOPE, envelopeSuffices } from "@/lib/sources/codex/skim-plan";
 
 /**
+ * A line as `CodexAnalyzer.pushRecord` takes it while skimmable: the record, and its timestamp
+ * (epoch ms, null when it has none) when the skim read it from the bytes; `undefined` when the
+ * record was parsed whole and keeps its own `timestamp` field.
+ */
+export type CodexLineRecord = { record: JsonObject | null; timestampMs: number | null | undefined };
+
+/**
  * The record `CodexAnalyzer.pushRecord` needs of the line `bytes[start, end)` while the analyzer
  * is `skimmable` (an envelope-format file read without fork fingerprints): the skimmed envelope
- * when {@link envelopeSuffices} (the line's other bytes are checked, never built), else the
- * `JSON.parse`d object of the decoded line, null when it is not a JSON object (malformed or blank).
+ * and its timestamp when {@link envelopeSuffices} (the line's other bytes are checked, never
+ * built), else the `JSON.parse`d object of the decoded line, null when it is not a JSON object
+ * (malformed or blank). The answer is one object reused by every call: read it before the next.
  */
-export function codexLineRecord(bytes: Buffer, start: number, end: number): JsonObject | null {
+export function codexLineRecord(bytes: Buffer, start: number, end: number): CodexLineRecord {
   const skimmed = skimLine(bytes, start, end, CODEX_ENVELOPE);
-  if (skimmed !== null && skimmed !== BLANK && envelopeSuffices(skimmed.record)) return skimmed.record;
-  return parseJsonObject(bytes.toString("utf8", start, end));
+  if (skimmed !== null && skimmed !== BLANK && envelopeSuffices(skimmed.record)) {
+    LINE.record = skimmed.record;
+    LINE.timestampMs = skimmed.timestampMs;
+  } else {
+    LINE.record = parseJsonObject(bytes.toString("utf8", start, end));
+    LINE.timestampMs = undefined;
+  }
+  return LINE;
 }
+const LINE: CodexLineRecord = { record: null, timestampMs: undefined };
 
 /**
  * The {@link codexLineRecord}s of a byte range as a worker sends them. Structured-cloning every
  * record of the 321 MB real-shaped rollout (184,465 small objects) cost ~0.24 s of CPU, ~0.15 s
  * of it deserializing on the main thread, which also folds; sent this way it costs ~0.1 s (issue
- * 13). A record made only of a string `timestamp`, a string `type` and a `payload` of string
- * `type`/`role`/`cwd` (most skimmed envelopes) is sent as its shape (an index into `shapes`: one
- * such record per distinct key order and values other than the timestamp) and its timestamp (a
- * slice of `stamps`); any other record goes whole in `objects`. Read back with
- * {@link rangeRecordsReader}, which rebuilds each record exactly (key order included).
+ * 13). A skimmed record made only of a string `type` and a `payload` of string `type`/`role`/`cwd`
+ * (most envelopes) is sent as its shape (an index into `shapes`: one such record per distinct key
+ * order and values); any other record goes whole in `objects`; skimmed timestamps go in `stamps`.
+ * Read back with {@link rangeRecordsReader}, which rebuilds each line exactly (key order included).
  */
 export type CodexRangeRecords = {
-  /** Per line: 0 null, 1 shape + timestamp, 2 the next of `objects`. */
+  /** Per line: 0 null, 1 a shape, 2 the next of `objects` with its skimmed timestamp, 3 the next of `objects` parsed whole. */
   kinds: Uint8Array;
   /** Per line of kind 1: index into `shapes`. */
   shapeIndex: Uint32Array;
-  /** Per line of kind 1: length of its timestamp in `stamps`. */
-  stampLengths: Uint32Array;
-  stamps: string;
+  /** Per line of kind 1 or 2: its skimmed timestamp, epoch ms (NaN for none). */
+  stamps: Float64Array;
   shapes: JsonObject[];
   objects: JsonObject[];
   /** Absolute byte offset of each line's start. */
@@ -55,45 +68,51 @@ export async function codexRangeRecords(filePath: string, range: LineRange): Pro
 
 /** The buffers of a {@link CodexRangeRecords} a worker moves rather than copies. */
 export function rangeRecordsTransfer(r: CodexRangeRecords): ArrayBuffer[] {
-  return [r.kinds, r.shapeIndex, r.stampLengths, r.starts].map((a) => a.buffer as ArrayBuffer);
+  return [r.kinds, r.shapeIndex, r.stamps, r.starts].map((a) => a.buffer as ArrayBuffer);
 }
 
-/** Reads the records of a {@link CodexRangeRecords} back, in line order: each call returns the next (a fresh object). */
-export function rangeRecordsReader(r: CodexRangeRecords): () => JsonObject | null {
+/**
+ * Reads the lines of a {@link CodexRangeRecords} back, in line order: each call returns the next
+ * (a fresh record, in one answer object reused by every call, as {@link codexLineRecord}'s).
+ */
+export function rangeRecordsReader(r: CodexRangeRecords): () => CodexLineRecord {
   let i = 0;
   let object = 0;
   let shaped = 0;
-  let stampAt = 0;
+  let stamped = 0;
+  const out: CodexLineRecord = { record: null, timestampMs: undefined };
   return () => {
     const kind = r.kinds[i++];
-    if (kind === 0) return null;
-    if (kind === 2) return r.objects[object++]!;
-    const length = r.stampLengths[shaped]!;
-    const stamp = r.stamps.slice(stampAt, stampAt + length);
-    stampAt += length;
-    return withStamp(r.shapes[r.shapeIndex[shaped++]!]!, stamp);
+    if (kind === 0) {
+      out.record = null;
+      out.timestampMs = undefined;
+    } else if (kind === 3) {
+      out.record = r.objects[object++]!;
+      out.timestampMs = undefined;
+    } else {
+      out.record = kind === 2 ? r.objects[object++]! : copyOf(r.shapes[r.shapeIndex[shaped++]!]!);
+      const ms = r.stamps[stamped++]!;
+      out.timestampMs = Number.isNaN(ms) ? null : ms;
+    }
+    return out;
   };
 }
 
-const ENVELOPE_KEYS = new Set(["timestamp", "type", "payload"]);
 const PAYLOAD_KEYS = new Set(["type", "role", "cwd"]);
 
 /**
- * The shape key of a record {@link withStamp} rebuilds exactly from its shape and timestamp (its
- * keys in order and every value but the timestamp's; strings length-prefixed, so distinct
- * records never share a key), or null for any other record.
+ * The shape key of a skimmed record {@link copyOf} rebuilds exactly from its shape (its keys in
+ * order and every value; strings length-prefixed, so distinct records never share a key), or
+ * null for any other record.
  */
 function shapeKey(record: JsonObject): string | null {
-  if (typeof record.timestamp !== "string") return null;
   let key = "";
   for (const name in record) {
-    if (!ENVELOPE_KEYS.has(name)) return null;
     const value = record[name];
-    if (name === "timestamp") key += "t;";
-    else if (name === "type") {
+    if (name === "type") {
       if (typeof value !== "string") return null;
       key += `y${value.length}:${value};`;
-    } else {
+    } else if (name === "payload") {
       if (!isJsonObject(value)) return null;
       key += "p{";
       for (const field in value) {
@@ -102,25 +121,25 @@ function shapeKey(record: JsonObject): string | null {
         key += `${field}${text.length}:${text};`;
       }
       key += "}";
-    }
+    } else return null;
   }
   return key;
 }
 
-/** A fresh copy of `shape` (keys in the same order) whose `timestamp` is `stamp`. */
-function withStamp(shape: JsonObject, stamp: string): JsonObject {
+/** A fresh copy of `shape` (keys in the same order, its payload copied too). */
+function copyOf(shape: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const name in shape) out[name] = name === "timestamp" ? stamp : name === "payload" ? { ...(shape.payload as JsonObject) } : shape[name]!;
+  for (const name in shape) out[name] = name === "payload" ? { ...(shape.payload as JsonObject) } : shape[name]!;
   return out;
 }
 
 class RangeRecordsWriter {
   private count = 0;
   private shapedCount = 0;
+  private stampedCount = 0;
   private kinds: Uint8Array;
   private shapeIndex: Uint32Array;
-  private stampLengths: Uint32Array;
-  private readonly stamps: string[] = [];
+  private stamps: Float64Array;
   private readonly shapes: JsonObject[] = [];
   private readonly shapeIds = new Map<string, number>();
   private readonly objects: JsonObject[] = [];
@@ -129,42 +148,45 @@ class RangeRecordsWriter {
     const n = Math.max(16, Math.ceil(capacity));
     this.kinds = new Uint8Array(n);
     this.shapeIndex = new Uint32Array(n);
-    this.stampLengths = new Uint32Array(n);
+    this.stamps = new Float64Array(n);
   }
 
-  push(record: JsonObject | null): void {
+  push({ record, timestampMs }: CodexLineRecord): void {
     if (this.count === this.kinds.length) this.kinds = grown(this.kinds, this.count * 2);
     const i = this.count++;
-    const key = record === null ? null : shapeKey(record);
-    if (record === null) this.kinds[i] = 0;
-    else if (key === null) {
+    if (record === null) {
+      this.kinds[i] = 0;
+      return;
+    }
+    if (timestampMs === undefined) {
+      this.kinds[i] = 3;
+      this.objects.push(record);
+      return;
+    }
+    if (this.stampedCount === this.stamps.length) this.stamps = grown(this.stamps, this.stampedCount * 2);
+    this.stamps[this.stampedCount++] = timestampMs ?? NaN;
+    const key = shapeKey(record);
+    if (key === null) {
       this.kinds[i] = 2;
       this.objects.push(record);
-    } else {
-      this.kinds[i] = 1;
-      let id = this.shapeIds.get(key);
-      if (id === undefined) {
-        id = this.shapes.length;
-        this.shapes.push(record);
-        this.shapeIds.set(key, id);
-      }
-      if (this.shapedCount === this.shapeIndex.length) {
-        this.shapeIndex = grown(this.shapeIndex, this.shapedCount * 2);
-        this.stampLengths = grown(this.stampLengths, this.shapedCount * 2);
-      }
-      const stamp = record.timestamp as string;
-      this.shapeIndex[this.shapedCount] = id;
-      this.stampLengths[this.shapedCount++] = stamp.length;
-      this.stamps.push(stamp);
+      return;
     }
+    this.kinds[i] = 1;
+    let id = this.shapeIds.get(key);
+    if (id === undefined) {
+      id = this.shapes.length;
+      this.shapes.push(record);
+      this.shapeIds.set(key, id);
+    }
+    if (this.shapedCount === this.shapeIndex.length) this.shapeIndex = grown(this.shapeIndex, this.shapedCount * 2);
+    this.shapeIndex[this.shapedCount++] = id;
   }
 
   finish(): Omit<CodexRangeRecords, "starts"> {
     return {
       kinds: this.kinds.slice(0, this.count),
       shapeIndex: this.shapeIndex.slice(0, this.shapedCount),
-      stampLengths: this.stampLengths.slice(0, this.shapedCount),
-      stamps: this.stamps.join(""),
+      stamps: this.stamps.slice(0, this.stampedCount),
       shapes: this.shapes,
       objects: this.objects,
     };

@@ -56,6 +56,18 @@ describe("the Codex skim gives the analysis JSON.parse gives", () => {
       `{"timestamp":"${ts(11)}","type":"event_msg","payload":{"type":"agent_message","message":"done"}} `,
       line({ timestamp: "  ", type: "event_msg", payload: { type: "user_message", message: "untimestamped" } }),
       line({ timestamp: ts(12), type: "event_msg", payload: { type: "task_complete" } }),
+      // Timestamps the skim reads from bytes, as the parsed record's field is read: other shapes,
+      // impossible dates, offsets, non-strings, a duplicate key (the last wins), none at all.
+      line({ timestamp: "2026-05-11T10:00:13+02:00", type: "event_msg", payload: { type: "user_message", message: "offset time" } }),
+      line({ timestamp: "2026-02-31T08:00:14.000Z", type: "event_msg", payload: { type: "user_message", message: "no such day" } }),
+      line({ timestamp: "2026-05-11T08:00:15.5Z", type: "event_msg", payload: { type: "agent_message", message: "short fraction" } }),
+      line({ timestamp: "2026-05-11T08:00:16", type: "event_msg", payload: { type: "user_message", message: "naive" } }),
+      line({ timestamp: 1778486417000, type: "event_msg", payload: { type: "user_message", message: "a number" } }),
+      `{"timestamp":"${ts(30)}","type":"event_msg","timestamp":"${ts(18)}","payload":{"type":"user_message","message":"two stamps"}}`,
+      line({ type: "event_msg", payload: { type: "user_message", message: "no stamp" } }),
+      line({ timestamp: "2026-05-11T08:00:19.000Z", type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 70, output_tokens: 20, total_tokens: 90 } } } }),
+      `{"timestamp":"2026-05-11T08:00:20.000\\u005a","type":"event_msg","payload":{"type":"user_message","message":"escaped zone"}}`,
+      line({ timestamp: ts(10), type: "event_msg", payload: { type: "user_message", message: "back in time" } }),
     ];
     writeFileSync(file, `${lines.join("\n")}\n`);
     const skimmed = await analysed(file, true);
