@@ -110,6 +110,10 @@ async function prepareInto(
   let turns = 0;
   let lines = 0;
   const primes: { projectKey: string; sessions: PlannedSession[]; rows: IndexRow[] }[] = [];
+  // Line indexes are encoded and written while the next files are copied and the index rows
+  // written (their fsyncs overlap); every one is settled before prepare returns.
+  // Each is caught as it is made (a rejection must not go unhandled meanwhile) and rethrown after.
+  const indexing: Promise<{ error: unknown } | null>[] = [];
   for (const [projectKey, sessions] of byProject) {
     const projectDir = path.join(root, "projects", projectKey);
     const label = sessions[0]!.projectLabel;
@@ -128,7 +132,7 @@ async function prepareInto(
       // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
         const cacheDir = path.join(root, CASEFILE_DIR, "index");
-        await (s.sourceIndex ? adoptLineIndex(sessionFile, cacheDir, s.sourceIndex) : getLineIndex(sessionFile, cacheDir));
+        indexing.push((s.sourceIndex ? adoptLineIndex(sessionFile, cacheDir, s.sourceIndex) : getLineIndex(sessionFile, cacheDir)).then(() => null, (error: unknown) => ({ error })));
         fresh.push(s);
       }
       lines += s.lineCount;
@@ -139,6 +143,8 @@ async function prepareInto(
     turns += projectTurns;
     projects.push({ project_key: projectKey, project_label: label, sessions: rows.length, turns: projectTurns });
   }
+  const failed = (await Promise.all(indexing)).find((r) => r !== null);
+  if (failed) throw failed.error;
   await fs.mkdir(path.join(root, "projects"), { recursive: true });
   const metaPath = path.join(root, "metadata.json");
   if (!existingMeta || written > 0) {
