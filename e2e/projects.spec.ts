@@ -135,6 +135,28 @@ test.describe("project session table", () => {
     }
   });
 
+  test("a session whose risk is still being computed says so, then shows its risk when the list has it", async ({ projectPage, page }) => {
+    // The first answer names the first row in risk_pending (a large session never analysed); later ones are the server's.
+    let answers = 0;
+    await page.route(/\/api\/projects\/[^/]+\/sessions\?/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { sessions: { session_ref: string; risk_level: string | null; reset_count: number | null }[]; risk_pending: string[] };
+      if (answers++ === 0) {
+        body.risk_pending = [body.sessions[0]!.session_ref];
+        body.sessions[0]!.risk_level = null;
+        body.sessions[0]!.reset_count = null;
+      }
+      await route.fulfill({ response, json: body });
+    });
+    await projectPage.sortBy("Session");
+    const row = projectPage.dataRows().first();
+    await expect(row.getByText("analysing…")).toBeVisible();
+    // The table asks again while a risk is pending, and the badge takes the place of the note.
+    await expect(row.locator("[data-risk]")).toBeVisible({ timeout: 10_000 });
+    await expect(row.getByText("analysing…")).toHaveCount(0);
+    expect(answers).toBeGreaterThanOrEqual(2);
+  });
+
   test("a row links to the session viewer", async ({ projectPage, page }) => {
     await projectPage.openSession();
     await expect(page.getByTestId("line-row").first()).toBeVisible();

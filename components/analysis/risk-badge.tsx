@@ -5,8 +5,19 @@ const STYLE: Record<RiskLevel, string> = {
   low: "border-ok/30 bg-ok-soft text-ok",
 };
 
-/** Seed 003 risk badge: low for 0–1 context resets, high for 2+. */
-export function RiskBadge({ level, resets }: { level: RiskLevel | null; resets: number | null }) {
+/**
+ * Seed 003 risk badge: low for 0–1 context resets, high for 2+; `pending` while a large session's
+ * analysis is still running (list_sessions' `risk_pending`).
+ */
+export function RiskBadge({ level, resets, pending = false }: { level: RiskLevel | null; resets: number | null; pending?: boolean }) {
+  if (pending) {
+    return (
+      <span className="inline-flex items-center gap-1 whitespace-nowrap text-2xs text-muted" title="The seed 003 analysis of this large session is running; its risk appears when it ends">
+        <span aria-hidden className="size-2 animate-pulse rounded-full bg-accent/60" />
+        analysing…
+      </span>
+    );
+  }
   if (level === null) return <span className="text-faint">—</span>;
   return (
     <span

@@ -8,7 +8,8 @@ import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 
 /** A list item plus its viewer link and evidence coverage, computed once per page of results. */
-export type SessionRow = SessionListItem & { href: string; evidence: SessionEvidenceCoverage | undefined };
+/** A list row as the table shows it: `riskPending` while its risk is being computed (list_sessions' `risk_pending`). */
+export type SessionRow = SessionListItem & { href: string; evidence: SessionEvidenceCoverage | undefined; riskPending: boolean };
 
 /** The DOM never needs more than a screen width of the first message. */
 const MESSAGE_CLIP = 300;
@@ -79,7 +80,7 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     header: "Risk",
     sortKey: "reset_count",
     width: "9.5rem", // the badge ("HIGH RISK · 3887") plus the cell padding; narrower clips it to an ellipsis
-    cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} />,
+    cell: (row) => <RiskBadge level={row.risk_level} resets={row.reset_count} pending={row.riskPending} />,
   },
   {
     id: "first_user_message",

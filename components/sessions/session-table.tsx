@@ -20,6 +20,8 @@ import { useSessionListParams } from "./use-session-list-params";
 const getRowId = (row: SessionRow) => row.session_ref;
 
 const NO_COVERAGE: readonly SessionEvidenceCoverage[] = [];
+/** How often the list is asked again while a session's risk is being computed. */
+const RISK_POLL_MS = 2000;
 
 type SessionTableProps = {
   projectKey: string;
@@ -34,22 +36,29 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
   const router = useRouter();
   const { params, toggleSort, setQuery, setRisk } = useSessionListParams();
   const first = firstPage && sameParams(firstPage.params, params) ? firstPage.page : undefined;
-  const query = useInfiniteQuery({ ...sessionListInfiniteQuery(projectKey, params), initialData: first ? { pages: [first], pageParams: [0] } : undefined });
+  const query = useInfiniteQuery({
+    ...sessionListInfiniteQuery(projectKey, params),
+    initialData: first ? { pages: [first], pageParams: [0] } : undefined,
+    // A large session's risk is computed after the list answered: ask again until it is known.
+    refetchInterval: (q) => ((q.state.data?.pages.at(-1)?.risk_pending.length ?? 0) > 0 ? RISK_POLL_MS : false),
+  });
+  const pendingRisk = query.data?.pages.at(-1)?.risk_pending;
 
   const coverageByRef = useMemo(() => new Map(coverage.map((c) => [c.session_ref, c])), [coverage]);
   const rows = useMemo(() => {
     // Pages are offset-based; if the list changed between two page loads a row can repeat.
     const seen = new Set<string>();
+    const pending = new Set(pendingRisk ?? []);
     const out: SessionRow[] = [];
     for (const page of query.data?.pages ?? []) {
       for (const session of page.sessions) {
         if (seen.has(session.session_ref)) continue;
         seen.add(session.session_ref);
-        out.push({ ...session, href: routes.session(projectKey, session.session_ref), evidence: coverageByRef.get(session.session_ref) });
+        out.push({ ...session, href: routes.session(projectKey, session.session_ref), evidence: coverageByRef.get(session.session_ref), riskPending: pending.has(session.session_ref) });
       }
     }
     return out;
-  }, [query.data, projectKey, coverageByRef]);
+  }, [query.data, projectKey, coverageByRef, pendingRisk]);
 
   const total = query.data?.pages.at(-1)?.total ?? 0;
   const onRowClick = useCallback((row: SessionRow) => router.push(row.href), [router]);

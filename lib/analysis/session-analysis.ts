@@ -93,6 +93,8 @@ const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp
  * same gigabyte session at once (issue 13: server RSS).
  */
 const riskInFlight = processWide("analysis:risk-in-flight", () => new Map<string, Promise<SessionRisk>>());
+/** File versions whose background risk analysis failed ({@link getSessionRiskIfReady} then waits for the next). */
+const riskFailed = processWide("analysis:risk-failed", () => new Set<string>());
 
 /**
  * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
@@ -116,6 +118,39 @@ export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession)
   return task;
 }
 
+/**
+ * Session files from this size on are not waited for by {@link getSessionRiskIfReady}: their
+ * seed 003 analysis takes about a second per 500 MB on two cores (issue 13: a freshly prepared
+ * gigabyte session held its project's first list for ~2 s).
+ */
+export const RISK_WAIT_MAX_BYTES = 64 << 20;
+
+/**
+ * {@link getSessionRisk}, except for a file of at least {@link RISK_WAIT_MAX_BYTES} whose risk is
+ * neither in memory nor in its risk file: its analysis is started (once, as getSessionRisk's)
+ * and `"pending"` is returned at once; a later call finds the result. After a failed background
+ * analysis, the next call for that file version waits for a new one, as getSessionRisk.
+ * @throws the fs error when the session file cannot be read.
+ */
+export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk | "pending"> {
+  const st = await fs.stat(session.filePath);
+  if (st.size < RISK_WAIT_MAX_BYTES) return getSessionRisk(ctx, session);
+  const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
+  const hit = riskMemo.get(session.filePath);
+  if (hit && hit.stamp === stamp) return hit.risk;
+  const key = `${session.filePath}\n${stamp}`;
+  if (!riskInFlight.has(key)) {
+    const stored = await readRiskCache(analysisFile(ctx, session, "risk.json"), stamp);
+    if (stored) {
+      rememberRisk(session.filePath, stamp, stored);
+      return stored;
+    }
+  }
+  if (riskFailed.has(key)) return getSessionRisk(ctx, session);
+  void getSessionRisk(ctx, session).catch(() => riskFailed.add(key));
+  return "pending";
+}
+
 async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: string): Promise<SessionRisk> {
   const riskFile = analysisFile(ctx, session, "risk.json");
   let risk = await readRiskCache(riskFile, stamp);
@@ -124,9 +159,13 @@ async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: st
     risk = { risk_level: a.risk_level, reset_count: a.reset_count };
     await writeFileAtomic(riskFile, JSON.stringify({ stamp, risk })).catch(() => undefined);
   }
-  if (riskMemo.size >= MEMORY_ENTRIES * 5) riskMemo.delete(riskMemo.keys().next().value!);
-  riskMemo.set(session.filePath, { stamp, risk });
+  rememberRisk(session.filePath, stamp, risk);
   return risk;
+}
+
+function rememberRisk(filePath: string, stamp: string, risk: SessionRisk): void {
+  if (riskMemo.size >= MEMORY_ENTRIES * 5) riskMemo.delete(riskMemo.keys().next().value!);
+  riskMemo.set(filePath, { stamp, risk });
 }
 
 /**

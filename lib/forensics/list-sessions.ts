@@ -1,4 +1,4 @@
-import { getSessionRisk } from "@/lib/analysis/session-analysis";
+import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
 import type { CoreContext } from "@/lib/context";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import {
@@ -42,14 +42,20 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   }
   // Rows are independent: a few at a time, so their file-system calls overlap (order kept).
   const items: SessionListItem[] = new Array<SessionListItem>(project.rows.length);
+  const pending: string[] = [];
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < project.rows.length; i = next++) {
       const row = project.rows[i]!;
       const resolved = await resolveSession(ctx, project_key, row.session_ref);
-      items[i] = resolved.ok
-        ? { ...(await getSessionSummary(ctx, resolved.session)), ...(await getSessionRisk(ctx, resolved.session)) }
-        : missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length);
+      if (!resolved.ok) {
+        items[i] = missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length);
+        continue;
+      }
+      const summary = await getSessionSummary(ctx, resolved.session);
+      const risk = await getSessionRiskIfReady(ctx, resolved.session);
+      if (risk === "pending") pending.push(row.session_ref);
+      items[i] = { ...summary, ...(risk === "pending" ? { risk_level: null, reset_count: null } : risk) };
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, project.rows.length) }, worker));
@@ -60,7 +66,7 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   ).filter((s) => !risk || s.risk_level === risk);
   const sorted = [...matching].sort(compareBy(sort, order));
   const page = sorted.slice(offset, offset + limit);
-  return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page };
+  return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page, risk_pending: pending.sort() };
 }
 
 function missingFileItem(ref: string, source: string, id: string, turns: number): SessionListItem {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 
+import { getSessionRisk, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 import { listSessions } from "@/lib/forensics/list-sessions";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
+import { resolveSession } from "@/lib/workspace/sessions";
 
 const at = (minute: number) => `2026-05-12T01:${String(minute).padStart(2, "0")}:00Z`;
 const user = (minute: number, text: string) => JSON.stringify({ type: "user", timestamp: at(minute), message: { role: "user", content: text } });
@@ -31,4 +33,39 @@ describe("list_sessions status and last_response_preview (seed 004, adapted)", (
     const again = (await listSessions(later, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc", limit: 1 })) as ListSessionsResult;
     expect(again.sessions[0]!.status).toBe("completed");
   });
+});
+
+describe("list_sessions risk of a large session never analysed (issue 13)", () => {
+  it("lists it at once with risk pending, and gives its risk once the analysis that started has ended", async () => {
+    // A session past RISK_WAIT_MAX_BYTES: replies whose cache reads fall twice (two context resets).
+    const pad = "x".repeat(8000);
+    const usage = (cacheRead: number) => ({ input_tokens: 1, output_tokens: 2, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: 0 });
+    const lines = [user(0, "start")];
+    const big = (i: number, cacheRead: number) => JSON.stringify({ type: "assistant", timestamp: at(1), message: { role: "assistant", id: `m${i}`, content: [{ type: "text", text: pad }], usage: usage(cacheRead) } });
+    let bytes = 0;
+    for (let i = 0; bytes < RISK_WAIT_MAX_BYTES + (1 << 20); i++) {
+      const line = big(i, i === 3000 || i === 6000 ? 1_000 : 50_000 + i);
+      lines.push(line);
+      bytes += line.length + 1;
+    }
+    const root = await buildTestWorkspace([
+      { ref: "S0001", content: [user(0, "hi"), reply(1, "small")].join("\n") + "\n" },
+      { ref: "S0002", content: lines.join("\n") + "\n" },
+    ]);
+    const ctx = createCoreContext(root, { now: () => new Date("2026-05-12T02:00:00Z") });
+    const input = { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" };
+    const first = (await listSessions(ctx, input)) as ListSessionsResult;
+    expect(first.risk_pending).toEqual(["S0002"]);
+    expect(first.sessions.map((s) => [s.session_ref, s.risk_level, s.reset_count])).toEqual([["S0001", "low", 0], ["S0002", null, null]]);
+    // A risk filter leaves the pending session out until its risk is known.
+    expect(((await listSessions(ctx, { ...input, risk: "high" })) as ListSessionsResult).total).toBe(0);
+    // The analysis the first call started: waiting for the same file version joins it.
+    const session = await resolveSession(ctx, TEST_PROJECT_KEY, "S0002");
+    if (!session.ok) throw new Error("S0002 must resolve");
+    expect(await getSessionRisk(ctx, session.session)).toEqual({ risk_level: "high", reset_count: 2 });
+    const later = (await listSessions(ctx, input)) as ListSessionsResult;
+    expect(later.risk_pending).toEqual([]);
+    expect(later.sessions.map((s) => [s.session_ref, s.risk_level, s.reset_count])).toEqual([["S0001", "low", 0], ["S0002", "high", 2]]);
+    expect(((await listSessions(ctx, { ...input, risk: "high" })) as ListSessionsResult).sessions.map((s) => s.session_ref)).toEqual(["S0002"]);
+  }, 60_000);
 });

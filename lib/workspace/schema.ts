@@ -81,9 +81,12 @@ export const sessionListItemSchema = z.object({
   status: z.enum(["completed", "active", "errored"]).nullable(),
   /** The last agent reply, one line, at most 300 characters. */
   last_response_preview: z.string().nullable(),
-  /** Seed 003 risk (low 0–1 context resets, high 2+); null when the file is missing. */
+  /**
+   * Seed 003 risk (low 0–1 context resets, high 2+); null when the file is missing, or while the
+   * session is in the result's `risk_pending` (its analysis is still running).
+   */
   risk_level: z.enum(RISK_LEVELS).nullable(),
-  /** Context resets at the default 10,000-token threshold; null when the file is missing. */
+  /** Context resets at the default 10,000-token threshold; null as `risk_level`. */
   reset_count: z.number().int().nullable(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
@@ -112,6 +115,12 @@ export type ListSessionsResult = {
   offset: number;
   limit: number;
   sessions: SessionListItem[];
+  /**
+   * Sessions of the project (refs, whatever the page and the filters) whose risk is being
+   * computed: a large session never analysed is not waited for (its seed 003 analysis takes
+   * seconds), so its rows show null risk and a risk filter leaves it out until a later call.
+   */
+  risk_pending: string[];
 };
 
 /** Everything the viewer needs before it asks for line windows. */

@@ -30,5 +30,6 @@ export const getProjectRiskQuery = cache(async (projectKey: string) => {
   // list_sessions may answer for a control-plane project too (no risk there): only numbers count.
   const count = (r: { status: string; total?: unknown }) => (r.status === "ok" && typeof r.total === "number" ? r.total : null);
   const [h, t] = [count(high), count(all)];
-  return h !== null && t !== null ? { high: h, total: t } : null;
+  const pending = "risk_pending" in all && Array.isArray(all.risk_pending) ? all.risk_pending.length : 0;
+  return h !== null && t !== null ? { high: h, total: t, pending } : null;
 });
