@@ -93,8 +93,10 @@ const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp
  * same gigabyte session at once (issue 13: server RSS).
  */
 const riskInFlight = processWide("analysis:risk-in-flight", () => new Map<string, Promise<SessionRisk>>());
-/** File versions whose background risk analysis failed ({@link getSessionRiskIfReady} then waits for the next). */
-const riskFailed = processWide("analysis:risk-failed", () => new Set<string>());
+/** The file version (stamp) whose background risk analysis failed, per file ({@link getSessionRiskIfReady} then waits for that version). */
+const riskFailed = processWide("analysis:risk-failed", () => new Map<string, string>());
+/** The background risk analysis of each large session file: when it started, and whether it still runs. */
+const riskRefresh = processWide("analysis:risk-refresh", () => new Map<string, { startedAt: number; running: boolean }>());
 
 /**
  * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
@@ -125,11 +127,18 @@ export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession)
  */
 export const RISK_WAIT_MAX_BYTES = 64 << 20;
 
+/** How long a large session's earlier risk is served before its analysis runs again (a live session grows every few seconds). */
+export const RISK_REFRESH_MS = 30_000;
+
 /**
- * {@link getSessionRisk}, except for a file of at least {@link RISK_WAIT_MAX_BYTES} whose risk is
- * neither in memory nor in its risk file: its analysis is started (once, as getSessionRisk's)
- * and `"pending"` is returned at once; a later call finds the result. After a failed background
- * analysis, the next call for that file version waits for a new one, as getSessionRisk.
+ * {@link getSessionRisk}, except for a file of at least {@link RISK_WAIT_MAX_BYTES} whose risk
+ * for its current size and mtime is neither in memory nor in its risk file: that is not waited
+ * for. Its analysis is started in the background and the risk of an earlier version of the file
+ * is returned when one is known (a session that grew since), else `"pending"`; a later call finds
+ * the result. At most one background analysis runs per file, and one whose earlier risk is known
+ * starts at most every {@link RISK_REFRESH_MS} ms, so a live gigabyte session polled by the
+ * dashboard is not re-analysed on every poll. After a failed background analysis, the next call
+ * for that file version waits for a new one, as getSessionRisk.
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk | "pending"> {
@@ -138,17 +147,23 @@ export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedS
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
   const hit = riskMemo.get(session.filePath);
   if (hit && hit.stamp === stamp) return hit.risk;
-  const key = `${session.filePath}\n${stamp}`;
-  if (!riskInFlight.has(key)) {
-    const stored = await readRiskCache(analysisFile(ctx, session, "risk.json"), stamp);
-    if (stored) {
-      rememberRisk(session.filePath, stamp, stored);
-      return stored;
-    }
+  const stored = await readStoredRisk(analysisFile(ctx, session, "risk.json"));
+  if (stored && stored.stamp === stamp) {
+    rememberRisk(session.filePath, stamp, stored.risk);
+    return stored.risk;
   }
-  if (riskFailed.has(key)) return getSessionRisk(ctx, session);
-  void getSessionRisk(ctx, session).catch(() => riskFailed.add(key));
-  return "pending";
+  if (riskFailed.get(session.filePath) === stamp) return getSessionRisk(ctx, session);
+  const known = hit?.risk ?? stored?.risk ?? null;
+  const now = ctx.now().getTime();
+  const last = riskRefresh.get(session.filePath);
+  if (last === undefined || (!last.running && (known === null || now - last.startedAt >= RISK_REFRESH_MS))) {
+    const run = { startedAt: now, running: true };
+    riskRefresh.set(session.filePath, run);
+    void getSessionRisk(ctx, session)
+      .then(() => riskFailed.delete(session.filePath), () => riskFailed.set(session.filePath, stamp))
+      .finally(() => (run.running = false));
+  }
+  return known ?? "pending";
 }
 
 async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: string): Promise<SessionRisk> {
@@ -202,11 +217,17 @@ async function sideFiles(session: ResolvedSession): Promise<SessionSideFiles> {
 }
 
 async function readRiskCache(file: string, stamp: string): Promise<SessionRisk | null> {
+  const stored = await readStoredRisk(file);
+  return stored && stored.stamp === stamp ? stored.risk : null;
+}
+
+/** The risk file's risk and the file version (stamp) it belongs to, or null when missing or malformed. */
+async function readStoredRisk(file: string): Promise<{ stamp: string; risk: SessionRisk } | null> {
   try {
     const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: unknown; risk?: { risk_level?: unknown; reset_count?: unknown } };
-    const risk = parsed.stamp === stamp ? parsed.risk : undefined;
+    const risk = parsed.risk;
     const level = RISK_LEVELS.find((l) => l === risk?.risk_level);
-    return level && typeof risk?.reset_count === "number" ? { risk_level: level, reset_count: risk.reset_count } : null;
+    return typeof parsed.stamp === "string" && level && typeof risk?.reset_count === "number" ? { stamp: parsed.stamp, risk: { risk_level: level, reset_count: risk.reset_count } } : null;
   } catch {
     return null;
   }

@@ -1,3 +1,5 @@
+import { appendFile } from "node:fs/promises";
+
 import { describe, expect, it } from "vitest";
 
 import { getSessionRisk, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
@@ -67,5 +69,12 @@ describe("list_sessions risk of a large session never analysed (issue 13)", () =
     expect(later.risk_pending).toEqual([]);
     expect(later.sessions.map((s) => [s.session_ref, s.risk_level, s.reset_count])).toEqual([["S0001", "low", 0], ["S0002", "high", 2]]);
     expect(((await listSessions(ctx, { ...input, risk: "high" })) as ListSessionsResult).sessions.map((s) => s.session_ref)).toEqual(["S0002"]);
+    // The session grows (a live one): its earlier risk is served while the new version is analysed.
+    await appendFile(session.session.filePath, [big(9000, 90_000), big(9001, 1_000), big(9002, 90_000)].join("\n") + "\n");
+    const grown = (await listSessions(ctx, input)) as ListSessionsResult;
+    expect(grown.risk_pending).toEqual([]);
+    expect(grown.sessions[1]).toMatchObject({ session_ref: "S0002", risk_level: "high", reset_count: 2 });
+    expect(await getSessionRisk(ctx, session.session)).toEqual({ risk_level: "high", reset_count: 3 });
+    expect(((await listSessions(ctx, input)) as ListSessionsResult).sessions[1]).toMatchObject({ risk_level: "high", reset_count: 3 });
   }, 60_000);
 });

@@ -110,41 +110,15 @@ async function prepareInto(
   let turns = 0;
   let lines = 0;
   const primes: { projectKey: string; sessions: PlannedSession[]; rows: IndexRow[] }[] = [];
-  // Line indexes are encoded and written while the next files are copied and the index rows
-  // written (their fsyncs overlap); every one is settled before prepare returns.
-  // Each is caught as it is made (a rejection must not go unhandled meanwhile) and rethrown after.
-  const indexing: Promise<{ error: unknown } | null>[] = [];
   for (const [projectKey, sessions] of byProject) {
-    const projectDir = path.join(root, "projects", projectKey);
-    const label = sessions[0]!.projectLabel;
-    written += await writeIfChanged(path.join(projectDir, "project.json"), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
-    const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
-    const rows = assignRefs(sessions, existing);
-    // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
-    const fresh: PlannedSession[] = [];
-    for (const s of sessions) {
-      const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
-      const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
-      written += copied;
-      const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
-      for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
-      // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
-      // The analysis pass already indexed the source: its copy adopts that index (issue 13).
-      if (copied) {
-        const cacheDir = path.join(root, CASEFILE_DIR, "index");
-        indexing.push((s.sourceIndex ? adoptLineIndex(sessionFile, cacheDir, s.sourceIndex) : getLineIndex(sessionFile, cacheDir)).then(() => null, (error: unknown) => ({ error })));
-        fresh.push(s);
-      }
-      lines += s.lineCount;
-    }
-    written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
-    primes.push({ projectKey, sessions: fresh, rows });
-    const projectTurns = rows.reduce((n, r) => n + r.turns.length, 0);
+    const done = await writeProject(root, projectKey, sessions, options, staging);
+    written += done.written;
+    lines += done.lines;
+    primes.push({ projectKey, sessions: done.fresh, rows: done.rows });
+    const projectTurns = done.rows.reduce((n, r) => n + r.turns.length, 0);
     turns += projectTurns;
-    projects.push({ project_key: projectKey, project_label: label, sessions: rows.length, turns: projectTurns });
+    projects.push({ project_key: projectKey, project_label: sessions[0]!.projectLabel, sessions: done.rows.length, turns: projectTurns });
   }
-  const failed = (await Promise.all(indexing)).find((r) => r !== null);
-  if (failed) throw failed.error;
   await fs.mkdir(path.join(root, "projects"), { recursive: true });
   const metaPath = path.join(root, "metadata.json");
   if (!existingMeta || written > 0) {
@@ -164,6 +138,65 @@ async function prepareInto(
     skipped: plan.skipped,
     exports,
   };
+}
+
+/**
+ * Writes one project: its `project.json`, each session's copy (and attachments) with its line
+ * index, then its `sessions.index.jsonl`. Returns the files written, the physical lines, the index
+ * rows and the sessions copied this run. An index the analysis built is adopted while the next
+ * files are copied and the rows written (their fsyncs overlap), and every adoption is settled
+ * before this returns or throws; an index still to build is built in turn (one read at a time).
+ * @throws the fs error of a copy, a write or an adoption.
+ */
+async function writeProject(
+  root: string,
+  projectKey: string,
+  sessions: PlannedSession[],
+  options: PrepareOptions,
+  staging: StagedCopies | null,
+): Promise<{ written: number; lines: number; rows: IndexRow[]; fresh: PlannedSession[] }> {
+  const adopting: Promise<unknown>[] = [];
+  const write = async () => {
+    let written = 0;
+    let lines = 0;
+    const projectDir = path.join(root, "projects", projectKey);
+    const label = sessions[0]!.projectLabel;
+    written += await writeIfChanged(path.join(projectDir, "project.json"), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
+    const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
+    const rows = assignRefs(sessions, existing);
+    // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
+    const fresh: PlannedSession[] = [];
+    for (const s of sessions) {
+      const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
+      const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      written += copied;
+      const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
+      for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
+      // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
+      // The analysis pass already indexed the source: its copy adopts that index (issue 13).
+      if (copied) {
+        const cacheDir = path.join(root, CASEFILE_DIR, "index");
+        if (s.sourceIndex) {
+          const adopted = adoptLineIndex(sessionFile, cacheDir, s.sourceIndex);
+          adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
+          adopting.push(adopted);
+        } else await getLineIndex(sessionFile, cacheDir);
+        fresh.push(s);
+      }
+      lines += s.lineCount;
+    }
+    written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
+    return { written, lines, rows, fresh };
+  };
+  let done;
+  try {
+    done = await write();
+  } catch (error) {
+    await Promise.allSettled(adopting);
+    throw error;
+  }
+  for (const r of await Promise.allSettled(adopting)) if (r.status === "rejected") throw r.reason;
+  return done;
 }
 
 /** Stores the turn usage counted during analysis (issue 13), so no first visit rereads a transcript. */

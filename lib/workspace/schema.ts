@@ -118,7 +118,8 @@ export type ListSessionsResult = {
   /**
    * Sessions of the project (refs, whatever the page and the filters) whose risk is being
    * computed: a large session never analysed is not waited for (its seed 003 analysis takes
-   * seconds), so its rows show null risk and a risk filter leaves it out until a later call.
+   * seconds), so its rows show null risk and a risk filter leaves it out until a later call. A
+   * large session that grew since its last analysis keeps that risk meanwhile (not listed here).
    */
   risk_pending: string[];
 };
