@@ -4,7 +4,7 @@ import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import type { AnalyzeSessionResult } from "@/lib/analysis/schema";
 
-import { chartPoints } from "./chart-points";
+import { chartPoints, chartResets } from "./chart-points";
 import { MoreRows, ReadsTable, ResetsTable, TABLE_ROWS } from "./analysis-tables";
 import { RiskBadge } from "./risk-badge";
 import { TokenChart } from "./token-chart";
@@ -20,8 +20,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 
 /**
  * The Analysis view of one session (seed 003): risk, token chart with resets, resets and reads
- * tables. A long session's chart series is thinned here, on the server ({@link chartPoints}), and
- * its tables show their first {@link TABLE_ROWS} rows unless `showAllRows` (`?rows=all`).
+ * tables. A long session's chart series and reset markers are thinned here, on the server
+ * ({@link chartPoints}, {@link chartResets}), and its tables show their first {@link TABLE_ROWS}
+ * rows unless `showAllRows` (`?rows=all`).
  */
 export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { analysis: AnalyzeSessionResult; lineCount: number; showAllRows?: boolean }) {
   const viewer = routes.session(a.project_key, a.session_ref);
@@ -30,6 +31,7 @@ export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { 
   const reads = Array.isArray(a.reads) ? a.reads : null;
   const persistence = "persisted_reads" in a.persistence ? a.persistence : null;
   const resetBeforeUse = reads?.filter((r) => r.reset_before_use_line !== null).length ?? 0;
+  const marked = chartResets(a.resets, lineCount);
   return (
     <div className="flex flex-col gap-5">
       <dl className="flex flex-wrap items-end gap-x-8 gap-y-3 rounded border border-line bg-surface px-4 py-3">
@@ -67,7 +69,12 @@ export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { 
         <h2 id="chart-h" className="text-sm font-semibold">
           Tokens over the session <span className="font-normal text-muted">— click a point or a red reset marker to open the transcript there</span>
         </h2>
-        <TokenChart points={chartPoints(a.token_points, new Set(a.resets.map((r) => r.session_line)))} resets={a.resets} lineCount={lineCount} viewerHref={viewer} noCacheCreation={a.token_points.some((p) => p.cache_creation === null)} />
+        <TokenChart points={chartPoints(a.token_points, new Set(marked.map((r) => r.session_line)))} resets={marked} lineCount={lineCount} viewerHref={viewer} noCacheCreation={a.token_points.some((p) => p.cache_creation === null)} />
+        {marked.length < a.resets.length && (
+          <p data-testid="markers-thinned" className="text-xs text-muted">
+            {formatCount(marked.length)} of {formatCount(a.resets.length)} resets are marked: the largest drop in each stretch of about {formatCount(Math.round(lineCount / marked.length))} lines. The table below lists every one.
+          </p>
+        )}
       </section>
       <section aria-labelledby="resets-h" className="flex flex-col gap-2">
         <h2 id="resets-h" className="text-sm font-semibold">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { chartPoints } from "@/components/analysis/chart-points";
+import { chartPoints, chartResets, MAX_CHART_MARKERS } from "@/components/analysis/chart-points";
 import type { TokenPoint } from "@/lib/analysis/schema";
 
 const point = (line: number, cacheRead: number): TokenPoint => ({ line, cache_read: cacheRead, cache_creation: 0, input: 1, output: 1 });
@@ -21,5 +21,25 @@ describe("chartPoints", () => {
     // Every drop to 10 (one per 500 points, a bucket holds 100) is still drawn.
     expect(kept.filter((p) => p.cache_read === 10).length).toBe(20);
     expect(Math.max(...kept.map((p) => p.cache_read))).toBe(1006);
+  });
+});
+
+describe("chartResets", () => {
+  const reset = (line: number, from: number, to: number) => ({ session_line: line, from_tokens: from, to_tokens: to });
+
+  it("marks every reset of a session with few", () => {
+    const resets = [reset(10, 100, 10), reset(20, 100, 50)];
+    expect(chartResets(resets, 100, 5)).toBe(resets);
+  });
+
+  it("marks, per stretch of lines, the reset with the largest drop, in line order", () => {
+    // 1,000 lines in 4 stretches of 250; 12 resets, three per stretch, the middle one the largest drop.
+    const resets = [0, 250, 500, 750].flatMap((base) => [reset(base + 10, 100, 60), reset(base + 20, 100, 5), reset(base + 30, 100, 50)]);
+    const kept = chartResets(resets, 1_000, 4);
+    expect(kept.map((r) => r.session_line)).toEqual([20, 270, 520, 770]);
+    // A stretch without resets marks nothing; the count never passes the cap.
+    const sparse = chartResets([reset(1, 9, 1), reset(2, 9, 0), reset(3, 9, 2), reset(999, 9, 1), reset(1000, 9, 3)], 1_000, 4);
+    expect(sparse.map((r) => r.session_line)).toEqual([2, 999]);
+    expect(chartResets(Array.from({ length: 3_887 }, (_, i) => reset(i * 80 + 1, 1_000, i % 900)), 318_897).length).toBeLessThanOrEqual(MAX_CHART_MARKERS);
   });
 });

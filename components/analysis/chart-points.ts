@@ -30,3 +30,32 @@ export function chartPoints(points: readonly TokenPoint[], keepLines: ReadonlySe
   }
   return kept;
 }
+
+/**
+ * At most this many reset markers are drawn: each is a focusable SVG link, and 3,887 of them (the
+ * 959 MB real-shaped session) took ~2 s to mount and were one red band at 1,280 px anyway.
+ */
+export const MAX_CHART_MARKERS = 400;
+
+/**
+ * The context resets to mark on the chart: all of them when there are at most `max`, else, per
+ * stretch of `lineCount / max` lines, the one with the largest drop (`from_tokens - to_tokens`;
+ * the first on a tie), in line order. The resets table still lists every one. Pure.
+ * @param resets in line order, as the analysis gives them.
+ * @param lineCount the session's physical lines (the chart's x range).
+ */
+export function chartResets<R extends { session_line: number; from_tokens: number; to_tokens: number }>(resets: readonly R[], lineCount: number, max = MAX_CHART_MARKERS): readonly R[] {
+  if (resets.length <= max) return resets;
+  const span = Math.max(1, lineCount) / max;
+  const kept: R[] = [];
+  let bucket = -1;
+  for (const r of resets) {
+    const b = Math.min(max - 1, Math.floor((r.session_line - 1) / span));
+    const last = kept.at(-1);
+    if (b !== bucket || last === undefined) {
+      kept.push(r);
+      bucket = b;
+    } else if (r.from_tokens - r.to_tokens > last.from_tokens - last.to_tokens) kept[kept.length - 1] = r;
+  }
+  return kept;
+}
