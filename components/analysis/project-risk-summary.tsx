@@ -6,13 +6,12 @@ import Link from "next/link";
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
+import { RISK_POLL_MS } from "@/components/sessions/queries";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 
 /** A project's risk counts: sessions at high risk, all sessions, and sessions whose risk is still being computed. */
 export type ProjectRisk = { high: number; total: number; pending: number };
 
-/** How often the counts are asked again while a session's risk is being computed. */
-const RISK_POLL_MS = 2000;
 
 /**
  * At-risk count of a project (seed 003: high risk = 2+ context resets), linking to the filtered

@@ -5,6 +5,9 @@ import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
 import type { SessionListParams } from "./session-list-params";
 
+/** How often a project's list and risk summary are asked again while a session's risk is being computed (list_sessions' `risk_pending`). */
+export const RISK_POLL_MS = 2000;
+
 /** Rows per server page; the table fetches the next page near the end of what is loaded. */
 export const SESSION_PAGE_SIZE = 50;
 

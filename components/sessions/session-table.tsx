@@ -11,7 +11,7 @@ import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 
 import { SESSION_COLUMNS, type SessionRow } from "./columns";
-import { sessionListInfiniteQuery } from "./queries";
+import { RISK_POLL_MS, sessionListInfiniteQuery } from "./queries";
 import type { SessionListParams } from "./session-list-params";
 import { RiskFilter } from "./risk-filter";
 import { SessionFilter } from "./session-filter";
@@ -20,8 +20,6 @@ import { useSessionListParams } from "./use-session-list-params";
 const getRowId = (row: SessionRow) => row.session_ref;
 
 const NO_COVERAGE: readonly SessionEvidenceCoverage[] = [];
-/** How often the list is asked again while a session's risk is being computed. */
-const RISK_POLL_MS = 2000;
 
 type SessionTableProps = {
   projectKey: string;
