@@ -38,7 +38,35 @@ export type JsonScanner = {
    * call steps over every member a caller's plan skips (issue 13: prepare's skim).
    */
   nextMember(at: number, end: number, wanted: number, first: number): number;
+  /**
+   * Walks the object whose `{` is at `at` by the compiled object plan at `node` (see
+   * {@link ScanRegions.plans}), checking every byte as {@link valueEnd} does, and appends to the
+   * tape ({@link ScanRegions.tape}, from its cursor, `state[3]`) one entry of three words per
+   * planned member met, in order: `[id, valueStart, valueEnd]` for a value built by the caller
+   * (a leaf plan, or an object or array plan meeting another kind of value);
+   * `[id | TAPE_OPEN, valueStart, 0]` … `[TAPE_CLOSE, after, 0]` around the members of a nested
+   * planned object; `[id | TAPE_ARRAY, valueStart, 0]` … `[TAPE_CLOSE, after, 0]` around the
+   * items of a planned array, each `[TAPE_ITEM, start, end]` or `[TAPE_ITEM | TAPE_OPEN, start, 0]`
+   * … `[TAPE_CLOSE, after, 0]`. Members no plan names are checked and stepped over. Returns the
+   * index just past the object's `}`; -1 when it is not valid before `end`, -3 at a key holding
+   * an escape (as {@link nextMember}), -4 when the tape is full (the caller walks the line
+   * otherwise). One call per line (issue 13: prepare's skim).
+   */
+  walkObject(at: number, end: number, node: number): number;
 };
+
+/** Tape entry flag: a planned object's members follow, up to a {@link TAPE_CLOSE} entry. */
+export const TAPE_OPEN = 1 << 16;
+/** Tape entry flag: a planned array's items follow, up to a {@link TAPE_CLOSE} entry. */
+export const TAPE_ARRAY = 2 << 16;
+/** Tape entry flag: an array item (no member id). */
+export const TAPE_ITEM = 4 << 16;
+/** Tape entry code: the object or array opened last ends (its second word: the index past it). */
+export const TAPE_CLOSE = 8 << 16;
+/** Plan node entry kinds (see {@link ScanRegions.plans}). */
+export const PLAN_LEAF = 0;
+export const PLAN_OBJECT = 1;
+export const PLAN_ARRAY = 2;
 
 /** The module instantiated over `memory` (whose first {@link DATA_OFFSET} bytes it owns). */
 function scannerOver(memory: WebAssembly.Memory): JsonScanner {
@@ -46,8 +74,9 @@ function scannerOver(memory: WebAssembly.Memory): JsonScanner {
     str: (p: number, end: number) => number;
     skip: (p: number, end: number) => number;
     member: (p: number, end: number, wanted: number, first: number) => number;
+    walk: (p: number, end: number, node: number) => number;
   };
-  return { stringEnd: exports.str, valueEnd: exports.skip, nextMember: exports.member };
+  return { stringEnd: exports.str, valueEnd: exports.skip, nextMember: exports.member, walkObject: exports.walk };
 }
 
 /**
@@ -57,14 +86,31 @@ function scannerOver(memory: WebAssembly.Memory): JsonScanner {
  * `[1]` and `[2]` the indexes of that member key's opening and closing quotes.
  */
 export function memberState(buffer: ArrayBufferLike): Int32Array {
-  let state = states.get(buffer);
-  if (state === undefined) {
-    state = new Int32Array(buffer, MEMBER_STATE, 3);
-    states.set(buffer, state);
-  }
-  return state;
+  return scanRegions(buffer).state;
 }
-const states = new WeakMap<ArrayBufferLike, Int32Array>();
+
+/**
+ * The regions of a scanned memory before its text, as views over `buffer` (a scan memory's, or
+ * a {@link JsonScanMemory}'s `bytes.buffer`, re-read after the memory grows):
+ * - `state`: `[0..2]` the member walk's report ({@link memberState}), `[3]` the tape cursor (a
+ *   byte address; set it to {@link TAPE_AT} before {@link JsonScanner.walkObject});
+ * - `plans`: {@link PLAN_BYTES} bytes at {@link PLAN_AT} where a caller installs compiled object
+ *   plans; a node at address `a` is the words `[lengths mask, entry count]` then per entry
+ *   `[key byte length, key bytes address, kind (PLAN_LEAF, PLAN_OBJECT, PLAN_ARRAY), child node
+ *   address (an object's node, an array's items node or 0), member id]`;
+ * - `tape`: the walk's entries, three words each ({@link TAPE_ENTRIES} of them);
+ * - `installed`: free for the caller (which plans version it copied into `plans`).
+ */
+export type ScanRegions = { state: Int32Array; plans: Uint8Array; tape: Int32Array; installed: number };
+export function scanRegions(buffer: ArrayBufferLike): ScanRegions {
+  let regions = states.get(buffer);
+  if (regions === undefined) {
+    regions = { state: new Int32Array(buffer, MEMBER_STATE, 4), plans: new Uint8Array(buffer, PLAN_AT, PLAN_BYTES), tape: new Int32Array(buffer, TAPE_AT, TAPE_ENTRIES * 3), installed: -1 };
+    states.set(buffer, regions);
+  }
+  return regions;
+}
+const states = new WeakMap<ArrayBufferLike, ScanRegions>();
 
 /**
  * A growable scratch memory that text is copied into ({@link load}) and then scanned: for bytes
@@ -101,6 +147,10 @@ export class JsonScanMemory implements JsonScanner {
   nextMember(at: number, end: number, wanted: number, first: number): number {
     return this.scanner.nextMember(at, end, wanted, first);
   }
+
+  walkObject(at: number, end: number, node: number): number {
+    return this.scanner.walkObject(at, end, node);
+  }
 }
 
 const scanners = new WeakMap<ArrayBufferLike, JsonScanner>();
@@ -127,10 +177,18 @@ export function scannerOf(buffer: ArrayBufferLike): JsonScanner | undefined {
 export const MAX_DEPTH = 4096;
 /** Bytes at the start of a scanned memory that hold the stack of open containers. */
 export const STACK_BYTES = MAX_DEPTH;
-/** Where {@link JsonScanner.nextMember} reports: three words after the stack. */
+/** Where {@link JsonScanner.nextMember} reports (three words after the stack), then the tape cursor. */
 const MEMBER_STATE = STACK_BYTES;
-/** Where {@link JsonScanMemory.load} and {@link scanMemoryBuffer} put text: after the stack and the member words. */
-export const DATA_OFFSET = STACK_BYTES + 64;
+const TAPE_CURSOR = MEMBER_STATE + 12;
+/** Where compiled object plans are installed ({@link ScanRegions.plans}), and their room in bytes. */
+export const PLAN_AT = STACK_BYTES + 64;
+export const PLAN_BYTES = 4096;
+/** Where {@link JsonScanner.walkObject} writes its tape, and its room in entries of three words. */
+export const TAPE_AT = PLAN_AT + PLAN_BYTES;
+export const TAPE_ENTRIES = 1024;
+const TAPE_END = TAPE_AT + TAPE_ENTRIES * 12;
+/** Where {@link JsonScanMemory.load} and {@link scanMemoryBuffer} put text: after the stack, the member words, the plans and the tape. */
+export const DATA_OFFSET = TAPE_END;
 /** Bytes kept after loaded text, so no load at the text's end reads past the memory. */
 const SLACK = 64;
 const PAGE = 65536;
@@ -223,8 +281,11 @@ class Body {
   }
 }
 
-// Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end), 7 member(p, end, wanted, first).
-const [AT, WS, HEX, STR, NUM, KEY, SKIP, MEMBER] = [0, 1, 2, 3, 4, 5, 6, 7];
+// Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end), 7 member(p, end, wanted, first),
+// 8 emit(code, a, b), 9 obj(p, end, node), 10 arr(p, end, items).
+const [AT, WS, HEX, STR, NUM, KEY, SKIP, MEMBER, EMIT, OBJ, ARR] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+/** i32.load align=2 at `offset`. */
+const load32 = (offset = 0): number[] => [0x28, 2, ...leb(offset)];
 const [P, END] = [0, 1];
 
 /** at(p, end): the byte at p, or -1 at or past end. */
@@ -452,6 +513,111 @@ function memberFn(): Body {
   return b.i32(-1);
 }
 
+/** emit(code, a, b): appends a tape entry; 0, or -4 when the tape is full. */
+function emitFn(): Body {
+  const [CODE, A, B, T] = [0, 1, 2, 3];
+  const b = new Body();
+  b.i32(TAPE_CURSOR).op(...load32()).tee(T).i32(TAPE_END).op(...GE_U).if().i32(-4).ret().end();
+  b.get(T).get(CODE).op(...store32(0));
+  b.get(T).get(A).op(...store32(4));
+  b.get(T).get(B).op(...store32(8));
+  b.i32(TAPE_CURSOR).get(T).i32(12).op(...ADD).op(...store32());
+  return b.i32(0);
+}
+
+/** obj(p, end, node): see {@link JsonScanner.walkObject}. */
+function objFn(): Body {
+  const NODE = 2;
+  const [MASK, COUNT, FIRST, V, K, LEN, E, I, HIT, J, KA, C, KIND] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+  const b = new Body();
+  const emitted = (): Body => b.call(EMIT).i32(0).op(...LT_S).if().i32(-4).ret().end();
+  b.get(NODE).op(...load32()).set(MASK);
+  b.get(NODE).op(...load32(4)).set(COUNT);
+  b.i32(1).set(FIRST);
+  b.loop("member");
+  b.get(P).get(END).get(MASK).get(FIRST).call(MEMBER).tee(V).i32(0).op(...LT_S).if().get(V).ret().end();
+  b.i32(0).set(FIRST);
+  b.i32(MEMBER_STATE).op(...load32()).op(...EQZ).if().get(V).ret().end();
+  b.i32(MEMBER_STATE).op(...load32(4)).set(K);
+  b.i32(MEMBER_STATE).op(...load32(8)).get(K).op(...SUB).i32(1).op(...SUB).set(LEN);
+  // The plan's entry for this key: same length, same bytes.
+  b.i32(0).set(HIT).get(NODE).i32(8).op(...ADD).set(E).i32(0).set(I);
+  b.block("found").loop("entries");
+  b.get(I).get(COUNT).op(...GE_U).brIf("found");
+  b.get(E).op(...load32()).get(LEN).op(...EQ).if();
+  b.get(E).op(...load32(4)).set(KA).i32(0).set(J);
+  b.block("differ").loop("cmp");
+  b.get(J).get(LEN).op(...GE_U).if().get(E).set(HIT).br("found").end();
+  b.get(KA).get(J).op(...ADD).op(...LOAD8).get(K).i32(1).op(...ADD).get(J).op(...ADD).op(...LOAD8).op(...NE).brIf("differ");
+  b.get(J).i32(1).op(...ADD).set(J).br("cmp");
+  b.end().end();
+  b.end();
+  b.get(E).i32(20).op(...ADD).set(E).get(I).i32(1).op(...ADD).set(I).br("entries");
+  b.end().end();
+  // Not planned: checked and stepped over.
+  b.get(HIT).op(...EQZ).if();
+  b.get(V).get(END).call(SKIP).tee(P).i32(0).op(...LT_S).failIf();
+  b.br("member");
+  b.end();
+  b.get(V).get(END).call(AT).set(C);
+  b.get(HIT).op(...load32(8)).set(KIND);
+  // A planned object meeting an object: its members, between OPEN and CLOSE.
+  b.get(KIND).i32(PLAN_OBJECT).op(...EQ).get(C).i32(0x7b).op(...EQ).op(...AND).if();
+  b.get(HIT).op(...load32(16)).i32(TAPE_OPEN).op(...OR).get(V).i32(0);
+  emitted();
+  b.get(V).get(END).get(HIT).op(...load32(12)).call(OBJ).tee(P).i32(0).op(...LT_S).if().get(P).ret().end();
+  b.i32(TAPE_CLOSE).get(P).i32(0);
+  emitted();
+  b.br("member");
+  b.end();
+  // A planned array meeting an array: its items, between ARRAY and CLOSE.
+  b.get(KIND).i32(PLAN_ARRAY).op(...EQ).get(C).i32(0x5b).op(...EQ).op(...AND).if();
+  b.get(HIT).op(...load32(16)).i32(TAPE_ARRAY).op(...OR).get(V).i32(0);
+  emitted();
+  b.get(V).get(END).get(HIT).op(...load32(12)).call(ARR).tee(P).i32(0).op(...LT_S).if().get(P).ret().end();
+  b.i32(TAPE_CLOSE).get(P).i32(0);
+  emitted();
+  b.br("member");
+  b.end();
+  // Anything else: checked, and its extent given to the caller to build.
+  b.get(V).get(END).call(SKIP).tee(P).i32(0).op(...LT_S).failIf();
+  b.get(HIT).op(...load32(16)).get(V).get(P);
+  emitted();
+  b.br("member");
+  b.end();
+  return b.i32(-1);
+}
+
+/** arr(p, end, items): the array at p (`[`), its object items walked by the node `items` (0: none); index after its `]`, or < 0. */
+function arrFn(): Body {
+  const ITEMS = 2;
+  const [C, Q] = [3, 4];
+  const b = new Body();
+  const emitted = (): Body => b.call(EMIT).i32(0).op(...LT_S).if().i32(-4).ret().end();
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).set(P);
+  b.get(P).get(END).call(AT).i32(0x5d).op(...EQ).if().get(P).i32(1).op(...ADD).ret().end();
+  b.loop("item");
+  b.get(P).get(END).call(AT).set(C);
+  b.get(ITEMS).i32(0).op(...NE).get(C).i32(0x7b).op(...EQ).op(...AND).if();
+  b.i32(TAPE_ITEM | TAPE_OPEN).get(P).i32(0);
+  emitted();
+  b.get(P).get(END).get(ITEMS).call(OBJ).tee(Q).i32(0).op(...LT_S).if().get(Q).ret().end();
+  b.i32(TAPE_CLOSE).get(Q).i32(0);
+  emitted();
+  b.else();
+  b.get(P).get(END).call(SKIP).tee(Q).i32(0).op(...LT_S).failIf();
+  b.i32(TAPE_ITEM).get(P).get(Q);
+  emitted();
+  b.end();
+  b.get(Q).get(END).call(WS).tee(P).get(END).call(AT).tee(C).i32(0x2c).op(...EQ).if();
+  b.get(P).i32(1).op(...ADD).get(END).call(WS).set(P).br("item");
+  b.end();
+  b.get(C).i32(0x5d).op(...NE).failIf();
+  b.get(P).i32(1).op(...ADD).ret();
+  b.end();
+  return b.i32(-1);
+}
+
 function assemble(): Uint8Array<ArrayBuffer> {
   // [params, locals (count, type) pairs, body] per function, in index order.
   const fns: [number, [number, number][], Body][] = [
@@ -463,9 +629,12 @@ function assemble(): Uint8Array<ArrayBuffer> {
     [2, [[1, I32]], keyFn()],
     [2, [[4, I32]], skipFn()],
     [4, [[5, I32]], memberFn()],
+    [3, [[1, I32]], emitFn()],
+    [3, [[13, I32]], objFn()],
+    [3, [[2, I32]], arrFn()],
   ];
-  const types = [[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32]]), ...vec([[I32]])], [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])]];
-  const typeOf = (params: number) => (params === 2 ? 0 : params === 1 ? 1 : 2);
+  const types = [[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32]]), ...vec([[I32]])], [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])], [0x60, ...vec([[I32], [I32], [I32]]), ...vec([[I32]])]];
+  const typeOf = (params: number) => (params === 2 ? 0 : params === 1 ? 1 : params === 4 ? 2 : 3);
   const bodies = fns.map(([, locals, body]) => {
     const code = [...vec(locals.map(([n, t]) => [n, t])), ...body.code, 0x0b];
     return [...leb(code.length), ...code];
@@ -475,7 +644,7 @@ function assemble(): Uint8Array<ArrayBuffer> {
     ...section(1, vec(types)),
     ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]])),
     ...section(3, vec(fns.map(([params]) => [typeOf(params)]))),
-    ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, SKIP], [...name("member"), 0x00, MEMBER]])),
+    ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, SKIP], [...name("member"), 0x00, MEMBER], [...name("walk"), 0x00, OBJ]])),
     ...section(10, vec(bodies)),
   ]);
 }

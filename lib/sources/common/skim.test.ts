@@ -4,8 +4,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
-import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
+import { BLANK, CUT_MARK, skimLine, skimTuning, type ObjectPlan } from "@/lib/sources/common/skim";
+import { SCAN_FIELDS, TURN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
+import { CODEX_ENVELOPE } from "@/lib/sources/codex/skim-plan";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { seededRandom } from "@/lib/testing/random";
@@ -161,6 +162,68 @@ describe("skimLine validates string contents as JSON.parse does", () => {
       }
     }
     expect(settled).toBeGreaterThan(500);
+  });
+});
+
+describe("skimLine's one-call walk in the scanner", () => {
+  /** The answer as text, key order, values and timestamp included. */
+  const answer = (r: ReturnType<typeof skimLine>): string | null => (r === null ? null : r === BLANK ? "blank" : JSON.stringify({ r: r.record, t: r.timestampMs }));
+  const walkInJs = <T>(run: () => T): T => {
+    skimTuning.tapeWalk = false;
+    try {
+      return run();
+    } finally {
+      skimTuning.tapeWalk = true;
+    }
+  };
+  const next = seededRandom(29);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const keys = ["type", "timestamp", "payload", "role", "cwd", "info", "message", "content", "usage", "input", "text", "id", "name", "output_tokens", "total_token_usage", "is_error", "isMeta", "__proto__", "other", "x", "k\\u0074", "sessionId", "uuid", "command"];
+  const scalars = (): unknown => pick(["user", "2026-01-11T09:53:28.293Z", "2026-05-11T11:26:55.123456Z", "é\u0000x", "t".repeat(700), `${" ".repeat(300)}${"w".repeat(400)}`, 0, -12.5e3, 123456789, true, false, null, "a\"b\\c"]);
+  const valueOf = (depth: number): unknown => {
+    const r = next();
+    if (depth > 3 || r < 0.45) return scalars();
+    if (r < 0.75) return objectOf(depth + 1);
+    return Array.from({ length: Math.floor(next() * 4) }, () => (next() < 0.6 ? objectOf(depth + 1) : scalars()));
+  };
+  /** Object text with repeated and escaped keys (JSON.stringify would drop duplicates). */
+  const objectOf = (depth: number): string => {
+    const members = Array.from({ length: Math.floor(next() * 6) }, () => {
+      const v = valueOf(depth);
+      return `${JSON.stringify(pick(keys)).replace("\\\\", "\\")}:${typeof v === "string" && v.startsWith("{") ? v : Array.isArray(v) ? `[${v.map((x) => (typeof x === "string" && x.startsWith("{") ? x : JSON.stringify(x))).join(",")}]` : JSON.stringify(v)}`;
+    });
+    return `{${members.join(pick([",", " , "]))}}`;
+  };
+
+  it("builds what the JavaScript walk builds, for every plan, on 6,000 random lines", () => {
+    const memory = scanMemoryBuffer(1 << 20);
+    const plans: ObjectPlan[] = [SCAN_FIELDS, TURN_FIELDS, CODEX_ENVELOPE];
+    let built = 0;
+    for (let round = 0; round < 6000; round++) {
+      const text = Buffer.from(objectOf(0), "utf8");
+      // One in five lines gets one byte broken, so invalid lines are walked too.
+      if (round % 5 === 4) text[Math.floor(next() * text.length)] = pick([0x00, 0x22, 0x2c, 0x3a, 0x5c, 0x5d, 0x7b, 0x7d, 0x20]);
+      const plan = plans[round % plans.length]!;
+      memory.fill(0x20, 0, text.length + 16);
+      text.copy(memory, 3);
+      const got = answer(skimLine(memory, 3, 3 + text.length, plan));
+      const want = walkInJs(() => answer(skimLine(memory, 3, 3 + text.length, plan)));
+      expect(got, `round ${round}: ${text.toString("utf8").slice(0, 300)}`).toBe(want);
+      if (got !== null) built += 1;
+    }
+    expect(built).toBeGreaterThan(3000);
+    expect(built).toBeLessThan(5900);
+  });
+
+  it("walks in JavaScript a line whose planned parts overflow the tape, alike", () => {
+    const parts = Array.from({ length: 3000 }, (_, i) => ({ type: "text", text: `part ${i}` }));
+    const text = Buffer.from(JSON.stringify({ type: "assistant", timestamp: "2026-01-11T09:53:28.293Z", message: { role: "assistant", content: parts } }));
+    const memory = scanMemoryBuffer(text.length + 64);
+    text.copy(memory, 0);
+    const got = skimLine(memory, 0, text.length, SCAN_FIELDS);
+    expect(got).not.toBeNull();
+    expect(answer(got)).toBe(walkInJs(() => answer(skimLine(memory, 0, text.length, SCAN_FIELDS))));
+    expect(((got as { record: { message: { content: unknown[] } } }).record.message.content).length).toBe(3000);
   });
 });
 

@@ -1,5 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
-import { DATA_OFFSET, JsonScanMemory, memberState, scannerOf, type JsonScanner } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
@@ -54,7 +54,7 @@ export const TEXT = 2;
 export const STAMP = 3;
 /** What to build of a value: {@link FULL}, {@link TEXT}, {@link STAMP}, an object plan or an array plan. */
 export type Plan = number | ObjectPlan | ArrayPlan;
-type Field = { bytes: Uint8Array; name: string; plan: Plan };
+type Field = { bytes: Uint8Array; name: string; plan: Plan; id: number };
 /**
  * An object plan (made by {@link objectPlan}): the keys to build and how, by raw byte length;
  * every other key is skipped. `lengths` has bit `n` set for each planned key `n` bytes long, or
@@ -70,11 +70,22 @@ export function objectPlan(fields: Record<string, Plan>): ObjectPlan {
   let lengths: number | null = 0;
   for (const [name, plan] of Object.entries(fields)) {
     const bytes = new Uint8Array(Buffer.from(name, "utf8"));
-    (keys[bytes.length] ??= []).push({ bytes, name, plan });
+    const field = { bytes, name, plan, id: FIELDS.length };
+    FIELDS.push(field);
+    (keys[bytes.length] ??= []).push(field);
     lengths = lengths === null || bytes.length >= 32 ? null : lengths | (1 << bytes.length);
   }
   return { keys, lengths };
 }
+
+/**
+ * Test hook: false makes every line walk in JavaScript (the reference the scanner's one-call
+ * walk is tested against). Not for production use.
+ */
+export const skimTuning = { tapeWalk: true };
+
+/** Every planned member, by the id the scanner's tape names it with. */
+const FIELDS: Field[] = [];
 
 class Invalid extends Error {}
 const INVALID = new Invalid("invalid JSON");
@@ -99,7 +110,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
     scanner = inPlace;
-    scanState = memberState(bytes.buffer);
+    regionsOf(bytes.buffer);
     scanBase = bytes.byteOffset;
     pos = start;
     end = stop;
@@ -107,7 +118,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     scratch ??= new JsonScanMemory();
     buf = scanBytes = scratch.load(bytes, start, stop);
     scanner = scratch;
-    scanState = memberState(buf.buffer);
+    regionsOf(buf.buffer);
     scanBase = 0;
     pos = DATA_OFFSET;
     end = DATA_OFFSET + length;
@@ -121,7 +132,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     ws();
     if (pos >= end) return BLANK;
     if (ch(pos) !== 0x7b) return null;
-    const record = readObject(plan) as JsonObject;
+    const record = (buf === scanBytes && skimTuning.tapeWalk && walked(plan)) || (readObject(plan) as JsonObject);
     ws();
     if (pos !== end) return null;
     return { record, timestampMs: stampMs };
@@ -307,6 +318,157 @@ function readPlanned(fields: (Field[] | undefined)[], lengths: number): Record<s
   }
 }
 
+/**
+ * The record of the object at `pos` walked by the scanner in one call ({@link JsonScanner.walkObject}),
+ * built from its tape; null when the plan cannot be walked so (a key of 32 bytes or more, no room
+ * left for plans) or the tape overflowed, so the caller walks it in JavaScript (same result).
+ * @throws INVALID when the scanner finds the object invalid or meets an escaped key.
+ */
+function walked(plan: ObjectPlan): JsonObject | null {
+  const node = nodeOf(plan);
+  if (node < 0) return null;
+  const regions = scanRegionsNow;
+  if (regions.installed !== planVersion) {
+    regions.plans.set(planImage.subarray(0, planUsed));
+    regions.installed = planVersion;
+  }
+  const state = regions.state;
+  state[3] = TAPE_AT;
+  const after = scanner!.walkObject(pos + scanBase, end + scanBase, node);
+  if (after === -4) return null;
+  if (after < 0) throw INVALID;
+  tape = regions.tape;
+  tapeAt = 0;
+  tapeEnd = (state[3]! - TAPE_AT) / 4;
+  const record = tapeObject() as JsonObject;
+  pos = after - scanBase;
+  return record;
+}
+
+let tape: Int32Array = new Int32Array(0);
+let tapeAt = 0;
+let tapeEnd = 0;
+
+/** The members of the object whose entries start at `tapeAt`, up to its CLOSE entry (the line's own object: to the tape's end). */
+function tapeObject(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const t = tape;
+  while (tapeAt < tapeEnd) {
+    const code = t[tapeAt]!;
+    if (code === TAPE_CLOSE) {
+      tapeAt += 3;
+      return out;
+    }
+    const field = FIELDS[code & 0xffff]!;
+    let v: unknown;
+    if ((code & TAPE_OPEN) !== 0) {
+      tapeAt += 3;
+      v = tapeObject();
+    } else if ((code & TAPE_ARRAY) !== 0) {
+      tapeAt += 3;
+      v = tapeArray((field.plan as ArrayPlan).items);
+    } else {
+      const from = t[tapeAt + 1]! - scanBase;
+      const to = t[tapeAt + 2]! - scanBase;
+      tapeAt += 3;
+      v = leaf(from, to, field.plan);
+    }
+    if (field.plan !== STAMP) {
+      if (field.name === "__proto__") Object.defineProperty(out, field.name, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[field.name] = v;
+    }
+  }
+  return out;
+}
+
+/** The items of the array whose entries start at `tapeAt`, up to its CLOSE entry. */
+function tapeArray(items: Plan): unknown[] {
+  const out: unknown[] = [];
+  const t = tape;
+  for (;;) {
+    const code = t[tapeAt]!;
+    if (code === TAPE_CLOSE) {
+      tapeAt += 3;
+      return out;
+    }
+    if ((code & TAPE_OPEN) !== 0) {
+      tapeAt += 3;
+      out.push(tapeObject());
+    } else {
+      const from = t[tapeAt + 1]! - scanBase;
+      const to = t[tapeAt + 2]! - scanBase;
+      tapeAt += 3;
+      out.push(leaf(from, to, items));
+    }
+  }
+}
+
+/** The value `plan` builds of the checked value at `[from, to)`, as {@link value} builds it. */
+function leaf(from: number, to: number, plan: Plan): unknown {
+  if (buf[from] === QUOTE) {
+    if (plan === STAMP) {
+      stampMs = stamp(from + 1, to - 1);
+      return undefined;
+    }
+    if (plan === FULL || plan === TEXT) return stringAt(from, to - 1, plan === TEXT);
+  } else if (plan === STAMP) {
+    stampMs = null;
+    return undefined;
+  }
+  pos = from;
+  return value(plan);
+}
+
+// Object plans compiled for the scanner's walk (see lib/jsonl/json-scan ScanRegions.plans): one
+// image, copied into each scan memory when it lacks the latest version.
+const planImage = new Uint8Array(PLAN_BYTES);
+const planView = new DataView(planImage.buffer);
+let planUsed = 0;
+let planVersion = 0;
+const planNodes = new WeakMap<ObjectPlan, number>();
+
+/** The address of `plan`'s compiled node (compiled on first use), or -1 when it cannot be walked by the scanner. */
+function nodeOf(plan: ObjectPlan): number {
+  const known = planNodes.get(plan);
+  if (known !== undefined) return known;
+  let node = -1;
+  if (plan.lengths !== null) {
+    const entries = plan.keys.flatMap((fields) => fields ?? []);
+    const children = entries.map((f) => {
+      if (typeof f.plan !== "object") return { kind: PLAN_LEAF, child: 0 };
+      if ("keys" in f.plan) {
+        const child = nodeOf(f.plan);
+        return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_OBJECT, child };
+      }
+      const items = f.plan.items;
+      const child = typeof items === "object" && "keys" in items ? nodeOf(items) : 0;
+      return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_ARRAY, child };
+    });
+    const keyBytes = entries.reduce((n, f) => n + f.bytes.length, 0);
+    const size = 8 + entries.length * 20 + ((keyBytes + 3) & ~3);
+    if (children.every((c) => c.child >= 0) && planUsed + size <= PLAN_BYTES) {
+      node = PLAN_AT + planUsed;
+      planView.setInt32(planUsed, plan.lengths, true);
+      planView.setInt32(planUsed + 4, entries.length, true);
+      let key = planUsed + 8 + entries.length * 20;
+      entries.forEach((f, i) => {
+        const at = planUsed + 8 + i * 20;
+        planImage.set(f.bytes, key);
+        planView.setInt32(at, f.bytes.length, true);
+        planView.setInt32(at + 4, PLAN_AT + key, true);
+        planView.setInt32(at + 8, children[i]!.kind, true);
+        planView.setInt32(at + 12, children[i]!.child, true);
+        planView.setInt32(at + 16, f.id, true);
+        key += f.bytes.length;
+      });
+      planUsed += size;
+      planVersion += 1;
+    }
+  }
+  planNodes.set(plan, node);
+  return node;
+}
+
 function readArray(plan: Plan): unknown[] {
   const out: unknown[] = [];
   pos++;
@@ -482,7 +644,17 @@ let scratch: JsonScanMemory | null = null;
 let scanBytes: Buffer | null = null;
 let scanner: JsonScanner | null = null;
 /** The member walk's report words of `scanner`'s memory (see lib/jsonl/json-scan `memberState`). */
-let scanState: Int32Array = new Int32Array(3);
+let scanState: Int32Array = new Int32Array(4);
+/** The regions of `scanner`'s memory (the last buffer's, kept: lines come from a few buffers in turn). */
+let scanRegionsNow: ScanRegions = { state: scanState, plans: new Uint8Array(0), tape: new Int32Array(0), installed: -1 };
+let regionsBuffer: ArrayBufferLike | null = null;
+function regionsOf(buffer: ArrayBufferLike): void {
+  if (buffer !== regionsBuffer) {
+    scanRegionsNow = scanRegions(buffer);
+    regionsBuffer = buffer;
+  }
+  scanState = scanRegionsNow.state;
+}
 let scanBase = 0;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
@@ -578,6 +750,11 @@ function readString(cut: boolean): string {
   const open = pos;
   const close = closeOf(open);
   pos = close + 1;
+  return stringAt(open, close, cut);
+}
+
+/** The string literal between the quotes at `open` and `close`, cut when `cut` and long. */
+function stringAt(open: number, close: number, cut: boolean): string {
   if (cut && close - open - 1 > CUT_BYTES) {
     const kept = safeCut(buf, open + 1, open + 1 + KEEP_BYTES);
     const prefix = decode(open, kept, false);
