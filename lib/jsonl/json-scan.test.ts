@@ -102,6 +102,26 @@ describe("JsonScanMemory", () => {
     }
   });
 
+  it("finds the first quote, escape or control byte at every offset of strings up to 160 bytes (the 32-, 16- and 1-byte steps)", () => {
+    const memory = new JsonScanMemory();
+    for (let n = 1; n <= 160; n++) {
+      for (let k = 0; k < n; k++) {
+        for (const [stop, want] of [
+          ['"', k + 2],
+          ["\\n", n + 4],
+          ["\u0001", -1],
+          ["\\q", -1],
+        ] as const) {
+          const text = `"${"x".repeat(k)}${stop}${"y".repeat(n - k)}"`;
+          const bytes = Buffer.from(text, "utf8");
+          memory.load(bytes, 0, bytes.length);
+          const got = memory.stringEnd(DATA_OFFSET, DATA_OFFSET + bytes.length);
+          expect(got === -1 ? -1 : got - DATA_OFFSET, `${n} ${k} ${JSON.stringify(stop)}`).toBe(want);
+        }
+      }
+    }
+  });
+
   it("follows containers nested up to its depth limit, and gives up past it", () => {
     const memory = new JsonScanMemory();
     const deep = (n: number) => Buffer.from(`${"[".repeat(n)}1${"]".repeat(n)}`);

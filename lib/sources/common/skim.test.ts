@@ -223,7 +223,7 @@ describe("skimLine's one-call walk in the scanner", () => {
     const got = skimLine(memory, 0, text.length, SCAN_FIELDS);
     expect(got).not.toBeNull();
     expect(answer(got)).toBe(walkInJs(() => answer(skimLine(memory, 0, text.length, SCAN_FIELDS))));
-    expect(((got as { record: { message: { content: unknown[] } } }).record.message.content).length).toBe(3000);
+    expect((got as unknown as { record: { message: { content: unknown[] } } }).record.message.content.length).toBe(3000);
   });
 });
 
