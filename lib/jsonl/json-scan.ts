@@ -284,6 +284,9 @@ class Body {
 // Functions: 0 at(p, end), 1 ws(p, end), 2 hex(c), 3 str(p, end), 4 num(p, end), 5 key(p, end), 6 skip(p, end), 7 member(p, end, wanted, first),
 // 8 emit(code, a, b), 9 obj(p, end, node), 10 arr(p, end, items).
 const [AT, WS, HEX, STR, NUM, KEY, SKIP, MEMBER, EMIT, OBJ, ARR] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+/** i32.load8_u at `offset`; i32.xor. */
+const load8 = (offset: number): number[] => [0x2d, 0, ...leb(offset)];
+const XOR = [0x73];
 /** i32.load align=2 at `offset`. */
 const load32 = (offset = 0): number[] => [0x28, 2, ...leb(offset)];
 const [P, END] = [0, 1];
@@ -314,7 +317,7 @@ function hexFn(): Body {
 
 /** str(p, end): p is an opening quote; index after the closing quote, or -1. */
 function strFn(): Body {
-  const [M, C, E, Q, S, K, A] = [2, 3, 4, 5, 6, 7, 8];
+  const [M, C, E, I, Q, S, K, A] = [2, 3, 4, 5, 6, 7, 8, 9];
   const b = new Body();
   b.i32(0x22).op(...SPLAT8).set(Q).i32(0x5c).op(...SPLAT8).set(S).i32(0x20).op(...SPLAT8).set(K);
   b.get(P).i32(1).op(...ADD).set(P);
@@ -325,9 +328,21 @@ function strFn(): Body {
   b.block("single").loop("pair");
   b.get(P).i32(32).op(...ADD).get(END).op(...GT_U).brIf("single");
   b.get(P).op(...loadV128()).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8);
-  b.get(P).op(...loadV128(16)).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8).i32(16).op(...SHL).op(...OR).tee(M);
-  b.if().get(P).get(M).op(...CTZ).op(...ADD).set(P).br("stop").end();
-  b.get(P).i32(32).op(...ADD).set(P).br("pair");
+  b.get(P).op(...loadV128(16)).tee(A).get(Q).op(...EQ8).get(A).get(S).op(...EQ8).op(...V_OR).get(A).get(K).op(...LT_U8).op(...V_OR).op(...BITMASK8).i32(16).op(...SHL).op(...OR).set(M);
+  // The stops of these 32 bytes in order, without reloading them: a quote ends the string, a
+  // simple escape is stepped over (its bit and the escaped byte's cleared), anything else (a
+  // control byte, `\u`, an escape reaching past the 32 bytes) goes to the byte step below.
+  // Transcript strings stop every ~20 bytes (quoted code and tool output: `\n`, `\"`).
+  b.loop("bits");
+  b.get(M).op(...EQZ).if().get(P).i32(32).op(...ADD).set(P).br("pair").end();
+  b.get(M).op(...CTZ).set(I);
+  b.get(P).get(I).op(...ADD).op(...LOAD8).tee(C).i32(0x22).op(...EQ).if().get(P).get(I).op(...ADD).i32(1).op(...ADD).ret().end();
+  b.get(C).i32(0x5c).op(...NE).get(I).i32(31).op(...EQ).op(...OR).if().get(P).get(I).op(...ADD).set(P).br("stop").end();
+  b.get(P).get(I).op(...ADD).op(...load8(1)).tee(E).i32(0x6e).op(...EQ);
+  for (const e of [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x72, 0x74]) b.get(E).i32(e).op(...EQ).op(...OR);
+  b.op(...EQZ).if().get(P).get(I).op(...ADD).set(P).br("stop").end();
+  b.get(M).i32(3).get(I).op(...SHL).i32(-1).op(...XOR).op(...AND).set(M).br("bits");
+  b.end();
   b.end().end();
   b.loop("simd");
   b.get(P).i32(16).op(...ADD).get(END).op(...GT_U).brIf("stop");
@@ -624,7 +639,7 @@ function assemble(): Uint8Array<ArrayBuffer> {
     [2, [], atFn()],
     [2, [[1, I32]], wsFn()],
     [1, [], hexFn()],
-    [2, [[3, I32], [4, V128]], strFn()],
+    [2, [[4, I32], [4, V128]], strFn()],
     [2, [[1, I32]], numFn()],
     [2, [[1, I32]], keyFn()],
     [2, [[4, I32]], skipFn()],

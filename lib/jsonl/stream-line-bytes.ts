@@ -115,8 +115,9 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
     let carry: Buffer = Buffer.alloc(0); // the unfinished line (file offset carryStart), a view into the last work buffer
     let carryStart = first;
     let turn: 0 | 1 = 0;
-    const readAt = (buffer: Buffer, at: number) => handle.read(buffer, headroom, Math.min(capacity, size - at), at);
-    reading = size > first ? readAt(buffers[0], first) : null;
+    const readAt = (buffer: Buffer, at: number, most = capacity) => handle.read(buffer, headroom, Math.min(most, size - at), at);
+    // A short first read: the caller starts on its lines while the next, full one is in flight.
+    reading = size > first ? readAt(buffers[0], first, Math.min(capacity, FIRST_READ_BYTES)) : null;
     while (reading !== null) {
       const { bytesRead } = await reading;
       reading = null;
@@ -150,6 +151,9 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
     await handle.close();
   }
 }
+
+/** Bytes of a pass's first read (at most its chunk size). */
+const FIRST_READ_BYTES = 1 << 20;
 
 /** The part of a `FileHandle` {@link streamLineBytes} uses, over synchronous calls (`syncReads`). */
 function syncHandle(filePath: string): Pick<fs.FileHandle, "stat" | "read" | "close"> {

@@ -51,6 +51,8 @@ export class OpenTurn {
 
   /** Takes every held line into the turn (end of file: the last turn runs to the last line). */
   flush(): void {
+    // Most lines hold nothing back: no new array per line (issue 13).
+    if (this.held.length === 0) return;
     for (const held of this.held) this.include(held.raw, held.record);
     this.held = [];
   }

@@ -22,8 +22,10 @@ export type TokenSnapshot = { total: TokenCounters; lastOutput: number | null };
  * malformed has all-null counters. Returns null for any other record.
  */
 export function readTokenSnapshot(record: JsonObject): TokenSnapshot | null {
+  // Asked of every line: the type first, the payload only of an event.
+  if (record.type !== "event_msg") return null;
   const payload = objectField(record, "payload");
-  if (record.type !== "event_msg" || payload?.type !== "token_count") return null;
+  if (payload?.type !== "token_count") return null;
   const info = objectField(payload, "info");
   if (info === null) return null;
   const total = objectField(info, "total_token_usage");
@@ -133,9 +135,14 @@ export class CodexUsageTracker {
     const { total } = snapshot;
     if (this.snapshots === 0) this.freshStart = total.output !== null && total.output === snapshot.lastOutput;
     const previous = this.current;
-    if (previous !== null && (["input", "output", "total"] as const).some((k) => lower(total[k], previous[k]))) this.decreases += 1;
+    if (previous !== null && (lower(total.input, previous.input) || lower(total.output, previous.output) || lower(total.total, previous.total))) this.decreases += 1;
     this.current = total;
     this.snapshots += 1;
+  }
+
+  /** Snapshots observed so far (what {@link mark} would hold, without building it). */
+  get snapshotCount(): number {
+    return this.snapshots;
   }
 
   /** The current position. */
@@ -196,12 +203,12 @@ export class CodexUsageLog {
   /** Observes physical line `line` (1-based, increasing): its parsed object, or null when malformed. */
   observe(line: number, record: JsonObject | null): void {
     this.lastLine = line;
-    const before = this.tracker.mark().snapshots;
+    const before = this.tracker.snapshotCount;
     this.tracker.observe(record);
-    const after = this.tracker.mark();
-    if (after.snapshots !== before) {
+    // A mark only where a snapshot moved the counters (most lines move nothing: no object per line).
+    if (this.tracker.snapshotCount !== before) {
       this.changedAt.push(line);
-      this.marks.push(after);
+      this.marks.push(this.tracker.mark());
     }
   }
 

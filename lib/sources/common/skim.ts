@@ -1,6 +1,6 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
-import { civilToEpochMs, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
+import { civilToEpochMs, daysInMonth, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
 /**
@@ -105,7 +105,13 @@ let stampMs: number | null = null;
  */
 export function skimLine(bytes: Buffer, start: number, stop: number, plan: ObjectPlan): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
-  const inPlace = scannerOf(bytes.buffer);
+  // Lines come from a few buffers in turn: the last one's scanner is kept (a WeakMap lookup per line otherwise).
+  const memory = bytes.buffer;
+  if (memory !== lastMemory) {
+    lastMemory = memory;
+    lastScanner = scannerOf(memory);
+  }
+  const inPlace = lastScanner;
   if (inPlace !== undefined) {
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
@@ -145,6 +151,9 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
   }
 }
 const EMPTY = Buffer.alloc(0);
+/** The memory of the last line's bytes and its scanner (undefined when it has none). */
+let lastMemory: ArrayBufferLike | null = null;
+let lastScanner: JsonScanner | undefined;
 
 /** The byte at `i`, or -1 at or past the line's end (the next line's bytes are never read). */
 function ch(i: number): number {
@@ -426,11 +435,19 @@ const planView = new DataView(planImage.buffer);
 let planUsed = 0;
 let planVersion = 0;
 const planNodes = new WeakMap<ObjectPlan, number>();
+/** The plan last asked for and its node (a line's plan is most often the previous line's). */
+let lastPlan: ObjectPlan | null = null;
+let lastNode = -1;
 
 /** The address of `plan`'s compiled node (compiled on first use), or -1 when it cannot be walked by the scanner. */
 function nodeOf(plan: ObjectPlan): number {
+  if (plan === lastPlan) return lastNode;
   const known = planNodes.get(plan);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    lastPlan = plan;
+    lastNode = known;
+    return known;
+  }
   let node = -1;
   if (plan.lengths !== null) {
     const entries = plan.keys.flatMap((fields) => fields ?? []);
@@ -821,7 +838,7 @@ function stamp(from: number, to: number): number | null {
     const minute = digits(from + 14, 2);
     const second = digits(from + 17, 2);
     const ms = digits(from + 20, 3);
-    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= daysInMonth(year, month)) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
       return civilToEpochMs(year, month, day, hour, minute, second) + ms;
     }
   }
