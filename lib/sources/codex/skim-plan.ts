@@ -17,7 +17,7 @@ const TOKEN_INFO = objectPlan({
  * `JSON.parse` of every byte). An object plan meeting another value builds it whole; the readers
  * take only objects there (`objectField`), as of the parsed record.
  */
-export const CODEX_ENVELOPE: ObjectPlan = objectPlan({ timestamp: STAMP, type: FULL, payload: objectPlan({ type: FULL, role: FULL, cwd: FULL, info: TOKEN_INFO }) });
+export const CODEX_ENVELOPE: ObjectPlan = objectPlan({ timestamp: STAMP, type: FULL, payload: objectPlan({ type: FULL, role: FULL, cwd: FULL, info: TOKEN_INFO }) }, { shared: true });
 
 /**
  * True when the Codex analysis (lib/sources/codex/analyze-core without fork fingerprints) reads

@@ -58,14 +58,20 @@ type Field = { bytes: Uint8Array; name: string; plan: Plan; id: number };
 /**
  * An object plan (made by {@link objectPlan}): the keys to build and how, by raw byte length;
  * every other key is skipped. `lengths` has bit `n` set for each planned key `n` bytes long, or
- * is null when one is 32 bytes or longer (the scanner's member walk then is not used).
+ * is null when one is 32 bytes or longer (the scanner's member walk then is not used). `shared`
+ * (see {@link objectPlan}).
  */
-export type ObjectPlan = { keys: (Field[] | undefined)[]; lengths: number | null };
+export type ObjectPlan = { keys: (Field[] | undefined)[]; lengths: number | null; shared: boolean };
 /** An array plan: `items` for each item of an array, `orElse` for a value that is not an array. */
 export type ArrayPlan = { items: Plan; orElse: Plan };
 
-/** The object plan building `fields` (name → plan) and skipping every other key. */
-export function objectPlan(fields: Record<string, Plan>): ObjectPlan {
+/**
+ * The object plan building `fields` (name → plan) and skipping every other key. With `shared`
+ * (a line's own plan, whose records are read only and repeat: Codex's envelope), a line whose
+ * built fields are all short plain strings gets the same frozen record as every earlier line
+ * with the same fields and values, rather than a new one (see {@link skimLine}).
+ */
+export function objectPlan(fields: Record<string, Plan>, options: { shared?: boolean } = {}): ObjectPlan {
   const keys: (Field[] | undefined)[] = [];
   let lengths: number | null = 0;
   for (const [name, plan] of Object.entries(fields)) {
@@ -75,7 +81,7 @@ export function objectPlan(fields: Record<string, Plan>): ObjectPlan {
     (keys[bytes.length] ??= []).push(field);
     lengths = lengths === null || bytes.length >= 32 ? null : lengths | (1 << bytes.length);
   }
-  return { keys, lengths };
+  return { keys, lengths, shared: options.shared === true };
 }
 
 /**
@@ -349,9 +355,96 @@ function walked(plan: ObjectPlan): JsonObject | null {
   tape = regions.tape;
   tapeAt = 0;
   tapeEnd = (state[3]! - TAPE_AT) / 4;
-  const record = tapeObject() as JsonObject;
+  const record = plan.shared ? sharedRecord() : (tapeObject() as JsonObject);
   pos = after - scanBase;
   return record;
+}
+
+/**
+ * The record of the tape just walked by a {@link ObjectPlan.shared} plan: that of an earlier line
+ * with the same fields and values when there is one, else built (and kept when it can be shared).
+ */
+function sharedRecord(): JsonObject {
+  const key = sharedKey();
+  if (key < 0) return tapeObject() as JsonObject;
+  const known = sharedRecords.get(key);
+  if (known !== undefined && sameShared(known)) return known.record;
+  const record = deepFreeze(tapeObject() as JsonObject);
+  if (known === undefined && sharedRecords.size < SHARED_MAX) sharedRecords.set(key, { record, codes: tape.slice(0, tapeEnd), bytes: sharedBytes() });
+  return record;
+}
+
+/** Records shared by a {@link ObjectPlan.shared} plan, by the hash of their tape's codes and string bytes (issue 13: ~130 distinct envelopes among the 184,465 lines of the 321 MB rollout). */
+const sharedRecords = new Map<number, { record: JsonObject; codes: Int32Array; bytes: Uint8Array }>();
+/** Distinct shared records kept at most (then new ones are built per line). */
+const SHARED_MAX = 4096;
+/** A shared record's strings are at most this many raw bytes, plain printable ASCII. */
+const SHARED_STRING_BYTES = 64;
+
+/**
+ * The hash of the tape just walked (its codes, and the bytes of every built string), with the
+ * line's timestamp read on the way; -1 when the record cannot be shared (a value that is not a
+ * short plain string, an array).
+ */
+function sharedKey(): number {
+  const t = tape;
+  let h = 0x811c9dc5;
+  stampMs = null;
+  for (let i = 0; i < tapeEnd; i += 3) {
+    const code = t[i]!;
+    h = Math.imul(h ^ code, 0x01000193);
+    if ((code & TAPE_ARRAY) !== 0) return -1;
+    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0) continue;
+    const from = t[i + 1]! - scanBase;
+    const to = t[i + 2]! - scanBase;
+    if (FIELDS[code & 0xffff]!.plan === STAMP) {
+      stampMs = buf[from] === QUOTE ? stamp(from + 1, to - 1) : null;
+      continue;
+    }
+    if (buf[from] !== QUOTE || to - from - 2 > SHARED_STRING_BYTES) return -1;
+    for (let j = from + 1; j < to - 1; j++) {
+      const c = buf[j]!;
+      if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    h = Math.imul(h ^ QUOTE, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The string bytes {@link sharedKey} hashed, each followed by a quote. */
+function sharedBytes(): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < tapeEnd; i += 3) {
+    const code = tape[i]!;
+    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || FIELDS[code & 0xffff]!.plan === STAMP) continue;
+    // The closing quote too: it ends each string (none holds a raw quote), so lengths match as well.
+    for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) out.push(buf[j]!);
+  }
+  return Uint8Array.from(out);
+}
+
+/** True when the tape just walked has `known`'s codes and string bytes (no hash collision). */
+function sameShared(known: { codes: Int32Array; bytes: Uint8Array }): boolean {
+  if (known.codes.length !== tapeEnd) return false;
+  const bytes = known.bytes;
+  let at = 0;
+  for (let i = 0; i < tapeEnd; i += 3) {
+    const code = tape[i]!;
+    if (code !== known.codes[i]) return false;
+    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || FIELDS[code & 0xffff]!.plan === STAMP) continue;
+    for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) if (buf[j] !== bytes[at++]) return false;
+  }
+  return at === bytes.length;
+}
+
+/** `value` with every object in it frozen (a shared record is read by every line it stands for). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 let tape: Int32Array = new Int32Array(0);
