@@ -215,6 +215,32 @@ describe("skimLine's one-call walk in the scanner", () => {
     expect(built).toBeLessThan(5900);
   });
 
+  it("gives lines of a shared plan with the same strings one frozen record, and others their own", () => {
+    const memory = scanMemoryBuffer(1 << 16);
+    const skimAt = (text: string): ReturnType<typeof skimLine> => {
+      const bytes = Buffer.from(text);
+      bytes.copy(memory, 0);
+      return skimLine(memory, 0, bytes.length, CODEX_ENVELOPE);
+    };
+    const line = (ts: string, type: string, role: string) => `{"timestamp":"${ts}","type":"response_item","payload":{"type":"${type}","role":"${role}","content":[{"type":"output_text","text":"x"}]}}`;
+    const a = skimAt(line("2026-01-11T09:53:28.293Z", "message", "assistant")) as { record: Record<string, unknown>; timestampMs: number };
+    const b = skimAt(line("2026-01-31T23:59:59.999Z", "message", "assistant")) as { record: Record<string, unknown>; timestampMs: number };
+    // Same lengths and first, middle and last bytes: only the full comparison tells these apart.
+    const c = skimAt(line("2026-01-31T23:59:59.999Z", "mxssage", "assistant")) as { record: Record<string, unknown>; timestampMs: number };
+    const d = skimAt(line("2026-01-31T23:59:59.999Z", "message", "assistant\u0021")) as { record: Record<string, unknown>; timestampMs: number };
+    expect(b.record).toBe(a.record);
+    expect(Object.isFrozen(a.record) && Object.isFrozen(a.record.payload)).toBe(true);
+    expect([a.timestampMs, b.timestampMs]).toEqual([Date.parse("2026-01-11T09:53:28.293Z"), Date.parse("2026-01-31T23:59:59.999Z")]);
+    expect(c.record).not.toBe(a.record);
+    expect(c.record).toEqual({ type: "response_item", payload: { type: "mxssage", role: "assistant" } });
+    expect(d.record).toEqual({ type: "response_item", payload: { type: "message", role: "assistant!" } });
+    // A value that is not a short string is built per line.
+    const e = skimAt('{"timestamp":"2026-01-11T09:53:28.293Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"output_tokens":5}}}}') as { record: Record<string, unknown> };
+    const f = skimAt('{"timestamp":"2026-01-11T09:53:28.293Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"output_tokens":5}}}}') as { record: Record<string, unknown> };
+    expect(f.record).toEqual(e.record);
+    expect(f.record).not.toBe(e.record);
+  });
+
   it("walks in JavaScript a line whose planned parts overflow the tape, alike", () => {
     const parts = Array.from({ length: 3000 }, (_, i) => ({ type: "text", text: `part ${i}` }));
     const text = Buffer.from(JSON.stringify({ type: "assistant", timestamp: "2026-01-11T09:53:28.293Z", message: { role: "assistant", content: parts } }));

@@ -378,16 +378,18 @@ function sharedRecord(): JsonObject {
 const sharedRecords = new Map<number, { record: JsonObject; codes: Int32Array; bytes: Uint8Array }>();
 /** Distinct shared records kept at most (then new ones are built per line). */
 const SHARED_MAX = 4096;
-/** A shared record's strings are at most this many raw bytes, plain printable ASCII. */
+/** A shared record's strings are at most this many raw bytes. */
 const SHARED_STRING_BYTES = 64;
 
 /**
- * The hash of the tape just walked (its codes, and the bytes of every built string), with the
- * line's timestamp read on the way; -1 when the record cannot be shared (a value that is not a
- * short plain string, an array).
+ * A hash of the tape just walked (its codes, and the length and three bytes of every built
+ * string: {@link sameShared} then compares every byte, so equal raw bytes, hence equal decoded
+ * strings, are what makes two lines share a record), with the line's timestamp read on the way;
+ * -1 when the record cannot be shared (a value that is not a short string, an array).
  */
 function sharedKey(): number {
   const t = tape;
+  const b = buf;
   let h = 0x811c9dc5;
   stampMs = null;
   for (let i = 0; i < tapeEnd; i += 3) {
@@ -398,16 +400,15 @@ function sharedKey(): number {
     const from = t[i + 1]! - scanBase;
     const to = t[i + 2]! - scanBase;
     if (FIELDS[code & 0xffff]!.plan === STAMP) {
-      stampMs = buf[from] === QUOTE ? stamp(from + 1, to - 1) : null;
+      stampMs = b[from] === QUOTE ? stamp(from + 1, to - 1) : null;
       continue;
     }
-    if (buf[from] !== QUOTE || to - from - 2 > SHARED_STRING_BYTES) return -1;
-    for (let j = from + 1; j < to - 1; j++) {
-      const c = buf[j]!;
-      if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    h = Math.imul(h ^ QUOTE, 0x01000193);
+    const length = to - from;
+    if (b[from] !== QUOTE || length - 2 > SHARED_STRING_BYTES) return -1;
+    h = Math.imul(h ^ length, 0x01000193);
+    h = Math.imul(h ^ b[from + 1]!, 0x01000193);
+    h = Math.imul(h ^ b[from + (length >> 1)]!, 0x01000193);
+    h = Math.imul(h ^ b[to - 2]!, 0x01000193);
   }
   return h >>> 0;
 }
@@ -919,6 +920,10 @@ for (const text of ["user", "assistant", "progress", "system", "summary", "file-
 const CONTROL = /[\u0000-\u001f]/;
 
 
+/** The day of the last fast-path timestamp (`year * 10000 + month * 100 + day`) and its epoch ms at midnight. */
+let stampDay = -1;
+let stampDayMs = 0;
+
 /** Epoch ms of the timestamp string between `from` and `to` (its quotes excluded). */
 function stamp(from: number, to: number): number | null {
   // The shape Claude Code writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read from its bytes; anything
@@ -932,7 +937,13 @@ function stamp(from: number, to: number): number | null {
     const second = digits(from + 17, 2);
     const ms = digits(from + 20, 3);
     if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= daysInMonth(year, month)) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
-      return civilToEpochMs(year, month, day, hour, minute, second) + ms;
+      // Consecutive lines mostly share their day.
+      const key = year * 10000 + month * 100 + day;
+      if (key !== stampDay) {
+        stampDay = key;
+        stampDayMs = civilToEpochMs(year, month, day);
+      }
+      return stampDayMs + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
     }
   }
   return parseAwareTimestamp(decode(from - 1, to));
