@@ -68,10 +68,13 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
 export async function forEachLineBytes(filePath: string, options: StreamLineBytesOptions, onLine: (line: number, bytes: Buffer, start: number, end: number, next: number) => boolean | void): Promise<void> {
   for await (const c of chunkLines(filePath, options)) {
     const { work, starts, size, lineBase } = c;
+    const shift = c.toWork(0);
     for (let k = c.from; k < c.to; k++) {
-      const start = c.toWork(starts.at(k));
-      const next = c.toWork(k + 1 < starts.length ? starts.at(k + 1) : size);
-      if (onLine(lineBase + k + 1, work, start, next - terminatorBytes(work, start, next), next) === false) return;
+      const start = starts.at(k) + shift;
+      const next = (k + 1 < starts.length ? starts.at(k + 1) : size) + shift;
+      // Most lines end with a lone `\n`.
+      const cut = work[next - 1] === 0x0a && (next - 1 === start || work[next - 2] !== 0x0d) ? 1 : terminatorBytes(work, start, next);
+      if (onLine(lineBase + k + 1, work, start, next - cut, next) === false) return;
     }
   }
 }
