@@ -78,6 +78,7 @@ export function objectPlan(fields: Record<string, Plan>, options: { shared?: boo
     const bytes = new Uint8Array(Buffer.from(name, "utf8"));
     const field = { bytes, name, plan, id: FIELDS.length };
     FIELDS.push(field);
+    if (plan === STAMP) STAMP_FIELDS.add(field.id);
     (keys[bytes.length] ??= []).push(field);
     lengths = lengths === null || bytes.length >= 32 ? null : lengths | (1 << bytes.length);
   }
@@ -92,6 +93,8 @@ export const skimTuning = { tapeWalk: true };
 
 /** Every planned member, by the id the scanner's tape names it with. */
 const FIELDS: Field[] = [];
+/** The ids of members planned as {@link STAMP}. */
+const STAMP_FIELDS = new Set<number>();
 
 class Invalid extends Error {}
 const INVALID = new Invalid("invalid JSON");
@@ -370,12 +373,21 @@ function sharedRecord(): JsonObject {
   const known = sharedRecords.get(key);
   if (known !== undefined && sameShared(known)) return known.record;
   const record = deepFreeze(tapeObject() as JsonObject);
-  if (known === undefined && sharedRecords.size < SHARED_MAX) sharedRecords.set(key, { record, codes: tape.slice(0, tapeEnd), bytes: sharedBytes() });
+  if (known === undefined && sharedRecords.size < SHARED_MAX) {
+    const strings: number[] = [];
+    for (let i = 0; i < tapeEnd; i += 3) {
+      const code = tape[i]!;
+      if (code !== TAPE_CLOSE && (code & TAPE_OPEN) === 0 && !STAMP_FIELDS.has(code)) strings.push(i);
+    }
+    sharedRecords.set(key, { record, codes: tape.slice(0, tapeEnd), strings: Int32Array.from(strings), bytes: sharedBytes() });
+  }
   return record;
 }
 
 /** Records shared by a {@link ObjectPlan.shared} plan, by the hash of their tape's codes and string bytes (issue 13: ~130 distinct envelopes among the 184,465 lines of the 321 MB rollout). */
-const sharedRecords = new Map<number, { record: JsonObject; codes: Int32Array; bytes: Uint8Array }>();
+const sharedRecords = new Map<number, SharedRecord>();
+/** A shared record, with what its lines hold: the tape's codes, the entries of its strings and their bytes (each with its closing quote). */
+type SharedRecord = { record: JsonObject; codes: Int32Array; strings: Int32Array; bytes: Uint8Array };
 /** Distinct shared records kept at most (then new ones are built per line). */
 const SHARED_MAX = 4096;
 /** A shared record's strings are at most this many raw bytes. */
@@ -399,7 +411,7 @@ function sharedKey(): number {
     if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0) continue;
     const from = t[i + 1]! - scanBase;
     const to = t[i + 2]! - scanBase;
-    if (FIELDS[code & 0xffff]!.plan === STAMP) {
+    if (STAMP_FIELDS.has(code)) {
       stampMs = b[from] === QUOTE ? stamp(from + 1, to - 1) : null;
       continue;
     }
@@ -418,7 +430,7 @@ function sharedBytes(): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < tapeEnd; i += 3) {
     const code = tape[i]!;
-    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || FIELDS[code & 0xffff]!.plan === STAMP) continue;
+    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || STAMP_FIELDS.has(code)) continue;
     // The closing quote too: it ends each string (none holds a raw quote), so lengths match as well.
     for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) out.push(buf[j]!);
   }
@@ -426,15 +438,18 @@ function sharedBytes(): Uint8Array {
 }
 
 /** True when the tape just walked has `known`'s codes and string bytes (no hash collision). */
-function sameShared(known: { codes: Int32Array; bytes: Uint8Array }): boolean {
-  if (known.codes.length !== tapeEnd) return false;
+function sameShared(known: SharedRecord): boolean {
+  const codes = known.codes;
+  if (codes.length !== tapeEnd) return false;
+  const t = tape;
+  for (let i = 0; i < tapeEnd; i += 3) if (t[i] !== codes[i]) return false;
+  // The strings, by the entries known to hold them (same codes: the same entries here).
   const bytes = known.bytes;
+  const b = buf;
   let at = 0;
-  for (let i = 0; i < tapeEnd; i += 3) {
-    const code = tape[i]!;
-    if (code !== known.codes[i]) return false;
-    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || FIELDS[code & 0xffff]!.plan === STAMP) continue;
-    for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) if (buf[j] !== bytes[at++]) return false;
+  for (const i of known.strings) {
+    const to = t[i + 2]! - scanBase;
+    for (let j = t[i + 1]! - scanBase + 1; j < to; j++) if (b[j] !== bytes[at++]) return false;
   }
   return at === bytes.length;
 }
