@@ -25,13 +25,13 @@ afterEach(() => {
  * The analysis, usage and line index of `file` on `workers` threads (1: this thread only, every
  * line parsed); with `withIndex` false no `onIndex` is passed (index null).
  */
-async function analysed(file: string, workers: number, withIndex = true) {
+async function analysed(file: string, workers: number, withIndex = true, skim = workers > 1) {
   process.env.CASEFILE_WORKERS = String(workers);
   process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
   const usageLog = new CodexUsageLog();
   let index: LineIndex | null = null;
   const onIndex = withIndex ? (i: LineIndex) => (index = i) : undefined;
-  const analysis = await analyzeCodexTranscript(file, null, usageLog, { fingerprints: false, skim: workers > 1, onIndex });
+  const analysis = await analyzeCodexTranscript(file, null, usageLog, { fingerprints: false, skim, onIndex });
   const starts = index === null ? null : Array.from((index as LineIndex).starts);
   return { analysis, usage: usageLog.usageOf(analysis.turns), index: index === null ? null : { ...(index as LineIndex), starts } };
 }
@@ -40,6 +40,8 @@ async function expectSameOnWorkers(file: string): Promise<void> {
   const one = await analysed(file, 1);
   const many = await analysed(file, 3);
   expect(many, file).toEqual(one);
+  // The one-thread skim (prepare's pass below the pool's size: envelopes skimmed, shared records) alike.
+  expect(await analysed(file, 1, true, true), file).toEqual(one);
   // prepare's first pass asks for no index (selectCodexSession without onIndex).
   expect(await analysed(file, 3, false), file).toEqual({ ...one, index: null });
   if (one.index !== null) {
