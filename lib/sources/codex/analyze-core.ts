@@ -6,7 +6,7 @@ import type { ReportWindow } from "@/lib/sources/common/window";
 import { CodexSessionMeta } from "@/lib/sources/codex/session-meta";
 import { isLegacyHeader, normalizeLegacyRecord, type CodexFormat } from "@/lib/sources/codex/legacy";
 import { OpenTurn } from "@/lib/sources/codex/open-turn";
-import { codexMessageText, codexRecordKind, codexRecordTimestamp, isCodexScaffolding, isCodexTrigger } from "@/lib/sources/codex/records";
+import { codexMessageText, codexRecordKind, codexRecordTimestamp, isCodexScaffolding, isCodexTrigger, type CodexRecordFacts } from "@/lib/sources/codex/records";
 import { CodexOutputTokens, type CodexUsageLog, CodexUsageTracker, type UsageMark } from "@/lib/sources/codex/token-usage";
 
 /** One physical line: 1-based number and decoded text without its terminator (contract §1.6). */
@@ -84,9 +84,11 @@ export class CodexAnalyzer {
    * (malformed, contract §1.6). While {@link skimmable}, a record holding only the fields the
    * analysis reads of its kind may stand for the whole one, its top-level `timestamp` read from
    * the bytes and given as `timestampMs` (epoch ms, null when it is not an aware timestamp, as
-   * `codexRecordTimestamp` would read it); `undefined` reads it from the record.
+   * `codexRecordTimestamp` would read it); `undefined` reads it from the record. `facts`, when
+   * given, are `codexRecordFacts` of `raw` (an envelope-format record, as classified), computed
+   * once for a record many lines share.
    */
-  pushRecord(line: number, raw: JsonObject | null, timestampMs?: number | null): void {
+  pushRecord(line: number, raw: JsonObject | null, timestampMs?: number | null, facts?: CodexRecordFacts): void {
     this.lineCount = line;
     this.options.usageLog?.observe(line, raw);
     if (raw === null) {
@@ -97,11 +99,11 @@ export class CodexAnalyzer {
       return;
     }
     const record = this.normalize(raw);
-    this.count(codexRecordKind(record));
+    this.count(facts !== undefined ? facts.kind : codexRecordKind(record));
     this.meta.observe(record, this.format === "legacy");
     if (!this.hashable()) this.open?.stopHashing();
     const ts = timestampMs !== undefined ? timestampMs : codexRecordTimestamp(record);
-    const trigger = isCodexTrigger(record);
+    const trigger = facts !== undefined ? facts.trigger : isCodexTrigger(record);
     if (ts === null) {
       this.counts.untimestampedRecords += 1;
       if (trigger) {
@@ -115,7 +117,7 @@ export class CodexAnalyzer {
         return;
       }
     }
-    this.feed(line, raw, record, isCodexScaffolding(record));
+    this.feed(line, raw, record, facts !== undefined ? facts.scaffolding : isCodexScaffolding(record));
   }
 
   /** Ends the pass and returns the analysis (see {@link CodexAnalysis}). */

@@ -96,8 +96,8 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSiz
   await forEachLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM }, (line, bytes, start, end) => {
     if (line < from) return;
     if (skim && analyzer.skimmable) {
-      const { record, timestampMs } = codexLineRecord(bytes, start, end);
-      analyzer.pushRecord(line, record, timestampMs);
+      const { record, timestampMs, facts } = codexLineRecord(bytes, start, end);
+      analyzer.pushRecord(line, record, timestampMs, facts);
     } else analyzer.pushRecord(line, parseJsonObject(bytes.toString("utf8", start, end)));
     return !analyzer.excluded;
   });

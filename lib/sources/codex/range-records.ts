@@ -3,14 +3,17 @@ import type { LineRange } from "@/lib/jsonl/parallel";
 import { readRangeLines } from "@/lib/jsonl/range-lines";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { BLANK, skimLine } from "@/lib/sources/common/skim";
+import { codexRecordFacts, type CodexRecordFacts } from "@/lib/sources/codex/records";
 import { CODEX_ENVELOPE, envelopeSuffices } from "@/lib/sources/codex/skim-plan";
 
 /**
  * A line as `CodexAnalyzer.pushRecord` takes it while skimmable: the record, and its timestamp
  * (epoch ms, null when it has none) when the skim read it from the bytes; `undefined` when the
- * record was parsed whole and keeps its own `timestamp` field.
+ * record was parsed whole and keeps its own `timestamp` field. `facts`: the record's
+ * {@link codexRecordFacts} when it is a record the skim shares between lines (computed once per
+ * record), else undefined.
  */
-export type CodexLineRecord = { record: JsonObject | null; timestampMs: number | null | undefined };
+export type CodexLineRecord = { record: JsonObject | null; timestampMs: number | null | undefined; facts: CodexRecordFacts | undefined };
 
 /**
  * The record `CodexAnalyzer.pushRecord` needs of the line `bytes[start, end)` while the analyzer
@@ -24,13 +27,26 @@ export function codexLineRecord(bytes: Buffer, start: number, end: number): Code
   if (skimmed !== null && skimmed !== BLANK && envelopeSuffices(skimmed.record)) {
     LINE.record = skimmed.record;
     LINE.timestampMs = skimmed.timestampMs;
+    LINE.facts = Object.isFrozen(skimmed.record) ? sharedFacts(skimmed.record) : undefined;
   } else {
     LINE.record = parseJsonObject(bytes.toString("utf8", start, end));
     LINE.timestampMs = undefined;
+    LINE.facts = undefined;
   }
   return LINE;
 }
-const LINE: CodexLineRecord = { record: null, timestampMs: undefined };
+const LINE: CodexLineRecord = { record: null, timestampMs: undefined, facts: undefined };
+
+/** The facts of a record the skim shares between lines (frozen: never changed), by record. */
+function sharedFacts(record: JsonObject): CodexRecordFacts {
+  let facts = FACTS.get(record);
+  if (facts === undefined) {
+    facts = codexRecordFacts(record);
+    FACTS.set(record, facts);
+  }
+  return facts;
+}
+const FACTS = new WeakMap<JsonObject, CodexRecordFacts>();
 
 /**
  * The {@link codexLineRecord}s of a byte range as a worker sends them. Structured-cloning every
@@ -80,7 +96,7 @@ export function rangeRecordsReader(r: CodexRangeRecords): () => CodexLineRecord 
   let object = 0;
   let shaped = 0;
   let stamped = 0;
-  const out: CodexLineRecord = { record: null, timestampMs: undefined };
+  const out: CodexLineRecord = { record: null, timestampMs: undefined, facts: undefined };
   return () => {
     const kind = r.kinds[i++];
     if (kind === 0) {

@@ -132,6 +132,18 @@ export function codexMessageText(record: JsonObject): string {
     .join("\n");
 }
 
+/** What the analysis asks of every record (lib/sources/codex/analyze-core), computed together: see {@link codexRecordFacts}. */
+export type CodexRecordFacts = { readonly kind: string; readonly trigger: boolean; readonly scaffolding: boolean };
+
+/**
+ * The record's audit kind ({@link codexRecordKind}), and whether it is a trigger by the record
+ * rules ({@link isCodexTrigger}) and pre-trigger scaffolding ({@link isCodexScaffolding}): for a
+ * record many lines share (lib/sources/codex/range-records), computed once for all of them.
+ */
+export function codexRecordFacts(record: JsonObject): CodexRecordFacts {
+  return { kind: codexRecordKind(record), trigger: isCodexTrigger(record), scaffolding: isCodexScaffolding(record) };
+}
+
 /**
  * A compact kind for audit counters: `event_msg:<payload.type>` / `response_item:<payload.type>`,
  * else the top-level `type`, else `"(none)"`.
