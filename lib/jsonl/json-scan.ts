@@ -576,24 +576,21 @@ function objFn(): Body {
   b.end();
   b.get(V).get(END).call(AT).set(C);
   b.get(HIT).op(...load32(8)).set(KIND);
-  // A planned object meeting an object: its members, between OPEN and CLOSE.
-  b.get(KIND).i32(PLAN_OBJECT).op(...EQ).get(C).i32(0x7b).op(...EQ).op(...AND).if();
-  b.get(HIT).op(...load32(16)).i32(TAPE_OPEN).op(...OR).get(V).i32(0);
-  emitted();
-  b.get(V).get(END).get(HIT).op(...load32(12)).call(OBJ).tee(P).i32(0).op(...LT_S).if().get(P).ret().end();
-  b.i32(TAPE_CLOSE).get(P).i32(0);
-  emitted();
-  b.br("member");
-  b.end();
-  // A planned array meeting an array: its items, between ARRAY and CLOSE.
-  b.get(KIND).i32(PLAN_ARRAY).op(...EQ).get(C).i32(0x5b).op(...EQ).op(...AND).if();
-  b.get(HIT).op(...load32(16)).i32(TAPE_ARRAY).op(...OR).get(V).i32(0);
-  emitted();
-  b.get(V).get(END).get(HIT).op(...load32(12)).call(ARR).tee(P).i32(0).op(...LT_S).if().get(P).ret().end();
-  b.i32(TAPE_CLOSE).get(P).i32(0);
-  emitted();
-  b.br("member");
-  b.end();
+  // A planned object meeting an object (its members between OPEN and CLOSE), a planned array
+  // meeting an array (its items between ARRAY and CLOSE).
+  for (const [kind, opener, flag, walk] of [
+    [PLAN_OBJECT, 0x7b, TAPE_OPEN, OBJ],
+    [PLAN_ARRAY, 0x5b, TAPE_ARRAY, ARR],
+  ] as const) {
+    b.get(KIND).i32(kind).op(...EQ).get(C).i32(opener).op(...EQ).op(...AND).if();
+    b.get(HIT).op(...load32(16)).i32(flag).op(...OR).get(V).i32(0);
+    emitted();
+    b.get(V).get(END).get(HIT).op(...load32(12)).call(walk).tee(P).i32(0).op(...LT_S).if().get(P).ret().end();
+    b.i32(TAPE_CLOSE).get(P).i32(0);
+    emitted();
+    b.br("member");
+    b.end();
+  }
   // Anything else: checked, and its extent given to the caller to build.
   b.get(V).get(END).call(SKIP).tee(P).i32(0).op(...LT_S).failIf();
   b.get(HIT).op(...load32(16)).get(V).get(P);
