@@ -17,6 +17,13 @@ export type CoreContext = {
   log: Logger;
   /** Set by the tool registry for the duration of one tool call (the audit ledger, seed 002). */
   trace?: CallTrace;
+  /**
+   * True in a process that ends after its call (`casefile tool`): work a result would leave
+   * running in the background, for a later call to find, is waited for instead (it cannot ask
+   * again, and the process would wait for that work before exiting anyway). Results then differ
+   * only as a later call's would.
+   */
+  oneShot?: boolean;
 };
 
 /** Where a tool call came in: the MCP server, `POST /api/tools`, the CLI, or the dashboard itself. */
@@ -63,5 +70,5 @@ export const stderrLogger: Logger = {
 
 /** Builds a context; the workspace path is resolved to an absolute path. */
 export function createCoreContext(workspaceRoot: string, deps: Partial<Omit<CoreContext, "workspaceRoot">> = {}): CoreContext {
-  return { workspaceRoot: path.resolve(workspaceRoot), now: deps.now ?? (() => new Date()), log: deps.log ?? silentLogger };
+  return { workspaceRoot: path.resolve(workspaceRoot), now: deps.now ?? (() => new Date()), log: deps.log ?? silentLogger, ...(deps.oneShot ? { oneShot: true } : {}) };
 }

@@ -138,12 +138,13 @@ export const RISK_REFRESH_MS = 30_000;
  * the result. At most one background analysis runs per file, and one whose earlier risk is known
  * starts at most every {@link RISK_REFRESH_MS} ms, so a live gigabyte session polled by the
  * dashboard is not re-analysed on every poll. After a failed background analysis, the next call
- * for that file version waits for a new one, as getSessionRisk.
+ * for that file version waits for a new one, as getSessionRisk. A one-shot process
+ * (`ctx.oneShot`: the CLI) waits, as for a small file.
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk | "pending"> {
   const st = await fs.stat(session.filePath);
-  if (st.size < RISK_WAIT_MAX_BYTES) return getSessionRisk(ctx, session);
+  if (st.size < RISK_WAIT_MAX_BYTES || ctx.oneShot) return getSessionRisk(ctx, session);
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
   const hit = riskMemo.get(session.filePath);
   if (hit && hit.stamp === stamp) return hit.risk;

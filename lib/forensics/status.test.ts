@@ -38,22 +38,33 @@ describe("list_sessions status and last_response_preview (seed 004, adapted)", (
 });
 
 describe("list_sessions risk of a large session never analysed (issue 13)", () => {
-  it("lists it at once with risk pending, and gives its risk once the analysis that started has ended", async () => {
-    // A session past RISK_WAIT_MAX_BYTES: replies whose cache reads fall twice (two context resets).
-    const pad = "x".repeat(8000);
-    const usage = (cacheRead: number) => ({ input_tokens: 1, output_tokens: 2, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: 0 });
+  // A session past RISK_WAIT_MAX_BYTES: replies whose cache reads fall twice (two context resets).
+  const pad = "x".repeat(8000);
+  const usage = (cacheRead: number) => ({ input_tokens: 1, output_tokens: 2, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: 0 });
+  const big = (i: number, cacheRead: number) => JSON.stringify({ type: "assistant", timestamp: at(1), message: { role: "assistant", id: `m${i}`, content: [{ type: "text", text: pad }], usage: usage(cacheRead) } });
+  const workspace = async (): Promise<string> => {
     const lines = [user(0, "start")];
-    const big = (i: number, cacheRead: number) => JSON.stringify({ type: "assistant", timestamp: at(1), message: { role: "assistant", id: `m${i}`, content: [{ type: "text", text: pad }], usage: usage(cacheRead) } });
     let bytes = 0;
     for (let i = 0; bytes < RISK_WAIT_MAX_BYTES + (1 << 20); i++) {
       const line = big(i, i === 3000 || i === 6000 ? 1_000 : 50_000 + i);
       lines.push(line);
       bytes += line.length + 1;
     }
-    const root = await buildTestWorkspace([
+    return buildTestWorkspace([
       { ref: "S0001", content: [user(0, "hi"), reply(1, "small")].join("\n") + "\n" },
       { ref: "S0002", content: lines.join("\n") + "\n" },
     ]);
+  };
+
+  it("gives a one-shot process (the CLI) its risk at once: it could not ask again", async () => {
+    const ctx = createCoreContext(await workspace(), { now: () => new Date("2026-05-12T02:00:00Z"), oneShot: true });
+    const list = (await listSessions(ctx, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+    expect(list.risk_pending).toEqual([]);
+    expect(list.sessions.map((s) => [s.session_ref, s.risk_level, s.reset_count])).toEqual([["S0001", "low", 0], ["S0002", "high", 2]]);
+  }, 60_000);
+
+  it("lists it at once with risk pending, and gives its risk once the analysis that started has ended", async () => {
+    const root = await workspace();
     const ctx = createCoreContext(root, { now: () => new Date("2026-05-12T02:00:00Z") });
     const input = { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" };
     const first = (await listSessions(ctx, input)) as ListSessionsResult;

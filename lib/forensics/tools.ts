@@ -55,7 +55,7 @@ export const listSessionsTool = defineTool({
   name: "list_sessions",
   title: "List sessions",
   description:
-    "List a project's indexed sessions with started_at, ended_at, duration_seconds, turn_count, first_user_message, subagent_count, size_bytes, status (completed, active, errored), last_response_preview and seed 003 risk_level/reset_count; paginated with limit/offset, sortable, filterable by text and risk. A large session never analysed is listed at once with null risk and named in risk_pending while its analysis runs: call again for its risk (one that grew since its last analysis keeps that risk meanwhile, refreshed at most every 30 s). Read-only.",
+    "List a project's indexed sessions with started_at, ended_at, duration_seconds, turn_count, first_user_message, subagent_count, size_bytes, status (completed, active, errored), last_response_preview and seed 003 risk_level/reset_count; paginated with limit/offset, sortable, filterable by text and risk. A large session never analysed is listed at once with null risk and named in risk_pending while its analysis runs: call again for its risk (the CLI waits for it instead; one that grew since its last analysis keeps that risk meanwhile, refreshed at most every 30 s). Read-only.",
   readOnly: true,
   input: listSessionsInputSchema,
   inputHint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",

@@ -120,6 +120,7 @@ export type ListSessionsResult = {
    * computed: a large session never analysed is not waited for (its seed 003 analysis takes
    * seconds), so its rows show null risk and a risk filter leaves it out until a later call. A
    * large session that grew since its last analysis keeps that risk meanwhile (not listed here).
+   * Always empty from a one-shot process (the CLI), which waits for the risk instead.
    */
   risk_pending: string[];
 };

@@ -15,7 +15,8 @@ export async function runTool(workspace: string, name: string | undefined, rawIn
   } catch (error) {
     throw new AppError("invalid_input", `tool input is not valid JSON: ${(error as Error).message}`, { hint: "quote the JSON input in single quotes" });
   }
-  const ctx = createCoreContext(workspace, { log: stderrLogger });
+  // One call, then the process ends: nothing is left running for a later call (see CoreContext.oneShot).
+  const ctx = createCoreContext(workspace, { log: stderrLogger, oneShot: true });
   const result = await callTool(ctx, name, input, { door: "cli" });
   process.stdout.write(`${serializeToolResult(result)}\n`);
   return isToolSuccess(result) ? 0 : 2;
