@@ -116,11 +116,12 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
   const length = stop - start;
   // Lines come from a few buffers in turn: the last one's scanner is kept (a WeakMap lookup per line otherwise).
   const memory = bytes.buffer;
+  const inPlace = memory === lastMemory ? lastScanner : scannerOf(memory);
+  // Only a scan memory is remembered (the walk's state holds it anyway): never a caller's other buffer.
   if (memory !== lastMemory) {
-    lastMemory = memory;
-    lastScanner = scannerOf(memory);
+    lastMemory = inPlace === undefined ? null : memory;
+    lastScanner = inPlace;
   }
-  const inPlace = lastScanner;
   if (inPlace !== undefined) {
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
