@@ -219,7 +219,6 @@ function readObject(plan: Plan): Record<string, unknown> {
   const b = buf;
   const e = end;
   const fields = typeof plan === "object" && "keys" in plan ? plan.keys : null;
-  if (fields !== null && b === scanBytes && (plan as ObjectPlan).lengths !== null) return readPlanned(fields, (plan as ObjectPlan).lengths!);
   let i = pos + 1;
   let c = i < e ? b[i]! : -1;
   while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = ++i < e ? b[i]! : -1;
@@ -288,52 +287,6 @@ function readObject(plan: Plan): Record<string, unknown> {
       return out;
     }
     throw INVALID;
-  }
-}
-
-/**
- * {@link readObject} of an object plan's object at `pos` on a line a scanner reaches: the
- * scanner's member walk steps over every member whose key length no planned key has (checking
- * it, without returning here), so only members that may be planned are looked at in JavaScript.
- * Same result as the byte walk, in the same key order.
- * @param lengths the plan's key lengths mask ({@link ObjectPlan.lengths}).
- */
-function readPlanned(fields: (Field[] | undefined)[], lengths: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const b = buf;
-  const base = scanBase;
-  const walk = scanner!;
-  const state = scanState;
-  let at = walk.nextMember(pos + base, end + base, lengths, 1);
-  for (;;) {
-    if (at < 0) throw INVALID;
-    if (state[0] === 0) {
-      pos = at - base;
-      return out;
-    }
-    const open = state[1]! - base;
-    const length = state[2]! - base - open - 1;
-    const candidates = fields[length]!;
-    let hit: Field | null = null;
-    for (let k = 0; k < candidates.length; k++) {
-      const want = candidates[k]!.bytes;
-      let j = 0;
-      while (j < length && b[open + 1 + j] === want[j]) j++;
-      if (j === length) {
-        hit = candidates[k]!;
-        break;
-      }
-    }
-    pos = at - base;
-    if (hit === null) skip();
-    else {
-      const v = value(hit.plan);
-      if (hit.plan !== STAMP) {
-        if (hit.name === "__proto__") Object.defineProperty(out, hit.name, { value: v, enumerable: true, writable: true, configurable: true });
-        else out[hit.name] = v;
-      }
-    }
-    at = walk.nextMember(pos + base, end + base, lengths, 0);
   }
 }
 
@@ -770,17 +723,14 @@ let scratch: JsonScanMemory | null = null;
 /** The bytes of the line being skimmed when a scanner reaches them, that scanner, and the memory address of `scanBytes[0]`. */
 let scanBytes: Buffer | null = null;
 let scanner: JsonScanner | null = null;
-/** The member walk's report words of `scanner`'s memory (see lib/jsonl/json-scan `memberState`). */
-let scanState: Int32Array = new Int32Array(4);
 /** The regions of `scanner`'s memory (the last buffer's, kept: lines come from a few buffers in turn). */
-let scanRegionsNow: ScanRegions = { state: scanState, plans: new Uint8Array(0), tape: new Int32Array(0), installed: -1 };
+let scanRegionsNow: ScanRegions = { state: new Int32Array(4), plans: new Uint8Array(0), tape: new Int32Array(0), installed: -1 };
 let regionsBuffer: ArrayBufferLike | null = null;
 function regionsOf(buffer: ArrayBufferLike): void {
   if (buffer !== regionsBuffer) {
     scanRegionsNow = scanRegions(buffer);
     regionsBuffer = buffer;
   }
-  scanState = scanRegionsNow.state;
 }
 let scanBase = 0;
 
