@@ -68,13 +68,11 @@ export async function* streamLineBytes(filePath: string, options: StreamLineByte
 export async function forEachLineBytes(filePath: string, options: StreamLineBytesOptions, onLine: (line: number, bytes: Buffer, start: number, end: number, next: number) => boolean | void): Promise<void> {
   for await (const c of chunkLines(filePath, options)) {
     const { work, starts, size, lineBase } = c;
-    const shift = c.toWork(0);
+    const shift = c.shift;
     for (let k = c.from; k < c.to; k++) {
       const start = starts.at(k) + shift;
       const next = (k + 1 < starts.length ? starts.at(k + 1) : size) + shift;
-      // Most lines end with a lone `\n`.
-      const cut = work[next - 1] === 0x0a && (next - 1 === start || work[next - 2] !== 0x0d) ? 1 : terminatorBytes(work, start, next);
-      if (onLine(lineBase + k + 1, work, start, next - cut, next) === false) return;
+      if (onLine(lineBase + k + 1, work, start, next - terminatorBytes(work, start, next), next) === false) return;
     }
   }
 }
@@ -91,6 +89,8 @@ type ChunkLines = {
   lineBase: number;
   /** The index in `work` of a file offset. */
   toWork: (offset: number) => number;
+  /** What {@link toWork} adds to a file offset. */
+  shift: number;
 };
 
 /** The pass itself: one {@link ChunkLines} a read, whose lines the caller handles before it asks for the next. */
@@ -142,7 +142,7 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       const from = dataStart + (scanned - workStart);
       scanned += scanChunk(work.subarray(from, workEnd), scanned, isLast, size, starts);
       const to = isLast ? starts.length : Math.max(nextLine, starts.length - 1);
-      if (to > nextLine) yield { work, starts, from: nextLine, to, size, lineBase, toWork: (offset: number): number => offset - workStart + dataStart };
+      if (to > nextLine) yield { work, starts, from: nextLine, to, size, lineBase, toWork: (offset: number): number => offset - workStart + dataStart, shift: dataStart - workStart };
       nextLine = to;
       carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
       carry = work.subarray(carryStart - workStart + dataStart, workEnd);

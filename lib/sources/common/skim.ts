@@ -328,12 +328,8 @@ function sharedRecord(): JsonObject {
   if (known !== undefined && sameShared(known)) return known.record;
   const record = deepFreeze(tapeObject() as JsonObject);
   if (known === undefined && sharedRecords.size < SHARED_MAX) {
-    const strings: number[] = [];
-    for (let i = 0; i < tapeEnd; i += 3) {
-      const code = tape[i]!;
-      if (code !== TAPE_CLOSE && (code & TAPE_OPEN) === 0 && !STAMP_FIELDS.has(code)) strings.push(i);
-    }
-    sharedRecords.set(key, { record, codes: tape.slice(0, tapeEnd), strings: Int32Array.from(strings), bytes: sharedBytes() });
+    const strings = stringEntries();
+    sharedRecords.set(key, { record, codes: tape.slice(0, tapeEnd), strings, bytes: stringBytes(strings) });
   }
   return record;
 }
@@ -379,15 +375,20 @@ function sharedKey(): number {
   return h >>> 0;
 }
 
-/** The string bytes {@link sharedKey} hashed, each followed by a quote. */
-function sharedBytes(): Uint8Array {
+/** The tape entries (word indexes) of the strings {@link sharedKey} hashed: every value but the stamps. */
+function stringEntries(): Int32Array {
   const out: number[] = [];
   for (let i = 0; i < tapeEnd; i += 3) {
     const code = tape[i]!;
-    if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0 || STAMP_FIELDS.has(code)) continue;
-    // The closing quote too: it ends each string (none holds a raw quote), so lengths match as well.
-    for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) out.push(buf[j]!);
+    if (code !== TAPE_CLOSE && (code & TAPE_OPEN) === 0 && !STAMP_FIELDS.has(code)) out.push(i);
   }
+  return Int32Array.from(out);
+}
+
+/** The bytes of the strings at tape entries `strings`, each with its closing quote (none holds a raw quote, so lengths match too). */
+function stringBytes(strings: Int32Array): Uint8Array {
+  const out: number[] = [];
+  for (const i of strings) for (let j = tape[i + 1]! - scanBase + 1; j < tape[i + 2]! - scanBase; j++) out.push(buf[j]!);
   return Uint8Array.from(out);
 }
 
