@@ -319,7 +319,7 @@ type Job<A> = { filePath: string; range: LineRange; arg: A };
  * caller runs the range itself).
  */
 async function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
-  await acquireWorkerSlot();
+  const release = await takeWorkerSlot();
   try {
     return await new Promise<Answer<R>>((resolve, reject) => {
       Promise.resolve()
@@ -327,7 +327,7 @@ async function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: s
         .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
     });
   } finally {
-    releaseWorkerSlot();
+    release();
   }
 }
 
@@ -347,19 +347,25 @@ export function maxRunningWorkers(): number {
 let runningWorkers = 0;
 const waitingForSlot: (() => void)[] = [];
 
-async function acquireWorkerSlot(): Promise<void> {
-  if (runningWorkers < maxRunningWorkers()) {
-    runningWorkers += 1;
-    return;
-  }
-  // The slot is handed over by releaseWorkerSlot: the count stays as it is.
-  await new Promise<void>((resolve) => waitingForSlot.push(resolve));
-}
-
-function releaseWorkerSlot(): void {
-  const next = waitingForSlot.shift();
-  if (next) next();
-  else runningWorkers -= 1;
+/**
+ * Waits for one of the process's {@link maxRunningWorkers} worker slots (first come, first
+ * served) and resolves with its release, to call once the worker holding it has ended (calling
+ * it again does nothing). Every range worker takes one: {@link mapRanges}' one-job workers and
+ * lib/jsonl/range-pool's long-lived ones alike, so overlapping passes in a server never run
+ * more workers than the bound between them (issue 13: server RSS).
+ */
+export async function takeWorkerSlot(): Promise<() => void> {
+  if (runningWorkers < maxRunningWorkers()) runningWorkers += 1;
+  // Else the slot is handed over by a release: the count stays as it is.
+  else await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    const next = waitingForSlot.shift();
+    if (next) next();
+    else runningWorkers -= 1;
+  };
 }
 
 /** Posts `job` to `worker` and settles with its answer (see {@link inWorker}). */

@@ -90,6 +90,40 @@ describe("RangePool", () => {
     }
   });
 
+  it("takes the process's worker slots: a second pool's worker waits until the first pool closes", async () => {
+    vi.stubEnv("CASEFILE_WORKERS", "1");
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 8);
+    const first = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+    let second: RangePool<string, Counted> | null = null;
+    try {
+      expect(await first.ready()).toBe(1);
+      second = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+      let secondReady = false;
+      const ready = second.ready().then((n) => {
+        secondReady = true;
+        return n;
+      });
+      // The one slot is held: the second pool's pass waits rather than mapping on this thread.
+      const seen: Counted[] = [];
+      const pass = second.map(countRange, file, ranges, "t", (r) => seen.push(r));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(secondReady).toBe(false);
+      expect(seen).toEqual([]);
+      const firstSeen: Counted[] = [];
+      await first.map(countRange, file, ranges, "f", (r) => firstSeen.push(r));
+      expect(firstSeen.flatMap((r) => r.records)).toEqual(await expected(file));
+      await first.close();
+      expect(await ready).toBe(1);
+      await pass;
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await first.close();
+      await second?.close();
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("rethrows an error of the task (in a worker too) and of onResult", async () => {
     const file = await sampleFile();
     const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);

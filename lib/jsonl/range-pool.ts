@@ -27,7 +27,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import type { LineRange, RangeTask } from "@/lib/jsonl/parallel";
+import { takeWorkerSlot, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
 
 /** Bytes of one range of a pool pass: small enough that the threads end close together. */
 export const POOL_RANGE_BYTES = 8 << 20;
@@ -138,7 +138,12 @@ export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result
   });
 }
 
-type Slot = { worker: Worker | null; lost: boolean; inflight: Set<number>; pass: number };
+/**
+ * One of the pool's workers: `waiting` for a process worker slot (lib/jsonl/parallel's
+ * `takeWorkerSlot`), then starting (`worker` null), then running, or `lost`; `release` gives the
+ * process slot back.
+ */
+type Slot = { worker: Worker | null; waiting: boolean; lost: boolean; release: () => void; inflight: Set<number>; pass: number };
 
 /** One {@link RangePool.map} under way. */
 type Pass<A, R> = {
@@ -162,9 +167,13 @@ let fallbackReported = false;
 /**
  * Long-lived worker threads (started at construction, from `spawn()`, whose module calls
  * {@link serveRangeStream}) plus this thread, mapping the ranges of one file at a time
- * ({@link map}). A worker that cannot start or dies gives its ranges back to the queue (this
- * thread maps them; reported once on stderr), so a result never depends on workers. Call
- * {@link close} when done, also on error: workers keep the process alive.
+ * ({@link map}). Each worker first takes one of the process's worker slots (lib/jsonl/parallel's
+ * `takeWorkerSlot`, shared with every other pool and `mapRanges`), so passes that overlap in a
+ * server share the cores instead of each starting its own workers (issue 13: server RSS); a
+ * worker whose slot is taken joins the pass when one is given back. A worker that cannot start
+ * or dies gives its ranges back to the queue (this thread maps them; reported once on stderr),
+ * so a result never depends on workers. Call {@link close} when done, also on error: workers
+ * keep the process alive and hold their slots.
  */
 export class RangePool<A, R> {
   private readonly slots: Slot[] = [];
@@ -180,14 +189,24 @@ export class RangePool<A, R> {
    */
   constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean } = {}) {
     for (let k = 0; k < workers; k++) {
-      const slot: Slot = { worker: null, lost: false, inflight: new Set(), pass: -1 };
+      const slot: Slot = { worker: null, waiting: true, lost: false, release: () => undefined, inflight: new Set(), pass: -1 };
       this.slots.push(slot);
-      const start = Promise.resolve()
-        .then(spawn)
+      const start = takeWorkerSlot()
+        .then((release) => {
+          slot.waiting = false;
+          slot.release = release;
+          if (this.closed) {
+            release();
+            return null;
+          }
+          this.pass?.wake?.();
+          return spawn();
+        })
         .then(
           (worker) => {
+            if (worker === null) return;
             if (this.closed) {
-              void worker.terminate();
+              void worker.terminate().finally(slot.release);
               return;
             }
             slot.worker = worker;
@@ -196,13 +215,13 @@ export class RangePool<A, R> {
             worker.once("exit", (code) => this.lose(slot, new Error(`worker exited with code ${code}`)));
             this.pump();
           },
-          (error: unknown) => this.lose(slot, error),
+          (error: unknown) => (this.closed ? slot.release() : this.lose(slot, error)),
         );
       this.started.push(start);
     }
   }
 
-  /** Resolves, once every worker started or failed to, with how many are running. */
+  /** Resolves, once every worker started or failed to (after waiting for its process slot), with how many are running. */
   async ready(): Promise<number> {
     await Promise.all(this.started);
     return this.slots.filter((slot) => slot.worker !== null).length;
@@ -252,16 +271,26 @@ export class RangePool<A, R> {
     }
   }
 
-  /** Whether this thread takes ranges now (see the constructor's `workersOnly`). */
+  /**
+   * Whether this thread takes ranges now (see the constructor's `workersOnly`): with
+   * `workersOnly`, only while a worker is starting or when every one was lost; while all wait
+   * for a process slot, the pass waits too (the other pass holding the slots ends first).
+   */
   private mapsHere(): boolean {
     if (!this.options.workersOnly) return true;
-    return this.slots.some((slot) => slot.worker === null && !slot.lost) || this.slots.every((slot) => slot.lost);
+    return this.slots.some((slot) => slot.worker === null && !slot.waiting && !slot.lost) || this.slots.every((slot) => slot.lost);
   }
 
-  /** Terminates the workers (their ranges are all answered once {@link map} resolved). */
+  /** Terminates the workers (their ranges are all answered once {@link map} resolved) and gives their process slots back. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((slot) => slot.worker?.terminate().catch(() => undefined)));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        await slot.worker?.terminate().catch(() => undefined);
+        // A slot still waiting or starting gives itself back when it gets there.
+        if (slot.worker !== null || slot.lost) slot.release();
+      }),
+    );
   }
 
   /** Stores range `i`'s result and hands over every result now in order. */
@@ -296,6 +325,7 @@ export class RangePool<A, R> {
     if (slot.lost || this.closed) return;
     slot.lost = true;
     slot.worker = null;
+    slot.release();
     if (!fallbackReported) {
       fallbackReported = true;
       console.warn(`casefile: worker threads unavailable, reading in one thread (${error instanceof Error ? error.message : String(error)})`);
