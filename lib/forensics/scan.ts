@@ -9,7 +9,7 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
+import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/common/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
@@ -239,9 +239,12 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   // ranges: started before anything else.
   const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));
   const threads = session.row.source === "claude-code" ? rangeCount(biggest) : 1;
-  // A server keeps its main thread free (issue 13): the pool's workers then take every range.
+  // A server keeps its main thread free (issue 13): the pool's workers then take every range,
+  // and a big Codex rollout (one range: a legacy header holds state for the lines after it)
+  // goes to one worker.
   const offMain = workersOnly();
-  const pool = threads > 1 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, offMain ? threads : threads - 1, { workersOnly: offMain }) : null;
+  const workers = threads > 1 ? (offMain ? threads : threads - 1) : loneRangeOffMain(biggest) ? 1 : 0;
+  const pool = workers > 0 ? new RangePool<ScanRangeArg, MappedLines>(spawnScanWorker, workers, { workersOnly: offMain }) : null;
   try {
     return await scanFiles(ctx, session, files, pool);
   } finally {
@@ -392,8 +395,8 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     const mapped = early.get(fi);
     if (mapped !== undefined) {
       for (const m of await mapped) reduce(m);
-    } else if (threads > 1 && pool !== null) {
-      const ranges = poolRanges(file.path, index, threads);
+    } else if (pool !== null && (threads > 1 || loneRangeOffMain(index.size))) {
+      const ranges = threads > 1 ? poolRanges(file.path, index, threads) : [{ firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size }];
       const arg: ScanRangeArg = { source, starts: index.starts, size: index.size };
       const pass = pool.map(mapScanRange, file.path, ranges, arg, reduce);
       startEarly(fi);

@@ -277,7 +277,7 @@ export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, tas
   const offMain = workersOnly();
   // One range runs here, unless the main thread must stay free and the range is big enough for
   // a worker (`CASEFILE_WORKERS=1` in a server: one worker, the least memory).
-  const single = ranges.length === 1 && !(offMain && ranges[0]!.endByte - ranges[0]!.startByte >= parallelMinBytes());
+  const single = ranges.length === 1 && !loneRangeOffMain(ranges[0]!.endByte - ranges[0]!.startByte);
   if (ranges.length === 0 || single) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
   const remote = (offMain ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
     (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
@@ -307,6 +307,15 @@ export const WORKERS_ONLY_ENV = "CASEFILE_WORKERS_ONLY";
 /** Whether this process keeps scans off its main thread ({@link WORKERS_ONLY_ENV} is `1`). */
 export function workersOnly(): boolean {
   return process.env[WORKERS_ONLY_ENV] === "1";
+}
+
+/**
+ * Whether a file of `bytes` read as one range (a pass that cannot split it) goes to a worker
+ * all the same: in a {@link workersOnly} process, when it has at least {@link PARALLEL_MIN_BYTES}
+ * (or `CASEFILE_WORKERS_MIN_BYTES`), so the main thread never holds a big file's pass.
+ */
+export function loneRangeOffMain(bytes: number): boolean {
+  return workersOnly() && bytes >= parallelMinBytes();
 }
 
 type Answer<R> = { ok: true; result: R } | { ok: false; error: string };

@@ -253,7 +253,7 @@ export class RangePool<A, R> {
       this.pump();
       while (pass.next < ranges.length) {
         if (pass.failure) throw pass.failure;
-        const i = this.mapsHere() ? pass.queue.shift() : undefined;
+        const i = this.takeHere(pass);
         if (i === undefined) {
           await new Promise<void>((resolve) => (pass.wake = resolve));
           pass.wake = null;
@@ -272,13 +272,16 @@ export class RangePool<A, R> {
   }
 
   /**
-   * Whether this thread takes ranges now (see the constructor's `workersOnly`): with
-   * `workersOnly`, only while a worker is starting or when every one was lost; while all wait
-   * for a process slot, the pass waits too (the other pass holding the slots ends first).
+   * The range this thread maps next, or undefined to wait (see the constructor's
+   * `workersOnly`). With `workersOnly`: every range when all workers were lost; else one only
+   * while a worker is starting and the pass has more than one range (a server's main thread
+   * never maps a whole file that came as one range); while all wait for a process slot, the
+   * pass waits too (the other pass holding the slots ends first).
    */
-  private mapsHere(): boolean {
-    if (!this.options.workersOnly) return true;
-    return this.slots.some((slot) => slot.worker === null && !slot.waiting && !slot.lost) || this.slots.every((slot) => slot.lost);
+  private takeHere(pass: Pass<A, R>): number | undefined {
+    if (!this.options.workersOnly || this.slots.every((slot) => slot.lost)) return pass.queue.shift();
+    const starting = this.slots.some((slot) => slot.worker === null && !slot.waiting && !slot.lost);
+    return starting && pass.ranges.length > 1 ? pass.queue.shift() : undefined;
   }
 
   /** Terminates the workers (their ranges are all answered once {@link map} resolved) and gives their process slots back. */
