@@ -122,6 +122,25 @@ describe("JsonScanMemory", () => {
     }
   });
 
+  it("accepts after a backslash exactly the bytes JSON.parse accepts, in the 32-byte step and the byte step", () => {
+    const memory = new JsonScanMemory();
+    for (let c = 0; c < 256; c++) {
+      // k = 3: inside a 32-byte step; k = 30: the escape reaches past it; k = 40: the byte step of the tail.
+      for (const k of [3, 30, 40]) {
+        const bytes = Buffer.concat([Buffer.from(`"${"x".repeat(k)}\\`), Buffer.from([c]), Buffer.from(`${c === 0x75 ? "00e9" : ""}${"y".repeat(k === 40 ? 2 : 20)}"`)]);
+        let valid = true;
+        try {
+          JSON.parse(bytes.toString("latin1"));
+        } catch {
+          valid = false;
+        }
+        memory.load(bytes, 0, bytes.length);
+        const got = memory.stringEnd(DATA_OFFSET, DATA_OFFSET + bytes.length);
+        expect(got === -1 ? -1 : got - DATA_OFFSET, `${c} at ${k}`).toBe(valid ? bytes.length : -1);
+      }
+    }
+  });
+
   it("follows containers nested up to its depth limit, and gives up past it", () => {
     const memory = new JsonScanMemory();
     const deep = (n: number) => Buffer.from(`${"[".repeat(n)}1${"]".repeat(n)}`);

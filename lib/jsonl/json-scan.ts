@@ -180,8 +180,14 @@ export const STACK_BYTES = MAX_DEPTH;
 /** Where {@link JsonScanner.nextMember} reports (three words after the stack), then the tape cursor. */
 const MEMBER_STATE = STACK_BYTES;
 const TAPE_CURSOR = MEMBER_STATE + 12;
+/**
+ * A 256-byte table, written by the module at instantiation (its data segment): 1 at the bytes
+ * that may follow a backslash as a one-byte JSON escape (`"` `\\` `/` `b` `f` `n` `r` `t`), else 0.
+ */
+const ESCAPES_AT = STACK_BYTES + 64;
+const SIMPLE_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
 /** Where compiled object plans are installed ({@link ScanRegions.plans}), and their room in bytes. */
-export const PLAN_AT = STACK_BYTES + 64;
+export const PLAN_AT = ESCAPES_AT + 256;
 export const PLAN_BYTES = 4096;
 /** Where {@link JsonScanner.walkObject} writes its tape, and its room in entries of three words. */
 export const TAPE_AT = PLAN_AT + PLAN_BYTES;
@@ -338,9 +344,7 @@ function strFn(): Body {
   b.get(M).op(...CTZ).set(I);
   b.get(P).get(I).op(...ADD).op(...LOAD8).tee(C).i32(0x22).op(...EQ).if().get(P).get(I).op(...ADD).i32(1).op(...ADD).ret().end();
   b.get(C).i32(0x5c).op(...NE).get(I).i32(31).op(...EQ).op(...OR).if().get(P).get(I).op(...ADD).set(P).br("stop").end();
-  b.get(P).get(I).op(...ADD).op(...load8(1)).tee(E).i32(0x6e).op(...EQ);
-  for (const e of [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x72, 0x74]) b.get(E).i32(e).op(...EQ).op(...OR);
-  b.op(...EQZ).if().get(P).get(I).op(...ADD).set(P).br("stop").end();
+  b.get(P).get(I).op(...ADD).op(...load8(1)).op(...load8(ESCAPES_AT)).op(...EQZ).if().get(P).get(I).op(...ADD).set(P).br("stop").end();
   b.get(M).i32(3).get(I).op(...SHL).i32(-1).op(...XOR).op(...AND).set(M).br("bits");
   b.end();
   b.end().end();
@@ -354,9 +358,8 @@ function strFn(): Body {
   b.get(P).get(END).op(...GE_U).failIf();
   b.get(P).op(...LOAD8).tee(C).i32(0x22).op(...EQ).if().get(P).i32(1).op(...ADD).ret().end();
   b.get(C).i32(0x5c).op(...EQ).if();
-  b.get(P).i32(1).op(...ADD).get(END).call(AT).tee(E).i32(0x22).op(...EQ);
-  for (const e of [0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]) b.get(E).i32(e).op(...EQ).op(...OR);
-  b.if().get(P).i32(2).op(...ADD).set(P).br("next").end();
+  b.get(P).i32(1).op(...ADD).get(END).call(AT).tee(E).i32(0).op(...LT_S).failIf();
+  b.get(E).op(...load8(ESCAPES_AT)).if().get(P).i32(2).op(...ADD).set(P).br("next").end();
   b.get(E).i32(0x75).op(...NE).failIf();
   b.get(P).i32(6).op(...ADD).get(END).op(...GT_U).failIf();
   for (let k = 2; k < 6; k++) b.get(P).i32(k).op(...ADD).op(...LOAD8).call(HEX).op(...EQZ).failIf();
@@ -658,5 +661,7 @@ function assemble(): Uint8Array<ArrayBuffer> {
     ...section(3, vec(fns.map(([params]) => [typeOf(params)]))),
     ...section(7, vec([[...name("str"), 0x00, STR], [...name("skip"), 0x00, SKIP], [...name("member"), 0x00, MEMBER], [...name("walk"), 0x00, OBJ]])),
     ...section(10, vec(bodies)),
+    // Data: the escape table, active in memory 0 at ESCAPES_AT.
+    ...section(11, vec([[0x00, 0x41, ...sleb(ESCAPES_AT), 0x0b, ...vec(Array.from({ length: 256 }, (_, c) => [SIMPLE_ESCAPES.includes(c) ? 1 : 0]))]])),
   ]);
 }
