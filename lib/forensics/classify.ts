@@ -143,13 +143,15 @@ export const MALFORMED_FACTS: RecordFacts = Object.freeze(baseFacts(null, "malfo
  * (`claude-code` or `codex`; anything else gets generic facts). For Codex, `legacy` carries the
  * legacy header timestamp when the file is in the legacy format (source-formats §1.2), so bare
  * items are normalized first. `timestampMs`, when given, is the record's timestamp already
- * parsed (lib/sources/claude-code/skim leaves `timestamp` out of the record it builds). Pure; never throws
+ * parsed (lib/sources/common/skim leaves `timestamp` out of the record it builds). Pure; never throws
  * on content.
  */
 export function classifyRecord(record: JsonObject, source: string, legacy: { headerTimestamp: unknown } | null = null, timestampMs?: number | null): RecordFacts {
   if (source === "codex") {
     const normalized = isJsonObject(record.payload) ? record : normalizeLegacyRecord(record, legacy?.headerTimestamp ?? record.timestamp, isLegacyHeader(record));
-    return classifyCodex(normalized);
+    const facts = classifyCodex(normalized);
+    if (timestampMs !== undefined) facts.timestampMs = timestampMs;
+    return facts;
   }
   if (source === "claude-code") {
     const facts = classifyClaude(record);

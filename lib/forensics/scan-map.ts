@@ -1,6 +1,7 @@
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
+import { CODEX_SCAN_FIELDS, codexScanSuffices } from "@/lib/sources/codex/skim-plan";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -41,9 +42,10 @@ type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } |
 
 /**
  * Maps consecutive line ranges of one transcript of a `source` session (`claude-code`, `codex`
- * or another source) to {@link MappedLines}. Claude Code lines are skimmed
- * (lib/sources/common/skim: grammar-checked, only the fields the classifier reads built); a line the
- * skim cannot settle, and every line of other sources, is decoded and parsed with `JSON.parse`.
+ * or another source) to {@link MappedLines}. Claude Code lines, and Codex lines after an
+ * envelope-format first object, are skimmed (lib/sources/common/skim: grammar-checked, only the
+ * fields the classifier reads built); a line the skim cannot settle, and every line of other
+ * sources, is decoded and parsed with `JSON.parse`.
  */
 export class LineMapper {
   private readonly codex: CodexState = { firstObject: true, legacy: null };
@@ -51,7 +53,20 @@ export class LineMapper {
   /** Message id of the last usage mapped (lines of one file, in order). */
   private lastUsageId: string | null = null;
 
-  constructor(private readonly source: string) {}
+  /** @param options.skim false: parse every line (the reference the skimmed scan is tested against). */
+  constructor(
+    private readonly source: string,
+    private readonly options: { skim?: boolean } = {},
+  ) {}
+
+  /**
+   * Whether a Codex line is skimmed: once the file's first object said it is not in the legacy
+   * format (whose bare items are rewritten from the whole record), lines are read by
+   * {@link CODEX_SCAN_FIELDS} and parsed whole only when the classifier reads more.
+   */
+  private skimsCodex(): boolean {
+    return this.source === "codex" && this.options.skim !== false && !this.codex.firstObject && this.codex.legacy === null;
+  }
 
   /**
    * `facts` to hand over: a usage whose message id is the previous usage's is left out (the
@@ -85,6 +100,13 @@ export class LineMapper {
           // An API error's text was cut: classify the whole record (rare).
           if (facts.apiError !== null && facts.apiError.includes(CUT_MARK)) facts = this.parsed(buf.toString("utf8", start, end))!;
           this.out.push(i + 1, this.deduped(facts), false);
+          continue;
+        }
+      } else if (this.skimsCodex()) {
+        const skimmed = skimLine(buf, start, end, CODEX_SCAN_FIELDS);
+        if (skimmed === BLANK) continue;
+        if (skimmed !== null && codexScanSuffices(skimmed.record)) {
+          this.out.push(i + 1, this.deduped(classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs)), false);
           continue;
         }
       }
