@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { walkRecords } from "@/lib/analysis/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
+import { loneRangeOffMain, mapRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 import { findWorkscopePattern } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -19,7 +20,23 @@ export type CodexScan = {
 const TOKEN_COUNT = Buffer.from('"token_count"');
 
 /**
- * Scans a Codex rollout (issue 10 §5): one token point per `event_msg` `token_count` snapshot
+ * Scans a Codex rollout ({@link scanCodexRange} over the whole file). In a process that keeps
+ * its main thread free (a server, lib/jsonl/parallel's `loneRangeOffMain`: 64 MiB and more), the
+ * pass runs in a worker thread, so the project page's background risk analysis of a big rollout
+ * never holds the requests that come meanwhile (issue 13); it runs here if no worker can start.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function scanCodexSession(filePath: string, threshold: number): Promise<CodexScan> {
+  const { size } = await fs.stat(filePath);
+  const whole: LineRange = { firstLine: 1, lastLine: 0, startByte: 0, endByte: size };
+  if (!loneRangeOffMain(size)) return scanCodexRange(filePath, whole, threshold);
+  const [scan] = await mapRanges<number, CodexScan>(() => startWorker(import.meta.url, "./codex-worker.ts"), scanCodexRange, filePath, [whole], threshold);
+  return scan!;
+}
+
+/**
+ * Scans bytes `[0, range.endByte)` of a Codex rollout (issue 10 §5; the whole file, as
+ * {@link scanCodexSession} calls it): one token point per `event_msg` `token_count` snapshot
  * with an `info` object, from its `last_token_usage` (the last response): `cache_read` =
  * `cached_input_tokens`, `input` = `input_tokens − cached_input_tokens` (Codex's input count
  * includes cached input), `output` = `output_tokens`; `cache_creation` is null (Codex records
@@ -28,15 +45,14 @@ const TOKEN_COUNT = Buffer.from('"token_count"');
  * records come from the synchronous record walk (no promise per line).
  * @throws the fs error when the file cannot be read.
  */
-export async function scanCodexSession(filePath: string, threshold: number): Promise<CodexScan> {
+export async function scanCodexRange(filePath: string, range: LineRange, threshold: number): Promise<CodexScan> {
   const detector = new ResetDetector(threshold);
   const points: TokenPoint[] = [];
   let workscopeId: string | null = null;
   let lastTotal = "";
   let events = 0;
   let unparsable = 0;
-  const { size } = await fs.stat(filePath);
-  const end = await walkRecords(filePath, 0, size, (bytes, line) => {
+  const end = await walkRecords(filePath, 0, range.endByte, (bytes, line) => {
     if (workscopeId === null) workscopeId = findWorkscopePattern(bytes);
     if (bytes.indexOf(TOKEN_COUNT) === -1) return;
     const record = parseJsonObject(bytes.toString("utf8"));
