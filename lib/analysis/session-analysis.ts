@@ -10,6 +10,7 @@ import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { jsonChunks } from "@/lib/json/json-chunks";
+import { inBackground } from "@/lib/jsonl/parallel";
 import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
@@ -160,7 +161,7 @@ export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedS
   if (last === undefined || (!last.running && (known === null || now - last.startedAt >= RISK_REFRESH_MS))) {
     const run = { startedAt: now, running: true };
     riskRefresh.set(session.filePath, run);
-    void getSessionRisk(ctx, session)
+    void inBackground(() => getSessionRisk(ctx, session))
       .then(() => riskFailed.delete(session.filePath), () => riskFailed.set(session.filePath, stamp))
       .finally(() => (run.running = false));
   }

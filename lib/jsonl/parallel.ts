@@ -14,6 +14,7 @@
  * const parts = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), scanRange, file, ranges, arg);
  * ```
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
@@ -22,6 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, type WorkerOptions } from "node:worker_threads";
 
+import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
@@ -353,27 +355,44 @@ export function maxRunningWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-let runningWorkers = 0;
-const waitingForSlot: (() => void)[] = [];
+/**
+ * The process's worker slots: how many are held, and who waits for one (a request's pass
+ * first, then background work). Process-wide: Next's server loads this module once per bundle
+ * layer, and a bound kept per copy would not bound the process.
+ */
+const slots = processWide("parallel:worker-slots", () => ({ running: 0, waiting: [] as (() => void)[], waitingBackground: [] as (() => void)[] }));
+
+/** Set while work started by {@link inBackground} runs (its workers wait behind a request's). */
+const background = processWide("parallel:background", () => new AsyncLocalStorage<true>());
 
 /**
- * Waits for one of the process's {@link maxRunningWorkers} worker slots (first come, first
- * served) and resolves with its release, to call once the worker holding it has ended (calling
- * it again does nothing). Every range worker takes one: {@link mapRanges}' one-job workers and
- * lib/jsonl/range-pool's long-lived ones alike, so overlapping passes in a server never run
- * more workers than the bound between them (issue 13: server RSS).
+ * Runs `work` as background work: a worker slot it waits for goes to any pass a request waits
+ * for first (the project page's risk analysis of a gigabyte session must not hold the next
+ * page's overview scan back, issue 13). Everything `work` starts, however deep, is background.
+ */
+export function inBackground<T>(work: () => Promise<T>): Promise<T> {
+  return background.run(true, work);
+}
+
+/**
+ * Waits for one of the process's {@link maxRunningWorkers} worker slots and resolves with its
+ * release, to call once the worker holding it has ended (calling it again does nothing). Every
+ * range worker takes one: {@link mapRanges}' one-job workers and lib/jsonl/range-pool's
+ * long-lived ones alike, so overlapping passes in a server never run more workers than the
+ * bound between them (issue 13: server RSS). A freed slot goes to the first waiter, background
+ * work ({@link inBackground}) after every other.
  */
 export async function takeWorkerSlot(): Promise<() => void> {
-  if (runningWorkers < maxRunningWorkers()) runningWorkers += 1;
+  if (slots.running < maxRunningWorkers()) slots.running += 1;
   // Else the slot is handed over by a release: the count stays as it is.
-  else await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+  else await new Promise<void>((resolve) => (background.getStore() ? slots.waitingBackground : slots.waiting).push(resolve));
   let held = true;
   return () => {
     if (!held) return;
     held = false;
-    const next = waitingForSlot.shift();
+    const next = slots.waiting.shift() ?? slots.waitingBackground.shift();
     if (next) next();
-    else runningWorkers -= 1;
+    else slots.running -= 1;
   };
 }
 

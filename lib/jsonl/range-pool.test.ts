@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
+import { inBackground, splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { makeTempDir } from "@/lib/testing/shared";
 
@@ -120,6 +120,31 @@ describe("RangePool", () => {
     } finally {
       await first.close();
       await second?.close();
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("gives a freed slot to a request's pool before background work that waited longer", async () => {
+    vi.stubEnv("CASEFILE_WORKERS", "1");
+    const holder = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+    const pools: RangePool<string, Counted>[] = [];
+    try {
+      expect(await holder.ready()).toBe(1);
+      const order: string[] = [];
+      const background = await inBackground(async () => new RangePool<string, Counted>(spawn, 1, { workersOnly: true }));
+      const request = new RangePool<string, Counted>(spawn, 1, { workersOnly: true });
+      pools.push(background, request);
+      const both = [background.ready().then(() => order.push("background")), request.ready().then(() => order.push("request"))];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual([]);
+      await holder.close();
+      await request.ready();
+      await request.close();
+      await Promise.all(both);
+      expect(order).toEqual(["request", "background"]);
+    } finally {
+      await holder.close();
+      for (const pool of pools) await pool.close();
       vi.unstubAllEnvs();
     }
   });

@@ -4,6 +4,7 @@ import { watch, type FSWatcher } from "chokidar";
 
 import type { CoreContext } from "@/lib/context";
 import { readSources, sourcesFile } from "@/lib/workspace/sources";
+import { inBackground } from "@/lib/jsonl/parallel";
 import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
 
 /** Wait before retrying a failed sync, in ms. */
@@ -104,7 +105,8 @@ export class SourceWatcher {
 
   private async sync(): Promise<void> {
     try {
-      this.options.onSync?.(await syncWorkspace(this.ctx));
+      // Background work: a page's passes take the worker slots first.
+      this.options.onSync?.(await inBackground(() => syncWorkspace(this.ctx)));
     } catch (error) {
       this.options.onError?.(error);
       // A failed sync (the workspace locked by a long prepare, a file mid-write) is retried once
