@@ -11,7 +11,7 @@ import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/m
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
-import { CASEFILE_DIR, resolveSession } from "@/lib/workspace/sessions";
+import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 import { primeCodexTurnUsage, primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
@@ -109,12 +109,10 @@ async function prepareInto(
   const projects: PrepareSummary["projects"] = [];
   let turns = 0;
   let lines = 0;
-  const primes: { projectKey: string; sessions: PlannedSession[]; rows: IndexRow[] }[] = [];
   for (const [projectKey, sessions] of byProject) {
-    const done = await writeProject(root, projectKey, sessions, options, staging);
+    const done = await writeProject(ctx, projectKey, sessions, options, staging);
     written += done.written;
     lines += done.lines;
-    primes.push({ projectKey, sessions: done.fresh, rows: done.rows });
     const projectTurns = done.rows.reduce((n, r) => n + r.turns.length, 0);
     turns += projectTurns;
     projects.push({ project_key: projectKey, project_label: sessions[0]!.projectLabel, sessions: done.rows.length, turns: projectTurns });
@@ -125,7 +123,6 @@ async function prepareInto(
     await writeFileAtomic(metaPath, toPrettyJson(metadata));
     written += 1;
   }
-  for (const p of primes) await primeProjectUsage(ctx, p.projectKey, p.sessions, p.rows);
   return {
     workspace: root,
     window: target.kind === "all" ? { kind: "all" } : { kind: "day", date: target.date, timezone: target.timezone },
@@ -141,20 +138,22 @@ async function prepareInto(
 }
 
 /**
- * Writes one project: its `project.json`, each session's copy (and attachments) with its line
- * index, then its `sessions.index.jsonl`. Returns the files written, the physical lines, the index
- * rows and the sessions copied this run. An index the analysis built is adopted while the next
- * files are copied and the rows written (their fsyncs overlap), and every adoption is settled
- * before this returns or throws; an index still to build is built in turn (one read at a time).
+ * Writes one project: its `project.json`, each session's copy (and attachments, copied side by
+ * side) with its line index, then its `sessions.index.jsonl`, while the turn usage of each
+ * session copied this run is primed. Returns the files written, the physical lines and the index
+ * rows. An index the analysis built is adopted while the next files are copied and the rows
+ * written (their fsyncs overlap), and every adoption is settled before this returns or throws;
+ * an index still to build is built in turn (one read at a time).
  * @throws the fs error of a copy, a write or an adoption.
  */
 async function writeProject(
-  root: string,
+  ctx: CoreContext,
   projectKey: string,
   sessions: PlannedSession[],
   options: PrepareOptions,
   staging: StagedCopies | null,
-): Promise<{ written: number; lines: number; rows: IndexRow[]; fresh: PlannedSession[] }> {
+): Promise<{ written: number; lines: number; rows: IndexRow[] }> {
+  const root = ctx.workspaceRoot;
   const adopting: Promise<unknown>[] = [];
   const write = async () => {
     let written = 0;
@@ -165,13 +164,13 @@ async function writeProject(
     const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
     const rows = assignRefs(sessions, existing);
     // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
-    const fresh: PlannedSession[] = [];
+    const fresh: { session: PlannedSession; file: string }[] = [];
     for (const s of sessions) {
       const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
-      for (const a of s.attachments) written += await copyIfChanged(a.sourcePath, path.join(attachDir, a.relative));
+      written += await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
       // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
@@ -181,12 +180,15 @@ async function writeProject(
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
           adopting.push(adopted);
         } else await getLineIndex(sessionFile, cacheDir);
-        fresh.push(s);
+        fresh.push({ session: s, file: sessionFile });
       }
       lines += s.lineCount;
     }
+    // The usage is primed while the rows are written (best effort: a failure only costs a recount).
+    const primed = Promise.allSettled(fresh.map(({ session, file }) => primeSessionUsage(ctx, session, rows, file)));
     written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
-    return { written, lines, rows, fresh };
+    await primed;
+    return { written, lines, rows };
   };
   let done;
   try {
@@ -199,17 +201,34 @@ async function writeProject(
   return done;
 }
 
-/** Stores the turn usage counted during analysis (issue 13), so no first visit rereads a transcript. */
-async function primeProjectUsage(ctx: CoreContext, projectKey: string, sessions: PlannedSession[], rows: IndexRow[]): Promise<void> {
-  for (const s of sessions) {
-    if (!s.turnOutputTokens && !s.turnUsage) continue;
-    const row = rows.find((r) => r.source === s.source && r.source_session_id === s.sourceSessionId);
-    if (!row) continue;
-    const resolved = await resolveSession(ctx, projectKey, row.session_ref);
-    if (!resolved.ok) continue;
-    if (s.turnOutputTokens) await primeTurnUsage(ctx, resolved.session, s.turnOutputTokens);
-    if (s.turnUsage) await primeCodexTurnUsage(ctx, resolved.session, s.turnUsage);
+/**
+ * Stores the turn usage counted during analysis for session `s` (its index row among `rows`, its
+ * copy at `file`), so no first visit rereads a transcript (issue 13). The copy's real path keys
+ * the cache, as `resolveSession` resolves it for every later reader.
+ */
+async function primeSessionUsage(ctx: CoreContext, s: PlannedSession, rows: IndexRow[], file: string): Promise<void> {
+  if (!s.turnOutputTokens && !s.turnUsage) return;
+  const row = rows.find((r) => r.source === s.source && r.source_session_id === s.sourceSessionId);
+  if (!row) return;
+  const session = { row, filePath: await fs.realpath(file) };
+  if (s.turnOutputTokens) await primeTurnUsage(ctx, session, s.turnOutputTokens);
+  if (s.turnUsage) await primeCodexTurnUsage(ctx, session, s.turnUsage);
+}
+
+/**
+ * {@link copyIfChanged} of every `[source, target]` pair side by side (a session's subagent and
+ * tool-result files: ~70 small files of the real-shaped session took ~0.1 s one after another);
+ * returns how many were copied.
+ * @throws the first copy's fs error, once every copy has settled.
+ */
+async function copyAll(pairs: [string, string][]): Promise<number> {
+  const results = await Promise.allSettled(pairs.map(([source, target]) => copyIfChanged(source, target)));
+  let copied = 0;
+  for (const r of results) {
+    if (r.status === "rejected") throw r.reason;
+    copied += r.value;
   }
+  return copied;
 }
 
 function resolveTarget(options: PrepareOptions): PrepareTarget {

@@ -52,7 +52,7 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
  * {@link getTurnUsage} would count (`ClaudeAnalysis.listedOutputTokens`). Same cache and stamp
  * as `getTurnUsage`; best effort (a failed write only costs the later recount).
  */
-export async function primeTurnUsage(ctx: CoreContext, session: ResolvedSession, outputTokens: readonly (number | null)[]): Promise<void> {
+export async function primeTurnUsage(ctx: CoreContext, session: PrimedSession, outputTokens: readonly (number | null)[]): Promise<void> {
   if (session.row.source !== "claude-code" || outputTokens.length !== session.row.turns.length) return;
   await storeUsage(ctx, session, session.row.turns.map((t, i) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: outputTokens[i] ?? null, total_tokens: null })));
 }
@@ -64,7 +64,7 @@ export async function primeTurnUsage(ctx: CoreContext, session: ResolvedSession,
  * nothing is stored and {@link getTurnUsage} counts later) and equal what `codexTurnUsage`
  * counts. Same cache and stamp as `getTurnUsage`; best effort.
  */
-export async function primeCodexTurnUsage(ctx: CoreContext, session: ResolvedSession, bySpan: readonly { start: number; input: number | null; output: number | null; total: number | null }[]): Promise<void> {
+export async function primeCodexTurnUsage(ctx: CoreContext, session: PrimedSession, bySpan: readonly { start: number; input: number | null; output: number | null; total: number | null }[]): Promise<void> {
   if (session.row.source !== "codex") return;
   const byStart = new Map(bySpan.map((u) => [u.start, u]));
   const rows: TurnUsage[] = [];
@@ -76,7 +76,10 @@ export async function primeCodexTurnUsage(ctx: CoreContext, session: ResolvedSes
   await storeUsage(ctx, session, rows);
 }
 
-async function storeUsage(ctx: CoreContext, session: ResolvedSession, rows: TurnUsage[]): Promise<void> {
+/** What priming reads of a session: its index row and its copy's real path (as `resolveSession` gives it). */
+export type PrimedSession = Pick<ResolvedSession, "row" | "filePath">;
+
+async function storeUsage(ctx: CoreContext, session: PrimedSession, rows: TurnUsage[]): Promise<void> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${JSON.stringify(session.row.turns)}`;
   const file = usageCacheFile(ctx, session.filePath);
