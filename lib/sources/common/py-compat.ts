@@ -2,7 +2,7 @@
  * Small Python-parity helpers for compact records: prompt-diary is Python, and these rules decide
  * visible strings (blank checks, prefix checks after `lstrip()`, `json.dumps` text, timestamps).
  */
-import { civilToEpochMs, daysInMonth } from "@/lib/sources/common/timestamps";
+import { parseUtcShapeMicros } from "@/lib/sources/common/timestamps";
 
 /** A parsed JSON object (not an array, not null). */
 export type JsonObject = { [key: string]: unknown };
@@ -97,8 +97,11 @@ const ISO_TIMESTAMP =
  */
 export function parseTimestampMicros(value: unknown): number | null {
   if (typeof value !== "string") return null;
-  const fast = utcMicros(value);
-  if (fast !== undefined) return fast;
+  // The shape transcripts write, from its characters (the pattern, an array and a Date check cost
+  // ~1.3 µs on every Codex trigger line); a year before 0100 goes through the pattern, whose
+  // Date.UTC reads it as 19xx.
+  const fast = value.startsWith("00") ? -1 : parseUtcShapeMicros(value);
+  if (fast !== -1) return fast;
   const m = ISO_TIMESTAMP.exec(value);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
@@ -113,39 +116,4 @@ export function parseTimestampMicros(value: unknown): number | null {
   const offsetMinutes = m[8] ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
   if (!m[8] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null;
   return (ms - offsetMinutes * 60_000) * 1000 + micros;
-}
-
-/**
- * {@link parseTimestampMicros} of the shape Codex and Claude Code write, `YYYY-MM-DDTHH:MM:SSZ`
- * with no fraction or one of 3 or 6 digits, read from its characters (the pattern, the array and
- * the `Date` check cost ~1.3 µs a call, on every trigger line of a rollout); undefined for any
- * other shape or a year before 1000 (`Date.UTC` reads years below 100 as 19xx: those go through
- * the pattern as before).
- */
-function utcMicros(text: string): number | null | undefined {
-  const n = text.length;
-  if ((n !== 20 && n !== 24 && n !== 27) || text.charCodeAt(n - 1) !== 0x5a) return undefined;
-  if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d || text.charCodeAt(10) !== 0x54 || text.charCodeAt(13) !== 0x3a || text.charCodeAt(16) !== 0x3a) return undefined;
-  if (n > 20 && text.charCodeAt(19) !== 0x2e) return undefined;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
-  const second = digitsAt(text, 17, 2);
-  const fraction = n === 20 ? 0 : digitsAt(text, 20, n - 21);
-  if (year < 1000 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || fraction < 0) return undefined;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
-  return civilToEpochMs(year, month, day, hour, minute, second) * 1000 + (n === 24 ? fraction * 1000 : fraction);
-}
-
-/** The decimal number of the `count` ASCII digits of `text` at `at`, or -1 when one is not a digit. */
-function digitsAt(text: string, at: number, count: number): number {
-  let v = 0;
-  for (let i = at; i < at + count; i++) {
-    const d = text.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
-  }
-  return v;
 }

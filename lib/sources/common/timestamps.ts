@@ -65,6 +65,17 @@ export function parseAwareTimestampByPattern(value: string): number | null {
 
 /** Epoch ms of `YYYY-MM-DDTHH:MM:SS[.f…]Z` with a valid date and time, else -1 (not decided here). */
 function parseUtcShape(v: string): number {
+  const micros = parseUtcShapeMicros(v);
+  return micros === -1 ? -1 : Math.floor(micros / 1000);
+}
+
+/**
+ * Epoch microseconds of `YYYY-MM-DDTHH:MM:SS[.f…]Z` (the shape Claude Code and Codex write;
+ * a fraction past 6 digits is truncated) with a valid proleptic-Gregorian date and time, read
+ * from its characters; -1 for any other shape or an invalid value (the caller's pattern then
+ * decides: -1 is also 1969-12-31T23:59:59.999999Z, which it reads the same way).
+ */
+export function parseUtcShapeMicros(v: string): number {
   const n = v.length;
   if (n < 20 || v.charCodeAt(n - 1) !== 0x5a || v.charCodeAt(4) !== 0x2d || v.charCodeAt(7) !== 0x2d || v.charCodeAt(10) !== 0x54 || v.charCodeAt(13) !== 0x3a || v.charCodeAt(16) !== 0x3a) return -1;
   const year = digitsAt(v, 0, 4);
@@ -73,18 +84,18 @@ function parseUtcShape(v: string): number {
   const hour = digitsAt(v, 11, 2);
   const minute = digitsAt(v, 14, 2);
   const second = digitsAt(v, 17, 2);
-  let millis = 0;
+  let micros = 0;
   if (n > 20) {
     if (v.charCodeAt(19) !== 0x2e || n === 21) return -1;
     for (let i = 20; i < n - 1; i++) {
       const d = v.charCodeAt(i) - 0x30;
       if (d < 0 || d > 9) return -1;
-      if (i < 23) millis = millis * 10 + d;
+      if (i < 26) micros = micros * 10 + d;
     }
-    for (let i = Math.min(n - 1, 23); i < 23; i++) millis *= 10;
+    for (let i = Math.min(n - 1, 26); i < 26; i++) micros *= 10;
   }
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return -1;
-  return civilToEpochMs(year, month, day, hour, minute, second) + millis;
+  return civilToEpochMs(year, month, day, hour, minute, second) * 1000 + micros;
 }
 
 /** The decimal number of `count` ASCII digits of `v` at `at`, or -1 when one is not a digit. */
