@@ -149,6 +149,24 @@ describe("RangePool", () => {
     }
   });
 
+  it("gives a dead worker's ranges to the workers left, even when they are idle", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 2);
+    expect(ranges.length).toBe(2);
+    const pool = new RangePool<string, Counted>(spawn, 2, { workersOnly: true });
+    try {
+      expect(await pool.ready()).toBe(2);
+      // The first worker takes both ranges and dies on the first; the second has none in flight.
+      const seen: Counted[] = [];
+      await pool.map(countRange, file, ranges, "die", (r) => seen.push(r));
+      expect(seen.flatMap((r) => r.records)).toEqual(await expected(file));
+    } finally {
+      await pool.close();
+      warn.mockRestore();
+    }
+  });
+
   it("rethrows an error of the task (in a worker too) and of onResult", async () => {
     const file = await sampleFile();
     const ranges = await splitFileRanges(file, await buildLineIndex(file), 6);

@@ -339,6 +339,8 @@ export class RangePool<A, R> {
       pass.queue.sort((a, b) => a - b);
     }
     slot.inflight.clear();
+    // The ranges it held go to the workers left (one may be idle: no answer would pump them).
+    this.pump();
     pass?.wake?.();
   }
 

@@ -1,10 +1,14 @@
-import { threadId } from "node:worker_threads";
+import { isMainThread, threadId } from "node:worker_threads";
 
 import type { LineRange } from "@/lib/jsonl/parallel";
 import { streamRecordLines } from "@/lib/jsonl/record-lines";
 
-/** Test task: the physical line and byte length of every `\n` record of a range, and the thread that read it. */
+/**
+ * Test task: the physical line and byte length of every `\n` record of a range, and the thread
+ * that read it. With the tag `"die"`, a worker given the first range ends (exit code 1) instead.
+ */
 export async function countRange(filePath: string, range: LineRange, tag: string): Promise<{ tag: string; threadId: number; records: [number, number][] }> {
+  if (tag === "die" && !isMainThread && range.firstLine === 1) process.exit(1);
   const records: [number, number][] = [];
   for await (const { line, bytes } of streamRecordLines(filePath, 64, range)) records.push([line, bytes.length]);
   return { tag, threadId, records };
