@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { walkRecords } from "@/lib/analysis/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
-import { loneRangeOffMain, mapRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { mapRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
 import { findWorkscopePattern } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -20,16 +20,17 @@ export type CodexScan = {
 const TOKEN_COUNT = Buffer.from('"token_count"');
 
 /**
- * Scans a Codex rollout ({@link scanCodexRange} over the whole file). In a process that keeps
- * its main thread free (a server, lib/jsonl/parallel's `loneRangeOffMain`: 64 MiB and more), the
- * pass runs in a worker thread, so the project page's background risk analysis of a big rollout
- * never holds the requests that come meanwhile (issue 13); it runs here if no worker can start.
+ * Scans a Codex rollout ({@link scanCodexRange} over the whole file, as one range of
+ * lib/jsonl/parallel's `mapRanges`): in this thread, except in a process that keeps its main
+ * thread free (a server) for a file of 64 MiB and more, which a worker scans, so the project
+ * page's background risk analysis of a big rollout never holds the requests that come meanwhile
+ * (issue 13); it runs here if no worker can start.
  * @throws the fs error when the file cannot be read.
  */
 export async function scanCodexSession(filePath: string, threshold: number): Promise<CodexScan> {
   const { size } = await fs.stat(filePath);
+  // Line numbers unknown yet (0, as lib/jsonl/range-lines leaves them): the walk reads bytes.
   const whole: LineRange = { firstLine: 1, lastLine: 0, startByte: 0, endByte: size };
-  if (!loneRangeOffMain(size)) return scanCodexRange(filePath, whole, threshold);
   const [scan] = await mapRanges<number, CodexScan>(() => startWorker(import.meta.url, "./codex-worker.ts"), scanCodexRange, filePath, [whole], threshold);
   return scan!;
 }
