@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -12,7 +13,10 @@ import { getTurnUsage } from "@/lib/workspace/turn-usage";
 
 describe.skipIf(!HAS_SHARED)(`prepare stores the session list's turn usage from its one pass ${HAS_SHARED ? "" : SKIP_SHARED_MESSAGE}`, () => {
   it("primes exactly what a recount gives, for every corpus Claude Code session", async () => {
-    const root = await makeTempDir("casefile-prime-");
+    // Reached through a symlink: the cache is keyed by the real path every reader resolves.
+    const real = await makeTempDir("casefile-prime-");
+    const root = path.join(await makeTempDir("casefile-prime-link-"), "ws");
+    await fs.symlink(real, root);
     const ctx = createCoreContext(root, { now: () => new Date("2026-11-21T10:00:00Z") });
     await prepareWorkspace(ctx, { claudeRoots: [path.join(SHARED_DIR, "corpus", "claude-code")] });
     const usageDir = path.join(root, ".casefile", "usage");
@@ -21,7 +25,7 @@ describe.skipIf(!HAS_SHARED)(`prepare stores the session list's turn usage from 
     // The same workspace under another root: nothing primed or in memory for its paths, so
     // getTurnUsage counts from the transcripts.
     const copy = await makeTempDir("casefile-prime-copy-");
-    await fs.cp(root, copy, { recursive: true, preserveTimestamps: true });
+    await fs.cp(real, copy, { recursive: true, preserveTimestamps: true });
     await fs.rm(path.join(copy, ".casefile", "usage"), { recursive: true, force: true });
     const recount = createCoreContext(copy);
 
@@ -30,7 +34,9 @@ describe.skipIf(!HAS_SHARED)(`prepare stores the session list's turn usage from 
       for (const row of project.rows) {
         if (row.source !== "claude-code") continue;
         sessions++;
-        const fromPrepare = await getTurnUsage(ctx, await getSession(ctx, project.projectKey, row.session_ref));
+        const session = await getSession(ctx, project.projectKey, row.session_ref);
+        expect(primed).toContain(`${createHash("sha256").update(session.filePath).digest("hex")}.json`);
+        const fromPrepare = await getTurnUsage(ctx, session);
         const counted = await getTurnUsage(recount, await getSession(recount, project.projectKey, row.session_ref));
         expect(fromPrepare, `${project.projectKey}/${row.session_ref}`).toEqual(counted);
       }
