@@ -285,3 +285,102 @@ describe.skipIf(!HAS_SHARED)(`skimLine on every Claude Code corpus line${HAS_SHA
     expect(settled).toBeGreaterThan(lines * 0.9);
   });
 });
+
+describe("skimLine settles a line by an earlier line's repeated tail (Codex: turn_context, token_count)", () => {
+  const answer = (r: ReturnType<typeof skimLine>): string | null => (r === null ? null : r === BLANK ? "blank" : JSON.stringify({ r: r.record, t: r.timestampMs }));
+  const memory = scanMemoryBuffer(1 << 20);
+  /** Skims `text` as read into a scan memory; `reference` skims its own bytes only (no tail kept or looked up). */
+  const skimAt = (text: string | Buffer, reference = false): ReturnType<typeof skimLine> => {
+    const bytes = typeof text === "string" ? Buffer.from(text) : text;
+    memory.fill(0x20, 0, bytes.length + 32);
+    bytes.copy(memory, 5);
+    if (!reference) return skimLine(memory, 5, 5 + bytes.length, CODEX_ENVELOPE);
+    skimTuning.repeatedTails = false;
+    try {
+      return skimLine(memory, 5, 5 + bytes.length, CODEX_ENVELOPE);
+    } finally {
+      skimTuning.repeatedTails = true;
+    }
+  };
+  /** The answer of `text`, checked against its reference. */
+  const checked = (text: string | Buffer): ReturnType<typeof skimLine> => {
+    const got = skimAt(text);
+    expect(answer(got), String(text).slice(0, 200)).toBe(answer(skimAt(text, true)));
+    return got;
+  };
+  const instructions = `Follow AGENTS.md.\n\n${'Quote "this" and escape \\\\ here; tabs\tand unicode é ü \\u00e9. '.repeat(40)}`;
+  const turnContext = (ts: string, cwd = "/work/a", tail = "") => `{"timestamp":"${ts}","type":"turn_context","payload":{"cwd":"${cwd}","approval_policy":"never","user_instructions":${JSON.stringify(instructions)}${tail}}}`;
+  const stamps = ["2026-05-11T08:27:22.767Z", "2026-05-11T08:27:27.798Z", "2026-05-11T09:00:00.000Z", "2026-05-12T23:59:59.999Z", "2026-06-01T00:00:00.001Z"];
+
+  it("gives every repeat the record of the line it repeats, with its own timestamp", () => {
+    const answers = stamps.map((ts) => checked(turnContext(ts)) as { record: Record<string, unknown>; timestampMs: number });
+    expect(answers.map((a) => a.timestampMs)).toEqual(stamps.map((ts) => Date.parse(ts)));
+    // Kept on its second sighting: the later lines share that line's frozen record.
+    expect(answers[2]!.record).toBe(answers[1]!.record);
+    expect(answers[4]!.record).toBe(answers[1]!.record);
+    expect(Object.isFrozen(answers[1]!.record) && Object.isFrozen(answers[1]!.record.payload)).toBe(true);
+    expect(answers[4]!.record).toEqual({ type: "turn_context", payload: { cwd: "/work/a" } });
+  });
+
+  it("settles by its own bytes a line whose tail differs or cannot stand for it", () => {
+    /** Makes the base line's tail kept: its third sighting is settled by the second's record. */
+    const keep = () => {
+      checked(turnContext(stamps[0]!));
+      const second = checked(turnContext(stamps[1]!)) as { record: unknown };
+      expect((checked(turnContext(stamps[2]!)) as { record: unknown }).record).toBe(second.record);
+    };
+    const variants: (string | Buffer)[] = [
+      // Same length, a built field differs.
+      turnContext(stamps[3]!, "/work/b"),
+      // Same length, a raw control byte in a skipped string (invalid JSON).
+      turnContext(stamps[3]!).replace("Follow", "Fol\u0001ow"),
+      // Same length, a bad escape.
+      turnContext(stamps[3]!).replace("\\\\ here", "\\q here"),
+      // Same length, the line cut short of its closing brace.
+      `${turnContext(stamps[3]!).slice(0, -1)} `,
+      // A later duplicate timestamp key overrides the first member.
+      turnContext(stamps[3]!, "/work/a", ',"x":1}, "timestamp":"2030-01-01T00:00:00.000Z","y":{"z":2'),
+      // A stamp that is not plain bytes, and one spaced from its key.
+      turnContext("2026-05-12T23:59:59.999\\u005a"),
+      turnContext(stamps[3]!).replace('"timestamp":"', '"timestamp": "'),
+      // Another stamp shape (longer), and no stamp at all.
+      turnContext("2026-05-11T11:26:55.123456Z"),
+      turnContext("").replace('"timestamp":"",', ""),
+    ];
+    for (const variant of variants) {
+      keep();
+      // Seen three times each: kept or not, every answer is its reference's.
+      for (let k = 0; k < 3; k++) checked(variant);
+    }
+    // The duplicate key's timestamp is the later one, every time, even after a line whose two were equal.
+    const duplicate = variants[4] as string;
+    expect((checked(duplicate) as { timestampMs: number }).timestampMs).toBe(Date.parse("2030-01-01T00:00:00.000Z"));
+    const later = (ts: string) => turnContext(ts, "/work/a", `,"x":1}, "timestamp":"${stamps[1]}","y":{"z":2`);
+    for (const ts of [stamps[0]!, stamps[1]!, stamps[3]!, stamps[4]!]) expect((checked(later(ts)) as { timestampMs: number }).timestampMs).toBe(Date.parse(stamps[1]!));
+    // A line that is not in a scan memory (copied into the skim's scratch) is settled alike.
+    for (const ts of stamps) {
+      const text = Buffer.from(`..${turnContext(ts)}..`);
+      const got = skimLine(text, 2, text.length - 2, CODEX_ENVELOPE);
+      expect(answer(got)).toBe(answer(skimAt(turnContext(ts), true)));
+    }
+  });
+
+  it("agrees with the line's own bytes on 4,000 lines of repeated, mutated and interleaved tails", () => {
+    const next = seededRandom(41);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const tokenCount = (ts: string, n: number) => `{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":${37614 + n},"cached_input_tokens":18304,"output_tokens":${204 + n},"reasoning_output_tokens":62,"total_tokens":${37818 + n}},"last_token_usage":{"input_tokens":18911,"cached_input_tokens":18304,"output_tokens":${37 + n},"reasoning_output_tokens":0,"total_tokens":18948},"model_context_window":258400},"rate_limits":null}}`;
+    const bases = (ts: string): string[] => [turnContext(ts), turnContext(ts, "/work/b"), tokenCount(ts, 0), tokenCount(ts, 1), tokenCount(ts, 10), `{"timestamp":"${ts}","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":${JSON.stringify(`{"output":"${"line \\\"x\\\"\\n".repeat(40)}"}`)}}}`];
+    let settled = 0;
+    for (let round = 0; round < 4000; round++) {
+      const ts = `2026-05-${String(10 + Math.floor(next() * 20)).padStart(2, "0")}T${String(Math.floor(next() * 24)).padStart(2, "0")}:27:22.${String(Math.floor(next() * 1000)).padStart(3, "0")}Z`;
+      const text = Buffer.from(pick(bases(ts)));
+      // One line in four gets one byte changed anywhere (its timestamp, a built field, a skipped string, the structure).
+      if (round % 4 === 3) text[Math.floor(next() * text.length)] = pick([0x00, 0x22, 0x2c, 0x30, 0x39, 0x3a, 0x5c, 0x61, 0x7d, 0x20]);
+      const got = skimAt(text);
+      expect(answer(got), `round ${round}: ${text.toString("utf8").slice(0, 120)}`).toBe(answer(skimAt(text, true)));
+      if (got !== null && got !== BLANK && Object.isFrozen(got.record) && (got.record.type === "turn_context" || (got.record.payload as Record<string, unknown> | undefined)?.type === "token_count")) settled += 1;
+    }
+    // Most repeats were settled by their tails (turn_context and token_count records are otherwise built per line).
+    expect(settled).toBeGreaterThan(1500);
+  });
+});

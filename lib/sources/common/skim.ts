@@ -1,4 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
+import { grown } from "@/lib/jsonl/grown";
 import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, daysInMonth, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
@@ -78,7 +79,10 @@ export function objectPlan(fields: Record<string, Plan>, options: { shared?: boo
     const bytes = new Uint8Array(Buffer.from(name, "utf8"));
     const field = { bytes, name, plan, id: FIELDS.length };
     FIELDS.push(field);
-    if (plan === STAMP) STAMP_FIELDS.add(field.id);
+    if (plan === STAMP) {
+      if (field.id >= STAMP_FIELDS.length) STAMP_FIELDS = grown(STAMP_FIELDS, field.id * 2);
+      STAMP_FIELDS[field.id] = 1;
+    }
     (keys[bytes.length] ??= []).push(field);
     lengths = lengths === null || bytes.length >= 32 ? null : lengths | (1 << bytes.length);
   }
@@ -86,15 +90,17 @@ export function objectPlan(fields: Record<string, Plan>, options: { shared?: boo
 }
 
 /**
- * Test hook: false makes every line walk in JavaScript (the reference the scanner's one-call
- * walk is tested against). Not for production use.
+ * Test hooks: `tapeWalk` false makes every line walk in JavaScript (the reference the scanner's
+ * one-call walk is tested against; no line is then settled by a repeated tail either);
+ * `repeatedTails` false settles every line by its own bytes (the reference repeated tails are
+ * tested against). Not for production use.
  */
-export const skimTuning = { tapeWalk: true };
+export const skimTuning = { tapeWalk: true, repeatedTails: true };
 
 /** Every planned member, by the id the scanner's tape names it with. */
 const FIELDS: Field[] = [];
-/** The ids of members planned as {@link STAMP}. */
-const STAMP_FIELDS = new Set<number>();
+/** The ids of members planned as {@link STAMP} (1 at a member's id; looked up for every tape entry of a shared line). */
+let STAMP_FIELDS = new Uint8Array(64);
 
 class Invalid extends Error {}
 const INVALID = new Invalid("invalid JSON");
@@ -144,13 +150,18 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     end = stop;
   }
   stampMs = null;
+  tapeWalked = false;
   try {
+    const sample = plan.shared && length >= TAIL_MIN_BYTES && skimTuning.tapeWalk && skimTuning.repeatedTails ? tailSample(bytes, start, stop) : 0;
+    const settled = sample === 0 ? null : settledByTail(plan, bytes, start, stop, sample);
+    if (settled !== null) return settled;
     ws();
     if (pos >= end) return BLANK;
     if (ch(pos) !== 0x7b) return null;
     const record = (buf === scanBytes && skimTuning.tapeWalk && walked(plan)) || (readObject(plan) as JsonObject);
     ws();
     if (pos !== end) return null;
+    if (sample !== 0) return { record: rememberTail(plan, bytes, start, stop, sample, record), timestampMs: stampMs };
     return { record, timestampMs: stampMs };
   } catch {
     return null;
@@ -161,6 +172,115 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
   }
 }
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * Repeated tails (issue 13). Codex repeats most of a line's bytes from line to line: the same
+ * `turn_context` on every turn, and a `token_count` whose counters did not move; only the
+ * `timestamp`, the line's first member, changes (237 of the 321 MB real-shaped rollout). A line
+ * of a {@link ObjectPlan.shared} plan that begins with `{"timestamp":"<stamp>",` (a stamp of
+ * plain bytes, no escape) is settled by its tail (the bytes after that member's comma) when the
+ * tail is byte for byte the tail of an earlier line the scanner walked whole: the line is then
+ * valid JSON with the same built fields (the record is the earlier line's, frozen), and only its
+ * timestamp is read. Lines are remembered by length, with a sample of their bytes past any
+ * timestamp; a tail is kept on its second sighting, when the walk met the timestamp member once
+ * only (no later duplicate key overrides the first member).
+ * Comparing bytes costs what reading them costs, but no string is walked and no record built.
+ */
+const TAIL_MIN_BYTES = 256;
+/** Longest tail kept. */
+const TAIL_MAX_BYTES = 256 << 10;
+/** Bytes of tails kept at most (then the memory starts over), and line lengths remembered at most. */
+const TAIL_BUDGET_BYTES = 8 << 20;
+const TAIL_LENGTHS = 4096;
+/** Bytes at the start of a line left out of its sample (the prefix and its timestamp are shorter). */
+const SAMPLE_SKIP = 64;
+/**
+ * Per line length: the sample of the last line walked whole; once a line with that sample was
+ * seen twice, its tail's offset in the line, the tail's bytes and the record.
+ */
+type Tail = { plan: ObjectPlan; sample: number; offset: number; bytes: Buffer | null; record: JsonObject | null };
+const tails = new Map<number, Tail>();
+let tailBytes = 0;
+const TAIL_PREFIX = Buffer.from('{"timestamp":"');
+/** 1 for the bytes a timestamp string of a tail's prefix may hold (none needs an escape). */
+const STAMP_BYTE = new Uint8Array(256);
+for (const c of "0123456789:.+-TZtz") STAMP_BYTE[c.charCodeAt(0)] = 1;
+
+/** The index just after `{"timestamp":"<stamp>",` at `start` (at most 40 plain stamp bytes), or -1. */
+function tailStart(b: Buffer, start: number, stop: number): number {
+  for (let i = 0; i < TAIL_PREFIX.length; i++) if (b[start + i] !== TAIL_PREFIX[i]) return -1;
+  const from = start + TAIL_PREFIX.length;
+  let j = from;
+  while (j < stop && j - from <= 40 && STAMP_BYTE[b[j]!] === 1) j++;
+  return j + 1 < stop && b[j] === QUOTE && b[j + 1] === 0x2c ? j + 2 : -1;
+}
+
+/** A cheap fingerprint of a line `[start, stop)` of at least {@link TAIL_MIN_BYTES}: 16 bytes spread past its first {@link SAMPLE_SKIP}. */
+function tailSample(b: Buffer, start: number, stop: number): number {
+  const from = start + SAMPLE_SKIP;
+  const step = Math.floor((stop - from) / 16);
+  let h = 0x811c9dc5;
+  for (let k = 0, at = from; k < 16; k++, at += step) h = Math.imul(h ^ b[at]!, 0x01000193);
+  return h;
+}
+
+/**
+ * The line `[start, stop)` of `plan` (its `sample`) settled by an earlier line's tail: that
+ * line's record and this line's timestamp; null when no kept tail is byte for byte its own.
+ */
+function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number): SkimmedRecord | null {
+  const known = tails.get(stop - start);
+  if (known === undefined || known.bytes === null || known.sample !== sample || known.plan !== plan) return null;
+  const from = start + known.offset;
+  if (tailStart(b, start, stop) !== from || b.compare(known.bytes, 0, known.bytes.length, from, stop) !== 0) return null;
+  buf = b;
+  return { record: known.record!, timestampMs: stamp(start + TAIL_PREFIX.length, from - 2) };
+}
+
+/**
+ * `record` (walked whole from the line `[start, stop)` of the given `sample`), frozen and kept
+ * for later lines with the same tail on its second sighting when it may stand for its line (see
+ * {@link TAIL_MIN_BYTES}); else `record` as it is. Kept tails are bounded by bytes
+ * ({@link TAIL_BUDGET_BYTES}) and by count of lengths.
+ */
+function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number, record: JsonObject): JsonObject {
+  const length = stop - start;
+  const seen = tails.get(length);
+  if (seen === undefined || seen.sample !== sample || seen.plan !== plan || seen.bytes !== null) {
+    if (seen === undefined) {
+      if (tails.size >= TAIL_LENGTHS) forgetTails();
+      tails.set(length, { plan, sample, offset: -1, bytes: null, record: null });
+    } else {
+      if (seen.bytes !== null) tailBytes -= seen.bytes.length;
+      seen.plan = plan;
+      seen.sample = sample;
+      seen.offset = -1;
+      seen.bytes = null;
+      seen.record = null;
+    }
+    return record;
+  }
+  const from = tailStart(b, start, stop);
+  if (from === -1 || stop - from > TAIL_MAX_BYTES || !tapeWalked) return record;
+  // The first member is a timestamp: when it is the only one on the tape, the line's timestamp is read from it.
+  let stamps = 0;
+  for (let i = 0; i < tapeEnd; i += 3) if (STAMP_FIELDS[tape[i]!] === 1) stamps++;
+  if (stamps !== 1) return record;
+  if (tailBytes + (stop - from) > TAIL_BUDGET_BYTES) forgetTails();
+  const bytes = Buffer.allocUnsafeSlow(stop - from);
+  b.copy(bytes, 0, from, stop);
+  tailBytes += bytes.length;
+  const kept = deepFreeze(record);
+  tails.set(length, { plan, sample, offset: from - start, bytes, record: kept });
+  return kept;
+}
+
+/** Drops every kept tail. */
+function forgetTails(): void {
+  tails.clear();
+  tailBytes = 0;
+}
+
 /** The memory of the last line's bytes and its scanner (undefined when it has none). */
 let lastMemory: ArrayBufferLike | null = null;
 let lastScanner: JsonScanner | undefined;
@@ -312,6 +432,7 @@ function walked(plan: ObjectPlan): JsonObject | null {
   tape = regions.tape;
   tapeAt = 0;
   tapeEnd = (state[3]! - TAPE_AT) / 4;
+  tapeWalked = true;
   const record = plan.shared ? sharedRecord() : (tapeObject() as JsonObject);
   pos = after - scanBase;
   return record;
@@ -361,7 +482,7 @@ function sharedKey(): number {
     if (code === TAPE_CLOSE || (code & TAPE_OPEN) !== 0) continue;
     const from = t[i + 1]! - scanBase;
     const to = t[i + 2]! - scanBase;
-    if (STAMP_FIELDS.has(code)) {
+    if (STAMP_FIELDS[code] === 1) {
       stampMs = b[from] === QUOTE ? stamp(from + 1, to - 1) : null;
       continue;
     }
@@ -372,7 +493,8 @@ function sharedKey(): number {
     h = Math.imul(h ^ b[from + (length >> 1)]!, 0x01000193);
     h = Math.imul(h ^ b[to - 2]!, 0x01000193);
   }
-  return h >>> 0;
+  // Kept within a small integer (a Map key V8 hashes without boxing it).
+  return h & 0x3fffffff;
 }
 
 /** The tape entries (word indexes) of the strings {@link sharedKey} hashed: every value but the stamps. */
@@ -380,7 +502,7 @@ function stringEntries(): Int32Array {
   const out: number[] = [];
   for (let i = 0; i < tapeEnd; i += 3) {
     const code = tape[i]!;
-    if (code !== TAPE_CLOSE && (code & TAPE_OPEN) === 0 && !STAMP_FIELDS.has(code)) out.push(i);
+    if (code !== TAPE_CLOSE && (code & TAPE_OPEN) === 0 && STAMP_FIELDS[code] !== 1) out.push(i);
   }
   return Int32Array.from(out);
 }
@@ -400,11 +522,14 @@ function sameShared(known: SharedRecord): boolean {
   for (let i = 0; i < tapeEnd; i += 3) if (t[i] !== codes[i]) return false;
   // The strings, by the entries known to hold them (same codes: the same entries here).
   const bytes = known.bytes;
+  const strings = known.strings;
   const b = buf;
+  const base = scanBase;
   let at = 0;
-  for (const i of known.strings) {
-    const to = t[i + 2]! - scanBase;
-    for (let j = t[i + 1]! - scanBase + 1; j < to; j++) if (b[j] !== bytes[at++]) return false;
+  for (let k = 0; k < strings.length; k++) {
+    const i = strings[k]!;
+    const to = t[i + 2]! - base;
+    for (let j = t[i + 1]! - base + 1; j < to; j++) if (b[j] !== bytes[at++]) return false;
   }
   return at === bytes.length;
 }
@@ -419,6 +544,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 let tape: Int32Array = new Int32Array(0);
+/** True once the scanner walked the current line (its tape holds the line's planned members). */
+let tapeWalked = false;
 let tapeAt = 0;
 let tapeEnd = 0;
 
