@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimLine, skimTuning, type ObjectPlan } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS, TURN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
-import { CODEX_ENVELOPE } from "@/lib/sources/codex/skim-plan";
+import { CODEX_ENVELOPE, CODEX_SCAN_FIELDS } from "@/lib/sources/codex/skim-plan";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { seededRandom } from "@/lib/testing/random";
@@ -362,6 +362,20 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
       const text = Buffer.from(`..${turnContext(ts)}..`);
       const got = skimLine(text, 2, text.length - 2, CODEX_ENVELOPE);
       expect(answer(got)).toBe(answer(skimAt(turnContext(ts), true)));
+    }
+  });
+
+  it("keeps each plan's tails apart: the same bytes skimmed for another plan get that plan's record", () => {
+    const line = (ts: string) => `{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":37614,"cached_input_tokens":18304,"output_tokens":204,"total_tokens":37818},"last_token_usage":{"input_tokens":18911,"cached_input_tokens":18304,"output_tokens":37,"total_tokens":18948},"model_context_window":258400},"rate_limits":null}}`;
+    const at = (ts: string, plan: ObjectPlan) => {
+      const bytes = Buffer.from(line(ts));
+      bytes.copy(memory, 5);
+      return skimLine(memory, 5, 5 + bytes.length, plan) as unknown as { record: { payload: { info: Record<string, Record<string, number>> } } };
+    };
+    for (const ts of stamps) expect(at(ts, CODEX_ENVELOPE).record.payload.info.total_token_usage).toEqual({ input_tokens: 37614, output_tokens: 204, total_tokens: 37818 });
+    for (const ts of stamps) {
+      const info = at(ts, CODEX_SCAN_FIELDS).record.payload.info;
+      expect(info).toEqual({ total_token_usage: { input_tokens: 37614, output_tokens: 204, cached_input_tokens: 18304 }, last_token_usage: { input_tokens: 18911, cached_input_tokens: 18304 } });
     }
   });
 
