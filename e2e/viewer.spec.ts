@@ -112,4 +112,48 @@ test.describe("viewer on a long corpus session", () => {
     await expect(page).not.toHaveURL(/agent=/);
     await viewerPage.waitForLoaded();
   });
+
+  test("at 480 px the transcript keeps the width: the turn list and the evidence are rails that open over it", async ({ viewerPage, page }) => {
+    await page.setViewportSize({ width: 480, height: 800 });
+    // A fresh load at that width: the server's HTML and the first paint already fit it.
+    await page.reload();
+    await viewerPage.waitForLoaded();
+    const transcript = await viewerPage.scroller().boundingBox();
+    expect(transcript!.width, "transcript width at 480 px").toBeGreaterThan(380);
+    const turns = page.getByRole("navigation", { name: "Turns" });
+    const evidence = page.getByRole("list", { name: "Turns and their evidence" });
+    await expect(turns).toBeHidden();
+    await expect(evidence).toBeHidden();
+    // Left alone, the panels follow the screen.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(turns).toBeVisible();
+    await expect(evidence).toBeVisible();
+    await page.setViewportSize({ width: 480, height: 800 });
+    await expect(turns).toBeHidden();
+    await expect(evidence).toBeHidden();
+
+    // The turn list opens over the transcript, and a turn still scrolls the transcript to it.
+    await page.getByRole("button", { name: "Turns", exact: true }).click();
+    await expect(turns).toBeVisible();
+    expect((await viewerPage.scroller().boundingBox())!.width).toBe(transcript!.width);
+    const second = turns.getByRole("button").nth(1);
+    const start = Number((await second.textContent())!.match(/L(\d+)/)![1]);
+    await second.click();
+    await expect(viewerPage.row(start)).toBeInViewport();
+    await page.getByRole("button", { name: "› Hide turns" }).click();
+    await expect(turns).toBeHidden();
+
+    // So does the evidence panel, within the screen.
+    await page.getByRole("button", { name: "Evidence", exact: true }).click();
+    await expect(evidence).toBeVisible();
+    const panel = await page.getByRole("complementary", { name: "Evidence" }).boundingBox();
+    expect(panel!.x).toBeGreaterThanOrEqual(0);
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(480);
+
+    // Once the reader closed them, they stay closed on a wide screen too.
+    await page.getByRole("button", { name: "› Hide evidence" }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(turns).toBeHidden();
+    await expect(evidence).toBeHidden();
+  });
 });

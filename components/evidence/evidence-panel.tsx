@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { DockedPanel } from "@/components/viewer/docked-panel";
 import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
 
 import { CardSummary } from "./card-summary";
@@ -35,7 +36,6 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
     placeholderData: keepPreviousData,
   });
   const card = data ?? initialCard;
-  const [open, setOpen] = useState(true);
   // One turn open at a time (issue 12 item 6): the panel reads as a list, not a wall of chains.
   const [expanded, setExpanded] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -61,71 +61,60 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
   };
 
   return (
-    <aside aria-label="Evidence" className={`flex shrink-0 flex-col border-l border-line bg-surface ${open ? "w-[27rem]" : "w-9"}`}>
-      <button
-        type="button"
-        onClick={() => setOpen(!open)}
-        aria-expanded={open}
-        title={open ? "Collapse the evidence panel" : "Open the evidence panel"}
-        className="flex h-7 shrink-0 items-center gap-1 border-b border-line px-2.5 text-2xs text-muted hover:bg-canvas"
-      >
-        {open ? "› Hide evidence" : "‹"}
-      </button>
-      <div className={`min-h-0 flex-1 overflow-auto ${open ? "" : "hidden"}`}>
-        {editing && editTurn ? (
-          <div className="px-3 pb-0">
-            <ChainEditor
-              key={`${editing.turnRef}:${editing.mode}`}
-              cardRef={pagedRef}
-              turn={editTurn}
-              mode={editing.mode}
-              chain={editing.chain}
-              opened={editing.opened}
-              lineCount={lineCount}
-              onClose={() => setEditing(null)}
-              onSaved={saved}
-            />
-          </div>
-        ) : (
-          <>
-            <CardSummary card={card} />
-            {card.turn_count === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
-            <ul aria-label="Turns and their evidence">
-              {card.turns.map((turn) => (
-                <TurnEvidenceItem
-                  key={turn.turn_ref}
-                  cardRef={cardRef}
-                  turn={turn}
-                  entry={entryOf(turn)}
-                  base={{ version: card.version, chainVersion: turn.chain_version }}
-                  expanded={expanded === turn.turn_ref}
-                  readOnly={card.read_only}
-                  onToggle={() => toggle(turn)}
-                  onEdit={() => edit(turn)}
-                />
+    <DockedPanel layout="evidence" label="Evidence">
+      {editing && editTurn ? (
+        <div className="px-3 pb-0">
+          <ChainEditor
+            key={`${editing.turnRef}:${editing.mode}`}
+            cardRef={pagedRef}
+            turn={editTurn}
+            mode={editing.mode}
+            chain={editing.chain}
+            opened={editing.opened}
+            lineCount={lineCount}
+            onClose={() => setEditing(null)}
+            onSaved={saved}
+          />
+        </div>
+      ) : (
+        <>
+          <CardSummary card={card} />
+          {card.turn_count === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
+          <ul aria-label="Turns and their evidence">
+            {card.turns.map((turn) => (
+              <TurnEvidenceItem
+                key={turn.turn_ref}
+                cardRef={cardRef}
+                turn={turn}
+                entry={entryOf(turn)}
+                base={{ version: card.version, chainVersion: turn.chain_version }}
+                expanded={expanded === turn.turn_ref}
+                readOnly={card.read_only}
+                onToggle={() => toggle(turn)}
+                onEdit={() => edit(turn)}
+              />
+            ))}
+          </ul>
+          {card.turn_count > card.turns.length && (
+            <button type="button" onClick={() => setShown(card.turns.length + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
+              Show {Math.min(TURNS_PAGE, card.turn_count - card.turns.length)} more of {card.turn_count - card.turns.length} turns
+            </button>
+          )}
+          {others.length > 0 && (
+            <section aria-label="Other chains on the card" className="flex flex-col gap-2 border-t border-line p-3">
+              <h3 className="text-xs font-semibold">Other chains on the card ({others.length})</h3>
+              <p className="text-2xs text-muted">Chains for turns the index does not list, or second chains for a turn.</p>
+              {others.map((entry) => (
+                <div key={entry.index} className="flex flex-col gap-2 rounded border border-line p-2">
+                  <span className="font-mono text-2xs text-muted">#{entry.index + 1} · {entry.turn_ref ?? "no turn_ref"}</span>
+                  <ChainView chain={readChain(entry.chain, entry.turn_ref ?? "")} issues={entry.issues} />
+                  {entry.turn_ref && !card.read_only && <DeleteChainButton cardRef={cardRef} turnRef={entry.turn_ref} base={{ version: card.version, chainVersion: card.turns.find((t) => t.turn_ref === entry.turn_ref)?.chain_version ?? "absent" }} />}
+                </div>
               ))}
-            </ul>
-            {card.turn_count > card.turns.length && (
-              <button type="button" onClick={() => setShown(card.turns.length + TURNS_PAGE)} className="m-3 rounded border border-line px-2 py-1 text-2xs text-muted hover:bg-canvas">
-                Show {Math.min(TURNS_PAGE, card.turn_count - card.turns.length)} more of {card.turn_count - card.turns.length} turns
-              </button>
-            )}
-            {others.length > 0 && (
-              <section aria-label="Other chains on the card" className="flex flex-col gap-2 border-t border-line p-3">
-                <h3 className="text-xs font-semibold">Other chains on the card ({others.length})</h3>
-                <p className="text-2xs text-muted">Chains for turns the index does not list, or second chains for a turn.</p>
-                {others.map((entry) => (
-                  <div key={entry.index} className="flex flex-col gap-2 rounded border border-line p-2">
-                    <span className="font-mono text-2xs text-muted">#{entry.index + 1} · {entry.turn_ref ?? "no turn_ref"}</span>
-                    <ChainView chain={readChain(entry.chain, entry.turn_ref ?? "")} issues={entry.issues} />
-                    {entry.turn_ref && !card.read_only && <DeleteChainButton cardRef={cardRef} turnRef={entry.turn_ref} base={{ version: card.version, chainVersion: card.turns.find((t) => t.turn_ref === entry.turn_ref)?.chain_version ?? "absent" }} />}
-                  </div>
-                ))}
-              </section>
-            )}
-          </>
-        )}
-      </div>
-    </aside>
+            </section>
+          )}
+        </>
+      )}
+    </DockedPanel>
   );
 }

@@ -69,7 +69,7 @@ export function ViewerSearch({ projectKey, sessionRef, agentId }: ViewerSearchPr
         onKeyDown={(event) => {
           if (event.key === "Escape") event.currentTarget.blur();
         }}
-        className="h-6 w-56 rounded border border-line-strong bg-surface px-2 font-mono text-xs"
+        className="h-6 w-44 rounded border border-line-strong bg-surface px-2 font-mono text-xs sm:w-56"
       />
       <span data-testid="search-status" aria-live="polite" className="min-w-20 text-2xs text-muted">
         {search.isPending

@@ -165,7 +165,8 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
           </button>
         </div>
       ))}
-      <div className="flex min-h-0 flex-1">
+      {/* relative: a docked panel opened on a narrow screen lies over the transcript. */}
+      <div className="relative flex min-h-0 flex-1">
         <div ref={scrollRef} role="region" aria-label="Transcript lines" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
           {lineCount === 0 ? (
             <p className="p-6 text-center text-muted">This transcript has no lines.</p>

@@ -2,6 +2,7 @@ import Link from "next/link";
 
 import { formatBytes, formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import { DockedPanel } from "@/components/viewer/docked-panel";
 import type { SessionDetail, SessionTurn } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 
@@ -23,7 +24,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
   const list = useTurnList({ projectKey: detail.project_key, sessionRef: detail.session_ref }, !detail.agent_id && total > 0);
   const listed = list.data?.pages.flatMap((p) => p.turns) ?? [];
   return (
-    <aside className="flex w-48 shrink-0 xl:w-64 flex-col gap-4 overflow-auto border-l border-line bg-surface p-3 text-xs">
+    <DockedPanel layout="turns" label="Turns" bodyClassName="flex flex-col gap-4 p-3 text-xs">
       {detail.agent_id && (
         <Link href={routes.session(detail.project_key, detail.session_ref)} className="font-medium text-accent hover:underline">
           ← Main session {detail.session_ref}
@@ -87,7 +88,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
           </ul>
         </nav>
       )}
-    </aside>
+    </DockedPanel>
   );
 }
 
