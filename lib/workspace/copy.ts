@@ -1,7 +1,15 @@
-import { statSync } from "node:fs";
+import { constants as fsConstants, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+
+/**
+ * Copies are copy-on-write clones where the file system makes them (APFS, Btrfs, XFS): the
+ * clone's bytes are the source's at that moment and later appends to the source do not reach it,
+ * so it is a byte copy that costs no time or disk. Elsewhere (ext4) the kernel copies the bytes
+ * as before.
+ */
+const CLONE_OR_COPY = fsConstants.COPYFILE_FICLONE;
 
 /** A copy of a source made ahead of time (see {@link StagedCopies}), valid while the source keeps `size` and `mtimeMs`. */
 type Staged = { file: string; size: number; mtimeMs: number };
@@ -27,7 +35,7 @@ export class StagedCopies {
     const task = (async (): Promise<Staged | null> => {
       const before = statSync(source);
       await fs.mkdir(this.dir, { recursive: true });
-      await fs.copyFile(source, file);
+      await fs.copyFile(source, file, CLONE_OR_COPY);
       const after = statSync(source);
       return before.size === after.size && before.mtimeMs === after.mtimeMs ? { file, size: after.size, mtimeMs: after.mtimeMs } : null;
     })().catch(() => null);
@@ -74,7 +82,7 @@ export async function copyIfChanged(source: string, target: string, staged?: Sta
   try {
     const ready = staged ? await staged.take(source, src) : null;
     if (ready !== null) await fs.rename(ready, tmp);
-    else await fs.copyFile(source, tmp);
+    else await fs.copyFile(source, tmp, CLONE_OR_COPY);
     await fs.utimes(tmp, src.atimeMs / 1000, src.mtimeMs / 1000);
     await fs.rename(tmp, target);
   } catch (error) {
