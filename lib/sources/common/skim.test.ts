@@ -379,6 +379,19 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     }
   });
 
+  it("answers exactly past the kept tails' byte budget (12 MB of distinct repeated tails)", () => {
+    let settled = 0;
+    for (let n = 0; n < 3000; n++) {
+      const payload = { cwd: `/work/${n}`, user_instructions: `${n} ${instructions.slice(0, 4000)}` };
+      for (const ts of stamps.slice(0, 3)) {
+        const got = checked(`{"timestamp":"${ts}","type":"turn_context","payload":${JSON.stringify(payload)}}`);
+        if (ts === stamps[2] && got !== null && got !== BLANK && Object.isFrozen(got.record)) settled += 1;
+      }
+    }
+    // Every third sighting was settled by its tail, the arena forgotten and refilled on the way.
+    expect(settled).toBe(3000);
+  });
+
   it("agrees with the line's own bytes on 4,000 lines of repeated, mutated and interleaved tails", () => {
     const next = seededRandom(41);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
