@@ -309,7 +309,9 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     return got;
   };
   const instructions = `Follow AGENTS.md.\n\n${'Quote "this" and escape \\\\ here; tabs\tand unicode é ü \\u00e9. '.repeat(40)}`;
-  const turnContext = (ts: string, cwd = "/work/a", tail = "") => `{"timestamp":"${ts}","type":"turn_context","payload":{"cwd":"${cwd}","approval_policy":"never","user_instructions":${JSON.stringify(instructions)}${tail}}}`;
+  // A cwd over 64 bytes: the record is not one the shared plan shares by its short strings, so only a kept tail makes two lines' records one.
+  const CWD = "/home/reviewer/src/github.com/example-org/a-rather-long-repository-name";
+  const turnContext = (ts: string, cwd = `${CWD}/a`, tail = "") => `{"timestamp":"${ts}","type":"turn_context","payload":{"cwd":"${cwd}","approval_policy":"never","user_instructions":${JSON.stringify(instructions)}${tail}}}`;
   const stamps = ["2026-05-11T08:27:22.767Z", "2026-05-11T08:27:27.798Z", "2026-05-11T09:00:00.000Z", "2026-05-12T23:59:59.999Z", "2026-06-01T00:00:00.001Z"];
 
   it("gives every repeat the record of the line it repeats, with its own timestamp", () => {
@@ -319,7 +321,9 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     expect(answers[2]!.record).toBe(answers[1]!.record);
     expect(answers[4]!.record).toBe(answers[1]!.record);
     expect(Object.isFrozen(answers[1]!.record) && Object.isFrozen(answers[1]!.record.payload)).toBe(true);
-    expect(answers[4]!.record).toEqual({ type: "turn_context", payload: { cwd: "/work/a" } });
+    expect(answers[4]!.record).toEqual({ type: "turn_context", payload: { cwd: `${CWD}/a` } });
+    // Lines walked whole (first and second sightings) get records of their own.
+    expect(answers[1]!.record).not.toBe(answers[0]!.record);
   });
 
   it("settles by its own bytes a line whose tail differs or cannot stand for it", () => {
@@ -331,7 +335,7 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     };
     const variants: (string | Buffer)[] = [
       // Same length, a built field differs.
-      turnContext(stamps[3]!, "/work/b"),
+      turnContext(stamps[3]!, `${CWD}/b`),
       // Same length, a raw control byte in a skipped string (invalid JSON).
       turnContext(stamps[3]!).replace("Follow", "Fol\u0001ow"),
       // Same length, a bad escape.
@@ -339,10 +343,12 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
       // Same length, the line cut short of its closing brace.
       `${turnContext(stamps[3]!).slice(0, -1)} `,
       // A later duplicate timestamp key overrides the first member.
-      turnContext(stamps[3]!, "/work/a", ',"x":1}, "timestamp":"2030-01-01T00:00:00.000Z","y":{"z":2'),
+      turnContext(stamps[3]!, `${CWD}/a`, ',"x":1}, "timestamp":"2030-01-01T00:00:00.000Z","y":{"z":2'),
       // A stamp that is not plain bytes, and one spaced from its key.
       turnContext("2026-05-12T23:59:59.999\\u005a"),
       turnContext(stamps[3]!).replace('"timestamp":"', '"timestamp": "'),
+      // Planned members past the scanner's tape (walked in JavaScript), a later timestamp among them.
+      `{"timestamp":"${stamps[3]}","type":"turn_context"${',"type":"turn_context"'.repeat(1100)},"timestamp":"2030-01-01T00:00:00.000Z","payload":{"cwd":"${CWD}"}}`,
       // Another stamp shape (longer), and no stamp at all.
       turnContext("2026-05-11T11:26:55.123456Z"),
       turnContext("").replace('"timestamp":"",', ""),
@@ -355,7 +361,7 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     // The duplicate key's timestamp is the later one, every time, even after a line whose two were equal.
     const duplicate = variants[4] as string;
     expect((checked(duplicate) as { timestampMs: number }).timestampMs).toBe(Date.parse("2030-01-01T00:00:00.000Z"));
-    const later = (ts: string) => turnContext(ts, "/work/a", `,"x":1}, "timestamp":"${stamps[1]}","y":{"z":2`);
+    const later = (ts: string) => turnContext(ts, `${CWD}/a`, `,"x":1}, "timestamp":"${stamps[1]}","y":{"z":2`);
     for (const ts of [stamps[0]!, stamps[1]!, stamps[3]!, stamps[4]!]) expect((checked(later(ts)) as { timestampMs: number }).timestampMs).toBe(Date.parse(stamps[1]!));
     // A line that is not in a scan memory (copied into the skim's scratch) is settled alike.
     for (const ts of stamps) {
@@ -382,7 +388,7 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
   it("answers exactly past the kept tails' byte budget (12 MB of distinct repeated tails)", () => {
     let settled = 0;
     for (let n = 0; n < 3000; n++) {
-      const payload = { cwd: `/work/${n}`, user_instructions: `${n} ${instructions.slice(0, 4000)}` };
+      const payload = { cwd: `${CWD}/${n}`, user_instructions: `${n} ${instructions.slice(0, 4000)}` };
       for (const ts of stamps.slice(0, 3)) {
         const got = checked(`{"timestamp":"${ts}","type":"turn_context","payload":${JSON.stringify(payload)}}`);
         if (ts === stamps[2] && got !== null && got !== BLANK && Object.isFrozen(got.record)) settled += 1;
@@ -396,7 +402,7 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     const next = seededRandom(41);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const tokenCount = (ts: string, n: number) => `{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":${37614 + n},"cached_input_tokens":18304,"output_tokens":${204 + n},"reasoning_output_tokens":62,"total_tokens":${37818 + n}},"last_token_usage":{"input_tokens":18911,"cached_input_tokens":18304,"output_tokens":${37 + n},"reasoning_output_tokens":0,"total_tokens":18948},"model_context_window":258400},"rate_limits":null}}`;
-    const bases = (ts: string): string[] => [turnContext(ts), turnContext(ts, "/work/b"), tokenCount(ts, 0), tokenCount(ts, 1), tokenCount(ts, 10), `{"timestamp":"${ts}","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":${JSON.stringify(`{"output":"${"line \\\"x\\\"\\n".repeat(40)}"}`)}}}`];
+    const bases = (ts: string): string[] => [turnContext(ts), turnContext(ts, `${CWD}/b`), tokenCount(ts, 0), tokenCount(ts, 1), tokenCount(ts, 10), `{"timestamp":"${ts}","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":${JSON.stringify(`{"output":"${"line \\\"x\\\"\\n".repeat(40)}"}`)}}}`];
     let settled = 0;
     for (let round = 0; round < 4000; round++) {
       const ts = `2026-05-${String(10 + Math.floor(next() * 20)).padStart(2, "0")}T${String(Math.floor(next() * 24)).padStart(2, "0")}:27:22.${String(Math.floor(next() * 1000)).padStart(3, "0")}Z`;
