@@ -1,5 +1,6 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
+import { workersOnly } from "@/lib/jsonl/parallel";
 import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, daysInMonth, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
@@ -193,9 +194,10 @@ const TAIL_MAX_BYTES = 256 << 10;
 /**
  * Bytes of kept tails at most: they are copied into one arena (from {@link TAIL_MAX_BYTES}, doubled
  * each time it fills, up to this), and all forgotten when it is full. 8 MiB is the knee on the
- * 321 MB rollout (2 MiB: +4 %, 512 KiB: +30 % skim time).
+ * 321 MB rollout (2 MiB: +4 %, 512 KiB: +30 % skim time); a server's scans (`workersOnly`, issue
+ * 13: RSS < 300 MB with two scan workers) keep 2 MiB.
  */
-const TAIL_ARENA_BYTES = 8 << 20;
+const tailArenaBytes = (): number => (workersOnly() ? 2 << 20 : 8 << 20);
 /** Bytes at the start of a line left out of its sample (the prefix and its timestamp are shorter). */
 const SAMPLE_SKIP = 64;
 /** A line's key: its length and 12 bits of its sample (a small integer). */
@@ -247,7 +249,7 @@ function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number,
  * `record` (walked whole from the line `[start, stop)` of the given `sample`), frozen and kept
  * for later lines with the same tail on the line's second sighting when it may stand for its
  * line (see {@link TAIL_MIN_BYTES}); else `record` as it is. Kept tails are bounded by bytes
- * ({@link TAIL_ARENA_BYTES}).
+ * ({@link tailArenaBytes}).
  */
 function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number, record: JsonObject): JsonObject {
   const key = tailKey(stop - start, sample);
@@ -268,7 +270,7 @@ function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, 
     // small rollout never holds the whole arena).
     kept.clear();
     arenaUsed = 0;
-    const size = Math.min(TAIL_ARENA_BYTES, Math.max(TAIL_MAX_BYTES, 2 * (arena?.length ?? 0)));
+    const size = Math.min(tailArenaBytes(), Math.max(TAIL_MAX_BYTES, 2 * (arena?.length ?? 0)));
     if (arena === null || size > arena.length) arena = Buffer.allocUnsafeSlow(size);
   }
   b.copy(arena, arenaUsed, from, stop);
