@@ -132,14 +132,26 @@ test.describe("viewer on a long corpus session", () => {
     await expect(turns).toBeHidden();
     await expect(evidence).toBeHidden();
 
-    // The turn list opens over the transcript, and a turn still scrolls the transcript to it.
-    await page.getByRole("button", { name: "Turns", exact: true }).click();
+    // The turn list opens over the transcript; a turn scrolls the transcript to it and closes the list.
+    const openTurns = page.getByRole("button", { name: "Turns", exact: true });
+    await openTurns.click();
     await expect(turns).toBeVisible();
     expect((await viewerPage.scroller().boundingBox())!.width).toBe(transcript!.width);
     const second = turns.getByRole("button").nth(1);
     const start = Number((await second.textContent())!.match(/L(\d+)/)![1]);
     await second.click();
+    await expect(turns).toBeHidden();
     await expect(viewerPage.row(start)).toBeInViewport();
+    // Escape closes it too; closed so, or by a turn, it is the screen's again: open on a wide one.
+    await openTurns.click();
+    await turns.getByRole("button").first().focus();
+    await page.keyboard.press("Escape");
+    await expect(turns).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(turns).toBeVisible();
+    await page.setViewportSize({ width: 480, height: 800 });
+    await expect(turns).toBeHidden();
+    await openTurns.click();
     await page.getByRole("button", { name: "› Hide turns" }).click();
     await expect(turns).toBeHidden();
 

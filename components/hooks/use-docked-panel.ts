@@ -8,9 +8,11 @@ import { useCallback, useState, useSyncExternalStore } from "react";
  * below, so the first paint fits the screen and agrees with the server's HTML), then what the
  * screen says (`query` matches: open) until the reader opens or closes it.
  * @param query a media query, e.g. `(min-width: 80rem)` (Tailwind's `xl`).
- * @returns the state (`null`, open or closed) and the reader's toggle.
+ * @returns `open` (`null`, open or closed), the reader's `toggle`, `over` (the open panel lies
+ *   over the transcript: `query` does not match) and `dismiss` (closes a panel lying over the
+ *   transcript as the screen would, so it opens again on a wide one).
  */
-export function useDockedPanel(query: string): [open: boolean | null, toggle: () => void] {
+export function useDockedPanel(query: string): { open: boolean | null; toggle: () => void; over: boolean; dismiss: () => void } {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const media = window.matchMedia(query);
@@ -27,5 +29,9 @@ export function useDockedPanel(query: string): [open: boolean | null, toggle: ()
   const [chosen, setChosen] = useState<boolean | null>(null);
   const open = chosen ?? wide;
   const toggle = useCallback(() => setChosen(!(open ?? true)), [open]);
-  return [open, toggle];
+  const over = open === true && wide === false;
+  const dismiss = useCallback(() => {
+    if (over) setChosen(null);
+  }, [over]);
+  return { open, toggle, over, dismiss };
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 
 import { useDockedPanel } from "@/components/hooks/use-docked-panel";
 
@@ -36,7 +36,12 @@ type DockedPanelProps = {
   label: string;
   /** Classes of the scrolling body (padding, gaps). */
   bodyClassName?: string;
-  children: ReactNode;
+  /**
+   * The body, or a function of `dismiss`: closes the panel when it lies over the transcript (a
+   * narrow screen), so a choice made in it (a turn to scroll to) shows the transcript at once;
+   * the screen decides again (a wide one opens it).
+   */
+  children: ReactNode | ((dismiss: () => void) => ReactNode);
 };
 
 /**
@@ -47,7 +52,13 @@ type DockedPanelProps = {
  */
 export function DockedPanel({ layout, label, bodyClassName = "", children }: DockedPanelProps) {
   const at = LAYOUTS[layout];
-  const [open, toggle] = useDockedPanel(at.query);
+  const { open, toggle, over, dismiss } = useDockedPanel(at.query);
+  // Escape closes a panel lying over the transcript (and goes no further).
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !over) return;
+    event.stopPropagation();
+    dismiss();
+  };
   const width = open === false ? "w-9" : at.width;
   // Before hydration the screen decides by CSS alone: the rail below the breakpoint, the header
   // and body above. One display utility each (a state's `hidden` never meets a `flex`).
@@ -57,7 +68,7 @@ export function DockedPanel({ layout, label, bodyClassName = "", children }: Doc
   return (
     // The rail's width stays in the row: opening a panel over the transcript never reflows it.
     <aside aria-label={label} className={`flex shrink-0 flex-col border-l border-line bg-surface ${width}`}>
-      <div className={`flex min-h-0 flex-1 flex-col ${open === true ? at.over : ""}`}>
+      <div className={`flex min-h-0 flex-1 flex-col ${open === true ? at.over : ""}`} onKeyDown={closeOnEscape}>
         <button
           type="button"
           onClick={toggle}
@@ -78,7 +89,7 @@ export function DockedPanel({ layout, label, bodyClassName = "", children }: Doc
           <span className="[writing-mode:vertical-rl]">{label}</span>
         </button>
         <div className={`min-h-0 flex-1 overflow-auto ${body}`}>
-          <div className={bodyClassName}>{children}</div>
+          <div className={bodyClassName}>{typeof children === "function" ? children(dismiss) : children}</div>
         </div>
       </div>
     </aside>

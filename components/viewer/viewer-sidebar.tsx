@@ -25,68 +25,75 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
   const listed = list.data?.pages.flatMap((p) => p.turns) ?? [];
   return (
     <DockedPanel layout="turns" label="Turns" bodyClassName="flex flex-col gap-4 p-3 text-xs">
-      {detail.agent_id && (
-        <Link href={routes.session(detail.project_key, detail.session_ref)} className="font-medium text-accent hover:underline">
-          ← Main session {detail.session_ref}
-        </Link>
-      )}
+      {(dismiss) => (
+        <>
+          {detail.agent_id && (
+            <Link href={routes.session(detail.project_key, detail.session_ref)} className="font-medium text-accent hover:underline">
+              ← Main session {detail.session_ref}
+            </Link>
+          )}
 
-      <nav aria-label="Turns" className="flex flex-col gap-1">
-        <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Turns ({formatCount(total)})</h2>
-        {total === 0 && <p className="text-faint">No turns indexed for this transcript.</p>}
-        {list.isError && <p className="text-danger">Could not load the turns: {list.error.message}</p>}
-        <ul className="flex flex-col">
-          {listed.map((turn) => (
-            <li key={turn.turn_ref}>
+          <nav aria-label="Turns" className="flex flex-col gap-1">
+            <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Turns ({formatCount(total)})</h2>
+            {total === 0 && <p className="text-faint">No turns indexed for this transcript.</p>}
+            {list.isError && <p className="text-danger">Could not load the turns: {list.error.message}</p>}
+            <ul className="flex flex-col">
+              {listed.map((turn) => (
+                <li key={turn.turn_ref}>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      onTurnClick(turn);
+                      dismiss();
+                    }}
+                    aria-current={turn.turn_ref === currentTurnRef ? "true" : undefined}
+                    className="flex w-full items-baseline justify-between rounded px-1.5 py-0.5 text-left hover:bg-accent-soft aria-[current=true]:bg-accent-soft aria-[current=true]:font-semibold"
+                  >
+                    <span className="font-mono">{turn.turn_ref}</span>
+                    <span className="font-mono text-2xs text-muted tabular-nums">
+                      L{turn.turn_start_line}–{turn.turn_end_line}
+                      <TurnTokens usage={turn} />
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {total > listed.length && list.hasNextPage && (
               <button
                 type="button"
-                onClick={() => onTurnClick(turn)}
-                aria-current={turn.turn_ref === currentTurnRef ? "true" : undefined}
-                className="flex w-full items-baseline justify-between rounded px-1.5 py-0.5 text-left hover:bg-accent-soft aria-[current=true]:bg-accent-soft aria-[current=true]:font-semibold"
+                onClick={() => void list.fetchNextPage()}
+                disabled={list.isFetchingNextPage}
+                className="mt-1 rounded border border-line px-2 py-0.5 text-left text-2xs text-muted hover:bg-canvas disabled:opacity-60"
               >
-                <span className="font-mono">{turn.turn_ref}</span>
-                <span className="font-mono text-2xs text-muted tabular-nums">
-                  L{turn.turn_start_line}–{turn.turn_end_line}
-                  <TurnTokens usage={turn} />
-                </span>
+                {list.isFetchingNextPage ? "Loading…" : `Show ${formatCount(Math.min(SIDEBAR_TURNS_PAGE, total - listed.length))} more of ${formatCount(total - listed.length)}`}
               </button>
-            </li>
-          ))}
-        </ul>
-        {total > listed.length && list.hasNextPage && (
-          <button
-            type="button"
-            onClick={() => void list.fetchNextPage()}
-            disabled={list.isFetchingNextPage}
-            className="mt-1 rounded border border-line px-2 py-0.5 text-left text-2xs text-muted hover:bg-canvas disabled:opacity-60"
-          >
-            {list.isFetchingNextPage ? "Loading…" : `Show ${formatCount(Math.min(SIDEBAR_TURNS_PAGE, total - listed.length))} more of ${formatCount(total - listed.length)}`}
-          </button>
-        )}
-      </nav>
+            )}
+          </nav>
 
-      {(detail.subagents.length > 0 || !detail.agent_id) && (
-        <nav aria-label="Subagents" className="flex flex-col gap-1">
-          <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">
-            Subagents ({formatCount(detail.subagents.length)})
-          </h2>
-          {detail.subagents.length === 0 && <p className="text-faint">No subagent transcripts.</p>}
-          <ul className="flex flex-col">
-            {detail.subagents.map((agent) => (
-              <li key={agent.agent_id}>
-                <Link
-                  href={routes.session(detail.project_key, detail.session_ref, agent.agent_id)}
-                  title={agent.file_name}
-                  aria-current={agent.agent_id === detail.agent_id ? "page" : undefined}
-                  className="flex items-baseline justify-between rounded px-1.5 py-0.5 hover:bg-accent-soft aria-[current=page]:bg-accent-soft"
-                >
-                  <span className="truncate font-mono text-accent">{agent.agent_id}</span>
-                  <span className="shrink-0 pl-2 text-2xs text-muted">{formatBytes(agent.size_bytes)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+          {(detail.subagents.length > 0 || !detail.agent_id) && (
+            <nav aria-label="Subagents" className="flex flex-col gap-1">
+              <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">
+                Subagents ({formatCount(detail.subagents.length)})
+              </h2>
+              {detail.subagents.length === 0 && <p className="text-faint">No subagent transcripts.</p>}
+              <ul className="flex flex-col">
+                {detail.subagents.map((agent) => (
+                  <li key={agent.agent_id}>
+                    <Link
+                      href={routes.session(detail.project_key, detail.session_ref, agent.agent_id)}
+                      title={agent.file_name}
+                      aria-current={agent.agent_id === detail.agent_id ? "page" : undefined}
+                      className="flex items-baseline justify-between rounded px-1.5 py-0.5 hover:bg-accent-soft aria-[current=page]:bg-accent-soft"
+                    >
+                      <span className="truncate font-mono text-accent">{agent.agent_id}</span>
+                      <span className="shrink-0 pl-2 text-2xs text-muted">{formatBytes(agent.size_bytes)}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+        </>
       )}
     </DockedPanel>
   );
