@@ -38,6 +38,7 @@ export class LedgerIndex {
   private activeLine = 0;
   private activeIno: number | null = null;
   private refreshing: Promise<void> | null = null;
+  private readonly repeated = new RepeatedValues();
 
   constructor(private readonly paths: LedgerPaths) {}
 
@@ -128,7 +129,7 @@ export class LedgerIndex {
       this.problems.push({ ...at, kind: "malformed", message: `not a ledger entry: ${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"}` });
       return;
     }
-    const entry = parsed.data;
+    const entry = this.repeated.entry(parsed.data);
     const receipt = this.receipts.get(entry.receipt_id) ?? {};
     if (entry.kind === "tool_call_started") {
       if (receipt.started) return this.duplicate(entry, at);
@@ -147,4 +148,55 @@ export class LedgerIndex {
   private duplicate(entry: LedgerEntry, at: EntryLocation): void {
     this.problems.push({ ...at, kind: "duplicate", message: `a second ${entry.kind} entry for receipt ${entry.receipt_id}` });
   }
+}
+
+/**
+ * The values ledger entries repeat, each kept once for the whole index (issue 13: the index
+ * lives as long as the process, and it grows with every call). Every call of a door repeats its
+ * policy decisions and scope, most repeat their tool, task, door, process and input and output
+ * hashes; a receipt id, a timestamp, a pid or a duration is an entry's own. The 17 MB ledger of
+ * the real-shaped bench workspace (24,798 entries) held 28 MB of heap as parsed, 10.4 MB with its
+ * repeated values kept once; its first read went from ~220 to ~250 ms. Entries are read-only:
+ * shared values are frozen.
+ */
+class RepeatedValues {
+  private readonly strings = new Map<string, string>();
+  private readonly values = new Map<string, unknown>();
+
+  /** `entry` with its repeated fields replaced by the values kept for them. */
+  entry<E extends LedgerEntry>(entry: E): E {
+    const out: Record<string, unknown> = {};
+    for (const key in entry) {
+      const value = (entry as Record<string, unknown>)[key];
+      if (OWN_FIELDS.has(key)) out[key] = value;
+      else if (typeof value === "string") out[key] = this.string(value);
+      else if (typeof value === "object" && value !== null) out[key] = this.value(value);
+      else out[key] = value;
+    }
+    return out as E;
+  }
+
+  private string(text: string): string {
+    const kept = this.strings.get(text);
+    if (kept !== undefined) return kept;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  private value(value: object): unknown {
+    const key = JSON.stringify(value);
+    const kept = this.values.get(key);
+    if (kept !== undefined) return kept;
+    deepFreeze(value);
+    this.values.set(key, value);
+    return value;
+  }
+}
+
+/** Fields whose values are an entry's own: never looked up among the repeated ones. */
+const OWN_FIELDS = new Set(["receipt_id", "timestamp", "pid", "duration_ms", "note", "error"]);
+
+function deepFreeze(value: object): void {
+  Object.freeze(value);
+  for (const v of Object.values(value)) if (typeof v === "object" && v !== null && !Object.isFrozen(v)) deepFreeze(v);
 }

@@ -49,6 +49,40 @@ async function fileBytes(ledger: Ledger): Promise<number> {
   return total;
 }
 
+describe("the ledger's in-memory index", () => {
+  it("keeps each repeated value once (frozen) and reads every entry back as written", async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "casefile-ledger-repeat-"));
+    const ledger = new Ledger(root);
+    await fs.mkdir(ledger.paths.tracesDir, { recursive: true });
+    const decisions = [
+      { policy_id: "door.host", decision: "allow", reason: "Host 127.0.0.1:3000" },
+      { policy_id: "tool.read_only", decision: "allow", reason: "read-only tool: approved without review" },
+    ];
+    const lines: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const s = started({ scope_enforced: [{ type: "path", pattern: `projects/p${i % 2}/**`, access: "read" }], input_hash: String(i % 3).repeat(64), input_ref: `inputs/${String(i % 3).repeat(64)}` });
+      const finished = { schema_version: 1, kind: "tool_call_finished", receipt_id: s.receipt_id, timestamp: new Date(Date.UTC(2026, 10, 26, 6, 0, i)).toISOString(), result: "success", duration_ms: i, status: "ok", policy_decisions: i % 5 === 4 ? [...decisions, { policy_id: "input.schema", decision: "allow" }] : decisions, artifacts_written: [] };
+      lines.push(JSON.stringify(s), JSON.stringify(finished));
+    }
+    await fs.writeFile(ledger.paths.active, `${lines.join("\n")}\n`);
+    const index = new LedgerIndex(ledger.paths);
+    await index.refresh();
+    // As written: every field, in its order.
+    expect(index.entries.map((e) => JSON.stringify(e.entry))).toEqual(lines);
+    expect(index.problems).toEqual([]);
+    const finished = index.entries.map((e) => e.entry).filter((e) => e.kind === "tool_call_finished");
+    const startedEntries = index.entries.map((e) => e.entry).filter((e) => e.kind === "tool_call_started");
+    // Equal values are one frozen value; different ones stay apart.
+    expect(finished[1]!.policy_decisions).toBe(finished[0]!.policy_decisions);
+    expect(finished[4]!.policy_decisions).not.toBe(finished[0]!.policy_decisions);
+    expect(finished[9]!.policy_decisions).toBe(finished[4]!.policy_decisions);
+    expect(Object.isFrozen(finished[0]!.policy_decisions) && Object.isFrozen(finished[0]!.policy_decisions[0])).toBe(true);
+    expect(startedEntries[2]!.scope_enforced).toBe(startedEntries[0]!.scope_enforced);
+    expect(startedEntries[1]!.scope_enforced).not.toBe(startedEntries[0]!.scope_enforced);
+    expect(new Set(startedEntries.map((e) => e.receipt_id)).size).toBe(40);
+  });
+});
+
 describe.skipIf(!HAS_SHARED)(`audit ledger on real corpus sessions${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   it("pairs a started and a finished entry per call, with the canonical-JSON SHA-256 of the input and its blob", async () => {
     const root = await corpusWorkspace();
