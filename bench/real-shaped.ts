@@ -102,7 +102,7 @@ export type RealShapedWorkspace = RealShapedSessions & {
  * Prepares (or reuses) a workspace over both real-shaped sessions at
  * `<REAL_SHAPED_DIR>/workspace` with the current `prepareWorkspace` (all-time window). The
  * workspace is reused while its `bench-stamp.json` names the same session sizes; `fresh: true`
- * rebuilds it (and its line indexes) from scratch. `workspace` overrides the directory (one per
+ * rebuilds it (and its line indexes) from scratch, its audit ledger dropped. `workspace` overrides the directory (one per
  * helper on a shared machine).
  * @throws whatever prepare throws, or Error when a session is missing from the result.
  */
@@ -114,6 +114,10 @@ export async function ensureRealShapedWorkspace(options: { fresh?: boolean; work
   let prepareMs: number | null = null;
   const existing = await fs.readFile(stampPath, "utf8").catch(() => null);
   if (options.fresh || existing !== stamp) {
+    // Prepare never touches the audit ledger (it is permanent), but every bench run appends to
+    // this one (each window read is a traced call) and the server keeps an index of it: a fresh
+    // bench workspace starts with none, like a new user's, so runs measure the same server.
+    await fs.rm(path.join(workspace, "audit"), { recursive: true, force: true });
     prepareMs = await prepareRealShaped(sessions, workspace);
     await fs.writeFile(stampPath, stamp);
   }
