@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { shareValue } from "@/lib/json/shared-values";
 import { ACTIVE_NAME, type LedgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
 import { type EntryLocation, type FinishedEntry, type LedgerEntry, ledgerEntrySchema, type StartedEntry } from "@/lib/ledger/schema";
 
@@ -157,7 +158,7 @@ export class LedgerIndex {
  * hashes; a receipt id, a timestamp, a pid or a duration is an entry's own. The 17 MB ledger of
  * the real-shaped bench workspace (24,798 entries) held 28 MB of heap as parsed, 10.4 MB with its
  * repeated values kept once; its first read went from ~220 to ~250 ms. Entries are read-only:
- * shared values are frozen.
+ * shared values are frozen and registered as shared (lib/json/shared-values).
  */
 class RepeatedValues {
   private readonly strings = new Map<string, string>();
@@ -187,7 +188,7 @@ class RepeatedValues {
     const key = JSON.stringify(value);
     const kept = this.values.get(key);
     if (kept !== undefined) return kept;
-    deepFreeze(value);
+    shareValue(value);
     this.values.set(key, value);
     return value;
   }
@@ -195,8 +196,3 @@ class RepeatedValues {
 
 /** Fields whose values are an entry's own: never looked up among the repeated ones. */
 const OWN_FIELDS = new Set(["receipt_id", "timestamp", "pid", "duration_ms", "note", "error"]);
-
-function deepFreeze(value: object): void {
-  Object.freeze(value);
-  for (const v of Object.values(value)) if (typeof v === "object" && v !== null && !Object.isFrozen(v)) deepFreeze(v);
-}
