@@ -417,3 +417,37 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     expect(settled).toBeGreaterThan(1500);
   });
 });
+
+describe.skipIf(!HAS_SHARED)(`repeated tails on every Codex corpus and fixture line${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  it("give each line its own bytes' answer, and settle the real repeats", () => {
+    const files = ["corpus/codex", "fixtures/prompt-diary"].flatMap((dir) =>
+      readdirSync(path.join(SHARED_DIR, dir), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".jsonl") && (dir === "corpus/codex" || f.includes("codex")))
+        .map((f) => path.join(SHARED_DIR, dir, f)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    const memory = scanMemoryBuffer(64 << 20);
+    const answer = (r: ReturnType<typeof skimLine>) => (r === null ? "null" : r === BLANK ? "blank" : JSON.stringify([r.record, r.timestampMs]));
+    let settled = 0;
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      if (bytes.length > memory.length) continue;
+      bytes.copy(memory, 0);
+      for (const plan of [CODEX_ENVELOPE, CODEX_SCAN_FIELDS]) {
+        for (let start = 0; start < bytes.length; ) {
+          const lf = bytes.indexOf(0x0a, start);
+          const end = lf === -1 ? bytes.length : lf;
+          const got = skimLine(memory, start, end, plan);
+          skimTuning.repeatedTails = false;
+          const own = skimLine(memory, start, end, plan);
+          skimTuning.repeatedTails = true;
+          expect(answer(got), `${path.basename(file)} at byte ${start}`).toBe(answer(own));
+          // A record frozen only because a kept tail settled the line.
+          if (got !== null && got !== BLANK && own !== null && own !== BLANK && Object.isFrozen(got.record) && !Object.isFrozen(own.record)) settled += 1;
+          start = end + 1;
+        }
+      }
+    }
+    expect(settled).toBeGreaterThan(0);
+  });
+});
