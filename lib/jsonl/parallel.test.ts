@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { getPriority } from "node:os";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
 
@@ -6,7 +7,8 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, mapRanges, maxRunningWorkers, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, type LineRange } from "@/lib/jsonl/parallel";
+import { bundledEntry, mapRanges, maxRunningWorkers, rangeCount, SCAN_WORKER_NICE, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange } from "@/lib/jsonl/parallel";
+import { RangePool } from "@/lib/jsonl/range-pool";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
@@ -141,6 +143,38 @@ describe("mapRanges", () => {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
+    }
+  });
+
+  it.runIf(process.platform === "linux")("lowers a server's scan workers' CPU priority, never the main thread's nor a CLI's workers", async () => {
+    const file = await sampleFile();
+    const ranges = await splitFileRanges(file, await buildLineIndex(file), 2);
+    const own = getPriority();
+    const saved = process.env[WORKERS_ONLY_ENV];
+    try {
+      // A CLI (prepare, benches): workers keep the process's priority.
+      delete process.env[WORKERS_ONLY_ENV];
+      expect((await mapRanges(spawn, countRange, file, ranges, "t")).map((p) => p.priority)).toEqual([own, own]);
+      // A server: every range is read in a worker, each at the scan priority (serveRanges)…
+      process.env[WORKERS_ONLY_ENV] = "1";
+      const parts = await mapRanges(spawn, countRange, file, ranges, "t");
+      expect(parts.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, Math.max(own, SCAN_WORKER_NICE)], [true, Math.max(own, SCAN_WORKER_NICE)]]);
+      // …and in a pool's workers (serveRangeStream).
+      const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(() => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts"), 1, { workersOnly: true });
+      try {
+        expect(await pool.ready()).toBe(1);
+        const seen: number[] = [];
+        await pool.map(countRange, file, ranges, "t", (r) => seen.push(r.priority));
+        expect(seen).toEqual([Math.max(own, SCAN_WORKER_NICE), Math.max(own, SCAN_WORKER_NICE)]);
+      } finally {
+        await pool.close();
+      }
+      // The main thread is never lowered, even in a server.
+      expect(yieldToForeground()).toBe(false);
+      expect(getPriority()).toBe(own);
+    } finally {
+      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
+      else process.env[WORKERS_ONLY_ENV] = saved;
     }
   });
 

@@ -18,7 +18,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { availableParallelism, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, type WorkerOptions } from "node:worker_threads";
@@ -320,6 +320,33 @@ export function loneRangeOffMain(bytes: number): boolean {
   return workersOnly() && bytes >= parallelMinBytes();
 }
 
+/**
+ * Nice value of a server's scan workers on Linux (`setpriority`; 0 is normal, 19 the lowest).
+ * A scan a page starts in the background (the overview card, the risk analysis: seconds of CPU
+ * on both cores for a gigabyte session) then takes the CPU only when nothing else wants it: the
+ * server's main thread answering requests and the reader's browser painting them come first
+ * (issue 13: the session page's first rows competed with the overview scan it had just started).
+ */
+export const SCAN_WORKER_NICE = 10;
+
+/**
+ * Called first by a worker entry ({@link serveRanges}, `serveRangeStream`): in a
+ * {@link workersOnly} process on Linux, lowers this worker thread's CPU priority to
+ * {@link SCAN_WORKER_NICE}. Linux keeps a nice value per thread (`setpriority(PRIO_PROCESS, 0)`
+ * from a thread changes that thread only); elsewhere it would change the whole process, so
+ * nothing is done there. A refusal (a sandbox without the right) is ignored. Returns whether the
+ * priority was set.
+ */
+export function yieldToForeground(): boolean {
+  if (isMainThread || !workersOnly() || process.platform !== "linux") return false;
+  try {
+    setPriority(SCAN_WORKER_NICE);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
 type Job<A> = { filePath: string; range: LineRange; arg: A };
 
@@ -424,6 +451,7 @@ function talk<A, R>(worker: Worker, job: Job<A>, resolve: (answer: Answer<R>) =>
  */
 export function serveRanges<A, R>(task: RangeTask<A, R>): void {
   if (isMainThread || parentPort === null) return;
+  yieldToForeground();
   const port = parentPort;
   port.once("message", (job: Job<A>) => {
     task(job.filePath, job.range, job.arg).then(

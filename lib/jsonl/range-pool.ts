@@ -27,7 +27,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { takeWorkerSlot, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
+import { takeWorkerSlot, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
 
 /** Bytes of one range of a pool pass: small enough that the threads end close together. */
 export const POOL_RANGE_BYTES = 8 << 20;
@@ -120,6 +120,7 @@ type Answer<R> = { id: number; ok: true; result: R } | { id: number; ok: false; 
  */
 export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result: R) => ArrayBuffer[]): void {
   if (isMainThread || parentPort === null) return;
+  yieldToForeground();
   const port = parentPort;
   let arg: A | undefined;
   let chain = Promise.resolve();

@@ -1,3 +1,4 @@
+import { getPriority } from "node:os";
 import { isMainThread, threadId } from "node:worker_threads";
 
 import type { LineRange } from "@/lib/jsonl/parallel";
@@ -5,11 +6,11 @@ import { streamRecordLines } from "@/lib/jsonl/record-lines";
 
 /**
  * Test task: the physical line and byte length of every `\n` record of a range, and the thread
- * that read it. With the tag `"die"`, a worker given the first range ends (exit code 1) instead.
+ * that read it, with that thread's CPU priority (its nice value). With the tag `"die"`, a worker given the first range ends (exit code 1) instead.
  */
-export async function countRange(filePath: string, range: LineRange, tag: string): Promise<{ tag: string; threadId: number; records: [number, number][] }> {
+export async function countRange(filePath: string, range: LineRange, tag: string): Promise<{ tag: string; threadId: number; priority: number; records: [number, number][] }> {
   if (tag === "die" && !isMainThread && range.firstLine === 1) process.exit(1);
   const records: [number, number][] = [];
   for await (const { line, bytes } of streamRecordLines(filePath, 64, range)) records.push([line, bytes.length]);
-  return { tag, threadId, records };
+  return { tag, threadId, priority: getPriority(), records };
 }
