@@ -21,7 +21,9 @@ export const COMPACT_STORE_VERSION = 1;
  * each a JSON array of the block's records exactly as the builder made them (so a window sliced
  * from blocks serializes byte-identically to a freshly built one). A file whose size or mtime
  * changed gets new names; blocks of older versions are removed when a new one is written.
- * Every write is atomic and best effort (a read-only or full disk only costs the rebuild).
+ * Every write is atomic and best effort (a read-only or full disk only costs the rebuild), and
+ * not fsynced: a block is a cache its reader checks (JSON array, line count, first line), so a
+ * crash costs at most a rebuild, as for the line index and turn usage caches.
  */
 export class CompactStore {
   private readonly dir: string;
@@ -62,7 +64,7 @@ export class CompactStore {
   async write(block: number, records: readonly CompactRecord[]): Promise<void> {
     try {
       await fs.mkdir(this.dir, { recursive: true });
-      await writeFileAtomic(this.file(block), JSON.stringify(records));
+      await writeFileAtomic(this.file(block), JSON.stringify(records), { durable: false });
       for (const name of await fs.readdir(this.dir)) {
         if (!name.startsWith(this.prefix) && name.endsWith(".json")) await fs.rm(path.join(this.dir, name), { force: true });
       }
