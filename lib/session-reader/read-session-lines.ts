@@ -1,6 +1,6 @@
 import type { CoreContext } from "@/lib/context";
-import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
-import { buildCompactRecords } from "@/lib/session-reader/compact";
+import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
+import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import {
@@ -106,14 +106,30 @@ async function loadBlock(store: CompactStore, key: string, filePath: string, ind
   return pending;
 }
 
+/** Lines of a span decoded and built at a time: a span's texts are never all alive at once (issue 13). */
+const BUILD_BATCH_LINES = 32;
+
 async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
   const from = Math.max(1, start - 1);
   const to = Math.min(index.lineCount, end + 1);
-  const all = await readLineRange(filePath, index, from, to);
-  const lines = all.filter((l) => l.line >= start && l.line <= end);
-  const before = from < start ? all[0] : null;
-  const after = to > end ? all[all.length - 1] : null;
-  return buildCompactRecords(lines, source, { before, after });
+  const all = await readLineRangeBytes(filePath, index, from, to);
+  // Decoded as readLineRange decodes (Buffer#toString: WHATWG replacement, BOM kept).
+  const physical = (at: number): PhysicalLine | null => {
+    const l = all[at];
+    return l === undefined ? null : { line: l.line, text: l.bytes.toString("utf8"), bytes: l.bytes };
+  };
+  // Each batch is built with the lines just outside it as context, as the whole span would be:
+  // a Codex echo is judged against the line before or after it only.
+  const first = start - from;
+  const last = first + (end - start);
+  const out: CompactRecord[] = [];
+  for (let at = first; at <= last; at += BUILD_BATCH_LINES) {
+    const stop = Math.min(last, at + BUILD_BATCH_LINES - 1);
+    const lines: PhysicalLine[] = [];
+    for (let k = at; k <= stop; k++) lines.push(physical(k)!);
+    for (const record of buildCompactRecords(lines, source, { before: physical(at - 1), after: physical(stop + 1) })) out.push(record);
+  }
+  return out;
 }
 
 /** A full-mode record: the verbatim line plus its UTF-8 length and SHA-256 (seed 000). */

@@ -4,6 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
+import { buildCompactRecords } from "@/lib/session-reader/compact";
+import { COMPACT_BLOCK_LINES } from "@/lib/session-reader/compact-store";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { CompactRecordCache, compactRecordCache, recordCost } from "@/lib/session-reader/record-cache";
 import type { CompactRecord } from "@/lib/session-reader/schema";
@@ -17,6 +19,11 @@ const codexLines = [
   { timestamp: ts(60), type: "event_msg", payload: { type: "user_message", message: "hello" } },
   { timestamp: ts(70), type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: "hi" }] } },
 ].map((r) => JSON.stringify(r));
+
+/** A Codex record at line `n`, stamped `n` seconds (plus `ms`) after the first. */
+function codexLineAt(n: number, record: Record<string, unknown>, ms = 0): Record<string, unknown> {
+  return { timestamp: new Date(Date.UTC(2026, 4, 12, 1, 0, 0) + n * 1000 + ms).toISOString(), ...record };
+}
 
 async function read(ctx: ReturnType<typeof createCoreContext>, start: number, end: number): Promise<CompactRecord[]> {
   const result = await readSessionLines(ctx, { project_key: TEST_PROJECT_KEY, session_ref: "S0001", start_line: start, end_line: end });
@@ -34,6 +41,36 @@ describe("compact record cache", () => {
     await read(ctx, 3, 3); // line 3 alone: its echo partner is outside the window
     await read(ctx, 1, 2);
     expect(await read(ctx, 1, 4)).toEqual(cold);
+  });
+
+  it("builds stored blocks in batches that judge echoes exactly as one pass over the file", async () => {
+    // Echo pairs (a user's response then its event, an agent's event then its response) across
+    // batch edges (32|33, 64|65, 532|533) and block edges (500|501, 1000|1001), and inside a
+    // batch; a malformed line and a line whose bytes are not UTF-8 among them.
+    const pairs = new Map<number, "user" | "assistant">([[32, "user"], [64, "assistant"], [90, "user"], [500, "assistant"], [532, "user"], [1000, "user"]]);
+    const lines: (string | Buffer)[] = [JSON.stringify(codexLineAt(1, { type: "session_meta", payload: { id: "x", cwd: "/tmp/x" } }))];
+    while (lines.length < 1100) {
+      const n = lines.length + 1;
+      const role = pairs.get(n);
+      if (role !== undefined) {
+        const text = `message ${n}`;
+        const response = codexLineAt(n, { type: "response_item", payload: { type: "message", role, content: [{ type: role === "user" ? "input_text" : "output_text", text }] } }, role === "user" ? 0 : 40);
+        const event = codexLineAt(n, { type: "event_msg", payload: { type: role === "user" ? "user_message" : "agent_message", message: text } }, role === "user" ? 40 : 0);
+        lines.push(...(role === "user" ? [response, event] : [event, response]).map((r) => JSON.stringify(r)));
+      } else if (n === 400) lines.push("not json");
+      else if (n === 401) lines.push(Buffer.concat([Buffer.from('{"timestamp":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","type":"event_msg","payload":{}}')]));
+      else lines.push(JSON.stringify(codexLineAt(n, { type: "event_msg", payload: { type: "token_count", info: null } })));
+    }
+    const content = Buffer.concat(lines.flatMap((l) => [Buffer.from(l), Buffer.from("\n")]));
+    const ctx = createCoreContext(await buildTestWorkspace([{ ref: "S0001", source: "codex", content }]));
+    const whole = buildCompactRecords(lines.map((l, i) => ({ line: i + 1, text: Buffer.from(l).toString("utf8"), bytes: Buffer.from(l) })), "codex");
+    expect(whole.filter((r) => r.duplicate_of !== null).map((r) => r.line)).toEqual([33, 64, 91, 500, 533, 1001]);
+    expect(lines.length).toBeGreaterThan(2 * COMPACT_BLOCK_LINES);
+    compactRecordCache.clear();
+    expect(await read(ctx, 1, lines.length)).toEqual(whole);
+    // The stored blocks, read back by a later process (its record cache empty), agree too.
+    compactRecordCache.clear();
+    expect(await read(ctx, 1, lines.length)).toEqual(whole);
   });
 
   it("misses after the file changes", async () => {
