@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { bundledEntry, mapRanges, maxRunningWorkers, rangeCount, SCAN_WORKER_NICE, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange } from "@/lib/jsonl/parallel";
+import { BACKGROUND_WORKER_NICE, bundledEntry, inBackground, mapRanges, maxRunningWorkers, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange } from "@/lib/jsonl/parallel";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { makeTempDir } from "@/lib/testing/shared";
 
@@ -146,31 +146,36 @@ describe("mapRanges", () => {
     }
   });
 
-  it.runIf(process.platform === "linux")("lowers a server's scan workers' CPU priority, never the main thread's nor a CLI's workers", async () => {
+  it.runIf(process.platform === "linux")("lowers the CPU priority of background work's workers only, never a request's nor the main thread's", async () => {
     const file = await sampleFile();
     const ranges = await splitFileRanges(file, await buildLineIndex(file), 2);
     const own = getPriority();
+    const low = Math.max(own, BACKGROUND_WORKER_NICE);
     const saved = process.env[WORKERS_ONLY_ENV];
+    process.env[WORKERS_ONLY_ENV] = "1";
     try {
-      // A CLI (prepare, benches): workers keep the process's priority.
-      delete process.env[WORKERS_ONLY_ENV];
-      expect((await mapRanges(spawn, countRange, file, ranges, "t")).map((p) => p.priority)).toEqual([own, own]);
-      // A server: every range is read in a worker, each at the scan priority (serveRanges)…
-      process.env[WORKERS_ONLY_ENV] = "1";
+      // A request's pass: every range in a worker, each at the process's priority.
       const parts = await mapRanges(spawn, countRange, file, ranges, "t");
-      expect(parts.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, Math.max(own, SCAN_WORKER_NICE)], [true, Math.max(own, SCAN_WORKER_NICE)]]);
-      // …and in a pool's workers (serveRangeStream).
-      const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(() => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts"), 1, { workersOnly: true });
-      try {
-        expect(await pool.ready()).toBe(1);
-        const seen: number[] = [];
-        await pool.map(countRange, file, ranges, "t", (r) => seen.push(r.priority));
-        expect(seen).toEqual([Math.max(own, SCAN_WORKER_NICE), Math.max(own, SCAN_WORKER_NICE)]);
-      } finally {
-        await pool.close();
-      }
-      // The main thread is never lowered, even in a server.
-      expect(yieldToForeground()).toBe(false);
+      expect(parts.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, own], [true, own]]);
+      // Background work: its workers yield (serveRanges)…
+      const background = await inBackground(() => mapRanges(spawn, countRange, file, ranges, "t"));
+      expect(background.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, low], [true, low]]);
+      // …and so do a pool's (serveRangeStream), however deep in the background work it starts.
+      const seen = await inBackground(async () => {
+        await Promise.resolve();
+        const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(() => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts"), 1, { workersOnly: true });
+        try {
+          expect(await pool.ready()).toBe(1);
+          const priorities: number[] = [];
+          await pool.map(countRange, file, ranges, "t", (r) => priorities.push(r.priority));
+          return priorities;
+        } finally {
+          await pool.close();
+        }
+      });
+      expect(seen).toEqual([low, low]);
+      // The main thread is never lowered.
+      expect(await inBackground(async () => yieldToForeground())).toBe(false);
       expect(getPriority()).toBe(own);
     } finally {
       if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];

@@ -21,7 +21,7 @@ import fs from "node:fs/promises";
 import { availableParallelism, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, type WorkerOptions } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, workerData, type WorkerOptions } from "node:worker_threads";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -124,13 +124,15 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  * then starts in ~50 ms instead of the ~0.7 s of CPU tsx's loader costs in every worker. If the
  * bundle cannot be made, tsx's loader is registered inside the worker before the entry is
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
- * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`).
+ * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`);
+ * a worker started inside {@link inBackground} gets `workerData` saying so ({@link yieldToForeground}).
  * @throws the Worker constructor's error (mapRanges then reads the range itself).
  */
 export async function startWorker(base: string, relative: string, options: WorkerOptions = {}): Promise<Worker> {
   const entry = new URL(relative, base);
-  // A server's workers get bounded heaps unless the caller sets its own (WORKER_LIMITS).
-  const opts: WorkerOptions = workersOnly() ? { resourceLimits: WORKER_LIMITS, ...options } : options;
+  // A server's workers get bounded heaps unless the caller sets its own (WORKER_LIMITS); a
+  // worker started by background work is told so (it lowers its priority, yieldToForeground).
+  const opts: WorkerOptions = { ...(workersOnly() ? { resourceLimits: WORKER_LIMITS } : {}), ...(background.getStore() ? { workerData: BACKGROUND_WORKER } : {}), ...options };
   if (!/\.[cm]?ts$/.test(entry.pathname)) return new Worker(entry, opts);
   const bundle = await bundledEntry(fileURLToPath(entry));
   if (bundle !== null) return new Worker(bundle, { execArgv: withoutTsxLoader(process.execArgv), ...opts });
@@ -321,26 +323,29 @@ export function loneRangeOffMain(bytes: number): boolean {
 }
 
 /**
- * Nice value of a server's scan workers on Linux (`setpriority`; 0 is normal, 19 the lowest).
- * A scan a page starts in the background (the overview card, the risk analysis: seconds of CPU
- * on both cores for a gigabyte session) then takes the CPU only when nothing else wants it: the
- * server's main thread answering requests and the reader's browser painting them come first
- * (issue 13: the session page's first rows competed with the overview scan it had just started).
+ * Nice value of the workers background work starts ({@link inBackground}: the project page's
+ * risk analysis, the source watcher's sync) on Linux (`setpriority`; 0 is normal, 19 the
+ * lowest). Such a pass, seconds of CPU on both cores for a gigabyte session, then takes the CPU
+ * only when nothing else wants it: the server's main thread answering requests, a request's own
+ * scans and the reader's browser come first (issue 13).
  */
-export const SCAN_WORKER_NICE = 10;
+export const BACKGROUND_WORKER_NICE = 10;
+
+/** The `workerData` of a worker {@link startWorker} started for background work. */
+const BACKGROUND_WORKER = { casefileBackground: true } as const;
 
 /**
- * Called first by a worker entry ({@link serveRanges}, `serveRangeStream`): in a
- * {@link workersOnly} process on Linux, lowers this worker thread's CPU priority to
- * {@link SCAN_WORKER_NICE}. Linux keeps a nice value per thread (`setpriority(PRIO_PROCESS, 0)`
- * from a thread changes that thread only); elsewhere it would change the whole process, so
- * nothing is done there. A refusal (a sandbox without the right) is ignored. Returns whether the
- * priority was set.
+ * Called first by a worker entry ({@link serveRanges}, `serveRangeStream`): in a worker started
+ * for background work ({@link inBackground}) on Linux, lowers this thread's CPU priority to
+ * {@link BACKGROUND_WORKER_NICE}. Linux keeps a nice value per thread (`setpriority(PRIO_PROCESS,
+ * 0)` from a thread changes that thread only); elsewhere it would change the whole process, so
+ * nothing is done there. A refusal is ignored. Returns whether the priority was lowered.
  */
 export function yieldToForeground(): boolean {
-  if (isMainThread || !workersOnly() || process.platform !== "linux") return false;
+  const data = workerData as { casefileBackground?: unknown } | null | undefined;
+  if (isMainThread || data?.casefileBackground !== true || process.platform !== "linux") return false;
   try {
-    setPriority(SCAN_WORKER_NICE);
+    setPriority(BACKGROUND_WORKER_NICE);
     return true;
   } catch {
     return false;
