@@ -18,7 +18,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
-import { availableParallelism, setPriority } from "node:os";
+import { availableParallelism, getPriority, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData, type WorkerOptions } from "node:worker_threads";
@@ -339,12 +339,15 @@ const BACKGROUND_WORKER = { casefileBackground: true } as const;
  * for background work ({@link inBackground}) on Linux, lowers this thread's CPU priority to
  * {@link BACKGROUND_WORKER_NICE}. Linux keeps a nice value per thread (`setpriority(PRIO_PROCESS,
  * 0)` from a thread changes that thread only); elsewhere it would change the whole process, so
- * nothing is done there. A refusal is ignored. Returns whether the priority was lowered.
+ * nothing is done there; a thread already at that nice value or lower priority is left as it is.
+ * A refusal is ignored. Returns whether the priority was lowered.
  */
 export function yieldToForeground(): boolean {
   const data = workerData as { casefileBackground?: unknown } | null | undefined;
   if (isMainThread || data?.casefileBackground !== true || process.platform !== "linux") return false;
   try {
+    // Never raises it: a process started at a lower priority (a higher nice) keeps that.
+    if (getPriority() >= BACKGROUND_WORKER_NICE) return false;
     setPriority(BACKGROUND_WORKER_NICE);
     return true;
   } catch {
