@@ -3,8 +3,11 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { buildLineIndex, readLineRange } from "@/lib/jsonl/line-index";
 import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
-import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { readCompactRecords } from "@/lib/session-reader/read-session-lines";
+import { compactRecordCache } from "@/lib/session-reader/record-cache";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecords } from "./compact";
 import { parseJsonObject } from "@/lib/sources/common/py-compat";
@@ -55,5 +58,37 @@ describe.skipIf(!HAS_SHARED)(`every corpus line compacts ${HAS_SHARED ? "" : SKI
 
   it("found the corpus", () => {
     expect(corpusFiles().length).toBeGreaterThan(10);
+  });
+});
+
+/** Session files of the reference project's fixture workspaces, relative to the fixtures folder. */
+function fixtureSessions(): string[] {
+  if (!HAS_SHARED) return [];
+  return readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".jsonl") && /[/\\]sessions[/\\](codex|claude-code)[/\\]/.test(file))
+    .sort();
+}
+const FIXTURES = path.join(SHARED_DIR, "fixtures", "prompt-diary");
+
+describe.skipIf(!HAS_SHARED)(`stored compact blocks give one pass's records on every real file ${HAS_SHARED ? "" : SKIP_SHARED_MESSAGE}`, () => {
+  // Blocks are built 32 lines at a time, each with the lines just outside it as context (issue
+  // 13): on real transcripts, malformed lines and Codex echoes included, the records must be
+  // those of one pass over the whole file, built cold and read back from the store.
+  const files = [...corpusFiles().map((f) => [path.join(CORPUS, f), sourceOf(f)]), ...fixtureSessions().map((f) => [path.join(FIXTURES, f), f.includes("claude-code") ? "claude-code" : "codex"])];
+  it.each(files)("%s", async (file, source) => {
+    const index = await buildLineIndex(file);
+    if (index.lineCount === 0) return;
+    const whole = buildCompactRecords(await readLineRange(file, index, 1, index.lineCount), source);
+    const store = await makeTempDir();
+    for (let pass = 0; pass < 2; pass++) {
+      compactRecordCache.clear();
+      const records = [];
+      for (let start = 1; start <= index.lineCount; start += 2000) records.push(...(await readCompactRecords(file, index, start, Math.min(index.lineCount, start + 1999), source, store)));
+      expect(records).toEqual(whole);
+    }
+  });
+
+  it("found the files", () => {
+    expect(files.length).toBeGreaterThan(60);
   });
 });
