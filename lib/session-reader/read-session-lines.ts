@@ -119,15 +119,21 @@ async function buildSpan(filePath: string, index: LineIndex, start: number, end:
     return l === undefined ? null : { line: l.line, text: l.bytes.toString("utf8"), bytes: l.bytes };
   };
   // Each batch is built with the lines just outside it as context, as the whole span would be:
-  // a Codex echo is judged against the line before or after it only.
+  // a Codex echo is judged against the line before or after it only. Every line is decoded
+  // once: a batch's last line is the next one's `before`, its `after` the next one's first.
   const first = start - from;
   const last = first + (end - start);
   const out: CompactRecord[] = [];
+  let before = physical(first - 1);
+  let head = physical(first)!;
   for (let at = first; at <= last; at += BUILD_BATCH_LINES) {
     const stop = Math.min(last, at + BUILD_BATCH_LINES - 1);
-    const lines: PhysicalLine[] = [];
-    for (let k = at; k <= stop; k++) lines.push(physical(k)!);
-    for (const record of buildCompactRecords(lines, source, { before: physical(at - 1), after: physical(stop + 1) })) out.push(record);
+    const lines: PhysicalLine[] = [head];
+    for (let k = at + 1; k <= stop; k++) lines.push(physical(k)!);
+    const after = physical(stop + 1);
+    for (const record of buildCompactRecords(lines, source, { before, after })) out.push(record);
+    before = lines[lines.length - 1]!;
+    if (after !== null) head = after;
   }
   return out;
 }
