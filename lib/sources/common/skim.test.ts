@@ -371,6 +371,24 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     }
   });
 
+  it("keeps several tails of one length apart: lines that take turns are each settled by their own", () => {
+    // Each turn's turn_context differs by its turn_id only: same length, same sample, another tail.
+    const turn = (ts: string, id: string) => turnContext(ts, `${CWD}/t`, `,"turn_id":"019c583a-ac80-7ed0-9dfc-${id}"`);
+    const ids = ["122ec18fd769", "b7cbf24840f6", "5a6c088a6bc5"];
+    const records = (round: number) => ids.map((id) => (checked(turn(stamps[round]!, id)) as { record: unknown }).record);
+    // A tail is kept when its key is seen again: by the third round every id's is.
+    records(0);
+    records(1);
+    const kept = records(2);
+    expect(new Set(kept).size).toBe(ids.length);
+    expect(kept.every((r) => Object.isFrozen(r))).toBe(true);
+    // Every later sighting is settled by its own id's kept tail (with one tail a key they evicted each other).
+    for (const round of [3, 4]) {
+      const later = records(round);
+      for (let k = 0; k < ids.length; k++) expect(later[k], `${ids[k]} round ${round}`).toBe(kept[k]);
+    }
+  });
+
   it("keeps each plan's tails apart: the same bytes skimmed for another plan get that plan's record", () => {
     const line = (ts: string) => `{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":37614,"cached_input_tokens":18304,"output_tokens":204,"total_tokens":37818},"last_token_usage":{"input_tokens":18911,"cached_input_tokens":18304,"output_tokens":37,"total_tokens":18948},"model_context_window":258400},"rate_limits":null}}`;
     const at = (ts: string, plan: ObjectPlan) => {

@@ -1,6 +1,5 @@
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
-import { workersOnly } from "@/lib/jsonl/parallel";
 import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
 import { civilToEpochMs, daysInMonth, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
@@ -187,26 +186,35 @@ const EMPTY = Buffer.alloc(0);
  * its second sighting, when the walk met the timestamp member once only (no later duplicate key
  * overrides the first member). Comparing bytes costs about what reading them costs, but no
  * string is walked and no record built: the Codex analysis pass went from ~335 to ~300 ms.
+ * Several tails may share a key (lines of one length that differ past the sample, such as each
+ * turn's `turn_context` with its own `turn_id`): up to {@link TAIL_VARIANTS} are kept per key,
+ * the last one that settled a line first. With one per key, two such lines taking turns evicted
+ * each other: on the real-shaped rollout 5,168 of 8,277 kept tails replaced another, 3,849 of
+ * them still in use; with 16 a key, 502 tails are kept and 116,260 lines settled (was 100,702).
  */
 const TAIL_MIN_BYTES = 256;
 /** Longest tail kept. */
 const TAIL_MAX_BYTES = 256 << 10;
 /**
  * Bytes of kept tails at most: they are copied into one arena (from {@link TAIL_MAX_BYTES}, doubled
- * each time it fills, up to this), and all forgotten when it is full. 8 MiB is the knee on the
- * 321 MB rollout (2 MiB: +4 %, 512 KiB: +30 % skim time); a server's scans (`workersOnly`, issue
- * 13: RSS < 300 MB with two scan workers) keep 2 MiB.
+ * each time it fills, its tails kept, up to this), and all forgotten when it is full at this
+ * size. With several tails a key, 2 MiB holds every repeated tail of the 321 MB real-shaped
+ * rollout (~1 MB) and is faster than 8 MiB (analysis pass, warm median of 8: 243 vs 259 ms, the
+ * smaller arena staying in cache); with one tail a key, tails evicted each other and 8 MiB was the knee.
  */
-const tailArenaBytes = (): number => (workersOnly() ? 2 << 20 : 8 << 20);
+const TAIL_ARENA_BYTES = 2 << 20;
 /** Bytes at the start of a line left out of its sample (the prefix and its timestamp are shorter). */
 const SAMPLE_SKIP = 64;
 /** A line's key: its length and 12 bits of its sample (a small integer). */
 const tailKey = (length: number, sample: number): number => length * 4096 + (sample & 0xfff);
 /** Keys of lines walked once, by the key's low bits (a line seen again with its key there is kept). */
 const seenKeys = new Float64Array(4096);
-/** Per key: the kept tail (its offset in the line, where its bytes are in the arena, their length) and the record. */
+/** A kept tail: its offset in the line, where its bytes are in the arena, their length, and the record. */
 type Tail = { plan: ObjectPlan; sample: number; offset: number; at: number; length: number; record: JsonObject };
-const kept = new Map<number, Tail>();
+/** Tails kept per key at most (the least recently settling one goes first). */
+const TAIL_VARIANTS = 16;
+/** Per key: its kept tails, the one that last settled a line first. */
+const kept = new Map<number, Tail[]>();
 let arena: Buffer | null = null;
 let arenaUsed = 0;
 const TAIL_PREFIX = Buffer.from('{"timestamp":"');
@@ -237,19 +245,29 @@ function tailSample(b: Buffer, start: number, stop: number): number {
  * line's record and this line's timestamp; null when no kept tail is byte for byte its own.
  */
 function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number): SkimmedRecord | null {
-  const known = kept.get(tailKey(stop - start, sample));
-  if (known === undefined || known.sample !== sample || known.plan !== plan) return null;
-  const from = start + known.offset;
-  if (tailStart(b, start, stop) !== from || b.compare(arena!, known.at, known.at + known.length, from, stop) !== 0) return null;
-  buf = b;
-  return { record: known.record, timestampMs: stamp(start + TAIL_PREFIX.length, from - 2) };
+  const variants = kept.get(tailKey(stop - start, sample));
+  if (variants === undefined) return null;
+  const from = tailStart(b, start, stop);
+  if (from === -1) return null;
+  for (let v = 0; v < variants.length; v++) {
+    const known = variants[v]!;
+    if (known.sample !== sample || known.plan !== plan || start + known.offset !== from) continue;
+    if (b.compare(arena!, known.at, known.at + known.length, from, stop) !== 0) continue;
+    if (v > 0) {
+      variants[v] = variants[0]!;
+      variants[0] = known;
+    }
+    buf = b;
+    return { record: known.record, timestampMs: stamp(start + TAIL_PREFIX.length, from - 2) };
+  }
+  return null;
 }
 
 /**
  * `record` (walked whole from the line `[start, stop)` of the given `sample`), frozen and kept
  * for later lines with the same tail on the line's second sighting when it may stand for its
  * line (see {@link TAIL_MIN_BYTES}); else `record` as it is. Kept tails are bounded by bytes
- * ({@link tailArenaBytes}).
+ * ({@link TAIL_ARENA_BYTES}).
  */
 function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number, record: JsonObject): JsonObject {
   const key = tailKey(stop - start, sample);
@@ -266,16 +284,28 @@ function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, 
   for (let i = 0; i < tapeEnd; i += 3) if (STAMP_FIELDS[tape[i]!] === 1) stamps++;
   if (stamps !== 1) return record;
   if (arena === null || arenaUsed + (stop - from) > arena.length) {
-    // Full (or none yet): every kept tail is forgotten, and the arena doubles up to its cap (a
-    // small rollout never holds the whole arena).
-    kept.clear();
-    arenaUsed = 0;
-    const size = Math.min(tailArenaBytes(), Math.max(TAIL_MAX_BYTES, 2 * (arena?.length ?? 0)));
-    if (arena === null || size > arena.length) arena = Buffer.allocUnsafeSlow(size);
+    // The arena doubles up to its cap, its tails kept (a small rollout never holds the whole
+    // arena); full at its cap, every kept tail is forgotten.
+    const size = Math.min(TAIL_ARENA_BYTES, Math.max(TAIL_MAX_BYTES, 2 * (arena?.length ?? 0)));
+    if (arena !== null && arenaUsed + (stop - from) <= size) {
+      const bigger = Buffer.allocUnsafeSlow(size);
+      arena.copy(bigger, 0, 0, arenaUsed);
+      arena = bigger;
+    } else {
+      kept.clear();
+      arenaUsed = 0;
+      if (arena === null || size > arena.length) arena = Buffer.allocUnsafeSlow(size);
+    }
   }
   b.copy(arena, arenaUsed, from, stop);
   const frozen = deepFreeze(record);
-  kept.set(key, { plan, sample, offset: from - start, at: arenaUsed, length: stop - from, record: frozen });
+  const tail: Tail = { plan, sample, offset: from - start, at: arenaUsed, length: stop - from, record: frozen };
+  const variants = kept.get(key);
+  if (variants === undefined) kept.set(key, [tail]);
+  else {
+    if (variants.length === TAIL_VARIANTS) variants.pop();
+    variants.unshift(tail);
+  }
   arenaUsed += stop - from;
   return frozen;
 }
