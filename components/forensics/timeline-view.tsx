@@ -6,6 +6,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 
 import { formatCount } from "@/components/format/format";
+import { useVirtualRowCount } from "@/components/hooks/use-hydrated";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
 import { Badge, type BadgeTone } from "@/components/viewer/badge";
 import type { ReconstructSessionResult, TimelineRow } from "@/lib/forensics/schema";
@@ -17,6 +18,8 @@ const PAGE_ROWS = 200;
 /** Fixed row heights (px): no measuring, so 1,000,000 rows scroll and deep-link exactly. */
 const ROW_HEIGHT = { compact: 28, full: 64 } as const;
 const OVERSCAN = 12;
+/** Rows the virtualizer is told of before hydration (see useVirtualRowCount): one page. */
+const PRE_HYDRATION_ROWS = PAGE_ROWS;
 const SOURCES = ["main", "subagent", "tool_result", "audit"] as const;
 const SOURCE_TONE: Record<string, BadgeTone> = { main: "neutral", subagent: "accent", tool_result: "warn", audit: "ok" };
 
@@ -55,8 +58,10 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
   const count = first.data?.event_count ?? 0;
   const height = ROW_HEIGHT[filters.verbosity];
 
+  // Rows past a first screen are not measured before hydration (useVirtualRowCount); the list keeps its height.
+  const rowCount = useVirtualRowCount(count, PRE_HYDRATION_ROWS);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => height, overscan: OVERSCAN, useFlushSync: false });
+  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => height, overscan: OVERSCAN, useFlushSync: false });
   const items = virtualizer.getVirtualItems();
   const pages = new Set<number>();
   for (const item of items) pages.add(Math.floor(item.index / PAGE_ROWS));
@@ -73,8 +78,9 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
 
   const row = filters.row;
   useEffect(() => {
-    if (row !== null && count > row) virtualizer.scrollToIndex(row, { align: "center" });
-  }, [row, count, virtualizer]);
+    // Once the virtualizer knows every row (after hydration).
+    if (row !== null && rowCount === count && count > row) virtualizer.scrollToIndex(row, { align: "center" });
+  }, [row, count, rowCount, virtualizer]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -119,7 +125,7 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
         </span>
       </div>
       <div ref={scrollRef} role="region" aria-label="Timeline" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
-        <div role="list" aria-label="Timeline events" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        <div role="list" aria-label="Timeline events" className="relative w-full" style={{ height: virtualizer.getTotalSize() + (count - rowCount) * height }}>
           {items.map((item) => {
             const data = byPage.get(Math.floor(item.index / PAGE_ROWS));
             const event = data?.timeline[item.index - (data?.offset ?? 0)];

@@ -6,6 +6,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 
 import { plural } from "@/components/format/format";
 import { useHotkeys } from "@/components/hooks/use-hotkeys";
+import { useVirtualRowCount } from "@/components/hooks/use-hydrated";
 import type { ReadMode, ViewerLinesResult } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
@@ -32,6 +33,12 @@ const TURN_LABEL_HEIGHT = 24;
  * client's first render uses the same rect, so hydration matches.
  */
 const INITIAL_RECT = { width: 1280, height: 900 };
+/**
+ * Rows the virtualizer is told of before hydration (`useVirtualRowCount`): more than
+ * {@link INITIAL_RECT} shows with overscan. The list keeps the whole transcript's height all the
+ * same (the rows past them at their estimate), so the server's HTML and the hydrated page agree.
+ */
+const PRE_HYDRATION_ROWS = 200;
 
 type SessionViewerProps = {
   detail: SessionDetail;
@@ -77,9 +84,10 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
   // Keys differ per mode, so each mode keeps its own measured heights.
   const getItemKey = useCallback((index: number) => (mode === "compact" ? index : lineCount + index), [mode, lineCount]);
 
+  const rowCount = useVirtualRowCount(lineCount, PRE_HYDRATION_ROWS);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design; rows are memoized by hand
   const virtualizer = useVirtualizer({
-    count: lineCount,
+    count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
@@ -171,7 +179,7 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
           {lineCount === 0 ? (
             <p className="p-6 text-center text-muted">This transcript has no lines.</p>
           ) : (
-            <div role="list" aria-label={`Lines of ${detail.session_ref}`} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            <div role="list" aria-label={`Lines of ${detail.session_ref}`} className="relative w-full" style={{ height: virtualizer.getTotalSize() + (lineCount - rowCount) * ESTIMATE[mode] }}>
               <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
                 {items.map((item) => {
                   const line = item.index + 1;
