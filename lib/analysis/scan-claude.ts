@@ -152,10 +152,10 @@ export function claudeReducer(threshold: number): { add: (part: ClaudeFacts) => 
     const str = (at: number): string | null => (at === -1 ? null : strs[at]!);
     for (const nums of part.nums) for (let at = 0; at < nums.length; ) {
       const kind = nums[at]!;
-      const line = offset + nums[at + 1]!;
+      const line = int(offset + nums[at + 1]!);
       if (kind === FACT_ASSISTANT) {
         if (nums[at + 2] === 1) {
-          const point: TokenPoint = { line, cache_read: nums[at + 3]!, cache_creation: nums[at + 4]!, input: nums[at + 5]!, output: nums[at + 6]! };
+          const point: TokenPoint = { line, cache_read: int(nums[at + 3]!), cache_creation: int(nums[at + 4]!), input: int(nums[at + 5]!), output: int(nums[at + 6]!) };
           points.push(point);
           detector.observe(point);
         }
@@ -230,6 +230,16 @@ export function claudeReducer(threshold: number): { add: (part: ClaudeFacts) => 
     unparsable,
   });
   return { add, finish };
+}
+
+/**
+ * `x` held as V8 holds a small integer when it is an int32. A number read from a Float64Array is
+ * a double, and an object field that ever held one keeps every value of that field boxed (a heap
+ * number of its own): the 94,290 token points of the real-shaped 959 MB session took 13.6 MB as
+ * doubles, 7 MB as small integers, in the server's heap while its analysis was built (issue 13).
+ */
+function int(x: number): number {
+  return (x | 0) === x ? x | 0 : x;
 }
 
 function basename(p: string): string {
