@@ -222,9 +222,20 @@ const TAIL_PREFIX = Buffer.from('{"timestamp":"');
 const STAMP_BYTE = new Uint8Array(256);
 for (const c of "0123456789:.+-TZtz") STAMP_BYTE[c.charCodeAt(0)] = 1;
 
+/** Characters of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp. */
+const SHAPED_STAMP_CHARS = 24;
+/** Bytes of `{"timestamp":"YYYY-MM-DDTHH:MM:SS.mmmZ",`: where the tail of a line with the usual stamp shape starts. */
+const SHAPED_TAIL_BYTES = TAIL_PREFIX.length + SHAPED_STAMP_CHARS + 2;
+
+/** Whether `b` holds {@link TAIL_PREFIX} at `start`. */
+function hasTailPrefix(b: Buffer, start: number): boolean {
+  for (let i = 0; i < TAIL_PREFIX.length; i++) if (b[start + i] !== TAIL_PREFIX[i]) return false;
+  return true;
+}
+
 /** The index just after `{"timestamp":"<stamp>",` at `start` (at most 40 plain stamp bytes), or -1. */
 function tailStart(b: Buffer, start: number, stop: number): number {
-  for (let i = 0; i < TAIL_PREFIX.length; i++) if (b[start + i] !== TAIL_PREFIX[i]) return -1;
+  if (!hasTailPrefix(b, start)) return -1;
   const from = start + TAIL_PREFIX.length;
   let j = from;
   while (j < stop && j - from <= 40 && STAMP_BYTE[b[j]!] === 1) j++;
@@ -247,7 +258,10 @@ function tailSample(b: Buffer, start: number, stop: number): number {
 function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number): SkimmedRecord | null {
   const variants = kept.get(tailKey(stop - start, sample));
   if (variants === undefined) return null;
-  const from = tailStart(b, start, stop);
+  buf = b;
+  // Most lines carry the usual stamp shape: its parse checks every byte tailStart would.
+  const shaped = hasTailPrefix(b, start) && b[start + SHAPED_TAIL_BYTES - 2] === QUOTE && b[start + SHAPED_TAIL_BYTES - 1] === 0x2c ? shapedStamp(start + TAIL_PREFIX.length) : -1;
+  const from = shaped !== -1 ? start + SHAPED_TAIL_BYTES : tailStart(b, start, stop);
   if (from === -1) return null;
   for (let v = 0; v < variants.length; v++) {
     const known = variants[v]!;
@@ -257,8 +271,7 @@ function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number,
       variants[v] = variants[0]!;
       variants[0] = known;
     }
-    buf = b;
-    return { record: known.record, timestampMs: stamp(start + TAIL_PREFIX.length, from - 2) };
+    return { record: known.record, timestampMs: shaped !== -1 ? shaped : stamp(start + TAIL_PREFIX.length, from - 2) };
   }
   return null;
 }
@@ -1049,27 +1062,36 @@ let stampDayMs = 0;
 
 /** Epoch ms of the timestamp string between `from` and `to` (its quotes excluded). */
 function stamp(from: number, to: number): number | null {
-  // The shape Claude Code writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read from its bytes; anything
-  // else goes through the shared parser.
-  if (to - from === 24 && buf[from + 4] === 0x2d && buf[from + 7] === 0x2d && buf[from + 10] === 0x54 && buf[from + 13] === 0x3a && buf[from + 16] === 0x3a && buf[from + 19] === 0x2e && buf[from + 23] === 0x5a) {
-    const year = digits(from, 4);
-    const month = digits(from + 5, 2);
-    const day = digits(from + 8, 2);
-    const hour = digits(from + 11, 2);
-    const minute = digits(from + 14, 2);
-    const second = digits(from + 17, 2);
-    const ms = digits(from + 20, 3);
-    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= daysInMonth(year, month)) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
-      // Consecutive lines mostly share their day.
-      const key = year * 10000 + month * 100 + day;
-      if (key !== stampDay) {
-        stampDay = key;
-        stampDayMs = civilToEpochMs(year, month, day);
-      }
-      return stampDayMs + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
-    }
+  // The shape Claude Code and Codex write, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read from its bytes;
+  // anything else goes through the shared parser.
+  if (to - from === SHAPED_STAMP_CHARS) {
+    const ms = shapedStamp(from);
+    if (ms !== -1) return ms;
   }
   return parseAwareTimestamp(decode(from - 1, to));
+}
+
+/**
+ * Epoch ms of the `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp at `buf[from, from + 24)` when those bytes
+ * are one (every byte checked: digits, separators, a valid date and time), else -1.
+ */
+function shapedStamp(from: number): number {
+  if (buf[from + 4] !== 0x2d || buf[from + 7] !== 0x2d || buf[from + 10] !== 0x54 || buf[from + 13] !== 0x3a || buf[from + 16] !== 0x3a || buf[from + 19] !== 0x2e || buf[from + 23] !== 0x5a) return -1;
+  const year = digits(from, 4);
+  const month = digits(from + 5, 2);
+  const day = digits(from + 8, 2);
+  const hour = digits(from + 11, 2);
+  const minute = digits(from + 14, 2);
+  const second = digits(from + 17, 2);
+  const ms = digits(from + 20, 3);
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= daysInMonth(year, month)) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0)) return -1;
+  // Consecutive lines mostly share their day.
+  const key = year * 10000 + month * 100 + day;
+  if (key !== stampDay) {
+    stampDay = key;
+    stampDayMs = civilToEpochMs(year, month, day);
+  }
+  return stampDayMs + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
 }
 
 /** The decimal number of `n` ASCII digits at `at`, or -1 when one is not a digit. */
