@@ -35,7 +35,8 @@ describe.skipIf(!HAS_SHARED)(`turn usage is keyed by the file and its turn spans
     const after = await getTurnUsage(ctx, await getSession(ctx, project.projectKey, row.session_ref));
     expect(after.map((u) => u.turn_ref)).toEqual(merged.turns.map((t) => t.turn_ref));
     // The merged turn counts the output tokens of both (when both were known).
-    const [a, b] = before.slice(-2).map((u) => u.output_tokens);
+    const a = before.at(-2)!.output_tokens;
+    const b = before.at(-1)!.output_tokens;
     if (a !== null && b !== null) expect(after.at(-1)!.output_tokens).toBe(a + b);
   });
 });
