@@ -36,6 +36,25 @@ describe("jsonChunks", () => {
     }
   });
 
+  it("stringifies small containers of primitives at once, exactly as JSON.stringify, and walks the rest", () => {
+    const members = (n: number) => Array.from({ length: n }, (_, i) => (i % 5 === 0 ? null : i % 5 === 1 ? `s${i}\n"` : i % 5 === 2 ? i * 1.5 : i % 5 === 3 ? i % 2 === 0 : undefined));
+    const object = (n: number) => Object.fromEntries(members(n).map((v, i) => [`k${i}`, v]));
+    // A hole, as JSON.stringify reads it (null).
+    const holes = [1, , 3];
+    const value = {
+      small: [members(63), members(64), object(63), object(64), holes, [() => 1, Symbol("s")], { f: () => 1, s: Symbol("t"), n: 1 }],
+      // One more member than the shallow bound: walked member by member.
+      large: [members(65), object(65)],
+      nested: [{ a: 1, b: { c: 2 } }, [[1], [2, [3]]]],
+    };
+    const whole = JSON.stringify(value);
+    for (const size of [1, 50, 1 << 16]) expect([...jsonChunks(value, size)].join("")).toBe(whole);
+    // A walked container yields pieces between its members; a small one's text comes in one piece.
+    const walked = [...jsonChunks({ large: members(65) }, 1)];
+    expect(walked.length).toBeGreaterThan(60);
+    expect([...jsonChunks({ small: members(64) }, 1)]).toEqual([`{"small":${JSON.stringify(members(64))}`, "}"]);
+  });
+
   it("throws a TypeError on a cycle, as JSON.stringify does", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = { again: cyclic };
