@@ -26,7 +26,7 @@ const MEMORY_ENTRIES = 2_000;
  * serves it again (a JSON parse), while the analyses of ordinary sessions stay in memory.
  */
 export const ANALYSIS_MEMORY_BYTES = 16 << 20;
-const memory = new ByteLru<string, { stamp: string; analysis: SessionAnalysis }>(ANALYSIS_MEMORY_BYTES);
+const memory = processWide("analysis:analyses", () => new ByteLru<string, { stamp: string; analysis: SessionAnalysis }>(ANALYSIS_MEMORY_BYTES));
 
 /**
  * The analysis of one resolved session (seed 003), cached per file version: the key is the

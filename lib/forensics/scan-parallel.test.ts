@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
+import { freshProcess } from "@/lib/testing/fresh-process";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 
 const at = (second: number) => `2026-05-12T01:${String(Math.floor(second / 60)).padStart(2, "0")}:${String(second % 60).padStart(2, "0")}.${String(second % 1000).padStart(3, "0")}Z`;
@@ -43,7 +44,7 @@ const LEGACY = codexLine({ id: "981d779b-eff6-469e-bb55-b423fe135b79", timestamp
 async function overview(workers: string, session: { content: string; source?: "codex" } = { content: transcript(400) }) {
   process.env.CASEFILE_WORKERS = workers;
   process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
-  vi.resetModules();
+  freshProcess();
   // Lines mapped on this thread (a worker has modules of its own).
   const { LineMapper } = await import("@/lib/forensics/scan-map");
   const mappedHere = vi.spyOn(LineMapper.prototype, "mapRange");

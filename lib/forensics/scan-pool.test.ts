@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
+import { freshProcess } from "@/lib/testing/fresh-process";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 
 const at = (second: number) => `2026-05-12T01:${String(Math.floor(second / 60) % 60).padStart(2, "0")}:${String(second % 60).padStart(2, "0")}.000Z`;
@@ -25,7 +26,7 @@ function transcript(rounds: number, tag: string, start: number): string {
 async function run(workers: string, minBytes: string) {
   process.env.CASEFILE_WORKERS = workers;
   process.env.CASEFILE_WORKERS_MIN_BYTES = minBytes;
-  vi.resetModules();
+  freshProcess();
   const { sessionOverview } = await import("@/lib/forensics/overview");
   const { reconstructSession } = await import("@/lib/forensics/reconstruct");
   const root = await buildTestWorkspace([{ ref: "S0001", content: transcript(300, "main", 0) }]);

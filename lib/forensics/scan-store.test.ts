@@ -1,10 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
 import type { SessionOverviewResult } from "@/lib/forensics/schema";
+import { freshProcess } from "@/lib/testing/fresh-process";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 
 const at = (minute: number) => `2026-05-12T01:${String(minute).padStart(2, "0")}:00Z`;
@@ -16,7 +17,7 @@ const reply = (minute: number) => JSON.stringify({ type: "assistant", timestamp:
 
 /** A fresh module graph: what a new process sees (no scan in memory). */
 async function freshOverview() {
-  vi.resetModules();
+  freshProcess();
   return (await import("@/lib/forensics/overview")).sessionOverview;
 }
 

@@ -3,6 +3,7 @@ import type { Worker } from "node:worker_threads";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
@@ -171,7 +172,10 @@ export function emptyStats(): SessionStats {
  * again ({@link loadStoredScan}, one read). Counted by {@link scanBytes}.
  */
 export const SCAN_MEMORY_BYTES = 16 << 20;
-const cache = new ByteLru<string, { stamp: string; scan: SessionScan }>(SCAN_MEMORY_BYTES);
+// One per process (lib/cache/process-wide): each of Next's bundle layers (the session page's
+// overview, the timeline's API) kept its own, holding a gigabyte session's ~12 MB scan twice and
+// running a second full scan beside a cold one (issue 13).
+const cache = processWide("forensics:scan-cache", () => new ByteLru<string, { stamp: string; scan: SessionScan }>(SCAN_MEMORY_BYTES));
 
 /**
  * The event index and aggregates of one session (main transcript, subagents, tool results),
@@ -228,7 +232,7 @@ export function scanBytes(scan: SessionScan): number {
 }
 
 /** Scans under way, by session and stamp (see {@link scanSession}). */
-const inFlight = new Map<string, Promise<SessionScan>>();
+const inFlight = processWide("forensics:scan-in-flight", () => new Map<string, Promise<SessionScan>>());
 
 function spawnScanWorker(): Promise<Worker> {
   return startWorker(import.meta.url, "./scan-worker.ts");

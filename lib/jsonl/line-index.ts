@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
@@ -220,7 +220,7 @@ export async function* iterateLineBytes(
 export const LINE_INDEX_MEMORY_BYTES = 64 << 20;
 /** Plain data, so one cache serves every copy of this module in the server (lib/cache/process-wide). */
 const memory = processWide("line-index:lru", () => new ByteLru<string, LineIndex>(LINE_INDEX_MEMORY_BYTES));
-const inFlight = new Map<string, Promise<LineIndex>>();
+const inFlight = processWide("line-index:in-flight", () => new Map<string, Promise<LineIndex>>());
 
 /**
  * Returns a current line index of `filePath`: from the in-process LRU (bounded by
@@ -320,7 +320,7 @@ async function openForRead(filePath: string): Promise<FileHandle> {
 
 function toAppError(error: unknown, filePath: string): unknown {
   if (error instanceof RangeError) return error;
-  if (error instanceof AppError) {
+  if (isAppError(error)) {
     return error.details.path ? error : new AppError(error.code, error.message, { ...error.details, path: filePath }, { cause: error.cause });
   }
   const code = (error as NodeJS.ErrnoException | null)?.code;

@@ -1,3 +1,4 @@
+import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
@@ -89,7 +90,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
 }
 
 /** Blocks being built right now, so concurrent windows over one block build it once. */
-const building = new Map<string, Promise<CompactRecord[]>>();
+const building = processWide("session-reader:blocks-building", () => new Map<string, Promise<CompactRecord[]>>());
 
 async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string): Promise<CompactRecord[]> {
   const stored = await store.read(CompactStore.blockOf(span.start));

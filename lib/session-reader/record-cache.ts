@@ -1,3 +1,4 @@
+import { processWide } from "@/lib/cache/process-wide";
 import { memoText, shareValue } from "@/lib/json/shared-values";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
@@ -76,5 +77,10 @@ export function recordCost(record: CompactRecord): number {
   return RECORD_OVERHEAD + 3 * json.length;
 }
 
-/** The process-wide cache used by `read_session_lines` and the viewer. */
-export const compactRecordCache = new CompactRecordCache();
+/**
+ * The process-wide cache used by `read_session_lines` and the viewer: one per process
+ * (lib/cache/process-wide), whichever of Next's bundle layers asks (the session page's first
+ * window is read by a server component, the next ones by the route handler: each layer kept a
+ * cache of its own, up to the budget each, issue 13).
+ */
+export const compactRecordCache = processWide("session-reader:compact-records", () => new CompactRecordCache());

@@ -161,10 +161,14 @@ async function stampOf(target: SynthesisTarget): Promise<string> {
   return [identityOf(target.project), ...stats].join("|");
 }
 
-const identities = new WeakMap<object, number>();
-let nextIdentity = 0;
+/** Numbers of loaded project objects, one table per process (as the state cache: every bundle layer's copy of this module reads the same). */
+const identities = processWide("synthesis:project-identities", () => ({ byProject: new WeakMap<object, number>(), next: 0 }));
 /** A number per loaded project object: loadWorkspace builds new ones whenever metadata, project.json or the index changed. */
 function identityOf(project: object): number {
-  if (!identities.has(project)) identities.set(project, (nextIdentity += 1));
-  return identities.get(project)!;
+  let id = identities.byProject.get(project);
+  if (id === undefined) {
+    id = identities.next += 1;
+    identities.byProject.set(project, id);
+  }
+  return id;
 }

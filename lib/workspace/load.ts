@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
+import { processWide } from "@/lib/cache/process-wide";
 import { AppError } from "@/lib/errors";
 import type { IndexRow } from "@/lib/workspace/schema";
 
@@ -43,7 +44,13 @@ export type LoadedWorkspace = {
 
 /** `T` and four or more digits: prompt-diary writes T%04d, so a session past 9,999 turns has T10000 (issue 12). */
 const TURN_REF = /^T\d{4,}$/;
-const cache = new Map<string, { stamp: string; workspace: LoadedWorkspace }>();
+/**
+ * Loaded workspaces by root, one per process (lib/cache/process-wide): each of Next's bundle
+ * layers loaded its own copy, so the real-shaped workspace's 20,988 index turns were parsed and
+ * held three times, and code keyed by a loaded project's identity (the synthesis state) computed
+ * again whenever a caller from another layer asked (issue 13: server RSS).
+ */
+const cache = processWide("workspace:loaded", () => new Map<string, { stamp: string; workspace: LoadedWorkspace }>());
 
 /**
  * Loads a prepared workspace the way prompt-diary's `load_prepared_workspace` does
