@@ -21,12 +21,13 @@ async function copy() {
     scan: await import("@/lib/forensics/scan"),
     records: await import("@/lib/session-reader/record-cache"),
     analysis: await import("@/lib/analysis/session-analysis"),
+    values: await import("@/lib/json/shared-values"),
     synthesis: await import("@/lib/synthesis/synthesis-state"),
   };
 }
 
 describe("caches are one per process, whichever copy of a module asks (issue 13: Next loads lib/ once per bundle layer)", () => {
-  it("two copies of the module graph share the loaded workspace, the session scan, the compact records, the analysis and the synthesis state", async () => {
+  it("two copies of the module graph share the loaded workspace, the session scan, the compact records and their texts, the analysis and the synthesis state", async () => {
     freshProcess();
     const root = await buildTestWorkspace([{ ref: "S0001", content: `${lines.join("\n")}\n` }]);
     const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
@@ -40,6 +41,12 @@ describe("caches are one per process, whichever copy of a module asks (issue 13:
     const scanned = await a.scan.scanSession(ctx, await session(a));
     expect(await b.scan.scanSession(ctx, await session(b))).toBe(scanned);
     expect(b.records.compactRecordCache).toBe(a.records.compactRecordCache);
+    // A value shared by one copy (a cached record) is known as shared, with its texts, to the other.
+    const record = a.values.shareValue({ line: 1, text: "x" });
+    expect(b.values.isShared(record)).toBe(true);
+    const serialize = vi.fn((v: object) => JSON.stringify(v));
+    expect(a.values.memoText("json", record, serialize)).toBe(b.values.memoText("json", record, serialize));
+    expect(serialize).toHaveBeenCalledTimes(1);
     const analysed = await a.analysis.getSessionAnalysis(ctx, await session(a), 10_000);
     expect(await b.analysis.getSessionAnalysis(ctx, await session(b), 10_000)).toBe(analysed);
     expect(await b.synthesis.getSynthesisState(ctx, TEST_PROJECT_KEY)).toBe(await a.synthesis.getSynthesisState(ctx, TEST_PROJECT_KEY));

@@ -7,8 +7,13 @@
  * values (the record cache, by bytes) bounds them too.
  */
 
-const shared = new WeakSet<object>();
-const memos = new Map<string, WeakMap<object, string | undefined>>();
+import { processWide } from "@/lib/cache/process-wide";
+
+// One registry per process (lib/cache/process-wide), like the record cache that fills it: a
+// record shared by one of Next's bundle layers was unknown to another layer's copy of this
+// module, which then serialized it again on every warm window (~5 ms a 2,000-line window).
+const shared = processWide("json:shared-values", () => new WeakSet<object>());
+const memos = processWide("json:shared-texts", () => new Map<string, WeakMap<object, string | undefined>>());
 
 /**
  * Deep-freezes `value` (plain objects and arrays) and registers it as shared: from now on any
