@@ -389,6 +389,19 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
     }
   });
 
+  it("skims a line outside a scan memory by its own bytes when a kept tail of its key does not match", () => {
+    // Kept from scan-memory reads; then lines of the same length and key, read from plain buffers
+    // (copied into the skim's scratch), whose tails differ or whose stamps are not the usual shape.
+    for (const ts of stamps.slice(0, 3)) checked(turnContext(ts, `${CWD}/m`));
+    const plain = (text: string) => {
+      const bytes = Buffer.from(`..${text}..`);
+      return skimLine(bytes, 2, bytes.length - 2, CODEX_ENVELOPE);
+    };
+    for (const text of [turnContext(stamps[3]!, `${CWD}/n`), turnContext("2026-05-12T23:59:59.999+00:00", `${CWD}/m`), turnContext(stamps[4]!, `${CWD}/m`)]) {
+      expect(answer(plain(text)), text.slice(0, 80)).toBe(answer(skimAt(text, true)));
+    }
+  });
+
   it("keeps each plan's tails apart: the same bytes skimmed for another plan get that plan's record", () => {
     const line = (ts: string) => `{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":37614,"cached_input_tokens":18304,"output_tokens":204,"total_tokens":37818},"last_token_usage":{"input_tokens":18911,"cached_input_tokens":18304,"output_tokens":37,"total_tokens":18948},"model_context_window":258400},"rate_limits":null}}`;
     const at = (ts: string, plan: ObjectPlan) => {

@@ -258,12 +258,14 @@ function tailSample(b: Buffer, start: number, stop: number): number {
 function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number): SkimmedRecord | null {
   const variants = kept.get(tailKey(stop - start, sample));
   if (variants === undefined) return null;
+  // The stamp is read from `b`; the walk that follows a miss reads the line where skimLine put
+  // it (a scratch copy for a line outside a scan memory), so `buf` is restored on a miss.
+  const walking = buf;
   buf = b;
   // Most lines carry the usual stamp shape: its parse checks every byte tailStart would.
   const shaped = hasTailPrefix(b, start) && b[start + SHAPED_TAIL_BYTES - 2] === QUOTE && b[start + SHAPED_TAIL_BYTES - 1] === 0x2c ? shapedStamp(start + TAIL_PREFIX.length) : -1;
   const from = shaped !== -1 ? start + SHAPED_TAIL_BYTES : tailStart(b, start, stop);
-  if (from === -1) return null;
-  for (let v = 0; v < variants.length; v++) {
+  for (let v = 0; from !== -1 && v < variants.length; v++) {
     const known = variants[v]!;
     if (known.sample !== sample || known.plan !== plan || start + known.offset !== from) continue;
     if (b.compare(arena!, known.at, known.at + known.length, from, stop) !== 0) continue;
@@ -273,6 +275,7 @@ function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number,
     }
     return { record: known.record, timestampMs: shaped !== -1 ? shaped : stamp(start + TAIL_PREFIX.length, from - 2) };
   }
+  buf = walking;
   return null;
 }
 
