@@ -15,8 +15,8 @@ const SHALLOW_MAX = 64;
  * and its string plus the write's buffer were ~30 MB of a cold project page's peak RSS).
  * Arrays and plain objects are walked, except small ones whose members are all primitives
  * (stringified whole, as is any other value and any object with `toJSON`), so the joined pieces
- * equal `JSON.stringify(value)` exactly. `value` must
- * not be `undefined`, a function or a symbol at the top (JSON.stringify returns undefined for those).
+ * equal `JSON.stringify(value)` exactly. `value` must not be `undefined`, a function or a symbol
+ * at the top (JSON.stringify returns undefined for those).
  * @throws TypeError as JSON.stringify does (cycles, BigInt).
  */
 export function* jsonChunks(value: unknown, chunkChars: number = CHUNK_CHARS): Generator<string> {
