@@ -9,9 +9,10 @@ import type { CoreContext } from "@/lib/context";
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { inBackground } from "@/lib/jsonl/parallel";
-import { CASEFILE_DIR, EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
+import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
@@ -57,7 +58,7 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
 
 /** `.casefile/analysis/<project_key>--<session_ref>--<suffix>`: this module's files. */
 function analysisFile(ctx: CoreContext, session: ResolvedSession, suffix: string): string {
-  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${suffix}`);
+  return derivedPath(ctx.workspaceRoot, "analysis", `${session.project.projectKey}--${session.row.session_ref}--${suffix}`);
 }
 
 /**

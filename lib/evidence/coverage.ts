@@ -1,4 +1,3 @@
-import path from "node:path";
 
 import { readCardFile } from "@/lib/evidence/card-file";
 import { inspectCard } from "@/lib/evidence/inspect-card";
@@ -7,6 +6,7 @@ import type { ProjectEvidenceCoverage, SessionEvidenceCoverage } from "@/lib/evi
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
+import { evidenceCardPath, evidenceCardRel } from "@/lib/fs/workspace-layout";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 
 /**
@@ -21,8 +21,8 @@ export async function evidenceCoverage(ctx: CoreContext, projectKey: string): Pr
   if (!project) throw new AppError("not_found", `unknown project_key ${pyRepr(projectKey)} in prepared workspace`, { hint: "use the project_key from the prepared workspace" });
   const sessions: SessionEvidenceCoverage[] = [];
   for (const row of project.rows) {
-    const cardPath = await resolveInside(project.dir, `evidence/${row.session_ref}.json`);
-    const inspection = inspectCard(await readCardFile(cardPath), row, projectKey, path.join(project.dir, "evidence", `${row.session_ref}.json`));
+    const cardPath = await resolveInside(project.dir, evidenceCardRel(row.session_ref));
+    const inspection = inspectCard(await readCardFile(cardPath), row, projectKey, evidenceCardPath(project.dir, row.session_ref));
     const withChain = new Set(inspection.chains.map((c) => c.turn_ref));
     sessions.push({
       session_ref: row.session_ref,

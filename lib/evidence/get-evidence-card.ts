@@ -1,4 +1,3 @@
-import path from "node:path";
 
 import { cardChains, isJsonObject, readCardFile, turnChainVersion } from "@/lib/evidence/card-file";
 import { inspectCard } from "@/lib/evidence/inspect-card";
@@ -7,6 +6,7 @@ import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema"
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
+import { evidenceCardPath, evidenceCardRel } from "@/lib/fs/workspace-layout";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 import type { IndexRow } from "@/lib/workspace/schema";
 
@@ -22,7 +22,7 @@ async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: stri
   if (!row) {
     throw new AppError("not_found", `unknown session_ref ${pyRepr(sessionRef)} for project ${pyRepr(projectKey)}`, { hint: "use a session_ref listed in sessions.index.jsonl" });
   }
-  return { project, row, cardPath: await resolveInside(project.dir, `evidence/${sessionRef}.json`), readOnly: ws.readOnly };
+  return { project, row, cardPath: await resolveInside(project.dir, evidenceCardRel(sessionRef)), readOnly: ws.readOnly };
 }
 
 /**
@@ -38,7 +38,7 @@ async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: stri
 export async function getEvidenceCard(ctx: CoreContext, projectKey: string, sessionRef: string, page?: { offset: number; limit: number }): Promise<EvidenceCardView> {
   const { project, row, cardPath, readOnly } = await locateCard(ctx, projectKey, sessionRef);
   const read = await readCardFile(cardPath);
-  const inspection = inspectCard(read, row, projectKey, path.join(project.dir, "evidence", `${sessionRef}.json`));
+  const inspection = inspectCard(read, row, projectKey, evidenceCardPath(project.dir, sessionRef));
   const firstChain = new Map<string, number>();
   for (const entry of inspection.chains) if (entry.turn_ref !== null && !firstChain.has(entry.turn_ref)) firstChain.set(entry.turn_ref, entry.index);
   const stored = read.state === "present" && read.parseError === null ? cardChains(read.value) : [];

@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import type { TurnSpan } from "@/lib/evidence/check-turn";
 import { parseEvidenceChain, type ParsedChain } from "@/lib/evidence/parse-chain";
@@ -8,6 +7,7 @@ import type { EvidenceError } from "@/lib/evidence/schema";
 import { type CoreContext, traceStage } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
+import { evidenceCardRel, projectJsonPath, projectRelPath } from "@/lib/fs/workspace-layout";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 import type { IndexRow } from "@/lib/workspace/schema";
 
@@ -37,16 +37,16 @@ export async function resolveEvidenceTarget(ctx: CoreContext, projectKey: unknow
   if (typeof projectKey !== "string") return fail("project_key", "project_key must be a string", PROJECT_HINT);
   const project = findProject(await loadWorkspace(ctx), projectKey);
   if (!project) return fail("project_key", `unknown project_key ${pyRepr(projectKey)}`, PROJECT_HINT);
-  if (!(await isFile(path.join(project.dir, "project.json")))) {
+  if (!(await isFile(projectJsonPath(project.dir)))) {
     return fail("project_key", `project ${pyRepr(projectKey)} has no project.json in the prepared workspace`, "re-run casefile prepare to restore project.json");
   }
   if (typeof sessionRef !== "string") return fail("session_ref", "session_ref must be a string", SESSION_HINT);
   const row = project.rows.find((r) => r.session_ref === sessionRef);
   if (!row) return fail("session_ref", `unknown session_ref ${pyRepr(sessionRef)} for project ${pyRepr(projectKey)}`, SESSION_HINT);
-  const relInProject = `evidence/${sessionRef}.json`;
+  const relInProject = evidenceCardRel(sessionRef);
   const cardPath = await resolveInside(project.dir, relInProject);
-  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${relInProject}`);
-  return { ok: true, target: { project, row, cardPath, relPath: `projects/${projectKey}/${relInProject}` } };
+  ctx.trace?.policy("path.containment", "allow", projectRelPath(projectKey, relInProject));
+  return { ok: true, target: { project, row, cardPath, relPath: projectRelPath(projectKey, relInProject) } };
 }
 
 /** Stage B's turn lookup: the row's `turns[]` item, or the contract's unknown-turn error. */

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import type { SessionScan, SessionStats } from "@/lib/forensics/scan";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import type { SessionFile } from "@/lib/workspace/sessions";
-import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 
 /**
  * Bump when the scan's meaning changes (classification here or in lib/sources' record
@@ -17,7 +16,7 @@ export const SCAN_STORE_VERSION = 1;
 
 /** `<workspace>/.casefile/forensics/<sha256(session key)>.scan`: this module's only place on disk. */
 function scanFile(ctx: CoreContext, key: string): string {
-  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "forensics", `${createHash("sha256").update(key).digest("hex")}.scan`);
+  return derivedPath(ctx.workspaceRoot, "forensics", `${createHash("sha256").update(key).digest("hex")}.scan`);
 }
 
 type Header = { version: number; stamp: string; count: number; source: string; types: string[]; stats: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 
+import { workspaceStamp } from "@/lib/fs/workspace-layout";
 import { ledgerPaths, listSegments } from "@/lib/ledger/paths";
 
 /**
@@ -62,7 +62,7 @@ export class WorkspaceChangeFeed {
   }
 
   private async sweep(): Promise<void> {
-    const [stamp, auditStamp] = await Promise.all([workspaceStamp(this.root), ledgerStamp(this.root)]);
+    const [stamp, auditStamp] = await Promise.all([workspaceStamp(this.root, "content"), ledgerStamp(this.root)]);
     const changed = this.stamp !== null && stamp !== this.stamp;
     const auditChanged = this.auditStamp !== null && auditStamp !== this.auditStamp;
     this.stamp = stamp;
@@ -84,34 +84,12 @@ async function ledgerStamp(root: string): Promise<string> {
   return `${await statPart(paths.active)}|${(await listSegments(paths)).length}`;
 }
 
-async function workspaceStamp(root: string): Promise<string> {
-  const parts = [await statPart(path.join(root, "metadata.json"))];
-  const projects = path.join(root, "projects");
-  for (const name of await list(projects)) {
-    const dir = path.join(projects, name);
-    parts.push(name);
-    for (const file of ["project.json", "sessions.index.jsonl", "project-synthesis.json"]) parts.push(await statPart(path.join(dir, file)));
-    for (const card of (await list(path.join(dir, "evidence"))).filter((n) => n.endsWith(".json"))) {
-      parts.push(card, await statPart(path.join(dir, "evidence", card)));
-    }
-  }
-  return parts.join("|");
-}
-
 async function statPart(file: string): Promise<string> {
   try {
     const st = await fs.stat(file);
     return `${st.ino}:${st.size}:${st.mtimeMs}`;
   } catch {
     return "-";
-  }
-}
-
-async function list(dir: string): Promise<string[]> {
-  try {
-    return (await fs.readdir(dir)).sort();
-  } catch {
-    return [];
   }
 }
 

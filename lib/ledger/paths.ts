@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { AUDIT_DIR } from "@/lib/fs/workspace-layout";
+
 /*
  * The one module that knows where the audit ledger lives (seed 002 layout, contract §4.1):
  *
@@ -15,7 +17,7 @@ import path from "node:path";
  */
 
 /** The ledger's directory name under the workspace root. */
-export const LEDGER_DIR = "audit";
+export const LEDGER_DIR = AUDIT_DIR;
 
 const ACTIVE = "tool-traces.jsonl";
 const SEGMENT = /^tool-traces\.(\d{8})\.jsonl$/;

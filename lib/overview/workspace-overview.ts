@@ -4,6 +4,7 @@ import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
+import { evidenceDir } from "@/lib/fs/workspace-layout";
 import type { ProjectOverview, WorkspaceOverview } from "@/lib/overview/schema";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
@@ -56,7 +57,7 @@ async function turnsWithChain(ctx: CoreContext, project: LoadedProject): Promise
 }
 
 async function evidenceStamp(project: LoadedProject): Promise<string> {
-  const dir = path.join(project.dir, "evidence");
+  const dir = evidenceDir(project.dir);
   const parts = [String(project.rows.length), JSON.stringify(project.rows.map((r) => r.turns.length))];
   let names: string[] = [];
   try {

@@ -1,5 +1,6 @@
 import { cardChains, isJsonObject, readCardFile } from "@/lib/evidence/card-file";
 import { resolveInside } from "@/lib/fs/paths";
+import { evidenceCardRel } from "@/lib/fs/workspace-layout";
 import type { TurnKey } from "@/lib/synthesis/schema";
 import type { LoadedProject } from "@/lib/workspace/load";
 
@@ -34,7 +35,7 @@ export async function loadCommittedChains(project: LoadedProject): Promise<Commi
   const chains: CommittedChain[] = [];
   const problems: CardProblem[] = [];
   for (const row of project.rows) {
-    const cardPath = await resolveInside(project.dir, `evidence/${row.session_ref}.json`);
+    const cardPath = await resolveInside(project.dir, evidenceCardRel(row.session_ref));
     const read = await readCardFile(cardPath);
     if (read.state === "absent") continue;
     if (read.parseError !== null) {

@@ -1,16 +1,14 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import { resolveInside } from "@/lib/fs/paths";
+import { projectJsonPath, projectRelPath, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import type { SynthesisError, TurnKey } from "@/lib/synthesis/schema";
 import { stageBErrors } from "@/lib/synthesis/validate-workspace";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 
-/** The envelope's file name inside `projects/<project_key>/` (contract §3). */
-export const ENVELOPE_FILE = "project-synthesis.json";
 
 /** One indexed turn with its span, in index order. */
 export type IndexedTurn = TurnKey & { turn_start_line: number; turn_end_line: number };
@@ -46,16 +44,16 @@ export async function resolveSynthesisTarget(ctx: CoreContext, projectKey: unkno
   const ws = await loadWorkspace(ctx);
   const project = findProject(ws, projectKey);
   if (!project) return { ok: false, error: stageBErrors.unknownProject(projectKey) };
-  if (!(await isFile(path.join(project.dir, "project.json")))) {
+  if (!(await isFile(projectJsonPath(project.dir)))) {
     return {
       ok: false,
       error: { path: "project_key", message: `project ${pyRepr(projectKey)} has no project.json in the prepared workspace`, hint: "re-run casefile prepare to restore project.json" },
     };
   }
   const universe = project.rows.flatMap((row) => row.turns.map((t) => ({ session_ref: row.session_ref, ...t })));
-  const envelopePath = await resolveInside(project.dir, ENVELOPE_FILE);
-  ctx.trace?.policy("path.containment", "allow", `projects/${projectKey}/${ENVELOPE_FILE}`);
-  return { ok: true, target: { project, envelopePath, relPath: `projects/${projectKey}/${ENVELOPE_FILE}`, universe, readOnly: ws.readOnly } };
+  const envelopePath = await resolveInside(project.dir, SYNTHESIS_FILE);
+  ctx.trace?.policy("path.containment", "allow", projectRelPath(projectKey, SYNTHESIS_FILE));
+  return { ok: true, target: { project, envelopePath, relPath: projectRelPath(projectKey, SYNTHESIS_FILE), universe, readOnly: ws.readOnly } };
 }
 
 /**

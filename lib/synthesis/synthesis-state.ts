@@ -1,14 +1,14 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { isJsonObject } from "@/lib/evidence/card-file";
+import { evidenceCardPath, synthesisPath } from "@/lib/fs/workspace-layout";
 import { loadCommittedChains, turnId } from "@/lib/synthesis/cards";
 import { envelopeObject, nextWorkItemRef, readEnvelopeFile, storedCoveredTurns, storedWorkItems, uncoveredTurns } from "@/lib/synthesis/envelope-file";
 import { inspectSynthesis } from "@/lib/synthesis/inspect-synthesis";
-import { ENVELOPE_FILE, getSynthesisTarget, type SynthesisTarget } from "@/lib/synthesis/resolve";
+import { getSynthesisTarget, type SynthesisTarget } from "@/lib/synthesis/resolve";
 import {
   type SynthesisCounts,
   type SynthesisState,
@@ -76,7 +76,7 @@ async function computeState(target: SynthesisTarget): Promise<{ state: Synthesis
     projectLabel: project.projectLabel,
     universe,
     committed: cards.committed,
-    envelopePath: path.join(project.dir, ENVELOPE_FILE),
+    envelopePath: synthesisPath(project.dir),
   });
   const rawItems = envelope && Array.isArray(envelope.work_items) ? envelope.work_items : [];
   const work_items = rawItems.map((raw, index): SynthesisWorkItemView => {
@@ -156,7 +156,7 @@ function countStates(turns: SynthesisTurnState[], items: SynthesisWorkItemView[]
 
 /** The stat stamp of everything the state is computed from. */
 async function stampOf(target: SynthesisTarget): Promise<string> {
-  const files = [target.envelopePath, ...target.project.rows.map((r) => path.join(target.project.dir, "evidence", `${r.session_ref}.json`))];
+  const files = [target.envelopePath, ...target.project.rows.map((r) => evidenceCardPath(target.project.dir, r.session_ref))];
   const stats = await Promise.all(files.map((f) => fs.stat(f, { bigint: true }).then((s) => `${s.ino}:${s.mtimeNs}:${s.size}`, () => "-")));
   return [identityOf(target.project), ...stats].join("|");
 }

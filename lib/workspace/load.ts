@@ -4,6 +4,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { processWide } from "@/lib/cache/process-wide";
 import { AppError } from "@/lib/errors";
+import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import type { IndexRow } from "@/lib/workspace/schema";
 
 /** `metadata.json` fields Casefile reads (contract §1.2). Windows are null for all-time workspaces. */
@@ -63,7 +64,7 @@ const cache = processWide("workspace:loaded", () => new Map<string, { stamp: str
  */
 export async function loadWorkspace(ctx: CoreContext): Promise<LoadedWorkspace> {
   const root = ctx.workspaceRoot;
-  const stamp = await workspaceStamp(root);
+  const stamp = workspaceStamp(root);
   const hit = cache.get(root);
   if (hit && hit.stamp === stamp) return hit.workspace;
   const workspace = await readWorkspace(root);
@@ -76,26 +77,6 @@ export function findProject(ws: LoadedWorkspace, projectKey: string): LoadedProj
   return ws.projects.find((p) => p.projectKey === projectKey);
 }
 
-async function workspaceStamp(root: string): Promise<string> {
-  const parts: string[] = [await mtimeOf(path.join(root, "metadata.json"))];
-  const projectsDir = path.join(root, "projects");
-  parts.push(await mtimeOf(projectsDir));
-  for (const name of await listDirs(projectsDir)) {
-    const dir = path.join(projectsDir, name);
-    parts.push(name, await mtimeOf(path.join(dir, "project.json")), await mtimeOf(path.join(dir, "sessions.index.jsonl")));
-  }
-  return parts.join("|");
-}
-
-async function mtimeOf(p: string): Promise<string> {
-  try {
-    const st = await fs.stat(p);
-    return `${st.mtimeMs}:${st.size}`;
-  } catch {
-    return "-";
-  }
-}
-
 async function listDirs(dir: string): Promise<string[]> {
   try {
     const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -106,8 +87,8 @@ async function listDirs(dir: string): Promise<string[]> {
 }
 
 async function readWorkspace(root: string): Promise<LoadedWorkspace> {
-  const metaFile = path.join(root, "metadata.json");
-  const metaPath = "metadata.json";
+  const metaFile = metadataPath(root);
+  const metaPath = METADATA_FILE;
   let raw: string;
   try {
     raw = await fs.readFile(metaFile, "utf8");
@@ -133,20 +114,19 @@ async function readWorkspace(root: string): Promise<LoadedWorkspace> {
     prepared_at: typeof meta.prepared_at === "string" ? meta.prepared_at : null,
     all_time: isObject(meta.report_window_utc) && meta.report_window_utc.start === null,
   };
-  const projectsDir = path.join(root, "projects");
   const projects: LoadedProject[] = [];
-  for (const name of await listDirs(projectsDir)) projects.push(await readProject(root, name));
+  for (const name of await listDirs(projectsDir(root))) projects.push(await readProject(root, name));
   return { root, metadata, readOnly: schema !== 3, projects };
 }
 
 async function readProject(root: string, dirName: string): Promise<LoadedProject> {
-  const dir = path.join(root, "projects", dirName);
-  const rel = `projects/${dirName}`;
+  const dir = projectDir(root, dirName);
+  const rel = `${PROJECTS_DIR}/${dirName}`;
   const projectPath = `${rel}/project.json`;
-  const index = () => readIndex(path.join(dir, "sessions.index.jsonl"), `${rel}/sessions.index.jsonl`, path.join(dir, "sessions"));
+  const index = () => readIndex(sessionsIndexPath(dir), `${rel}/${path.basename(sessionsIndexPath(dir))}`, sessionsDir(dir));
   let raw: string;
   try {
-    raw = await fs.readFile(path.join(dir, "project.json"), "utf8");
+    raw = await fs.readFile(projectJsonPath(dir), "utf8");
   } catch {
     // NOTE: prompt-diary's own session-reader fixture ships without project.json; a reader
     // that refused it could not open what users have. The label comes from the key instead.

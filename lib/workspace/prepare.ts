@@ -5,13 +5,13 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
+import { configPath, derivedPath, metadataPath, projectDir as projectDirOf, projectJsonPath, projectsDir, REBUILT_ENTRIES, sessionsDir, sessionsIndexPath, stagingDir } from "@/lib/fs/workspace-layout";
 import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
-import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 import { primeCodexTurnUsage, primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
@@ -66,7 +66,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
   const target = resolveTarget(options);
   const root = ctx.workspaceRoot;
   const metadata = buildMetadata(target, ctx.now(), Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
-  const existingMeta = options.force ? null : await readJsonObject(path.join(root, "metadata.json"));
+  const existingMeta = options.force ? null : await readJsonObject(metadataPath(root));
   if (existingMeta) {
     const mismatches = sameTarget(existingMeta, metadata, target);
     if (mismatches.length > 0) {
@@ -78,7 +78,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
   // A fresh or forced workspace copies every selected session: large sources start copying on
   // the other core while they are analysed (issue 13). An incremental run copies only what
   // changed, so it stages nothing.
-  const staging = existingMeta === null ? new StagedCopies(path.join(root, STAGING_DIR)) : null;
+  const staging = existingMeta === null ? new StagedCopies(stagingDir(root)) : null;
   try {
     return await prepareInto(ctx, options, target, metadata, existingMeta, staging);
   } finally {
@@ -88,8 +88,6 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
 
 /** Sources at least this large are copied while they are analysed (see {@link StagedCopies}). */
 const STAGE_MIN_BYTES = 16 << 20;
-/** Where {@link StagedCopies} keeps its copies, beside the workspace's own files. */
-const STAGING_DIR = ".casefile-staging";
 
 async function prepareInto(
   ctx: CoreContext,
@@ -117,8 +115,8 @@ async function prepareInto(
     turns += projectTurns;
     projects.push({ project_key: projectKey, project_label: sessions[0]!.projectLabel, sessions: done.rows.length, turns: projectTurns });
   }
-  await fs.mkdir(path.join(root, "projects"), { recursive: true });
-  const metaPath = path.join(root, "metadata.json");
+  await fs.mkdir(projectsDir(root), { recursive: true });
+  const metaPath = metadataPath(root);
   if (!existingMeta || written > 0) {
     await writeFileAtomic(metaPath, toPrettyJson(metadata));
     written += 1;
@@ -158,23 +156,23 @@ async function writeProject(
   const write = async () => {
     let written = 0;
     let lines = 0;
-    const projectDir = path.join(root, "projects", projectKey);
+    const projectDir = projectDirOf(root, projectKey);
     const label = sessions[0]!.projectLabel;
-    written += await writeIfChanged(path.join(projectDir, "project.json"), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
-    const existing: ExistingRows = options.force ? [] : await readExistingRows(path.join(projectDir, "sessions.index.jsonl"));
+    written += await writeIfChanged(projectJsonPath(projectDir), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
+    const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
     const rows = assignRefs(sessions, existing);
     // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
     const fresh: { session: PlannedSession; file: string }[] = [];
     for (const s of sessions) {
-      const sessionFile = path.join(projectDir, "sessions", s.source, s.fileName);
+      const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
-      const attachDir = path.join(projectDir, "sessions", s.source, path.basename(s.fileName, ".jsonl"));
+      const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
       written += await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
       // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
-        const cacheDir = path.join(root, CASEFILE_DIR, "index");
+        const cacheDir = derivedPath(root, "index");
         if (s.sourceIndex) {
           const adopted = adoptLineIndex(sessionFile, cacheDir, s.sourceIndex);
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
@@ -186,7 +184,7 @@ async function writeProject(
     }
     // The usage is primed while the rows are written (best effort: a failure only costs a recount).
     const primed = Promise.allSettled(fresh.map(({ session, file }) => primeSessionUsage(ctx, session, rows, file)));
-    written += await writeIfChanged(path.join(projectDir, "sessions.index.jsonl"), serializeIndex(rows));
+    written += await writeIfChanged(sessionsIndexPath(projectDir), serializeIndex(rows));
     await primed;
     return { written, lines, rows };
   };
@@ -297,5 +295,8 @@ async function readExistingRows(indexPath: string): Promise<ExistingRows> {
 }
 
 async function clearWorkspace(root: string): Promise<void> {
-  for (const name of ["projects", "metadata.json", CASEFILE_DIR]) await fs.rm(path.join(root, name), { recursive: true, force: true });
+  // Configuration an older Casefile kept in .casefile/ moves out before that folder goes.
+  configPath(root, "sources.json");
+  configPath(root, "control-plane.json");
+  for (const name of REBUILT_ENTRIES) await fs.rm(path.join(root, name), { recursive: true, force: true });
 }

@@ -4,12 +4,10 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 import { getLineIndex, type LineIndex } from "@/lib/jsonl/line-index";
 import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import type { IndexRow, SubagentSummary } from "@/lib/workspace/schema";
-
-/** Casefile's own derived data lives here (architecture.md: safe to delete, rebuilt). */
-export const CASEFILE_DIR = ".casefile";
 
 export type ResolvedSession = {
   project: LoadedProject;
@@ -84,7 +82,7 @@ export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promi
 
 /** `<workspace>/.casefile/index`: line indexes and, beside them, persisted compact records. */
 export function workspaceIndexDir(ctx: CoreContext): string {
-  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "index");
+  return derivedPath(ctx.workspaceRoot, "index");
 }
 
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */

@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
-import { CASEFILE_DIR } from "@/lib/workspace/sessions";
+import { CONFIG_DIR, configPath } from "@/lib/fs/workspace-layout";
 
 /**
  * The transcript sources a workspace syncs from (issue 12, item 1): absolute Claude Code and
@@ -12,9 +12,9 @@ import { CASEFILE_DIR } from "@/lib/workspace/sessions";
  */
 export type WorkspaceSources = { claude: string[]; codex: string[]; demo: boolean };
 
-/** The one file this module owns: `<workspace>/.casefile/sources.json`. */
+/** The one file this module owns: `<workspace>/.casefile-config/sources.json` (moved there from `.casefile/` on first use). */
 export function sourcesFile(workspaceRoot: string): string {
-  return path.join(workspaceRoot, CASEFILE_DIR, "sources.json");
+  return configPath(workspaceRoot, "sources.json");
 }
 
 /**
@@ -39,7 +39,7 @@ export async function readSources(workspaceRoot: string): Promise<WorkspaceSourc
   const v = value as Partial<WorkspaceSources> | null;
   const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
   if (!v || typeof v !== "object" || !strings(v.claude) || !strings(v.codex)) {
-    throw new AppError("parse_error", `${CASEFILE_DIR}/sources.json is not a sources file`, { path: `${CASEFILE_DIR}/sources.json`, hint: "fix it, or record the sources again with casefile sources add" });
+    throw new AppError("parse_error", `${CONFIG_DIR}/sources.json is not a sources file`, { path: `${CONFIG_DIR}/sources.json`, hint: "fix it, or record the sources again with casefile sources add" });
   }
   return { claude: v.claude, codex: v.codex, demo: v.demo === true };
 }

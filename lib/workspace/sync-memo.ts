@@ -3,8 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 import type { PlanMemo } from "@/lib/workspace/prepare-plan";
-import { CASEFILE_DIR } from "@/lib/workspace/sessions";
 
 type Kind = Parameters<PlanMemo["remember"]>[0];
 type Entry = { stamp: string; values: Partial<Record<Kind, unknown>> };
@@ -15,7 +15,7 @@ const VERSION = 2;
 
 /** The one file this module owns: `<workspace>/.casefile/sync/memo.json`. */
 export function memoFile(workspaceRoot: string): string {
-  return path.join(workspaceRoot, CASEFILE_DIR, "sync", "memo.json");
+  return derivedPath(workspaceRoot, "sync", "memo.json");
 }
 
 /**

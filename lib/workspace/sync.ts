@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { metadataPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
@@ -52,14 +52,12 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     // Fast path: no source file and no workspace index moved since the last sync (stats only).
     // The sources are stamped before prepare reads them (a file growing meanwhile is seen next
     // time), the workspace after prepare wrote it.
-    const sourceStamp = await fingerprint(sources, null);
-    if (!force && memo.fingerprint === `${sourceStamp}/${await fingerprint(null, root)}` && memo.summary) {
+    const sourceStamp = await sourcesStamp(sources);
+    if (!force && memo.fingerprint === `${sourceStamp}/${workspaceDigest(root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
     const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress });
-    // prepare --force clears .casefile/: the sources and the memo are written again after it.
-    if (force) await writeSources(root, sources);
-    memo.fingerprint = `${sourceStamp}/${await fingerprint(null, root)}`;
+    memo.fingerprint = `${sourceStamp}/${workspaceDigest(root)}`;
     memo.summary = summary;
     await memo.save();
     return { ...summary, files_read: memo.read.size, read_paths: [...memo.read].sort(), reused: memo.reused, sources };
@@ -73,15 +71,19 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
  * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
  */
 export function withWorkspaceLock<T>(workspaceRoot: string, fn: () => Promise<T>): Promise<T> {
-  return withFileLock(path.join(workspaceRoot, "metadata.json"), () => fn());
+  return withFileLock(metadataPath(workspaceRoot), () => fn());
+}
+
+/** A hash of the workspace's one change stamp (metadata, projects, indexes). */
+function workspaceDigest(root: string): string {
+  return createHash("sha256").update(workspaceStamp(root)).digest("hex");
 }
 
 /**
- * A hash of the sizes, mtimes and inodes of every file under the source roots (when `sources`
- * is given), or of the workspace's metadata, project and index files (when `root` is): equal
- * fingerprints on both sides mean a sync would change nothing.
+ * A hash of the sources and the sizes, mtimes and inodes of every file under their roots: equal
+ * on both sides (with {@link workspaceDigest}) means a sync would change nothing.
  */
-async function fingerprint(sources: WorkspaceSources | null, root: string | null): Promise<string> {
+async function sourcesStamp(sources: WorkspaceSources): Promise<string> {
   const parts: string[] = [JSON.stringify(sources)];
   // Synchronous stats: a thousand awaited stats are a thousand thread-pool round trips, which a
   // loaded machine stretches to hundreds of milliseconds; the stats themselves take a few.
@@ -89,17 +91,10 @@ async function fingerprint(sources: WorkspaceSources | null, root: string | null
     const st = statSync(file, { throwIfNoEntry: false });
     parts.push(st ? `${file}:${st.size}:${st.mtimeMs}:${st.ino}` : `${file}:-`);
   };
-  for (const rootPath of sources ? [...sources.claude, ...sources.codex] : []) {
+  for (const rootPath of [...sources.claude, ...sources.codex]) {
     const st = statSync(rootPath, { throwIfNoEntry: false });
     const files = st?.isDirectory() ? await listFilesRecursive(rootPath) : [rootPath];
     for (const file of files) stamp(file);
-  }
-  if (root !== null) {
-    stamp(path.join(root, "metadata.json"));
-    const projects = await fs.readdir(path.join(root, "projects")).catch(() => [] as string[]);
-    for (const name of projects.sort()) {
-      for (const file of ["project.json", "sessions.index.jsonl"]) stamp(path.join(root, "projects", name, file));
-    }
   }
   return createHash("sha256").update(parts.join("\n")).digest("hex");
 }
@@ -107,7 +102,7 @@ async function fingerprint(sources: WorkspaceSources | null, root: string | null
 /** The day window recorded in metadata.json, or null for an all-time (or missing) workspace. */
 async function recordedDay(root: string): Promise<{ date: string; timezone: string } | null> {
   try {
-    const meta = JSON.parse(await fs.readFile(path.join(root, "metadata.json"), "utf8")) as Record<string, unknown>;
+    const meta = JSON.parse(await fs.readFile(metadataPath(root), "utf8")) as Record<string, unknown>;
     const win = meta.report_window_local as { start?: unknown } | undefined;
     if (win && typeof win.start === "string" && typeof meta.report_date === "string" && typeof meta.timezone === "string") return { date: meta.report_date, timezone: meta.timezone };
   } catch {

@@ -1,18 +1,18 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { codexTurnUsage } from "@/lib/sources/codex/turn-usage";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { TurnUsage } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
-import { CASEFILE_DIR, getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
+import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /**
  * Bytes of turn usage kept in memory (issue 13 §4), counted as ~120 bytes a row plus two bytes a
@@ -107,7 +107,7 @@ function usageStamp(st: { size: number; mtimeMs: number }, turns: readonly Index
 const spanDigests = new WeakMap<readonly IndexTurn[], string>();
 
 function usageCacheFile(ctx: CoreContext, filePath: string): string {
-  return path.join(ctx.workspaceRoot, CASEFILE_DIR, "usage", `${createHash("sha256").update(filePath).digest("hex")}.json`);
+  return derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(filePath).digest("hex")}.json`);
 }
 
 /** Sum of the known counts, or null when every turn is unknown. */

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
+import { metadataPath } from "@/lib/fs/workspace-layout";
 import { callTool } from "@/lib/tools/registry";
 import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
@@ -117,14 +118,14 @@ async function startDecision(workspace: string): Promise<StartDecision> {
       : { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: showing the demo transcripts in ${demoDir()}` };
   }
   if (recorded) return { kind: "sync", sources: recorded, force: false };
-  if (existsSync(path.join(workspace, "metadata.json")) && !(await isAllTime(workspace))) return { kind: "serve-only" };
+  if (existsSync(metadataPath(workspace)) && !(await isAllTime(workspace))) return { kind: "serve-only" };
   if (hasReal) return { kind: "sync", sources: real, force: false };
   return { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: preparing the demo transcripts in ${demoDir()}` };
 }
 
 async function isAllTime(workspace: string): Promise<boolean> {
   try {
-    const meta = JSON.parse(await readFile(path.join(workspace, "metadata.json"), "utf8")) as { report_window_utc?: { start?: unknown } };
+    const meta = JSON.parse(await readFile(metadataPath(workspace), "utf8")) as { report_window_utc?: { start?: unknown } };
     return meta.report_window_utc?.start === null;
   } catch {
     return false;

@@ -30,7 +30,7 @@ async function snapshot(dir: string): Promise<string> {
 }
 
 describe("control-plane projects", () => {
-  it("registering is idempotent and recorded in .casefile/control-plane.json; the ledgers are never modified", async () => {
+  it("registering is idempotent and recorded in .casefile-config/control-plane.json; the ledgers are never modified", async () => {
     const { ctx, cpRoot, key } = await setup();
     const before = await snapshot(cpRoot);
     expect((await registerControlPlaneRoots(ctx, [cpRoot])).written).toBe(false);

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { CONFIG_DIR, configPath } from "@/lib/fs/workspace-layout";
 import { sanitizeProjectLabel } from "@/lib/sources/common/project-key";
 import { type ControlPlaneLayout, discoverControlPlane } from "@/lib/sources/control-plane/discover";
 import type { ControlPlaneProject } from "@/lib/sources/control-plane/schema";
@@ -13,16 +14,16 @@ export type { ControlPlaneProject };
 
 /**
  * The one module that owns where control-plane sources are recorded in a workspace:
- * `<workspace>/.casefile/control-plane.json`, `{schema_version: 1, roots: [{project_key,
- * project_label, root, registered_at}]}`. It lives in Casefile's own `.casefile/` folder rather
- * than `projects/`, because `projects/<key>/` is prompt-diary's contract (project.json +
+ * `<workspace>/.casefile-config/control-plane.json`, `{schema_version: 1, roots: [{project_key,
+ * project_label, root, registered_at}]}`. It is configuration (kept by `prepare --force`), not in
+ * `projects/`, because `projects/<key>/` is prompt-diary's contract (project.json +
  * sessions.index.jsonl of transcript turns) and a ledger root has neither. Ledgers are read in
  * place (see README): never copied, never opened for writing.
  */
-export const CONTROL_PLANE_FILE = path.join(".casefile", "control-plane.json");
+export const CONTROL_PLANE_FILE = path.join(CONFIG_DIR, "control-plane.json");
 
 
-const fileOf = (ctx: CoreContext) => path.join(ctx.workspaceRoot, CONTROL_PLANE_FILE);
+const fileOf = (ctx: CoreContext) => configPath(ctx.workspaceRoot, "control-plane.json");
 
 /**
  * The registered roots, in registration order; `[]` when none (or the file is unreadable —

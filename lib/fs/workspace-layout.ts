@@ -1,0 +1,121 @@
+/** Every path under a Casefile workspace, and the one change stamp of its indexed content: no other module builds these paths. */
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
+import path from "node:path";
+
+/*
+ * <workspace>/
+ *   metadata.json                      prompt-diary schema 3 (also the prepare lock's anchor)
+ *   projects/<project_key>/            project.json, sessions.index.jsonl, sessions/, evidence/, project-synthesis.json
+ *   .casefile/                         derived data, safe to delete: index/, analysis/, forensics/, usage/, sync/
+ *   .casefile-config/                  configuration, kept by `prepare --force`: sources.json, control-plane.json
+ *   .casefile-staging/                 prepare's staged copies while it runs
+ *   audit/                             the audit ledger (lib/ledger/paths names what is inside)
+ */
+
+/** The workspace's metadata file (prompt-diary contract). */
+export const METADATA_FILE = "metadata.json";
+/** The folder holding one folder per project. */
+export const PROJECTS_DIR = "projects";
+/** Casefile's derived data: deleting it loses nothing but time. */
+export const CASEFILE_DIR = ".casefile";
+/** Casefile's configuration: what the workspace syncs from and which Control Plane roots it shows. */
+export const CONFIG_DIR = ".casefile-config";
+/** Where a fresh prepare stages its copies of large sources. */
+export const STAGING_DIR = ".casefile-staging";
+/** The audit ledger's folder (never deleted by `prepare --force`). */
+export const AUDIT_DIR = "audit";
+/** The project's envelope of work items (seed 001). */
+export const SYNTHESIS_FILE = "project-synthesis.json";
+
+/** The folders under `.casefile/`, one per kind of derived data. */
+export type DerivedArea = "index" | "analysis" | "forensics" | "usage" | "sync";
+/** The configuration files under `.casefile-config/`. */
+export type ConfigName = "sources.json" | "control-plane.json";
+
+/** What `prepare --force` deletes before it rebuilds (never configuration, staging or the audit ledger). */
+export const REBUILT_ENTRIES: readonly string[] = [PROJECTS_DIR, METADATA_FILE, CASEFILE_DIR];
+
+/** `<root>/metadata.json`. */
+export const metadataPath = (root: string): string => path.join(root, METADATA_FILE);
+/** `<root>/projects`. */
+export const projectsDir = (root: string): string => path.join(root, PROJECTS_DIR);
+/** `<root>/projects/<project_key>`. */
+export const projectDir = (root: string, projectKey: string): string => path.join(root, PROJECTS_DIR, projectKey);
+/** `<project>/project.json`. */
+export const projectJsonPath = (projectDirPath: string): string => path.join(projectDirPath, "project.json");
+/** `<project>/sessions.index.jsonl`. */
+export const sessionsIndexPath = (projectDirPath: string): string => path.join(projectDirPath, "sessions.index.jsonl");
+/** `<project>/sessions`: transcript copies and their side folders. */
+export const sessionsDir = (projectDirPath: string): string => path.join(projectDirPath, "sessions");
+/** `<project>/evidence`. */
+export const evidenceDir = (projectDirPath: string): string => path.join(projectDirPath, "evidence");
+/** `evidence/<session_ref>.json`: one session's evidence card, relative to its project folder. */
+export const evidenceCardRel = (sessionRef: string): string => `evidence/${sessionRef}.json`;
+/** `<project>/evidence/<session_ref>.json`. */
+export const evidenceCardPath = (projectDirPath: string, sessionRef: string): string => path.join(projectDirPath, evidenceCardRel(sessionRef));
+/** `projects/<project_key>/<rel>`: a project file as errors and audit records name it (workspace-relative). */
+export const projectRelPath = (projectKey: string, rel: string): string => `${PROJECTS_DIR}/${projectKey}/${rel}`;
+/** `<project>/project-synthesis.json`. */
+export const synthesisPath = (projectDirPath: string): string => path.join(projectDirPath, SYNTHESIS_FILE);
+/** `<root>/.casefile/<area>[/<name>...]`. */
+export const derivedPath = (root: string, area: DerivedArea, ...names: string[]): string => path.join(root, CASEFILE_DIR, area, ...names);
+/** `<root>/.casefile-staging`. */
+export const stagingDir = (root: string): string => path.join(root, STAGING_DIR);
+/** `<root>/audit`. */
+export const auditDir = (root: string): string => path.join(root, AUDIT_DIR);
+
+/**
+ * `<root>/.casefile-config/<name>`, moving a copy left in `.casefile/` by an older Casefile there
+ * first (configuration used to sit in the derived folder, where `prepare --force` deleted it).
+ * A file already at the new place wins; the old one is then left alone.
+ */
+export function configPath(root: string, name: ConfigName): string {
+  const file = path.join(root, CONFIG_DIR, name);
+  const legacy = path.join(root, CASEFILE_DIR, name);
+  if (!existsSync(file) && existsSync(legacy)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      renameSync(legacy, file);
+    } catch (error) {
+      // Another process moved it first.
+      if (!existsSync(file)) throw error;
+    }
+  }
+  return file;
+}
+
+/** What {@link workspaceStamp} covers: `index` = metadata, projects and indexes; `content` adds evidence cards and synthesis envelopes. */
+export type StampScope = "index" | "content";
+
+/**
+ * The one change stamp of a workspace: inode, size and mtime of metadata.json and, per project
+ * (sorted), project.json and sessions.index.jsonl (and with `content`, project-synthesis.json and
+ * every evidence card). Equal stamps mean nothing it covers was written (atomic writes change
+ * the inode). Synchronous stats: a thousand awaited stats are a thousand thread-pool round
+ * trips, which a loaded machine stretches to hundreds of milliseconds.
+ */
+export function workspaceStamp(root: string, scope: StampScope = "index"): string {
+  const parts: string[] = [statPart(metadataPath(root))];
+  for (const name of listSorted(projectsDir(root))) {
+    const dir = projectDir(root, name);
+    parts.push(name, statPart(projectJsonPath(dir)), statPart(sessionsIndexPath(dir)));
+    if (scope === "content") {
+      parts.push(statPart(synthesisPath(dir)));
+      for (const card of listSorted(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));
+    }
+  }
+  return parts.join("|");
+}
+
+function statPart(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "-";
+}
+
+function listSorted(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
