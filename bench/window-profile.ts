@@ -9,7 +9,7 @@
 import { performance } from "node:perf_hooks";
 import { createCoreContext } from "@/lib/context";
 import { callTool, serializeToolResult } from "@/lib/tools/registry";
-import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
+import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { ensureRealShapedWorkspace } from "./real-shaped";
 

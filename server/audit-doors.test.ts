@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCoreContext } from "@/lib/context";
 import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { corpusSessions, corpusWorkspace } from "@/lib/ledger/__fixtures__/corpus-workspace";
-import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
+import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import type { FinishedEntry, StartedEntry } from "@/lib/ledger/schema";
 import { HAS_SHARED, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { canonicalJson, canonicalJsonReference } from "@/lib/ledger/canonical-json";
+import { canonicalJson, canonicalJsonReference } from "@/lib/json/canonical-json";
 
 import { isShared, jsonText, shareValue } from "./shared-values";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 
-import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
+import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { blobPath, blobRef, type LedgerPaths } from "@/lib/ledger/paths";
 
 /** A stored blob: its SHA-256 and its reference (`inputs/<hash>`). */

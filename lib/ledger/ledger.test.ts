@@ -11,7 +11,7 @@ import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { corpusSessions, corpusWorkspace } from "@/lib/ledger/__fixtures__/corpus-workspace";
 import { persistBlob } from "@/lib/ledger/blobs";
 import { chainAuthors } from "@/lib/ledger/chain-authors";
-import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
+import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
 import { configureLedger, getLedger, Ledger } from "@/lib/ledger/ledger-store";
 import { listSegments } from "@/lib/ledger/paths";

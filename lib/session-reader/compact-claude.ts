@@ -10,7 +10,8 @@ import {
   type CompactBody,
   type ToolResultMeta,
 } from "./compact-fields";
-import { asObject, nonBlankString, type JsonObject } from "@/lib/sources/common/py-compat";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 import type { CompactToolResult, CompactToolUse } from "./schema";
 
 /** Content kinds in the order prompt-diary reports them when first seen. */

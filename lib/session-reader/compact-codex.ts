@@ -10,7 +10,9 @@ import {
   type CompactBody,
 } from "./compact-fields";
 import { isSourceContext } from "@/lib/sources/codex/source-context";
-import { asObject, nonBlankString, pythonJsonDumps, type JsonObject } from "@/lib/sources/common/py-compat";
+import { pyDumps } from "@/lib/json/python-json";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 
 /**
  * Compacts one parsed Codex rollout record (contract §4.4 classic):
@@ -123,5 +125,5 @@ function outputText(output: unknown): string {
   if (typeof output === "string") return output;
   if (Array.isArray(output)) return contentItemsText(output, true);
   if (output === null || output === undefined) return "";
-  return pythonJsonDumps(output);
+  return pyDumps(output, { ensureAscii: false, sortKeys: true });
 }

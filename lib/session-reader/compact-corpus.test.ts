@@ -10,7 +10,7 @@ import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecords } from "./compact";
-import { parseJsonObject } from "@/lib/sources/common/py-compat";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { TRIM_MARKER } from "./trim";
 
 const CORPUS = path.join(SHARED_DIR, "corpus");

@@ -1,4 +1,6 @@
-import { nonBlankString, pyLstrip, pythonJsonDumps, type JsonObject } from "@/lib/sources/common/py-compat";
+import { pyDumps } from "@/lib/json/python-json";
+import { nonBlankString, pyLstrip } from "@/lib/sources/common/py-compat";
+import { type JsonObject } from "@/lib/sources/common/json-object";
 import type { CompactRecord, CompactToolResult, CompactToolUse } from "./schema";
 import { boundedInputSummary, boundedText, trimToolResultPreview, utf8ByteLength } from "./trim";
 
@@ -62,7 +64,7 @@ export function asSourceContext(body: CompactBody): CompactBody {
 export function toolInputText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
-  return pythonJsonDumps(value);
+  return pyDumps(value, { ensureAscii: false, sortKeys: true });
 }
 
 /** One tool use with a bounded `input_summary` ({@link boundedInputSummary}). */

@@ -1,13 +1,12 @@
 import { sha256Hex } from "./sha256";
 
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
-import { isJsonObject } from "@/lib/sources/common/json-object";
+import { isJsonObject, type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
 import { codexDuplicateOf } from "@/lib/sources/codex/codex-echo";
 import { compactClaudeRecord } from "./compact-claude";
 import { compactCodexRecord } from "./compact-codex";
 import { genericBody, type CompactBody } from "./compact-fields";
-import { parseJsonObject, type JsonObject } from "@/lib/sources/common/py-compat";
 import type { CompactRecord } from "./schema";
 
 /** One physical line: 1-based `line` and its decoded text without the line terminator. */

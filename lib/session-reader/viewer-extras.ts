@@ -1,5 +1,6 @@
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
-import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "@/lib/sources/common/py-compat";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import type { CompactRecord, RecordGroup, ViewerExtras } from "./schema";
 
 /** Detail text is clipped to this many characters (the viewer clamps it further). */

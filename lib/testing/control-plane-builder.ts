@@ -1,8 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { jsToPy, pyFloat, type PyValue } from "@/lib/sources/control-plane/py-json";
-import { pyJsonDumpsUnsorted } from "@/lib/sources/control-plane/py-json";
+import { jsToPy, pyDumps, pyFloat, type PyValue } from "@/lib/json/python-json";
 import { computeEntryHash, merkleRoot } from "@/lib/sources/control-plane/verify";
 
 /** One entry to write, in source-formats.md §3.2's schema (id, prompts_used and hashes are filled in). */
@@ -45,7 +44,7 @@ export function serializeLedger(entries: readonly CpEntrySpec[], previous = ""):
     }) as Map<string, PyValue>;
     const hash = computeEntryHash(entry);
     entry.set("entry_hash", hash);
-    lines.push(pyJsonDumpsUnsorted(entry));
+    lines.push(pyDumps(entry, { ensureAscii: false }));
     hashes.push(hash);
     prev = hash;
   }

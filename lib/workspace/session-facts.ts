@@ -1,5 +1,6 @@
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
-import { asObject, nonBlankString, parseJsonObject } from "@/lib/sources/common/py-compat";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionFacts } from "@/lib/workspace/schema";
 

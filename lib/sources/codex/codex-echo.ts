@@ -1,4 +1,5 @@
-import { asObject, parseTimestampMicros, type JsonObject } from "@/lib/sources/common/py-compat";
+import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
+import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 
 /** Echo window: the echo may follow its original by 0 to 100 ms inclusive (contract §1.7). */
 export const ECHO_WINDOW_MICROS = 100_000;

@@ -1,8 +1,11 @@
 import { createHash, type Hash } from "node:crypto";
 
 import type { JsonObject } from "@/lib/sources/common/json-object";
-import { canonicalJson } from "@/lib/sources/codex/canonical-json";
+import { pyDumps, type PyDumpsOptions } from "@/lib/json/python-json";
 import type { CodexOutputTokens } from "@/lib/sources/codex/token-usage";
+
+/** How a fork fingerprint writes each line (contract §1.8 step 5): `json.dumps(line, sort_keys=True)`, ASCII-escaped. */
+const FORK_FINGERPRINT_JSON: PyDumpsOptions = { sortKeys: true, ensureAscii: true };
 
 type HeldLine = { raw: JsonObject | null; record: JsonObject | null };
 
@@ -69,6 +72,6 @@ export class OpenTurn {
 
   private include(raw: JsonObject | null, record: JsonObject | null): void {
     this.tokens.observe(record);
-    this.hash?.update(`${canonicalJson(raw)}\n`, "utf8");
+    this.hash?.update(`${pyDumps(raw, FORK_FINGERPRINT_JSON)}\n`, "utf8");
   }
 }

@@ -6,6 +6,11 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `value` when it is a plain JSON object, else `null`. */
+export function asObject(value: unknown): JsonObject | null {
+  return isJsonObject(value) ? value : null;
+}
+
 /**
  * Parses one JSONL line into an object, or returns null when the line is not a JSON object
  * (invalid JSON, a blank line, or an array/scalar): the contract's "malformed line" (§1.6).

@@ -2,25 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import { seededRandom } from "@/lib/testing/random";
 
-import { nonBlankString, parseJsonObject, parseTimestampMicros, pyLstrip, pythonJsonDumps } from "./py-compat";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
 
-describe("pythonJsonDumps (json.dumps ensure_ascii=False, sort_keys=True)", () => {
-  it("uses Python separators and sorted keys", () => {
-    expect(pythonJsonDumps({ b: [1, 2.5, true, null], a: { d: "x", c: false } })).toBe(
-      '{"a": {"c": false, "d": "x"}, "b": [1, 2.5, true, null]}',
-    );
-  });
-
-  it("keeps non-ASCII and lone surrogates raw, escapes control characters", () => {
-    expect(pythonJsonDumps("é中😀\u2028")).toBe('"é中😀\u2028"');
-    expect(pythonJsonDumps("\ud800")).toBe('"\ud800"');
-    expect(pythonJsonDumps('q"\\\n\t\u0001\u001f')).toBe('"q\\"\\\\\\n\\t\\u0001\\u001f"');
-  });
-
-  it("sorts keys by code point, not UTF-16 unit", () => {
-    expect(pythonJsonDumps({ "\uffff": 1, "😀": 2 })).toBe('{"\uffff": 1, "😀": 2}');
-  });
-});
+import { nonBlankString, parseTimestampMicros, pyLstrip } from "./py-compat";
 
 describe("Python whitespace rules", () => {
   it("lstrip and blank checks follow str.isspace", () => {

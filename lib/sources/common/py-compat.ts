@@ -1,21 +1,14 @@
 /**
  * Small Python-parity helpers for compact records: prompt-diary is Python, and these rules decide
- * visible strings (blank checks, prefix checks after `lstrip()`, `json.dumps` text, timestamps).
+ * visible strings (blank checks, prefix checks after `lstrip()`, timestamps); `json.dumps` is lib/json/python-json.
  */
 import { parseUtcShapeMicros } from "@/lib/sources/common/timestamps";
 
-/** A parsed JSON object (not an array, not null). */
-export type JsonObject = { [key: string]: unknown };
 
 /** Characters Python's `str.isspace()` accepts (JS `\s` differs: it adds U+FEFF, lacks \x1c-\x1f, \x85). */
 const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
 const ONLY_SPACE = new RegExp(`^[${PY_SPACE}]*$`);
-
-/** `value` when it is an object (not an array), else `null`. */
-export function asObject(value: unknown): JsonObject | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
-}
 
 /** `value` when it is a string that is not blank (Python `value.strip()` non-empty), else `null`. */
 export function nonBlankString(value: unknown): string | null {
@@ -30,61 +23,6 @@ export function nonBlankString(value: unknown): string | null {
 /** Python `str.lstrip()` with no argument. */
 export function pyLstrip(text: string): string {
   return text.replace(LEADING_SPACE, "");
-}
-
-/** Parses one line as a JSON object; `null` for malformed JSON or a non-object value. */
-export function parseJsonObject(text: string): JsonObject | null {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Python `json.dumps(value, ensure_ascii=False, sort_keys=True)`: `", "` / `": "` separators,
- * keys sorted by code point, non-ASCII (even lone surrogates) kept raw. Known gaps, from values
- * JSON.parse cannot carry: floats written `1.0` come out `1`, exponents as `1e-7` not `1e-07`.
- */
-export function pythonJsonDumps(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return quote(value);
-  if (typeof value === "number") return JSON.stringify(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
-  if (typeof value === "object") {
-    const entries = Object.keys(value)
-      .sort(compareCodePoints)
-      .map((key) => `${quote(key)}: ${pythonJsonDumps((value as JsonObject)[key])}`);
-    return `{${entries.join(", ")}}`;
-  }
-  return "null";
-}
-
-const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-};
-
-/** Python's `ensure_ascii=False` string quoting: escapes only the quote, the backslash and U+0000..U+001F. */
-function quote(text: string): string {
-  const escape = (c: string) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  return `"${text.replace(/["\\\u0000-\u001f]/g, escape)}"`;
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
-    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
-    if (diff !== 0) return diff;
-  }
-  return left.length - right.length;
 }
 
 const ISO_TIMESTAMP =

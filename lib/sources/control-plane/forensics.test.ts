@@ -12,7 +12,7 @@ import { discoverControlPlane, type ControlPlaneLayout } from "@/lib/sources/con
 import { CP_FORENSIC_TOOL_NAMES } from "@/lib/sources/control-plane/dispatch";
 import { cpGrepJsonl, cpListSessions, cpQueryLedgerFull, cpReconstructSession, cpSessionOverview, type CpReconstructInput, type CpSessionOverview } from "@/lib/sources/control-plane/forensics";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
-import { pyFloat } from "@/lib/sources/control-plane/py-json";
+import { pyFloat } from "@/lib/json/python-json";
 import { verifyControlPlane } from "@/lib/sources/control-plane/verify";
 import { cpTime, mergeScripts, scriptSession, serializeLedger, writeControlPlaneRoot, writeRotatedLedger } from "@/lib/testing/control-plane-builder";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { discoverControlPlane } from "@/lib/sources/control-plane/discover";
 import { splitLedgerText } from "@/lib/sources/control-plane/ledger-lines";
-import { parsePyJson, pyFloatRepr, pyJsonDumps } from "@/lib/sources/control-plane/py-json";
+import { parsePyJson, pyDumps, pyFloatRepr } from "@/lib/json/python-json";
 import { ChainVerifier, merkleRoot, verifyControlPlane, verifyLedger } from "@/lib/sources/control-plane/verify";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
@@ -29,7 +29,7 @@ describe("Python json.dumps parity", () => {
 
   it("sorts keys by code point, keeps non-ASCII, escapes like Python, keeps int vs float", () => {
     const src = '{"b": 1, "a": [1.0, -0, 10], "é": "ü\\u0001\\n\\"", "\\ud83d\\ude00": 2, "\\uffff": 3}';
-    expect(pyJsonDumps(parsePyJson(src))).toBe('{"a": [1.0, 0, 10], "b": 1, "é": "ü\\u0001\\n\\"", "\uffff": 3, "😀": 2}');
+    expect(pyDumps(parsePyJson(src), { ensureAscii: false, sortKeys: true })).toBe('{"a": [1.0, 0, 10], "b": 1, "é": "ü\\u0001\\n\\"", "\uffff": 3, "😀": 2}');
   });
 });
 

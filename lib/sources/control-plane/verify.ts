@@ -4,7 +4,7 @@ import path from "node:path";
 
 import type { ControlPlaneLayout, DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { type LedgerLine, streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
-import { parsePyJson, pyJsonDumps, pyJsonDumpsUnsorted, type PyValue } from "@/lib/sources/control-plane/py-json";
+import { parsePyJson, pyDumps, type PyValue } from "@/lib/json/python-json";
 import type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 export type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity };
 
@@ -19,7 +19,7 @@ export const MAX_ISSUES = 200;
 export function computeEntryHash(entry: Map<string, PyValue>, prefix = ""): string {
   const copy = new Map(entry);
   copy.delete("entry_hash");
-  return prefix + createHash("sha256").update(pyJsonDumps(copy), "utf8").digest("hex");
+  return prefix + createHash("sha256").update(pyDumps(copy, { ensureAscii: false, sortKeys: true }), "utf8").digest("hex");
 }
 
 /**
@@ -108,7 +108,7 @@ export class ChainVerifier {
     if (computed !== entryHash) {
       ok = false;
       this.report("error", "hash_mismatch", seg.file, l.line, `entry_hash ${short(entryHash)} does not match the entry (recomputed ${short(computed)})`);
-    } else if (pyJsonDumpsUnsorted(parsed) !== l.text) {
+    } else if (pyDumps(parsed, { ensureAscii: false }) !== l.text) {
       ok = false;
       this.report("error", "noncanonical", seg.file, l.line, "the line's bytes differ from the hashed entry's json.dumps text (edited whitespace or number spelling)");
     }

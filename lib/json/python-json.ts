@@ -1,12 +1,27 @@
-/**
- * Python `json` parity for Control Plane v2 hashing (source-formats.md §3.2): a JSON reader that
- * keeps each number as Python's `json.loads` would type it (int vs float, from the lexeme, which
- * `JSON.parse` loses: `15.0` → `15`), and a writer equal to `json.dumps(value, sort_keys=True,
- * ensure_ascii=False)` with the default `", "` / `": "` separators and Python float `repr`.
+/** Python `json` parity: one `dumps` (ensure_ascii, separators, sort_keys), the code-point key order, one escape table, and a `json.loads` that keeps ints and floats apart. */
+
+/*
+ * Users: prompt-diary's compact records (`ensure_ascii=False`, sorted), Codex fork fingerprints
+ * (contract §1.8 step 5: `ensure_ascii=True`, sorted) and Control Plane v2 entry hashes
+ * (source-formats.md §3.2: `ensure_ascii=False`, sorted, Python float `repr`; the ledger lines
+ * themselves unsorted). JavaScript numbers from `JSON.parse` cannot tell `1.0` from `1`; values
+ * read by {@link parsePyJson} can ({@link PyInt}, {@link PyFloat}).
  */
 
+/** A Python `int` read by {@link parsePyJson}: its exact lexeme. */
+export class PyInt {
+  readonly kind = "int";
+  constructor(readonly text: string) {}
+}
+
+/** A Python `float` read by {@link parsePyJson}. */
+export class PyFloat {
+  readonly kind = "float";
+  constructor(readonly value: number) {}
+}
+
 /** A number as Python holds it after `json.loads`: an `int` (exact lexeme) or a `float`. */
-export type PyNumber = { kind: "int"; text: string } | { kind: "float"; value: number };
+export type PyNumber = PyInt | PyFloat;
 
 /** A JSON value as Python holds it. Objects are Maps so that any key (`__proto__`) is kept. */
 export type PyValue = null | boolean | string | PyNumber | PyValue[] | Map<string, PyValue>;
@@ -63,8 +78,8 @@ class Parser {
     const m = NUMBER.exec(this.text);
     if (!m) throw new PyJsonError("expecting value", this.pos);
     this.pos += m[0].length;
-    if (m[1] === undefined && m[2] === undefined) return { kind: "int", text: m[0] };
-    return { kind: "float", value: Number(m[0]) };
+    if (m[1] === undefined && m[2] === undefined) return new PyInt(m[0]);
+    return new PyFloat(Number(m[0]));
   }
 
   object(): Map<string, PyValue> {
@@ -145,28 +160,87 @@ const WORDS: [string, PyValue][] = [
   ["null", null],
   ["true", true],
   ["false", false],
-  ["NaN", { kind: "float", value: NaN }],
-  ["Infinity", { kind: "float", value: Infinity }],
-  ["-Infinity", { kind: "float", value: -Infinity }],
+  ["NaN", new PyFloat(NaN)],
+  ["Infinity", new PyFloat(Infinity)],
+  ["-Infinity", new PyFloat(-Infinity)],
 ];
 
+/** `json.dumps` keyword arguments, with Python's defaults. */
+export type PyDumpsOptions = {
+  /** Escape every character outside printable ASCII as `\uXXXX` per UTF-16 unit (default true). */
+  ensureAscii?: boolean;
+  /** Item and key separators (default `", "` and `": "`). */
+  separators?: readonly [string, string];
+  /** Sort object keys by code point (default false: the object's own order). */
+  sortKeys?: boolean;
+};
+
 /**
- * `json.dumps(value, sort_keys=True, ensure_ascii=False)`: keys sorted by code point, `", "` and
- * `": "` separators, only `"`, `\` and U+0000–U+001F escaped, ints as written (Python
- * normalises `-0` to `0`), floats as Python `repr` ({@link pyFloatRepr}).
+ * Python `json.dumps(value, **options)`. Objects and Maps are dicts; JavaScript numbers are
+ * written as `JSON.stringify` does (so `1.0` comes out `1`, and non-finite numbers `null`), a
+ * {@link PyInt} as written (`-0` as `0`) and a {@link PyFloat} as Python's `repr`; `undefined`
+ * and anything else not JSON is `null`. Pure; never throws.
  */
-export function pyJsonDumps(value: PyValue): string {
-  if (value === null) return "null";
-  if (value === true) return "true";
-  if (value === false) return "false";
-  if (typeof value === "string") return pyQuote(value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
-  if (value instanceof Map) {
-    const keys = [...value.keys()].sort(compareCodePoints);
-    return `{${keys.map((k) => `${pyQuote(k)}: ${pyJsonDumps(value.get(k)!)}`).join(", ")}}`;
+export function pyDumps(value: unknown, options: PyDumpsOptions = {}): string {
+  const ascii = options.ensureAscii ?? true;
+  const [item, key] = options.separators ?? [", ", ": "];
+  const sort = options.sortKeys ?? false;
+  const quote = ascii ? quoteAscii : quoteRaw;
+  const write = (v: unknown): string => {
+    if (v === null || v === undefined) return "null";
+    if (typeof v === "string") return quote(v);
+    if (typeof v === "number") return JSON.stringify(v);
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (typeof v !== "object") return "null";
+    if (Array.isArray(v)) return `[${v.map(write).join(item)}]`;
+    if (v instanceof PyInt) return v.text === "-0" ? "0" : v.text;
+    if (v instanceof PyFloat) return pyFloatRepr(v.value);
+    if (v instanceof Map) {
+      const keys = [...(v as Map<string, unknown>).keys()];
+      if (sort) keys.sort(compareCodePoints);
+      return `{${keys.map((k) => `${quote(k)}${key}${write(v.get(k))}`).join(item)}}`;
+    }
+    const record = v as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (sort) keys.sort(compareCodePoints);
+    return `{${keys.map((k) => `${quote(k)}${key}${write(record[k])}`).join(item)}}`;
+  };
+  return write(value);
+}
+
+/** The escapes both quotings share (Python `json.encoder.ESCAPE_DCT`); other characters are `\uXXXX`. */
+const ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const escape = (c: string): string => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+// Most strings need no escaping: a test first (fork fingerprints re-serialize every Codex line).
+const ASCII_ESCAPED = /[\\"]|[^ -~]/;
+const ASCII_ESCAPED_ALL = /[\\"]|[^ -~]/g;
+const RAW_ESCAPED = /["\\\u0000-\u001f]/;
+const RAW_ESCAPED_ALL = /["\\\u0000-\u001f]/g;
+
+/** `ensure_ascii=True` quoting: the escapes above, and everything outside printable ASCII. */
+function quoteAscii(text: string): string {
+  return ASCII_ESCAPED.test(text) ? `"${text.replace(ASCII_ESCAPED_ALL, escape)}"` : `"${text}"`;
+}
+
+/** `ensure_ascii=False` quoting: only the quote, the backslash and U+0000–U+001F (lone surrogates stay raw). */
+function quoteRaw(text: string): string {
+  return RAW_ESCAPED.test(text) ? `"${text.replace(RAW_ESCAPED_ALL, escape)}"` : `"${text}"`;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Python's `str` order: by code point (UTF-16 unit order differs from it only around surrogates). */
+export function compareCodePoints(a: string, b: string): number {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i += 1;
   }
-  if (value.kind === "int") return value.text === "-0" ? "0" : value.text;
-  return pyFloatRepr(value.value);
+  return a.length - b.length;
 }
 
 /**
@@ -194,23 +268,6 @@ export function pyFloatRepr(x: number): string {
   return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
 }
 
-const ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-function pyQuote(text: string): string {
-  return `"${text.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i += 1;
-  }
-  return a.length - b.length;
-}
-
 /** Converts a parsed {@link PyValue} to plain JSON-compatible JS (floats and ints as numbers). */
 export function pyToJs(value: PyValue): unknown {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
@@ -220,7 +277,7 @@ export function pyToJs(value: PyValue): unknown {
     for (const [k, v] of value) Object.defineProperty(out, k, { value: pyToJs(v), enumerable: true, writable: true, configurable: true });
     return out;
   }
-  return value.kind === "int" ? Number(value.text) : value.value;
+  return value instanceof PyInt ? Number(value.text) : value.value;
 }
 
 /**
@@ -230,9 +287,9 @@ export function pyToJs(value: PyValue): unknown {
 export function jsToPy(value: unknown): PyValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "boolean" || typeof value === "string") return value;
-  if (typeof value === "number") return Number.isInteger(value) ? { kind: "int", text: String(value) } : { kind: "float", value };
+  if (typeof value === "number") return Number.isInteger(value) ? new PyInt(String(value)) : new PyFloat(value);
   if (Array.isArray(value)) return value.map(jsToPy);
-  if (isPyFloat(value)) return { kind: "float", value: value.__pyFloat };
+  if (isPyFloat(value)) return new PyFloat(value.__pyFloat);
   const out = new Map<string, PyValue>();
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.set(k, jsToPy(v));
   return out;
@@ -243,13 +300,3 @@ const isPyFloat = (v: unknown): v is PyFloatMarker => typeof v === "object" && v
 
 /** Marks a number as a Python float for {@link jsToPy} (so `15` is written `15.0`). */
 export const pyFloat = (value: number): PyFloatMarker => ({ __pyFloat: value });
-
-/**
- * `json.dumps(value, ensure_ascii=False)` in the value's own key order (how Control Plane writes
- * a ledger line), default separators.
- */
-export function pyJsonDumpsUnsorted(value: PyValue): string {
-  if (value instanceof Map) return `{${[...value].map(([k, v]) => `${pyQuote(k)}: ${pyJsonDumpsUnsorted(v)}`).join(", ")}}`;
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumpsUnsorted).join(", ")}]`;
-  return pyJsonDumps(value);
-}
