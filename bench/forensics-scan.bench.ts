@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const WORKSPACE = process.env.SCAN_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "scan-ws");
 const SELF = fileURLToPath(import.meta.url);
@@ -51,7 +52,7 @@ async function child(): Promise<void> {
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await sessionOverview(ctx, { project_key: t.project_key, session_ref: t.session_ref });
+  const result = await sessionOverview(ctx, { project_key: t.project_key, session_ref: t.session_ref }, sessionAuditEvents);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   clearInterval(timer);

@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import type { CoreContext } from "@/lib/context";
 
 import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const WORKSPACE = process.env.FORENSICS_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "forensics-ws");
 const SELF = fileURLToPath(import.meta.url);
@@ -82,7 +83,7 @@ async function child(kind: string): Promise<void> {
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  const result = await sessionOverview(ctx, { project_key: t.project_key, session_ref: t.session_ref });
+  const result = await sessionOverview(ctx, { project_key: t.project_key, session_ref: t.session_ref }, sessionAuditEvents);
   const ms = performance.now() - t0;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -136,12 +137,12 @@ async function reconstructFigures(ctx: CoreContext, t: Target): Promise<void> {
   const { reconstructSessionInputSchema } = await import("@/lib/forensics/schema");
   const input = reconstructSessionInputSchema.parse({ project_key: t.project_key, session_ref: t.session_ref });
   let t0 = performance.now();
-  const cold = await reconstructSession(ctx, input);
+  const cold = await reconstructSession(ctx, input, sessionAuditEvents);
   const coldMs = performance.now() - t0;
   const warm: number[] = [];
   for (let i = 0; i < 5; i++) {
     t0 = performance.now();
-    await reconstructSession(ctx, { ...input, offset: i * 100 });
+    await reconstructSession(ctx, { ...input, offset: i * 100 }, sessionAuditEvents);
     warm.push(performance.now() - t0);
   }
   console.log(

@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { REAL_SHAPED_DIR } from "./real-shaped";
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const WORKSPACE = process.env.SCAN_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "scan-ws");
 const storeDir = path.join(WORKSPACE, ".casefile", "forensics");
@@ -24,6 +25,6 @@ for (const key of await fs.readdir(projects)) {
 }
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const r = await sessionOverview(ctx, target!);
+const r = await sessionOverview(ctx, target!, sessionAuditEvents);
 const cpu = process.cpuUsage(cpu0);
 console.log(`${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB, status ${r.status}`);

@@ -20,7 +20,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["analysis"],
   ["forensics"],
   ["ledger"],
-  ["overview", "demo"],
+  // session_overview and reconstruct_session are defined above the ledger, which passes its reader in.
+  ["overview", "demo", "tools/session-forensics"],
   ["tools/registry"],
 ];
 
@@ -28,15 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
  * Violations not removed yet: `"<importing file> -> <imported @/lib path>"`, each with a reason.
  * Keep this list short; an entry that no longer occurs fails the test so it gets deleted.
  */
-const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
-  // session_overview and reconstruct_session merge the session's audit-ledger entries into the
-  // timeline (seed 002), and lib/ledger/tools reads lib/forensics/session-ledgers, so the two
-  // folders import each other. Removing it means passing a ledger reader into sessionOverview /
-  // reconstructSession from the tool level (their tool definitions then move above lib/ledger).
-  ["forensics/audit-source.ts -> @/lib/ledger/ledger-store", "forensics timeline reads the audit ledger; invert via an injected reader"],
-  ["forensics/audit-source.ts -> @/lib/ledger/query", "forensics timeline reads the audit ledger; invert via an injected reader"],
-  ["forensics/audit-source.ts -> @/lib/ledger/schema", "AuditEntryView type; moves with the reader above"],
-]);
+const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 const LIB = path.resolve(__dirname);
 
@@ -106,7 +99,113 @@ function findViolations(): { key: string; message: string }[] {
   return found;
 }
 
+/** The lib-relative file (`a/b.ts`) an import specifier names, or undefined when it is not a lib source file. */
+function resolveSpec(spec: string): string | undefined {
+  for (const candidate of [`${spec}.ts`, `${spec}.tsx`, `${spec}/index.ts`, spec]) {
+    if (/\.tsx?$/.test(candidate) && fs.existsSync(path.join(LIB, candidate))) return candidate;
+  }
+  return undefined;
+}
+
+/** The lib specifiers a file loads at run time: comments and `import type` / `export type` left out (erased by TypeScript). */
+function runtimeImportsOf(file: string): string[] {
+  const text = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const specs: string[] = [];
+  const re = /(?:^\s*(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?|import\s*\(\s*)["']([^"']+)["']/gm;
+  for (const match of text.matchAll(re)) {
+    const spec = match[1] ?? "";
+    if (spec.startsWith("@/lib/")) specs.push(spec.slice("@/lib/".length));
+    else if (spec.startsWith(".")) specs.push(path.relative(LIB, path.resolve(path.dirname(file), spec)).split(path.sep).join("/"));
+  }
+  return specs;
+}
+
+/** Run-time import cycles between lib files: each strongly connected component of more than one file. */
+function findCycles(): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of listSources(LIB)) {
+    const rel = path.relative(LIB, file).split(path.sep).join("/");
+    graph.set(rel, runtimeImportsOf(file).flatMap((spec) => resolveSpec(spec) ?? []));
+  }
+  return cyclesOf(graph);
+}
+
+/** The strongly connected components of more than one node (Tarjan), each sorted. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components, iterative over the sorted files.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (start: string) => {
+    const work: [string, number][] = [[start, 0]];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const [node, i] = top;
+      const edges = graph.get(node) ?? [];
+      if (i < edges.length) {
+        top[1] += 1;
+        const to = edges[i]!;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push([to, 0]);
+        } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(node)!));
+      }
+      if (low.get(node) === index.get(node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== node);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    }
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+/** The layer order the README documents ("Inside `lib/`, folders import downward only, lowest first: …"), as sets of unit names. */
+function documentedLayers(): string[][] | null {
+  const readme = path.join(LIB, "..", "README.md");
+  if (!fs.existsSync(readme)) return null;
+  const text = fs.readFileSync(readme, "utf8").replace(/\s+/g, " ");
+  const match = /lowest first: (.*?); `lib\/layers\.test\.ts`/.exec(text);
+  if (!match) return null;
+  return match[1]!.split("→").map((group) => [...group.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort());
+}
+
 describe("lib layering", () => {
+  it("the layers are the README's, in its order", () => {
+    expect(documentedLayers()).toEqual(LAYERS.map((layer) => [...layer].sort()));
+  });
+
+  it("no lib files import each other in a cycle", () => {
+    expect(findCycles()).toEqual([]);
+  });
+
+  it("the cycle check sees a cycle, however long", () => {
+    const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["d", "e"]]]);
+    expect(cyclesOf(graph)).toEqual([["a", "b", "c"]]);
+  });
+
   const violations = findViolations();
 
   it("lib modules import only their own folder or lower layers", () => {

@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
 /**
  * Issue 8, item 1 ("the registry is the only entry; the dashboard's reads and writes are tool
  * calls too"): the dashboard's server queries reach lib/ only through registered tools. A query
- * module may import, as values, tool definitions (`@/lib/<domain>/tools`), the registry and the
+ * module may import, as values, tool definitions (`@/lib/<domain>/tools`, and
+ * `@/lib/tools/session-forensics` for the two forensics tools above the ledger), the registry and the
  * error helpers; anything else from lib/ only as a type — or one of the named constants below
  * (page sizes the page and the tool share).
  */
 const QUERIES = path.resolve(__dirname, "queries");
 
-const ALLOWED_MODULE = /^@\/lib\/(?:.+\/tools|tools\/registry|errors)$/;
+const ALLOWED_MODULE = /^@\/lib\/(?:.+\/tools|tools\/(?:registry|session-forensics)|errors)$/;
 const ALLOWED_CONSTANTS: ReadonlySet<string> = new Set(["EVIDENCE_TURNS_PAGE"]);
 
 /** Value imports of `@/lib/...` in a source text that break the rule: `"<module> { names }"`. */

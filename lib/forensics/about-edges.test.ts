@@ -7,6 +7,7 @@ import { createCoreContext } from "@/lib/context";
 import { sessionOverview } from "@/lib/forensics/overview";
 import type { SessionOverviewResult } from "@/lib/forensics/schema";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const at = (minute: number) => `2026-05-12T01:${String(minute).padStart(2, "0")}:00Z`;
 const apiError = (minute: number) => JSON.stringify({ type: "assistant", timestamp: at(minute), isApiErrorMessage: true, message: { role: "assistant", content: [{ type: "text", text: "API Error: 529 overloaded" }] } });
@@ -28,8 +29,8 @@ describe("session_overview about on edge sessions (seed 004: 0 turns, only error
     await fs.writeFile(path.join(side, "agent-a1.jsonl"), [subUser(1), subCall(2)].join("\n") + "\n");
     const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
     const about = async (ref: string) => {
-      const first = (await sessionOverview(ctx, { project_key: TEST_PROJECT_KEY, session_ref: ref })) as SessionOverviewResult;
-      const second = (await sessionOverview(ctx, { project_key: TEST_PROJECT_KEY, session_ref: ref })) as SessionOverviewResult;
+      const first = (await sessionOverview(ctx, { project_key: TEST_PROJECT_KEY, session_ref: ref }, sessionAuditEvents)) as SessionOverviewResult;
+      const second = (await sessionOverview(ctx, { project_key: TEST_PROJECT_KEY, session_ref: ref }, sessionAuditEvents)) as SessionOverviewResult;
       expect(second.summary.about).toBe(first.summary.about);
       return first;
     };

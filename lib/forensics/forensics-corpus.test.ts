@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
-import { UNLISTED_AUDIT_TOOLS } from "@/lib/forensics/audit-source";
 import { grepJsonl } from "@/lib/forensics/grep";
 import { sessionOverview } from "@/lib/forensics/overview";
 import { reconstructSession } from "@/lib/forensics/reconstruct";
@@ -19,6 +18,7 @@ import { listSessions } from "@/lib/forensics/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { sessionAuditEvents, UNLISTED_AUDIT_TOOLS } from "@/lib/ledger/session-audit";
 
 const NOW = () => new Date("2026-11-21T10:00:00Z");
 
@@ -48,9 +48,9 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
     }
   });
 
-  const overview = async (name: keyof typeof SESSIONS) => (await sessionOverview(ctx, { project_key: refs[name].project_key, session_ref: refs[name].session_ref })) as SessionOverviewResult;
+  const overview = async (name: keyof typeof SESSIONS) => (await sessionOverview(ctx, { project_key: refs[name].project_key, session_ref: refs[name].session_ref }, sessionAuditEvents)) as SessionOverviewResult;
   const reconstruct = async (name: keyof typeof SESSIONS, over: Record<string, unknown> = {}) =>
-    (await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs[name].project_key, session_ref: refs[name].session_ref, ...over }))) as ReconstructSessionResult;
+    (await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs[name].project_key, session_ref: refs[name].session_ref, ...over }), sessionAuditEvents)) as ReconstructSessionResult;
   const grep = async (over: Record<string, unknown>) => (await grepJsonl(ctx, grepJsonlInputSchema.parse(over))) as GrepJsonlResult;
 
   it("registers the three read-only tools", () => {
@@ -100,7 +100,7 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(done.summary.about).toMatch(/Session ended cleanly with an agent reply\.$/);
       const fiveMinutesLater = Date.parse(done.summary.ended_at!) + 5 * 60_000;
       const recent = createCoreContext(ctx.workspaceRoot, { now: () => new Date(fiveMinutesLater) });
-      const r = (await sessionOverview(recent, { project_key: refs.codex.project_key, session_ref: refs.codex.session_ref })) as SessionOverviewResult;
+      const r = (await sessionOverview(recent, { project_key: refs.codex.project_key, session_ref: refs.codex.session_ref }, sessionAuditEvents)) as SessionOverviewResult;
       expect(r.summary.status).toBe("active");
       expect(r.summary.about).toContain("still active");
     });
@@ -110,7 +110,7 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       let total = 0;
       for (const p of ws.projects) {
         for (const row of p.rows) {
-          const o = (await sessionOverview(ctx, { project_key: p.projectKey, session_ref: row.session_ref })) as SessionOverviewResult;
+          const o = (await sessionOverview(ctx, { project_key: p.projectKey, session_ref: row.session_ref }, sessionAuditEvents)) as SessionOverviewResult;
           const analysis = await analyzeSessionFile(path.join(p.dir, row.session_path), row.source);
           expect(o.summary.warning_counts.context_reset ?? 0, `${p.projectKey}/${row.session_ref}`).toBe(analysis.reset_count);
           expect(o.summary.warnings.filter((w) => w.type === "context_reset").map((w) => w.line)).toEqual(analysis.resets.map((r) => r.session_line));
@@ -122,8 +122,8 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
     });
 
     it("returns invalid naming the field for an unknown session or project", async () => {
-      expect(await sessionOverview(ctx, { project_key: refs.era1.project_key, session_ref: "S9999" })).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
-      expect(await sessionOverview(ctx, { project_key: "nope", session_ref: "S0001" })).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
+      expect(await sessionOverview(ctx, { project_key: refs.era1.project_key, session_ref: "S9999" }, sessionAuditEvents)).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+      expect(await sessionOverview(ctx, { project_key: "nope", session_ref: "S0001" }, sessionAuditEvents)).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
     });
   });
 
@@ -217,7 +217,7 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
     });
 
     it("returns invalid naming the field for an unknown session", async () => {
-      expect(await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs.codex.project_key, session_ref: "S0404" }))).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+      expect(await reconstructSession(ctx, reconstructSessionInputSchema.parse({ project_key: refs.codex.project_key, session_ref: "S0404" }), sessionAuditEvents)).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
     });
   });
 
@@ -346,7 +346,7 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
   describe("pagination and caps on every tool", () => {
     it.each(Object.keys(SESSIONS) as (keyof typeof SESSIONS)[])("%s: session_overview pages its errors and warnings with limit/offset; counts stay exact", async (name) => {
       const ids = { project_key: refs[name].project_key, session_ref: refs[name].session_ref };
-      const whole = (await sessionOverview(ctx, { ...ids, limit: 1000 })) as SessionOverviewResult;
+      const whole = (await sessionOverview(ctx, { ...ids, limit: 1000 }, sessionAuditEvents)) as SessionOverviewResult;
       const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
       expect(whole.summary.errors.length).toBe(sum(whole.summary.error_counts));
       expect(whole.summary.warnings.length).toBe(sum(whole.summary.warning_counts));

@@ -1,5 +1,5 @@
 import type { CoreContext } from "@/lib/context";
-import { auditDiagnostics, sessionAuditEvents } from "@/lib/forensics/audit-source";
+import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
@@ -23,13 +23,13 @@ export const TOP_MESSAGE_CHARS = 200;
  * turns) and warnings (compactions, context resets, truncated lines), each pointing at its file
  * and physical line (paged by `limit`/`offset` on each list, counts exact) — then diagnostics: tokens, tool calls by tool and
  * family, subagents by type, events per source, the files read, and the audit ledger's calls
- * on the session ({@link sessionAuditEvents}, read fresh each time; the forensics reads
+ * on the session (from `readAudit`, read fresh each time; the forensics reads
  * themselves are left out, so two calls in a row are identical). One streaming pass over the
  * session's files ({@link scanSession}), cached while they are unchanged.
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
-export async function sessionOverview(ctx: CoreContext, input: SessionOverviewInput): Promise<SessionOverviewResult | ForensicsInvalid> {
+export async function sessionOverview(ctx: CoreContext, input: SessionOverviewInput, readAudit: AuditReader): Promise<SessionOverviewResult | ForensicsInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const session = resolved.session;
@@ -71,7 +71,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     const c = stats.families.get(fam);
     if (c) byFamily[fam] = { ...c };
   }
-  const audit = await sessionAuditEvents(ctx, input.project_key, input.session_ref);
+  const audit = await readAudit(ctx, input.project_key, input.session_ref);
   // The scan's stats are cached and shared: the audit count goes on a copy.
   const events = { ...stats.eventsBySource, audit: audit.length };
   const eventTypes = eventTypeCounts(scan.types, scan.typeId);

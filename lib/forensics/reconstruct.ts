@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
-import { type AuditEvent, mergeAuditOrder, sessionAuditEvents } from "@/lib/forensics/audit-source";
+import { type AuditEvent, type AuditReader, mergeAuditOrder } from "@/lib/forensics/audit-source";
 import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
 import { readLineRange } from "@/lib/jsonl/line-index";
@@ -15,7 +15,7 @@ const TOOL_FILE_PREVIEW_BYTES = 2048;
 /**
  * `reconstruct_session` (seed 004, adapted to transcripts): one page of the session's merged
  * timeline — main transcript, subagent transcripts, persisted tool results and the audit
- * ledger's entries on the session ({@link sessionAuditEvents}) — in the order of
+ * ledger's entries on the session (from `readAudit`) — in the order of
  * {@link scanSession} (timestamp, then source priority main > subagent > tool_result > audit,
  * then file and physical line; {@link mergeAuditOrder} places the audit entries). Each row
  * is `{index, timestamp, source, file, line, event_type, actor, turn_ref, agent_id, payload}`;
@@ -30,11 +30,11 @@ const TOOL_FILE_PREVIEW_BYTES = 2048;
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
-export async function reconstructSession(ctx: CoreContext, input: ReconstructSessionInput): Promise<ReconstructSessionResult | ForensicsInvalid> {
+export async function reconstructSession(ctx: CoreContext, input: ReconstructSessionInput, readAudit: AuditReader): Promise<ReconstructSessionResult | ForensicsInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const scan = await scanSession(ctx, resolved.session);
-  const audit = await sessionAuditEvents(ctx, input.project_key, input.session_ref);
+  const audit = await readAudit(ctx, input.project_key, input.session_ref);
   const selected = filterOrder(scan, audit, input.source, input.event_type);
   const base: ReconstructSessionResult = {
     status: "ok",
@@ -97,7 +97,8 @@ function filterOrder(scan: SessionScan, audit: readonly AuditEvent[], source: Ti
  */
 function auditRow(ev: AuditEvent, index: number, input: ReconstructSessionInput): TimelineRow {
   const e = ev.entry;
-  const outcome = e.kind === "tool_call_finished" ? { result: e.result, status: e.status ?? null, duration_ms: e.duration_ms } : e.outcome ? { result: e.outcome.result, status: e.outcome.status ?? null, duration_ms: e.outcome.duration_ms } : { result: "running", status: null, duration_ms: null };
+  const told = e.outcome as { result: unknown; status?: unknown; duration_ms: unknown } | undefined;
+  const outcome = e.kind === "tool_call_finished" ? { result: e.result, status: e.status ?? null, duration_ms: e.duration_ms } : told ? { result: told.result, status: told.status ?? null, duration_ms: told.duration_ms } : { result: "running", status: null, duration_ms: null };
   const tool = ev.toolName ?? "unknown tool";
   const summary = e.kind === "tool_call_started" ? `${tool} called via ${ev.door ?? "?"}` : `${tool} finished: ${outcome.result}${outcome.status ? ` (${outcome.status})` : ""}`;
   const payload: Record<string, unknown> = { summary, tool_name: ev.toolName, receipt_id: e.receipt_id, ...outcome };

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCoreContext } from "@/lib/context";
 import { freshProcess } from "@/lib/testing/fresh-process";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const at = (second: number) => `2026-05-12T01:${String(Math.floor(second / 60)).padStart(2, "0")}:${String(second % 60).padStart(2, "0")}.${String(second % 1000).padStart(3, "0")}Z`;
 
@@ -53,7 +54,7 @@ async function overview(workers: string, session: { content: string; source?: "c
   const root = await buildTestWorkspace([{ ref: "S0001", ...session }]);
   const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
   const ids = { project_key: TEST_PROJECT_KEY, session_ref: "S0001" };
-  const result = { overview: await sessionOverview(ctx, ids), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true }) };
+  const result = { overview: await sessionOverview(ctx, ids, sessionAuditEvents), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true }, sessionAuditEvents) };
   const stored = await fs.readdir(path.join(root, ".casefile", "forensics"));
   // The stored scan's arrays (its JSON header names the files' mtimes, which differ).
   const bytes = await fs.readFile(path.join(root, ".casefile", "forensics", stored[0]!));

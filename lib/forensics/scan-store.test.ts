@@ -3,8 +3,8 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { createCoreContext } from "@/lib/context";
-import type { SessionOverviewResult } from "@/lib/forensics/schema";
+import { type CoreContext, createCoreContext } from "@/lib/context";
+import type { SessionOverviewInput, SessionOverviewResult } from "@/lib/forensics/schema";
 import { freshProcess } from "@/lib/testing/fresh-process";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
 
@@ -18,7 +18,9 @@ const reply = (minute: number) => JSON.stringify({ type: "assistant", timestamp:
 /** A fresh module graph: what a new process sees (no scan in memory). */
 async function freshOverview() {
   freshProcess();
-  return (await import("@/lib/forensics/overview")).sessionOverview;
+  const { sessionOverview } = await import("@/lib/forensics/overview");
+  const { sessionAuditEvents } = await import("@/lib/ledger/session-audit");
+  return (ctx: CoreContext, input: SessionOverviewInput) => sessionOverview(ctx, input, sessionAuditEvents);
 }
 
 describe("the stored session scan (a fresh process skips the pass over the transcripts)", () => {

@@ -4,7 +4,7 @@ import { analysisTools } from "@/lib/analysis/tools";
 import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
-import { forensicsTools, listSessionsTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/forensics/tools";
 import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";
@@ -12,13 +12,15 @@ import { overviewTools } from "@/lib/overview/tools";
 import { controlPlaneTools } from "@/lib/sources/control-plane/tools";
 import { sessionReaderTools } from "@/lib/session-reader/tools";
 import { synthesisTools } from "@/lib/synthesis/tools";
+import { forensicsTools } from "@/lib/tools/session-forensics";
 import { type AnyToolDefinition, parseToolInput, type ToolDefinition, type ToolInputInvalid, type ToolResult } from "@/lib/tools/define-tool";
 import { listProjectsTool, workspaceTools } from "@/lib/workspace/tools";
 
 export type { ToolResult } from "@/lib/tools/define-tool";
 
 /**
- * Every tool, one line per domain (each domain declares its tools in `lib/<domain>/tools.ts`).
+ * Every tool, one line per domain (each domain declares its tools in `lib/<domain>/tools.ts`;
+ * session_overview and reconstruct_session in `lib/tools/session-forensics.ts`, above the ledger whose reader they are given).
  * CLI, HTTP, MCP, server actions and the dashboard's reads all dispatch through
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").

@@ -1,6 +1,7 @@
 import "server-only";
 
-import { grepJsonlTool, reconstructSessionTool } from "@/lib/forensics/tools";
+import { grepJsonlTool } from "@/lib/forensics/tools";
+import { reconstructSessionTool } from "@/lib/tools/session-forensics";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";

@@ -3,7 +3,7 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
-import { reconstructSessionTool, sessionOverviewTool } from "@/lib/forensics/tools";
+import { reconstructSessionTool, sessionOverviewTool } from "@/lib/tools/session-forensics";
 import type { CpListSessionsResult, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/forensics";
 import { getControlPlaneProjectTool, readLedgerLinesTool, verifyLedgersTool } from "@/lib/sources/control-plane/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
