@@ -6,7 +6,7 @@ import { readChatExport } from "@/lib/analysis/export-links";
 import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
-import { ByteLru } from "@/lib/cache/byte-lru";
+import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
@@ -27,7 +27,7 @@ const MEMORY_ENTRIES = 2_000;
  * serves it again (a JSON parse), while the analyses of ordinary sessions stay in memory.
  */
 export const ANALYSIS_MEMORY_BYTES = 16 << 20;
-const memory = processWide("analysis:analyses", () => new ByteLru<string, { stamp: string; analysis: SessionAnalysis }>(ANALYSIS_MEMORY_BYTES));
+const memory = stampedCache<SessionAnalysis>("analysis:analyses", ANALYSIS_MEMORY_BYTES);
 
 /**
  * The analysis of one resolved session (seed 003), cached per file version: the key is the
@@ -41,8 +41,8 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   const side = await sideFiles(session);
   const stamp = JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]);
   const key = session.filePath;
-  const hit = memory.get(key);
-  if (hit && hit.stamp === stamp) return hit.analysis;
+  const hit = memory.get(key, stamp);
+  if (hit) return hit;
   const diskFile = analysisFile(ctx, session, `${threshold}.json`);
   const disk = await readCache(diskFile, stamp);
   let analysis: SessionAnalysis;
@@ -52,7 +52,7 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
     analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
     textBytes = await writeCache(diskFile, { stamp, analysis });
   }
-  memory.set(key, { stamp, analysis }, 2 * textBytes);
+  memory.set(key, stamp, analysis, 2 * textBytes);
   return analysis;
 }
 
@@ -94,7 +94,7 @@ const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp
  * server component and a route handler, two copies of this module) each ran the analysis of the
  * same gigabyte session at once (issue 13: server RSS).
  */
-const riskInFlight = processWide("analysis:risk-in-flight", () => new Map<string, Promise<SessionRisk>>());
+const riskInFlight = sharedBuilds<SessionRisk>("analysis:risk-in-flight");
 /** The file version (stamp) whose background risk analysis failed, per file ({@link getSessionRiskIfReady} then waits for that version). */
 const riskFailed = processWide("analysis:risk-failed", () => new Map<string, string>());
 /** The background risk analysis of each large session file: when it started, and whether it still runs. */
@@ -115,11 +115,7 @@ export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession)
   const hit = riskMemo.get(session.filePath);
   if (hit && hit.stamp === stamp) return hit.risk;
   const key = `${session.filePath}\n${stamp}`;
-  const running = riskInFlight.get(key);
-  if (running) return running;
-  const task = computeRisk(ctx, session, stamp).finally(() => riskInFlight.delete(key));
-  riskInFlight.set(key, task);
-  return task;
+  return riskInFlight.run(key, () => computeRisk(ctx, session, stamp));
 }
 
 /**

@@ -2,8 +2,7 @@ import fs from "node:fs/promises";
 import type { Worker } from "node:worker_threads";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
@@ -175,7 +174,7 @@ export const SCAN_MEMORY_BYTES = 16 << 20;
 // One per process (lib/cache/process-wide): each of Next's bundle layers (the session page's
 // overview, the timeline's API) kept its own, holding a gigabyte session's ~12 MB scan twice and
 // running a second full scan beside a cold one (issue 13).
-const cache = processWide("forensics:scan-cache", () => new ByteLru<string, { stamp: string; scan: SessionScan }>(SCAN_MEMORY_BYTES));
+const cache = stampedCache<SessionScan>("forensics:scan-cache", SCAN_MEMORY_BYTES);
 
 /**
  * The event index and aggregates of one session (main transcript, subagents, tool results),
@@ -197,28 +196,16 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
   }));
   const stamp = `${stamps.join("|")}#${session.row.turns.length}`;
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;
-  const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.scan;
   // Issue 13: concurrent requests for the same unchanged session share one pass (a second page
   // visit during a cold scan of a 1 GB session used to start a second full scan beside it).
-  const flightKey = `${key}\u0000${stamp}`;
-  const running = inFlight.get(flightKey);
-  if (running) return running;
-  const pending = (async () => {
+  return cache.getOrBuild(key, stamp, async () => {
     let scan = await loadStoredScan(ctx, key, stamp, files);
     if (scan === null) {
       scan = await buildScan(ctx, session, files);
       await storeScan(ctx, key, stamp, scan);
     }
-    cache.set(key, { stamp, scan }, scanBytes(scan));
-    return scan;
-  })();
-  inFlight.set(flightKey, pending);
-  try {
-    return await pending;
-  } finally {
-    inFlight.delete(flightKey);
-  }
+    return { value: scan, bytes: scanBytes(scan) };
+  });
 }
 
 /**
@@ -230,9 +217,6 @@ export function scanBytes(scan: SessionScan): number {
   const text = JSON.stringify([scan.stats, scan.files, scan.types], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
   return arrays + 2 * text.length;
 }
-
-/** Scans under way, by session and stamp (see {@link scanSession}). */
-const inFlight = processWide("forensics:scan-in-flight", () => new Map<string, Promise<SessionScan>>());
 
 function spawnScanWorker(): Promise<Worker> {
   return startWorker(import.meta.url, "./scan-worker.ts");

@@ -1,7 +1,6 @@
 import fs from "node:fs/promises";
 
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
 import { readLineRange } from "@/lib/jsonl/line-index";
@@ -26,7 +25,7 @@ type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
  * strings plus 400 for the rest: a row is at most ~1.5 KB, so this keeps ~5,000 sessions' rows.
  */
 export const SUMMARY_MEMORY_BYTES = 8 << 20;
-const cache = processWide("forensics:session-summary", () => new ByteLru<string, { stamp: string; item: SummaryItem; recent: boolean }>(SUMMARY_MEMORY_BYTES));
+const cache = stampedCache<{ item: SummaryItem; recent: boolean }>("forensics:session-summary", SUMMARY_MEMORY_BYTES);
 function itemBytes(item: SummaryItem): number {
   let chars = 0;
   for (const v of Object.values(item)) if (typeof v === "string") chars += v.length;
@@ -46,8 +45,8 @@ function itemBytes(item: SummaryItem): number {
 export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
-  const hit = cache.get(session.filePath);
-  if (hit && hit.stamp === stamp) {
+  const hit = cache.get(session.filePath, stamp);
+  if (hit) {
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (hit.recent) {
       const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
@@ -92,7 +91,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     status: ending.status,
     last_response_preview: ending.last_response_preview,
   };
-  cache.set(session.filePath, { stamp, item, recent: ending.reason === "recent" }, itemBytes(item) + 2 * (stamp.length + session.filePath.length));
+  cache.set(session.filePath, stamp, { item, recent: ending.reason === "recent" }, itemBytes(item) + 2 * (stamp.length + session.filePath.length));
   return item;
 }
 

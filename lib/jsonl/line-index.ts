@@ -1,8 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError, isAppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
@@ -218,9 +217,9 @@ export async function* iterateLineBytes(
  * persisted file on each call instead of pinned.
  */
 export const LINE_INDEX_MEMORY_BYTES = 64 << 20;
-/** Plain data, so one cache serves every copy of this module in the server (lib/cache/process-wide). */
-const memory = processWide("line-index:lru", () => new ByteLru<string, LineIndex>(LINE_INDEX_MEMORY_BYTES));
-const inFlight = processWide("line-index:in-flight", () => new Map<string, Promise<LineIndex>>());
+/** Plain data, so one cache serves every copy of this module in the server. Unstamped: a stale index is the base a grown file extends. */
+const memory = stampedCache<LineIndex>("line-index:lru", LINE_INDEX_MEMORY_BYTES);
+const inFlight = sharedBuilds<LineIndex>("line-index:in-flight");
 
 /**
  * Returns a current line index of `filePath`: from the in-process LRU (bounded by
@@ -231,11 +230,7 @@ const inFlight = processWide("line-index:in-flight", () => new Map<string, Promi
  */
 export async function getLineIndex(filePath: string, cacheDir: string | null): Promise<LineIndex> {
   const key = path.resolve(filePath);
-  const running = inFlight.get(key);
-  if (running) return running;
-  const task = resolveLineIndex(key, cacheDir).finally(() => inFlight.delete(key));
-  inFlight.set(key, task);
-  return task;
+  return inFlight.run(key, () => resolveLineIndex(key, cacheDir));
 }
 
 /**
@@ -286,7 +281,7 @@ async function resolveLineIndex(key: string, cacheDir: string | null): Promise<L
 
 function remember(key: string, index: LineIndex): LineIndex {
   // The whole buffer the offsets sit in: a view of a persisted file's bytes holds all of them.
-  memory.set(key, index, Math.max(index.starts.byteLength, index.starts.buffer.byteLength) + 2 * key.length + 64);
+  memory.set(key, "", index, Math.max(index.starts.byteLength, index.starts.buffer.byteLength) + 2 * key.length + 64);
   return index;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { evidenceDir } from "@/lib/fs/workspace-layout";
@@ -11,7 +12,8 @@ import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 
-const evidenceCache = new Map<string, { stamp: string; turnsWithChain: number }>();
+/** Turns with a chain by project folder, stamped by its evidence cards and index (the stamp is most of an entry's bytes). */
+const evidenceCache = stampedCache<number>("overview:turns-with-chain", 4 << 20);
 
 /**
  * The overview of every project for the home page: session and turn counts, evidence coverage
@@ -49,10 +51,10 @@ export async function getWorkspaceOverview(ctx: CoreContext): Promise<WorkspaceO
 
 async function turnsWithChain(ctx: CoreContext, project: LoadedProject): Promise<number> {
   const stamp = await evidenceStamp(project);
-  const hit = evidenceCache.get(project.dir);
-  if (hit?.stamp === stamp) return hit.turnsWithChain;
+  const hit = evidenceCache.get(project.dir, stamp);
+  if (hit !== undefined) return hit;
   const coverage = await evidenceCoverage(ctx, project.projectKey);
-  evidenceCache.set(project.dir, { stamp, turnsWithChain: coverage.turns_with_chain });
+  evidenceCache.set(project.dir, stamp, coverage.turns_with_chain, 2 * (stamp.length + project.dir.length) + 64);
   return coverage.turns_with_chain;
 }
 

@@ -1,4 +1,4 @@
-import { processWide } from "@/lib/cache/process-wide";
+import { sharedBuilds } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
@@ -90,21 +90,16 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
 }
 
 /** Blocks being built right now, so concurrent windows over one block build it once. */
-const building = processWide("session-reader:blocks-building", () => new Map<string, Promise<CompactRecord[]>>());
+const building = sharedBuilds<CompactRecord[]>("session-reader:blocks-building");
 
 async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string): Promise<CompactRecord[]> {
   const stored = await store.read(CompactStore.blockOf(span.start));
   if (stored && stored.length === span.end - span.start + 1 && stored[0]?.line === span.start) return stored;
-  let pending = building.get(key);
-  if (!pending) {
-    pending = (async () => {
-      const records = await buildSpan(filePath, index, span.start, span.end, source);
-      await store.write(CompactStore.blockOf(span.start), records);
-      return records;
-    })().finally(() => building.delete(key));
-    building.set(key, pending);
-  }
-  return pending;
+  return building.run(key, async () => {
+    const records = await buildSpan(filePath, index, span.start, span.end, source);
+    await store.write(CompactStore.blockOf(span.start), records);
+    return records;
+  });
 }
 
 /** Lines of a span decoded and built at a time: a span's texts are never all alive at once (issue 13). */

@@ -1,4 +1,5 @@
 import { processWide } from "@/lib/cache/process-wide";
+import { StampedCache } from "@/lib/cache/stamped-cache";
 import { memoText, shareValue } from "@/lib/json/shared-values";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
@@ -11,8 +12,6 @@ const BUDGET_BYTES = 8 << 20;
 /** Bytes of a record beyond its JSON text: the entry, its key and the object headers. */
 const RECORD_OVERHEAD = 200;
 
-type Entry = { record: CompactRecord; cost: number };
-
 /**
  * A bounded, least-recently-used cache of compact records, keyed by file version (absolute
  * path, size, mtime), source and line. A compact record is a pure function of the file's bytes
@@ -23,45 +22,27 @@ type Entry = { record: CompactRecord; cost: number };
  * beside them while they stay cached.
  */
 export class CompactRecordCache {
-  private readonly entries = new Map<string, Entry>();
-  private used = 0;
+  private readonly records: StampedCache<CompactRecord>;
 
-  constructor(private readonly budget = BUDGET_BYTES) {}
+  constructor(budget = BUDGET_BYTES) {
+    // One record may take an eighth of the budget at most: a huge line never flushes a window.
+    this.records = new StampedCache<CompactRecord>(budget, { maxEntryBytes: budget / 8 });
+  }
 
   /** The cached record for `line` of a file version, or undefined. */
   get(version: string, line: number): CompactRecord | undefined {
-    const key = `${version}\u0000${line}`;
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.record;
+    return this.records.get(`${version}\u0000${line}`);
   }
 
   /** Caches a record, evicting the least recently used ones past the budget. */
   set(version: string, record: CompactRecord): void {
-    const key = `${version}\u0000${record.line}`;
-    const old = this.entries.get(key);
-    if (old) {
-      this.used -= old.cost;
-      this.entries.delete(key);
-    }
     const shared = shareValue(record);
-    const cost = recordCost(shared);
-    if (cost > this.budget / 8) return;
-    this.entries.set(key, { record: shared, cost });
-    this.used += cost;
-    for (const [k, e] of this.entries) {
-      if (this.used <= this.budget) break;
-      this.entries.delete(k);
-      this.used -= e.cost;
-    }
+    this.records.set(`${version}\u0000${record.line}`, "", shared, recordCost(shared));
   }
 
   /** Drops everything (tests, benchmarks). */
   clear(): void {
-    this.entries.clear();
-    this.used = 0;
+    this.records.clear();
   }
 }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 
-import { ByteLru } from "@/lib/cache/byte-lru";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { isJsonObject } from "@/lib/evidence/card-file";
@@ -26,7 +26,7 @@ import {
  * poll instead of pinned.
  */
 export const SYNTHESIS_STATE_MEMORY_BYTES = 24 << 20;
-const cache = processWide("synthesis:state", () => new ByteLru<string, { stamp: string; state: SynthesisState }>(SYNTHESIS_STATE_MEMORY_BYTES));
+const cache = stampedCache<SynthesisState>("synthesis:state", SYNTHESIS_STATE_MEMORY_BYTES);
 
 /**
  * Everything the synthesis page shows for one project (issue 4, "Dashboard"): the envelope as
@@ -43,10 +43,10 @@ export async function getSynthesisState(ctx: CoreContext, projectKey: string): P
   const target = await getSynthesisTarget(ctx, projectKey);
   const key = `${ctx.workspaceRoot}\u0000${projectKey}`;
   const stamp = await stampOf(target);
-  const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.state;
+  const hit = cache.get(key, stamp);
+  if (hit) return hit;
   const { state, envelopeBytes } = await computeState(target);
-  cache.set(key, { stamp, state }, stateBytes(state, envelopeBytes) + 2 * stamp.length);
+  cache.set(key, stamp, state, stateBytes(state, envelopeBytes) + 2 * stamp.length);
   return state;
 }
 

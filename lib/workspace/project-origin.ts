@@ -1,3 +1,4 @@
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import type { LoadedProject } from "@/lib/workspace/load";
@@ -8,7 +9,8 @@ export type ProjectOrigin = { cwd: string | null; git_branch: string | null };
 
 /** How many lines from the top of a session are probed for `cwd` and the branch. */
 const PROBE_LINES = 32;
-const cache = new Map<string, { stamp: string; origin: ProjectOrigin }>();
+/** Origins by project folder, stamped by the latest session's path, size and mtime (~200 bytes each). */
+const cache = stampedCache<ProjectOrigin>("workspace:project-origin", 1 << 20);
 
 /**
  * The working directory and git branch recorded in the project's latest session (the highest
@@ -28,11 +30,11 @@ export async function getProjectOrigin(ctx: CoreContext, project: LoadedProject)
     if (!resolved.ok) return none;
     const index = await getWorkspaceLineIndex(ctx, resolved.session.filePath);
     const stamp = `${resolved.session.filePath}:${index.size}:${index.mtimeMs}`;
-    const hit = cache.get(project.dir);
-    if (hit?.stamp === stamp) return hit.origin;
+    const hit = cache.get(project.dir, stamp);
+    if (hit) return hit;
     const lines = index.lineCount === 0 ? [] : await readLineRange(resolved.session.filePath, index, 1, Math.min(PROBE_LINES, index.lineCount));
     const origin = originOf(lines.map((l) => l.text));
-    cache.set(project.dir, { stamp, origin });
+    cache.set(project.dir, stamp, origin, 2 * (stamp.length + project.dir.length + (origin.cwd?.length ?? 0) + (origin.git_branch?.length ?? 0)) + 64);
     return origin;
   } catch {
     return none;

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
@@ -19,7 +18,7 @@ import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/ses
  * character of the stamp: a session of 20,000 turns holds ~2.4 MB.
  */
 export const TURN_USAGE_MEMORY_BYTES = 16 << 20;
-const memory = processWide("workspace:turn-usage", () => new ByteLru<string, { stamp: string; rows: TurnUsage[] }>(TURN_USAGE_MEMORY_BYTES));
+const memory = stampedCache<TurnUsage[]>("workspace:turn-usage", TURN_USAGE_MEMORY_BYTES);
 const usageBytes = (stamp: string, rows: readonly TurnUsage[]): number => 120 * rows.length + 2 * stamp.length;
 
 /**
@@ -34,14 +33,14 @@ const usageBytes = (stamp: string, rows: readonly TurnUsage[]): number => 120 * 
 export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): Promise<TurnUsage[]> {
   const st = await fs.stat(session.filePath);
   const stamp = usageStamp(st, session.row.turns);
-  const hit = memory.get(session.filePath);
-  if (hit?.stamp === stamp) return hit.rows;
+  const hit = memory.get(session.filePath, stamp);
+  if (hit) return hit;
   const cacheFile = usageCacheFile(ctx, session.filePath);
   const persisted = await readCache(cacheFile, stamp);
   const rows = persisted ?? (await computeUsage(ctx, session.row.source, session.filePath, session.row.turns));
   // A cache its reader checks (stamp, JSON): no fsync (issue 13: prepare primes one per session).
   if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows }), { durable: false }).catch(() => undefined);
-  memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
+  memory.set(session.filePath, stamp, rows, usageBytes(stamp, rows));
   return rows;
 }
 
@@ -86,7 +85,7 @@ async function storeUsage(ctx: CoreContext, session: PrimedSession, rows: TurnUs
   const content = JSON.stringify({ stamp, rows });
   const current = await fs.readFile(file, "utf8").catch(() => null);
   if (current !== content) await writeFileAtomic(file, content, { durable: false }).catch(() => undefined);
-  memory.set(session.filePath, { stamp, rows }, usageBytes(stamp, rows));
+  memory.set(session.filePath, stamp, rows, usageBytes(stamp, rows));
 }
 
 /**

@@ -1,8 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
 import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
@@ -35,7 +34,7 @@ export type CpLedgerRead = { entries: CpEntry[]; malformed: CpMalformedLine[] };
  * past the budget is parsed again on each call instead of pinned.
  */
 export const LEDGER_ENTRIES_MEMORY_BYTES = 48 << 20;
-const cache = processWide("control-plane:entries", () => new ByteLru<string, { stamp: string; read: CpLedgerRead }>(LEDGER_ENTRIES_MEMORY_BYTES));
+const cache = stampedCache<CpLedgerRead>("control-plane:entries", LEDGER_ENTRIES_MEMORY_BYTES);
 
 /**
  * Reads every entry of a ledger (segments in chain order), streaming each file. Results are
@@ -49,8 +48,8 @@ export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLed
     return `${f}:${st.size}:${st.mtimeMs}`;
   }))).join("|");
   const key = `${ledger.dir}\u0000${ledger.id}`;
-  const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.read;
+  const hit = cache.get(key, stamp);
+  if (hit) return hit;
   const entries: CpEntry[] = [];
   const malformed: CpMalformedLine[] = [];
   let textChars = 0;
@@ -74,7 +73,7 @@ export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLed
     }
   }
   const read = { entries, malformed };
-  cache.set(key, { stamp, read }, 4 * textChars + 2 * stamp.length + 64 * (entries.length + malformed.length));
+  cache.set(key, stamp, read, 4 * textChars + 2 * stamp.length + 64 * (entries.length + malformed.length));
   return read;
 }
 
