@@ -10,7 +10,8 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts"],
+    // Component tests are components/**/*.test.tsx, each with `// @vitest-environment happy-dom`.
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,
