@@ -12,6 +12,9 @@ import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { DEFAULT_SESSION_LIST_PARAMS } from "./session-list-params";
 import { SessionTable } from "./session-table";
 
+/** Saves run real tool calls: on a loaded machine they take longer than Testing Library's default second. */
+const SLOW = { timeout: 10_000 };
+
 const push = vi.fn();
 vi.mock("next/navigation", () => ({
   useRouter: () => ({ push, replace: vi.fn(), prefetch: vi.fn() }),
@@ -81,7 +84,7 @@ describe("the session table", () => {
   it("shows an error with a retry when the list cannot be loaded", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: { code: "io_error", message: "disk unreadable" } }), { status: 500, headers: { "content-type": "application/json" } })));
     withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} />);
-    const alert = await screen.findByRole("alert");
+    const alert = await screen.findByRole("alert", undefined, SLOW);
     expect(alert.textContent).toContain("Could not load sessions.");
     expect(within(alert).getByRole("button", { name: "Retry" })).toBeTruthy();
   });
