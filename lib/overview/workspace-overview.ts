@@ -6,6 +6,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { evidenceDir } from "@/lib/fs/workspace-layout";
+import { readDirNames } from "@/lib/fs/list-dir";
 import type { ProjectOverview, WorkspaceOverview } from "@/lib/overview/schema";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
@@ -61,12 +62,8 @@ async function turnsWithChain(ctx: CoreContext, project: LoadedProject): Promise
 async function evidenceStamp(project: LoadedProject): Promise<string> {
   const dir = evidenceDir(project.dir);
   const parts = [String(project.rows.length), JSON.stringify(project.rows.map((r) => r.turns.length))];
-  let names: string[] = [];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    return parts.join("|");
-  }
+  const names = await readDirNames(dir, { filter: (n) => n.endsWith(".json") });
+  if (names === null) return parts.join("|");
   for (const name of names) {
     try {
       const st = await fs.stat(path.join(dir, name));

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { processWide } from "@/lib/cache/process-wide";
 import { AppError } from "@/lib/errors";
+import { listDir } from "@/lib/fs/list-dir";
 import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import type { IndexRow } from "@/lib/workspace/schema";
 
@@ -77,14 +78,6 @@ export function findProject(ws: LoadedWorkspace, projectKey: string): LoadedProj
   return ws.projects.find((p) => p.projectKey === projectKey);
 }
 
-async function listDirs(dir: string): Promise<string[]> {
-  try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  } catch {
-    return [];
-  }
-}
 
 async function readWorkspace(root: string): Promise<LoadedWorkspace> {
   const metaFile = metadataPath(root);
@@ -115,7 +108,7 @@ async function readWorkspace(root: string): Promise<LoadedWorkspace> {
     all_time: isObject(meta.report_window_utc) && meta.report_window_utc.start === null,
   };
   const projects: LoadedProject[] = [];
-  for (const name of await listDirs(projectsDir(root))) projects.push(await readProject(root, name));
+  for (const name of await listDir(projectsDir(root), { type: "dir" })) projects.push(await readProject(root, name));
   return { root, metadata, readOnly: schema !== 3, projects };
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveInside } from "@/lib/fs/paths";
+import { listDir, readDirNames } from "@/lib/fs/list-dir";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { getLineIndex, type LineIndex } from "@/lib/jsonl/line-index";
 import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
@@ -100,25 +101,13 @@ export function sessionSideDir(session: ResolvedSession): string {
 
 /** Lists the regular files of one sub-folder of a session's side folder, sorted; null when the folder is absent. */
 export async function listSideFiles(session: ResolvedSession, subdir: "tool-results" | typeof EXPORTS_SUBDIR): Promise<string[] | null> {
-  const dir = path.join(sessionSideDir(session), subdir);
-  let entries;
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return null;
-  }
-  return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+  return readDirNames(path.join(sessionSideDir(session), subdir), { type: "file" });
 }
 
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */
 export async function listSubagents(session: ResolvedSession): Promise<SubagentSummary[]> {
   const dir = subagentsDir(session);
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
-  } catch {
-    return [];
-  }
+  const names = await listDir(dir, { filter: (n) => n.endsWith(".jsonl") });
   const out: SubagentSummary[] = [];
   for (const name of names) {
     const st = await fs.stat(path.join(dir, name));
@@ -172,13 +161,7 @@ export async function sessionFiles(session: ResolvedSession): Promise<SessionFil
     out.push({ kind: "subagent", path: p, relative: rel(p), id: sub.agent_id, size_bytes: sub.size_bytes });
   }
   const toolDir = path.join(path.dirname(subagentsDir(session)), "tool-results");
-  let names: string[] = [];
-  try {
-    names = (await fs.readdir(toolDir)).sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
+  for (const name of await listDir(toolDir)) {
     const p = path.join(toolDir, name);
     const st = await fs.stat(p);
     if (st.isFile()) out.push({ kind: "tool_result", path: p, relative: rel(p), id: name.replace(/\.[^.]*$/, ""), size_bytes: st.size });

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { AppError } from "@/lib/errors";
+import { listDir } from "@/lib/fs/list-dir";
 
 /** The three ledgers seed 004's tools read, by their source names. */
 export const MAIN_LEDGERS = ["governance", "ho2m", "ho1m"] as const;
@@ -118,11 +119,5 @@ async function ledgersIn(dir: string, kind: DiscoveredLedger["kind"], tier: stri
     }));
 }
 
-async function listNames(dir: string, type: "dir" | "file"): Promise<string[]> {
-  try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => (type === "dir" ? e.isDirectory() : e.isFile())).map((e) => e.name).sort();
-  } catch {
-    return [];
-  }
-}
+/** The sorted names of the folders or files in `dir`; none when it cannot be read. */
+const listNames = (dir: string, type: "dir" | "file"): Promise<string[]> => listDir(dir, { type });
