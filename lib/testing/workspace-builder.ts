@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { metadataPath, projectDir, projectJsonPath, sessionsIndexPath } from "@/lib/fs/workspace-layout";
 import { makeTempDir } from "@/lib/testing/shared";
 import { serializeIndex } from "@/lib/workspace/prepare-refs";
 import type { IndexTurn } from "@/lib/sources/common/schema";
@@ -16,12 +17,12 @@ export type TestSession = { ref: string; source?: string; content: string | Buff
 export async function buildTestWorkspace(sessions: TestSession[]): Promise<string> {
   const root = await makeTempDir("casefile-test-ws-");
   await fs.writeFile(
-    path.join(root, "metadata.json"),
+    metadataPath(root),
     JSON.stringify({ schema_version: 3, report_date: "2026-05-12", timezone: "UTC", status: "final", prepared_at: "2026-05-13T00:00:00Z" }),
   );
-  const dir = path.join(root, "projects", TEST_PROJECT_KEY);
+  const dir = projectDir(root, TEST_PROJECT_KEY);
   await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, "project.json"), JSON.stringify({ schema_version: 3, project_key: TEST_PROJECT_KEY, project_label: "Demo" }));
+  await fs.writeFile(projectJsonPath(dir), JSON.stringify({ schema_version: 3, project_key: TEST_PROJECT_KEY, project_label: "Demo" }));
   const rows = [];
   for (const s of sessions) {
     const source = s.source ?? "claude-code";
@@ -40,7 +41,7 @@ export async function buildTestWorkspace(sessions: TestSession[]): Promise<strin
       turns,
     });
   }
-  await fs.writeFile(path.join(dir, "sessions.index.jsonl"), serializeIndex(rows));
+  await fs.writeFile(sessionsIndexPath(dir), serializeIndex(rows));
   return root;
 }
 

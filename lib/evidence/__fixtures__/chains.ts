@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 
+import { evidenceCardPath, projectDir } from "@/lib/fs/workspace-layout";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 
@@ -81,7 +81,7 @@ export function buildTwoTurnWorkspace(): Promise<string> {
 
 /** Absolute path of a session's card in a test workspace. */
 export const cardFile = (root: string, sessionRef = "S0001", projectKey = PROJECT): string =>
-  path.join(root, "projects", projectKey, "evidence", `${sessionRef}.json`);
+  evidenceCardPath(projectDir(root, projectKey), sessionRef);
 
 /** The card's bytes, or null when absent. */
 export async function cardBytes(root: string, sessionRef = "S0001", projectKey = PROJECT): Promise<Buffer | null> {

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { evidenceCardPath, projectDir, synthesisPath } from "@/lib/fs/workspace-layout";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 
@@ -40,7 +41,7 @@ const quote = (text: string) => ({ text, citations: [{ lines: "2-2" }] });
 
 /** Writes a card holding `chains` for a session. */
 export async function writeCard(root: string, sessionRef: string, chains: unknown[]): Promise<void> {
-  const file = path.join(root, "projects", PROJECT, "evidence", `${sessionRef}.json`);
+  const file = evidenceCardPath(projectDir(root, PROJECT), sessionRef);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, `${JSON.stringify({ schema_version: 1, project_key: PROJECT, session_ref: sessionRef, evidence_chains: chains }, null, 2)}\n`);
 }
@@ -65,7 +66,7 @@ export function spans(...pairs: [number, number][]): IndexTurn[] {
 }
 
 /** Absolute path of the envelope in a test workspace. */
-export const envelopeFile = (root: string, projectKey = PROJECT): string => path.join(root, "projects", projectKey, "project-synthesis.json");
+export const envelopeFile = (root: string, projectKey = PROJECT): string => synthesisPath(projectDir(root, projectKey));
 
 /** The envelope's bytes, or null when absent. */
 export const envelopeBytes = (root: string): Promise<Buffer | null> => fs.readFile(envelopeFile(root)).catch(() => null);
