@@ -9,6 +9,9 @@ const TAIL_POLL_MS = 250;
  * `casefile audit verify [--json]`: proves the ledger intact (every started entry has exactly one
  * finished entry, every blob's hash recomputes, segments in order, no torn line) and exits 0, or
  * lists the findings and exits 1. `--json` prints the report as one JSON object.
+ * `casefile audit anchor [--json]`: prints the head hash (the chain's last entry hash) with the
+ * entry count, for the user to keep elsewhere: a later verify against it proves the ledger was not
+ * rewritten wholesale since.
  * `casefile audit tail [--json]`: prints the last 10 entries, then follows new ones like
  * `tail -f` until interrupted.
  * @throws AppError invalid_input for an unknown subcommand.
@@ -21,9 +24,20 @@ export async function runAudit(workspace: string, sub: string | undefined, json:
     else {
       const summary = `${report.entries} entries, ${report.receipts} calls, ${report.segments} segments, ${report.blobs} blobs${report.in_flight ? `, ${report.in_flight} in flight` : ""}`;
       process.stdout.write(report.ok ? `audit ledger intact: ${summary}\n` : `audit ledger has ${report.findings.length} problem(s) (${summary}):\n`);
+      const c = report.chain;
+      if (c.legacy_lines > 0) process.stdout.write(`  legacy, unchained: ${c.legacy_lines} line(s) up to ${c.legacy_through} (written before the hash chain)\n`);
+      if (c.first_break) process.stdout.write(`  chain broken at ${c.first_break.file ? `${c.first_break.file}${c.first_break.line ? `:${c.first_break.line}` : ""}` : "the head"}: ${c.first_break.kind.replace("_", " ")}\n`);
+      else if (c.chained > 0) process.stdout.write(`  hash chain intact: ${c.chained} chained entries, head ${c.head?.last_hash ?? "(none)"}\n`);
       for (const f of report.findings) process.stdout.write(`  ${f.kind}${f.file ? ` ${f.file}${f.line ? `:${f.line}` : ""}` : ""}: ${f.message}\n`);
     }
     return report.ok ? 0 : 1;
+  }
+  if (sub === "anchor") {
+    const head = ledger.readHead();
+    if (!head) throw new AppError("not_found", "the audit ledger has no chained entry yet: nothing to anchor", { hint: "make any tool call, then run casefile audit anchor again" });
+    const anchor = { last_hash: head.last_hash, entries: head.entries, segments: head.segments.length, updated_at: head.updated_at };
+    process.stdout.write(json ? `${JSON.stringify(anchor)}\n` : `${head.last_hash}  ${head.entries} entries  ${head.updated_at}\n`);
+    return 0;
   }
   if (sub === "tail") {
     const index = await ledger.read();
@@ -34,7 +48,7 @@ export async function runAudit(workspace: string, sub: string | undefined, json:
       await new Promise((r) => setTimeout(r, TAIL_POLL_MS));
     }
   }
-  throw new AppError("invalid_input", `unknown audit command '${sub ?? ""}'`, { hint: "use casefile audit verify [--json] or casefile audit tail" });
+  throw new AppError("invalid_input", `unknown audit command '${sub ?? ""}'`, { hint: "use casefile audit verify [--json], casefile audit anchor [--json] or casefile audit tail" });
 }
 
 function formatEntry(entry: LedgerEntry, index: Awaited<ReturnType<ReturnType<typeof getLedger>["read"]>>): string {

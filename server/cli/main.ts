@@ -26,6 +26,7 @@ Usage:
   casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
   casefile sources remove PATH [--workspace DIR]
   casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
+  casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
