@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { GENESIS_HASH } from "@/lib/ledger/chain";
-import { readHeadSync } from "@/lib/ledger/head";
+import { readHeadSync, writeHeadSync } from "@/lib/ledger/head";
 import { Ledger } from "@/lib/ledger/ledger-store";
 import { listSegments, segmentName } from "@/lib/ledger/paths";
 import { PROCESS_ID, reconcileOrphans } from "@/lib/ledger/reconcile";
@@ -137,9 +137,9 @@ describe("the audit ledger's hash chain", () => {
   it("names a head that disagrees with the ledger, a missing head, and a tampered segment seal", async () => {
     const { ledger } = await ledgerWith(3);
     const head = readHeadSync(ledger.paths)!;
-    await fs.writeFile(ledger.paths.head, JSON.stringify({ ...head, last_hash: "f".repeat(64) }));
+    writeHeadSync(ledger.paths, { ...head, last_hash: "f".repeat(64) });
     expect(await firstBreak(ledger)).toMatchObject({ kind: "head_mismatch" });
-    await fs.rm(ledger.paths.head);
+    for (const slot of ledger.paths.headSlots) await fs.rm(slot, { force: true });
     expect(await firstBreak(ledger)).toMatchObject({ kind: "head_mismatch", message: expect.stringContaining("missing") });
     // The next append rebuilds the head, and verify keeps saying so.
     await ledger.append([started()]);
@@ -152,8 +152,20 @@ describe("the audit ledger's hash chain", () => {
     expect(sealed.segments.map((s) => s.file)).toEqual(segs.map(segmentName));
     expect(sealed.segments.every((s) => /^[0-9a-f]{64}$/.test(s.merkle_root))).toBe(true);
     expect(await firstBreak(rotated.ledger)).toBeNull();
-    await fs.writeFile(rotated.ledger.paths.head, JSON.stringify({ ...sealed, segments: sealed.segments.map((s, i) => (i === 0 ? { ...s, merkle_root: "e".repeat(64) } : s)) }));
+    writeHeadSync(rotated.ledger.paths, { ...sealed, segments: sealed.segments.map((s, i) => (i === 0 ? { ...s, merkle_root: "e".repeat(64) } : s)) });
     expect(await firstBreak(rotated.ledger)).toMatchObject({ kind: "head_mismatch", file: segmentName(1) });
+  });
+
+  it("keeps the head in two slots: a torn write of the newer one falls back to the older, which the next append moves past", async () => {
+    const { ledger } = await ledgerWith(3);
+    const head = readHeadSync(ledger.paths)!;
+    const slots = await Promise.all(ledger.paths.headSlots.map((f) => fs.readFile(f, "utf8").then((t) => JSON.parse(t) as { counter: number })));
+    const newer = ledger.paths.headSlots[slots[0]!.counter > slots[1]!.counter ? 0 : 1];
+    await fs.writeFile(newer, '{"counter":99,"sha256":"x","head":{"schema_ver');
+    expect(readHeadSync(ledger.paths)!.entries).toBe(head.entries - 1);
+    await ledger.append([started()]);
+    expect(readHeadSync(ledger.paths)!.entries).toBe(head.entries + 1);
+    expect(await firstBreak(ledger)).toBeNull();
   });
 
   it("chains across segments: a call deleted at a segment boundary, or a whole segment, is named", async () => {

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import { sha256Text } from "@/lib/ledger/canonical-json";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerPaths, segmentName } from "@/lib/ledger/paths";
 import { merkleRoot } from "@/lib/sources/control-plane/verify";
@@ -10,7 +11,7 @@ import { merkleRoot } from "@/lib/sources/control-plane/verify";
 export type SegmentSeal = { file: string; lines: number; bytes: number; merkle_root: string };
 
 /**
- * `audit/traces/tool-traces.head.json` (issue 26). `entries`: chained entries written (the next
+ * The head (issue 26), in `audit/traces/tool-traces.head.json` and its second slot. `entries`: chained entries written (the next
  * `seq`); `last_hash`: the `prev_hash` the next entry carries; `active_bytes`: the active file's
  * size after the last append (a larger file means a writer died between its append and this
  * file's update: the next writer reads the difference); `legacy`: the unchained lines before
@@ -31,22 +32,61 @@ export type LedgerHead = {
 };
 
 
-/** The head as stored, or null when absent or unreadable. */
+/**
+ * The head as stored, or null when absent or unreadable. It lives in two slot files written in
+ * turn ({@link writeHeadSync}); the valid slot (its checksum recomputes) with the higher counter
+ * is the head.
+ */
 export function readHeadSync(paths: LedgerPaths): LedgerHead | null {
+  let best: { counter: number; head: LedgerHead } | null = null;
+  for (const file of paths.headSlots) {
+    const slot = readSlot(file);
+    if (slot && (!best || slot.counter > best.counter)) best = slot;
+  }
+  if (!best) return null;
+  headCounters.set(paths.head, best.counter);
+  return best.head;
+}
+
+type Slot = { counter: number; sha256: string; head: LedgerHead };
+
+function readSlot(file: string): { counter: number; head: LedgerHead } | null {
   try {
-    const head = JSON.parse(fs.readFileSync(paths.head, "utf8")) as LedgerHead;
-    return head && head.schema_version === 1 && typeof head.entries === "number" ? head : null;
+    const slot = JSON.parse(fs.readFileSync(file, "utf8")) as Slot;
+    const head = slot.head;
+    if (!head || head.schema_version !== 1 || typeof head.entries !== "number" || !Number.isInteger(slot.counter)) return null;
+    return sha256Text(JSON.stringify(head)) === slot.sha256 ? { counter: slot.counter, head } : null;
   } catch {
     return null;
   }
 }
 
-/** Replaces the head atomically (temp file renamed over it; the caller holds the writers' lock). */
+/** The counter of the slot last read or written, per head (the next write goes to the other slot). */
+const headCounters = new Map<string, number>();
+
+/**
+ * Writes the head (the caller holds the writers' lock) into the slot that does not hold the
+ * current one, in place, with a counter and a checksum: a write torn by a crash leaves an
+ * invalid slot and the other, previous head, which the next writer moves past the lines written
+ * since (see Ledger). NOTE: not a temp file renamed over the head: on ext4 a rename that
+ * replaces a file flushes it (auto_da_alloc), 1–2 ms on every append.
+ */
 export function writeHeadSync(paths: LedgerPaths, head: LedgerHead): void {
-  const target = paths.head;
-  const tmp = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(head));
-  fs.renameSync(tmp, target);
+  if (!headCounters.has(paths.head)) readHeadSync(paths);
+  const counter = (headCounters.get(paths.head) ?? 0) + 1;
+  const body = JSON.stringify(head);
+  const text = `{"counter":${counter},"sha256":"${sha256Text(body)}","head":${body}}`;
+  const file = paths.headSlots[counter % 2]!;
+  // Overwritten from offset 0, then cut to length (a truncation to zero would also force a flush).
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+  try {
+    const bytes = Buffer.from(text);
+    fs.writeSync(fd, bytes, 0, bytes.length, 0);
+    fs.ftruncateSync(fd, bytes.length);
+  } finally {
+    fs.closeSync(fd);
+  }
+  headCounters.set(paths.head, counter);
 }
 
 /** Splits bytes into lines (a final unterminated piece included when `withTail`). */

@@ -113,8 +113,12 @@ export type AuditEntryView = LedgerEntry & {
 /** A page of entries: `total` matching, `next_offset` null on the last page. */
 export type AuditPage = { total: number; offset: number; next_offset: number | null; entries: AuditEntryView[] };
 
-/** A blob as an inspection shows it: the value when present, and whether its hash recomputes. */
-export type BlobView = { ref: string | null; state: "missing" | "present"; verified: boolean; value: unknown };
+/**
+ * A blob as an inspection shows it: the value when present, and whether its hash recomputes;
+ * `reference`: a large read's output stored as its source bytes (value: the reference; verified
+ * when those bytes still hash as recorded); `pruned`: removed by retention at `pruned_at`.
+ */
+export type BlobView = { ref: string | null; state: "missing" | "present" | "reference" | "pruned"; verified: boolean; value: unknown; pruned_at?: string };
 
 /** One receipt inspected: both entries, the input and output from their blobs, hash-verified. */
 export type ReceiptInspection = { receipt_id: string; started: StartedEntry | null; finished: FinishedEntry | null; input: BlobView; output: BlobView };
