@@ -1,9 +1,7 @@
 import Link from "next/link";
 
-import type { ToolPageError } from "@/server/queries/tool-error";
-
 /** A page's read that a tool refused, said plainly: what, why (the tool's message) and what to do. */
-export function ToolErrorPanel({ title, error }: { title: string; error: ToolPageError }) {
+export function ToolErrorPanel({ title, error }: { title: string; error: { code: string; message: string; hint: string | null } }) {
   return (
     <div role="alert" data-testid="tool-error" className="mx-auto mt-10 flex max-w-xl flex-col gap-3 rounded-md border border-danger/30 bg-danger-soft p-6">
       <h1 className="text-base font-semibold text-danger">{title}</h1>
