@@ -31,14 +31,16 @@ const COMPRESS_MIN_CHARS = 256;
 
 /**
  * Stores a value once under `inputs/<sha256 of its canonical JSON>` (seed 002, "exclusive-create
- * mode"), gzip-compressed (issue 26; a short text stays plain). With a `source` and an output of
+ * mode"): as its canonical JSON text, which the seed fixes for inputs, or with `compress`
+ * (outputs, issue 26) gzip-compressed (a short text stays plain). With a `source` and an output of
  * at least {@link REFERENCE_MIN_CHARS}, the blob is a {@link SourceReference} instead of the
  * bytes. The blob is written to a temp file and hard-linked into place: `link` fails with
  * EEXIST when the blob exists, so an existing blob is never overwritten, and unlike a bare `wx`
  * create a writer killed mid-write never leaves a short blob under the final name.
  * @throws the underlying fs error (ENOSPC, EACCES) other than EEXIST.
  */
-export async function persistBlob(paths: LedgerPaths, value: unknown, source?: SourceRange): Promise<BlobRef> {
+export async function persistBlob(paths: LedgerPaths, value: unknown, options: { compress?: boolean; source?: SourceRange } = {}): Promise<BlobRef> {
+  const { compress = false, source } = options;
   const text = canonicalJson(value);
   const hash = sha256Text(text);
   const target = blobPath(paths, hash);
@@ -51,7 +53,7 @@ export async function persistBlob(paths: LedgerPaths, value: unknown, source?: S
   }
   const reference = source && text.length >= REFERENCE_MIN_CHARS ? referenceOf(hash, text.length, source) : null;
   const stored = reference ? JSON.stringify(reference) : text;
-  const data = stored.length < COMPRESS_MIN_CHARS ? stored : gzipSync(stored);
+  const data = !compress || stored.length < COMPRESS_MIN_CHARS ? stored : gzipSync(stored);
   const tmp = `${paths.inputsDir}/.${hash}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     fs.writeFileSync(tmp, data, { flag: "wx" });

@@ -85,7 +85,7 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
     if (!recording) return;
     recording = await tolerate(ctx, async () => {
       // A successful read of one source may be stored as a reference to its bytes (issue 26).
-      const blob = await persistBlob(ledger.paths, output, result === "success" && sources.length === 1 ? sources[0] : undefined);
+      const blob = await persistBlob(ledger.paths, output, { compress: true, source: result === "success" && sources.length === 1 ? sources[0] : undefined });
       await ledger.append([
         {
           schema_version: LEDGER_SCHEMA_VERSION,

@@ -26,15 +26,17 @@ const tmpLedger = async () => ledgerPaths(await fs.mkdtemp(path.join(os.tmpdir()
 const bigValue = (n: number) => ({ status: "ok", records: Array.from({ length: n }, (_, i) => ({ line: i + 1, text: `line ${i} ${"lorem ipsum dolor ".repeat(8)}` })) });
 
 describe("audit blobs", () => {
-  it("are stored gzip-compressed once per content, and read back hash-verified", async () => {
+  it("store outputs gzip-compressed once per content, read back hash-verified; inputs stay canonical JSON text (seed 002)", async () => {
     const paths = await tmpLedger();
     const value = bigValue(500);
     const text = canonicalJson(value);
-    const a = await persistBlob(paths, value);
-    const b = await persistBlob(paths, JSON.parse(JSON.stringify(value)));
+    const input = await persistBlob(paths, { ...value, input: true });
+    expect(await fs.readFile(path.join(paths.inputsDir, input.hash), "utf8")).toBe(canonicalJson({ ...value, input: true }));
+    const a = await persistBlob(paths, value, { compress: true });
+    const b = await persistBlob(paths, JSON.parse(JSON.stringify(value)), { compress: true });
     expect(b).toEqual(a);
     expect(a.hash).toBe(sha256Text(text));
-    expect((await fs.readdir(paths.inputsDir)).filter((n) => !n.startsWith("."))).toEqual([a.hash]);
+    expect((await fs.readdir(paths.inputsDir)).filter((n) => !n.startsWith(".")).sort()).toEqual([a.hash, input.hash].sort());
     const stored = await fs.readFile(path.join(paths.inputsDir, a.hash));
     expect([stored[0], stored[1]]).toEqual([0x1f, 0x8b]);
     expect(stored.length).toBeLessThan(text.length / 5);
@@ -51,12 +53,12 @@ describe("audit blobs", () => {
     await fs.writeFile(source, "x".repeat(1000) + "the window's bytes".repeat(100) + "y".repeat(1000));
     const value = bigValue(1000);
     expect(canonicalJson(value).length).toBeGreaterThan(REFERENCE_MIN_CHARS);
-    const blob = await persistBlob(paths, value, { path: source, start: 1000, end: 2800 });
+    const blob = await persistBlob(paths, value, { compress: true, source: { path: source, start: 1000, end: 2800 } });
     const file = await fs.stat(path.join(paths.inputsDir, blob.hash));
     expect(file.size).toBeLessThan(400);
     expect(await readBlob(paths, blob.hash)).toMatchObject({ state: "reference", verified: true, value: { casefile_blob: "source_ref", output_hash: blob.hash, path: source, start: 1000, end: 2800 } });
     // A small output is stored whole even with a source.
-    const small = await persistBlob(paths, { status: "ok" }, { path: source, start: 0, end: 10 });
+    const small = await persistBlob(paths, { status: "ok" }, { compress: true, source: { path: source, start: 0, end: 10 } });
     expect(await readBlob(paths, small.hash)).toMatchObject({ state: "present", verified: true });
     // The source changed: the reference no longer verifies, and verify does not call the ledger broken for it.
     await fs.writeFile(source, "z".repeat(3000));
