@@ -8,7 +8,10 @@ const nextConfig = {
   // competed with the first request and made it ~0.2 s slower (0.69–0.77 s to first byte for a
   // session page, 0.52–0.60 s without), while the routes visited next loaded as fast either way
   // (they share the first page's modules). Issue 13: the session page's first rows, cold, ≤ 1 s.
-  experimental: { preloadEntriesOnStart: false },
+  // proxyClientMaxBodySize: Next cuts a body past it silently (the crossing chunk dropped) before
+  // routes see it; well above the tool door's 10 MiB limit, a cut body is still over that limit
+  // and answers 413 (server/http/tools.ts, issue 26).
+  experimental: { preloadEntriesOnStart: false, proxyClientMaxBodySize: "64mb" },
 };
 
 export default nextConfig;

@@ -5,6 +5,9 @@
  *  - p50/p95 of a 20-line compact `read_session_lines` call through the registry with the ledger
  *    (two locked appends, input and output blobs) and of the same read without it (the core
  *    function the tool runs), and the p50 difference (goal ≤ 2 ms added);
+ *  - audit/ growth for 1,000 compact `read_session_lines` calls of 2,000-line windows over a
+ *    40,000-line session (goal < 100 MB, issue 26: outputs compressed, de-duplicated, and large
+ *    reads stored as references to their source bytes);
  *  - reading 1 new entry from a 100 MB ledger (10 rotated 10 MiB segments plus the active file)
  *    once the index is warm (goal ≤ 5 ms), and the cold index build for scale.
  *
@@ -137,5 +140,49 @@ async function bigLedger(): Promise<void> {
   await fs.rm(root, { recursive: true, force: true });
 }
 
+/** Bytes under `dir`, recursively. */
+async function duBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const full = path.join(dir, e.name);
+    total += e.isDirectory() ? await duBytes(full) : (await fs.stat(full)).size;
+  }
+  return total;
+}
+
+/** A session line like a real transcript's: user prompts, assistant text and tool calls with results. */
+function realishLine(i: number): string {
+  const text = `step ${i}: ${"the quick brown fox inspects the session transcript and writes evidence ".repeat(1 + (i % 9))}`;
+  if (i % 3 === 0) return JSON.stringify({ type: "user", timestamp: "2026-05-12T01:00:00Z", uuid: `u-${i}`, message: { role: "user", content: text } });
+  if (i % 3 === 1) return JSON.stringify({ type: "assistant", timestamp: "2026-05-12T01:00:01Z", uuid: `a-${i}`, message: { role: "assistant", content: [{ type: "text", text }, { type: "tool_use", id: `t-${i}`, name: "Read", input: { file_path: `/src/file-${i % 50}.ts` } }] } });
+  return JSON.stringify({ type: "user", timestamp: "2026-05-12T01:00:02Z", uuid: `r-${i}`, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t-${i - 1}`, content: text.repeat(3) }] } });
+}
+
+async function auditGrowth(): Promise<void> {
+  const LINES = 40_000;
+  const WINDOW = 2_000;
+  const CALLS = 1_000;
+  const content = `${Array.from({ length: LINES }, (_, i) => realishLine(i)).join("\n")}\n`;
+  const root = await buildTestWorkspace([{ ref: "S0001", content, turns: [{ turn_ref: "T0001", turn_start_line: 1, turn_end_line: LINES }] }]);
+  const ctx = createCoreContext(root);
+  const auditDir = getLedger(root).paths.root;
+  const before = await duBytes(auditDir);
+  let outputChars = 0;
+  const t = performance.now();
+  for (let i = 0; i < CALLS; i += 1) {
+    // Distinct windows (a start every 37 lines), so de-duplication alone cannot help.
+    const start = 1 + ((i * 37) % (LINES - WINDOW));
+    const result = await callTool(ctx, "read_session_lines", { project_key: TEST_PROJECT_KEY, session_ref: "S0001", start_line: start, end_line: start + WINDOW - 1 }, { door: "mcp" });
+    if (result.status !== "ok") throw new Error(JSON.stringify(result).slice(0, 300));
+    if (i < 5) outputChars += JSON.stringify(result).length;
+  }
+  const ms = performance.now() - t;
+  const grown = (await duBytes(auditDir)) - before;
+  console.log(`audit growth, ${CALLS} read_session_lines calls of ${WINDOW}-line compact windows over a ${LINES}-line session (${(Buffer.byteLength(content) / 1048576).toFixed(0)} MB):`);
+  console.log(`  output per call ≈ ${(outputChars / 5 / 1048576).toFixed(2)} MB; audit/ grew ${(grown / 1048576).toFixed(2)} MB (${(grown / CALLS / 1024).toFixed(1)} KB per call; goal < 100 MB); ${(ms / CALLS).toFixed(1)} ms per call`);
+  await fs.rm(root, { recursive: true, force: true });
+}
+
 await tracingOverhead();
+await auditGrowth();
 await bigLedger();

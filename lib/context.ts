@@ -46,6 +46,12 @@ export type CallTrace = {
   call: CallInfo;
   policy(rule: string, decision: PolicyDecision["decision"], detail?: string): void;
   artifact(workspaceRelativePath: string): void;
+  /**
+   * Declares the call's output a pure function of its input and bytes `[start, end)` of the file
+   * at `path` (absolute), so the ledger may store that reference instead of a large output
+   * (issue 26). A call that reports more than one source is stored whole.
+   */
+  source?(range: { path: string; start: number; end: number }): void;
 };
 
 /**

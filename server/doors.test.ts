@@ -75,6 +75,15 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     expect(JSON.parse(cli.text).status).toBe(success ? "ok" : "invalid");
   });
 
+  it("verify_ledgers on a project that is not a Control Plane one: the same invalid through every door (issue 26)", async () => {
+    const input = { project_key: TEST_PROJECT_KEY };
+    const [cli, http, fromMcp] = await Promise.all([viaCli("verify_ledgers", input), viaHttp("verify_ledgers", input), viaMcp("verify_ledgers", input)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([2, 400, true]);
+    expect(JSON.parse(cli.text)).toMatchObject({ status: "invalid", errors: [{ field: "project_key", message: `'${TEST_PROJECT_KEY}' is not a control-plane project` }] });
+  });
+
   it("list_sessions answers the same through every door", async () => {
     const input = { project_key: TEST_PROJECT_KEY, limit: 5 };
     const [cli, http, fromMcp] = await Promise.all([viaCli("list_sessions", input), viaHttp("list_sessions", input), viaMcp("list_sessions", input)]);

@@ -6,19 +6,24 @@ import type { BlobView } from "@/lib/ledger/schema";
 
 import { auditCallQuery } from "./queries";
 
+/** The blob's state: missing, pruned by retention, a source reference, or stored with its hash checked. */
+function BlobState({ blob }: { blob: BlobView }) {
+  if (blob.state === "missing") return <span className="font-normal normal-case text-danger">blob missing</span>;
+  if (blob.state === "pruned") return <span className="font-normal normal-case text-muted">pruned{blob.pruned_at ? ` ${blob.pruned_at.slice(0, 10)}` : ""}</span>;
+  if (blob.state === "reference")
+    return <span className={`font-normal normal-case ${blob.verified ? "text-ok" : "text-muted"}`}>{blob.verified ? "source reference, bytes verified" : "source reference, source changed"}</span>;
+  return <span className={`font-normal normal-case ${blob.verified ? "text-ok" : "text-danger"}`}>{blob.verified ? "hash verified" : "hash MISMATCH"}</span>;
+}
+
 function Blob({ label, blob }: { label: string; blob: BlobView }) {
   return (
     <section aria-label={label} className="flex flex-col gap-1">
       <h3 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-muted">
         {label}
-        {blob.state === "missing" ? (
-          <span className="font-normal normal-case text-danger">blob missing</span>
-        ) : (
-          <span className={`font-normal normal-case ${blob.verified ? "text-ok" : "text-danger"}`}>{blob.verified ? "hash verified" : "hash MISMATCH"}</span>
-        )}
+        <BlobState blob={blob} />
       </h3>
       {blob.ref && <p className="font-mono text-[11px] text-faint">{blob.ref}</p>}
-      <pre className="max-h-72 overflow-auto rounded border border-line bg-canvas p-2 font-mono text-xs whitespace-pre-wrap break-all">{JSON.stringify(blob.value, null, 2)}</pre>
+      {blob.state !== "pruned" && <pre className="max-h-72 overflow-auto rounded border border-line bg-canvas p-2 font-mono text-xs whitespace-pre-wrap break-all">{JSON.stringify(blob.value, null, 2)}</pre>}
     </section>
   );
 }

@@ -46,7 +46,8 @@ export function ProjectSearch({ projectKey, q, offset, result }: { projectKey: s
       {result?.status === "ok" && (
         <>
           <p data-testid="search-summary" className="text-xs text-muted">
-            {formatCount(result.count)} matching line{result.count === 1 ? "" : "s"} in {formatCount(result.files_searched)} files
+            {formatCount(result.count)}
+            {result.count_exact === false ? "+" : ""} matching line{result.count === 1 ? "" : "s"} in {formatCount(result.files_searched)} files
             {result.count > 0 && ` · showing ${offset + 1}–${offset + result.returned}`}
             {result.truncated && " (cut at the size cap)"}
           </p>

@@ -18,15 +18,19 @@ type Target = { sessionRef: string; file: SessionFile };
  * `subagent:<agent_id>` or `tool_results`), or of every session of the project when
  * `session_ref` is absent. Returns `{session_ref, file, line_number, raw}` per matching
  * physical line — the viewer's line numbers (`grep -n`'s on `\n`-terminated JSONL) — paginated
- * by `limit`/`offset` over all matches in file order; `count` is the total number of matching
- * lines. Rows are added while the response stays within `max_bytes`; `raw` is clipped at
+ * by `limit`/`offset` over all matches in file order. The scan stops at the first match past
+ * the page (`offset + limit + 1` found, or one past a full response): `count` is then a lower
+ * bound (`count_exact: false`) that still shows more follow; a scan that ran to the end has the
+ * exact count. A scan past its time budget
+ * (10 s) answers `invalid` naming `pattern` and where it stopped; it gives the event loop a turn
+ * every 20 ms, so other requests go on meanwhile (issue 26). Rows are added while the response stays within `max_bytes`; `raw` is clipped at
  * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
  * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is one
  * 1 MiB chunk (or the longest line) plus each file's line index, whatever the file size.
  * An invalid pattern, unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when a file cannot be read.
  */
-export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput): Promise<GrepJsonlResult | ForensicsInvalid> {
+export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput, budgetMs = GREP_TIME_BUDGET_MS): Promise<GrepJsonlResult | ForensicsInvalid> {
   const compiled = compileGrepPattern(input.pattern);
   if ("error" in compiled) {
     return { status: "invalid", errors: [{ field: "pattern", message: `pattern '${input.pattern}' is not a valid regular expression: ${compiled.error}`, hint: "use RE2 syntax (no backreferences or lookaround); escape special characters with \\" }] };
@@ -39,33 +43,58 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput): Promis
     session_ref: input.session_ref ?? null,
     pattern: input.pattern,
     count: 0,
+    count_exact: true,
     offset: input.offset,
     returned: 0,
     truncated: false,
     files_searched: targets.length,
     entries: [],
   };
-  let used = Buffer.byteLength(JSON.stringify({ ...result, count: Number.MAX_SAFE_INTEGER, returned: input.limit, truncated: true, files_searched: targets.length })) + 8;
+  let used = Buffer.byteLength(JSON.stringify({ ...result, count: Number.MAX_SAFE_INTEGER, count_exact: false, returned: input.limit, truncated: true, files_searched: targets.length })) + 8;
   let seen = 0;
-  const scanner = grepScanner(compiled);
+  let stopped = false;
+  const scanner = grepScanner(compiled, budgetMs);
   for (const target of targets) {
     const index = await getWorkspaceLineIndex(ctx, target.file.path);
-    await grepFile(target.file.path, index, compiled, (lineNumber, decode) => {
-      const position = seen++;
-      if (position < input.offset || result.entries.length >= input.limit || result.truncated) return;
-      const text = decode();
-      const clipped = text.length > MAX_RAW_CHARS;
-      const entry: GrepMatch = { session_ref: target.sessionRef, file: target.file.relative, line_number: lineNumber, raw: clipped ? text.slice(0, MAX_RAW_CHARS) : text, raw_clipped: clipped };
-      const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
-      if (used + size > input.max_bytes) {
-        result.truncated = true;
-        return;
+    try {
+      await grepFile(target.file.path, index, compiled, (lineNumber, decode) => {
+        const position = seen++;
+        if (position < input.offset) return;
+        // One match past the page: there is more (count > offset + returned), so stop.
+        if (result.entries.length >= input.limit || result.truncated) throw new GrepStop();
+        const text = decode();
+        const clipped = text.length > MAX_RAW_CHARS;
+        const entry: GrepMatch = { session_ref: target.sessionRef, file: target.file.relative, line_number: lineNumber, raw: clipped ? text.slice(0, MAX_RAW_CHARS) : text, raw_clipped: clipped };
+        const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
+        if (used + size > input.max_bytes) {
+          result.truncated = true;
+          throw new GrepStop(); // the response is full: more follow
+        }
+        used += size;
+        result.entries.push(entry);
+      }, scanner);
+    } catch (error) {
+      if (error instanceof GrepStop) {
+        stopped = true;
+        break;
       }
-      used += size;
-      result.entries.push(entry);
-    }, scanner);
+      if (error instanceof GrepTimeout) {
+        return {
+          status: "invalid",
+          errors: [
+            {
+              field: "pattern",
+              message: `grep of '${input.pattern}' ran out of its ${budgetMs / 1000} s budget at ${target.file.relative}:${error.line} (session ${target.sessionRef}) with ${seen} match(es) found`,
+              hint: "use a more specific pattern (a literal it must contain helps most), fewer nested repetitions, or narrow the search with session_ref or ledger",
+            },
+          ],
+        };
+      }
+      throw error;
+    }
   }
-  return { ...result, count: seen, returned: result.entries.length };
+  // Stopped early: other matches may follow, so `count` is a lower bound.
+  return { ...result, count: seen, count_exact: !stopped, returned: result.entries.length };
 }
 
 async function collectTargets(ctx: CoreContext, input: GrepJsonlInput): Promise<Target[] | ForensicsInvalid> {
@@ -108,14 +137,47 @@ export function unknownLedger(ledger: string): { field: string; message: string;
   return { field: "ledger", message: `unknown ledger '${ledger}'`, hint: 'use "main", "subagent:<agent_id>" (an agent listed for the session) or "tool_results"' };
 }
 
-/** One search's reusable state: the read arena and the needle finder bound to its memory. */
-export type GrepScanner = { arena: ChunkArena; finder: SimdFinder | null };
+/**
+ * One search's reusable state: the read arena and the needle finder bound to its memory, and its
+ * time budget: `deadline` (a `performance.now()` time; past it the scan throws
+ * {@link GrepTimeout}) and `sliceMs` (the longest the scan runs before giving the event loop a
+ * turn, so a slow pattern never holds up other requests).
+ */
+export type GrepScanner = { arena: ChunkArena; finder: SimdFinder | null; deadline: number; sliceMs: number };
 
 /** A scanner for `pattern` (1 MiB of wasm memory, more only for a longer line); reuse it for every file of one search. */
-export function grepScanner(pattern: GrepPattern): GrepScanner {
+export function grepScanner(pattern: GrepPattern, budgetMs = Number.POSITIVE_INFINITY): GrepScanner {
   const arena = new ChunkArena();
-  return { arena, finder: pattern.needle ? simdFinder(arena.memory, pattern.needle, pattern.ignoreCase) : null };
+  return { arena, finder: pattern.needle ? simdFinder(arena.memory, pattern.needle, pattern.ignoreCase) : null, deadline: performance.now() + budgetMs, sliceMs: GREP_SLICE_MS };
 }
+
+/** How long a grep runs before giving the event loop a turn (other requests go on meanwhile). */
+export const GREP_SLICE_MS = 20;
+
+/** The time budget of one `grep_jsonl` call. */
+export const GREP_TIME_BUDGET_MS = 10_000;
+
+/** Thrown by a scan past its scanner's deadline; `line` is the 1-based line it reached. */
+export class GrepTimeout extends Error {
+  constructor(readonly line: number) {
+    super("grep time budget exceeded");
+  }
+}
+
+/** Thrown inside a chunk when its time slice ran out: the scan goes on from line index `resume`. */
+class SliceEnd {
+  constructor(readonly resume: number) {}
+}
+
+/** Thrown by a match callback that has what it needs: the scan stops. */
+export class GrepStop extends Error {
+  constructor() {
+    super("grep stopped: enough matches");
+  }
+}
+
+/** The bytes one regex search covers at most (the no-needle path): a slow pattern yields between windows. */
+const REGEX_WINDOW_BYTES = 64 * 1024;
 
 /** Needle positions tried one by one in a line before one regex search covers the rest of it. */
 const MAX_ANCHORED_TRIES = 16;
@@ -142,11 +204,31 @@ export async function grepFile(
 ): Promise<void> {
   const { starts, lineCount, size } = index;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
-  await forEachLineChunk(filePath, index, (buf, base, first, last) => scanChunk(buf, base, first, last, starts, lineEnd, pattern, scanner.finder, onMatch), scanner.arena);
+  await forEachLineChunk(
+    filePath,
+    index,
+    (buf, base, first, last) => {
+      const sliceEnd = performance.now() + scanner.sliceMs;
+      // Called before line index `next` is looked at (all lines before it are done).
+      const tick = (next: number): void => {
+        const now = performance.now();
+        if (now > scanner.deadline) throw new GrepTimeout(next + 1);
+        if (now > sliceEnd && next > first) throw new SliceEnd(next);
+      };
+      try {
+        scanChunk(buf, base, first, last, starts, lineEnd, pattern, scanner.finder, onMatch, tick);
+      } catch (error) {
+        if (error instanceof SliceEnd) return error.resume;
+        throw error;
+      }
+      return undefined;
+    },
+    scanner.arena,
+  );
 }
 
 /** One chunk of whole lines: `bytes` (= `buf`) holds lines `first..last`, starting at file offset `base`. */
-type Chunk = { buf: Buffer; bytes: Uint8Array; base: number; first: number; last: number; starts: Float64Array; lineEnd: (i: number) => number };
+type Chunk = { buf: Buffer; bytes: Uint8Array; base: number; first: number; last: number; starts: Float64Array; lineEnd: (i: number) => number; tick: (next: number) => void };
 type OnMatch = (lineNumber: number, decode: () => string) => void;
 
 function scanChunk(
@@ -159,10 +241,16 @@ function scanChunk(
   pattern: GrepPattern,
   finder: SimdFinder | null,
   onMatch: OnMatch,
+  tick: (next: number) => void,
 ): void {
-  const chunk: Chunk = { buf, bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), base, first, last, starts, lineEnd };
+  const chunk: Chunk = { buf, bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), base, first, last, starts, lineEnd, tick };
   if (finder !== null) scanWithNeedle(chunk, pattern, finder, onMatch);
-  else if (pattern.textAnchors) for (let i = first; i <= last; i++) testLine(chunk, i, pattern, onMatch);
+  else if (pattern.textAnchors) {
+    for (let i = first; i <= last; i++) {
+      tick(i);
+      testLine(chunk, i, pattern, onMatch);
+    }
+  }
   else scanWithRegex(chunk, pattern, onMatch);
 }
 
@@ -202,6 +290,7 @@ function scanWithNeedle(c: Chunk, pattern: GrepPattern, finder: SimdFinder, onMa
   let triedLine = -1;
   let tries = 0;
   while (pos < buf.length) {
+    c.tick(lo);
     let hit = finder.find(address + pos, address + buf.length);
     if (hit < 0) return;
     hit -= address;
@@ -259,15 +348,21 @@ function scanWithRegex(c: Chunk, pattern: GrepPattern, onMatch: OnMatch): void {
   const testOddBefore = (line: number) => {
     while (next < odd.length && odd[next]! < line) testLine(c, odd[next++]!, pattern, onMatch);
   };
-  const matcher = pattern.chunkRe.matcher(bytes);
-  let pos = 0;
-  let lo = c.first;
-  while (lo <= c.last && matcher.find(pos)) {
-    const a = lineAt(c, lo, matcher.start());
-    testOddBefore(a);
-    if (odd[next] !== a) testLine(c, a, pattern, onMatch); // an odd line is tested in its turn
-    pos = lineBounds(c, a).end;
-    lo = a + 1;
+  // Windows of whole lines of at most REGEX_WINDOW_BYTES: one search never runs long past a tick.
+  for (let lo = c.first; lo <= c.last; ) {
+    const wStart = lineBounds(c, lo).start;
+    let hi = lo;
+    while (hi < c.last && c.lineEnd(hi + 1) - c.base - wStart <= REGEX_WINDOW_BYTES) hi++;
+    const matcher = pattern.chunkRe.matcher(bytes.subarray(wStart, lineBounds(c, hi).end));
+    let pos = 0;
+    while (lo <= hi && (c.tick(Math.min(lo, odd[next] ?? lo)), matcher.find(pos))) {
+      const a = lineAt(c, lo, wStart + matcher.start());
+      testOddBefore(a);
+      if (odd[next] !== a) testLine(c, a, pattern, onMatch); // an odd line is tested in its turn
+      pos = lineBounds(c, a).end - wStart;
+      lo = a + 1;
+    }
+    lo = hi + 1;
   }
   testOddBefore(c.last + 1);
 }

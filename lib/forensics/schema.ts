@@ -104,7 +104,9 @@ export type GrepJsonlResult = {
   project_key: string;
   session_ref: string | null;
   pattern: string;
+  /** Matching lines seen; a lower bound when `count_exact` is false (the scan stopped once it had `offset + limit`). */
   count: number;
+  count_exact: boolean;
   offset: number;
   returned: number;
   truncated: boolean;

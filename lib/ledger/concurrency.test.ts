@@ -57,22 +57,42 @@ async function freshIndex(root: string): Promise<LedgerIndex> {
 }
 
 describe.skipIf(!HAS_SHARED)(`audit ledger across processes${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
-  it("4 processes × 25 tool calls at once → 200 entries, all paired, no torn line", { timeout: 600_000 }, async () => {
+  it("4 processes × 50 tool calls at once → 400 entries, all paired, one unbroken hash chain; one byte changed anywhere in any entry → verify names its line", { timeout: 600_000 }, async () => {
     const root = await corpusWorkspace();
     const { projectKey, sessions } = await corpusSessions(root);
-    const runs = [0, 1, 2, 3].map((k) => start(["calls", root, projectKey, sessions[k % sessions.length]!.ref, "25"]));
+    const runs = [0, 1, 2, 3].map((k) => start(["calls", root, projectKey, sessions[k % sessions.length]!.ref, "50"]));
     for (const r of runs) await untilOutput(r, "ready", STARTUP_MS);
     for (const r of runs) r.child.stdin!.end("go\n");
     const codes = await Promise.all(runs.map((r) => r.exit));
     expect(runs.map((r) => r.stderr())).toEqual(["", "", "", ""]);
     expect(codes).toEqual([0, 0, 0, 0]);
     const index = await freshIndex(root);
-    expect(index.entries).toHaveLength(200);
+    expect(index.entries).toHaveLength(400);
     expect(index.problems).toEqual([]);
     expect(index.tornTail).toBeNull();
     expect([...index.receipts.values()].every((r) => r.started && r.finished?.result === "success")).toBe(true);
     expect(new Set([...index.receipts.values()].map((r) => r.started!.pid)).size).toBe(4);
-    expect((await verifyLedger(ledgerPaths(root))).ok).toBe(true);
+    const paths = ledgerPaths(root);
+    const report = await verifyLedger(paths);
+    expect(report).toMatchObject({ ok: true, chain: { state: "intact", chained: 400, first_break: null } });
+
+    // One byte changed at a random place of a random entry (never its newline): verify names that line.
+    const original = await fs.readFile(paths.active);
+    const starts = [0];
+    for (let i = 0; i < original.length - 1; i++) if (original[i] === 0x0a) starts.push(i + 1);
+    for (let trial = 0; trial < 40; trial++) {
+      const line = Math.floor(Math.random() * starts.length);
+      const end = (starts[line + 1] ?? original.length) - 1;
+      const offset = starts[line]! + Math.floor(Math.random() * (end - starts[line]!));
+      const bytes = Buffer.from(original);
+      bytes[offset] = bytes[offset] === 0x41 ? 0x42 : 0x41;
+      await fs.writeFile(paths.active, bytes);
+      const broken = await verifyLedger(paths);
+      expect(broken.ok).toBe(false);
+      expect(broken.chain.first_break, `byte ${offset} (line ${line + 1})`).toMatchObject({ kind: "edited", file: "tool-traces.jsonl", line: line + 1 });
+    }
+    await fs.writeFile(paths.active, original);
+    expect((await verifyLedger(paths)).ok).toBe(true);
   });
 
   it("100 CLI write calls killed with SIGKILL while they run → the next start finishes every orphan as crashed, verify exits 0, every card parses", { timeout: 900_000 }, async () => {

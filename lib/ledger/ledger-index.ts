@@ -195,4 +195,4 @@ class RepeatedValues {
 }
 
 /** Fields whose values are an entry's own: never looked up among the repeated ones. */
-const OWN_FIELDS = new Set(["receipt_id", "timestamp", "pid", "duration_ms", "note", "error"]);
+const OWN_FIELDS = new Set(["receipt_id", "timestamp", "pid", "duration_ms", "note", "error", "seq", "prev_hash", "entry_hash"]);

@@ -7,8 +7,10 @@ import path from "node:path";
 import { processWide } from "@/lib/cache/process-wide";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { breakIfStale, type Owner } from "@/lib/fs/stale-lock";
+import { sealEntry } from "@/lib/ledger/chain";
+import { advanceHead, type LedgerHead, noteEntry, readHeadSync, rebuildHeadSync, sealSegment, splitLines, writeHeadSync } from "@/lib/ledger/head";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
-import { type LedgerPaths, ledgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
+import { type LedgerPaths, ledgerPaths, segmentName } from "@/lib/ledger/paths";
 import { type LedgerEntry, ledgerEntrySchema } from "@/lib/ledger/schema";
 
 /** Seed 002's compaction threshold: the active file rotates once it reaches 10 MiB. */
@@ -32,16 +34,18 @@ export class Ledger {
   }
 
   /**
-   * Appends entries as JSONL in one write under the lock (lib/fs/file-lock: in-process queue plus
-   * a lock file whose dead or stale holder is broken, so a writer killed while holding it never
-   * blocks later ones). An unterminated last line left by a writer that died mid-append is first
-   * closed with a newline, so it stays on record as one malformed line and never swallows the new
-   * entry. Past the threshold the active file is renamed to the next numbered segment.
+   * Appends entries in one write under the lock (lib/fs/file-lock: in-process queue plus a lock
+   * file whose dead or stale holder is broken, so a writer killed while holding it never blocks
+   * later ones), each sealed into the hash chain (lib/ledger/chain) at the head's tip, then
+   * rewrites the head atomically. An unterminated last line left by a writer that died
+   * mid-append is first closed with a newline, so it stays on record as one malformed line and
+   * never swallows the new entry. Past the threshold the active file is renamed to the next
+   * numbered segment and its Merkle root recorded in the head.
    * @throws ZodError for an entry that does not match the schema; fs errors; AppError io_error
    *   when the lock cannot be taken.
    */
   async append(entries: LedgerEntry[]): Promise<void> {
-    const text = entries.map((e) => `${JSON.stringify(ledgerEntrySchema.parse(e))}\n`).join("");
+    const parsed = entries.map((e) => ledgerEntrySchema.parse(e));
     const lockPath = `${this.paths.active}.lock`;
     const owner: Owner = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString("hex") };
     // NOTE: the hot path is synchronous: take the lock, append, rotate and release in one turn of
@@ -52,11 +56,7 @@ export class Ledger {
       await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
     }
     try {
-      const size = appendSync(this.paths.active, text);
-      if (size >= this.options.segmentBytes) {
-        const next = (listSegmentsSync(this.paths).at(-1) ?? 0) + 1;
-        fsSync.renameSync(this.paths.active, path.join(this.paths.tracesDir, segmentName(next)));
-      }
+      this.appendLocked(parsed);
     } finally {
       if (readOwnerSync(lockPath)?.token === owner.token) fsSync.rmSync(lockPath, { force: true });
     }
@@ -64,44 +64,81 @@ export class Ledger {
 
   /**
    * {@link append} of the entries `decide` returns, called under the writers' lock (for
-   * check-then-append such as reconciliation). No entries: nothing is written.
+   * check-then-append such as reconciliation) with the head as it stands. No entries: nothing
+   * is written.
    */
-  async appendWith(decide: () => Promise<LedgerEntry[]>): Promise<void> {
+  async appendWith(decide: (head: LedgerHead) => Promise<LedgerEntry[]>): Promise<void> {
     await fs.mkdir(this.paths.tracesDir, { recursive: true });
     await withFileLock(this.paths.active, async (lock) => {
-      const entries = await decide();
+      const entries = await decide(this.headLocked());
       if (entries.length === 0) return;
-      const text = entries.map((e) => `${JSON.stringify(ledgerEntrySchema.parse(e))}\n`).join("");
-      const handle = await fs.open(this.paths.active, "a+");
-      let size: number;
-      try {
-        size = (await handle.stat()).size;
-        let prefix = "";
-        if (size > 0) {
-          const last = Buffer.alloc(1);
-          await handle.read(last, 0, 1, size - 1);
-          if (last[0] !== 0x0a) prefix = "\n";
-        }
-        await lock.assertHeld();
-        const bytes = Buffer.from(prefix + text);
-        await handle.write(bytes);
-        size += bytes.length;
-      } finally {
-        await handle.close();
-      }
-      if (size >= this.options.segmentBytes) await this.rotate();
+      const parsed = entries.map((e) => ledgerEntrySchema.parse(e));
+      await lock.assertHeld();
+      this.appendLocked(parsed);
     });
+  }
+
+  /** The head as stored (null before the first chained append). Read without the lock. */
+  readHead(): LedgerHead | null {
+    return readHeadSync(this.paths);
+  }
+
+  /** The head brought up to what is on disk (caller holds the lock): rebuilt when missing, moved past a dead writer's lines. */
+  private headLocked(): LedgerHead {
+    const head = readHeadSync(this.paths);
+    if (!head) return rebuildHeadSync(this.paths, listSegmentsSync(this.paths));
+    const size = fsSync.statSync(this.paths.active, { throwIfNoEntry: false })?.size ?? 0;
+    if (size < head.active_bytes) {
+      // A writer died between renaming the active file (its entries already in the head) and
+      // recording the segment's seal; or the active file was truncated, which verify reports.
+      const sealed = new Set(head.segments.map((s) => s.file));
+      for (const n of listSegmentsSync(this.paths)) {
+        const file = segmentName(n);
+        if (!sealed.has(file)) head.segments.push(sealSegment(file, fsSync.readFileSync(path.join(this.paths.tracesDir, file))));
+      }
+    } else if (size > head.active_bytes) {
+      // A writer died between its append and the head's update: the lines it wrote are on record.
+      const fd = fsSync.openSync(this.paths.active, "r");
+      try {
+        const data = Buffer.alloc(size - head.active_bytes);
+        fsSync.readSync(fd, data, 0, data.length, head.active_bytes);
+        advanceHead(head, splitLines(data, false));
+      } finally {
+        fsSync.closeSync(fd);
+      }
+    }
+    head.active_bytes = size;
+    return head;
+  }
+
+  /** Seals and appends `entries`, rotates past the threshold and writes the head. Caller holds the lock. */
+  private appendLocked(entries: LedgerEntry[]): void {
+    const head = this.headLocked();
+    let text = "";
+    for (const entry of entries) {
+      const seq = head.entries;
+      const { line, hash } = sealEntry(entry, { seq, hash: head.last_hash });
+      text += `${line}\n`;
+      noteEntry(head, { kind: "sealed", seq, prev_hash: head.last_hash, entry_hash: hash, self_ok: true, value: entry });
+    }
+    const size = appendSync(this.paths.active, text);
+    head.active_bytes = size;
+    head.updated_at = new Date().toISOString();
+    writeHeadSync(this.paths, head);
+    if (size >= this.options.segmentBytes) {
+      const file = segmentName((listSegmentsSync(this.paths).at(-1) ?? 0) + 1);
+      const target = path.join(this.paths.tracesDir, file);
+      fsSync.renameSync(this.paths.active, target);
+      head.segments.push(sealSegment(file, fsSync.readFileSync(target)));
+      head.active_bytes = 0;
+      writeHeadSync(this.paths, head);
+    }
   }
 
   /** The index brought up to date with what was appended since the last read. */
   async read(): Promise<LedgerIndex> {
     await this.index.refresh();
     return this.index;
-  }
-
-  private async rotate(): Promise<void> {
-    const next = ((await listSegments(this.paths)).at(-1) ?? 0) + 1;
-    await fs.rename(this.paths.active, path.join(this.paths.tracesDir, segmentName(next)));
   }
 }
 
@@ -159,8 +196,13 @@ function readOwnerSync(lockPath: string): Owner | null {
 }
 
 function listSegmentsSync(paths: LedgerPaths): number[] {
-  return fsSync
-    .readdirSync(paths.tracesDir)
+  let names: string[];
+  try {
+    names = fsSync.readdirSync(paths.tracesDir);
+  } catch {
+    return [];
+  }
+  return names
     .flatMap((n) => {
       const m = /^tool-traces\.(\d{8})\.jsonl$/.exec(n);
       return m ? [Number(m[1])] : [];

@@ -10,6 +10,10 @@ import { AUDIT_DIR } from "@/lib/fs/workspace-layout";
  *     traces/tool-traces.jsonl            active append file
  *     traces/tool-traces.jsonl.lock       writers' lock (lib/fs/file-lock)
  *     traces/tool-traces.00000001.jsonl   rotated segments, 8-digit, in order
+ *     traces/tool-traces.head.json        the chain's head (lib/ledger/head.ts, issue 26), and
+ *     traces/tool-traces.head.b.json      its second slot (the two are written in turn)
+ *     pruned.jsonl                        blobs removed by retention (lib/ledger/retention.ts)
+ *     retention.json                      the workspace's blob retention: size cap, default age
  *     inputs/<sha256>                     content-addressed input and output blobs
  *
  * `audit/` sits beside `projects/` and `.casefile/`, which `prepare --force` deletes; the ledger
@@ -23,13 +27,13 @@ const ACTIVE = "tool-traces.jsonl";
 const SEGMENT = /^tool-traces\.(\d{8})\.jsonl$/;
 
 /** Absolute paths of one workspace's ledger. */
-export type LedgerPaths = { root: string; tracesDir: string; active: string; inputsDir: string };
+export type LedgerPaths = { root: string; tracesDir: string; active: string; head: string; headSlots: readonly [string, string]; inputsDir: string; pruned: string; retention: string };
 
 /** The ledger paths of a workspace (absolute `workspaceRoot`). */
 export function ledgerPaths(workspaceRoot: string): LedgerPaths {
   const root = path.join(workspaceRoot, LEDGER_DIR);
   const tracesDir = path.join(root, "traces");
-  return { root, tracesDir, active: path.join(tracesDir, ACTIVE), inputsDir: path.join(root, "inputs") };
+  return { root, tracesDir, active: path.join(tracesDir, ACTIVE), head: path.join(tracesDir, "tool-traces.head.json"), headSlots: [path.join(tracesDir, "tool-traces.head.json"), path.join(tracesDir, "tool-traces.head.b.json")], inputsDir: path.join(root, "inputs"), pruned: path.join(root, "pruned.jsonl"), retention: path.join(root, "retention.json") };
 }
 
 /** The file name of segment `n` (`tool-traces.00000001.jsonl`). */

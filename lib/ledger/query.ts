@@ -75,7 +75,9 @@ async function inspectReceipt(ledger: Ledger, id: string, receipt: Receipt): Pro
 
 async function blobView(ledger: Ledger, hash: string, ref: string | null): Promise<BlobView> {
   const read: BlobRead = await readBlob(ledger.paths, hash);
-  return read.state === "missing" ? missing(ref) : { ref, state: "present", verified: read.verified, value: read.value };
+  if (read.state === "missing") return missing(ref);
+  if (read.state === "pruned") return { ref, state: "pruned", verified: false, value: null, pruned_at: read.pruned_at };
+  return { ref, state: read.state, verified: read.verified, value: read.value };
 }
 
 const missing = (ref: string | null): BlobView => ({ ref, state: "missing", verified: false, value: null });

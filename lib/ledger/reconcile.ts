@@ -3,6 +3,7 @@ import os from "node:os";
 
 import { isAppError } from "@/lib/errors";
 import { pidAlive } from "@/lib/fs/stale-lock";
+import type { LedgerHead } from "@/lib/ledger/head";
 import type { Ledger } from "@/lib/ledger/ledger-store";
 import { type FinishedEntry, LEDGER_SCHEMA_VERSION, type StartedEntry } from "@/lib/ledger/schema";
 
@@ -26,7 +27,7 @@ export function writerIsGone(started: StartedEntry): boolean {
 
 /**
  * Seed 002 crash reconciliation: every started entry without a finished one whose writer is gone
- * gets a synthetic `crashed` finish (duration 0, the `kernel.reconciliation` deny decision,
+ * (and which the head still lists as open, issue 26) gets a synthetic `crashed` finish (duration 0, the `kernel.reconciliation` deny decision,
  * artifacts_written []). Decided under the writers' lock against a freshly refreshed index, so
  * two doors starting at once never both finish the same receipt; a lost lock is retried twice.
  * Returns the receipts finished.
@@ -34,12 +35,13 @@ export function writerIsGone(started: StartedEntry): boolean {
  */
 export async function reconcileOrphans(ledger: Ledger, now: () => Date = () => new Date()): Promise<string[]> {
   const index = await ledger.read();
-  if (!orphans(ledger).length) return [];
+  // Unlocked pre-check without the head (it may lag a writer that died before updating it).
+  if (!orphans(ledger, "any").length) return [];
   const finished: string[] = [];
-  const decide = async () => {
+  const decide = async (head: LedgerHead) => {
     finished.length = 0;
     await index.refresh();
-    return orphans(ledger).map((started): FinishedEntry => {
+    return orphans(ledger, head).map((started): FinishedEntry => {
       finished.push(started.receipt_id);
       return {
         schema_version: LEDGER_SCHEMA_VERSION,
@@ -67,10 +69,16 @@ export async function reconcileOrphans(ledger: Ledger, now: () => Date = () => n
   return finished;
 }
 
-function orphans(ledger: Ledger): StartedEntry[] {
+/**
+ * Started entries reconciliation may finish: unfinished, their writer gone, and in the chain and
+ * still open in the head (a start the head saw finished lost its finish to a deletion, which a
+ * synthetic finish must not launder; a legacy start is not in the chain).
+ */
+function orphans(ledger: Ledger, head: LedgerHead | "any"): StartedEntry[] {
   const out: StartedEntry[] = [];
   for (const receipt of ledger.index.receipts.values()) {
-    if (receipt.started && !receipt.finished && writerIsGone(receipt.started)) out.push(receipt.started);
+    const s = receipt.started;
+    if (s && !receipt.finished && s.seq !== undefined && (head === "any" || head.open[s.receipt_id] === s.seq) && writerIsGone(s)) out.push(s);
   }
   return out;
 }

@@ -4,9 +4,11 @@ import { performance } from "node:perf_hooks";
 
 import type { CallInfo, CallTrace, CoreContext, PolicyDecision } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
-import { persistBlob } from "@/lib/ledger/blobs";
+import { persistBlob, type SourceRange } from "@/lib/ledger/blobs";
 import { getLedger } from "@/lib/ledger/ledger-store";
+import type { LedgerPaths } from "@/lib/ledger/paths";
 import { openLedger, PROCESS_ID } from "@/lib/ledger/reconcile";
+import { pruneBlobs, readRetention } from "@/lib/ledger/retention";
 import { type CallResult, type LedgerDecision, LEDGER_SCHEMA_VERSION, type Scope } from "@/lib/ledger/schema";
 
 /** What the registry knows about a call before it runs. */
@@ -49,10 +51,12 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
   // A call the door refused never reaches the read-only rule: only the door's decisions are on record.
   const decisions: PolicyDecision[] = door.some((d) => d.decision === "deny") ? door : [...door, readOnlyDecision(meta.readOnly)];
   const artifacts: string[] = [];
+  const sources: SourceRange[] = [];
   const trace: CallTrace = {
     call: meta.call,
     policy: (rule, decision, detail) => decisions.push({ rule, decision, detail }),
     artifact: (p) => void (artifacts.includes(p) || artifacts.push(p)),
+    source: (range) => void sources.push(range),
   };
   let recording = await tolerate(ctx, async () => {
     await openLedger(ledger);
@@ -80,7 +84,8 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
   const finish = async (output: unknown, result: CallResult, status: string, error?: { code: string; message: string }) => {
     if (!recording) return;
     recording = await tolerate(ctx, async () => {
-      const blob = await persistBlob(ledger.paths, output);
+      // A successful read of one source may be stored as a reference to its bytes (issue 26).
+      const blob = await persistBlob(ledger.paths, output, { compress: true, source: result === "success" && sources.length === 1 ? sources[0] : undefined });
       await ledger.append([
         {
           schema_version: LEDGER_SCHEMA_VERSION,
@@ -112,7 +117,26 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
   else if (!meta.readOnly && output.status !== "conflict" && output.status !== "denied") decisions.push({ rule: "tool.validation", decision: "allow" });
   const result: CallResult = decisions.some(isPolicyDeny) ? "denied" : output.status === "invalid" || output.status === "conflict" ? "failure" : "success";
   await finish(output, result, output.status);
+  if (recording) enforceRetentionSometimes(ctx, ledger.paths);
   return value;
+}
+
+/** Calls recorded by this process between two checks of the retention cap. */
+const RETENTION_EVERY_CALLS = 100;
+let callsSinceRetention = RETENTION_EVERY_CALLS - 1;
+
+/**
+ * Every {@link RETENTION_EVERY_CALLS} recorded calls (the first included), applies the
+ * workspace's `max_bytes` cap (lib/ledger/retention) in the background; a failure is logged.
+ */
+function enforceRetentionSometimes(ctx: CoreContext, paths: LedgerPaths): void {
+  callsSinceRetention += 1;
+  if (callsSinceRetention < RETENTION_EVERY_CALLS) return;
+  callsSinceRetention = 0;
+  void (async () => {
+    const retention = await readRetention(paths);
+    if (retention.max_bytes !== undefined) await pruneBlobs(paths, { maxBytes: retention.max_bytes });
+  })().catch((error: unknown) => ctx.log.warn(`audit ledger: retention: ${error instanceof Error ? error.message : String(error)}`));
 }
 
 /** Rules whose denial is a refusal by policy (result `denied`) rather than bad input (`failure`). */

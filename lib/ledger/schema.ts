@@ -8,6 +8,16 @@ import * as z from "zod";
 
 export const LEDGER_SCHEMA_VERSION = 1;
 
+/**
+ * The hash chain's members, written beside the seed's fields on every entry since issue 26
+ * (lib/ledger/chain): absent on entries written before it ("legacy, unchained").
+ */
+const chainFields = {
+  seq: z.number().int().nonnegative().optional(),
+  prev_hash: z.string().optional(),
+  entry_hash: z.string().optional(),
+};
+
 const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, "a 64-character lowercase SHA-256 hex digest");
 
 /** Where a call came in (lib/context `Door`). */
@@ -45,6 +55,7 @@ export const startedEntrySchema = z.object({
   pid: z.number().int(),
   host: z.string(),
   process_id: z.string(),
+  ...chainFields,
 });
 export type StartedEntry = z.infer<typeof startedEntrySchema>;
 
@@ -64,6 +75,7 @@ export const finishedEntrySchema = z.object({
   policy_decisions: z.array(ledgerDecisionSchema),
   artifacts_written: z.array(z.string()),
   note: z.string().optional(),
+  ...chainFields,
 });
 export type FinishedEntry = z.infer<typeof finishedEntrySchema>;
 
@@ -101,8 +113,12 @@ export type AuditEntryView = LedgerEntry & {
 /** A page of entries: `total` matching, `next_offset` null on the last page. */
 export type AuditPage = { total: number; offset: number; next_offset: number | null; entries: AuditEntryView[] };
 
-/** A blob as an inspection shows it: the value when present, and whether its hash recomputes. */
-export type BlobView = { ref: string | null; state: "missing" | "present"; verified: boolean; value: unknown };
+/**
+ * A blob as an inspection shows it: the value when present, and whether its hash recomputes;
+ * `reference`: a large read's output stored as its source bytes (value: the reference; verified
+ * when those bytes still hash as recorded); `pruned`: removed by retention at `pruned_at`.
+ */
+export type BlobView = { ref: string | null; state: "missing" | "present" | "reference" | "pruned"; verified: boolean; value: unknown; pruned_at?: string };
 
 /** One receipt inspected: both entries, the input and output from their blobs, hash-verified. */
 export type ReceiptInspection = { receipt_id: string; started: StartedEntry | null; finished: FinishedEntry | null; input: BlobView; output: BlobView };

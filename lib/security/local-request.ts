@@ -1,29 +1,52 @@
 import type { PolicyDecision } from "@/lib/context";
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+/** The loopback names a Host may carry, exactly (issue 26: no suffix, no other 127.x address). */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** Strips the port from a Host header value (`127.0.0.1:3000` → `127.0.0.1`, `[::1]:3000` → `[::1]`). */
-function hostname(host: string): string {
-  const value = host.trim().toLowerCase();
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  return value.split(":")[0] ?? "";
+/**
+ * The port the server listens on: `$CASEFILE_PORT` (set by `casefile serve`), else `$PORT`;
+ * null when neither is a port (then any port is accepted).
+ */
+export function serverPort(env: Readonly<Record<string, string | undefined>> = process.env): number | null {
+  const port = Number(env.CASEFILE_PORT ?? env.PORT);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
 }
 
-function isLoopback(name: string): boolean {
-  return LOOPBACK_HOSTS.has(name) || /^127(\.\d{1,3}){3}$/.test(name) || name.endsWith(".localhost");
+/**
+ * Why a Host header value is not this server's loopback address, or null when it is. Parsed with
+ * the WHATWG URL parser, and the header must be exactly the parsed `host` (a loopback name and
+ * an optional port): nothing after it (`127.0.0.1:3918.evil.com`, `[::1]evil.com`), no user
+ * info (`localhost:3918@evil.com`), no path. The port must be the server's (`port`), 80 when
+ * absent; a null `port` accepts any.
+ */
+export function hostProblem(host: string | null, port: number | null = serverPort()): string | null {
+  if (!host) return "no Host header";
+  const value = host.trim().toLowerCase();
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    return `Host '${host}' is not a host name`;
+  }
+  if (url.host !== value || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return `Host '${host}' is not a loopback name and port`;
+  if (!LOOPBACK_HOSTS.has(url.hostname)) return `Host '${host}' is not a loopback name`;
+  const given = url.port === "" ? 80 : Number(url.port);
+  if (port !== null && given !== port) return `Host '${host}' names port ${given}, not this server's ${port}`;
+  return null;
 }
 
 /**
  * The two rules a request must pass (architecture.md, "Local only"), each with its decision:
- * `door.host` — the Host must be a loopback name (defeats DNS rebinding); `door.origin` — a
+ * `door.host` — the Host must be exactly a loopback name and the server's `port`
+ * ({@link hostProblem}; defeats DNS rebinding); `door.origin` — a
  * state-changing method must not come from another origin (defeats cross-site writes). An opaque
  * `Origin: null` (sandboxed iframes, `data:` pages) is a foreign origin and is refused (issue 8
  * probe: it used to be accepted). A request without Origin (curl, the CLI's HTTP clients) passes.
  */
-export function localRequestDecisions(method: string, host: string | null, origin: string | null): PolicyDecision[] {
+export function localRequestDecisions(method: string, host: string | null, origin: string | null, port: number | null = serverPort()): PolicyDecision[] {
   const decisions: PolicyDecision[] = [];
-  const hostOk = Boolean(host) && isLoopback(hostname(host!));
-  decisions.push(hostOk ? { rule: "door.host", decision: "allow", detail: `Host ${host}` } : { rule: "door.host", decision: "deny", detail: `Host '${host ?? ""}' is not a loopback name` });
+  const problem = hostProblem(host, port);
+  decisions.push(problem === null ? { rule: "door.host", decision: "allow", detail: `Host ${host}` } : { rule: "door.host", decision: "deny", detail: problem });
   const safe = method === "GET" || method === "HEAD" || method === "OPTIONS";
   if (safe || origin === null) {
     decisions.push({ rule: "door.origin", decision: "allow", detail: safe ? `${method} is not state-changing` : "no Origin header (not a browser page)" });
@@ -49,6 +72,6 @@ export function localRequestDecisions(method: string, host: string | null, origi
  * Decides whether a request may reach the dashboard: null when allowed, else the reason of the
  * first rule of {@link localRequestDecisions} that denies it.
  */
-export function rejectNonLocalRequest(method: string, host: string | null, origin: string | null): string | null {
-  return localRequestDecisions(method, host, origin).find((d) => d.decision === "deny")?.detail ?? null;
+export function rejectNonLocalRequest(method: string, host: string | null, origin: string | null, port: number | null = serverPort()): string | null {
+  return localRequestDecisions(method, host, origin, port).find((d) => d.decision === "deny")?.detail ?? null;
 }

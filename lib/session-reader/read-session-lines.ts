@@ -41,6 +41,11 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
     mode === "compact"
       ? await readCompactRecords(filePath, index, start_line, end_line, row.source, workspaceIndexDir(ctx))
       : (await readLineRange(filePath, index, start_line, end_line)).map((l): FullRecord => toFullRecord(l.line, l.text));
+  // The records are a pure function of the input and these bytes (the range with the lines around
+  // it, which compact mode reads as context): the audit ledger may keep this reference (issue 26).
+  const from = Math.max(1, start_line - 1);
+  const to = Math.min(index.lineCount, end_line + 1);
+  ctx.trace?.source?.({ path: filePath, start: index.starts[from - 1]!, end: to < index.lineCount ? index.starts[to]! : index.size });
   return { status: "ok", project_key, session_ref, line_range: { start: start_line, end: end_line }, mode, records };
 }
 

@@ -46,7 +46,11 @@ describe.skipIf(!HAS_SHARED)(`casefile audit${HAS_SHARED ? "" : ` (${SKIP_SHARED
     for (const s of calls) await callTool(ctx, "read_session_lines", { project_key: projectKey, session_ref: s.ref, start_line: 1, end_line: 2 }, { door: "cli" });
     const intact = await audit(root, "verify", false);
     expect(intact.code).toBe(0);
-    expect(intact.out).toMatch(new RegExp(`^audit ledger intact: ${calls.length * 2} entries, ${calls.length} calls, 0 segments, \\d+ blobs\n$`));
+    expect(intact.out).toMatch(new RegExp(`^audit ledger intact: ${calls.length * 2} entries, ${calls.length} calls, 0 segments, \\d+ blobs\n  hash chain intact: ${calls.length * 2} chained entries, head [0-9a-f]{64}\n$`));
+    const anchor = await audit(root, "anchor", false);
+    expect(anchor.code).toBe(0);
+    expect(anchor.out).toMatch(new RegExp(`^[0-9a-f]{64}  ${calls.length * 2} entries  \\S+\n$`));
+    expect(intact.out).toContain(anchor.out.slice(0, 64));
 
     const ledger = getLedger(root);
     const index = await ledger.read();
@@ -58,6 +62,8 @@ describe.skipIf(!HAS_SHARED)(`casefile audit${HAS_SHARED ? "" : ` (${SKIP_SHARED
     const text = await audit(root, "verify", false);
     expect(text.code).toBe(1);
     expect(text.out).toContain("audit ledger has 2 problem(s)");
+    // A torn tail a dying writer left is no entry of the chain: the chain itself still holds.
+    expect(text.out).toContain(`hash chain intact: ${calls.length * 2} chained entries`);
     expect(text.out).toContain(`blob_hash ${inputRef}: blob ${inputRef} does not recompute to its name`);
     expect(text.out).toMatch(/torn_line tool-traces\.jsonl: the last line is unterminated \(40 bytes at offset \d+\)/);
     const json = await audit(root, "verify", true);

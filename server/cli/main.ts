@@ -26,6 +26,8 @@ Usage:
   casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
   casefile sources remove PATH [--workspace DIR]
   casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
+  casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
+  casefile audit prune [--older-than 30d] [--workspace DIR] [--json]   remove old blobs (and past audit/retention.json's max_bytes); never ledger lines
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
@@ -46,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       force: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       port: { type: "string" },
+      "older-than": { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -71,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     case "start":
       return runStart(workspace, port);
     case "audit":
-      return runAudit(workspace, rest[0], values.json);
+      return runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
     case "mcp":
       await runStdioMcp(workspace);
       return 0;

@@ -48,4 +48,33 @@ describe("casefile prepare --control-plane ROOT (issue 11 beside issue 12's reco
     expect(await runPrepare({ workspace, controlPlane: [root], force: false, json: true })).toBe(0);
     expect(await readSources(workspace)).toEqual({ claude: [], codex: [], demo: false });
   });
+
+  it("a prepare that replaces the recorded sources says so on stderr and in --json, with the commands that restore them (issue 26)", async () => {
+    const mk = async (name: string) => {
+      const dir = path.join(home, name);
+      await fs.mkdir(path.join(dir, "-home-me-app"), { recursive: true });
+      await fs.writeFile(path.join(dir, "-home-me-app", `${ID}.jsonl`), claudeLines(ID, "/home/me/app", 2));
+      return dir;
+    };
+    const [first, second] = [await mk("claude-a"), await mk("claude b")];
+    const workspace = path.join(home, "workspace-change");
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await runPrepare({ workspace, claude: [first], force: false, json: true })).toBe(0);
+      expect(stderr.mock.calls.map((c) => String(c[0])).join("")).not.toContain("replaced the workspace's recorded sources");
+      // The same sources again: nothing to say.
+      expect(await runPrepare({ workspace, claude: [first], force: false, json: true })).toBe(0);
+      expect(stderr.mock.calls.map((c) => String(c[0])).join("")).not.toContain("replaced");
+      expect(await runPrepare({ workspace, claude: [second], force: false, json: true })).toBe(0);
+      const said = stderr.mock.calls.map((c) => String(c[0])).join("");
+      expect(said).toContain(`note: this prepare replaced the workspace's recorded sources\n  before: claude ${first}\n  now:    claude ${second}\n`);
+      const undo = [`casefile sources remove '${second}' --workspace ${workspace}`, `casefile sources add --claude ${first} --workspace ${workspace}`];
+      for (const command of undo) expect(said).toContain(`  ${command}\n`);
+      const printed = JSON.parse(String(stdout.mock.calls.at(-1)![0])) as { data: { sources_changed: unknown } };
+      expect(printed.data.sources_changed).toEqual({ before: { claude: [first], codex: [] }, after: { claude: [second], codex: [] }, undo });
+      expect(await readSources(workspace)).toEqual({ claude: [second], codex: [], demo: false });
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 });

@@ -63,7 +63,8 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const { claudeRoots, codexRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [] } : resolveSourceRoots(flags);
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
   // Adding a Control Plane root to a workspace that already syncs transcripts keeps its sources.
-  const keepRecorded = onlyControlPlane && (await readSources(flags.workspace)) !== null;
+  const recorded = await readSources(flags.workspace);
+  const keepRecorded = onlyControlPlane && recorded !== null;
   const controlPlane = flags.controlPlane?.length ? await registerControlPlaneRoots(ctx, flags.controlPlane.map((p) => path.resolve(p))) : null;
   const bar = process.stderr.isTTY && !flags.json ? new cliProgress.SingleBar({ format: "preparing {bar} {value}/{total} {label}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
@@ -85,11 +86,37 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
       ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
       : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
   bar?.stop();
-  const data = controlPlane ? { ...summary, control_plane: controlPlane.projects } : summary;
+  // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.
+  const changed = !(flags.date || flags.timezone) && !keepRecorded && recorded ? sourcesChange(recorded, { claude: claudeRoots, codex: codexRoots }, flags.workspace) : null;
+  if (changed) process.stderr.write(changed.message);
+  const data = { ...summary, ...(controlPlane ? { control_plane: controlPlane.projects } : {}), ...(changed ? { sources_changed: { before: changed.before, after: changed.after, undo: changed.undo } } : {}) };
   const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");
   process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(summary) + cpLines);
   return 0;
 }
+
+type Roots = { claude: string[]; codex: string[] };
+
+/**
+ * How a prepare changed the workspace's recorded sources (issue 26: `prepare --workspace W` with
+ * no source flags replaced them with the defaults without a word): the lists before and after,
+ * the `casefile sources` commands that restore the old ones, and the notice printed on stderr.
+ * Null when nothing changed.
+ */
+export function sourcesChange(before: Roots, after: Roots, workspace: string): { before: Roots; after: Roots; undo: string[]; message: string } | null {
+  const undo: string[] = [];
+  const ws = `--workspace ${quote(workspace)}`;
+  for (const kind of ["claude", "codex"] as const) {
+    for (const p of after[kind]) if (!before[kind].includes(p)) undo.push(`casefile sources remove ${quote(p)} ${ws}`);
+    for (const p of before[kind]) if (!after[kind].includes(p)) undo.push(`casefile sources add --${kind} ${quote(p)} ${ws}`);
+  }
+  if (undo.length === 0) return null;
+  const list = (r: Roots) => [...r.claude.map((p) => `claude ${p}`), ...r.codex.map((p) => `codex ${p}`)].join(", ") || "none";
+  const message = `note: this prepare replaced the workspace's recorded sources\n  before: ${list(before)}\n  now:    ${list(after)}\nto restore them:\n${undo.map((c) => `  ${c}\n`).join("")}`;
+  return { before: { claude: before.claude, codex: before.codex }, after, undo, message };
+}
+
+const quote = (p: string): string => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
 
 /** Human summary of a prepare run. */
 export function renderSummary(s: PrepareSummary): string {

@@ -22,7 +22,8 @@ const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..",
  * Resolves with the server's exit code.
  */
 export async function runServe(workspace: string, port: number): Promise<number> {
-  const env = dashboardServerEnv(process.env, workspace);
+  // The Host check accepts this port only (lib/security/local-request).
+  const env = { ...dashboardServerEnv(process.env, workspace), CASEFILE_PORT: String(port) };
   if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) {
     process.stderr.write("building the dashboard (first run only)…\n");
     const built = await run(nextBin(), ["build"], env);

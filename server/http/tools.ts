@@ -7,8 +7,11 @@ import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
 
 /**
- * The largest tool input body: 10 MiB, Next's `proxyClientMaxBodySize`. Next cuts a longer body
- * to this size before the route sees it, so a body this long is refused as possibly cut.
+ * The largest tool input body: 10 MiB. Next buffers a body for proxy.ts up to
+ * `proxyClientMaxBodySize` (next.config.mjs: 64 MiB) and silently drops the rest, the chunk
+ * that crossed it included; that is set well above this limit so a cut body is still over it,
+ * and a chunked body (no Content-Length) is counted here as it streams (issue 26 probe: 11 and
+ * 60 MB chunked bodies answered "not valid JSON").
  */
 export const HTTP_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
@@ -23,8 +26,8 @@ export async function callToolHandler(request: Request, { params }: { params: Pr
     const { tool } = await params;
     const declared = Number(request.headers.get("content-length") ?? NaN);
     if (declared >= HTTP_BODY_LIMIT_BYTES) return tooLarge(declared);
-    const body = await request.arrayBuffer();
-    if (body.byteLength >= HTTP_BODY_LIMIT_BYTES) return tooLarge(body.byteLength);
+    const body = await readLimited(request, HTTP_BODY_LIMIT_BYTES);
+    if (body === null) return tooLarge(null);
     let input: unknown;
     try {
       input = JSON.parse(new TextDecoder().decode(body));
@@ -39,7 +42,26 @@ export async function callToolHandler(request: Request, { params }: { params: Pr
   }
 }
 
-function tooLarge(bytes: number): Response {
-  const message = `request body of ${bytes} bytes is over the ${HTTP_BODY_LIMIT_BYTES / 1024 / 1024} MiB (${HTTP_BODY_LIMIT_BYTES} bytes) limit of POST /api/tools`;
+/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read). */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total >= limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function tooLarge(bytes: number | null): Response {
+  const message = `request body of ${bytes === null ? "at least" : ""}${bytes === null ? ` ${HTTP_BODY_LIMIT_BYTES}` : bytes} bytes is over the ${HTTP_BODY_LIMIT_BYTES / 1024 / 1024} MiB (${HTTP_BODY_LIMIT_BYTES} bytes) limit of POST /api/tools`;
   return Response.json({ error: { code: "invalid_input", message, hint: `send at most ${HTTP_BODY_LIMIT_BYTES - 1} bytes` } }, { status: 413 });
 }

@@ -4,6 +4,7 @@ import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { advertisedInputSchema } from "@/lib/tools/define-tool";
 import { AGENT_TOOLS, callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
+import { unwrapArguments } from "@/server/mcp/line-transport";
 
 export const CASEFILE_VERSION = "0.1.0";
 
@@ -11,7 +12,8 @@ export const CASEFILE_VERSION = "0.1.0";
  * Builds the MCP server: one `registerTool` per agent tool of the registry, each handler a single
  * `callTool` so MCP returns the same JSON text as the CLI and HTTP doors. The SDK is given an
  * advertise-only schema, so a wrongly typed input reaches the registry and comes back as the
- * same `invalid` result as through the other doors, not as a -32602 protocol error. Seed-shaped
+ * same `invalid` result as through the other doors, not as a -32602 protocol error; arguments
+ * that are not an object at all arrive wrapped by the transport and are unwrapped here. Seed-shaped
  * `invalid` results are returned as content with `isError: true`; AppErrors keep their code.
  * The call's client is the MCP client's name from its `initialize` request.
  */
@@ -29,7 +31,7 @@ export function createMcpServer(ctx: CoreContext): McpServer {
       async (input: unknown) => {
         try {
           const client = server.server.getClientVersion()?.name;
-          const result = await callTool(ctx, tool.name, input, { door: "mcp", client });
+          const result = await callTool(ctx, tool.name, unwrapArguments(input), { door: "mcp", client });
           return { content: [{ type: "text" as const, text: serializeToolResult(result) }], isError: !isToolSuccess(result) };
         } catch (error) {
           if (isAppError(error)) return { content: [{ type: "text" as const, text: `${error.code}: ${error.message}` }], isError: true };

@@ -25,7 +25,10 @@ export const verifyLedgersTool = defineTool({
   input: z.object({ project_key: projectKey, ledger: z.string().min(1).optional().describe("Only this ledger (governance, ho2m, ho1m, SES-…/exec, …).") }),
   inputHint: "pass {project_key} of a control-plane project, optionally {ledger}",
   run: async (ctx, input) => {
-    const layout = await layoutOrThrow(ctx, input.project_key);
+    // Not a Control Plane project: the same `invalid` through every door (issue 26: it was a 404 on
+    // HTTP, plain text with exit 3 on the CLI and plain text on MCP).
+    const layout = await controlPlaneLayoutFor(ctx, input.project_key);
+    if (!layout) return { status: "invalid" as const, errors: [{ field: "project_key", message: `'${input.project_key}' is not a control-plane project`, hint: "register a Control Plane root with casefile prepare --control-plane ROOT; list_projects names them" }] };
     if (input.ledger !== undefined) {
       const one = findLedger(layout, input.ledger);
       if (!one) return { status: "invalid" as const, errors: [{ field: "ledger", message: `unknown ledger '${input.ledger}'`, hint: `use one of: ${layout.ledgers.map((l) => l.id).join(", ")}` }] };

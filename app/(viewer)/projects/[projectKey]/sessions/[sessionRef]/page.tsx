@@ -7,12 +7,14 @@ import { EvidenceSessionView } from "@/components/evidence/evidence-session-view
 import { OverviewCard } from "@/components/forensics/overview-card";
 import { ViewerSearch } from "@/components/forensics/viewer-search";
 import { routes } from "@/components/navigation/routes";
+import { ToolErrorPanel } from "@/components/navigation/tool-error";
 import { SessionTabs } from "@/components/sessions/session-tabs";
 import { windowBounds } from "@/components/viewer/queries";
 import { SessionViewer } from "@/components/viewer/session-viewer";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
+import { isToolPageError, orToolError } from "@/server/queries/tool-error";
 import { getViewerWindowQuery } from "@/server/queries/viewer";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
@@ -86,7 +88,16 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
       </>
     );
   }
-  const [card, window] = await Promise.all([getEvidenceCardQuery(detail.project_key, detail.session_ref), initialWindow]);
+  const [card, window] = await Promise.all([orToolError(() => getEvidenceCardQuery(detail.project_key, detail.session_ref)), initialWindow]);
+  // A card the tool refuses to read (e.g. symlinked out of the workspace) is a clear error, not a 500.
+  if (isToolPageError(card)) {
+    return (
+      <>
+        {top}
+        <ToolErrorPanel title="This session's evidence file cannot be read" error={card} />
+      </>
+    );
+  }
   return (
     <>
       {top}
