@@ -13,6 +13,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["errors", "fs", "json", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
   ["sources"],
   ["workspace"],
+  // Token accounting and cost (issue 28): reads session files through workspace, read by forensics and lists.
+  ["usage"],
   ["session-reader"],
   // Synthesis reads evidence cards, so evidence sits below it.
   ["evidence"],

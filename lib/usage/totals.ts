@@ -1,0 +1,69 @@
+// Token totals by kind with their cost: the one shape every view of tokens and cost shows.
+
+/**
+ * Tokens by kind and their cost. `input_tokens` is input not read from cache (Codex's
+ * `input_tokens - cached_input_tokens`); `cache_creation_tokens` includes the 1-hour writes
+ * (`cache_creation_1h_tokens`); `total_tokens` is the sum of input, output, cache creation and
+ * cache read (ccusage's `totalTokens`). `cost_usd` is the priced part in USD, null when nothing
+ * could be priced; `unpriced_models` lists models without a price (their cost is unknown,
+ * never 0), so a cost with models in it is a lower bound.
+ */
+export type UsageTotals = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_tokens: number;
+  cache_creation_1h_tokens: number;
+  cache_read_tokens: number;
+  total_tokens: number;
+  cost_usd: number | null;
+  unpriced_models: string[];
+  /** Model requests counted (one per Claude message id + request id, one per Codex token_count increase). */
+  requests: number;
+  models: string[];
+};
+
+/** A mutable accumulator of {@link UsageTotals}. */
+export class TotalsBuilder {
+  input = 0;
+  output = 0;
+  cacheWrite = 0;
+  cacheWrite1h = 0;
+  cacheRead = 0;
+  cost = 0;
+  priced = 0;
+  requests = 0;
+  readonly models = new Set<string>();
+  readonly unpriced = new Set<string>();
+
+  /** Adds one bucket's or request's counts; `cost` null means the model has no price. */
+  add(model: string, t: { input: number; output: number; cacheWrite: number; cacheWrite1h: number; cacheRead: number; requests: number }, cost: number | null): void {
+    this.input += t.input;
+    this.output += t.output;
+    this.cacheWrite += t.cacheWrite;
+    this.cacheWrite1h += t.cacheWrite1h;
+    this.cacheRead += t.cacheRead;
+    this.requests += t.requests;
+    this.models.add(model);
+    if (cost === null) this.unpriced.add(model);
+    else {
+      this.cost += cost;
+      this.priced += 1;
+    }
+  }
+
+  /** The totals, models and unpriced models sorted by name. */
+  build(): UsageTotals {
+    return {
+      input_tokens: this.input,
+      output_tokens: this.output,
+      cache_creation_tokens: this.cacheWrite,
+      cache_creation_1h_tokens: this.cacheWrite1h,
+      cache_read_tokens: this.cacheRead,
+      total_tokens: this.input + this.output + this.cacheWrite + this.cacheRead,
+      cost_usd: this.priced > 0 ? this.cost : this.unpriced.size > 0 ? null : 0,
+      unpriced_models: [...this.unpriced].sort(),
+      requests: this.requests,
+      models: [...this.models].sort(),
+    };
+  }
+}
