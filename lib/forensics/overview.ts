@@ -6,6 +6,7 @@ import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */
@@ -60,7 +61,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
   };
-  const t = stats.tokens;
+  const usage = await readSessionUsage(ctx, session);
   const byTool: Record<string, ToolCounts> = {};
   for (const name of [...stats.byTool.keys()].sort()) {
     const c = stats.byTool.get(name)!;
@@ -78,11 +79,16 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   for (const ev of audit) eventTypes[ev.eventType] = (eventTypes[ev.eventType] ?? 0) + 1;
   const diagnostics: SessionOverviewDiagnostics = {
     tokens: {
-      input_total: t.input,
-      output_total: t.output,
-      cache_read_total: t.cacheRead,
-      cache_creation_total: t.cacheCreation,
-      grand_total: t.input + t.output + t.cacheRead + t.cacheCreation,
+      input_total: usage.totals.input_tokens,
+      output_total: usage.totals.output_tokens,
+      cache_read_total: usage.totals.cache_read_tokens,
+      cache_creation_total: usage.totals.cache_creation_tokens,
+      grand_total: usage.totals.total_tokens,
+      cost_usd: usage.totals.cost_usd,
+      unpriced_models: usage.totals.unpriced_models,
+      models: usage.totals.models,
+      main: usage.main,
+      subagents: usage.subagents,
     },
     tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
     subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },

@@ -5,7 +5,7 @@ import { ResetDetector } from "@/lib/analysis/context-resets";
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
-import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
+import { classifyRecord, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
@@ -41,7 +41,6 @@ export type SessionStats = {
   errorCounts: Map<string, number>;
   warnings: Finding[];
   warningCounts: Map<string, number>;
-  tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
   subagentTypes: Map<string, number>;
   eventsBySource: Record<TimelineSource, number>;
   /** Events whose main-transcript timestamp was seen, for the `about` ending. */
@@ -158,7 +157,6 @@ export function emptyStats(): SessionStats {
     errorCounts: new Map(),
     warnings: [],
     warningCounts: new Map(),
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
     subagentTypes: new Map(),
     eventsBySource: { main: 0, subagent: 0, tool_result: 0, audit: 0 },
     mainReplies: 0,
@@ -264,8 +262,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   // Only the results persisted as tool-result files need their time (a handful, not every result).
   const resultFileIds = new Set(files.flatMap((f) => (f.kind === "tool_result" && f.id !== null ? [f.id] : [])));
   const pending = new Map<string, string>();
-  // A holder, not a `let`: it is written inside the per-chunk callback.
-  const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
   const codexEventUsers: SessionStats["userMessages"] = [];
   const codexResponseUsers: SessionStats["userMessages"] = [];
   let codexEventUserCount = 0;
@@ -300,8 +296,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     let prev = Number.NEGATIVE_INFINITY;
     // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
     const resets = file.kind === "main" ? new ResetDetector() : null;
-    // Claude writes one record per content block of a response, each with the response's usage.
-    const usageSeen = new Set<string>();
     const index = await getWorkspaceLineIndex(ctx, file.path);
     const reduce = (mapped: MappedLines): void => {
       const at = events.append(mapped, fi);
@@ -376,17 +370,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
         if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
         if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
         if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
-        if (facts.usage) {
-          const id = facts.usage.messageId;
-          if (id === null || !usageSeen.has(id)) {
-            if (id !== null) usageSeen.add(id);
-            stats.tokens.input += facts.usage.input;
-            stats.tokens.output += facts.usage.output;
-            stats.tokens.cacheRead += facts.usage.cacheRead;
-            stats.tokens.cacheCreation += facts.usage.cacheCreation;
-          }
-        }
-        if (facts.codexTotals) codex.totals = facts.codexTotals;
         if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
       }
       stats.eventsBySource[src] += mapped.count;
@@ -418,11 +401,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     }
   }
   for (const { entry, path } of cutTexts) entry.text = await wholeUserText(ctx, path, entry.line, source);
-  if (codex.totals) {
-    stats.tokens.input += codex.totals.input;
-    stats.tokens.output += codex.totals.output;
-    stats.tokens.cacheRead += codex.totals.cacheRead;
-  }
   if (source === "codex") {
     // Codex logs a human message twice (event_msg and response item): count one of the two.
     const useEvents = codexEventUserCount > 0;

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import type { UsageTotals } from "@/lib/usage/totals";
+
 /** Timeline sources, in tie-break priority order (issue 9: main > subagent > tool_result > audit). */
 export const TIMELINE_SOURCES = ["main", "subagent", "tool_result", "audit"] as const;
 export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
@@ -163,7 +165,23 @@ export type AuditDiagnostics = {
 };
 
 export type SessionOverviewDiagnostics = {
-  tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
+  /**
+   * Tokens and cost from lib/usage (issue 28: each Claude message once with its final usage,
+   * subagents counted in and shown apart; Codex input without its cached part). `cost_usd` null:
+   * no model could be priced; `unpriced_models` are left out of it.
+   */
+  tokens: {
+    input_total: number;
+    output_total: number;
+    cache_read_total: number;
+    cache_creation_total: number;
+    grand_total: number;
+    cost_usd: number | null;
+    unpriced_models: string[];
+    models: string[];
+    main: UsageTotals;
+    subagents: UsageTotals;
+  };
   tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
   subagents: { count: number; by_type: Record<string, number> };
   events: Record<TimelineSource, number> & { total: number };

@@ -4,7 +4,6 @@ import fs from "node:fs/promises";
 import * as z from "zod";
 
 import { AppError } from "@/lib/errors";
-import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 import snapshot from "./pricing-snapshot.json";
 
@@ -91,19 +90,18 @@ let bundled: PricingTable | null = null;
 
 /**
  * The prices for a workspace: the bundled snapshot with the override file's models laid over it
- * (per kind; per-million prices divided by 10^6). No file: the snapshot alone.
+ * (per kind; per-million prices divided by 10^6). No file: the snapshot alone. `file` is the
+ * workspace's override path (lib/workspace/sources `pricingOverrideFile`), `rel` how errors name it.
  * @throws AppError parse_error naming the file and field when the override file is not valid.
  */
-export async function loadPricing(workspaceRoot: string): Promise<PricingTable> {
+export async function loadPricing(file: string, rel = ".casefile/pricing.json"): Promise<PricingTable> {
   bundled ??= bundledPricing();
-  const file = pricingOverrideFile(workspaceRoot);
   let raw: string;
   try {
     raw = await fs.readFile(file, "utf8");
   } catch {
     return bundled;
   }
-  const rel = ".casefile/pricing.json";
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -3,12 +3,9 @@ import fs from "node:fs/promises";
 
 import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
-import type { CoreContext } from "@/lib/context";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import { TotalsBuilder, type UsageTotals } from "@/lib/usage/totals";
-import { sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
-import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Width of the time buckets usage is kept in (ms): 15 minutes, so any UTC offset (…:30, …:45) groups exactly by local day. */
 export const BUCKET_MS = 15 * 60 * 1000;
@@ -59,43 +56,50 @@ type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: n
 const CACHE_BYTES = 8 << 20;
 const cache = processWide("usage:session-cache", () => new ByteLru<string, { stamp: string; usage: SessionUsage }>(CACHE_BYTES));
 
+/** A transcript of a session: the main one or a subagent's (persisted tool results carry no usage). */
+export type UsageFile = { kind: "main" | "subagent"; path: string };
+
 /**
- * The usage of one session (main transcript and subagent transcripts; persisted tool results
- * carry no usage), read in one streaming pass per file (memory: one read chunk plus one entry per
- * distinct request) and cached per process while every file keeps its size and mtime and the
- * price override file is unchanged.
+ * The usage of one session's transcripts (`files`: main first, then subagents), read in one
+ * streaming pass per file (memory: one read chunk plus one entry per distinct request) and
+ * cached per process under `key` while every file keeps its size and mtime and the price
+ * override file (`overrideFile`) is unchanged. lib/workspace/session-usage gives it a session's
+ * files and the workspace's override path.
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad price override file.
  */
-export async function readSessionUsage(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsage> {
-  const files = (await sessionFiles(session)).filter((f) => f.kind !== "tool_result");
+export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string): Promise<SessionUsage> {
   const stamps = await Promise.all(files.map(async (f) => {
     const st = await fs.stat(f.path);
-    return `${f.relative}:${st.size}:${st.mtimeMs}`;
+    return `${f.path}:${st.size}:${st.mtimeMs}`;
   }));
-  const priceStamp = await fs.stat(pricingOverrideFile(ctx.workspaceRoot)).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
+  const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
   const stamp = `${stamps.join("|")}#${priceStamp}`;
-  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
   const hit = cache.get(key);
   if (hit && hit.stamp === stamp) return hit.usage;
-  const pricing = await loadPricing(ctx.workspaceRoot);
-  const usage = await usageOfFiles(session.row.source, files, pricing);
+  const pricing = await loadPricing(overrideFile);
+  const usage = await usageOfFiles(source, files, pricing);
   cache.set(key, { stamp, usage }, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 28);
   return usage;
 }
 
+/** Forgets every cached session usage (tests that stand for a new process). */
+export function clearUsageCache(): void {
+  cache.clear();
+}
+
 /**
  * {@link SessionUsage} of transcript files (main first, then subagents), priced with `pricing`:
- * the per-session function the catalog calls (issue 25) and {@link readSessionUsage} caches.
+ * the per-session function the catalog calls (issue 25) and {@link readUsage} caches.
  * @throws the fs error when a file cannot be read.
  */
-export async function usageOfFiles(source: string, files: readonly Pick<SessionFile, "kind" | "path">[], pricing: PricingTable): Promise<SessionUsage> {
+export async function usageOfFiles(source: string, files: readonly UsageFile[], pricing: PricingTable): Promise<SessionUsage> {
   const requests: Request[] = [];
   const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   if (source === "codex") {
-    for (const f of files) await readCodex(f.path, f.kind === "main" ? "main" : "subagent", requests, span);
+    for (const f of files) await readCodex(f.path, f.kind, requests, span);
   } else {
     const byId = new Map<string, number>();
-    for (const f of files) await readClaude(f.path, f.kind === "main" ? "main" : "subagent", requests, byId, span);
+    for (const f of files) await readClaude(f.path, f.kind, requests, byId, span);
   }
   return summarize(source, requests, pricing, span);
 }

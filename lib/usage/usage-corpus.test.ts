@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
-import { readSessionUsage, type SessionUsage } from "@/lib/usage/session-usage";
+import type { SessionUsage } from "@/lib/usage/session-usage";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 import { getSession } from "@/lib/workspace/sessions";
