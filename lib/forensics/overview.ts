@@ -185,11 +185,15 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
 function endingSentence(ending: SessionEnding): string {
   switch (ending.reason) {
     case "recent":
-      return "Session is still active (changed in the last 10 minutes).";
+      return "Session is still active (its last record is from the last 10 minutes).";
     case "reply":
       return "Session ended cleanly with an agent reply.";
+    case "interrupted":
+      return "Session ended with the user interrupting the last turn.";
     case "error":
       return "Session ended on an error.";
+    case "user_exit":
+      return "Session ended with the user's /exit before an agent reply.";
     default:
       return "Session ended without a final agent reply.";
   }

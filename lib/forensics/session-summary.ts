@@ -10,7 +10,8 @@ import { readableUserText } from "@/lib/format/display-text";
 import { previewLine } from "@/lib/format/one-line";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
-import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import { sessionUsageIfReady } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** How many lines from each end are probed for the first and last timestamp. */
@@ -99,7 +100,9 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
 }
 
 async function usageFields(ctx: CoreContext, session: ResolvedSession): Promise<Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd">> {
-  const { totals } = await readSessionUsage(ctx, session);
+  const usage = await sessionUsageIfReady(ctx, session, RISK_WAIT_MAX_BYTES);
+  if (usage === null) return { output_tokens: null, total_tokens: null, cost_usd: null };
+  const { totals } = usage;
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
   return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
 }

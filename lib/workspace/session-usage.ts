@@ -13,3 +13,31 @@ export async function readSessionUsage(ctx: { workspaceRoot: string }, session: 
   const files = (await sessionFiles(session)).flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
   return readUsage(`${session.project.dir}\u0000${session.row.session_ref}`, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot));
 }
+
+type Pending = { stamp: string; done: SessionUsage | null; failed: boolean };
+const pending = new Map<string, Pending>();
+
+/**
+ * The session's usage if it can be had without waiting on a big transcript: counted at once
+ * when the session's transcripts total at most `waitBytes` (or `ctx.oneShot`: a CLI call cannot
+ * ask again), else started in the background and null until it has finished (a list then shows
+ * the usage as pending, as it does a big session's risk; issue 13: a list never waits on a
+ * gigabyte pass).
+ * @throws as {@link readSessionUsage} for a session it waits on.
+ */
+export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?: boolean }, session: ResolvedSession, waitBytes: number): Promise<SessionUsage | null> {
+  const files = (await sessionFiles(session)).filter((f) => f.kind !== "tool_result");
+  const bytes = files.reduce((n, f) => n + f.size_bytes, 0);
+  if (ctx.oneShot || bytes <= waitBytes) return readSessionUsage(ctx, session);
+  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
+  const stamp = files.map((f) => `${f.path}:${f.size_bytes}`).join("|");
+  const p = pending.get(key);
+  if (p && p.stamp === stamp) {
+    if (p.done !== null) return readSessionUsage(ctx, session);
+    if (!p.failed) return null;
+  }
+  const entry: Pending = { stamp, done: null, failed: false };
+  pending.set(key, entry);
+  readSessionUsage(ctx, session).then((u) => (entry.done = u), () => (entry.failed = true));
+  return null;
+}
