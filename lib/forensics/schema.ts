@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-import type { UsageTotals } from "@/lib/usage/totals";
+import type { UsageTotals } from "@/lib/usage/schema";
 
 /** Timeline sources, in tie-break priority order (issue 9: main > subagent > tool_result > audit). */
 export const TIMELINE_SOURCES = ["main", "subagent", "tool_result", "audit"] as const;

@@ -1,9 +1,9 @@
 // `get_usage` (issue 28): tokens and cost of the workspace's sessions by day, week, month, model, project or session.
 import type { CoreContext } from "@/lib/context";
 import { defineTool } from "@/lib/tools/define-tool";
-import { getUsageInputSchema, usageReport, type GetUsageInput, type SessionUsageEntry, type UsageRow } from "@/lib/usage/report";
-import type { UsageTotals } from "@/lib/usage/totals";
 import { loadPricing } from "@/lib/usage/pricing";
+import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
+import { getUsageInputSchema, type GetUsageInput, type UsageRow, type UsageTotals } from "@/lib/usage/schema";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getSession } from "@/lib/workspace/sessions";

@@ -5,7 +5,8 @@ import { ByteLru } from "@/lib/cache/byte-lru";
 import { processWide } from "@/lib/cache/process-wide";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
-import { TotalsBuilder, type UsageTotals } from "@/lib/usage/totals";
+import type { UsageTotals } from "@/lib/usage/schema";
+import { TotalsBuilder } from "@/lib/usage/totals";
 
 /** Width of the time buckets usage is kept in (ms): 15 minutes, so any UTC offset (…:30, …:45) groups exactly by local day. */
 export const BUCKET_MS = 15 * 60 * 1000;

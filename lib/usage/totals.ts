@@ -1,26 +1,5 @@
-// Token totals by kind with their cost: the one shape every view of tokens and cost shows.
-
-/**
- * Tokens by kind and their cost. `input_tokens` is input not read from cache (Codex's
- * `input_tokens - cached_input_tokens`); `cache_creation_tokens` includes the 1-hour writes
- * (`cache_creation_1h_tokens`); `total_tokens` is the sum of input, output, cache creation and
- * cache read (ccusage's `totalTokens`). `cost_usd` is the priced part in USD, null when nothing
- * could be priced; `unpriced_models` lists models without a price (their cost is unknown,
- * never 0), so a cost with models in it is a lower bound.
- */
-export type UsageTotals = {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_tokens: number;
-  cache_creation_1h_tokens: number;
-  cache_read_tokens: number;
-  total_tokens: number;
-  cost_usd: number | null;
-  unpriced_models: string[];
-  /** Model requests counted (one per Claude message id + request id, one per Codex token_count increase). */
-  requests: number;
-  models: string[];
-};
+// Accumulates token totals by kind with their cost (the UsageTotals shape of lib/usage/schema).
+import type { UsageTotals } from "@/lib/usage/schema";
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class TotalsBuilder {
