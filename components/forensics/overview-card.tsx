@@ -47,6 +47,15 @@ export function OverviewCard({ overview }: { overview: SessionOverviewResult }) 
           ]}
         />
         <Facts
+          title="Counts"
+          rows={[
+            ["Files read", `${formatCount(s.counts.files_read.total)} (${formatCount(s.counts.files_read.main)} main, ${formatCount(s.counts.files_read.subagents)} subagents)`],
+            ["Reads failed", formatCount(s.counts.reads_failed)],
+            ["Commands run", `${formatCount(s.counts.commands_run.total)}${s.counts.commands_failed ? ` (${formatCount(s.counts.commands_failed)} failed)` : ""}`],
+            ["Errors", formatCount(s.counts.errors)],
+          ]}
+        />
+        <Facts
           title="Tokens"
           rows={[
             ["Input", formatCount(d.tokens.input_total)],

@@ -1,8 +1,9 @@
 import type { CoreContext } from "@/lib/context";
 import { auditDiagnostics, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
+import { sessionCounts } from "@/lib/forensics/counts";
 import { scanSession, type SessionStats } from "@/lib/forensics/scan";
-import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
+import type { ForensicsInvalid, SessionCounts, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
@@ -42,6 +43,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const offset = input.offset ?? 0;
   const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
   const pageEnd = offset + limit;
+  const counts = sessionCounts(stats, session.row.turns.length);
   const summary: SessionOverviewSummary = {
     project_key: input.project_key,
     session_ref: input.session_ref,
@@ -52,7 +54,8 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     duration_seconds: durationSeconds,
     turn_count: session.row.turns.length,
     status: ending.status,
-    about: buildAbout(stats, ending, subagentFiles),
+    about: buildAbout(stats, ending, subagentFiles, counts),
+    counts,
     top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
     errors: stats.errors.slice(offset, pageEnd),
     warnings: stats.warnings.slice(offset, pageEnd),
@@ -149,9 +152,10 @@ const WARNING_WORDS: Record<string, string> = { compaction: "context compaction"
  * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
  * message, no tool calls, or only subagent work get their own sentences.
  */
-export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number): string {
+export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number, counts: SessionCounts = sessionCounts(stats, 0)): string {
   const parts: string[] = [];
-  const first = stats.userMessages[0];
+  // The first real request: not a slash command (`/wsd:init --custom`) when a later message is one.
+  const first = stats.userMessages.find((m) => !readableUserText(m.text).trimStart().startsWith("/")) ?? stats.userMessages[0];
   if (first) {
     const more = stats.userMessageCount - 1;
     parts.push(`User asked: "${oneLine(readableUserText(first.text), ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
@@ -162,7 +166,7 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   } else {
     parts.push("No user message was recorded.");
   }
-  const families = TOOL_FAMILIES.map((fam, i) => ({ fam, i, c: stats.families.get(fam) })).filter((x) => x.c && x.c.called > 0);
+  const families = TOOL_FAMILIES.map((fam, i) => ({ fam, i, c: counts.by_family[fam] })).filter((x) => x.c && x.c.called > 0);
   // "other" (todo lists, MCP tools) says least about the work: always last.
   families.sort((a, b) => Number(a.fam === "other") - Number(b.fam === "other") || b.c!.called - a.c!.called || a.i - b.i);
   if (families.length > 0) {

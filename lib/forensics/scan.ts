@@ -35,6 +35,8 @@ export type SessionStats = {
   userMessageCount: number;
   byTool: Map<string, ToolCounts & { family: ToolFamily }>;
   families: Map<ToolFamily, { called: number; failed: number }>;
+  /** The part of `families` that happened in subagent transcripts (a plain object: stored as JSON). */
+  subagentFamilies: Partial<Record<ToolFamily, { called: number; failed: number }>>;
   toolCalls: number;
   toolFailures: number;
   errors: Finding[];
@@ -151,6 +153,7 @@ export function emptyStats(): SessionStats {
     userMessageCount: 0,
     byTool: new Map(),
     families: new Map(),
+    subagentFamilies: {},
     toolCalls: 0,
     toolFailures: 0,
     errors: [],
@@ -346,6 +349,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
           const fam = stats.families.get(call.family) ?? { called: 0, failed: 0 };
           fam.called += 1;
           stats.families.set(call.family, fam);
+          if (src === "subagent") (stats.subagentFamilies[call.family] ??= { called: 0, failed: 0 }).called += 1;
           if (call.id !== null) pending.set(call.id, call.name);
           if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
         }
@@ -363,6 +367,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
             if (counts) {
               const fam = stats.families.get(counts.family);
               if (fam) fam.failed += 1;
+              if (src === "subagent") (stats.subagentFamilies[counts.family] ??= { called: 0, failed: 0 }).failed += 1;
             }
             addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
           }

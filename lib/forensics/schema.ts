@@ -124,6 +124,8 @@ export type Finding = { type: string; message: string; source: TimelineSource; f
 export type ToolCounts = { called: number; succeeded: number; failed: number };
 
 export type SessionOverviewSummary = {
+  /** One count per concept (issue 28), the numbers the `about` names. */
+  counts: SessionCounts;
   project_key: string;
   session_ref: string;
   source: string;
@@ -162,6 +164,21 @@ export type AuditDiagnostics = {
   by_door: Record<string, number>;
   first_at: string | null;
   last_at: string | null;
+};
+
+/** One count per concept (lib/forensics/counts, issue 28): the `about`, Details, Analysis and lists show these numbers. */
+export type SessionCounts = {
+  turns: number;
+  /** File-reading tool calls (`Read`, or a shell `cat`/`sed`/`head`…), in the main transcript and subagents. */
+  files_read: { total: number; main: number; subagents: number };
+  reads_failed: number;
+  /** Shell commands run (other than reads and searches). */
+  commands_run: { total: number; main: number; subagents: number };
+  commands_failed: number;
+  tool_calls: number;
+  /** Error findings: failed tool calls, API errors, interrupted turns. */
+  errors: number;
+  by_family: Record<string, { called: number; failed: number; subagent_called: number }>;
 };
 
 export type SessionOverviewDiagnostics = {

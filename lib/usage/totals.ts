@@ -39,7 +39,8 @@ export class TotalsBuilder {
       cache_creation_1h_tokens: this.cacheWrite1h,
       cache_read_tokens: this.cacheRead,
       total_tokens: this.input + this.output + this.cacheWrite + this.cacheRead,
-      cost_usd: this.priced > 0 ? this.cost : this.unpriced.size > 0 ? null : 0,
+      // Rounded to 1e-10 USD: sums of the same requests in another order (per bucket, per session) then print the same.
+      cost_usd: this.priced > 0 ? Math.round(this.cost * 1e10) / 1e10 : this.unpriced.size > 0 ? null : 0,
       unpriced_models: [...this.unpriced].sort(),
       requests: this.requests,
       models: [...this.models].sort(),
