@@ -24,7 +24,7 @@ describe.skipIf(!HAS_SHARED)(`one count per concept on every corpus session${HAS
     for (const p of (await loadWorkspace(ctx)).projects) for (const r of p.rows) refs.push({ project_key: p.projectKey, session_ref: r.session_ref, source: r.source, label: `${p.projectKey}/${r.source_session_id}` });
   }, 120_000);
 
-  it("about, Details and Analysis agree on files read, reads failed, commands run, turns and errors", async () => {
+  it("about, Details and Analysis agree on files read, reads failed, commands run, turns, errors and tokens", async () => {
     expect(refs.length).toBe(19);
     for (const ref of refs) {
       const o = (await sessionOverview(ctx, { project_key: ref.project_key, session_ref: ref.session_ref })) as SessionOverviewResult;
@@ -51,6 +51,8 @@ describe.skipIf(!HAS_SHARED)(`one count per concept on every corpus session${HAS
         const analysis = (await callTool(ctx, "analyze_session", { project_key: ref.project_key, session_ref: ref.session_ref }, { door: "cli" })) as AnalyzeSessionResult;
         expect(analysis.status, ref.label).toBe("ok");
         if (Array.isArray(analysis.reads)) expect(analysis.reads.length, ref.label).toBeLessThanOrEqual(read.main);
+        // The token chart draws lib/usage's requests: its output sums to the main transcript's output tokens.
+        expect(analysis.token_points.reduce((n, p) => n + p.output, 0), ref.label).toBe(d.tokens.main.output_tokens);
       }
     }
   }, 300_000);

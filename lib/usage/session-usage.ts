@@ -46,7 +46,7 @@ export type SessionUsage = {
   by_model: (UsageTotals & { model: string })[];
   buckets: UsageBucket[];
   /** Main-transcript physical lines that carry a counted request (ascending), with its tokens. */
-  lines: { line: Uint32Array; input: Float64Array; output: Float64Array; total: Float64Array };
+  lines: { line: Uint32Array; input: Float64Array; output: Float64Array; cacheWrite: Float64Array; cacheRead: Float64Array; total: Float64Array };
   /** Own timestamps of the first and last record of any of the session's transcripts (epoch ms), null when none has one. */
   firstMs: number | null;
   lastMs: number | null;
@@ -79,7 +79,7 @@ export async function readUsage(key: string, source: string, files: readonly Usa
   if (hit && hit.stamp === stamp) return hit.usage;
   const pricing = await loadPricing(overrideFile);
   const usage = await usageOfFiles(source, files, pricing);
-  cache.set(key, { stamp, usage }, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 28);
+  cache.set(key, { stamp, usage }, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44);
   return usage;
 }
 
@@ -269,11 +269,14 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
     if (r.kind === "main") mainLines.push(r);
   }
   mainLines.sort((a, b) => a.line - b.line);
-  const lines = { line: new Uint32Array(mainLines.length), input: new Float64Array(mainLines.length), output: new Float64Array(mainLines.length), total: new Float64Array(mainLines.length) };
+  const n = mainLines.length;
+  const lines = { line: new Uint32Array(n), input: new Float64Array(n), output: new Float64Array(n), cacheWrite: new Float64Array(n), cacheRead: new Float64Array(n), total: new Float64Array(n) };
   mainLines.forEach((r, i) => {
     lines.line[i] = r.line;
     lines.input[i] = r.input;
     lines.output[i] = r.output;
+    lines.cacheWrite[i] = r.cacheWrite;
+    lines.cacheRead[i] = r.cacheRead;
     lines.total[i] = r.input + r.output + r.cacheWrite + r.cacheRead;
   });
   return {
@@ -313,4 +316,15 @@ export function usageOfLines(usage: SessionUsage, fromLine: number, toLine: numb
     n += 1;
   }
   return n === 0 ? { input: null, output: null, total: null } : { input, output, total };
+}
+
+/**
+ * The token progression of the main transcript, one point per counted request at its counted
+ * (last) line, with its final usage: what the Analysis tab's token chart draws. `cache_creation`
+ * is null for Codex (its records have none).
+ */
+export function tokenPointsOf(usage: SessionUsage): { line: number; cache_read: number; cache_creation: number | null; input: number; output: number }[] {
+  const { line, input, output, cacheWrite, cacheRead } = usage.lines;
+  const codex = usage.source === "codex";
+  return Array.from(line, (l, i) => ({ line: l, cache_read: cacheRead[i]!, cache_creation: codex ? null : cacheWrite[i]!, input: input[i]!, output: output[i]! }));
 }
