@@ -64,3 +64,6 @@ export const listSessionsTool = defineTool({
 });
 
 export const forensicsTools = [sessionOverviewTool, reconstructSessionTool, grepJsonlTool];
+
+/** `get_usage` (issue 28), declared in lib/forensics/usage-tool. */
+export { getUsageTool } from "@/lib/forensics/usage-tool";

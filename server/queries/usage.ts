@@ -1,6 +1,7 @@
 import "server-only";
 
-import { getUsageTool, type GetUsageResult } from "@/lib/forensics/usage-tool";
+import { getUsageTool } from "@/lib/forensics/tools";
+import type { GetUsageResult } from "@/lib/forensics/usage-tool";
 import type { GetUsageInput } from "@/lib/usage/schema";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
