@@ -1,4 +1,5 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
+import { processWide } from "@/lib/cache/process-wide";
 import { readUsage, type SessionUsage } from "@/lib/usage/session-usage";
 import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
@@ -15,7 +16,8 @@ export async function readSessionUsage(ctx: { workspaceRoot: string }, session: 
 }
 
 type Pending = { stamp: string; done: SessionUsage | null; failed: boolean };
-const pending = new Map<string, Pending>();
+// One per process (lib/cache/process-wide), like the usage cache it fills: Next's bundle layers share it.
+const pending = processWide("workspace:usage-pending", () => new Map<string, Pending>());
 
 /**
  * The session's usage if it can be had without waiting on a big transcript: counted at once
@@ -37,6 +39,7 @@ export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?
     if (!p.failed) return null;
   }
   const entry: Pending = { stamp, done: null, failed: false };
+  // Keys are sessions (bounded by the workspace); a finished entry keeps only a flag and the usage the cache also holds.
   pending.set(key, entry);
   readSessionUsage(ctx, session).then((u) => (entry.done = u), () => (entry.failed = true));
   return null;
