@@ -15,7 +15,7 @@ export async function readSessionUsage(ctx: { workspaceRoot: string }, session: 
   return readUsage(`${session.project.dir}\u0000${session.row.session_ref}`, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot));
 }
 
-type Pending = { stamp: string; done: SessionUsage | null; failed: boolean };
+type Pending = { stamp: string; done: boolean; failed: boolean };
 // One per process (lib/cache/process-wide), like the usage cache it fills: Next's bundle layers share it.
 const pending = processWide("workspace:usage-pending", () => new Map<string, Pending>());
 
@@ -35,12 +35,12 @@ export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?
   const stamp = files.map((f) => `${f.path}:${f.size_bytes}`).join("|");
   const p = pending.get(key);
   if (p && p.stamp === stamp) {
-    if (p.done !== null) return readSessionUsage(ctx, session);
+    if (p.done) return readSessionUsage(ctx, session);
     if (!p.failed) return null;
   }
-  const entry: Pending = { stamp, done: null, failed: false };
-  // Keys are sessions (bounded by the workspace); a finished entry keeps only a flag and the usage the cache also holds.
+  const entry: Pending = { stamp, done: false, failed: false };
+  // Keys are sessions (bounded by the workspace); an entry holds two flags, the usage stays in readUsage's cache.
   pending.set(key, entry);
-  readSessionUsage(ctx, session).then((u) => (entry.done = u), () => (entry.failed = true));
+  readSessionUsage(ctx, session).then(() => (entry.done = true), () => (entry.failed = true));
   return null;
 }
