@@ -12,6 +12,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // Base utilities: may import each other, never anything above.
   ["errors", "fs", "json", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
   ["sources"],
+  // Token accounting and cost (issue 28): transcripts in, totals out; workspace, forensics and lists read it.
+  ["usage"],
   ["workspace"],
   ["session-reader"],
   // Synthesis reads evidence cards, so evidence sits below it.

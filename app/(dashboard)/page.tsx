@@ -1,18 +1,23 @@
 import { connection } from "next/server";
 
+import { routes } from "@/components/navigation/routes";
 import { ProjectList } from "@/components/projects/project-list";
 import { WorkspaceHeader } from "@/components/projects/workspace-header";
 import { getWorkspaceOverviewQuery } from "@/server/queries/overview";
+import { UsageSummary } from "@/components/usage/usage-table";
+import { daysAgo, getUsageQuery } from "@/server/queries/usage";
 import { getWorkspaceInfoQuery } from "@/server/queries/workspace";
 
 export default async function HomePage() {
   // The workspace is read per request, never at build time (nothing here reads params).
   await connection();
-  const [info, overview] = await Promise.all([getWorkspaceInfoQuery(), getWorkspaceOverviewQuery()]);
+  const since = daysAgo(29);
+  const [info, overview, usage] = await Promise.all([getWorkspaceInfoQuery(), getWorkspaceOverviewQuery(), getUsageQuery({ group_by: "day", since })]);
   return (
     <div className="min-h-0 flex-1 overflow-auto">
       <div className="mx-auto flex w-full max-w-5xl flex-col gap-4 p-6">
         <WorkspaceHeader info={info} />
+        {usage && <UsageSummary totals={usage.totals} label={`Last 30 days (since ${since}, UTC)`} href={`${routes.usage()}?since=${since}`} />}
         <ProjectList initial={overview} />
       </div>
     </div>

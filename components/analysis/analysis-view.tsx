@@ -2,6 +2,7 @@ import Link from "next/link";
 
 import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import type { SessionCounts } from "@/lib/forensics/schema";
 import type { AnalyzeSessionResult } from "@/lib/analysis/schema";
 
 import { chartPoints, chartResets } from "./chart-points";
@@ -24,7 +25,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
  * ({@link chartPoints}, {@link chartResets}), and its tables show their first {@link TABLE_ROWS}
  * rows unless `showAllRows` (`?rows=all`).
  */
-export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { analysis: AnalyzeSessionResult; lineCount: number; showAllRows?: boolean }) {
+export function AnalysisView({ analysis: a, lineCount, showAllRows = false, counts }: { analysis: AnalyzeSessionResult; lineCount: number; showAllRows?: boolean; counts?: SessionCounts }) {
   const viewer = routes.session(a.project_key, a.session_ref);
   const allRows = `${routes.analysis(a.project_key, a.session_ref)}?rows=all`;
   const cut = <T,>(rows: readonly T[]): readonly T[] => (showAllRows ? rows : rows.slice(0, TABLE_ROWS));
@@ -39,7 +40,14 @@ export function AnalysisView({ analysis: a, lineCount, showAllRows = false }: { 
           <RiskBadge level={a.risk_level} resets={a.reset_count} />
         </Fact>
         <Fact label="Context resets">{formatCount(a.reset_count)} (threshold {formatCount(a.threshold)})</Fact>
-        <Fact label="Reads">{reads ? `${plural(reads.length, "read")} in ${plural(a.read_batches, "batch", "batches")}` : <span className="text-muted" title={"reason" in a.reads ? a.reads.reason : ""}>n/a</span>}</Fact>
+        {counts && (
+          <Fact label="Files read (session)">
+            <span data-testid="analysis-files-read" data-files-read={counts.files_read.total}>
+              {formatCount(counts.files_read.total)} ({formatCount(counts.files_read.main)} main, {formatCount(counts.files_read.subagents)} subagents{counts.reads_failed > 0 ? `; ${formatCount(counts.reads_failed)} failed` : ""})
+            </span>
+          </Fact>
+        )}
+        <Fact label="Read calls (main transcript)">{reads ? `${plural(reads.length, "read")} in ${plural(a.read_batches, "batch", "batches")}` : <span className="text-muted" title={"reason" in a.reads ? a.reads.reason : ""}>n/a</span>}</Fact>
         <Fact label="Persisted / inline">{persistence ? `${persistence.persisted_reads.length} / ${persistence.inline_reads.length}` : <span className="text-muted">n/a</span>}</Fact>
         <Fact label="Reset before use">{reads ? formatCount(resetBeforeUse) : <span className="text-muted">n/a</span>}</Fact>
         <Fact label="Workscope ID">{a.workscope_id ? <span className="font-mono">{a.workscope_id}</span> : <span className="text-faint">none</span>}</Fact>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-import { formatCount } from "@/components/format/format";
+import { formatCount, formatUsd } from "@/components/format/format";
 import { Badge, type BadgeTone } from "@/components/viewer/badge";
 import type { Finding, SessionOverviewResult } from "@/lib/forensics/schema";
 
@@ -24,6 +24,15 @@ export function OverviewCard({ overview }: { overview: SessionOverviewResult }) 
         <p data-testid="session-about" className="min-w-0 flex-1 truncate group-open:whitespace-normal" title={s.about}>
           {s.about}
         </p>
+        <span
+          data-testid="session-usage"
+          data-total-tokens={d.tokens.grand_total}
+          data-cost-usd={d.tokens.cost_usd ?? ""}
+          className="shrink-0 font-mono text-2xs text-muted"
+          title={`${formatCount(d.tokens.grand_total)} tokens (input ${formatCount(d.tokens.input_total)}, output ${formatCount(d.tokens.output_total)}, cache creation ${formatCount(d.tokens.cache_creation_total)}, cache read ${formatCount(d.tokens.cache_read_total)}); subagents ${formatCount(d.tokens.subagents.total_tokens)}`}
+        >
+          {formatCount(d.tokens.grand_total)} tok · {formatUsd(d.tokens.cost_usd, d.tokens.unpriced_models.length > 0)}
+        </span>
         <span className="shrink-0 text-2xs text-accent group-open:hidden">Details</span>
         <span className="hidden shrink-0 text-2xs text-accent group-open:inline">Hide</span>
       </summary>
@@ -38,12 +47,24 @@ export function OverviewCard({ overview }: { overview: SessionOverviewResult }) 
           ]}
         />
         <Facts
+          title="Counts"
+          rows={[
+            ["Files read", `${formatCount(s.counts.files_read.total)} (${formatCount(s.counts.files_read.main)} main, ${formatCount(s.counts.files_read.subagents)} subagents)`],
+            ["Reads failed", formatCount(s.counts.reads_failed)],
+            ["Commands run", `${formatCount(s.counts.commands_run.total)}${s.counts.commands_failed ? ` (${formatCount(s.counts.commands_failed)} failed)` : ""}`],
+            ["Errors", formatCount(s.counts.errors)],
+          ]}
+        />
+        <Facts
           title="Tokens"
           rows={[
             ["Input", formatCount(d.tokens.input_total)],
             ["Output", formatCount(d.tokens.output_total)],
             ["Cache read", formatCount(d.tokens.cache_read_total)],
             ["Cache creation", formatCount(d.tokens.cache_creation_total)],
+            ["Total", formatCount(d.tokens.grand_total)],
+            ["Of which subagents", formatCount(d.tokens.subagents.total_tokens)],
+            ["Cost", formatUsd(d.tokens.cost_usd, d.tokens.unpriced_models.length > 0)],
           ]}
         />
         <Facts

@@ -45,3 +45,13 @@ export function formatCount(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A cost in USD as the usage views show it: `$12.23`, `$0.042` under a dollar, `<$0.001`; `unknown`
+ * when nothing could be priced (null), and a `+` when some models had no price (a lower bound).
+ */
+export function formatUsd(cost: number | null, partial = false): string {
+  if (cost === null) return "unknown";
+  const text = cost === 0 ? "$0.00" : cost < 0.001 ? "<$0.001" : cost < 1 ? `$${cost.toFixed(3)}` : `$${cost.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return partial ? `${text}+` : text;
+}

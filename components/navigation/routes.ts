@@ -10,6 +10,8 @@ export const routes = {
   synthesis: (projectKey: string) => `${routes.project(projectKey)}/synthesis`,
   /** The Audit page, optionally filtered to one task (`project_key/session_ref` or a project). */
   audit: (taskId?: string) => `/audit${taskId ? `?task=${encodeURIComponent(taskId)}` : ""}`,
+  /** The Usage page (issue 28), optionally for one project. */
+  usage: (projectKey?: string) => `/usage${projectKey ? `?project=${encodeURIComponent(projectKey)}` : ""}`,
   /** A session's merged timeline; `row` deep-links one event (its timeline index). */
   timeline: (projectKey: string, sessionRef: string) => `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/timeline`,
   /** One line of a session file in the viewer (`agentId` for a subagent transcript). */

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { Column } from "@/components/data-table/types";
 import { RiskBadge } from "@/components/analysis/risk-badge";
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
-import { formatBytes, formatCount, formatDuration, formatLocalDateTime } from "@/components/format/format";
+import { formatBytes, formatCount, formatUsd, formatDuration, formatLocalDateTime } from "@/components/format/format";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 
@@ -116,5 +116,13 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     width: "7rem", // "12,609,345": a gigabyte session's count
     align: "right",
     cell: (row) => (row.output_tokens === null ? <span className="text-faint" title="unknown">—</span> : formatCount(row.output_tokens)),
+  },
+  {
+    id: "cost_usd",
+    header: "Cost",
+    sortKey: "cost_usd",
+    width: "6rem",
+    align: "right",
+    cell: (row) => (row.total_tokens === null ? <span className="text-faint" title="no usage recorded">—</span> : <span title={`${formatCount(row.total_tokens)} tokens`}>{formatUsd(row.cost_usd)}</span>),
   },
 ];

@@ -12,12 +12,14 @@ import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { inBackground } from "@/lib/jsonl/parallel";
+import { tokenPointsOf } from "@/lib/usage/session-usage";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
 
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
 /** Bumped when the analysis output changes shape, so stale cache files are ignored. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** Risk memo entries: many list rows share one process (each entry is a few dozen bytes). */
 const MEMORY_ENTRIES = 2_000;
 /**
@@ -50,6 +52,8 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   if (disk) ({ analysis, textBytes } = disk);
   else {
     analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
+    // The token chart draws what lib/usage counted (issue 28: one message once, with its final usage).
+    if (session.row.source === "claude-code" || session.row.source === "codex") analysis = { ...analysis, token_points: tokenPointsOf(await readSessionUsage(ctx, session)) };
     textBytes = await writeCache(diskFile, { stamp, analysis });
   }
   memory.set(key, stamp, analysis, 2 * textBytes);

@@ -31,7 +31,8 @@ describe("demo transcripts for npm start", () => {
     // Output tokens: each turn of S0001 has 1 thinking + 40 tool-step + 1 closing assistant message, 240 tokens each.
     const detail = await getSessionDetail(ctx, acme, "S0001");
     expect(detail.turn_usage.map((u) => u.output_tokens)).toEqual([42 * 240, 42 * 240, 42 * 240]);
-    expect(list.status === "ok" && list.sessions[0]!.output_tokens).toBe(3 * 42 * 240);
+    // The list counts the whole session (issue 28): the three turns plus the subagent's 2 messages of 240.
+    expect(list.status === "ok" && list.sessions[0]!.output_tokens).toBe(3 * 42 * 240 + 2 * 240);
     const read = await readSessionLines(ctx, { project_key: acme, session_ref: "S0001", start_line: 1, end_line: 6 });
     expect(read.status === "ok" && read.records.map((r) => ("summary" in r ? r.summary : ""))).toEqual([
       "file-history-snapshot record.",

@@ -70,7 +70,7 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
 }
 
 function missingFileItem(ref: string, source: string, id: string, turns: number): SessionListItem {
-  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, status: null, last_response_preview: null, risk_level: null, reset_count: null };
+  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, total_tokens: null, cost_usd: null, status: null, last_response_preview: null, risk_level: null, reset_count: null };
 }
 
 function compareBy(key: SessionSortKey, order: "asc" | "desc") {

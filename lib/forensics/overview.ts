@@ -1,11 +1,13 @@
 import type { CoreContext } from "@/lib/context";
 import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
+import { sessionCounts } from "@/lib/forensics/counts";
 import { scanSession, type SessionStats } from "@/lib/forensics/scan";
-import type { ForensicsInvalid, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
+import type { ForensicsInvalid, SessionCounts, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** Characters of the first user message quoted in `about`. */
@@ -41,6 +43,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const offset = input.offset ?? 0;
   const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
   const pageEnd = offset + limit;
+  const counts = sessionCounts(stats, session.row.turns.length);
   const summary: SessionOverviewSummary = {
     project_key: input.project_key,
     session_ref: input.session_ref,
@@ -51,7 +54,8 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     duration_seconds: durationSeconds,
     turn_count: session.row.turns.length,
     status: ending.status,
-    about: buildAbout(stats, ending, subagentFiles),
+    about: buildAbout(stats, ending, subagentFiles, counts),
+    counts,
     top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
     errors: stats.errors.slice(offset, pageEnd),
     warnings: stats.warnings.slice(offset, pageEnd),
@@ -60,7 +64,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
   };
-  const t = stats.tokens;
+  const usage = await readSessionUsage(ctx, session);
   const byTool: Record<string, ToolCounts> = {};
   for (const name of [...stats.byTool.keys()].sort()) {
     const c = stats.byTool.get(name)!;
@@ -78,11 +82,16 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   for (const ev of audit) eventTypes[ev.eventType] = (eventTypes[ev.eventType] ?? 0) + 1;
   const diagnostics: SessionOverviewDiagnostics = {
     tokens: {
-      input_total: t.input,
-      output_total: t.output,
-      cache_read_total: t.cacheRead,
-      cache_creation_total: t.cacheCreation,
-      grand_total: t.input + t.output + t.cacheRead + t.cacheCreation,
+      input_total: usage.totals.input_tokens,
+      output_total: usage.totals.output_tokens,
+      cache_read_total: usage.totals.cache_read_tokens,
+      cache_creation_total: usage.totals.cache_creation_tokens,
+      grand_total: usage.totals.total_tokens,
+      cost_usd: usage.totals.cost_usd,
+      unpriced_models: usage.totals.unpriced_models,
+      models: usage.totals.models,
+      main: usage.main,
+      subagents: usage.subagents,
     },
     tools: { total_calls: stats.toolCalls, failed_calls: stats.toolFailures, by_tool: byTool, by_family: byFamily },
     subagents: { count: subagentFiles, by_type: sortedRecord(stats.subagentTypes) },
@@ -143,9 +152,10 @@ const WARNING_WORDS: Record<string, string> = { compaction: "context compaction"
  * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
  * message, no tool calls, or only subagent work get their own sentences.
  */
-export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number): string {
+export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number, counts: SessionCounts = sessionCounts(stats, 0)): string {
   const parts: string[] = [];
-  const first = stats.userMessages[0];
+  // The first real request: not a slash command (`/wsd:init --custom`) when a later message is one.
+  const first = stats.userMessages.find((m) => !readableUserText(m.text).trimStart().startsWith("/")) ?? stats.userMessages[0];
   if (first) {
     const more = stats.userMessageCount - 1;
     parts.push(`User asked: "${oneLine(readableUserText(first.text), ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
@@ -156,7 +166,7 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   } else {
     parts.push("No user message was recorded.");
   }
-  const families = TOOL_FAMILIES.map((fam, i) => ({ fam, i, c: stats.families.get(fam) })).filter((x) => x.c && x.c.called > 0);
+  const families = TOOL_FAMILIES.map((fam, i) => ({ fam, i, c: counts.by_family[fam] })).filter((x) => x.c && x.c.called > 0);
   // "other" (todo lists, MCP tools) says least about the work: always last.
   families.sort((a, b) => Number(a.fam === "other") - Number(b.fam === "other") || b.c!.called - a.c!.called || a.i - b.i);
   if (families.length > 0) {
@@ -179,11 +189,15 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
 function endingSentence(ending: SessionEnding): string {
   switch (ending.reason) {
     case "recent":
-      return "Session is still active (changed in the last 10 minutes).";
+      return "Session is still active (its last record is from the last 10 minutes).";
     case "reply":
       return "Session ended cleanly with an agent reply.";
+    case "interrupted":
+      return "Session ended with the user interrupting the last turn.";
     case "error":
       return "Session ended on an error.";
+    case "user_exit":
+      return "Session ended with the user's /exit before an agent reply.";
     default:
       return "Session ended without a final agent reply.";
   }

@@ -4,7 +4,7 @@ import type { Worker } from "node:worker_threads";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
-import { classifyRecord, type RecordFacts, type ToolFamily } from "@/lib/forensics/classify";
+import { classifyRecord, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
@@ -34,13 +34,14 @@ export type SessionStats = {
   userMessageCount: number;
   byTool: Map<string, ToolCounts & { family: ToolFamily }>;
   families: Map<ToolFamily, { called: number; failed: number }>;
+  /** The part of `families` that happened in subagent transcripts (a plain object: stored as JSON). */
+  subagentFamilies: Partial<Record<ToolFamily, { called: number; failed: number }>>;
   toolCalls: number;
   toolFailures: number;
   errors: Finding[];
   errorCounts: Map<string, number>;
   warnings: Finding[];
   warningCounts: Map<string, number>;
-  tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
   subagentTypes: Map<string, number>;
   eventsBySource: Record<TimelineSource, number>;
   /** Events whose main-transcript timestamp was seen, for the `about` ending. */
@@ -151,13 +152,13 @@ export function emptyStats(): SessionStats {
     userMessageCount: 0,
     byTool: new Map(),
     families: new Map(),
+    subagentFamilies: {},
     toolCalls: 0,
     toolFailures: 0,
     errors: [],
     errorCounts: new Map(),
     warnings: [],
     warningCounts: new Map(),
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
     subagentTypes: new Map(),
     eventsBySource: { main: 0, subagent: 0, tool_result: 0, audit: 0 },
     mainReplies: 0,
@@ -248,8 +249,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   // Only the results persisted as tool-result files need their time (a handful, not every result).
   const resultFileIds = new Set(files.flatMap((f) => (f.kind === "tool_result" && f.id !== null ? [f.id] : [])));
   const pending = new Map<string, string>();
-  // A holder, not a `let`: it is written inside the per-chunk callback.
-  const codex: { totals: RecordFacts["codexTotals"] } = { totals: null };
   const codexEventUsers: SessionStats["userMessages"] = [];
   const codexResponseUsers: SessionStats["userMessages"] = [];
   let codexEventUserCount = 0;
@@ -284,8 +283,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     let prev = Number.NEGATIVE_INFINITY;
     // Context resets (seed 003, lib/analysis's detector) are counted on the main transcript.
     const resets = file.kind === "main" ? new ResetDetector() : null;
-    // Claude writes one record per content block of a response, each with the response's usage.
-    const usageSeen = new Set<string>();
     const index = await getWorkspaceLineIndex(ctx, file.path);
     const reduce = (mapped: MappedLines): void => {
       const at = events.append(mapped, fi);
@@ -336,6 +333,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
           const fam = stats.families.get(call.family) ?? { called: 0, failed: 0 };
           fam.called += 1;
           stats.families.set(call.family, fam);
+          if (src === "subagent") (stats.subagentFamilies[call.family] ??= { called: 0, failed: 0 }).called += 1;
           if (call.id !== null) pending.set(call.id, call.name);
           if (call.subagentType !== null && call.family === "delegate") stats.subagentTypes.set(call.subagentType, (stats.subagentTypes.get(call.subagentType) ?? 0) + 1);
         }
@@ -353,6 +351,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
             if (counts) {
               const fam = stats.families.get(counts.family);
               if (fam) fam.failed += 1;
+              if (src === "subagent") (stats.subagentFamilies[counts.family] ??= { called: 0, failed: 0 }).failed += 1;
             }
             addFinding(stats, "errors", { type: "tool_error", message: `${name ?? "tool"} failed`, source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
           }
@@ -360,17 +359,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
         if (facts.apiError !== null) addFinding(stats, "errors", { type: "api_error", message: oneLine(facts.apiError, 200), source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
         if (facts.interrupted) addFinding(stats, "errors", { type: "interrupted", message: "turn interrupted by the user", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
         if (facts.compaction) addFinding(stats, "warnings", { type: "compaction", message: "context compacted", source: src, file: file.relative, line, timestamp: isoOrNull(ts) });
-        if (facts.usage) {
-          const id = facts.usage.messageId;
-          if (id === null || !usageSeen.has(id)) {
-            if (id !== null) usageSeen.add(id);
-            stats.tokens.input += facts.usage.input;
-            stats.tokens.output += facts.usage.output;
-            stats.tokens.cacheRead += facts.usage.cacheRead;
-            stats.tokens.cacheCreation += facts.usage.cacheCreation;
-          }
-        }
-        if (facts.codexTotals) codex.totals = facts.codexTotals;
         if (resets && facts.contextPoint) resets.observe({ line, cache_read: facts.contextPoint.cacheRead, cache_creation: facts.contextPoint.cacheCreation, input: facts.contextPoint.input });
       }
       stats.eventsBySource[src] += mapped.count;
@@ -402,11 +390,6 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     }
   }
   for (const { entry, path } of cutTexts) entry.text = await wholeUserText(ctx, path, entry.line, source);
-  if (codex.totals) {
-    stats.tokens.input += codex.totals.input;
-    stats.tokens.output += codex.totals.output;
-    stats.tokens.cacheRead += codex.totals.cacheRead;
-  }
   if (source === "codex") {
     // Codex logs a human message twice (event_msg and response item): count one of the two.
     const useEvents = codexEventUserCount > 0;

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import type { UsageTotals } from "@/lib/usage/schema";
+
 /** Timeline sources, in tie-break priority order (issue 9: main > subagent > tool_result > audit). */
 export const TIMELINE_SOURCES = ["main", "subagent", "tool_result", "audit"] as const;
 export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
@@ -124,6 +126,8 @@ export type Finding = { type: string; message: string; source: TimelineSource; f
 export type ToolCounts = { called: number; succeeded: number; failed: number };
 
 export type SessionOverviewSummary = {
+  /** One count per concept (issue 28), the numbers the `about` names. */
+  counts: SessionCounts;
   project_key: string;
   session_ref: string;
   source: string;
@@ -164,8 +168,39 @@ export type AuditDiagnostics = {
   last_at: string | null;
 };
 
+/** One count per concept (lib/forensics/counts, issue 28): the `about`, Details, Analysis and lists show these numbers. */
+export type SessionCounts = {
+  turns: number;
+  /** File-reading tool calls (`Read`, or a shell `cat`/`sed`/`head`…), in the main transcript and subagents. */
+  files_read: { total: number; main: number; subagents: number };
+  reads_failed: number;
+  /** Shell commands run (other than reads and searches). */
+  commands_run: { total: number; main: number; subagents: number };
+  commands_failed: number;
+  tool_calls: number;
+  /** Error findings: failed tool calls, API errors, interrupted turns. */
+  errors: number;
+  by_family: Record<string, { called: number; failed: number; subagent_called: number }>;
+};
+
 export type SessionOverviewDiagnostics = {
-  tokens: { input_total: number; output_total: number; cache_read_total: number; cache_creation_total: number; grand_total: number };
+  /**
+   * Tokens and cost from lib/usage (issue 28: each Claude message once with its final usage,
+   * subagents counted in and shown apart; Codex input without its cached part). `cost_usd` null:
+   * no model could be priced; `unpriced_models` are left out of it.
+   */
+  tokens: {
+    input_total: number;
+    output_total: number;
+    cache_read_total: number;
+    cache_creation_total: number;
+    grand_total: number;
+    cost_usd: number | null;
+    unpriced_models: string[];
+    models: string[];
+    main: UsageTotals;
+    subagents: UsageTotals;
+  };
   tools: { total_calls: number; failed_calls: number; by_tool: Record<string, ToolCounts>; by_family: Record<string, { called: number; failed: number }> };
   subagents: { count: number; by_type: Record<string, number> };
   events: Record<TimelineSource, number> & { total: number };

@@ -9,7 +9,8 @@ import { readableUserText } from "@/lib/format/display-text";
 import { previewLine } from "@/lib/format/one-line";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
-import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
+import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import { sessionUsageIfReady } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** How many lines from each end are probed for the first and last timestamp. */
@@ -46,6 +47,8 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath, stamp);
+  // Tokens and cost come from lib/usage each time (its own cache follows subagent files and the price override file).
+  const usage = await usageFields(ctx, session);
   if (hit) {
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (hit.recent) {
@@ -53,7 +56,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
       hit.recent = ending.reason === "recent";
       hit.item = { ...hit.item, status: ending.status };
     }
-    return hit.item;
+    return { ...hit.item, ...usage };
   }
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   const { row } = session;
@@ -87,12 +90,20 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     first_user_message: firstMessage,
     subagent_count: (await listSubagents(session)).length,
     size_bytes: st.size,
-    output_tokens: sumTokens(await getTurnUsage(ctx, session), "output_tokens"),
+    ...usage,
     status: ending.status,
     last_response_preview: ending.last_response_preview,
   };
   cache.set(session.filePath, stamp, { item, recent: ending.reason === "recent" }, itemBytes(item) + 2 * (stamp.length + session.filePath.length));
   return item;
+}
+
+async function usageFields(ctx: CoreContext, session: ResolvedSession): Promise<Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd">> {
+  const usage = await sessionUsageIfReady(ctx, session, RISK_WAIT_MAX_BYTES);
+  if (usage === null) return { output_tokens: null, total_tokens: null, cost_usd: null };
+  const { totals } = usage;
+  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
+  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
 }
 
 function firstTimestamp(texts: string[]): number | null {

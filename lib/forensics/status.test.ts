@@ -15,7 +15,7 @@ const reply = (minute: number, text: string) => JSON.stringify({ type: "assistan
 const apiError = (minute: number) => JSON.stringify({ type: "assistant", timestamp: at(minute), isApiErrorMessage: true, message: { role: "assistant", content: [{ type: "text", text: "API Error: 529 overloaded" }] } });
 
 describe("list_sessions status and last_response_preview (seed 004, adapted)", () => {
-  it("is completed after a reply, errored after an API error, active without a reply or while recent", async () => {
+  it("is completed after a reply, errored after an API error, active only while its last record is recent", async () => {
     const root = await buildTestWorkspace([
       { ref: "S0001", content: [user(0, "hi"), reply(1, "Hello   there,\nhow can I help?")].join("\n") + "\n" },
       { ref: "S0002", content: [user(0, "hi"), reply(1, "first"), user(2, "again"), apiError(3)].join("\n") + "\n" },
@@ -29,11 +29,36 @@ describe("list_sessions status and last_response_preview (seed 004, adapted)", (
     expect(list.sessions.map((s) => [s.session_ref, s.status, s.last_response_preview])).toEqual([
       ["S0001", "completed", "Hello there, how can I help?"],
       ["S0002", "errored", "first"],
-      ["S0003", "active", "first"],
+      // Issue 28: a turn without a reply, long ago, is a finished session, not an active one.
+      ["S0003", "completed", "first"],
     ]);
     // The cached list recomputes a "recent" status when the clock moves on.
     const again = (await listSessions(later, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc", limit: 1 })) as ListSessionsResult;
     expect(again.sessions[0]!.status).toBe("completed");
+  });
+});
+
+describe("session ending from the records (issue 28)", () => {
+  const command = (minute: number, name: string) => JSON.stringify({ type: "user", timestamp: at(minute), message: { role: "user", content: `<command-name>/${name}</command-name>\n<command-message>${name}</command-message>\n<command-args></command-args>` } });
+  const stdout = (minute: number, text: string) => JSON.stringify({ type: "user", timestamp: at(minute), message: { role: "user", content: `<local-command-stdout>${text}</local-command-stdout>` } });
+
+  it("a reply followed by /export and /exit ended with the reply; /exit alone after a question is a user exit; neither is active while recent", async () => {
+    const root = await buildTestWorkspace([
+      { ref: "S0001", content: [user(0, "hi"), reply(1, "done it"), command(2, "export"), stdout(2, "Conversation exported"), command(3, "exit"), stdout(3, "Bye!")].join("\n") + "\n" },
+      { ref: "S0002", content: [user(0, "hi"), reply(1, "first"), user(2, "and now?"), command(3, "exit")].join("\n") + "\n" },
+      { ref: "S0003", content: [user(0, "hi"), reply(1, "first"), command(2, "export")].join("\n") + "\n" },
+    ]);
+    const soon = createCoreContext(root, { now: () => new Date("2026-05-12T01:05:00Z") });
+    const live = (await listSessions(soon, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+    // S0003's last record is recent and no /exit follows: still active.
+    expect(live.sessions.map((s) => [s.session_ref, s.status, s.last_response_preview])).toEqual([["S0001", "completed", "done it"], ["S0002", "completed", "first"], ["S0003", "active", "first"]]);
+    const later = createCoreContext(root, { now: () => new Date("2026-05-12T03:00:00Z") });
+    const list = (await listSessions(later, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" })) as ListSessionsResult;
+    expect(list.sessions.map((s) => s.status)).toEqual(["completed", "completed", "completed"]);
+    const { sessionOverview } = await import("@/lib/forensics/overview");
+    const about = async (ref: string) => ((await sessionOverview(later, { project_key: TEST_PROJECT_KEY, session_ref: ref })) as { summary: { about: string } }).summary.about;
+    expect(await about("S0001")).toMatch(/Session ended cleanly with an agent reply\.$/);
+    expect(await about("S0002")).toMatch(/Session ended with the user's \/exit before an agent reply\.$/);
   });
 });
 

@@ -1,5 +1,3 @@
-import fs from "node:fs/promises";
-
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { previewLine } from "@/lib/format/one-line";
@@ -10,10 +8,15 @@ import { parseJsonObject } from "@/lib/sources/common/json-object";
 /** Seed 004 status, adapted to transcripts. */
 export type SessionStatus = "completed" | "active" | "errored";
 
-/** Why a status was given: a file changed recently, the last turn's outcome. */
-export type StatusReason = "recent" | "reply" | "error" | "no_reply";
+/**
+ * How the session ended, from its records: `recent` (still active), `reply` (an agent reply),
+ * `interrupted` (the user stopped the last turn), `error` (an API error or failed tool result),
+ * `user_exit` (the user typed `/exit` or `/quit` after the last activity), `no_reply` (the last
+ * turn got no reply).
+ */
+export type StatusReason = "recent" | "reply" | "interrupted" | "error" | "user_exit" | "no_reply";
 
-/** A file changed within this many milliseconds counts as active (issue 9: 10 minutes). */
+/** A last record whose own timestamp is within this many milliseconds of now counts as active (issue 9: 10 minutes). */
 export const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 /** Lines read from the end of the main transcript to find how it ended. */
 export const STATUS_TAIL_LINES = 400;
@@ -22,28 +25,61 @@ export const RESPONSE_PREVIEW_CHARS = 300;
 
 export type SessionEnding = { status: SessionStatus; reason: StatusReason; last_response_preview: string | null };
 
-type Outcome = "reply" | "error" | "trigger" | "tool" | null;
+type Outcome = "reply" | "error" | "interrupted" | "trigger" | "tool" | null;
 
 function outcomeOf(facts: RecordFacts): Outcome {
   if (facts.apiError !== null || facts.toolResults.some((r) => r.failed)) return "error";
+  if (facts.interrupted) return "interrupted";
   if (facts.assistantReply) return "reply";
-  if (facts.userText !== null || facts.interrupted) return "trigger";
+  if (facts.userText !== null) return "trigger";
   if (facts.toolCalls.length > 0 || facts.toolResults.length > 0) return "tool";
   return null;
 }
 
+const COMMAND_NAME = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/;
+
 /**
- * How a session ended (issue 9's adapted seed 004 status): `active` when the main transcript
- * changed in the last 10 minutes (by `ctx.now()`; its last record timestamp, else its mtime), else `errored` when its last outcome is an
- * API error or a failed tool result, `completed` when it is an agent reply, and `active`
- * (reason `no_reply`) when the last turn has no reply. Reads only the last 400 lines, through
- * the line index. `last_response_preview` is the last agent reply's text, one line, ≤ 300 chars.
+ * A Claude Code record a user's local command left after the conversation (issue 28: a trailing
+ * `/exit`, `/export` or other local command does not make a session unfinished): a slash command
+ * (`<command-name>`), its output (`<local-command-stdout>`, `<local-command-caveat>`), injected
+ * meta text, or a `system` `local_command` record. Returns the command name for a slash command
+ * (`exit`), `""` for the other local records, null for a record of the conversation.
+ */
+export function localCommandOf(record: Record<string, unknown>): string | null {
+  if (record.type === "system" && record.subtype === "local_command") {
+    const m = typeof record.content === "string" ? COMMAND_NAME.exec(record.content) : null;
+    return m ? m[1]! : "";
+  }
+  if (record.type !== "user") return null;
+  if (record.isMeta === true) return "";
+  const message = record.message as { content?: unknown } | undefined;
+  const content = message?.content;
+  const text = typeof content === "string" ? content : Array.isArray(content) && content.length === 1 && typeof (content[0] as { text?: unknown })?.text === "string" ? (content[0] as { text: string }).text : null;
+  if (text === null) return null;
+  const m = COMMAND_NAME.exec(text);
+  if (m) return m[1]!;
+  const t = text.trimStart();
+  return t.startsWith("<local-command-stdout>") || t.startsWith("<local-command-stderr>") || t.startsWith("<local-command-caveat>") ? "" : null;
+}
+
+const EXIT_COMMANDS = new Set(["exit", "quit"]);
+
+/**
+ * How a session ended (issue 9's adapted seed 004 status, issue 28's rules), from the last 400
+ * lines of the main transcript read through the line index: `active` only when the last record's
+ * OWN timestamp is within 10 minutes of `ctx.now()` and no `/exit` follows the last activity (a
+ * copy's mtime never counts); else `errored` when the last outcome is an API error or a failed
+ * tool result, else `completed` (with the reason: reply, interrupted, user_exit, no_reply).
+ * Trailing local commands (`/export`, `/exit`, their output, injected context) are skipped when
+ * finding the last outcome; `/exit` or `/quit` among them is the `user_exit` end marker when the
+ * last turn got no reply. `last_response_preview` is the last agent reply's text, one line, ≤ 300 chars.
  * @throws the fs error when the file cannot be read.
  */
 export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string): Promise<SessionEnding> {
   let lastMs: number | null = null;
   let outcome: Outcome = null;
   let preview: string | null = null;
+  let exited = false;
   if (index.lineCount > 0) {
     const from = Math.max(1, index.lineCount - STATUS_TAIL_LINES + 1);
     const lines = await readLineRange(filePath, index, from, index.lineCount);
@@ -53,20 +89,23 @@ export async function sessionEnding(ctx: CoreContext, filePath: string, index: L
       if (record === null) continue;
       const facts = classifyRecord(record, source);
       if (lastMs === null && facts.timestampMs !== null) lastMs = facts.timestampMs;
+      const local = outcome === null && source === "claude-code" ? localCommandOf(record) : null;
+      if (local !== null) {
+        if (EXIT_COMMANDS.has(local)) exited = true;
+        continue;
+      }
       const o = outcomeOf(facts);
       if (outcome === null && o !== null) outcome = o;
       if (preview === null && facts.assistantReply) preview = previewLine(buildCompactRecord({ line, text, source }).text_preview ?? assistantEventText(record), RESPONSE_PREVIEW_CHARS);
       if (outcome !== null && preview !== null && lastMs !== null) break;
     }
   }
-  // A prepared workspace holds copies whose mtime is the copy time: the last record's own
-  // timestamp stands for the file's last change; the mtime only when no record has one.
-  const changedMs = lastMs ?? (await fs.stat(filePath)).mtimeMs;
-  const recent = Math.abs(ctx.now().getTime() - changedMs) < ACTIVE_WINDOW_MS;
-  if (recent) return { status: "active", reason: "recent", last_response_preview: preview };
+  const recent = lastMs !== null && Math.abs(ctx.now().getTime() - lastMs) < ACTIVE_WINDOW_MS;
+  if (recent && !exited) return { status: "active", reason: "recent", last_response_preview: preview };
   if (outcome === "error") return { status: "errored", reason: "error", last_response_preview: preview };
   if (outcome === "reply") return { status: "completed", reason: "reply", last_response_preview: preview };
-  return { status: "active", reason: "no_reply", last_response_preview: preview };
+  if (outcome === "interrupted") return { status: "completed", reason: "interrupted", last_response_preview: preview };
+  return { status: "completed", reason: exited ? "user_exit" : "no_reply", last_response_preview: preview };
 }
 
 function assistantEventText(record: Record<string, unknown>): string | null {

@@ -34,3 +34,6 @@ export const listSessionsTool = defineTool({
   // A control-plane project's sessions come from its ho2m ledger (seed 004, issue 11).
   run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "list_sessions", input)) ?? listSessions(ctx, input),
 });
+
+/** `get_usage` (issue 28), declared in lib/forensics/usage-tool. */
+export { getUsageTool } from "@/lib/forensics/usage-tool";

@@ -5,6 +5,7 @@ import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
 import { listSessionsTool } from "@/lib/forensics/tools";
+import { getUsageTool } from "@/lib/forensics/usage-tool";
 import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";
@@ -25,7 +26,7 @@ export type { ToolResult } from "@/lib/tools/define-tool";
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").
  */
-export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools];
+export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, getUsageTool];
 
 /** The tools advertised to agents (MCP's list): `dashboard` tools are left out. */
 export const AGENT_TOOLS: readonly AnyToolDefinition[] = TOOLS.filter((t) => t.audience === "agent");

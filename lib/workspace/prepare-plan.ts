@@ -7,7 +7,6 @@ import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
-import type { CodexSpanUsage } from "@/lib/sources/codex/token-usage";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
@@ -34,10 +33,6 @@ export type PlannedSession = {
   fork?: CodexForkHistory | null;
   /** Codex: set when the file qualifies for fork inheritance, with its parent id. */
   forkCandidate?: { parentId: string | null } | null;
-  /** Claude Code: per entry of `turns`, output tokens as the session list counts them (primes its cache). */
-  turnOutputTokens?: (number | null)[];
-  /** Codex: display usage per turn, keyed by start line (fork inheritance may drop turns), from the analysis pass (primes the same cache). */
-  turnUsage?: CodexSpanUsage[];
   /** The source's line index, built by the analysis pass when it read the file in this run: prepare adopts it for the byte copy (issue 13). */
   sourceIndex?: LineIndex;
 };
@@ -73,8 +68,6 @@ type Analysed = {
   turns: PlannedSession["turns"];
   attachments: PlannedSession["attachments"];
   forkCandidate?: { parentId: string | null } | null;
-  turnOutputTokens?: (number | null)[];
-  turnUsage?: CodexSpanUsage[];
 };
 
 /**
@@ -139,8 +132,6 @@ export async function planSources(
       turns: analysed.turns,
       attachments: analysed.attachments,
       forkCandidate: analysed.forkCandidate,
-      turnOutputTokens: analysed.turnOutputTokens,
-      turnUsage: analysed.turnUsage,
       sourceIndex: indexes.get(c.path),
     });
   }
@@ -165,13 +156,11 @@ async function analyseClaude(
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
     const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
-    const listed = new Map(a.triggers.map((t, i) => [t.line, a.listedOutputTokens[i] ?? null]));
     return {
       isSidechain: a.isSidechain,
       projectRoot: a.projectRoot,
       lineCount: a.lineCount,
       turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
-      turnOutputTokens: a.turns.map((t) => listed.get(t.turn_start_line) ?? null),
     };
   });
   if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
@@ -182,7 +171,6 @@ async function analyseClaude(
     projectRoot: analysis.projectRoot,
     lineCount: analysis.lineCount,
     turns: analysis.turns,
-    turnOutputTokens: analysis.turnOutputTokens,
     attachments: [
       ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
       ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),

@@ -12,7 +12,6 @@ import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/m
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
-import { primeCodexTurnUsage, primeTurnUsage } from "@/lib/workspace/turn-usage";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 
@@ -162,7 +161,6 @@ async function writeProject(
     const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
     const rows = assignRefs(sessions, existing);
     // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
-    const fresh: { session: PlannedSession; file: string }[] = [];
     for (const s of sessions) {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
@@ -178,14 +176,10 @@ async function writeProject(
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
           adopting.push(adopted);
         } else await getLineIndex(sessionFile, cacheDir);
-        fresh.push({ session: s, file: sessionFile });
       }
       lines += s.lineCount;
     }
-    // The usage is primed while the rows are written (best effort: a failure only costs a recount).
-    const primed = Promise.allSettled(fresh.map(({ session, file }) => primeSessionUsage(ctx, session, rows, file)));
     written += await writeIfChanged(sessionsIndexPath(projectDir), serializeIndex(rows));
-    await primed;
     return { written, lines, rows };
   };
   let done;
@@ -197,20 +191,6 @@ async function writeProject(
   }
   for (const r of await Promise.allSettled(adopting)) if (r.status === "rejected") throw r.reason;
   return done;
-}
-
-/**
- * Stores the turn usage counted during analysis for session `s` (its index row among `rows`, its
- * copy at `file`), so no first visit rereads a transcript (issue 13). The copy's real path keys
- * the cache, as `resolveSession` resolves it for every later reader.
- */
-async function primeSessionUsage(ctx: CoreContext, s: PlannedSession, rows: IndexRow[], file: string): Promise<void> {
-  if (!s.turnOutputTokens && !s.turnUsage) return;
-  const row = rows.find((r) => r.source === s.source && r.source_session_id === s.sourceSessionId);
-  if (!row) return;
-  const session = { row, filePath: await fs.realpath(file) };
-  if (s.turnOutputTokens) await primeTurnUsage(ctx, session, s.turnOutputTokens);
-  if (s.turnUsage) await primeCodexTurnUsage(ctx, session, s.turnUsage);
 }
 
 /**

@@ -75,8 +75,12 @@ export const sessionListItemSchema = z.object({
   first_user_message: z.string().nullable(),
   subagent_count: z.number().int(),
   size_bytes: z.number().int(),
-  /** Output tokens over all indexed turns with a known count; null when none is known. */
+  /** Output tokens of the session (main transcript and subagents; lib/usage, issue 28); null when no request was counted. */
   output_tokens: z.number().nullable(),
+  /** All tokens of the session (input, output, cache creation, cache read); null as `output_tokens`. */
+  total_tokens: z.number().nullable(),
+  /** Cost in USD (lib/usage prices); null when no request was counted or no model could be priced. */
+  cost_usd: z.number().nullable(),
   /** Seed 004 status adapted (issue 9): completed, active (changed < 10 min ago or no reply yet), errored; null when the file is missing. */
   status: z.enum(["completed", "active", "errored"]).nullable(),
   /** The last agent reply, one line, at most 300 characters. */
@@ -91,7 +95,7 @@ export const sessionListItemSchema = z.object({
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
-export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"] as const;
+export const SESSION_SORT_KEYS = ["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"] as const;
 export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 
 /** Input of the `list_sessions` tool: paginated with limit/offset, 20 rows by default (seed 004 §3 list_sessions). */

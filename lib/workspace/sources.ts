@@ -75,3 +75,11 @@ export async function editSources(workspaceRoot: string, edit: { add?: { kind: "
   await writeSources(workspaceRoot, next);
   return next;
 }
+
+/**
+ * The user's price override file (issue 28), a configuration file kept beside `sources.json`:
+ * `<workspace>/.casefile/pricing.json`. Read by lib/usage/pricing; Casefile never writes it.
+ */
+export function pricingOverrideFile(workspaceRoot: string): string {
+  return path.join(workspaceRoot, CASEFILE_DIR, "pricing.json");
+}

@@ -9,6 +9,7 @@ import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runSources } from "@/server/cli/sources-command";
 import { runTool } from "@/server/cli/tool-command";
+import { runUsage } from "@/server/cli/usage-command";
 import { runStdioMcp } from "@/server/mcp/stdio";
 
 const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1 };
@@ -29,6 +30,8 @@ Usage:
   casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
   casefile audit prune [--older-than 30d] [--workspace DIR] [--json]   remove old blobs (and past audit/retention.json's max_bytes); never ledger lines
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
+  casefile usage [daily|weekly|monthly|session|model|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex] [--timezone TZ] [--json]
+                                               tokens and cost in USD (get_usage), like ccusage's reports
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
@@ -49,6 +52,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: "boolean", default: false },
       port: { type: "string" },
       "older-than": { type: "string" },
+      since: { type: "string" },
+      until: { type: "string" },
+      project: { type: "string" },
+      source: { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -75,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
       return runStart(workspace, port);
     case "audit":
       return runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
+    case "usage":
+      return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, timezone: values.timezone, json: values.json });
     case "mcp":
       await runStdioMcp(workspace);
       return 0;

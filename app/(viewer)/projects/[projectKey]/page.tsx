@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { ProjectRiskSummary } from "@/components/analysis/project-risk-summary";
 import { CpProjectView } from "@/components/control-plane/cp-project-view";
 import { ProjectEvidenceSummary } from "@/components/evidence/project-evidence-summary";
+import { routes } from "@/components/navigation/routes";
 import { ProjectHeader } from "@/components/projects/project-header";
 import { SESSION_PAGE_SIZE } from "@/components/sessions/queries";
 import { parseSessionListParams } from "@/components/sessions/session-list-params";
@@ -12,6 +13,8 @@ import { cpSessionsQuery, getControlPlaneProjectQuery, verifyLedgersQuery } from
 import { getEvidenceCoverageQuery } from "@/server/queries/evidence";
 import { firstSessionsPageQuery } from "@/server/queries/forensics";
 import { getSynthesisStateQuery } from "@/server/queries/synthesis";
+import { UsageSummary } from "@/components/usage/usage-table";
+import { getUsageQuery } from "@/server/queries/usage";
 import { getProjectQuery } from "@/server/queries/workspace";
 
 type ProjectPageProps = { params: Promise<{ projectKey: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
@@ -34,12 +37,13 @@ export default async function ProjectPage({ params, searchParams }: ProjectPageP
   }
   // The table's first page, read with the page for the sort and filter in the URL: its rows come with the HTML.
   const listParams = parseSessionListParams(urlSearchParams((await searchParams) ?? {}));
-  const [project, coverage, synthesis, risk, firstPage] = await Promise.all([
+  const [project, coverage, synthesis, risk, firstPage, usage] = await Promise.all([
     getProjectQuery(projectKey),
     getEvidenceCoverageQuery(projectKey),
     getSynthesisStateQuery(projectKey),
     getProjectRiskQuery(projectKey),
     firstSessionsPageQuery(projectKey, listParams.sort, listParams.order, listParams.q, listParams.risk, SESSION_PAGE_SIZE),
+    getUsageQuery({ group_by: "project", project_key: projectKey }),
   ]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4 p-6">
@@ -47,6 +51,7 @@ export default async function ProjectPage({ params, searchParams }: ProjectPageP
         <ProjectHeader project={project} synthesis={synthesis.counts} />
         <ProjectEvidenceSummary coverage={coverage} />
         <ProjectRiskSummary projectKey={project.project_key} risk={risk} />
+        {usage && <UsageSummary totals={usage.totals} label="Project usage" href={routes.usage(project.project_key)} />}
       </div>
       <SessionTable projectKey={project.project_key} coverage={coverage.sessions} firstPage={firstPage ? { params: listParams, page: firstPage } : undefined} />
     </div>

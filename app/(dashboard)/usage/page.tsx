@@ -1,0 +1,85 @@
+import type { Metadata } from "next";
+
+import { UsageChart } from "@/components/usage/usage-chart";
+import { UsageTable } from "@/components/usage/usage-table";
+import { getUsageQuery } from "@/server/queries/usage";
+import type { GetUsageInput } from "@/lib/usage/schema";
+
+export const metadata: Metadata = { title: "Usage" };
+export const dynamic = "force-dynamic";
+
+type UsagePageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const PERIODS = ["day", "week", "month"] as const;
+const TABLES = ["session", "model", "project", "period"] as const;
+
+function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** The Usage page (issue 28): tokens and cost over time (bars by model) and a table, both from `get_usage`. */
+export default async function UsagePage({ searchParams }: UsagePageProps) {
+  const search = await searchParams;
+  const period = pick(search.period, PERIODS, "day");
+  const table = pick(search.table, TABLES, "session");
+  const source = text(search.source) === "claude-code" || text(search.source) === "codex" ? (search.source as "claude-code" | "codex") : undefined;
+  const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, timezone: text(search.tz) };
+  const [chart, rows] = await Promise.all([getUsageQuery({ ...filters, group_by: period }), getUsageQuery({ ...filters, group_by: table === "period" ? period : table })]);
+  return (
+    <div className="min-h-0 flex-1 overflow-auto">
+      <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 p-6">
+        <div className="flex flex-wrap items-baseline justify-between gap-3">
+          <h1 className="text-lg font-semibold">Usage</h1>
+          <form method="get" className="flex flex-wrap items-center gap-2 text-xs" aria-label="Usage filters">
+            <label className="flex items-center gap-1">
+              Per
+              <select name="period" defaultValue={period} className="rounded border border-line bg-surface px-1 py-0.5">
+                {PERIODS.map((p) => (
+                  <option key={p}>{p}</option>
+                ))}
+              </select>
+            </label>
+            <label className="flex items-center gap-1">
+              Table by
+              <select name="table" defaultValue={table} className="rounded border border-line bg-surface px-1 py-0.5">
+                {TABLES.map((t) => (
+                  <option key={t}>{t}</option>
+                ))}
+              </select>
+            </label>
+            <label className="flex items-center gap-1">
+              Source
+              <select name="source" defaultValue={source ?? ""} className="rounded border border-line bg-surface px-1 py-0.5">
+                <option value="">all</option>
+                <option>claude-code</option>
+                <option>codex</option>
+              </select>
+            </label>
+            <input type="date" name="since" defaultValue={filters.since} aria-label="Since" className="rounded border border-line bg-surface px-1 py-0.5" />
+            <input type="date" name="until" defaultValue={filters.until} aria-label="Until" className="rounded border border-line bg-surface px-1 py-0.5" />
+            {filters.project_key && <input type="hidden" name="project" value={filters.project_key} />}
+            <button type="submit" className="rounded border border-line px-2 py-0.5 text-accent">
+              Apply
+            </button>
+          </form>
+        </div>
+        {chart === null || rows === null ? (
+          <p className="text-sm text-danger">The filters were not accepted: dates are YYYY-MM-DD and the time zone an IANA name.</p>
+        ) : (
+          <>
+            <p className="text-xs text-muted">
+              {filters.project_key ? `Project ${filters.project_key}. ` : ""}Times in {chart.timezone}. Prices: {chart.pricing.source}, snapshot {chart.pricing.snapshot_date}
+              {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
+            </p>
+            <UsageChart rows={chart.rows} />
+            <UsageTable rows={rows.rows} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

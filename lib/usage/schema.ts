@@ -1,0 +1,71 @@
+// Usage shapes shared by the core, the tool and the UI (client-safe: types and the get_usage input schema).
+import * as z from "zod";
+
+/**
+ * Tokens by kind and their cost. `input_tokens` is input not read from cache (Codex's
+ * `input_tokens - cached_input_tokens`); `cache_creation_tokens` includes the 1-hour writes
+ * (`cache_creation_1h_tokens`); `total_tokens` is the sum of input, output, cache creation and
+ * cache read (ccusage's `totalTokens`). `cost_usd` is the priced part in USD, null when nothing
+ * could be priced; `unpriced_models` lists models without a price (their cost is unknown,
+ * never 0), so a cost with models in it is a lower bound.
+ */
+export type UsageTotals = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_tokens: number;
+  cache_creation_1h_tokens: number;
+  cache_read_tokens: number;
+  total_tokens: number;
+  cost_usd: number | null;
+  unpriced_models: string[];
+  /** Model requests counted (one per Claude message id + request id, one per Codex token_count increase). */
+  requests: number;
+  models: string[];
+};
+
+export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "session"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `get_usage` input (issue 28). Dates are calendar days in `timezone` (default UTC), inclusive. */
+export const getUsageInputSchema = z.object({
+  group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project or session"),
+  since: z.string().regex(DATE, "since must be a date YYYY-MM-DD").optional().describe("First day counted (YYYY-MM-DD in timezone)."),
+  until: z.string().regex(DATE, "until must be a date YYYY-MM-DD").optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
+  project_key: z.string().min(1, "project_key must be a non-empty string").optional().describe("Only this project."),
+  source: z.enum(["claude-code", "codex"]).optional().describe("Only this transcript source."),
+  timezone: z.string().refine(validTimeZone, "timezone must be an IANA time zone such as UTC or Europe/Vilnius").optional().describe("IANA time zone for days, weeks and months (default UTC)."),
+});
+export type GetUsageInput = z.output<typeof getUsageInputSchema>;
+
+/** One row of a usage report: a period, model, project or session, with its tokens and cost. */
+export type UsageRow = {
+  /** The group's key: `YYYY-MM-DD` (day; week: its Monday), `YYYY-MM`, the model, the project key, or `<project_key>/<session_ref>`. */
+  key: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_tokens: number;
+  cache_read_tokens: number;
+  total_tokens: number;
+  cost_usd: number | null;
+  unpriced_models: string[];
+  models: string[];
+  /** Session rows only. */
+  session_id?: string;
+  project_key?: string;
+  session_ref?: string;
+  source?: string;
+  /** Period rows (day, week, month) only: tokens and cost per model in that period, models sorted. */
+  by_model?: { model: string; total_tokens: number; cost_usd: number | null }[];
+};
+

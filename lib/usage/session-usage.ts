@@ -1,0 +1,330 @@
+// Token accounting of one session from its records: the one place tokens and cost are counted.
+import fs from "node:fs/promises";
+
+import { ByteLru } from "@/lib/cache/byte-lru";
+import { processWide } from "@/lib/cache/process-wide";
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
+import type { UsageTotals } from "@/lib/usage/schema";
+import { TotalsBuilder } from "@/lib/usage/totals";
+
+/** Width of the time buckets usage is kept in (ms): 15 minutes, so any UTC offset (…:30, …:45) groups exactly by local day. */
+export const BUCKET_MS = 15 * 60 * 1000;
+
+/** Usage of one model in one 15-minute bucket, from the main transcript or the subagents. */
+export type UsageBucket = {
+  model: string;
+  kind: "main" | "subagent";
+  /** Bucket start, epoch ms (UTC, a multiple of {@link BUCKET_MS}); NaN when the records had no timestamp. */
+  startMs: number;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  requests: number;
+  /** USD, null when the model has no price. */
+  cost: number | null;
+};
+
+/**
+ * What one session used: totals, the main transcript and subagents apart, by model, in time
+ * buckets (for day/week/month reports in any time zone), and per main-transcript line (so a
+ * turn's usage is the sum over its line span). Claude Code: each assistant message counted once
+ * by `message.id` + `requestId` (the id alone when a record has no `requestId`) with the usage of
+ * its LAST line (the final streamed count; contract §2.5); a line without `message.id` is
+ * counted on its own; `<synthetic>` messages (no API call) are not counted. Codex: the increase of
+ * `token_count` `info.total_token_usage` (cumulative) between events, or `last_token_usage` when
+ * no total is given, under the model of the latest `turn_context` (contract §1.7); input is
+ * reported without its cached part, which is `cache_read`.
+ */
+export type SessionUsage = {
+  source: string;
+  totals: UsageTotals;
+  main: UsageTotals;
+  subagents: UsageTotals;
+  by_model: (UsageTotals & { model: string })[];
+  buckets: UsageBucket[];
+  /** Main-transcript physical lines that carry a counted request (ascending), with its tokens. */
+  lines: { line: Uint32Array; input: Float64Array; output: Float64Array; cacheWrite: Float64Array; cacheRead: Float64Array; total: Float64Array };
+  /** Own timestamps of the first and last record of any of the session's transcripts (epoch ms), null when none has one. */
+  firstMs: number | null;
+  lastMs: number | null;
+};
+
+type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number };
+
+const CACHE_BYTES = 8 << 20;
+const cache = processWide("usage:session-cache", () => new ByteLru<string, { stamp: string; usage: SessionUsage }>(CACHE_BYTES));
+
+/** A transcript of a session: the main one or a subagent's (persisted tool results carry no usage). */
+export type UsageFile = { kind: "main" | "subagent"; path: string };
+
+/**
+ * The usage of one session's transcripts (`files`: main first, then subagents), read in one
+ * streaming pass per file (memory: one read chunk plus one entry per distinct request) and
+ * cached per process under `key` while every file keeps its size and mtime and the price
+ * override file (`overrideFile`) is unchanged. lib/workspace/session-usage gives it a session's
+ * files and the workspace's override path.
+ * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad price override file.
+ */
+export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string): Promise<SessionUsage> {
+  const stamps = await Promise.all(files.map(async (f) => {
+    const st = await fs.stat(f.path);
+    return `${f.path}:${st.size}:${st.mtimeMs}`;
+  }));
+  const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
+  const stamp = `${stamps.join("|")}#${priceStamp}`;
+  const hit = cache.get(key);
+  if (hit && hit.stamp === stamp) return hit.usage;
+  const pricing = await loadPricing(overrideFile);
+  const usage = await usageOfFiles(source, files, pricing);
+  cache.set(key, { stamp, usage }, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44);
+  return usage;
+}
+
+/** Forgets every cached session usage (tests that stand for a new process). */
+export function clearUsageCache(): void {
+  cache.clear();
+}
+
+/**
+ * {@link SessionUsage} of transcript files (main first, then subagents), priced with `pricing`:
+ * the per-session function the catalog calls (issue 25) and {@link readUsage} caches.
+ * @throws the fs error when a file cannot be read.
+ */
+export async function usageOfFiles(source: string, files: readonly UsageFile[], pricing: PricingTable): Promise<SessionUsage> {
+  const requests: Request[] = [];
+  const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+  if (source === "codex") {
+    for (const f of files) await readCodex(f.path, f.kind, requests, span);
+  } else {
+    const byId = new Map<string, number>();
+    for (const f of files) await readClaude(f.path, f.kind, requests, byId, span);
+  }
+  return summarize(source, requests, pricing, span);
+}
+
+const USAGE_NEEDLE = Buffer.from('"usage"');
+const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
+const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
+
+function count(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function parse(bytes: Buffer, start: number, end: number): Record<string, unknown> | null {
+  try {
+    return obj(JSON.parse(bytes.toString("utf8", start, end)));
+  } catch {
+    return null;
+  }
+}
+
+function timeOf(record: Record<string, unknown>): number {
+  return typeof record.timestamp === "string" ? Date.parse(record.timestamp) : NaN;
+}
+
+/** The `"timestamp":"…"` of a line, read without parsing it (for the first/last record time). */
+function peekTime(bytes: Buffer, start: number, end: number): number {
+  const at = bytes.subarray(start, end).indexOf(TIMESTAMP_NEEDLE);
+  if (at === -1) return NaN;
+  const from = bytes.indexOf(0x22, start + at + TIMESTAMP_NEEDLE.length);
+  if (from === -1 || from >= end || from > start + at + TIMESTAMP_NEEDLE.length + 3) return NaN;
+  const to = bytes.indexOf(0x22, from + 1);
+  if (to === -1 || to >= end || to - from > 40) return NaN;
+  return Date.parse(bytes.toString("latin1", from + 1, to));
+}
+
+function widen(span: { first: number; last: number }, ts: number): void {
+  if (ts !== ts) return;
+  if (ts < span.first) span.first = ts;
+  if (ts > span.last) span.last = ts;
+}
+
+async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
+  await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
+    const view = bytes.subarray(start, end);
+    if (view.indexOf(USAGE_NEEDLE) === -1) {
+      widen(span, peekTime(bytes, start, end));
+      return;
+    }
+    const record = parse(bytes, start, end);
+    if (record === null) return;
+    const ts = timeOf(record);
+    widen(span, ts);
+    if (record.type !== "assistant") return;
+    const message = obj(record.message);
+    const usage = obj(message?.usage);
+    if (!message || !usage) return;
+    const model = typeof message.model === "string" && message.model !== "" ? message.model : "unknown";
+    if (model === "<synthetic>") return;
+    const creation = obj(usage.cache_creation);
+    const request: Request = {
+      model,
+      kind,
+      ts,
+      line,
+      input: count(usage.input_tokens),
+      output: count(usage.output_tokens),
+      cacheWrite: count(usage.cache_creation_input_tokens),
+      cacheWrite1h: Math.min(count(creation?.ephemeral_1h_input_tokens), count(usage.cache_creation_input_tokens)),
+      cacheRead: count(usage.cache_read_input_tokens),
+    };
+    const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
+    if (id === null) {
+      out.push(request);
+      return;
+    }
+    // Older and re-serialized transcripts carry no requestId: the message id alone is the key (as ccusage's).
+    const key = `${id}\u0000${typeof record.requestId === "string" ? record.requestId : ""}`;
+    const at = byId.get(key);
+    if (at === undefined) {
+      byId.set(key, out.length);
+      out.push(request);
+    } else {
+      // A later line of the same streamed message: its usage is the more final count.
+      out[at] = { ...request, kind: out[at]!.kind };
+    }
+  });
+}
+
+type CodexTotal = { input: number; cached: number; output: number };
+
+function codexUsage(v: unknown): CodexTotal | null {
+  const u = obj(v);
+  if (!u || typeof u.input_tokens !== "number") return null;
+  return { input: count(u.input_tokens), cached: count(u.cached_input_tokens), output: count(u.output_tokens) };
+}
+
+async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
+  let model = "unknown";
+  let previous: CodexTotal | null = null;
+  await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
+    const view = bytes.subarray(start, end);
+    if (!CODEX_NEEDLES.some((n) => view.indexOf(n) !== -1)) {
+      widen(span, peekTime(bytes, start, end));
+      return;
+    }
+    const record = parse(bytes, start, end);
+    if (record === null) return;
+    const ts = timeOf(record);
+    widen(span, ts);
+    const payload = obj(record.payload);
+    if (!payload) return;
+    if (record.type === "turn_context" || record.type === "session_meta") {
+      if (typeof payload.model === "string" && payload.model !== "") model = payload.model;
+      return;
+    }
+    if (record.type !== "event_msg" || payload.type !== "token_count") return;
+    const info = obj(payload.info);
+    if (!info) return;
+    const total = codexUsage(info.total_token_usage);
+    let delta: CodexTotal | null;
+    if (total !== null) {
+      delta = previous === null ? total : { input: total.input - previous.input, cached: total.cached - previous.cached, output: total.output - previous.output };
+      // A cumulative count that went back (a resumed or forked file) restarts from this event's own usage.
+      if (delta.input < 0 || delta.cached < 0 || delta.output < 0) delta = codexUsage(info.last_token_usage);
+      previous = total;
+    } else {
+      delta = codexUsage(info.last_token_usage);
+    }
+    if (delta === null || (delta.input === 0 && delta.cached === 0 && delta.output === 0)) return;
+    const cached = Math.min(delta.cached, delta.input);
+    out.push({ model, kind, ts, line, input: delta.input - cached, output: delta.output, cacheWrite: 0, cacheWrite1h: 0, cacheRead: cached });
+  });
+}
+
+function summarize(source: string, requests: Request[], pricing: PricingTable, span: { first: number; last: number }): SessionUsage {
+  const all = new TotalsBuilder();
+  const main = new TotalsBuilder();
+  const sub = new TotalsBuilder();
+  const models = new Map<string, TotalsBuilder>();
+  const buckets = new Map<string, UsageBucket>();
+  const mainLines: Request[] = [];
+  for (const r of requests) {
+    const price = priceOf(pricing, r.model);
+    const cost = price === null ? null : requestCost(price, r, pricing.tierThreshold);
+    const counted = { ...r, requests: 1 };
+    all.add(r.model, counted, cost);
+    (r.kind === "main" ? main : sub).add(r.model, counted, cost);
+    let m = models.get(r.model);
+    if (!m) models.set(r.model, (m = new TotalsBuilder()));
+    m.add(r.model, counted, cost);
+    const startMs = r.ts === r.ts ? Math.floor(r.ts / BUCKET_MS) * BUCKET_MS : NaN;
+    const key = `${r.model}\u0000${r.kind}\u0000${startMs}`;
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, (b = { model: r.model, kind: r.kind, startMs, input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, requests: 0, cost: 0 }));
+    b.input += r.input;
+    b.output += r.output;
+    b.cacheWrite += r.cacheWrite;
+    b.cacheWrite1h += r.cacheWrite1h;
+    b.cacheRead += r.cacheRead;
+    b.requests += 1;
+    b.cost = cost === null || b.cost === null ? null : b.cost + cost;
+    if (r.kind === "main") mainLines.push(r);
+  }
+  mainLines.sort((a, b) => a.line - b.line);
+  const n = mainLines.length;
+  const lines = { line: new Uint32Array(n), input: new Float64Array(n), output: new Float64Array(n), cacheWrite: new Float64Array(n), cacheRead: new Float64Array(n), total: new Float64Array(n) };
+  mainLines.forEach((r, i) => {
+    lines.line[i] = r.line;
+    lines.input[i] = r.input;
+    lines.output[i] = r.output;
+    lines.cacheWrite[i] = r.cacheWrite;
+    lines.cacheRead[i] = r.cacheRead;
+    lines.total[i] = r.input + r.output + r.cacheWrite + r.cacheRead;
+  });
+  return {
+    source,
+    totals: all.build(),
+    main: main.build(),
+    subagents: sub.build(),
+    by_model: [...models].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, b]) => ({ model, ...b.build() })),
+    buckets: [...buckets.values()].sort((a, b) => (a.startMs - b.startMs) || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0) || (a.kind < b.kind ? -1 : 1)),
+    lines,
+    firstMs: span.first === Number.POSITIVE_INFINITY ? null : span.first,
+    lastMs: span.last === Number.NEGATIVE_INFINITY ? null : span.last,
+  };
+}
+
+/**
+ * The usage of the main-transcript lines `[fromLine, toLine]` (a turn's span): input, output and
+ * total tokens (total: all four kinds), each null when no counted request falls in the span.
+ */
+export function usageOfLines(usage: SessionUsage, fromLine: number, toLine: number): { input: number | null; output: number | null; total: number | null } {
+  const { line } = usage.lines;
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (line[mid]! < fromLine) lo = mid + 1;
+    else hi = mid;
+  }
+  let input = 0;
+  let output = 0;
+  let total = 0;
+  let n = 0;
+  for (let i = lo; i < line.length && line[i]! <= toLine; i++) {
+    input += usage.lines.input[i]!;
+    output += usage.lines.output[i]!;
+    total += usage.lines.total[i]!;
+    n += 1;
+  }
+  return n === 0 ? { input: null, output: null, total: null } : { input, output, total };
+}
+
+/**
+ * The token progression of the main transcript, one point per counted request at its counted
+ * (last) line, with its final usage: what the Analysis tab's token chart draws. `cache_creation`
+ * is null for Codex (its records have none).
+ */
+export function tokenPointsOf(usage: SessionUsage): { line: number; cache_read: number; cache_creation: number | null; input: number; output: number }[] {
+  const { line, input, output, cacheWrite, cacheRead } = usage.lines;
+  const codex = usage.source === "codex";
+  return Array.from(line, (l, i) => ({ line: l, cache_read: cacheRead[i]!, cache_creation: codex ? null : cacheWrite[i]!, input: input[i]!, output: output[i]! }));
+}

@@ -1,0 +1,93 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { makeTempDir } from "@/lib/testing/shared";
+import { bundledPricing, loadPricing, priceOf, requestCost } from "@/lib/usage/pricing";
+import { usageReport, weekOf, type SessionUsageEntry } from "@/lib/usage/report";
+import { usageOfFiles } from "@/lib/usage/session-usage";
+
+const assistant = (ts: string, id: string, req: string | null, model: string, usage: Record<string, unknown>) =>
+  JSON.stringify({ type: "assistant", timestamp: ts, ...(req ? { requestId: req } : {}), message: { id, model, role: "assistant", content: [{ type: "text", text: "x" }], usage } });
+
+async function file(lines: string[]): Promise<string> {
+  const p = path.join(await makeTempDir("casefile-usage-"), "s.jsonl");
+  await fs.writeFile(p, lines.join("\n") + "\n");
+  return p;
+}
+
+describe("usage of Claude Code records", () => {
+  it("counts a streamed message once with its last line's usage, keys by id + requestId, and prices 1h cache writes at 2x input", async () => {
+    const u = { input_tokens: 10, cache_creation_input_tokens: 1000, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1000 } };
+    const main = await file([
+      JSON.stringify({ type: "user", timestamp: "2026-01-01T23:50:00Z", message: { role: "user", content: "hi" } }),
+      assistant("2026-01-01T23:55:00Z", "m1", "r1", "claude-opus-4-5-20251101", { ...u, output_tokens: 1 }),
+      assistant("2026-01-01T23:55:01Z", "m1", "r1", "claude-opus-4-5-20251101", { ...u, output_tokens: 500 }),
+      // Same message id, another request: a second request.
+      assistant("2026-01-02T00:10:00Z", "m1", "r2", "claude-opus-4-5-20251101", { input_tokens: 5, output_tokens: 7 }),
+      assistant("2026-01-02T00:11:00Z", "m9", null, "<synthetic>", { input_tokens: 0, output_tokens: 0 }),
+    ]);
+    const sub = await file([assistant("2026-01-02T00:12:00Z", "s1", "rs", "mystery-model-1", { input_tokens: 3, output_tokens: 4 })]);
+    const usage = await usageOfFiles("claude-code", [{ kind: "main", path: main }, { kind: "subagent", path: sub }], bundledPricing());
+    expect(usage.main).toMatchObject({ input_tokens: 15, output_tokens: 507, cache_creation_tokens: 1000, cache_creation_1h_tokens: 1000, requests: 2, unpriced_models: [] });
+    // opus 4.5: input $5/M, output $25/M, 1h write 2 x $5/M.
+    expect(usage.main.cost_usd).toBeCloseTo((15 * 5 + 507 * 25 + 1000 * 10) / 1e6, 12);
+    expect(usage.subagents).toMatchObject({ output_tokens: 4, cost_usd: null, unpriced_models: ["mystery-model-1"] });
+    expect(usage.totals.unpriced_models).toEqual(["mystery-model-1"]);
+    expect(usage.totals.cost_usd).toBeCloseTo(usage.main.cost_usd!, 12);
+    expect(usage.lines.line).toEqual(new Uint32Array([3, 4]));
+    expect(usage.firstMs).toBe(Date.parse("2026-01-01T23:50:00Z"));
+
+    const entry: SessionUsageEntry = { project_key: "p", session_ref: "S0001", session_id: "abc", source: "claude-code", usage };
+    const utc = usageReport([entry], { group_by: "day" });
+    expect(utc.rows.map((r) => [r.key, r.output_tokens])).toEqual([["2026-01-01", 500], ["2026-01-02", 11]]);
+    // In Vilnius (UTC+2) all of it is on January 2nd.
+    const vilnius = usageReport([entry], { group_by: "day", timezone: "Europe/Vilnius" });
+    expect(vilnius.rows.map((r) => [r.key, r.output_tokens])).toEqual([["2026-01-02", 511]]);
+    expect(usageReport([entry], { group_by: "day", since: "2026-01-02" }).totals.output_tokens).toBe(11);
+    const sessions = usageReport([entry], { group_by: "session" });
+    expect(sessions.rows).toMatchObject([{ key: "p/S0001", session_id: "abc", output_tokens: 511, total_tokens: usage.totals.total_tokens }]);
+    expect(usageReport([entry], { group_by: "model" }).rows.map((r) => r.key)).toEqual(["claude-opus-4-5-20251101", "mystery-model-1"]);
+  });
+
+  it("counts Codex token_count increases under the turn's model, input without its cached part", async () => {
+    const tc = (ts: string, input: number, cached: number, output: number) => JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, total_tokens: input + output }, last_token_usage: null } } });
+    const p = await file([
+      JSON.stringify({ timestamp: "2026-01-02T00:00:00Z", type: "turn_context", payload: { model: "gpt-5.1-codex" } }),
+      tc("2026-01-02T00:00:01Z", 100, 40, 10),
+      tc("2026-01-02T00:00:02Z", 100, 40, 10), // repeated: no increase
+      tc("2026-01-02T00:00:03Z", 300, 240, 30),
+    ]);
+    const usage = await usageOfFiles("codex", [{ kind: "main", path: p }], bundledPricing());
+    expect(usage.totals).toMatchObject({ input_tokens: 60, cache_read_tokens: 240, output_tokens: 30, total_tokens: 330, requests: 2 });
+    expect(usage.totals.cost_usd).toBeCloseTo(60 * 1.25e-6 + 240 * 1.25e-7 + 30 * 1e-5, 12);
+  });
+});
+
+describe("prices", () => {
+  it("resolves dated and dashed model names, tiers above 200k tokens, and never prices an unknown model at 0", () => {
+    const table = bundledPricing();
+    expect(priceOf(table, "gpt-5-1-codex-2025-11-13")).toBe(table.models.get("gpt-5.1-codex"));
+    expect(priceOf(table, "no-such-model")).toBeNull();
+    const sonnet = priceOf(table, "claude-sonnet-4-5-20250929")!;
+    const cost = requestCost(sonnet, { input: 300_000, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 }, table.tierThreshold);
+    expect(cost).toBeCloseTo(200_000 * 3e-6 + 100_000 * 6e-6, 9);
+  });
+
+  it("lays the workspace override file over the snapshot and rejects a bad one with its field", async () => {
+    const dir = await makeTempDir("casefile-prices-");
+    const f = path.join(dir, "pricing.json");
+    await fs.writeFile(f, JSON.stringify({ models: { "house-model": { input_per_mtok: 1, output_per_mtok: 2 }, "gpt-5.5": { output_per_mtok: 40 } } }));
+    const table = await loadPricing(f);
+    expect(priceOf(table, "house-model")).toMatchObject({ input: 1e-6, output: 2e-6, cacheRead: null });
+    expect(priceOf(table, "gpt-5.5")).toMatchObject({ input: 5e-6, output: 40e-6 });
+    await fs.writeFile(f, JSON.stringify({ models: { "house-model": { input_per_mtok: -1 } } }));
+    await expect(loadPricing(f)).rejects.toMatchObject({ code: "parse_error", message: expect.stringContaining("models.house-model.input_per_mtok") });
+  });
+
+  it("starts weeks on Monday", () => {
+    expect(weekOf("2026-11-28")).toBe("2026-11-23");
+    expect(weekOf("2026-11-23")).toBe("2026-11-23");
+  });
+});

@@ -1,0 +1,46 @@
+// A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
+import { processWide } from "@/lib/cache/process-wide";
+import { readUsage, type SessionUsage } from "@/lib/usage/session-usage";
+import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
+
+/**
+ * The usage of one prepared session (main transcript and subagents; see lib/usage's
+ * `SessionUsage`), priced with the bundled snapshot and the workspace's override file. Cached per
+ * process while the files and the override file are unchanged.
+ * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
+ */
+export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
+  const files = (await sessionFiles(session)).flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
+  return readUsage(`${session.project.dir}\u0000${session.row.session_ref}`, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot));
+}
+
+type Pending = { stamp: string; done: boolean; failed: boolean };
+// One per process (lib/cache/process-wide), like the usage cache it fills: Next's bundle layers share it.
+const pending = processWide("workspace:usage-pending", () => new Map<string, Pending>());
+
+/**
+ * The session's usage if it can be had without waiting on a big transcript: counted at once
+ * when the session's transcripts total at most `waitBytes` (or `ctx.oneShot`: a CLI call cannot
+ * ask again), else started in the background and null until it has finished (a list then shows
+ * the usage as pending, as it does a big session's risk; issue 13: a list never waits on a
+ * gigabyte pass).
+ * @throws as {@link readSessionUsage} for a session it waits on.
+ */
+export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?: boolean }, session: ResolvedSession, waitBytes: number): Promise<SessionUsage | null> {
+  const files = (await sessionFiles(session)).filter((f) => f.kind !== "tool_result");
+  const bytes = files.reduce((n, f) => n + f.size_bytes, 0);
+  if (ctx.oneShot || bytes <= waitBytes) return readSessionUsage(ctx, session);
+  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
+  const stamp = files.map((f) => `${f.path}:${f.size_bytes}`).join("|");
+  const p = pending.get(key);
+  if (p && p.stamp === stamp) {
+    if (p.done) return readSessionUsage(ctx, session);
+    if (!p.failed) return null;
+  }
+  const entry: Pending = { stamp, done: false, failed: false };
+  // Keys are sessions (bounded by the workspace); an entry holds two flags, the usage stays in readUsage's cache.
+  pending.set(key, entry);
+  readSessionUsage(ctx, session).then(() => (entry.done = true), () => (entry.failed = true));
+  return null;
+}
