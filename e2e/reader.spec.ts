@@ -1,0 +1,86 @@
+import { findWorkspaceSession } from "./evidence-workspace";
+import { expect, test } from "./fixtures";
+import { HIDDEN_WORD, READER_LINES as L, READER_SESSION_ID } from "./fixtures/make-reader-case";
+
+/*
+ * Issue 29, "A reviewer's reader" (Playwright, Chromium): every record says what happened in one
+ * line (API errors, tool calls and results) in the viewer and the Timeline; Markdown and diffs;
+ * search marks its matches, opens the collapsed result that holds one, and resets with the query.
+ * Reads the generated reader session (e2e/fixtures/make-reader-case.ts); writes nothing.
+ */
+test.describe("a reviewer's reader", () => {
+  test("compact records say what happened: API errors, calls with paths, results with exit codes", async ({ page, viewerPage }) => {
+    const session = findWorkspaceSession(READER_SESSION_ID);
+    await page.goto(session.url);
+    await viewerPage.waitForLoaded();
+    const headline = (line: number) => viewerPage.row(line).getByTestId("record-headline");
+    await expect(headline(L.read)).toHaveText("Read(src/auth.ts)");
+    await expect(headline(L.edit)).toHaveText("Edit(src/auth.ts, +2 −1)");
+    await expect(headline(L.bashResult)).toHaveText("Bash(npm test) → exit 1");
+    await expect(headline(L.firstApiError)).toHaveText("API error 529 overloaded_error (retry 1/10)");
+    await expect(headline(L.firstApiError + 1)).toHaveText("API error 529 overloaded_error (retry 2/10)");
+    await expect(headline(L.summary)).toHaveText("Summary: Login bug fix with failing test");
+    await expect(headline(L.hook)).toContainText("Hook PostToolUse:Edit");
+    await expect(viewerPage.row(L.firstApiError)).not.toContainText("system:api_error record.");
+  });
+
+  test("Timeline rows name the call, its path and the API error", async ({ page }) => {
+    const session = findWorkspaceSession(READER_SESSION_ID);
+    await page.goto(`${session.url}/timeline`);
+    const headlines = page.getByTestId("timeline-headline");
+    await expect(headlines.filter({ hasText: "Read(src/auth.ts)" })).toHaveCount(1);
+    await expect(headlines.filter({ hasText: "Bash(npm test) → exit 1" })).toHaveCount(1);
+    await expect(headlines.filter({ hasText: "API error 529 overloaded_error" })).toHaveCount(6);
+  });
+
+  test("Markdown with highlighted code, no raw HTML; an Edit as a unified diff; raw line one key away", async ({ page, viewerPage }) => {
+    const session = findWorkspaceSession(READER_SESSION_ID);
+    await page.goto(session.url);
+    await viewerPage.waitForLoaded();
+    const md = viewerPage.row(L.markdown).getByTestId("markdown");
+    await expect(md.locator("strong")).toHaveText("two steps");
+    await expect(md.locator("ol > li")).toHaveCount(2);
+    await expect(md.locator("pre code.hljs .hljs-keyword").first()).toHaveText("const");
+    await expect(md).toContainText("<script>"); // shown as text, never run
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await expect(md.locator("script, b")).toHaveCount(0);
+    await expect(viewerPage.row(L.prompt).getByTestId("markdown").locator("strong")).toHaveText("login");
+
+    const diff = viewerPage.row(L.edit).getByTestId("edit-diff");
+    await expect(diff.locator('[data-diff="del"]')).toHaveText(["-  return check(user);"]);
+    await expect(diff.locator('[data-diff="add"]')).toHaveText(['+  if (!user) throw new Error("no user");', "+  return check(user.trim());"]);
+
+    await viewerPage.focusTranscript();
+    await page.keyboard.press("f");
+    await expect(viewerPage.modeButton("Full")).toHaveAttribute("aria-pressed", "true");
+    await expect(viewerPage.row(L.edit)).toContainText('"old_string":"  return check(user);"');
+  });
+
+  test("search marks matches, opens a collapsed result holding one, and resets with the query", async ({ page, viewerPage }) => {
+    const session = findWorkspaceSession(READER_SESSION_ID);
+    await page.goto(session.url);
+    await viewerPage.waitForLoaded();
+    const box = page.getByRole("searchbox", { name: "Search this transcript" });
+    const status = page.getByTestId("search-status");
+    await box.fill("overloaded");
+    await box.press("Enter");
+    await expect(status).toHaveText(/^1 \/ 6/);
+    await expect(viewerPage.row(L.firstApiError).locator("mark")).not.toHaveCount(0);
+    await expect(viewerPage.row(L.firstApiError).locator("mark").first()).toHaveText(/overloaded/i);
+
+    await box.fill(HIDDEN_WORD);
+    await expect(status).toHaveText(""); // a new query drops the old counter
+    await expect(page.locator("mark")).toHaveCount(0);
+    await box.press("Enter");
+    await expect(status).toHaveText(/^1 \/ 1/);
+    const result = viewerPage.row(L.readResult);
+    await expect(result.locator("mark")).toHaveText(HIDDEN_WORD);
+    await expect(result.locator("mark")).toBeVisible();
+    await expect(result.getByRole("button", { name: "Show less" })).toBeVisible();
+
+    await box.press("Escape");
+    await expect(box).toHaveValue("");
+    await expect(status).toHaveText("");
+    await expect(page.locator("mark")).toHaveCount(0);
+  });
+});
