@@ -1,6 +1,10 @@
 import { findWorkspaceSession } from "./evidence-workspace";
 import { expect, test } from "./fixtures";
 import { HIDDEN_WORD, READER_LINES as L, READER_SESSION_ID } from "./fixtures/make-reader-case";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
+
+/** LONG_SESSION's subagent `agent-a881341` (10 lines), spawned by the Task call on main line 1473. */
+const SUBAGENT = { agentId: "agent-a881341", spawnLine: 1473 } as const;
 
 /*
  * Issue 29, "A reviewer's reader" (Playwright, Chromium): every record says what happened in one
@@ -19,6 +23,8 @@ test.describe("a reviewer's reader", () => {
     await expect(headline(L.bashResult)).toHaveText("Bash(npm test) → exit 1");
     await expect(headline(L.firstApiError)).toHaveText("API error 529 overloaded_error (retry 1/10)");
     await expect(headline(L.firstApiError + 1)).toHaveText("API error 529 overloaded_error (retry 2/10)");
+    await viewerPage.jumpInput().fill(String(L.hook));
+    await viewerPage.jumpInput().press("Enter");
     await expect(headline(L.summary)).toHaveText("Summary: Login bug fix with failing test");
     await expect(headline(L.hook)).toContainText("Hook PostToolUse:Edit");
     await expect(viewerPage.row(L.firstApiError)).not.toContainText("system:api_error record.");
@@ -28,8 +34,8 @@ test.describe("a reviewer's reader", () => {
     const session = findWorkspaceSession(READER_SESSION_ID);
     await page.goto(`${session.url}/timeline`);
     const headlines = page.getByTestId("timeline-headline");
-    await expect(headlines.filter({ hasText: "Read(src/auth.ts)" })).toHaveCount(1);
-    await expect(headlines.filter({ hasText: "Bash(npm test) → exit 1" })).toHaveCount(1);
+    await expect(headlines.filter({ hasText: /^Read\(src\/auth\.ts\)$/ })).toHaveCount(1);
+    await expect(headlines.filter({ hasText: /^Bash\(npm test\) → exit 1$/ })).toHaveCount(1);
     await expect(headlines.filter({ hasText: "API error 529 overloaded_error" })).toHaveCount(6);
   });
 
@@ -82,5 +88,49 @@ test.describe("a reviewer's reader", () => {
     await expect(box).toHaveValue("");
     await expect(status).toHaveText("");
     await expect(page.locator("mark")).toHaveCount(0);
+  });
+});
+
+test.describe("session pages of the long corpus session", () => {
+  test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+
+  test("a subagent view lists its own turns and overview, and leads back to the line that spawned it", async ({ page, viewerPage }) => {
+    const session = findWorkspaceSession(LONG_SESSION.sourceSessionId);
+    await page.goto(`${session.url}?agent=${SUBAGENT.agentId}`);
+    await viewerPage.waitForLoaded();
+    const turns = page.getByRole("navigation", { name: "Turns" });
+    await expect(turns.getByRole("heading")).toHaveText("Turns (1)");
+    await expect(turns.getByRole("button")).toHaveText(["T0001 L1–10"]);
+    await expect(viewerPage.row(1).getByText("T0001", { exact: true })).toBeVisible(); // its own turn label in the transcript
+    const overview = page.getByTestId("subagent-overview");
+    await expect(overview).toContainText("Task: What is the output contract for Claude Code hooks");
+    await expect(page.getByTestId("session-overview")).toHaveCount(0); // not the main session's banner
+    const back = page.getByTestId("subagent-back");
+    await expect(back).toHaveText(`← ${session.sessionRef} line ${SUBAGENT.spawnLine}`);
+    await back.click();
+    await expect(page).toHaveURL(new RegExp(`/sessions/${session.sessionRef}#L${SUBAGENT.spawnLine}$`));
+    await expect(viewerPage.row(SUBAGENT.spawnLine)).toHaveAttribute("data-highlighted", "true");
+    await expect(viewerPage.row(SUBAGENT.spawnLine).getByTestId("record-headline")).toContainText("Task(");
+  });
+
+  test("Transcript, Timeline, Analysis and Chat export share one frame: breadcrumb, tabs, overview, in one place", async ({ page }) => {
+    const session = findWorkspaceSession(LONG_SESSION.sourceSessionId);
+    const places: number[] = [];
+    for (const tab of ["Transcript", "Timeline", "Analysis", "Chat export"]) {
+      await page.goto(session.url);
+      await page.getByRole("navigation", { name: "Session views" }).getByRole("link", { name: tab }).click();
+      const tabs = page.getByRole("navigation", { name: "Session views" });
+      await expect(tabs.getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+      const frame = page.getByTestId("session-frame");
+      const crumb = await frame.getByRole("navigation", { name: "Breadcrumb" }).boundingBox();
+      const bar = await tabs.boundingBox();
+      const overview = await frame.getByTestId("session-overview").boundingBox();
+      expect(crumb && bar && overview, tab).toBeTruthy();
+      expect(crumb!.y, `${tab}: breadcrumb above the tabs`).toBeLessThan(bar!.y);
+      expect(bar!.y, `${tab}: tabs above the overview`).toBeLessThan(overview!.y);
+      await expect(frame.getByRole("heading", { level: 1 })).toHaveText(session.sessionRef);
+      places.push(Math.round(bar!.y));
+    }
+    expect(new Set(places).size, `tab bar y on the four tabs: ${places.join(", ")}`).toBe(1);
   });
 });

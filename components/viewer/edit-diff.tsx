@@ -24,7 +24,7 @@ export function EditDiff({ edit }: { edit: FileEdit }) {
             <div className="bg-accent-soft px-2 text-muted">
               @@ -{hunk.oldStart},{hunk.oldLines} +{hunk.newStart},{hunk.newLines} @@
             </div>
-            {hunk.lines.map((l, i) => {
+            {hunk.lines.filter((l) => !l.startsWith("\\")).map((l, i) => {
               const sign = l[0];
               const tone = sign === "+" ? "bg-ok-soft text-ok" : sign === "-" ? "bg-danger-soft text-danger" : "text-ink/80";
               return (

@@ -15,6 +15,21 @@ const PREVIEW_LINES = 12;
 
 type HastNode = { type: string; value?: string; tagName?: string; properties?: Record<string, unknown>; children?: HastNode[] };
 
+type MdastNode = { type: string; value?: string; children?: MdastNode[] };
+
+/** A remark step that keeps raw HTML as the text it is (a transcript's `<script>` is read, never rendered). */
+function remarkHtmlAsText() {
+  return (tree: MdastNode) => {
+    const walk = (node: MdastNode) => {
+      for (const child of node.children ?? []) {
+        if (child.type === "html") child.type = "text";
+        else walk(child);
+      }
+    };
+    walk(tree);
+  };
+}
+
 /** A rehype step that wraps search matches in `<mark>` (after sanitizing, so the marks stay). */
 function rehypeMarks(regex: RegExp | null) {
   return () => (tree: HastNode) => {
@@ -34,6 +49,8 @@ function rehypeMarks(regex: RegExp | null) {
     walk(tree);
   };
 }
+
+const REMARK_PLUGINS = [remarkGfm, remarkHtmlAsText];
 
 // Links open outside the dashboard; images are not fetched (a transcript's URLs are the agent's, not ours).
 const COMPONENTS: Components = {
@@ -59,7 +76,7 @@ export function MarkdownText({ text, highlight = null }: { text: string; highlig
   return (
     <div>
       <div data-testid="markdown" className={`markdown font-sans text-[0.8125rem] leading-5 ${isLong && !expanded ? "max-h-56 overflow-hidden [mask-image:linear-gradient(to_bottom,black_75%,transparent)]" : ""}`}>
-        <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={rehypePlugins} components={COMPONENTS}>
+        <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={rehypePlugins} components={COMPONENTS}>
           {shown}
         </ReactMarkdown>
       </div>

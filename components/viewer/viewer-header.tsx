@@ -3,7 +3,6 @@
 import { type FormEvent, useState } from "react";
 
 import { formatBytes, formatDuration, plural } from "@/components/format/format";
-import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
@@ -99,11 +98,6 @@ export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup
   return (
     <header className="flex flex-col gap-2 border-b border-line bg-surface px-4 py-2.5">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Breadcrumb project={detail} />
-        <h1 className="font-mono text-base font-semibold">
-          {detail.session_ref}
-          {detail.agent_id && <span className="text-muted"> · subagent {detail.agent_id}</span>}
-        </h1>
         <span className="text-xs text-muted">
           {plural(detail.line_count, "line")} · {formatBytes(detail.size_bytes)} · {detail.source}
         </span>

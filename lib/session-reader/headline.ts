@@ -97,7 +97,8 @@ function claudeHeadline(raw: JsonObject | null, text: string, record: HeadlineRe
     return record.tool_results
       .map((result, i) => {
         const call = ids[i] ? calls.get(ids[i]!) : undefined;
-        return `${call ?? "Result"} → ${resultOutcome(result.status, result.preview, result.file_path, cwd)}`;
+        // A known call already names its path.
+        return `${call ?? "Result"} → ${resultOutcome(result.status, result.preview, call ? null : result.file_path, cwd)}`;
       })
       .join(" · ");
   }
