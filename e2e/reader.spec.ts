@@ -134,3 +134,33 @@ test.describe("session pages of the long corpus session", () => {
     expect(new Set(places).size, `tab bar y on the four tabs: ${places.join(", ")}`).toBe(1);
   });
 });
+
+test.describe("the Audit page", () => {
+  test("hides the dashboard's own reads by default, one toggle shows them; filters live in the URL; results are whole", async ({ page, request }) => {
+    // Opening a session makes the dashboard read through its tools (door ui).
+    await page.goto(findWorkspaceSession(READER_SESSION_ID).url);
+    await expect(page.getByTestId("line-row").first()).toBeVisible();
+    const uiCalls = (await (await request.get("/api/audit?door=ui&max_entries=200")).json()) as { entries: { tool_name: string }[] };
+    const readTool = uiCalls.entries.map((e) => e.tool_name).find((name) => /^(get_|list_|read_|session_overview|reconstruct_session)/.test(name));
+    expect(readTool, "a dashboard read in the ledger").toBeTruthy();
+
+    await page.goto("/audit");
+    const table = page.getByRole("table", { name: "Tool calls" });
+    await expect(page.getByTestId("audit-count")).toContainText("dashboard reads hidden");
+    await expect(table.getByRole("row").filter({ hasText: readTool! }).filter({ hasText: "ui" })).toHaveCount(0);
+
+    await page.getByLabel("Show dashboard reads").check();
+    await expect(page).toHaveURL(/[?&]ui_reads=1/);
+    await expect(table.getByRole("row").filter({ hasText: readTool! }).first()).toBeVisible();
+
+    await page.getByRole("combobox", { name: "Door" }).selectOption("ui");
+    await expect(page).toHaveURL(/[?&]door=ui/);
+    await page.reload();
+    await expect(page.getByRole("combobox", { name: "Door" })).toHaveValue("ui");
+    await expect(page.getByLabel("Show dashboard reads")).toBeChecked();
+
+    // No result text is cut by its column.
+    const cut = await page.getByTestId("audit-result").evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > (c.closest('[role="cell"]')?.getBoundingClientRect().right ?? Infinity) + 1).map((c) => c.textContent));
+    expect(cut).toEqual([]);
+  });
+});
