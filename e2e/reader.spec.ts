@@ -1,7 +1,8 @@
-import { findWorkspaceSession } from "./evidence-workspace";
+import { dropChains, findWorkspaceSession, writeEvidenceWithCli } from "./evidence-workspace";
 import { expect, test } from "./fixtures";
 import { HIDDEN_WORD, READER_LINES as L, READER_SESSION_ID } from "./fixtures/make-reader-case";
-import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON } from "./paths";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, SYNTHESIS_PROJECT_LABEL } from "./paths";
+import { findProjectByLabel } from "./synthesis-workspace";
 
 /** LONG_SESSION's subagent `agent-a881341` (10 lines), spawned by the Task call on main line 1473. */
 const SUBAGENT = { agentId: "agent-a881341", spawnLine: 1473 } as const;
@@ -162,5 +163,40 @@ test.describe("the Audit page", () => {
     // No result text is cut by its column.
     const cut = await page.getByTestId("audit-result").evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > (c.closest('[role="cell"]')?.getBoundingClientRect().right ?? Infinity) + 1).map((c) => c.textContent));
     expect(cut).toEqual([]);
+  });
+});
+
+test.describe("forms and evidence state", () => {
+  test("the synthesis form starts at the kind open turns qualify for; an empty create says what to do, no raw path", async ({ page, synthesisPage: sp }) => {
+    await sp.goto(findProjectByLabel(SYNTHESIS_PROJECT_LABEL).projectKey);
+    await expect(sp.field("Kind")).toHaveValue("evidence_gap_item");
+    await sp.field("Title").fill("A gap");
+    await sp.form().getByRole("button", { name: /^Create / }).click();
+    await expect(sp.form()).toContainText("Select at least one turn in the strip above.");
+    await expect(sp.form()).not.toContainText("work_item.");
+    await expect(page.getByText("exact message")).toHaveCount(0);
+  });
+
+  test("after a chain is created and deleted, the evidence panel is back to missing", async ({ page, evidencePanel: ev, viewerPage }) => {
+    const session = findWorkspaceSession(READER_SESSION_ID);
+    dropChains(session, ["T0001", "T0002"]);
+    const chain = {
+      turn_ref: "T0001",
+      trigger: { type: "explicit_user_message", summary: "The user asks for a fix.", quoted_messages: [], citations: [{ lines: "1-1" }] },
+      agent_reactions: [{ summary: "The agent reads, edits and tests.", citations: [{ lines: "3-8" }] }],
+      outcomes: [],
+      observed_checks: [],
+      terminal_state: { type: "clarification_only", summary: "Nothing changed for good.", citations: [{ lines: "15-15" }] },
+      materiality: "minor",
+    };
+    expect(writeEvidenceWithCli(session, chain).status).toBe("appended");
+    await page.goto(session.url);
+    await viewerPage.waitForLoaded();
+    await expect(ev.panel().getByTestId("card-status")).toHaveText("partial");
+    await ev.expandTurn("T0001");
+    await ev.turn("T0001").getByRole("button", { name: "Delete chain…" }).click();
+    await ev.turn("T0001").getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(ev.panel().getByTestId("card-status")).toHaveText("missing");
+    await expect(ev.panel()).not.toContainText("Inspector:");
   });
 });
