@@ -1,6 +1,6 @@
 import { dropChains, findWorkspaceSession, writeEvidenceWithCli } from "./evidence-workspace";
 import { expect, test } from "./fixtures";
-import { HIDDEN_WORD, READER_LINES as L, READER_SESSION_ID } from "./fixtures/make-reader-case";
+import { HIDDEN_WORD, READER_LINES as L, READER_PROJECT_LABEL, READER_SESSION_ID } from "./fixtures/make-reader-case";
 import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, SYNTHESIS_PROJECT_LABEL } from "./paths";
 import { findProjectByLabel } from "./synthesis-workspace";
 
@@ -101,7 +101,7 @@ test.describe("session pages of the long corpus session", () => {
     await viewerPage.waitForLoaded();
     const turns = page.getByRole("navigation", { name: "Turns" });
     await expect(turns.getByRole("heading")).toHaveText("Turns (1)");
-    await expect(turns.getByRole("button")).toHaveText(["T0001 L1–10"]);
+    await expect(turns.getByRole("button")).toHaveText([/^T0001\s*L1–10/]);
     await expect(viewerPage.row(1).getByText("T0001", { exact: true })).toBeVisible(); // its own turn label in the transcript
     const overview = page.getByTestId("subagent-overview");
     await expect(overview).toContainText("Task: What is the output contract for Claude Code hooks");
@@ -198,5 +198,24 @@ test.describe("forms and evidence state", () => {
     await ev.turn("T0001").getByRole("button", { name: "Delete", exact: true }).click();
     await expect(ev.panel().getByTestId("card-status")).toHaveText("missing");
     await expect(ev.panel()).not.toContainText("Inspector:");
+  });
+});
+
+test.describe("project search", () => {
+  test("is one click from the project page; hits show session title, turn and a readable snippet with the match marked", async ({ page, homePage }) => {
+    await homePage.goto();
+    await homePage.openProject(READER_PROJECT_LABEL);
+    await page.getByRole("navigation", { name: "Project views" }).getByRole("link", { name: "Search" }).click();
+    const box = page.getByRole("searchbox", { name: "Search every session of the project" });
+    await box.fill("read the file");
+    await box.press("Enter");
+    const hit = page.getByTestId("search-hit").first();
+    await expect(hit.getByTestId("hit-title")).toContainText("Please fix the **login** bug");
+    await expect(hit.getByTestId("hit-link")).toHaveText("T0001 · L1");
+    await expect(hit.getByTestId("hit-snippet").locator("mark")).toHaveText("read the file");
+    await expect(hit.getByTestId("hit-snippet")).toContainText("src/auth.ts`: - read the file - run the tests");
+    await expect(hit.getByTestId("hit-snippet")).not.toContainText("\\n");
+    await hit.getByTestId("hit-link").click();
+    await expect(page).toHaveURL(/#L1$/);
   });
 });

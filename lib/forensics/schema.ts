@@ -96,6 +96,9 @@ export type ReconstructSessionResult = {
   timeline: TimelineRow[];
 };
 
+/** What a search hit shows beside its line (issue 29): its session's title (first user message) and the turns around the hits. */
+export type SearchHitContext = { titles: Record<string, string | null>; turns: Record<string, { turn_ref: string; start: number; end: number }[]> };
+
 /** One grep hit: `line_number` is the physical line (the viewer's `#L<n>`, `grep -n`'s number on JSONL). */
 export type GrepMatch = { session_ref: string; file: string; line_number: number; raw: string; raw_clipped: boolean };
 
