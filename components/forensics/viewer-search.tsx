@@ -71,7 +71,7 @@ export function ViewerSearch({ projectKey, sessionRef, agentId }: ViewerSearchPr
   };
 
   return (
-    <form role="search" onSubmit={submit} className="flex items-center gap-1.5 py-1">
+    <form role="search" onSubmit={submit} className="flex items-center gap-1.5">
       <input
         ref={inputRef}
         type="search"

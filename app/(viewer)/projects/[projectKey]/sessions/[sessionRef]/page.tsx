@@ -63,7 +63,7 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
       tools={
         <>
           <ViewerSearch key={key} projectKey={detail.project_key} sessionRef={detail.session_ref} agentId={detail.agent_id} />
-          <Link href={routes.search(detail.project_key)} className="text-2xs text-accent hover:underline">
+          <Link href={routes.search(detail.project_key)} className="hidden text-2xs text-accent hover:underline sm:inline">
             Search project
           </Link>
         </>
