@@ -24,7 +24,7 @@ type SessionFrameProps = {
 export function SessionFrame({ project, sessionRef, agentId = null, active, tools, overview }: SessionFrameProps) {
   return (
     <div data-testid="session-frame" className="shrink-0">
-      <div className="flex min-h-8 flex-wrap items-center gap-x-3 bg-surface px-4 pt-1">
+      <div className="flex min-h-8 flex-wrap items-center gap-x-1.5 bg-surface px-4 pt-1">
         <Breadcrumb project={project} />
         <h1 className="font-mono text-sm leading-6 font-semibold">
           {sessionRef}

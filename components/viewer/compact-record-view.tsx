@@ -127,7 +127,7 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
         text &&
         (message ? <MarkdownText text={text} highlight={highlight} /> : <ClampedText text={text} className="text-[0.8125rem] leading-5" highlight={highlight} />)
       )}
-      {detail && !(headline && headline.includes(oneLine(detail, 60).replace(/…$/, ""))) && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" highlight={highlight} />}
+      {detail && !(headline && (headline.startsWith("Hook ") || headline.includes(oneLine(detail, 60).replace(/…$/, "")))) && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" highlight={highlight} />}
       {record.tool_uses.map((use, i) => (editTools.has(use.name) ? null : <ToolUseView key={i} use={use} highlight={highlight} />))}
       {edits.map((edit, i) => (
         <EditDiff key={`edit-${i}`} edit={edit} />
