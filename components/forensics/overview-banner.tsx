@@ -3,26 +3,29 @@ import { Suspense } from "react";
 
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
+import type { SessionOverviewResult } from "@/lib/forensics/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
-import { getSessionOverviewQuery } from "@/server/queries/forensics";
 
 import { OverviewCard } from "./overview-card";
 
-async function StreamedOverview({ projectKey, sessionRef, after }: { projectKey: string; sessionRef: string; after?: Promise<unknown> }) {
+/** Loads the session's overview (the page passes its `session_overview` query). */
+type LoadOverview = () => Promise<SessionOverviewResult>;
+
+async function StreamedOverview({ load, after }: { load: LoadOverview; after?: Promise<unknown> }) {
   // A page's own first content first: a cold overview scans the whole session (seconds of CPU
   // for a gigabyte) and must not slow it (issue 13).
   if (after) await after.catch(() => undefined);
-  return <OverviewCard overview={await getSessionOverviewQuery(projectKey, sessionRef)} />;
+  return <OverviewCard overview={await load()} />;
 }
 
 /**
  * The session overview banner of every session page, streamed in its own Suspense boundary
- * (after `after`, when given). Under the frame's tabs (components/sessions/session-frame).
+ * (loaded after `after`, when given). Under the frame's tabs (components/sessions/session-frame).
  */
-export function SessionOverviewBanner({ projectKey, sessionRef, after }: { projectKey: string; sessionRef: string; after?: Promise<unknown> }) {
+export function SessionOverviewBanner({ load, after }: { load: LoadOverview; after?: Promise<unknown> }) {
   return (
     <Suspense fallback={<p className="shrink-0 border-b border-line bg-canvas px-4 py-1.5 text-xs text-muted">Summarizing the session…</p>}>
-      <StreamedOverview projectKey={projectKey} sessionRef={sessionRef} after={after} />
+      <StreamedOverview load={load} after={after} />
     </Suspense>
   );
 }

@@ -36,6 +36,7 @@ const pageQuery = (projectKey: string, sessionRef: string, f: TimelineFilters, p
         limit: PAGE_ROWS,
         verbosity: f.verbosity,
         include_prompts: f.verbosity === "full" ? "true" : undefined,
+        include_headlines: "true",
         source: f.source,
         event_type: f.type,
       })}`,

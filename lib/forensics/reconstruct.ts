@@ -4,7 +4,7 @@ import type { CoreContext } from "@/lib/context";
 import { type AuditEvent, mergeAuditOrder, sessionAuditEvents } from "@/lib/forensics/audit-source";
 import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
-import { readLineRange } from "@/lib/jsonl/line-index";
+import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
 import { previewLine } from "@/lib/format/one-line";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
@@ -55,11 +55,9 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const end = Math.min(selected.length, input.offset + input.limit);
   const rows: TimelineRow[] = [];
   let truncated = false;
-  // Results name their calls within a page (issue 29: `Bash(npm test) → exit 1`).
-  const calls: ToolCallNames = new Map();
   for (let pos = input.offset; pos < end; pos++) {
     const ref = selected[pos]!;
-    const row = ref < scan.count ? await buildRow(ctx, resolved.session, scan, ref, pos, input, calls) : auditRow(audit[ref - scan.count]!, pos, input);
+    const row = ref < scan.count ? await buildRow(ctx, resolved.session, scan, ref, pos, input) : auditRow(audit[ref - scan.count]!, pos, input);
     const size = byteLength(row) + (rows.length > 0 ? 1 : 0);
     if (used + size > input.max_bytes) {
       truncated = true;
@@ -115,13 +113,13 @@ function auditRow(ev: AuditEvent, index: number, input: ReconstructSessionInput)
   return { index, timestamp: e.timestamp, source: "audit", file: ev.file, line: ev.line, event_type: ev.eventType, actor: ev.door ?? "unknown", turn_ref: null, agent_id: null, payload };
 }
 
-async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput, calls: ToolCallNames): Promise<TimelineRow> {
+async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput): Promise<TimelineRow> {
   const file = scan.files[scan.fileIndex[slot]!]!;
   const line = scan.line[slot]!;
   const ts = scan.ts[slot]!;
   const eventType = scan.types[scan.typeId[slot]!]!;
   const actor = ACTORS[scan.actorId[slot]!]!;
-  const payload = file.kind === "tool_result" ? await toolFilePayload(file.path, file.size_bytes, input) : await recordPayload(ctx, file.path, line, scan.source, actor, input, calls);
+  const payload = file.kind === "tool_result" ? await toolFilePayload(file.path, file.size_bytes, input) : await recordPayload(ctx, file.path, line, scan.source, actor, input);
   return {
     index,
     timestamp: Number.isNaN(ts) ? null : new Date(ts).toISOString(),
@@ -136,15 +134,18 @@ async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: Sessio
   };
 }
 
-async function recordPayload(ctx: CoreContext, filePath: string, line: number, source: string, actor: string, input: ReconstructSessionInput, calls: ToolCallNames): Promise<Record<string, unknown>> {
+async function recordPayload(ctx: CoreContext, filePath: string, line: number, source: string, actor: string, input: ReconstructSessionInput): Promise<Record<string, unknown>> {
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const [text] = await readLineRange(filePath, index, line, line);
   const record = buildCompactRecord({ line, text: text?.text ?? "", source });
   const promptSide = actor === "user" || actor === "system";
-  // What the line did in one line; an agent's own text stands for itself, a prompt only with include_prompts.
-  const said = record.text_preview !== null && (!promptSide || input.include_prompts) ? previewLine(record.text_preview, HEADLINE_CHARS) : null;
-  const headline = lineHeadline(text?.text ?? "", source, record, calls) ?? said;
-  const payload: Record<string, unknown> = { summary: record.summary, headline, content_kinds: record.content_kinds, raw_bytes: record.raw_bytes };
+  const payload: Record<string, unknown> = { summary: record.summary, content_kinds: record.content_kinds, raw_bytes: record.raw_bytes };
+  if (input.include_headlines) {
+    // What the line did in one line; an agent's own text stands for itself, a prompt only with include_prompts.
+    const said = record.text_preview !== null && (!promptSide || input.include_prompts) ? previewLine(record.text_preview, HEADLINE_CHARS) : null;
+    const calls = record.tool_results.length > 0 ? await callsBefore(filePath, index, line, source) : new Map<string, string>();
+    payload.headline = lineHeadline(text?.text ?? "", source, record, calls) ?? said;
+  }
   if (input.verbosity === "compact") {
     if (record.tool_uses.length > 0) payload.tools = record.tool_uses.map((u) => u.name);
     if (record.tool_results.length > 0) payload.results = record.tool_results.map((r) => ({ kind: r.kind, status: r.status, bytes: r.raw_bytes }));
@@ -159,6 +160,23 @@ async function recordPayload(ctx: CoreContext, filePath: string, line: number, s
   }
   payload.truncated = record.truncated;
   return payload;
+}
+
+/** Lines before a result searched for the calls it answers (they are almost always the lines just before). */
+const CALL_LOOKBACK_LINES = 12;
+
+/**
+ * The calls of the lines just before `line` of one transcript, by id, so a result row names its
+ * call whatever page it is on (a page-independent row: pages concatenate to the whole timeline).
+ */
+async function callsBefore(filePath: string, index: LineIndex, line: number, source: string): Promise<ToolCallNames> {
+  const calls: ToolCallNames = new Map();
+  if (line <= 1) return calls;
+  for (const prev of await readLineRange(filePath, index, Math.max(1, line - CALL_LOOKBACK_LINES), line - 1)) {
+    if (!prev.text.includes(source === "codex" ? '"call_id"' : '"tool_use"')) continue;
+    lineHeadline(prev.text, source, buildCompactRecord({ line: prev.line, text: prev.text, source }), calls);
+  }
+  return calls;
 }
 
 async function toolFilePayload(filePath: string, size: number, input: ReconstructSessionInput): Promise<Record<string, unknown>> {

@@ -12,6 +12,7 @@ import { SessionViewer } from "@/components/viewer/session-viewer";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
 import { getViewerWindowQuery } from "@/server/queries/viewer";
+import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ViewerPageProps = {
@@ -70,7 +71,7 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
       }
       overview={
         // A subagent has its own overview; the session's streams in (a cold scan of a huge session must not hold the viewer back).
-        detail.agent_id ? <SubagentOverviewBanner detail={detail} /> : <SessionOverviewBanner projectKey={detail.project_key} sessionRef={detail.session_ref} after={initialWindow} />
+        detail.agent_id ? <SubagentOverviewBanner detail={detail} /> : <SessionOverviewBanner load={() => getSessionOverviewQuery(detail.project_key, detail.session_ref)} after={initialWindow} />
       }
     />
   );

@@ -4,6 +4,7 @@ import { AnalysisView } from "@/components/analysis/analysis-view";
 import { SessionOverviewBanner } from "@/components/forensics/overview-banner";
 import { SessionFrame } from "@/components/sessions/session-frame";
 import { getSessionAnalysisQuery } from "@/server/queries/analysis";
+import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type AnalysisPageProps = { params: Promise<{ projectKey: string; sessionRef: string }>; searchParams: Promise<{ rows?: string }> };
@@ -19,7 +20,7 @@ export default async function SessionAnalysisPage({ params, searchParams }: Anal
   const [detail, analysis] = await Promise.all([getSessionDetailQuery(projectKey, sessionRef), getSessionAnalysisQuery(projectKey, sessionRef)]);
   return (
     <>
-      <SessionFrame project={detail} sessionRef={sessionRef} active="analysis" overview={<SessionOverviewBanner projectKey={projectKey} sessionRef={sessionRef} />} />
+      <SessionFrame project={detail} sessionRef={sessionRef} active="analysis" overview={<SessionOverviewBanner load={() => getSessionOverviewQuery(projectKey, sessionRef)} />} />
       <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-4 sm:p-6">
         <AnalysisView analysis={analysis} lineCount={detail.line_count} showAllRows={rows === "all"} />
       </div>

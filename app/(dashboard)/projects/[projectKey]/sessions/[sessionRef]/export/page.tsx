@@ -4,6 +4,7 @@ import { ExportView } from "@/components/analysis/export-view";
 import { SessionOverviewBanner } from "@/components/forensics/overview-banner";
 import { SessionFrame } from "@/components/sessions/session-frame";
 import { getChatExportQuery } from "@/server/queries/analysis";
+import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ExportPageProps = { params: Promise<{ projectKey: string; sessionRef: string }> };
@@ -18,7 +19,7 @@ export default async function SessionExportPage({ params }: ExportPageProps) {
   const [detail, chat] = await Promise.all([getSessionDetailQuery(projectKey, sessionRef), getChatExportQuery(projectKey, sessionRef)]);
   return (
     <>
-    <SessionFrame project={detail} sessionRef={sessionRef} active="export" overview={<SessionOverviewBanner projectKey={projectKey} sessionRef={sessionRef} />} />
+    <SessionFrame project={detail} sessionRef={sessionRef} active="export" overview={<SessionOverviewBanner load={() => getSessionOverviewQuery(projectKey, sessionRef)} />} />
     <div className="flex min-h-0 flex-1 flex-col gap-3 p-4">
       {chat ? (
         <ExportView detail={detail} chat={chat} />
