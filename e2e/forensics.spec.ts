@@ -127,9 +127,9 @@ test.describe("session forensics on a real corpus session", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page.getByTestId("search-summary")).toContainText("matching line");
     await page.screenshot({ path: `${SHOTS}/forensics-search.png` });
-    const first = page.getByRole("listitem").getByRole("link").first();
+    const first = page.getByTestId("hit-link").first();
     const label = (await first.textContent())!;
-    const line = Number(/:(\d+)$/.exec(label)![1]);
+    const line = Number(/L(\d+)$/.exec(label)![1]);
     await first.click();
     await expect(page).toHaveURL(new RegExp(`#L${line}$`));
     await viewerPage.waitForLoaded(line);

@@ -52,8 +52,14 @@ function rehypeMarks(regex: RegExp | null) {
 
 const REMARK_PLUGINS = [remarkGfm, remarkHtmlAsText];
 
-// Links open outside the dashboard; images are not fetched (a transcript's URLs are the agent's, not ours).
+// Links open outside the dashboard; images are not fetched (a transcript's URLs are the agent's, not
+// ours); a message's headings sit below the page's own (h1 is the session's).
 const COMPONENTS: Components = {
+  h1: ({ children }) => <h3>{children}</h3>,
+  h2: ({ children }) => <h4>{children}</h4>,
+  h3: ({ children }) => <h5>{children}</h5>,
+  h4: ({ children }) => <h6>{children}</h6>,
+  h5: ({ children }) => <h6>{children}</h6>,
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noreferrer noopener" className="text-accent underline">
       {children}
