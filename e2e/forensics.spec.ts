@@ -111,7 +111,8 @@ test.describe("session forensics on a real corpus session", () => {
     await expect(page).toHaveURL(new RegExp(`#L${lines[0]}$`));
     await expect(viewerPage.row(lines[0]!)).toHaveAttribute("data-highlighted", "true");
 
-    await box.press("Escape");
+    // Leave the box (Esc would clear the query and its matches, issue 29): n/N step through them.
+    await viewerPage.focusTranscript();
     await page.keyboard.press("n");
     await expect(page.getByTestId("search-status")).toContainText(`2 / ${lines.length}`);
     await expect(page).toHaveURL(new RegExp(`#L${lines[1]}$`));
