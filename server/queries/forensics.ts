@@ -7,7 +7,7 @@ import { isAppError } from "@/lib/errors";
 import { grepJsonlTool, listSessionsTool, sessionOverviewTool } from "@/lib/forensics/tools";
 import type { GrepJsonlResult, SearchHitContext, SessionOverviewResult } from "@/lib/forensics/schema";
 import { invokeToolForUi, isToolSuccess } from "@/lib/tools/registry";
-import { MAX_TURNS_PAGE, type ListSessionsResult, type SessionTurnsPage } from "@/lib/workspace/schema";
+import type { ListSessionsResult, SessionTurnsPage } from "@/lib/workspace/schema";
 import { listSessionTurnsTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
@@ -43,6 +43,9 @@ export const firstSessionsPageQuery = cache(async (projectKey: string, sort: str
 });
 
 
+/** Turns one `list_session_turns` call returns for a session's hits (the tool's MAX_TURNS_PAGE). */
+const TURNS_PER_CALL = 2000;
+
 /**
  * Titles (first user message) and turns of the sessions a page of search hits falls in: one
  * `list_sessions` page walk (500 rows a call, stopped once every session is found) and one
@@ -64,7 +67,7 @@ export const searchHitContextQuery = cache(async (projectKey: string, hits: read
     const lines = hits.filter((h) => h.session_ref === ref && h.main).map((h) => h.line_number);
     if (lines.length === 0) continue;
     try {
-      const page = await invokeToolForUi(ctx, listSessionTurnsTool, { project_key: projectKey, session_ref: ref, line: Math.min(...lines), to_line: Math.max(...lines), limit: MAX_TURNS_PAGE });
+      const page = await invokeToolForUi(ctx, listSessionTurnsTool, { project_key: projectKey, session_ref: ref, line: Math.min(...lines), to_line: Math.max(...lines), limit: TURNS_PER_CALL });
       turns[ref] = (page as SessionTurnsPage).turns.map((t) => ({ turn_ref: t.turn_ref, start: t.turn_start_line, end: t.turn_end_line }));
     } catch {
       turns[ref] = []; // a session the index lost since the search: its hits show no turn
