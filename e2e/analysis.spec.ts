@@ -19,11 +19,11 @@ test.describe("seed 003 analysis on the phantom-reads corpus", () => {
   test("the chart renders with the reset markers; clicking one opens the viewer at the reset's line", async ({ homePage, projectPage, analysisPage, viewerPage, page }) => {
     const viewer = await openBadSession({ homePage, projectPage });
     await page.goto(`${viewer}/analysis`);
-    await expect(analysisPage.chart().locator(".recharts-line").first()).toBeVisible();
+    await expect(analysisPage.chart().locator("canvas").first()).toBeVisible();
     await expect(analysisPage.resetMarkers()).toHaveCount(BAD.resetLines.length);
     // Hovering the chart shows the figures of the nearest point.
-    await analysisPage.chart().locator(".recharts-cartesian-grid").hover();
-    await expect(analysisPage.chart().locator(".recharts-tooltip-wrapper")).toContainText(/Line \d+[\s\S]*Cache read/);
+    await analysisPage.chart().locator(".u-over").hover();
+    await expect(analysisPage.chart().getByTestId("token-tooltip")).toContainText(/Line \d+[\s\S]*Cache read/);
     await expect(analysisPage.resetsTable().getByRole("row")).toHaveCount(BAD.resetLines.length + 1);
     await expect(analysisPage.readsTable()).toBeVisible();
     await expect(page.getByText(/high risk/i).first()).toBeVisible();

@@ -13,9 +13,9 @@ test.describe("Codex session in the viewer", () => {
     await expect(viewerPage.row(22)).toContainText("T0002");
     await expect(viewerPage.row(22)).toContainText("User message.");
     await expect(viewerPage.row(23)).toContainText("Echo of message at line 22.");
-    await expect(viewerPage.row(27)).toContainText("Tool call: exec_command.");
+    await expect(viewerPage.row(27).getByTestId("record-headline")).toHaveText(/^exec_command\(sed -n '1,220p' /);
     await expect(viewerPage.row(27)).toContainText("exec_command");
-    await expect(viewerPage.row(29)).toContainText("Tool result.");
+    await expect(viewerPage.row(29).getByTestId("record-headline")).toHaveText(/^exec_command\(.+\) → (ok|exit \d+)$/);
     await viewerPage.expectRowBudget();
   });
 });

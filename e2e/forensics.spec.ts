@@ -111,7 +111,8 @@ test.describe("session forensics on a real corpus session", () => {
     await expect(page).toHaveURL(new RegExp(`#L${lines[0]}$`));
     await expect(viewerPage.row(lines[0]!)).toHaveAttribute("data-highlighted", "true");
 
-    await box.press("Escape");
+    // Leave the box (Esc would clear the query and its matches, issue 29): n/N step through them.
+    await viewerPage.focusTranscript();
     await page.keyboard.press("n");
     await expect(page.getByTestId("search-status")).toContainText(`2 / ${lines.length}`);
     await expect(page).toHaveURL(new RegExp(`#L${lines[1]}$`));
@@ -127,9 +128,9 @@ test.describe("session forensics on a real corpus session", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page.getByTestId("search-summary")).toContainText("matching line");
     await page.screenshot({ path: `${SHOTS}/forensics-search.png` });
-    const first = page.getByRole("listitem").getByRole("link").first();
+    const first = page.getByTestId("hit-link").first();
     const label = (await first.textContent())!;
-    const line = Number(/:(\d+)$/.exec(label)![1]);
+    const line = Number(/L(\d+)$/.exec(label)![1]);
     await first.click();
     await expect(page).toHaveURL(new RegExp(`#L${line}$`));
     await viewerPage.waitForLoaded(line);

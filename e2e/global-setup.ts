@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { generateDemoSources } from "../lib/demo/generate-demo";
 import { EDGE_CASES_DIR, MANY_SESSIONS_DIR, writeEdgeCaseSession, writeManySessions } from "./fixtures/make-edge-cases";
+import { READER_CASES_DIR, writeReaderSession } from "./fixtures/make-reader-case";
 import { claudeLines } from "../lib/testing/transcripts";
 import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, LIVE_PROJECT, LIVE_SOURCES_DIR, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
 
@@ -17,6 +18,7 @@ import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_C
 export default async function globalSetup(): Promise<void> {
   writeEdgeCaseSession();
   writeManySessions();
+  writeReaderSession();
   // The demo transcripts (two small projects) are the synthesis spec's own: no other spec uses them.
   await generateDemoSources(DEMO_SOURCES_DIR);
 
@@ -26,7 +28,7 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(path.join(LIVE_SOURCES_DIR, LIVE_PROJECT.dirName, `${liveId}.jsonl`), claudeLines(liveId, LIVE_PROJECT.cwd, 1));
 
   const rel = (p: string) => path.relative(REPO_ROOT, p);
-  const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR, DEMO_SOURCES_DIR, LIVE_SOURCES_DIR].flatMap((dir) => ["--claude", rel(dir)]);
+  const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR, READER_CASES_DIR, DEMO_SOURCES_DIR, LIVE_SOURCES_DIR].flatMap((dir) => ["--claude", rel(dir)]);
   if (HAS_CODEX_CORPUS) sources.push("--codex", rel(CODEX_CORPUS_DIR));
   if (!HAS_CORPUS) console.warn(`[e2e] corpus specs will skip: ${NO_CORPUS_REASON}`);
 

@@ -112,8 +112,7 @@ test.describe("a transcript a person can read", () => {
 
     await ev.field("Trigger citation 1").fill("20-10");
     await expect(ev.field("Trigger citation 1")).toHaveAccessibleDescription(/^The end \(10\) is before the start \(20\)/);
-    await ev.editor().getByText("exact message").first().click();
-    await expect(ev.editor().getByText("evidence_chain.trigger.citations[0].lines must be a numeric line span")).toBeVisible();
+    await expect(ev.editor().getByTestId("field-error").locator("li").first()).toHaveAttribute("title", "evidence_chain.trigger.citations[0].lines must be a numeric line span");
 
     // A refused save moves focus to the first bad field: the panel scrolls, the page shell does not.
     await ev.save();

@@ -50,10 +50,9 @@ test.describe("viewer on a long corpus session", () => {
 
   test("follows a #L40-L45 deep link and line-number clicks", async ({ viewerPage, page }) => {
     await page.goto(`${page.url().split("#")[0]}#L40-L45`);
-    for (let line = 40; line <= 45; line++) {
-      await expect(viewerPage.row(line)).toHaveAttribute("data-highlighted", "true");
-      await expect(viewerPage.row(line)).toBeInViewport();
-    }
+    for (let line = 40; line <= 45; line++) await expect(viewerPage.row(line)).toHaveAttribute("data-highlighted", "true");
+    // The range's start is on screen (its rows may be taller than the screen: diffs, Markdown).
+    await expect(viewerPage.row(40)).toBeInViewport();
     await expect(viewerPage.row(46)).not.toHaveAttribute("data-highlighted", "true");
     await viewerPage.expectRowBudget();
 
@@ -108,9 +107,13 @@ test.describe("viewer on a long corpus session", () => {
     await viewerPage.waitForLoaded();
     await viewerPage.expectRowBudget();
 
+    // Back to the main transcript at the line that spawned the subagent (issue 29).
     await viewerPage.mainSessionLink().click();
     await expect(page).not.toHaveURL(/agent=/);
-    await viewerPage.waitForLoaded();
+    await expect(page).toHaveURL(/#L\d+$/);
+    const spawn = Number(/#L(\d+)$/.exec(page.url())![1]);
+    await viewerPage.waitForLoaded(spawn);
+    await expect(viewerPage.row(spawn)).toHaveAttribute("data-highlighted", "true");
   });
 
   test("at 480 px the transcript keeps the width: the turn list and the evidence are rails that open over it", async ({ viewerPage, page }) => {

@@ -32,6 +32,7 @@ export function AuditFilterBar({ value, tools, onChange }: AuditFiltersProps) {
           aria-label="Session"
           placeholder="project_key/S0001"
           className="w-56 rounded border border-line bg-surface px-1 py-0.5 font-mono text-xs text-ink"
+          key={value.task_id}
           defaultValue={value.task_id}
           onKeyDown={(e) => {
             if (e.key === "Enter") onChange({ ...value, task_id: e.currentTarget.value.trim() });

@@ -16,19 +16,19 @@ const RESULT_STYLE: Record<string, string> = {
 /** The Audit table's columns: time, door, tool, task, result, duration. */
 export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
   { id: "time", header: "Time", width: "9.5rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
-  { id: "door", header: "Door", width: "5.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
+  { id: "door", header: "Door", width: "4.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
   { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.tool_name}>{r.tool_name}</span> },
   { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.task_id}>{r.task_id}</span> },
   {
     id: "result",
     header: "Result",
-    width: "8rem",
+    width: "12.5rem",
     cell: (r) => {
       const result = r.outcome?.result ?? "running";
       const text = `${result}${r.outcome?.status && r.outcome.status !== "ok" ? ` · ${r.outcome.status}` : ""}`;
-      // Long statuses (appended, replaced) are cut by the narrow column: the full text is the title.
-      return <span className={`truncate ${RESULT_STYLE[result]}`} title={text}>{text}</span>;
+      // The whole text, never cut (issue 29: "success · ap…" hid what happened).
+      return <span data-testid="audit-result" className={`whitespace-nowrap ${RESULT_STYLE[result]}`}>{text}</span>;
     },
   },
-  { id: "duration", header: "Duration", width: "6rem", align: "right", cell: (r) => (r.outcome ? `${r.outcome.duration_ms} ms` : "—") },
+  { id: "duration", header: "Duration", width: "5rem", align: "right", cell: (r) => (r.outcome ? `${r.outcome.duration_ms} ms` : "—") },
 ];

@@ -38,11 +38,24 @@ type VirtualTableProps<T, K extends string> = {
   busy?: boolean;
 };
 
+/** The least width a column takes: its fixed width, or the minimum of a `minmax(min, …)`; `fr`/`auto` count as 4rem. */
+function minColumnWidth(width: string): string {
+  const min = /^minmax\(\s*([^,]+?)\s*,/.exec(width)?.[1] ?? width;
+  return /^\d+(\.\d+)?(rem|px|em)$/.test(min) ? min : "4rem";
+}
+
+/** The sum of the columns' least widths, as a CSS length. */
+export function minTableWidth(columns: readonly { width: string }[]): string {
+  return `calc(${columns.map((c) => minColumnWidth(c.width)).join(" + ")})`;
+}
+
 /** A generic server-paginated, virtualized table. The virtualizer only positions rows. */
 export function VirtualTable<T, K extends string>(props: VirtualTableProps<T, K>) {
   const { columns, rows, getRowId, hasNextPage, isFetchingNextPage, fetchNextPage } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const gridStyle = useMemo<CSSProperties>(() => ({ gridTemplateColumns: columns.map((c) => c.width).join(" ") }), [columns]);
+  // The grid never narrows below its columns' minimum widths: a narrow window scrolls the table
+  // sideways instead of clipping its columns (issue 29, 480 px).
+  const gridStyle = useMemo<CSSProperties>(() => ({ gridTemplateColumns: columns.map((c) => c.width).join(" "), minWidth: minTableWidth(columns) }), [columns]);
 
   // eslint-disable-next-line react-hooks/incompatible-library -- rows read virtualizer output during render by design; nothing here is memoized by the compiler
   const virtualizer = useVirtualizer({
@@ -70,7 +83,7 @@ export function VirtualTable<T, K extends string>(props: VirtualTableProps<T, K>
     >
       <TableHeader columns={columns} gridStyle={gridStyle} sort={props.sort} onSortChange={props.onSortChange} />
       {rows.length === 0 && props.empty}
-      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative", minWidth: gridStyle.minWidth }}>
         {virtualizer.getVirtualItems().map((item) => (
           <MemoRow
             key={item.key}

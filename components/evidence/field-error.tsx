@@ -3,11 +3,11 @@ import type { EvidenceError } from "@/lib/evidence/schema";
 import { plainWords } from "./plain-words";
 
 /**
- * The errors of one field right under the input, in plain words first ("Pick a trigger type.");
- * the contract's exact message and hint open under "exact message" (shown directly when the
- * message has no plainer form). `value` is the field's current value, for messages that quote
- * it (`20-10`). The input points at `id` with aria-describedby, so assistive tech (and e2e)
- * read the plain words as its description.
+ * The errors of one field right under the input, each said once: in plain words when it has a
+ * plainer form ("Pick a trigger type."), with its hint; the contract's exact message is the
+ * item's tooltip and `data-exact` (issue 29: it no longer repeats under a disclosure). `value`
+ * is the field's current value, for messages that quote it (`20-10`). The input points at `id`
+ * with aria-describedby, so assistive tech (and e2e) read the plain words as its description.
  */
 export function FieldError({ id, errors, value }: { id: string; errors: readonly EvidenceError[]; value?: unknown }) {
   if (errors.length === 0) return null;
@@ -16,17 +16,9 @@ export function FieldError({ id, errors, value }: { id: string; errors: readonly
       {errors.map((e) => {
         const plain = plainWords(e, value);
         return (
-          <li key={e.message} className="text-danger">
+          <li key={e.message} className="text-danger" title={e.message} data-exact={e.message}>
             {plain ?? e.message}
-            {plain ? (
-              <details className="text-muted">
-                <summary className="cursor-pointer select-none">exact message</summary>
-                <span className="block font-mono">{e.message}</span>
-                {e.hint && <span className="block">Hint: {e.hint}</span>}
-              </details>
-            ) : (
-              e.hint && <span className="block text-muted">Hint: {e.hint}</span>
-            )}
+            {e.hint && !plain && <span className="block text-muted">Hint: {e.hint}</span>}
           </li>
         );
       })}

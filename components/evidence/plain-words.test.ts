@@ -12,4 +12,12 @@ describe("form messages in plain words", () => {
     expect(plainWords({ path: "p", message: "line span 40-45 is outside turn T0005 span 50-60", hint: "h" })).toBe("Lines 40–45 are not in turn T0005 (lines 50–60). Cite lines of this turn.");
     expect(plainWords({ path: "p", message: "something new", hint: "h" })).toBeNull();
   });
+
+  it("never shows a raw field path (issue 29)", () => {
+    expect(plainWords({ path: "work_item.covered_turns", message: "work_item.covered_turns must list at least one entry", hint: "h" })).toBe("Select at least one turn in the strip above.");
+    expect(plainWords({ path: "work_item.kind", message: "work_item.kind must be one of evidence_gap_item, excluded_with_reason for an operator item", hint: "h" })).toBe(
+      "Kind must be one of evidence_gap_item, excluded_with_reason for an operator item.",
+    );
+    expect(plainWords({ path: "p", message: "evidence_chain.outcomes[0].summary is too long", hint: "h" })).toBe("Summary is too long.");
+  });
 });

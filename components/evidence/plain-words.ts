@@ -41,5 +41,12 @@ export function plainWords(error: EvidenceError, value?: unknown): string | null
   if (message.startsWith("material_result terminal_state requires")) return "Add at least one outcome, or pick an ending that explains why there is none.";
   if (message === "a material outcome cites only trigger evidence") return "A material outcome must cite what the agent did, not only the user's request.";
   if (/already has a committed evidence chain/.test(message)) return "This turn already has a chain: edit that one instead.";
+  if (message === "work_item.covered_turns must list at least one entry") return "Select at least one turn in the strip above.";
+  // Any other contract message opens with the field's path (`work_item.kind must be …`): say the field's name instead.
+  const pathed = /^[a-z_]+(?:\.[a-z_]+|\[\d+\])+ (must .+|is .+)$/.exec(message);
+  if (pathed) {
+    const field = /([a-z_]+)(?:\[\d+\])*(?= )/.exec(message)![1]!.replace(/_/g, " ");
+    return `${field[0]!.toUpperCase()}${field.slice(1)} ${pathed[1]}.`.replace(/\.\.$/, ".");
+  }
   return null;
 }

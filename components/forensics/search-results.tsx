@@ -1,30 +1,41 @@
 import Link from "next/link";
+import { Fragment } from "react";
 
 import { formatCount } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import { Badge } from "@/components/viewer/badge";
-import type { GrepJsonlResult } from "@/lib/forensics/schema";
+import { Breadcrumb } from "@/components/navigation/breadcrumb";
+import type { GrepJsonlResult, SearchHitContext } from "@/lib/forensics/schema";
+import { highlightRegex, matchSnippet, splitMatches } from "@/lib/format/text-match";
 
 import { fileLineHref, sourceOfFile } from "./finding-link";
 
-/** Characters of a matching line shown around the first match. */
-const CONTEXT_CHARS = 220;
+/** Characters of a matching line shown before the first match (about as many after). */
+const CONTEXT_CHARS = 110;
 
 type SearchPageResult = GrepJsonlResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
+type ProjectSearchProps = {
+  project: { project_key: string; project_label: string };
+  q: string;
+  offset: number;
+  result: SearchPageResult | null;
+  /** Titles and turns of the hits' sessions (null without hits). */
+  context: SearchHitContext | null;
+};
+
 /**
- * The project-wide search page: a GET form (`?q=`) and its `grep_jsonl` matches as
- * `session · file:line` links that open the viewer at the line.
+ * The project-wide search page: a GET form (`?q=`) and its `grep_jsonl` matches, each with its
+ * session's title, the turn holding the line and a readable snippet with the match marked
+ * (issue 29), linking to the viewer at the line. Any search backend that returns `grep_jsonl`'s
+ * entries can feed it.
  */
-export function ProjectSearch({ projectKey, q, offset, result }: { projectKey: string; q: string; offset: number; result: SearchPageResult | null }) {
+export function ProjectSearch({ project, q, offset, result, context }: ProjectSearchProps) {
+  const projectKey = project.project_key;
+  const regex = highlightRegex(q);
   return (
     <div className="mx-auto flex w-full max-w-6xl min-h-0 flex-1 flex-col gap-3 overflow-auto p-4">
-      <nav aria-label="Breadcrumb" className="text-xs text-muted">
-        <Link href={routes.project(projectKey)} className="hover:text-ink hover:underline">
-          {projectKey}
-        </Link>{" "}
-        / Search
-      </nav>
+      <Breadcrumb project={project} current="Search" />
       <form role="search" method="get" className="flex items-center gap-2">
         <input
           name="q"
@@ -55,20 +66,30 @@ export function ProjectSearch({ projectKey, q, offset, result }: { projectKey: s
             {result.entries.map((e) => {
               const source = sourceOfFile(e.file);
               const href = fileLineHref(projectKey, e.session_ref, source, e.file, e.line_number);
-              const label = `${e.session_ref} · ${e.file.replace(/^sessions\/[^/]+\//, "")}:${e.line_number}`;
+              const title = context?.titles[e.session_ref] ?? null;
+              const turn = source === "main" ? context?.turns[e.session_ref]?.find((t) => t.start <= e.line_number && e.line_number <= t.end) : undefined;
+              const where = `${turn ? `${turn.turn_ref} · ` : ""}${source === "main" ? "" : `${e.file.replace(/^.*\//, "")}:`}L${e.line_number}`;
               return (
-                <li key={`${e.session_ref}:${e.file}:${e.line_number}`} className="flex flex-col gap-0.5 px-3 py-1.5">
-                  <div className="flex items-center gap-2 text-xs">
+                <li key={`${e.session_ref}:${e.file}:${e.line_number}`} data-testid="search-hit" className="flex flex-col gap-0.5 px-3 py-1.5">
+                  <div className="flex min-w-0 items-baseline gap-2 text-xs">
+                    <span className="shrink-0 font-mono font-semibold">{e.session_ref}</span>
+                    <span data-testid="hit-title" className="min-w-0 truncate text-ink/80" title={title ?? undefined}>
+                      {title ?? "(no user message)"}
+                    </span>
                     {source !== "main" && <Badge tone={source === "subagent" ? "accent" : "warn"}>{source}</Badge>}
                     {href ? (
-                      <Link href={href} className="font-mono text-accent hover:underline">
-                        {label}
+                      <Link href={href} data-testid="hit-link" className="ml-auto shrink-0 font-mono text-accent hover:underline">
+                        {where}
                       </Link>
                     ) : (
-                      <span className="font-mono">{label}</span>
+                      <span className="ml-auto shrink-0 font-mono">{where}</span>
                     )}
                   </div>
-                  <code className="truncate font-mono text-2xs text-muted">{excerpt(e.raw, q)}</code>
+                  <p data-testid="hit-snippet" className="line-clamp-2 text-xs break-words text-muted">
+                    {splitMatches(matchSnippet(e.raw, regex, CONTEXT_CHARS), regex).map((piece, i) =>
+                      piece.match ? <mark key={i}>{piece.text}</mark> : <Fragment key={i}>{piece.text}</Fragment>,
+                    )}
+                  </p>
                 </li>
               );
             })}
@@ -82,24 +103,4 @@ export function ProjectSearch({ projectKey, q, offset, result }: { projectKey: s
       )}
     </div>
   );
-}
-
-function excerpt(raw: string, q: string): string {
-  const at = matchIndex(raw, q);
-  const start = Math.max(0, (at < 0 ? 0 : at) - CONTEXT_CHARS / 2);
-  return `${start > 0 ? "…" : ""}${raw.slice(start, start + CONTEXT_CHARS)}`;
-}
-
-/**
- * Where the pattern first matches in `raw`, to centre the excerpt: the pattern as a JavaScript
- * regex (RE2's syntax agrees for common patterns; a leading `(?i)` becomes the `i` flag), else as
- * plain text; -1 when neither finds it (the excerpt then starts at the line's start).
- */
-function matchIndex(raw: string, q: string): number {
-  const insensitive = q.startsWith("(?i)");
-  try {
-    return raw.search(new RegExp(insensitive ? q.slice(4) : q, insensitive ? "i" : ""));
-  } catch {
-    return raw.indexOf(q);
-  }
 }

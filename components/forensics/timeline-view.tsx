@@ -36,6 +36,7 @@ const pageQuery = (projectKey: string, sessionRef: string, f: TimelineFilters, p
         limit: PAGE_ROWS,
         verbosity: f.verbosity,
         include_prompts: f.verbosity === "full" ? "true" : undefined,
+        include_headlines: "true",
         source: f.source,
         event_type: f.type,
       })}`,
@@ -177,8 +178,8 @@ function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean;
         <span className="w-36 shrink-0 truncate font-mono">{event.event_type}</span>
         <span className="w-16 shrink-0 text-muted">{event.actor}</span>
         <span className="w-12 shrink-0 font-mono text-2xs text-muted">{event.turn_ref ?? ""}</span>
-        <span className="min-w-0 flex-1 truncate text-muted">
-          {tools.length > 0 ? tools.join(", ") : typeof p.summary === "string" ? p.summary : ""}
+        <span data-testid="timeline-headline" className="min-w-0 flex-1 truncate text-ink/80" title={typeof p.headline === "string" ? p.headline : undefined}>
+          {typeof p.headline === "string" ? p.headline : tools.length > 0 ? tools.join(", ") : typeof p.summary === "string" ? p.summary : ""}
         </span>
         {href ? (
           // A document navigation, not a client one: the viewer then opens at its `#L<n>` like a

@@ -1,11 +1,12 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 
 import { useHotkeys } from "@/components/hooks/use-hotkeys";
 import { fetchJson, toSearchParams } from "@/components/query/fetch-json";
 import { parseLineHash, writeLineHash } from "@/components/viewer/line-hash";
+import { setSearchHighlight } from "@/components/viewer/search-highlight";
 import type { GrepJsonlResult } from "@/lib/forensics/schema";
 
 /** Matches fetched per search (grep_jsonl's page cap). */
@@ -32,6 +33,7 @@ export function ViewerSearch({ projectKey, sessionRef, agentId }: ViewerSearchPr
       const from = parseLineHash(window.location.hash, Number.MAX_SAFE_INTEGER)?.start ?? 0;
       const first = Math.max(0, lines.findIndex((l) => l > from));
       setState({ pattern: p, lines, count: result.count, at: lines.length ? first : -1 });
+      setSearchHighlight({ pattern: p, line: lines.length ? lines[first]! : null });
       if (lines.length) writeLineHash({ start: lines[first]!, end: lines[first]! });
     },
   });
@@ -40,7 +42,18 @@ export function ViewerSearch({ projectKey, sessionRef, agentId }: ViewerSearchPr
     if (!state || state.lines.length === 0) return;
     const at = (state.at + step + state.lines.length) % state.lines.length;
     setState({ ...state, at });
+    setSearchHighlight({ pattern: state.pattern, line: state.lines[at]! });
     writeLineHash({ start: state.lines[at]!, end: state.lines[at]! });
+  };
+
+  // The rows' marks live as long as this box: leaving the page clears them.
+  useEffect(() => () => setSearchHighlight(null), []);
+
+  /** A new query (or none) drops the old matches: counter and marks (issue 29). */
+  const reset = () => {
+    search.reset();
+    setState(null);
+    setSearchHighlight(null);
   };
 
   useHotkeys({
@@ -58,16 +71,24 @@ export function ViewerSearch({ projectKey, sessionRef, agentId }: ViewerSearchPr
   };
 
   return (
-    <form role="search" onSubmit={submit} className="flex items-center gap-1.5 py-1">
+    <form role="search" onSubmit={submit} className="flex items-center gap-1.5">
       <input
         ref={inputRef}
         type="search"
         aria-label="Search this transcript"
         placeholder="Search (/) — regex"
         value={pattern}
-        onChange={(event) => setPattern(event.target.value)}
+        onChange={(event) => {
+          setPattern(event.target.value);
+          if (state && event.target.value.trim() !== state.pattern) reset();
+        }}
         onKeyDown={(event) => {
-          if (event.key === "Escape") event.currentTarget.blur();
+          if (event.key !== "Escape") return;
+          // Esc clears the query, its counter and its marks, then leaves the box.
+          event.preventDefault();
+          setPattern("");
+          reset();
+          event.currentTarget.blur();
         }}
         className="h-6 w-44 rounded border border-line-strong bg-surface px-2 font-mono text-xs sm:w-56"
       />

@@ -15,7 +15,7 @@ export function AppFrame({ demo, children }: { demo: boolean; children: ReactNod
         <Link href="/" className="font-semibold tracking-tight">
           Casefile
         </Link>
-        <span className="text-xs text-muted">agent session forensics</span>
+        <span className="hidden text-xs text-muted sm:inline">agent session forensics</span>
         {demo && <DemoBadge />}
         <nav className="ml-auto flex items-center gap-3 text-sm">
           <Link href={routes.usage()} className="text-accent hover:underline">

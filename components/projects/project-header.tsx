@@ -7,7 +7,7 @@ import { ProjectOrigin } from "@/components/projects/project-origin";
 import type { SynthesisCounts } from "@/lib/synthesis/schema";
 import type { ProjectSummary } from "@/lib/workspace/schema";
 
-type ProjectView = "sessions" | "synthesis";
+type ProjectView = "sessions" | "synthesis" | "search";
 
 type ProjectHeaderProps = {
   project: ProjectSummary;
@@ -56,6 +56,10 @@ export function ProjectHeader({ project, current = "sessions", synthesis }: Proj
               {formatCount(synthesis.covered_turns)}/{formatCount(synthesis.indexed_turns)} covered
             </span>
           )}
+        </Link>
+        {/* Every session of the project, by text or regex (issue 29). */}
+        <Link href={routes.search(project.project_key)} {...tab("search")}>
+          Search
         </Link>
       </nav>
     </header>

@@ -4,8 +4,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
-/** Query roots whose data can change when another process writes (coverage, cards, synthesis, synced sessions). */
-const LIVE_KEYS = new Set(["overview", "evidence", "synthesis", "sessions"]);
+/**
+ * Query roots whose data can change when another process writes (coverage, cards, synthesis,
+ * synced sessions, and their turns: a live append extends the last turn, issue 29).
+ */
+const LIVE_KEYS = new Set(["overview", "evidence", "synthesis", "sessions", "turns"]);
 
 /**
  * Listens to the server's workspace change stream (`/api/events`, Server-Sent Events) and,

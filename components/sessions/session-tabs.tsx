@@ -17,7 +17,7 @@ export const SESSION_TABS: SessionTab[] = [
 /** The tab bar shown on every session page; `children` sit at its right end (e.g. a search box). */
 export function SessionTabs({ projectKey, sessionRef, active, children }: { projectKey: string; sessionRef: string; active: string; children?: ReactNode }) {
   return (
-    <div className="flex shrink-0 flex-wrap items-center gap-x-4 border-b border-line bg-surface px-4">
+    <div className="flex min-h-9 shrink-0 flex-wrap items-center gap-x-4 border-b border-line bg-surface px-4">
       <nav aria-label="Session views" className="flex gap-1">
         {SESSION_TABS.map((tab) => (
           <Link

@@ -36,8 +36,9 @@ export function useOperatorForm(projectKey: string, selection: readonly Synthesi
   const mutation = useCreateOperatorItem(projectKey);
 
   const allowed = allowedKinds(selection);
-  // A selection of one sort decides the kind; a mixed one (or none) leaves it to the operator.
-  const kind: OperatorKind = allowed.size === 1 ? [...allowed][0]! : (kindChoice ?? (selection[0] && KIND_FOR_STATE[selection[0].state]) ?? "excluded_with_reason");
+  // A selection of one sort decides the kind; a mixed one (or none) leaves it to the operator. With
+  // nothing selected the kind is the one open turns qualify for first: a gap (no chain yet; issue 29).
+  const kind: OperatorKind = allowed.size === 1 ? [...allowed][0]! : (kindChoice ?? (selection[0] && KIND_FOR_STATE[selection[0].state]) ?? "evidence_gap_item");
   const input: OperatorItemInput = {
     project_key: projectKey,
     kind,

@@ -1,11 +1,16 @@
 import { useMemo } from "react";
 
 import { formatBytes } from "@/components/format/format";
+import { oneLine } from "@/lib/format/one-line";
 import { readableUserText } from "@/lib/format/display-text";
 import type { CompactToolResult, CompactToolUse, ViewerCompactRecord } from "@/lib/session-reader/schema";
 
 import { Badge, type BadgeTone } from "./badge";
+import { AnsiText } from "./ansi-text";
 import { ClampedText } from "./clamped-text";
+import { EditDiff } from "./edit-diff";
+import { MarkdownText } from "./markdown-text";
+import { useSearchHighlight } from "./search-highlight";
 import { LineFlags } from "./line-flags";
 import { compactHasReplacementChar, MALFORMED_SUMMARY } from "./record-flags";
 
@@ -21,11 +26,11 @@ function statusTone(status: string): BadgeTone {
   return "neutral";
 }
 
-function ToolUseView({ use }: { use: CompactToolUse }) {
+function ToolUseView({ use, highlight }: { use: CompactToolUse; highlight: RegExp | null }) {
   return (
     <div className="flex min-w-0 items-baseline gap-2 rounded bg-canvas px-1.5 py-0.5">
       <span className="shrink-0 font-sans text-2xs font-semibold text-accent">⚙ {use.name}</span>
-      <ClampedText text={use.input_summary} previewChars={300} previewLines={2} className="min-w-0 flex-1" />
+      <ClampedText text={use.input_summary} previewChars={300} previewLines={2} className="min-w-0 flex-1" highlight={highlight} />
       {use.truncated && (
         <Badge tone="warn" title="The tool input was trimmed in compact mode.">
           truncated
@@ -35,7 +40,7 @@ function ToolUseView({ use }: { use: CompactToolUse }) {
   );
 }
 
-function ToolResultView({ result }: { result: CompactToolResult }) {
+function ToolResultView({ result, highlight }: { result: CompactToolResult; highlight: RegExp | null }) {
   return (
     <div className="min-w-0 rounded border border-line px-1.5 py-0.5">
       <div className="flex min-w-0 flex-wrap items-center gap-1.5">
@@ -59,7 +64,7 @@ function ToolResultView({ result }: { result: CompactToolResult }) {
           </Badge>
         )}
       </div>
-      {result.preview && <ClampedText text={result.preview} previewChars={400} previewLines={3} className="text-ink/80" />}
+      {result.preview && <ClampedText text={result.preview} previewChars={400} previewLines={3} className="text-ink/80" highlight={highlight} />}
     </div>
   );
 }
@@ -70,7 +75,11 @@ function ToolResultView({ result }: { result: CompactToolResult }) {
  * the text of summary, system and progress records.
  */
 export function CompactRecordView({ record, isLast }: { record: ViewerCompactRecord; isLast: boolean }) {
-  const { command, detail } = record.view;
+  const { command, detail, headline, edits } = record.view;
+  const search = useSearchHighlight();
+  const highlight = search?.regex ?? null;
+  const message = record.record_type === "user" || record.record_type === "assistant";
+  const editTools = new Set(edits.map((e) => e.tool));
   const malformed = record.summary === MALFORMED_SUMMARY;
   const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
   // A local command's output and its caveat read without Claude Code's wrapper tags.
@@ -80,7 +89,13 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
       <div className="flex min-w-0 flex-wrap items-center gap-1.5">
         <Badge tone={malformed ? "danger" : typeTone(record.record_type)}>{record.record_type}</Badge>
         {record.role && record.role !== record.record_type && <span className="text-2xs text-muted">{record.role}</span>}
-        <span className="font-sans text-xs text-ink/80">{record.summary}</span>
+        {headline ? (
+          <span data-testid="record-headline" className="min-w-0 font-mono text-xs font-semibold break-all text-ink" title={record.summary}>
+            <AnsiText text={headline} highlight={highlight} />
+          </span>
+        ) : (
+          <span className="font-sans text-xs text-ink/80">{record.summary}</span>
+        )}
         {record.content_kinds.length > 0 && (
           <span className="font-sans text-2xs text-faint">{record.content_kinds.join(" · ")}</span>
         )}
@@ -109,14 +124,16 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
         // A text of only blank lines ("\n\n" happens) reads as a note, not as an empty band.
         <span className="font-sans text-2xs text-faint">(whitespace only)</span>
       ) : (
-        text && <ClampedText text={text} className="text-[0.8125rem] leading-5" />
+        text &&
+        (message ? <MarkdownText text={text} highlight={highlight} /> : <ClampedText text={text} className="text-[0.8125rem] leading-5" highlight={highlight} />)
       )}
-      {detail && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" />}
-      {record.tool_uses.map((use, i) => (
-        <ToolUseView key={i} use={use} />
+      {detail && !(headline && (headline.startsWith("Hook ") || headline.includes(oneLine(detail, 60).replace(/…$/, "")))) && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" highlight={highlight} />}
+      {record.tool_uses.map((use, i) => (editTools.has(use.name) ? null : <ToolUseView key={i} use={use} highlight={highlight} />))}
+      {edits.map((edit, i) => (
+        <EditDiff key={`edit-${i}`} edit={edit} />
       ))}
       {record.tool_results.map((result, i) => (
-        <ToolResultView key={i} result={result} />
+        <ToolResultView key={i} result={result} highlight={highlight} />
       ))}
     </div>
   );

@@ -107,7 +107,10 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
   const lastShown = (items.at(-1)?.index ?? -1) + 1;
   const windows = useLineWindows(target, mode, firstShown, lastShown);
   const turnsTarget = useMemo(() => ({ projectKey: detail.project_key, sessionRef: detail.session_ref }), [detail.project_key, detail.session_ref]);
-  const turns = useVisibleTurns(turnsTarget, firstShown, lastShown, !detail.agent_id && detail.turn_count > 0);
+  const sessionTurns = useVisibleTurns(turnsTarget, firstShown, lastShown, !detail.agent_id && detail.turn_count > 0);
+  // A subagent transcript's own turns are all in its detail (issue 29).
+  const agentTurns = useMemo(() => (detail.agent_id ? detail.turns.map((t, ordinal) => ({ ...t, ordinal })) : null), [detail.agent_id, detail.turns]);
+  const turns = agentTurns ?? sessionTurns;
   useEffect(() => {
     turnStartsRef.current = new Set(turns.map((t) => t.turn_start_line));
   }, [turns]);
@@ -134,7 +137,12 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
     setView({ ...view, hidden: next });
   };
   const stepTurn = (delta: 1 | -1) => {
-    if (detail.agent_id || detail.turn_count === 0) return;
+    if (agentTurns) {
+      const next = delta > 0 ? agentTurns.find((t) => t.turn_start_line > currentLine) : agentTurns.findLast((t) => t.turn_start_line < currentLine);
+      if (next) cursor.moveTo(next.turn_start_line, "start");
+      return;
+    }
+    if (detail.turn_count === 0) return;
     void stepTurnFrom(queryClient, turnsTarget, currentLine, delta)
       .then((next) => {
         if (next) cursor.moveTo(next.turn_start_line, "start");

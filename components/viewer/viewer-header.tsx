@@ -3,7 +3,6 @@
 import { type FormEvent, useState } from "react";
 
 import { formatBytes, formatDuration, plural } from "@/components/format/format";
-import { Breadcrumb } from "@/components/navigation/breadcrumb";
 import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
@@ -39,7 +38,7 @@ function SessionFactsLine({ detail }: { detail: SessionDetail }) {
   if (facts.duration_seconds !== null) items.push({ label: "duration", value: formatDuration(facts.duration_seconds) });
   if (items.length === 0) return null;
   return (
-    <dl aria-label="Session facts" className="flex flex-wrap items-baseline gap-x-4 gap-y-0.5 text-2xs text-muted">
+    <dl aria-label="Session facts" className="hidden flex-wrap items-baseline gap-x-4 gap-y-0.5 text-2xs text-muted sm:flex">
       {items.map((item) => (
         <div key={item.label} className="flex min-w-0 items-baseline gap-1">
           <dt>{item.label}</dt>
@@ -74,7 +73,7 @@ function JumpToLine({ lineCount, onJump }: { lineCount: number; onJump: (range: 
   };
   return (
     <form onSubmit={submit} className="flex items-center gap-1.5">
-      <label htmlFor="jump-to-line" className="text-xs text-muted">
+      <label htmlFor="jump-to-line" className="text-xs text-muted max-sm:sr-only">
         Jump to line
       </label>
       <input
@@ -97,22 +96,17 @@ function JumpToLine({ lineCount, onJump }: { lineCount: number; onJump: (range: 
 /** Breadcrumbs, transcript facts, the compact/full toggle, record filters, jump-to-line and the keyboard hint. */
 export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup, onJump, onHelp }: ViewerHeaderProps) {
   return (
-    <header className="flex flex-col gap-2 border-b border-line bg-surface px-4 py-2.5">
+    <header className="flex flex-col gap-1.5 border-b border-line bg-surface px-4 py-1.5 sm:gap-2 sm:py-2.5">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Breadcrumb project={detail} />
-        <h1 className="font-mono text-base font-semibold">
-          {detail.session_ref}
-          {detail.agent_id && <span className="text-muted"> · subagent {detail.agent_id}</span>}
-        </h1>
         <span className="text-xs text-muted">
           {plural(detail.line_count, "line")} · {formatBytes(detail.size_bytes)} · {detail.source}
         </span>
-        <span className="truncate font-mono text-2xs text-faint" title={detail.session_path}>
+        <span className="hidden truncate font-mono text-2xs text-faint sm:inline" title={detail.session_path}>
           {detail.source_session_id}
         </span>
       </div>
       <SessionFactsLine detail={detail} />
-      <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-1.5">
         <div role="group" aria-label="View mode" className="inline-flex overflow-hidden rounded border border-line-strong">
           {MODES.map((m) => (
             <button
@@ -127,7 +121,7 @@ export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup
             </button>
           ))}
         </div>
-        <div role="group" aria-label="Hide records" className="flex items-center gap-2 text-xs">
+        <div role="group" aria-label="Hide records" className="hidden items-center gap-2 text-xs sm:flex">
           <span className="text-muted">Hide</span>
           {HIDEABLE_GROUPS.map((group) => (
             <label key={group} title={GROUP_LABELS[group].title} className="flex items-center gap-1">
@@ -137,7 +131,7 @@ export function ViewerHeader({ detail, mode, hidden, onModeChange, onToggleGroup
           ))}
         </div>
         <JumpToLine lineCount={detail.line_count} onJump={onJump} />
-        <p className="text-2xs text-muted">
+        <p className="hidden text-2xs text-muted sm:block">
           <Kbd>j</Kbd>/<Kbd>k</Kbd> line · <Kbd>]</Kbd>/<Kbd>[</Kbd> turn · <Kbd>f</Kbd> mode ·{" "}
           <button type="button" onClick={onHelp} className="text-accent hover:underline">
             <Kbd>?</Kbd> all keys

@@ -22,14 +22,19 @@ type ViewerSidebarProps = {
 export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSidebarProps) {
   const total = detail.turn_count;
   const list = useTurnList({ projectKey: detail.project_key, sessionRef: detail.session_ref }, !detail.agent_id && total > 0);
-  const listed = list.data?.pages.flatMap((p) => p.turns) ?? [];
+  // A subagent transcript's own turns come with its detail (issue 29); a session's are paged.
+  const listed: SessionTurn[] = detail.agent_id ? detail.turns.map((t, ordinal) => ({ ...t, ordinal })) : (list.data?.pages.flatMap((p) => p.turns) ?? []);
   return (
     <DockedPanel layout="turns" label="Turns" bodyClassName="flex flex-col gap-4 p-3 text-xs">
       {(dismiss) => (
         <>
           {detail.agent_id && (
-            <Link href={routes.session(detail.project_key, detail.session_ref)} className="font-medium text-accent hover:underline">
+            <Link
+              href={detail.subagent?.spawn_line ? routes.line(detail.project_key, detail.session_ref, detail.subagent.spawn_line) : routes.session(detail.project_key, detail.session_ref)}
+              className="font-medium text-accent hover:underline"
+            >
               ← Main session {detail.session_ref}
+              {detail.subagent?.spawn_line ? ` at L${detail.subagent.spawn_line}` : ""}
             </Link>
           )}
 
@@ -58,7 +63,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
                 </li>
               ))}
             </ul>
-            {total > listed.length && list.hasNextPage && (
+            {!detail.agent_id && total > listed.length && list.hasNextPage && (
               <button
                 type="button"
                 onClick={() => void list.fetchNextPage()}

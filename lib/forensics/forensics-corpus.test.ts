@@ -147,6 +147,16 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(all.timeline.map((r) => r.index)).toEqual(all.timeline.map((_, i) => i));
     });
 
+    it("headlines (issue 29) name what each row did and do not depend on the page", async () => {
+      const all = await reconstruct("era2", { ...ALL, include_headlines: true });
+      const pages: TimelineRow[] = [];
+      for (let offset = 0; offset < all.event_count; offset += 5) pages.push(...(await reconstruct("era2", { limit: 5, offset, max_bytes: 10_000_000, include_headlines: true })).timeline);
+      expect(JSON.stringify(pages)).toBe(JSON.stringify(all.timeline));
+      const headlines = all.timeline.map((r) => r.payload.headline).filter((h): h is string => typeof h === "string");
+      expect(headlines.some((h) => /^\w+\(.+\) → /.test(h)), "a result naming its call").toBe(true);
+      expect((await reconstruct("era2", ALL)).timeline.every((r) => !("headline" in r.payload))).toBe(true);
+    });
+
     it("places subagent rows between main rows in time order, and tool results after their main record", async () => {
       const { timeline } = await reconstruct("era2", ALL);
       const sources = timeline.map((r) => r.source);

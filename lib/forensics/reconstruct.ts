@@ -4,8 +4,10 @@ import type { CoreContext } from "@/lib/context";
 import { type AuditEvent, type AuditReader, mergeAuditOrder } from "@/lib/forensics/audit-source";
 import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
-import { readLineRange } from "@/lib/jsonl/line-index";
+import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
+import { previewLine } from "@/lib/format/one-line";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/session-reader/trim";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 
@@ -137,13 +139,19 @@ async function recordPayload(ctx: CoreContext, filePath: string, line: number, s
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const [text] = await readLineRange(filePath, index, line, line);
   const record = buildCompactRecord({ line, text: text?.text ?? "", source });
+  const promptSide = actor === "user" || actor === "system";
   const payload: Record<string, unknown> = { summary: record.summary, content_kinds: record.content_kinds, raw_bytes: record.raw_bytes };
+  if (input.include_headlines) {
+    // What the line did in one line; an agent's own text stands for itself, a prompt only with include_prompts.
+    const said = record.text_preview !== null && (!promptSide || input.include_prompts) ? previewLine(record.text_preview, HEADLINE_CHARS) : null;
+    const calls = record.tool_results.length > 0 ? await callsBefore(filePath, index, line, source) : new Map<string, string>();
+    payload.headline = lineHeadline(text?.text ?? "", source, record, calls) ?? said;
+  }
   if (input.verbosity === "compact") {
     if (record.tool_uses.length > 0) payload.tools = record.tool_uses.map((u) => u.name);
     if (record.tool_results.length > 0) payload.results = record.tool_results.map((r) => ({ kind: r.kind, status: r.status, bytes: r.raw_bytes }));
     return payload;
   }
-  const promptSide = actor === "user" || actor === "system";
   if (record.text_preview !== null && (!promptSide || input.include_prompts)) payload.text = record.text_preview;
   if (record.tool_uses.length > 0) payload.tool_uses = record.tool_uses.map((u) => (input.include_tool_payloads ? { name: u.name, input: u.input_summary } : { name: u.name }));
   if (record.tool_results.length > 0) {
@@ -153,6 +161,23 @@ async function recordPayload(ctx: CoreContext, filePath: string, line: number, s
   }
   payload.truncated = record.truncated;
   return payload;
+}
+
+/** Lines before a result searched for the calls it answers (they are almost always the lines just before). */
+const CALL_LOOKBACK_LINES = 12;
+
+/**
+ * The calls of the lines just before `line` of one transcript, by id, so a result row names its
+ * call whatever page it is on (a page-independent row: pages concatenate to the whole timeline).
+ */
+async function callsBefore(filePath: string, index: LineIndex, line: number, source: string): Promise<ToolCallNames> {
+  const calls: ToolCallNames = new Map();
+  if (line <= 1) return calls;
+  for (const prev of await readLineRange(filePath, index, Math.max(1, line - CALL_LOOKBACK_LINES), line - 1)) {
+    if (!prev.text.includes(source === "codex" ? '"call_id"' : '"tool_use"')) continue;
+    lineHeadline(prev.text, source, buildCompactRecord({ line: prev.line, text: prev.text, source }), calls);
+  }
+  return calls;
 }
 
 async function toolFilePayload(filePath: string, size: number, input: ReconstructSessionInput): Promise<Record<string, unknown>> {

@@ -54,7 +54,7 @@ async function overview(workers: string, session: { content: string; source?: "c
   const root = await buildTestWorkspace([{ ref: "S0001", ...session }]);
   const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
   const ids = { project_key: TEST_PROJECT_KEY, session_ref: "S0001" };
-  const result = { overview: await sessionOverview(ctx, ids, sessionAuditEvents), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true }, sessionAuditEvents) };
+  const result = { overview: await sessionOverview(ctx, ids, sessionAuditEvents), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true, include_headlines: false }, sessionAuditEvents) };
   const stored = await fs.readdir(path.join(root, ".casefile", "forensics"));
   // The stored scan's arrays (its JSON header names the files' mtimes, which differ).
   const bytes = await fs.readFile(path.join(root, ".casefile", "forensics", stored[0]!));

@@ -39,7 +39,7 @@ async function run(workers: string, minBytes: string) {
   await fs.writeFile(path.join(side, "tool-results", "maint4.txt"), "persisted output");
   const ctx = createCoreContext(root, { now: () => new Date("2026-05-13T00:00:00Z") });
   const ids = { project_key: TEST_PROJECT_KEY, session_ref: "S0001" };
-  const result = { overview: await sessionOverview(ctx, ids, sessionAuditEvents), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true }, sessionAuditEvents) };
+  const result = { overview: await sessionOverview(ctx, ids, sessionAuditEvents), timeline: await reconstructSession(ctx, { ...ids, limit: 5000, offset: 0, max_bytes: 10_000_000, verbosity: "compact", include_prompts: false, include_tool_payloads: true, include_headlines: false }, sessionAuditEvents) };
   const dir = path.join(root, ".casefile", "forensics");
   const bytes = await fs.readFile(path.join(dir, (await fs.readdir(dir))[0]!));
   // The stored scan's arrays (its JSON header names the files' mtimes, which differ).

@@ -42,6 +42,9 @@ export const reconstructSessionInputSchema = z.object({
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
   include_prompts: flag.default(false).describe("full only: include human and injected prompt text."),
   include_tool_payloads: flag.default(true).describe("full only: include tool inputs and result previews."),
+  include_headlines: flag
+    .default(false)
+    .describe("Add each transcript row's one-line `headline` (what it did: `Read(src/a.ts)`, `Bash(npm test) → exit 1`, an API error; an agent's text; a prompt only with include_prompts)."),
   source: z.enum(TIMELINE_SOURCES).optional().describe("Only events of this source (dashboard filter)."),
   event_type: z.string().min(1).optional().describe("Only events of this event_type (dashboard filter)."),
 });
@@ -97,6 +100,9 @@ export type ReconstructSessionResult = {
   next_offset: number | null;
   timeline: TimelineRow[];
 };
+
+/** What a search hit shows beside its line (issue 29): its session's title (first user message) and the turns around the hits. */
+export type SearchHitContext = { titles: Record<string, string | null>; turns: Record<string, { turn_ref: string; start: number; end: number }[]> };
 
 /** One grep hit: `line_number` is the physical line (the viewer's `#L<n>`, `grep -n`'s number on JSONL). */
 export type GrepMatch = { session_ref: string; file: string; line_number: number; raw: string; raw_clipped: boolean };

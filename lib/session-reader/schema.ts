@@ -92,7 +92,14 @@ export type ViewerExtras = {
   command: string | null;
   /** Readable text the compact record leaves out (a summary's title, a system record's content, progress output), bounded; or null. */
   detail: string | null;
+  /** What the line did, in one line (`Read(src/auth.ts)`, `Bash(npm test) → exit 1`, an API error); compact mode only, else null. */
+  headline: string | null;
+  /** File edits the line's tool calls ask for (Edit, MultiEdit, Write), for a diff; compact mode only. */
+  edits: FileEdit[];
 };
+
+/** One file edit of an `Edit` / `MultiEdit` / `Write` call, texts clipped for display (`clipped`). */
+export type FileEdit = { tool: string; file_path: string; old_string: string; new_string: string; clipped: boolean };
 
 /** Display cap for one raw line in the dashboard viewer's full mode (bytes of UTF-8). */
 export const VIEWER_RAW_CLIP_BYTES = 256 * 1024;

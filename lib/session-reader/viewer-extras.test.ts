@@ -41,8 +41,8 @@ describe("slash commands and local command output", () => {
 
 describe.skipIf(!HAS_SHARED)(`viewer extras on real corpus lines${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   it("a Claude Code slash command, a summary and system records", () => {
-    expect(viewerExtras(lineOf(PHANTOM, 7), "claude-code")).toEqual({ timestamp: "2026-01-13T18:03:55.896Z", group: "conversation", command: "/wsd:init --custom", detail: null });
-    expect(viewerExtras(lineOf(PHANTOM, 1), "claude-code")).toEqual({ timestamp: null, group: "system", command: null, detail: "WSD Manifest-Driven Pipeline Plan Review" });
+    expect(viewerExtras(lineOf(PHANTOM, 7), "claude-code")).toEqual({ timestamp: "2026-01-13T18:03:55.896Z", group: "conversation", command: "/wsd:init --custom", detail: null, headline: null, edits: [] });
+    expect(viewerExtras(lineOf(PHANTOM, 1), "claude-code")).toEqual({ timestamp: null, group: "system", command: null, detail: "WSD Manifest-Driven Pipeline Plan Review", headline: null, edits: [] });
     expect(viewerExtras(lineOf(PHANTOM, 39), "claude-code")).toMatchObject({ group: "system", detail: "Turn took 2m 20s." });
     expect(viewerExtras(lineOf(PHANTOM, 38), "claude-code").detail).toMatch(/^Stop hooks ran: .*macos-notification\.sh/);
   });

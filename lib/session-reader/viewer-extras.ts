@@ -23,13 +23,13 @@ const clip = (text: string | null): string | null => {
 export function viewerExtras(text: string, source: string): ViewerExtras {
   if (text.length > PARSE_LIMIT_BYTES) return headExtras(text);
   const record = parseJsonObject(text);
-  if (record === null) return { timestamp: null, group: "conversation", command: null, detail: null };
+  if (record === null) return { timestamp: null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
   const timestamp = nonBlankString(record.timestamp);
   const base = source === "codex" ? codexExtras(record) : claudeExtras(record);
-  return { timestamp, ...base };
+  return { timestamp, ...base, headline: null, edits: [] };
 }
 
-type Body = Omit<ViewerExtras, "timestamp">;
+type Body = Omit<ViewerExtras, "timestamp" | "headline" | "edits">;
 const conversation: Body = { group: "conversation", command: null, detail: null };
 
 function claudeExtras(record: JsonObject): Body {
@@ -105,7 +105,7 @@ function headExtras(text: string): ViewerExtras {
   const timestamp = /"timestamp"\s*:\s*"([^"]+)"/.exec(head)?.[1] ?? null;
   const type = /"type"\s*:\s*"([^"]+)"/.exec(head)?.[1];
   const group: RecordGroup = type === "progress" ? "progress" : type === "file-history-snapshot" ? "snapshot" : type === "system" ? "system" : "conversation";
-  return { timestamp, group, command: null, detail: null };
+  return { timestamp, group, command: null, detail: null, headline: null, edits: [] };
 }
 
 function formatMs(ms: number): string {
@@ -131,5 +131,5 @@ export function compactViewerExtras(text: string, source: string, record: Pick<C
   const region = source === "codex" ? text.slice(0, 512) : text.slice(-TAIL_BYTES);
   const matches = [...region.matchAll(/"timestamp"\s*:\s*"([^"]+)"/g)];
   const match = source === "codex" ? matches[0] : matches.at(-1);
-  return { timestamp: match?.[1] ?? null, group: "conversation", command: null, detail: null };
+  return { timestamp: match?.[1] ?? null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
 }

@@ -4,6 +4,7 @@ import { readLineRange } from "@/lib/jsonl/line-index";
 import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
 import { compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
+import { lineView, type ToolCallNames } from "@/lib/session-reader/headline";
 import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
@@ -25,11 +26,14 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
   const lines = await readLineRange(filePath, index, query.start, query.end);
   const source = session.row.source;
+  // Results name their calls within the window (a call in an earlier window leaves "Result").
+  const calls: ToolCallNames = new Map();
   const records =
     query.mode === "compact"
-      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx))).map(
-          (record, i): ViewerCompactRecord => ({ ...record, view: compactViewerExtras(lines[i]?.line === record.line ? lines[i]!.text : "", source, record) }),
-        )
+      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx))).map((record, i): ViewerCompactRecord => {
+          const text = lines[i]?.line === record.line ? lines[i]!.text : "";
+          return { ...record, view: { ...compactViewerExtras(text, source, record), ...lineView(text, source, record, calls) } };
+        })
       : lines.map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
           const view = viewerExtras(l.text, source);

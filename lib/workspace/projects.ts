@@ -8,6 +8,7 @@ import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { readSources } from "@/lib/workspace/sources";
 import { readSessionFacts } from "@/lib/workspace/session-facts";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
+import { subagentOverview, subagentTurns } from "@/lib/workspace/subagent-view";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
 import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
 
@@ -58,6 +59,9 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
   const filePath = agentId ? await resolveSubagentFile(session, agentId) : session.filePath;
   const [index, st, subagents] = await Promise.all([getWorkspaceLineIndex(ctx, filePath), fs.stat(filePath), listSubagents(session)]);
   const project = findProject(await loadWorkspace(ctx), projectKey)!;
+  // A subagent transcript is small: its own turns and overview come with it (issue 29).
+  const agentTurns = agentId ? await subagentTurns(filePath, index.lineCount) : [];
+  const subagent = agentId ? await subagentOverview(session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), filePath, index, agentId) : null;
   return {
     project_key: projectKey,
     project_label: project.projectLabel,
@@ -67,12 +71,13 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     session_path: session.row.session_path,
     line_count: index.lineCount,
     size_bytes: st.size,
-    turn_count: agentId ? 0 : session.row.turns.length,
-    turns: withTurns ? session.row.turns : [],
+    turn_count: agentId ? agentTurns.length : session.row.turns.length,
+    turns: agentId ? agentTurns : withTurns ? session.row.turns : [],
     turn_usage: withTurns ? await getTurnUsage(ctx, session) : [],
     subagents,
     agent_id: agentId ?? null,
     facts: await readSessionFacts(filePath, index, session.row.source),
+    subagent,
   };
 }
 

@@ -151,9 +151,9 @@ export const sessionDetailSchema = z.object({
   session_path: z.string(),
   line_count: z.number().int(),
   size_bytes: z.number().int(),
-  /** Indexed turns of the session (0 for a subagent transcript). */
+  /** Indexed turns of the session; for a subagent transcript, its own turns (split like a session's). */
   turn_count: z.number().int(),
-  /** The indexed turns; empty for a subagent transcript and when the caller asked for none (the session page pages them). */
+  /** The indexed turns (a subagent transcript's own); empty when the caller asked for none (the session page pages a session's). */
   turns: z.array(indexTurnSchema),
   /** Per-turn token usage, in `turns` order (empty whenever `turns` is). */
   turn_usage: z.array(turnUsageSchema),
@@ -162,6 +162,10 @@ export const sessionDetailSchema = z.object({
   agent_id: z.string().nullable(),
   /** Model, client version, working directory, git branch, start and duration of the transcript shown. */
   facts: sessionFactsSchema,
+  /** Set with `agent_id`: the subagent's task, tool calls, last reply and the main line that spawned it (issue 29). */
+  subagent: z
+    .object({ spawn_line: z.number().int().nullable(), prompt: z.string().nullable(), tool_calls: z.number().int(), last_reply: z.string().nullable() })
+    .nullable(),
 });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;
 

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 
 import { AuditView } from "@/components/audit/audit-view";
-import { listToolNamesQuery } from "@/server/queries/audit";
+import { parseAuditParams } from "@/components/audit/queries";
+import { listReadOnlyToolNamesQuery, listToolNamesQuery } from "@/server/queries/audit";
 
 export const metadata: Metadata = { title: "Audit" };
 export const dynamic = "force-dynamic";
@@ -9,7 +10,6 @@ export const dynamic = "force-dynamic";
 type AuditPageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function AuditPage({ searchParams }: AuditPageProps) {
-  const search = await searchParams;
-  const task = typeof search.task === "string" ? search.task : "";
-  return <AuditView tools={listToolNamesQuery()} initialTask={task} />;
+  const initial = parseAuditParams(await searchParams);
+  return <AuditView tools={listToolNamesQuery()} readOnlyTools={listReadOnlyToolNamesQuery()} initial={initial} />;
 }

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 
 import { ProjectSearch } from "@/components/forensics/search-results";
-import { searchProjectQuery } from "@/server/queries/forensics";
+import { searchHitContextQuery, searchProjectQuery } from "@/server/queries/forensics";
+import { sourceOfFile } from "@/components/forensics/finding-link";
+import { getProjectQuery } from "@/server/queries/workspace";
 
 type SearchPageProps = {
   params: Promise<{ projectKey: string }>;
@@ -14,6 +16,8 @@ export default async function ProjectSearchPage({ params, searchParams }: Search
   const [{ projectKey }, search] = await Promise.all([params, searchParams]);
   const q = typeof search.q === "string" ? search.q : "";
   const offset = Math.max(0, Number(search.offset) || 0);
-  const result = q.trim() ? await searchProjectQuery(projectKey, q, offset) : null;
-  return <ProjectSearch projectKey={projectKey} q={q} offset={offset} result={result} />;
+  const [project, result] = await Promise.all([getProjectQuery(projectKey), q.trim() ? searchProjectQuery(projectKey, q, offset) : null]);
+  const hits = result?.status === "ok" ? result.entries.map((e) => ({ session_ref: e.session_ref, line_number: e.line_number, main: sourceOfFile(e.file) === "main" })) : [];
+  const context = hits.length > 0 ? await searchHitContextQuery(projectKey, hits) : null;
+  return <ProjectSearch project={project} q={q} offset={offset} result={result} context={context} />;
 }

@@ -1,21 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Suspense } from "react";
 
 import { CpSessionView } from "@/components/control-plane/cp-session-view";
 import { EvidenceSessionView } from "@/components/evidence/evidence-session-view";
-import { OverviewCard } from "@/components/forensics/overview-card";
+import { SessionOverviewBanner, SubagentOverviewBanner } from "@/components/forensics/overview-banner";
 import { ViewerSearch } from "@/components/forensics/viewer-search";
 import { routes } from "@/components/navigation/routes";
 import { ToolErrorPanel } from "@/components/navigation/tool-error";
-import { SessionTabs } from "@/components/sessions/session-tabs";
+import { SessionFrame } from "@/components/sessions/session-frame";
 import { windowBounds } from "@/components/viewer/queries";
 import { SessionViewer } from "@/components/viewer/session-viewer";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getEvidenceCardQuery } from "@/server/queries/evidence";
-import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { isToolPageError, orToolError } from "@/server/queries/tool-error";
 import { getViewerWindowQuery } from "@/server/queries/viewer";
+import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ViewerPageProps = {
@@ -39,13 +38,6 @@ export async function generateMetadata(props: ViewerPageProps): Promise<Metadata
   return { title: `${detail.session_ref}${detail.agent_id ? ` · ${detail.agent_id}` : ""} · ${detail.project_label}` };
 }
 
-async function Overview({ projectKey, sessionRef, after }: { projectKey: string; sessionRef: string; after: Promise<unknown> }) {
-  // The first transcript rows first: a cold overview scans the whole session (seconds of CPU for
-  // a gigabyte) and must not slow the read of the first window (issue 13).
-  await after;
-  return <OverviewCard overview={await getSessionOverviewQuery(projectKey, sessionRef)} />;
-}
-
 export default async function SessionViewerPage(props: ViewerPageProps) {
   const { projectKey, sessionRef } = await props.params;
   const controlPlane = await getControlPlaneProjectQuery(projectKey);
@@ -66,18 +58,24 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
   // Keyed so that switching between the main transcript and a subagent starts a fresh viewer.
   const key = `${detail.session_ref}:${detail.agent_id ?? ""}`;
   const top = (
-    <>
-      <SessionTabs projectKey={detail.project_key} sessionRef={detail.session_ref} active="transcript">
-        <ViewerSearch key={key} projectKey={detail.project_key} sessionRef={detail.session_ref} agentId={detail.agent_id} />
-        <Link href={routes.search(detail.project_key)} className="text-2xs text-accent hover:underline">
-          Search project
-        </Link>
-      </SessionTabs>
-      {/* The overview streams in: a cold scan of a huge session must not hold the viewer back. */}
-      <Suspense fallback={<p className="shrink-0 border-b border-line bg-canvas px-4 py-1.5 text-xs text-muted">Summarizing the session…</p>}>
-        <Overview projectKey={detail.project_key} sessionRef={detail.session_ref} after={initialWindow} />
-      </Suspense>
-    </>
+    <SessionFrame
+      project={detail}
+      sessionRef={detail.session_ref}
+      agentId={detail.agent_id}
+      active="transcript"
+      tools={
+        <>
+          <ViewerSearch key={key} projectKey={detail.project_key} sessionRef={detail.session_ref} agentId={detail.agent_id} />
+          <Link href={routes.search(detail.project_key)} className="hidden text-2xs text-accent hover:underline sm:inline">
+            Search project
+          </Link>
+        </>
+      }
+      overview={
+        // A subagent has its own overview; the session's streams in (a cold scan of a huge session must not hold the viewer back).
+        detail.agent_id ? <SubagentOverviewBanner detail={detail} /> : <SessionOverviewBanner load={() => getSessionOverviewQuery(detail.project_key, detail.session_ref)} after={initialWindow} />
+      }
+    />
   );
   // Evidence cites the main transcript's lines, so a subagent transcript shows none.
   if (detail.agent_id) {

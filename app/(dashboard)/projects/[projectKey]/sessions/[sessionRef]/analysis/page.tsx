@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 
 import { AnalysisView } from "@/components/analysis/analysis-view";
-import { SessionViewsNav } from "@/components/analysis/session-views-nav";
+import { SessionOverviewBanner } from "@/components/forensics/overview-banner";
+import { SessionFrame } from "@/components/sessions/session-frame";
 import { getSessionAnalysisQuery } from "@/server/queries/analysis";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
@@ -18,9 +19,11 @@ export default async function SessionAnalysisPage({ params, searchParams }: Anal
   const { rows } = await searchParams;
   const [detail, analysis, overview] = await Promise.all([getSessionDetailQuery(projectKey, sessionRef), getSessionAnalysisQuery(projectKey, sessionRef), getSessionOverviewQuery(projectKey, sessionRef)]);
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-6">
-      <SessionViewsNav projectKey={projectKey} projectLabel={detail.project_label} sessionRef={sessionRef} current="analysis" />
-      <AnalysisView analysis={analysis} lineCount={detail.line_count} showAllRows={rows === "all"} counts={overview.summary.counts} />
-    </div>
+    <>
+      <SessionFrame project={detail} sessionRef={sessionRef} active="analysis" overview={<SessionOverviewBanner load={() => getSessionOverviewQuery(projectKey, sessionRef)} />} />
+      <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-4 sm:p-6">
+        <AnalysisView analysis={analysis} lineCount={detail.line_count} showAllRows={rows === "all"} counts={overview.summary.counts} />
+      </div>
+    </>
   );
 }

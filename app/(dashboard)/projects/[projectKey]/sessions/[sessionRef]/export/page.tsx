@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 
 import { ExportView } from "@/components/analysis/export-view";
-import { SessionViewsNav } from "@/components/analysis/session-views-nav";
+import { SessionOverviewBanner } from "@/components/forensics/overview-banner";
+import { SessionFrame } from "@/components/sessions/session-frame";
 import { getChatExportQuery } from "@/server/queries/analysis";
+import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type ExportPageProps = { params: Promise<{ projectKey: string; sessionRef: string }> };
@@ -16,8 +18,9 @@ export default async function SessionExportPage({ params }: ExportPageProps) {
   const { projectKey, sessionRef } = await params;
   const [detail, chat] = await Promise.all([getSessionDetailQuery(projectKey, sessionRef), getChatExportQuery(projectKey, sessionRef)]);
   return (
+    <>
+    <SessionFrame project={detail} sessionRef={sessionRef} active="export" overview={<SessionOverviewBanner load={() => getSessionOverviewQuery(projectKey, sessionRef)} />} />
     <div className="flex min-h-0 flex-1 flex-col gap-3 p-4">
-      <SessionViewsNav projectKey={projectKey} projectLabel={detail.project_label} sessionRef={sessionRef} current="export" />
       {chat ? (
         <ExportView detail={detail} chat={chat} />
       ) : (
@@ -27,5 +30,6 @@ export default async function SessionExportPage({ params }: ExportPageProps) {
         </p>
       )}
     </div>
+    </>
   );
 }

@@ -3,9 +3,10 @@ import type { Metadata } from "next";
 import { CpSessionView } from "@/components/control-plane/cp-session-view";
 import { OverviewCard } from "@/components/forensics/overview-card";
 import { type TimelineFilters, TimelineView } from "@/components/forensics/timeline-view";
-import { SessionTabs } from "@/components/sessions/session-tabs";
+import { SessionFrame } from "@/components/sessions/session-frame";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
+import { getSessionDetailQuery } from "@/server/queries/workspace";
 
 type TimelinePageProps = {
   params: Promise<{ projectKey: string; sessionRef: string }>;
@@ -29,7 +30,7 @@ export default async function SessionTimelinePage({ params, searchParams }: Time
     const [cpOverview, timeline] = await Promise.all([cpOverviewQuery(projectKey, sessionRef), cpTimelineQuery(projectKey, sessionRef, offset, verbosity)]);
     return <CpSessionView project={controlPlane} overview={cpOverview} timeline={timeline} verbosity={verbosity} />;
   }
-  const overview = await getSessionOverviewQuery(projectKey, sessionRef);
+  const [overview, detail] = await Promise.all([getSessionOverviewQuery(projectKey, sessionRef), getSessionDetailQuery(projectKey, sessionRef)]);
   const row = Number(one(search.row));
   const filters: TimelineFilters = {
     verbosity: one(search.verbosity) === "full" ? "full" : "compact",
@@ -39,8 +40,7 @@ export default async function SessionTimelinePage({ params, searchParams }: Time
   };
   return (
     <>
-      <SessionTabs projectKey={projectKey} sessionRef={sessionRef} active="timeline" />
-      <OverviewCard overview={overview} />
+      <SessionFrame project={detail} sessionRef={sessionRef} active="timeline" overview={<OverviewCard overview={overview} />} />
       <TimelineView projectKey={projectKey} sessionRef={sessionRef} eventTypes={overview.diagnostics.event_types} filters={filters} />
     </>
   );

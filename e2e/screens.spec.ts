@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+import { findWorkspaceSession } from "./evidence-workspace";
+import { expect, test } from "./fixtures";
+import { READER_SESSION_ID } from "./fixtures/make-reader-case";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, REPO_ROOT } from "./paths";
+
+/*
+ * Issue 29: every page at 1440 and 480 px, screenshotted to e2e/.tmp/screens/ for a person to
+ * look at; at 480 px the transcript starts in the first third of the screen and the project's
+ * session table keeps its columns (it scrolls sideways instead of clipping them).
+ */
+const SHOTS = path.join(REPO_ROOT, "e2e", ".tmp", "screens");
+
+test.describe("pages at 1440 and 480 px", () => {
+  test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+
+  test("at 480 px the transcript starts in the first third; the session table is not clipped", async ({ page, viewerPage }) => {
+    await page.setViewportSize({ width: 480, height: 900 });
+    const session = findWorkspaceSession(LONG_SESSION.sourceSessionId);
+    await page.goto(session.url);
+    await viewerPage.waitForLoaded();
+    const first = await viewerPage.row(1).boundingBox();
+    expect(first!.y, "first line's top at 480×900").toBeLessThan(300);
+
+    await page.goto(`/projects/${encodeURIComponent(session.projectKey)}`);
+    const table = page.getByRole("table").first();
+    await expect(table.getByRole("row").nth(1)).toBeVisible();
+    // Every header cell shows its whole label: the grid keeps its columns' widths and scrolls.
+    const clipped = await table.getByRole("columnheader").evaluateAll((cells) =>
+      cells.filter((c) => c.getBoundingClientRect().width < 24 || c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+    );
+    expect(clipped).toEqual([]);
+    expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  });
+
+  for (const width of [1440, 480]) {
+    test(`screenshots at ${width} px`, async ({ page }) => {
+      test.setTimeout(180_000);
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width, height: 900 });
+      const long = findWorkspaceSession(LONG_SESSION.sourceSessionId);
+      const reader = findWorkspaceSession(READER_SESSION_ID);
+      const pages: [string, string][] = [
+        ["home", "/"],
+        ["project", `/projects/${encodeURIComponent(long.projectKey)}`],
+        ["transcript", long.url],
+        ["transcript-reader", `${reader.url}#L5`],
+        ["subagent", `${long.url}?agent=agent-a881341`],
+        ["timeline", `${reader.url}/timeline`],
+        ["analysis", `${long.url}/analysis`],
+        ["export", `${long.url}/export`],
+        ["search", `/projects/${encodeURIComponent(reader.projectKey)}/search?q=overloaded`],
+        ["synthesis", `/projects/${encodeURIComponent(long.projectKey)}/synthesis`],
+        ["audit", "/audit"],
+      ];
+      for (const [name, url] of pages) {
+        await page.goto(url);
+        await page.waitForLoadState("networkidle").catch(() => undefined);
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) });
+      }
+    });
+  }
+});
