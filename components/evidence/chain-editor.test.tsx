@@ -102,9 +102,10 @@ describe("the evidence chain editor", () => {
     fireEvent.change(citation, { target: { value: "9-9" } });
     fireEvent.click(screen.getByRole("button", { name: "Save changes" }));
     await screen.findByText(/problems? — see the marked fields\./, undefined, SLOW);
-    // In plain words at the citation, and the server's exact message beside it.
-    expect(screen.getByText(/Lines 9–9 are not in turn T0001 \(lines 2–8\)\./)).toBeTruthy();
-    expect(document.body.textContent).toContain("line span 9-9 is outside turn T0001 span 2-8");
+    // In plain words at the citation, once; the server's exact message is its tooltip (issue 29).
+    const plain = screen.getByText(/Lines 9–9 are not in turn T0001 \(lines 2–8\)\./);
+    expect(plain.closest("[title]")?.getAttribute("title")).toContain("line span 9-9 is outside turn T0001 span 2-8");
+    expect(document.body.textContent).not.toContain("line span 9-9 is outside turn T0001 span 2-8");
     expect(citation.value).toBe("9-9");
     expect(onSaved).not.toHaveBeenCalled();
     expect(String(await cardBytes(ctx.workspaceRoot))).toBe(before);

@@ -2,6 +2,7 @@ import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 import type { AnalyzeSessionResult } from "@/lib/analysis/schema";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { sessionOverview } from "@/lib/forensics/overview";
@@ -27,7 +28,7 @@ describe.skipIf(!HAS_SHARED)(`one count per concept on every corpus session${HAS
   it("about, Details and Analysis agree on files read, reads failed, commands run, turns, errors and tokens", async () => {
     expect(refs.length).toBe(19);
     for (const ref of refs) {
-      const o = (await sessionOverview(ctx, { project_key: ref.project_key, session_ref: ref.session_ref })) as SessionOverviewResult;
+      const o = (await sessionOverview(ctx, { project_key: ref.project_key, session_ref: ref.session_ref }, sessionAuditEvents)) as SessionOverviewResult;
       const { counts, about } = o.summary;
       const d = o.diagnostics;
       const read = counts.files_read;

@@ -2,6 +2,7 @@ import { appendFile } from "node:fs/promises";
 
 import { describe, expect, it } from "vitest";
 
+import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 import { getSessionRisk, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
@@ -56,7 +57,7 @@ describe("session ending from the records (issue 28)", () => {
     const list = (await listSessions(later, { project_key: TEST_PROJECT_KEY, sort: "session_ref", order: "asc" })) as ListSessionsResult;
     expect(list.sessions.map((s) => s.status)).toEqual(["completed", "completed", "completed"]);
     const { sessionOverview } = await import("@/lib/forensics/overview");
-    const about = async (ref: string) => ((await sessionOverview(later, { project_key: TEST_PROJECT_KEY, session_ref: ref })) as { summary: { about: string } }).summary.about;
+    const about = async (ref: string) => ((await sessionOverview(later, { project_key: TEST_PROJECT_KEY, session_ref: ref }, sessionAuditEvents)) as { summary: { about: string } }).summary.about;
     expect(await about("S0001")).toMatch(/Session ended cleanly with an agent reply\.$/);
     expect(await about("S0002")).toMatch(/Session ended with the user's \/exit before an agent reply\.$/);
   });

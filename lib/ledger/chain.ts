@@ -1,5 +1,5 @@
 // The audit ledger's hash chain: how an entry line is sealed with its position and hashes, and how a line is checked.
-import { sha256Text } from "@/lib/ledger/canonical-json";
+import { sha256Text } from "@/lib/json/canonical-json";
 
 /*
  * A chained entry line is the entry's JSON with three fields added after the seed's (issue 26):

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-import { sha256Text } from "@/lib/ledger/canonical-json";
+import { sha256Text } from "@/lib/json/canonical-json";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerPaths, segmentName } from "@/lib/ledger/paths";
 import { merkleRoot } from "@/lib/sources/control-plane/verify";

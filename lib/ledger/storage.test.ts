@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createCoreContext } from "@/lib/context";
 import { corpusSessions, corpusWorkspace } from "@/lib/ledger/__fixtures__/corpus-workspace";
 import { persistBlob, readBlob, REFERENCE_MIN_CHARS } from "@/lib/ledger/blobs";
-import { canonicalJson, sha256Text } from "@/lib/ledger/canonical-json";
+import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import { ledgerPaths } from "@/lib/ledger/paths";
 import { parseAge, pruneBlobs } from "@/lib/ledger/retention";

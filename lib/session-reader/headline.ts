@@ -2,7 +2,8 @@
 import { diffLines } from "diff";
 
 import { oneLine } from "@/lib/format/one-line";
-import { asObject, nonBlankString, parseJsonObject, type JsonObject } from "@/lib/sources/common/py-compat";
+import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
 import type { CompactRecord, FileEdit } from "./schema";
 
 /** Characters of one headline; longer ones end in `…`. */

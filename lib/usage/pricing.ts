@@ -45,7 +45,7 @@ const compactSchema = z.object({
 });
 
 /**
- * The override file's shape (`<workspace>/.casefile/pricing.json`): per model, USD per million
+ * The override file's shape (`<workspace>/.casefile-config/pricing.json`): per model, USD per million
  * tokens (how vendors publish them), any subset of the kinds; a model not in the snapshot needs
  * at least input and output.
  */
@@ -94,7 +94,7 @@ let bundled: PricingTable | null = null;
  * workspace's override path (lib/workspace/sources `pricingOverrideFile`), `rel` how errors name it.
  * @throws AppError parse_error naming the file and field when the override file is not valid.
  */
-export async function loadPricing(file: string, rel = ".casefile/pricing.json"): Promise<PricingTable> {
+export async function loadPricing(file: string, rel = ".casefile-config/pricing.json"): Promise<PricingTable> {
   bundled ??= bundledPricing();
   let raw: string;
   try {

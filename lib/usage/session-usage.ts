@@ -1,8 +1,7 @@
 // Token accounting of one session from its records: the one place tokens and cost are counted.
 import fs from "node:fs/promises";
 
-import { ByteLru } from "@/lib/cache/byte-lru";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
@@ -55,7 +54,7 @@ export type SessionUsage = {
 type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number };
 
 const CACHE_BYTES = 8 << 20;
-const cache = processWide("usage:session-cache", () => new ByteLru<string, { stamp: string; usage: SessionUsage }>(CACHE_BYTES));
+const cache = stampedCache<SessionUsage>("usage:session-usage", CACHE_BYTES);
 
 /** A transcript of a session: the main one or a subagent's (persisted tool results carry no usage). */
 export type UsageFile = { kind: "main" | "subagent"; path: string };
@@ -75,11 +74,11 @@ export async function readUsage(key: string, source: string, files: readonly Usa
   }));
   const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
   const stamp = `${stamps.join("|")}#${priceStamp}`;
-  const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.usage;
+  const hit = cache.get(key, stamp);
+  if (hit) return hit;
   const pricing = await loadPricing(overrideFile);
   const usage = await usageOfFiles(source, files, pricing);
-  cache.set(key, { stamp, usage }, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44);
+  cache.set(key, stamp, usage, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44);
   return usage;
 }
 

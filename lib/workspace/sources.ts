@@ -77,9 +77,9 @@ export async function editSources(workspaceRoot: string, edit: { add?: { kind: "
 }
 
 /**
- * The user's price override file (issue 28), a configuration file kept beside `sources.json`:
- * `<workspace>/.casefile/pricing.json`. Read by lib/usage/pricing; Casefile never writes it.
+ * The user's price override file (issue 28), configuration beside `sources.json`:
+ * `<workspace>/.casefile-config/pricing.json`. Read by lib/usage/pricing; Casefile never writes it.
  */
 export function pricingOverrideFile(workspaceRoot: string): string {
-  return path.join(workspaceRoot, CASEFILE_DIR, "pricing.json");
+  return configPath(workspaceRoot, "pricing.json");
 }

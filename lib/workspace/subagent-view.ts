@@ -4,7 +4,8 @@ import fs from "node:fs/promises";
 import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import type { IndexTurn } from "@/lib/sources/common/schema";
-import { asObject, nonBlankString, parseJsonObject } from "@/lib/sources/common/py-compat";
+import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
 
 /** Bytes read per step while looking for the spawning line in the main transcript. */
 const SCAN_CHUNK_BYTES = 8 << 20;
