@@ -20,6 +20,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["analysis"],
   ["forensics"],
   ["ledger"],
+  // The derived SQLite catalog: reads every domain below it to fill its rows.
+  ["catalog"],
   ["overview", "demo"],
   ["tools/registry"],
 ];

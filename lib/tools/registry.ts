@@ -1,10 +1,11 @@
 import type * as z from "zod";
 
 import { analysisTools } from "@/lib/analysis/tools";
+import { catalogTools, listProjectsTool, listSessionsTool } from "@/lib/catalog/tools";
 import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
-import { forensicsTools, listSessionsTool } from "@/lib/forensics/tools";
+import { forensicsTools } from "@/lib/forensics/tools";
 import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";
@@ -13,7 +14,7 @@ import { controlPlaneTools } from "@/lib/sources/control-plane/tools";
 import { sessionReaderTools } from "@/lib/session-reader/tools";
 import { synthesisTools } from "@/lib/synthesis/tools";
 import { type AnyToolDefinition, parseToolInput, type ToolDefinition, type ToolInputInvalid, type ToolResult } from "@/lib/tools/define-tool";
-import { listProjectsTool, workspaceTools } from "@/lib/workspace/tools";
+import { workspaceTools } from "@/lib/workspace/tools";
 
 export type { ToolResult } from "@/lib/tools/define-tool";
 
@@ -23,7 +24,7 @@ export type { ToolResult } from "@/lib/tools/define-tool";
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").
  */
-export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools];
+export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, ...catalogTools];
 
 /** The tools advertised to agents (MCP's list): `dashboard` tools are left out. */
 export const AGENT_TOOLS: readonly AnyToolDefinition[] = TOOLS.filter((t) => t.audience === "agent");

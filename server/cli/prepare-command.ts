@@ -4,6 +4,7 @@ import path from "node:path";
 
 import cliProgress from "cli-progress";
 
+import { refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
@@ -84,6 +85,8 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
     flags.date || flags.timezone
       ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
       : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
+  // The catalog and its full-text index are built with the workspace (issue 25), incrementally.
+  await refreshCatalog(ctx);
   bar?.stop();
   const data = controlPlane ? { ...summary, control_plane: controlPlane.projects } : summary;
   const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");

@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { isAppError } from "@/lib/errors";
-import { grepJsonlTool, listSessionsTool, sessionOverviewTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/catalog/tools";
+import { grepJsonlTool, sessionOverviewTool } from "@/lib/forensics/tools";
 import type { GrepJsonlResult, SessionOverviewResult } from "@/lib/forensics/schema";
 import { invokeToolForUi, isToolSuccess } from "@/lib/tools/registry";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
