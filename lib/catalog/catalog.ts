@@ -24,7 +24,7 @@ import { type ResolvedSession, workspaceCatalogFile } from "@/lib/workspace/sess
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
 
 /** Bumped whenever the schema or what a row holds changes: an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
@@ -34,7 +34,7 @@ const SCHEMA = `
 CREATE TABLE projects (
   project_key TEXT PRIMARY KEY, ord INTEGER NOT NULL, project_label TEXT NOT NULL, index_stamp TEXT NOT NULL,
   session_count INTEGER NOT NULL, turn_count INTEGER NOT NULL, cwd TEXT, git_branch TEXT, broken_rows TEXT NOT NULL,
-  coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
+  fts_stamp TEXT, coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
   indexed_turns INTEGER NOT NULL DEFAULT 0, synthesis_complete INTEGER NOT NULL DEFAULT 0, has_envelope INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE sessions (
@@ -153,20 +153,22 @@ export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
 /**
  * Read path of the lists (list_projects, the home page): re-reads only projects whose index,
  * project.json, evidence folder or synthesis envelope moved since the catalog last saw them,
- * with O(projects) stats; a project new to the catalog is read whole.
+ * with O(projects) stats; a project new to the catalog is read whole. With `fts` (search), a
+ * project whose lines were never indexed at its current index is indexed too; lines a session
+ * gains without an index change are the sync's to index ({@link refreshCatalog}).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export function ensureProjects(ctx: CoreContext): Promise<void> {
+export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
-    const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
     const keep = new Set(ws.projects.map((p) => p.projectKey));
     for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
     for (const [ord, project] of ws.projects.entries()) {
       const row = stored.get(project.projectKey);
       const indexStamp = projectIndexStamp(project);
-      if (!row || row.index_stamp !== indexStamp) await refreshProject(ctx, project, ord, { fts: false });
+      if (!row || row.index_stamp !== indexStamp || (options.fts && row.fts_stamp !== indexStamp)) await refreshProject(ctx, project, ord, options);
       else {
         if (row.ord !== ord) db.prepare("UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
@@ -223,7 +225,7 @@ function dropSessionRows(db: Database.Database, id: number): void {
 type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
 
 /** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
-type RefreshOptions = { fts: boolean };
+export type RefreshOptions = { fts: boolean };
 
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
@@ -263,6 +265,7 @@ async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: num
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
   }
+  if (options.fts) db.prepare("UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
   await refreshCoverage(ctx, project, indexStamp);
   return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
 }

@@ -42,7 +42,7 @@ export const HIT_CLOSE = "]]";
  * @throws AppError not_found | parse_error when the workspace cannot be loaded.
  */
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
-  await ensureProjects(ctx);
+  await ensureProjects(ctx, { fts: true });
   const db = catalogDb(ctx);
   const where = ["lines_fts MATCH @match"];
   const params: Record<string, unknown> = { match: `"${input.query.replaceAll('"', '""')}"` };
