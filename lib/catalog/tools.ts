@@ -3,7 +3,8 @@
 import * as z from "zod";
 
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
-import { searchSessions, searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/search";
+import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/schema";
+import { searchSessions } from "@/lib/catalog/search";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
 import { listSessionsInputSchema, type ProjectSummary } from "@/lib/workspace/schema";
