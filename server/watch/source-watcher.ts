@@ -5,6 +5,8 @@ import { isAppError } from "@/lib/errors";
 import { SourceWatcher } from "@/lib/workspace/source-watcher";
 
 let started: SourceWatcher | null = null;
+/** Whether the catalog was brought in step once since start: later syncs that changed nothing skip it. */
+let catalogInStep = false;
 
 /**
  * Starts the dashboard process's source watcher (issue 12, item 1) for `$CASEFILE_WORKSPACE`:
@@ -20,7 +22,10 @@ export function startSourceWatcher(): void {
     onSync: (s) => {
       if (!s.unchanged) ctx.log.info(`[casefile] synced ${s.workspace}: ${s.sessions} session(s), ${s.files_read} source file(s) read, ${s.files_written} file(s) written`);
       // The catalog follows every sync (issue 25): only sessions whose files moved are re-read.
-      void refreshCatalog(ctx).catch((error: unknown) => ctx.log.warn(`[casefile] catalog refresh failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`));
+      if (s.unchanged && catalogInStep) return;
+      void refreshCatalog(ctx)
+        .then(() => (catalogInStep = true))
+        .catch((error: unknown) => ctx.log.warn(`[casefile] catalog refresh failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`));
     },
     onError: (error) => ctx.log.warn(`[casefile] sync failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`),
   });
