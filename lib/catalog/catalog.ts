@@ -14,6 +14,7 @@ import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
+import { withFileLock } from "@/lib/fs/file-lock";
 import { resolveInside } from "@/lib/fs/paths";
 import { ENVELOPE_FILE } from "@/lib/synthesis/resolve";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
@@ -133,7 +134,7 @@ export type CatalogRefresh = { projects: number; sessions_updated: number; lines
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
-  return serialized(ctx, async () => {
+  return serialized(ctx, () => withIndexLock(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
     const db = catalogDb(ctx);
@@ -147,7 +148,17 @@ export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
       out.lines_indexed += done.lines_indexed;
     }
     return out;
-  });
+  }));
+}
+
+/**
+ * Runs `fn` holding the catalog's cross-process lock (`catalog.sqlite.lock`): one process at a
+ * time adds lines to the full-text index, so a CLI prepare and the server's watcher never index
+ * the same lines twice. Row upserts of the read paths need no lock (they are idempotent).
+ * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
+ */
+function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(workspaceCatalogFile(ctx.workspaceRoot), () => fn());
 }
 
 /**
@@ -159,7 +170,7 @@ export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
-  return serialized(ctx, async () => {
+  const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
     const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
@@ -174,7 +185,8 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
       }
     }
-  });
+  };
+  return serialized(ctx, options.fts ? () => withIndexLock(ctx, run) : run);
 }
 
 /**
