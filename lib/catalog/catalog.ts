@@ -24,8 +24,8 @@ import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { type ResolvedSession, workspaceCatalogFile } from "@/lib/workspace/sessions";
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
 
-/** Bumped whenever the schema or what a row holds changes: an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 2;
+/** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
+const SCHEMA_VERSION = 3;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */

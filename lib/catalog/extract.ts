@@ -64,17 +64,29 @@ function walkCodex(item: Record<string, unknown>, parts: string[], facts: LineFa
     facts.tools.push(item.name);
     const args = typeof item.arguments === "string" ? item.arguments : typeof item.input === "string" ? item.input : inputText(item.action ?? item.arguments);
     parts.push(item.name, bound(args, TOOL_PART_CHARS));
+    let texts = [args];
     try {
-      addFiles(JSON.parse(args), facts);
+      const parsed: unknown = JSON.parse(args);
+      addFiles(parsed, facts);
+      texts = stringsOf(parsed);
     } catch {
-      /* not JSON: apply_patch bodies name their files below */
+      /* not JSON (a custom tool's raw input): its text is searched for patch headers as it is */
     }
-    for (const m of args.matchAll(PATCH_FILE)) facts.files.push(m[1]!.trim());
+    // apply_patch bodies name their files in `*** Update File: path` headers.
+    for (const text of texts) for (const m of text.matchAll(PATCH_FILE)) facts.files.push(m[1]!.trim());
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {
     const output = typeof item.output === "string" ? item.output : inputText(item.output);
     if (/"exit_code"\s*:\s*[1-9]/.test(output) || (isObject(item.output) && item.output.success === false)) facts.error = true;
     parts.push(bound(output, TOOL_PART_CHARS));
   }
+}
+
+/** The strings of a parsed value, one level into arrays and objects (a shell command's argv, its fields). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []));
+  if (isObject(value)) return Object.values(value).flatMap((v) => stringsOf(Array.isArray(v) ? v : typeof v === "string" ? v : null));
+  return [];
 }
 
 function addFiles(input: unknown, facts: LineFacts): void {
