@@ -27,7 +27,7 @@ test.describe("search across every session (issue 25)", () => {
   test("a query too short gets a clear message, and filters narrow the hits", async ({ page }) => {
     const search = new SearchPage(page);
     await page.goto("/search?q=ab");
-    await expect(page.getByRole("alert")).toContainText("at least 3 characters");
+    await expect(page.getByRole("alert").filter({ hasText: "query: query must be at least 3 characters" })).toBeVisible();
     await page.goto("/search?q=message&source=codex&tool=no-such-tool");
     await expect(page.getByText("No matches.")).toBeVisible();
     await expect(search.results().getByRole("listitem")).toHaveCount(0);
