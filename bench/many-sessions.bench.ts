@@ -10,7 +10,7 @@
  * BENCH_SESSIONS_PER_PROJECT, BENCH_SESSION_BYTES, BENCH_CODEX_EVERY, BENCH_DIR, BENCH_PORT
  * scale it. Needs `npx next build` first. Deletes what it made unless BENCH_KEEP=1.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -56,7 +56,13 @@ function claudeTemplate(): string {
       if (text.length >= SESSION_BYTES) break;
     }
   }
-  return text.replace(/"sessionId":"[^"]*"/g, '"sessionId":"__SID__"').replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
+  return cut(text).replace(/"sessionId":"[^"]*"/g, '"sessionId":"__SID__"').replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
+}
+
+/** The text up to the first line end at or after SESSION_BYTES characters. */
+function cut(text: string): string {
+  const end = text.indexOf("\n", SESSION_BYTES);
+  return end === -1 ? text : text.slice(0, end + 1);
 }
 
 function codexTemplate(): string {
@@ -64,7 +70,7 @@ function codexTemplate(): string {
   let text = lines.join("\n") + "\n";
   const body = lines.filter((l) => !l.includes('"type":"session_meta"')).join("\n") + "\n";
   while (text.length < SESSION_BYTES) text += body;
-  return text.replaceAll(CODEX_ID, "__SID__").replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
+  return cut(text).replaceAll(CODEX_ID, "__SID__").replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
 }
 
 async function generate(src: string): Promise<{ files: number; bytes: number }> {
@@ -92,7 +98,9 @@ async function generate(src: string): Promise<{ files: number; bytes: number }> 
 /** Wall time and peak RSS (KB) of a command, through /usr/bin/time. */
 function timedCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { ms: number; peakKb: number } {
   const start = performance.now();
-  const out = execFileSync("/usr/bin/time", ["-f", "PEAK_KB=%M", cmd, ...args], { cwd: REPO, env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 }).toString();
+  const run = spawnSync("/usr/bin/time", ["-f", "PEAK_KB=%M", cmd, ...args], { cwd: REPO, env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${run.stderr.toString().slice(-2000)}`);
+  const out = run.stderr.toString();
   return { ms: performance.now() - start, peakKb: Number(/PEAK_KB=(\d+)/.exec(out)?.[1] ?? 0) };
 }
 
@@ -180,6 +188,14 @@ async function main(): Promise<void> {
   if (!existsSync(CORPUS)) throw new Error(`needs the corpus at ${CORPUS}`);
   if (!existsSync(path.join(REPO, ".next", "BUILD_ID"))) throw new Error("run `npx next build` first");
   await fs.rm(DIR, { recursive: true, force: true });
+  try {
+    await run();
+  } finally {
+    if (process.env.BENCH_KEEP !== "1") await fs.rm(DIR, { recursive: true, force: true });
+  }
+}
+
+async function run(): Promise<void> {
   const src = path.join(DIR, "sources");
   const ws = path.join(DIR, "workspace");
   console.log(`many-sessions bench: ${PROJECTS} projects × ${PER_PROJECT} sessions × ~${(SESSION_BYTES / 1000).toFixed(0)} KB, every ${CODEX_EVERY}th project Codex`);
@@ -226,7 +242,6 @@ async function main(): Promise<void> {
   } finally {
     // The whole process group: Next may have started workers of its own.
     process.kill(-server.pid!, "SIGTERM");
-    if (process.env.BENCH_KEEP !== "1") await fs.rm(DIR, { recursive: true, force: true });
   }
 }
 
