@@ -8,7 +8,8 @@
  * across every project, and the server's idle RSS (after start and after browsing).
  * Defaults are the issue's size (200 × 100 × 540 KB ≈ 10.8 GB); env BENCH_PROJECTS,
  * BENCH_SESSIONS_PER_PROJECT, BENCH_SESSION_BYTES, BENCH_CODEX_EVERY, BENCH_DIR, BENCH_PORT
- * scale it. Needs `npx next build` first. Deletes what it made unless BENCH_KEEP=1.
+ * scale it. Needs `npx next build` first. Deletes what it made unless BENCH_KEEP=1; BENCH_REUSE=1
+ * (with BENCH_KEEP=1) measures the server again on the workspace a kept run left.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -187,7 +188,7 @@ async function threeLoads(label: string, fn: () => Promise<{ ms: number; status:
 async function main(): Promise<void> {
   if (!existsSync(CORPUS)) throw new Error(`needs the corpus at ${CORPUS}`);
   if (!existsSync(path.join(REPO, ".next", "BUILD_ID"))) throw new Error("run `npx next build` first");
-  await fs.rm(DIR, { recursive: true, force: true });
+  if (process.env.BENCH_REUSE !== "1") await fs.rm(DIR, { recursive: true, force: true });
   try {
     await run();
   } finally {
@@ -199,6 +200,10 @@ async function run(): Promise<void> {
   const src = path.join(DIR, "sources");
   const ws = path.join(DIR, "workspace");
   console.log(`many-sessions bench: ${PROJECTS} projects × ${PER_PROJECT} sessions × ~${(SESSION_BYTES / 1000).toFixed(0)} KB, every ${CODEX_EVERY}th project Codex`);
+  if (process.env.BENCH_REUSE === "1" && existsSync(path.join(ws, "metadata.json"))) {
+    console.log(`reusing the sessions and workspace in ${DIR} (BENCH_REUSE=1): no generation, cp or prepare figures`);
+    return serve(ws);
+  }
   const genStart = performance.now();
   const made = await generate(src);
   console.log(`generated ${made.files} sessions, ${mb(made.bytes)} in ${sec(performance.now() - genStart)}`);
@@ -209,6 +214,11 @@ async function run(): Promise<void> {
   const catalogBytes = statSync(path.join(ws, ".casefile", "catalog.sqlite")).size + (statSync(path.join(ws, ".casefile", "catalog.sqlite-wal"), { throwIfNoEntry: false })?.size ?? 0);
   console.log(`${"prepare (with catalog + FTS) vs cp -r + wc -l".padEnd(44)} ${sec(prep.ms)} vs ${sec(cpMs)} = ${(prep.ms / cpMs).toFixed(1)}×, peak RSS ${(prep.peakKb / 1024).toFixed(0)} MB, catalog ${mb(catalogBytes)}`);
 
+  return serve(ws);
+}
+
+/** The server's figures on a prepared workspace. */
+async function serve(ws: string): Promise<void> {
   const base = `http://127.0.0.1:${PORT}`;
   const startAt = performance.now();
   const server = spawn(process.execPath, [path.join(REPO, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], { cwd: REPO, env: { ...process.env, CASEFILE_WORKSPACE: ws }, stdio: "ignore", detached: true });

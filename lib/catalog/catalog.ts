@@ -25,7 +25,7 @@ import { type ResolvedSession, workspaceCatalogFile } from "@/lib/workspace/sess
 import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */

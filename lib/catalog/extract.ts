@@ -1,9 +1,9 @@
 // What the catalog keeps of one transcript line: its searchable text, tools, files and errors.
 
 /** Characters of user or agent text kept per line (issue 25: "bounded per record"). */
-export const TEXT_CHARS = 16_000;
+export const TEXT_CHARS = 8_000;
 /** Characters kept of each tool input and each tool result. */
-export const TOOL_PART_CHARS = 2_000;
+export const TOOL_PART_CHARS = 1_000;
 
 /** The searchable part of one JSONL line; `text` is empty when the line holds nothing to find. */
 export type LineFacts = { text: string; tools: string[]; files: string[]; error: boolean };
