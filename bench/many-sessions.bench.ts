@@ -245,7 +245,7 @@ async function serve(ws: string): Promise<void> {
     const search = await post(`${base}/api/tools/search_sessions`, { query: SEARCH_PHRASE });
     console.log(`search_sessions "${SEARCH_PHRASE}": total ${String(search.json.total)} hits`);
     await threeLoads("search_sessions across every project (HTTP)", async () => ({ ...(await post(`${base}/api/tools/search_sessions`, { query: SEARCH_PHRASE })), bytes: 0 }));
-    await threeLoads("search_sessions, a rare phrase", async () => ({ ...(await post(`${base}/api/tools/search_sessions`, { query: uuid(7, 42) })), bytes: 0 }));
+    await threeLoads("search_sessions, a phrase found nowhere", async () => ({ ...(await post(`${base}/api/tools/search_sessions`, { query: uuid(7, 42) })), bytes: 0 }));
     await threeLoads("global search page (/search)", () => get(`${base}/search?q=${encodeURIComponent(SEARCH_PHRASE)}`));
     await waitIdle(server.pid!, 60_000);
     console.log(`${"server RSS idle after browsing".padEnd(44)} ${mb(treeRss(server.pid!))}`);

@@ -242,23 +242,9 @@ export type RefreshOptions = { fts: boolean };
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
-  const origin = await getProjectOrigin(ctx, project);
-  db.prepare(
-    `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
-     VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
-     ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
-       turn_count = @turns, cwd = @cwd, git_branch = @branch, broken_rows = @broken`,
-  ).run({
-    key: project.projectKey,
-    ord,
-    label: project.projectLabel,
-    stamp: indexStamp,
-    sessions: project.rows.length,
-    turns: project.rows.reduce((n, r) => n + r.turns.length, 0),
-    cwd: origin.cwd,
-    branch: origin.git_branch,
-    broken: JSON.stringify(project.brokenRows),
-  });
+  const known = db.prepare("SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
+  // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
+  if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
     (db.prepare("SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
@@ -277,9 +263,32 @@ async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: num
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
   }
+  // A session that moved may be the latest, whose file gives the project's cwd and branch.
+  if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
   if (options.fts) db.prepare("UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
   await refreshCoverage(ctx, project, indexStamp);
   return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
+}
+
+/** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
+async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
+  const origin = await getProjectOrigin(ctx, project);
+  catalogDb(ctx).prepare(
+    `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
+     VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
+     ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
+       turn_count = @turns, cwd = @cwd, git_branch = @branch, broken_rows = @broken`,
+  ).run({
+    key: project.projectKey,
+    ord,
+    label: project.projectLabel,
+    stamp: indexStamp,
+    sessions: project.rows.length,
+    turns: project.rows.reduce((n, r) => n + r.turns.length, 0),
+    cwd: origin.cwd,
+    branch: origin.git_branch,
+    broken: JSON.stringify(project.brokenRows),
+  });
 }
 
 async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
@@ -299,14 +308,19 @@ function turnsSig(row: IndexRow): string {
 /** Rewrites one session's rows when its file or index row changed; indexes only the lines it gained. */
 async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, options: RefreshOptions): Promise<{ updated: boolean; lines: number }> {
   const db = catalogDb(ctx);
-  let filePath: string | null = null;
-  try {
-    filePath = await resolveInside(project.dir, row.session_path);
-  } catch {
-    filePath = null;
+  // One stat decides whether anything moved; the realpath containment check runs when it did.
+  const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
+  let fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
+  const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === fileStamp && fileStamp !== null;
+  let filePath: string | null = unmoved ? path.join(project.dir, row.session_path) : null;
+  if (!unmoved) {
+    try {
+      filePath = await resolveInside(project.dir, row.session_path);
+    } catch {
+      filePath = null;
+      fileStamp = null;
+    }
   }
-  const st = filePath ? statSync(filePath, { throwIfNoEntry: false }) : undefined;
-  const fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
   const sameIdentity = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path;
   const sameTurns = stored && (stored.turns_sig ?? "") === turnsSig(row);
   const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;

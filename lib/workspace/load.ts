@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -77,23 +78,21 @@ export function findProject(ws: LoadedWorkspace, projectKey: string): LoadedProj
 }
 
 async function workspaceStamp(root: string): Promise<string> {
-  const parts: string[] = [await mtimeOf(path.join(root, "metadata.json"))];
+  // Synchronous stats (issue 25): two per project on every request; awaited, each was a
+  // thread-pool round trip, which a loaded machine stretches to tens of milliseconds per page.
+  const parts: string[] = [mtimeOf(path.join(root, "metadata.json"))];
   const projectsDir = path.join(root, "projects");
-  parts.push(await mtimeOf(projectsDir));
+  parts.push(mtimeOf(projectsDir));
   for (const name of await listDirs(projectsDir)) {
     const dir = path.join(projectsDir, name);
-    parts.push(name, await mtimeOf(path.join(dir, "project.json")), await mtimeOf(path.join(dir, "sessions.index.jsonl")));
+    parts.push(name, mtimeOf(path.join(dir, "project.json")), mtimeOf(path.join(dir, "sessions.index.jsonl")));
   }
   return parts.join("|");
 }
 
-async function mtimeOf(p: string): Promise<string> {
-  try {
-    const st = await fs.stat(p);
-    return `${st.mtimeMs}:${st.size}`;
-  } catch {
-    return "-";
-  }
+function mtimeOf(p: string): string {
+  const st = statSync(p, { throwIfNoEntry: false });
+  return st ? `${st.mtimeMs}:${st.size}` : "-";
 }
 
 async function listDirs(dir: string): Promise<string[]> {
