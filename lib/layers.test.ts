@@ -22,6 +22,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["analysis"],
   ["forensics"],
   ["ledger"],
+  // The derived SQLite catalog: reads every domain below it to fill its rows.
+  ["catalog"],
   // session_overview and reconstruct_session are defined above the ledger, which passes its reader in.
   ["overview", "demo", "tools/session-forensics"],
   ["tools/registry"],

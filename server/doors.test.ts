@@ -92,6 +92,19 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     expect(JSON.parse(cli.text)).toMatchObject({ status: "ok", count: 1, total: 1, sessions: [{ session_ref: "S0001", turn_count: 1, first_user_message: "message 1" }] });
   });
 
+  it("search_sessions answers the same through every door (issue 25)", async () => {
+    const input = { query: "message 1", project_key: TEST_PROJECT_KEY, limit: 5 };
+    const [cli, http, fromMcp] = await Promise.all([viaCli("search_sessions", input), viaHttp("search_sessions", input), viaMcp("search_sessions", input)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    const result = JSON.parse(cli.text) as { status: string; total: number; hits: { session_ref: string; line_number: number; snippet: string }[] };
+    expect(result.status).toBe("ok");
+    expect(result.total).toBeGreaterThan(0);
+    expect(result.hits.length).toBe(Math.min(5, result.total));
+    for (const hit of result.hits) expect(hit).toMatchObject({ project_key: TEST_PROJECT_KEY, session_ref: "S0001" });
+    for (const hit of result.hits) expect(hit.snippet.toLowerCase()).toContain("[[message 1]]");
+  });
+
   it("advertises read_session_lines with the seed's input schema and the full-mode warning", async () => {
     const { tools } = await mcp.listTools();
     const tool = tools.find((t) => t.name === "read_session_lines")!;
@@ -111,6 +124,7 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     ["query_ledger_full: max_entries not a number", "query_ledger_full", { ledger: "audit", max_entries: "many" }, "max_entries"],
     ["query_ledger_full: result not an enum value", "query_ledger_full", { result: "maybe" }, "result"],
     ["inspect_ledger_task: task_id a number", "inspect_ledger_task", { task_id: 8 }, "task_id"],
+    ["search_sessions: query too short", "search_sessions", { query: "ab" }, "query"],
   ])("a wrongly typed input gets the same invalid result through every door: %s", async (_label, tool, input, field) => {
     const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
     expect(http.text).toBe(cli.text);

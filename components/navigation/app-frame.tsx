@@ -3,9 +3,10 @@ import type { ReactNode } from "react";
 
 import { DemoBadge } from "@/components/navigation/demo-badge";
 import { routes } from "@/components/navigation/routes";
+import { HeaderSearch } from "@/components/search/header-search";
 
 /**
- * The dashboard's frame: the header bar (home link, demo badge when `demo`, Usage, Audit) over a
+ * The dashboard's frame: the header bar (home link, demo badge when `demo`, the search box, Usage, Audit) over a
  * full-height main area holding `children`. Shared by the `(dashboard)` and `(viewer)` layouts.
  */
 export function AppFrame({ demo, children }: { demo: boolean; children: ReactNode }) {
@@ -18,6 +19,7 @@ export function AppFrame({ demo, children }: { demo: boolean; children: ReactNod
         <span className="hidden text-xs text-muted sm:inline">agent session forensics</span>
         {demo && <DemoBadge />}
         <nav className="ml-auto flex items-center gap-3 text-sm">
+          <HeaderSearch />
           <Link href={routes.usage()} className="text-accent hover:underline">
             Usage
           </Link>

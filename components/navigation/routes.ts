@@ -16,6 +16,11 @@ export const routes = {
   timeline: (projectKey: string, sessionRef: string) => `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/timeline`,
   /** One line of a session file in the viewer (`agentId` for a subagent transcript). */
   line: (projectKey: string, sessionRef: string, line: number, agentId?: string | null) => `${routes.session(projectKey, sessionRef, agentId)}#L${line}`,
+  /** Search across every session of every project (issue 25); `params` the query and its filters. */
+  searchAll: (params?: Record<string, string>) => {
+    const query = new URLSearchParams(Object.entries(params ?? {}).filter(([, v]) => v !== "")).toString();
+    return `/search${query ? `?${query}` : ""}`;
+  },
   /** Project-wide search; `q` the pattern. */
   search: (projectKey: string, q?: string) => `${routes.project(projectKey)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
   /** A session's seed 003 analysis: token chart, context resets, reads. */

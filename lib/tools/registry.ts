@@ -1,10 +1,10 @@
 import type * as z from "zod";
 
 import { analysisTools } from "@/lib/analysis/tools";
+import { catalogTools, listProjectsTool, listSessionsTool } from "@/lib/catalog/tools";
 import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
-import { listSessionsTool } from "@/lib/forensics/tools";
 import { getUsageTool } from "@/lib/forensics/usage-tool";
 import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
@@ -15,7 +15,7 @@ import { sessionReaderTools } from "@/lib/session-reader/tools";
 import { synthesisTools } from "@/lib/synthesis/tools";
 import { forensicsTools } from "@/lib/tools/session-forensics";
 import { type AnyToolDefinition, parseToolInput, type ToolDefinition, type ToolInputInvalid, type ToolResult } from "@/lib/tools/define-tool";
-import { listProjectsTool, workspaceTools } from "@/lib/workspace/tools";
+import { workspaceTools } from "@/lib/workspace/tools";
 
 export type { ToolResult } from "@/lib/tools/define-tool";
 
@@ -26,7 +26,7 @@ export type { ToolResult } from "@/lib/tools/define-tool";
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").
  */
-export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, getUsageTool];
+export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, getUsageTool, ...catalogTools];
 
 /** The tools advertised to agents (MCP's list): `dashboard` tools are left out. */
 export const AGENT_TOOLS: readonly AnyToolDefinition[] = TOOLS.filter((t) => t.audience === "agent");

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
-import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { readSources } from "@/lib/workspace/sources";
 import { readSessionFacts } from "@/lib/workspace/session-facts";
@@ -19,27 +19,34 @@ import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile }
  */
 export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
   const ws = await loadWorkspace(ctx);
-  const transcripts = await Promise.all(
-    ws.projects.map(async (p) => ({
-      project_key: p.projectKey,
-      project_label: p.projectLabel,
-      session_count: p.rows.length,
-      turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
-      ...(await getProjectOrigin(ctx, p)),
-      broken_rows: p.brokenRows,
-    })),
-  );
+  const transcripts = await Promise.all(ws.projects.map((p) => transcriptSummary(ctx, p)));
   // Registered Control Plane roots follow the transcript projects (issue 11).
-  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
-  return [...transcripts, ...controlPlane];
+  return [...transcripts, ...(await controlPlaneSummaries(ctx))];
+}
+
+async function transcriptSummary(ctx: CoreContext, p: LoadedProject): Promise<ProjectSummary> {
+  return {
+    project_key: p.projectKey,
+    project_label: p.projectLabel,
+    session_count: p.rows.length,
+    turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
+    ...(await getProjectOrigin(ctx, p)),
+    broken_rows: p.brokenRows,
+  };
+}
+
+async function controlPlaneSummaries(ctx: CoreContext): Promise<ProjectSummary[]> {
+  return (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
 }
 
 /**
- * One project's summary.
+ * One project's summary, as {@link listProjects} lists it.
  * @throws AppError not_found | parse_error
  */
 export async function getProject(ctx: CoreContext, projectKey: string): Promise<ProjectSummary> {
-  const project = (await listProjects(ctx)).find((p) => p.project_key === projectKey);
+  // Only this project is summarised (issue 25: a project page costs O(project), not O(workspace)).
+  const transcript = findProject(await loadWorkspace(ctx), projectKey);
+  const project = transcript ? await transcriptSummary(ctx, transcript) : (await controlPlaneSummaries(ctx)).find((p) => p.project_key === projectKey);
   if (!project) throw new AppError("not_found", `unknown project_key '${projectKey}'`, { hint: "use the project_key from the prepared workspace" });
   return project;
 }

@@ -1,28 +1,10 @@
 import * as z from "zod";
 
 import { defineTool } from "@/lib/tools/define-tool";
-import { getProject, getSessionDetail, getWorkspaceInfo, listProjects } from "@/lib/workspace/projects";
+import { getProject, getSessionDetail, getWorkspaceInfo } from "@/lib/workspace/projects";
 import { listSessionTurns } from "@/lib/workspace/session-turns";
 import { type ProjectSummary, type SessionDetail, sessionTurnsInputSchema } from "@/lib/workspace/schema";
 import { readSources } from "@/lib/workspace/sources";
-
-/**
- * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
- * agent can discover the keys the other tools take. Read-only; takes no input.
- */
-export const listProjectsTool = defineTool({
-  name: "list_projects",
-  title: "List projects",
-  description:
-    "List the workspace's projects: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, and broken_rows (malformed index rows, with their errors). Read-only.",
-  readOnly: true,
-  input: z.object({}),
-  inputHint: "list_projects takes no input: pass {}",
-  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectSummary[] }> => {
-    const projects = await listProjects(ctx);
-    return { status: "ok", count: projects.length, projects };
-  },
-});
 
 /**
  * `list_session_turns` (issue 13, dashboard only): a page of a session's indexed turns, by

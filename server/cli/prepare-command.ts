@@ -4,6 +4,7 @@ import path from "node:path";
 
 import cliProgress from "cli-progress";
 
+import { refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
@@ -85,6 +86,8 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
     flags.date || flags.timezone
       ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
       : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
+  // The catalog and its full-text index are built with the workspace (issue 25), incrementally.
+  await refreshCatalog(ctx);
   bar?.stop();
   // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.
   const changed = !(flags.date || flags.timezone) && !keepRecorded && recorded ? sourcesChange(recorded, { claude: claudeRoots, codex: codexRoots }, flags.workspace) : null;

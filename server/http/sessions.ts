@@ -3,7 +3,7 @@ import "server-only";
 import { readViewerLinesTool } from "@/lib/session-reader/tools";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { listSessionTurnsTool } from "@/lib/workspace/tools";
-import { listSessionsTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/catalog/tools";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
 

@@ -5,7 +5,7 @@ import { cache } from "react";
 
 import { analyzeSessionTool, readChatExportTool } from "@/lib/analysis/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
-import { listSessionsTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/catalog/tools";
 import { getCoreContext } from "@/server/core";
 
 /** A session's seed 003 analysis for the Analysis page, or the not-found page. */

@@ -7,7 +7,7 @@ import { reconstructSessionTool, sessionOverviewTool } from "@/lib/tools/session
 import type { CpListSessionsResult, CpReconstructResult, CpSessionOverview } from "@/lib/sources/control-plane/forensics";
 import { getControlPlaneProjectTool, readLedgerLinesTool, verifyLedgersTool } from "@/lib/sources/control-plane/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
-import { listSessionsTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/catalog/tools";
 import { getCoreContext } from "@/server/core";
 
 /** The registered control-plane project with this key, or null (a transcript project): the `get_control_plane_project` tool. */

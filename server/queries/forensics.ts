@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { isAppError } from "@/lib/errors";
-import { grepJsonlTool, listSessionsTool } from "@/lib/forensics/tools";
+import { listSessionsTool } from "@/lib/catalog/tools";
+import { grepJsonlTool } from "@/lib/forensics/tools";
 import { sessionOverviewTool } from "@/lib/tools/session-forensics";
 import type { GrepJsonlResult, SearchHitContext, SessionOverviewResult } from "@/lib/forensics/schema";
 import { invokeToolForUi, isToolSuccess } from "@/lib/tools/registry";

@@ -5,7 +5,8 @@ import { cache } from "react";
 
 import { isAppError } from "@/lib/errors";
 import { invokeToolForUi } from "@/lib/tools/registry";
-import { getProjectTool, getSessionDetailTool, getWorkspaceInfoTool, isDemoWorkspaceTool, listProjectsTool } from "@/lib/workspace/tools";
+import { listProjectsTool } from "@/lib/catalog/tools";
+import { getProjectTool, getSessionDetailTool, getWorkspaceInfoTool, isDemoWorkspaceTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
 async function orNotFound<T>(fn: () => Promise<T>): Promise<T> {

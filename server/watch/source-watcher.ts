@@ -1,14 +1,17 @@
+import { refreshCatalog } from "@/lib/catalog/catalog";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { SourceWatcher } from "@/lib/workspace/source-watcher";
 
 let started: SourceWatcher | null = null;
+/** Whether the catalog was brought in step once since start: later syncs that changed nothing skip it. */
+let catalogInStep = false;
 
 /**
  * Starts the dashboard process's source watcher (issue 12, item 1) for `$CASEFILE_WORKSPACE`:
  * an incremental sync at once, then one per burst of source changes, for as long as the server
- * runs. Called from Next's `instrumentation.ts`; a second call is a no-op. Does not wait for the
+ * runs; after each, the workspace catalog (lib/catalog) is brought in step. Called from Next's `instrumentation.ts`; a second call is a no-op. Does not wait for the
  * first sync, so the server answers at once. Logs each sync that changed something, and failures,
  * to stderr.
  */
@@ -18,6 +21,11 @@ export function startSourceWatcher(): void {
   started = new SourceWatcher(ctx, {
     onSync: (s) => {
       if (!s.unchanged) ctx.log.info(`[casefile] synced ${s.workspace}: ${s.sessions} session(s), ${s.files_read} source file(s) read, ${s.files_written} file(s) written`);
+      // The catalog follows every sync (issue 25): only sessions whose files moved are re-read.
+      if (s.unchanged && catalogInStep) return;
+      void refreshCatalog(ctx)
+        .then(() => (catalogInStep = true))
+        .catch((error: unknown) => ctx.log.warn(`[casefile] catalog refresh failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`));
     },
     onError: (error) => ctx.log.warn(`[casefile] sync failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`),
   });

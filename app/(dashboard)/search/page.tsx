@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+
+import { GLOBAL_SEARCH_PAGE, GlobalSearch, type GlobalSearchParams } from "@/components/search/global-search";
+import { searchSessionsQuery } from "@/server/queries/search";
+
+type SearchPageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export const metadata: Metadata = { title: "Search" };
+
+export default async function GlobalSearchPage({ searchParams }: SearchPageProps) {
+  const search = await searchParams;
+  const text = (key: string) => {
+    const v = search[key];
+    return (Array.isArray(v) ? v[0] : v)?.trim() ?? "";
+  };
+  const params: GlobalSearchParams = {
+    q: text("q"),
+    project_key: text("project_key"),
+    source: text("source"),
+    since: text("since"),
+    until: text("until"),
+    file: text("file"),
+    tool: text("tool"),
+    has_error: text("has_error"),
+    offset: Math.max(0, Number(text("offset")) || 0),
+  };
+  // Unset filters are left out; the tool validates the rest (a short query comes back invalid).
+  const input: Record<string, unknown> = { query: params.q, limit: GLOBAL_SEARCH_PAGE, offset: params.offset };
+  for (const key of ["project_key", "source", "since", "until", "file", "tool"] as const) if (params[key] !== "") input[key] = params[key];
+  if (params.has_error !== "") input.has_error = params.has_error === "true";
+  const result = params.q === "" ? null : await searchSessionsQuery(input);
+  return <GlobalSearch params={params} result={result} />;
+}

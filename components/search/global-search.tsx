@@ -1,0 +1,101 @@
+import Link from "next/link";
+
+import { formatCount } from "@/components/format/format";
+import { routes } from "@/components/navigation/routes";
+import { Snippet } from "@/components/search/snippet";
+import type { SearchSessionsResult } from "@/lib/catalog/schema";
+
+/** The filters of the global search page, as typed in its URL (strings; empty when unset). */
+export type GlobalSearchParams = { q: string; project_key: string; source: string; since: string; until: string; file: string; tool: string; has_error: string; offset: number };
+
+/** Hits per page of the global search page. */
+export const GLOBAL_SEARCH_PAGE = 20;
+
+const field = "h-8 rounded border border-line-strong bg-surface px-2 text-sm";
+
+/**
+ * The global search page (issue 25): a GET form with the query and the filters (project,
+ * source, since/until, file touched, tool used, tool errors) and the ranked hits, each a
+ * `project · session · line` link that opens the viewer at the line, with its snippet's
+ * matches highlighted. Works without scripts.
+ */
+export function GlobalSearch({ params, result }: { params: GlobalSearchParams; result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string }[] } | null }) {
+  const pageParams = (offset: number) => ({ ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== "offset").map(([k, v]) => [k, String(v)])), offset: String(offset) });
+  return (
+    <div className="mx-auto flex w-full max-w-6xl min-h-0 flex-1 flex-col gap-3 overflow-auto p-4">
+      <h1 className="text-lg font-semibold">Search all sessions</h1>
+      <form role="search" method="get" action={routes.searchAll()} className="flex flex-col gap-2">
+        <div className="flex items-center gap-2">
+          <input name="q" type="search" defaultValue={params.q} aria-label="Search query" placeholder="A phrase, a file name, an error…" className={`${field} flex-1`} />
+          <button type="submit" className="h-8 rounded border border-line-strong bg-surface px-3 text-sm hover:bg-canvas">
+            Search
+          </button>
+        </div>
+        <fieldset className="flex flex-wrap items-center gap-2 text-xs text-muted">
+          <legend className="sr-only">Filters</legend>
+          <input name="project_key" defaultValue={params.project_key} aria-label="Project key" placeholder="project_key" className={`${field} w-48 font-mono`} />
+          <select name="source" defaultValue={params.source} aria-label="Source" className={field}>
+            <option value="">any source</option>
+            <option value="claude-code">Claude Code</option>
+            <option value="codex">Codex</option>
+          </select>
+          <label className="flex items-center gap-1">
+            since <input name="since" type="date" defaultValue={params.since} aria-label="Since" className={field} />
+          </label>
+          <label className="flex items-center gap-1">
+            until <input name="until" type="date" defaultValue={params.until} aria-label="Until" className={field} />
+          </label>
+          <input name="file" defaultValue={params.file} aria-label="File touched" placeholder="file touched, e.g. src/auth.ts" className={`${field} w-56 font-mono`} />
+          <input name="tool" defaultValue={params.tool} aria-label="Tool used" placeholder="tool used, e.g. WebFetch" className={`${field} w-40 font-mono`} />
+          <select name="has_error" defaultValue={params.has_error} aria-label="Tool errors" className={field}>
+            <option value="">errors or not</option>
+            <option value="true">with tool errors</option>
+            <option value="false">without tool errors</option>
+          </select>
+        </fieldset>
+      </form>
+      {result === null ? (
+        <p className="text-sm text-muted">Type at least three characters: every session of every project is searched (text, tool names, inputs and results).</p>
+      ) : result.status === "invalid" ? (
+        <ul role="alert" className="text-sm text-danger">
+          {result.errors.map((e) => (
+            <li key={e.field}>
+              {e.field}: {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <>
+          <p className="text-sm text-muted" aria-live="polite">
+            {result.total === 0 ? "No matches." : `${formatCount(result.total)} matching line${result.total === 1 ? "" : "s"}, best first; showing ${formatCount(result.offset + 1)}–${formatCount(result.offset + result.hits.length)}.`}
+          </p>
+          <ol aria-label="Search results" className="flex flex-col divide-y divide-line rounded-md border border-line bg-surface">
+            {result.hits.map((hit) => (
+              <li key={`${hit.project_key}/${hit.session_ref}:${hit.line_number}`} className="flex flex-col gap-1 px-3 py-2">
+                <Link href={routes.line(hit.project_key, hit.session_ref, hit.line_number)} className="font-mono text-xs text-accent hover:underline">
+                  {hit.project_key} · {hit.session_ref}
+                  {hit.turn_ref ? ` · ${hit.turn_ref}` : ""} · line {hit.line_number}
+                </Link>
+                <p className="font-mono text-xs break-all whitespace-pre-wrap text-ink">
+                  <Snippet text={hit.snippet} />
+                </p>
+              </li>
+            ))}
+          </ol>
+          <nav aria-label="Result pages" className="flex gap-3 text-sm">
+            {result.offset > 0 && (
+              <Link href={routes.searchAll(pageParams(Math.max(0, result.offset - GLOBAL_SEARCH_PAGE)))} className="text-accent hover:underline">
+                Previous
+              </Link>
+            )}
+            {result.offset + result.hits.length < result.total && (
+              <Link href={routes.searchAll(pageParams(result.offset + GLOBAL_SEARCH_PAGE))} className="text-accent hover:underline">
+                Next
+              </Link>
+            )}
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { catalogDb, closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { lineFacts } from "@/lib/catalog/extract";
+import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
+import { searchSessionsInputSchema } from "@/lib/catalog/schema";
+import { searchSessions } from "@/lib/catalog/search";
+import { createCoreContext, type CoreContext } from "@/lib/context";
+import { listSessions } from "@/lib/forensics/list-sessions";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { listProjects } from "@/lib/workspace/projects";
+import { workspaceCatalogFile } from "@/lib/workspace/sessions";
+import { syncWorkspace } from "@/lib/workspace/sync";
+
+const CLAUDE = path.join(SHARED_DIR, "corpus", "claude-code");
+const CODEX = path.join(SHARED_DIR, "corpus", "codex");
+
+/** Every catalog row but the row ids, stamps and risk (filled lazily by the session list). */
+function dump(ctx: CoreContext) {
+  const db = catalogDb(ctx);
+  const refOf = new Map((db.prepare("SELECT id, project_key || '/' || session_ref AS ref FROM sessions").all() as { id: number; ref: string }[]).map((r) => [r.id, r.ref]));
+  const ref = (id: unknown) => refOf.get(id as number) ?? `?${String(id)}`;
+  const strip = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
+  return {
+    projects: db.prepare("SELECT * FROM projects ORDER BY project_key").all(),
+    sessions: (db.prepare("SELECT * FROM sessions ORDER BY project_key, session_ref").all() as Record<string, unknown>[]).map((r) => strip(r, ["id", "risk_stamp", "risk_level", "reset_count"])),
+    turns: (db.prepare("SELECT * FROM turns").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    tools: (db.prepare("SELECT * FROM session_tools").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    files: (db.prepare("SELECT * FROM session_files").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    lines: (db.prepare("SELECT body, session_id, line_number FROM lines_fts").all() as Record<string, unknown>[]).map((r) => `${ref(r.session_id)}:${String(r.line_number)}:${String(r.body)}`).sort(),
+  };
+}
+
+/** A workspace synced from a copy of the corpus (Claude Code and Codex), its catalog built by the sync's refresh. */
+async function corpusSetup() {
+  const sources = await makeTempDir("casefile-catalog-src-");
+  await fs.cp(CLAUDE, path.join(sources, "claude"), { recursive: true });
+  await fs.cp(CODEX, path.join(sources, "codex"), { recursive: true });
+  const root = await makeTempDir("casefile-catalog-ws-");
+  const ctx = createCoreContext(root, { now: () => new Date("2026-11-28T00:00:00Z"), oneShot: true });
+  await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
+  const first = await refreshCatalog(ctx);
+  return { sources, root, ctx, first };
+}
+
+async function allSessionLists(ctx: CoreContext, via: "catalog" | "files") {
+  const out: unknown[] = [];
+  for (const p of (await loadWorkspace(ctx)).projects) {
+    const input = { project_key: p.projectKey, limit: 500, sort: "session_ref", order: "asc" };
+    out.push(via === "catalog" ? await catalogListSessions(ctx, input) : await listSessions(ctx, input));
+  }
+  return out;
+}
+
+describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
+  if (!HAS_SHARED) it.skip(SKIP_SHARED_MESSAGE, () => {});
+
+  it("keeps in step incrementally: a grown and a new session update their rows only, and the result equals a rebuild from the files", async () => {
+    const { sources, ctx, first } = await corpusSetup();
+    expect(first.sessions_updated).toBeGreaterThan(10);
+    expect(first.lines_indexed).toBeGreaterThan(1000);
+    expect(await refreshCatalog(ctx)).toMatchObject({ sessions_updated: 0, lines_indexed: 0 });
+
+    // Grow one Codex session by its own lines, and add a new Claude Code session.
+    const codexFile = path.join(sources, "codex", "kvsankar__agent-history");
+    const grownFile = (await fs.readdir(codexFile, { recursive: true })).map((f) => path.join(codexFile, String(f))).find((f) => f.endsWith(".jsonl"))!;
+    const grownLines = (await fs.readFile(grownFile, "utf8")).split("\n").filter((l) => l !== "").slice(0, 3);
+    await fs.appendFile(grownFile, `${grownLines.join("\n")}\n`);
+    const spotter = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts");
+    const text = await fs.readFile(path.join(spotter, "short.jsonl"), "utf8");
+    const newId = "0c0ffee0-0000-4000-8000-000000000025";
+    await fs.writeFile(path.join(spotter, `${newId}.jsonl`), text.replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${newId}"`));
+    await syncWorkspace(ctx);
+    const step = await refreshCatalog(ctx);
+    expect(step.sessions_updated).toBe(2);
+    expect(step.lines_indexed).toBe(3 + text.split("\n").filter((l) => l !== "").length);
+
+    const incremental = dump(ctx);
+    const listsBefore = await allSessionLists(ctx, "catalog");
+    const projectsBefore = await catalogProjects(ctx);
+    closeCatalog(ctx);
+    await fs.rm(workspaceCatalogFile(ctx.workspaceRoot));
+    await refreshCatalog(ctx);
+    const rebuilt = dump(ctx);
+    expect(rebuilt.lines.length).toBe(incremental.lines.length);
+    expect(rebuilt).toEqual(incremental);
+    // Deleting it loses nothing: the lists are the same, and the same as computed from the files.
+    expect(await catalogProjects(ctx)).toEqual(projectsBefore);
+    expect(projectsBefore).toEqual(await listProjects(ctx));
+    expect(await allSessionLists(ctx, "catalog")).toEqual(listsBefore);
+    expect(listsBefore).toEqual(await allSessionLists(ctx, "files"));
+  }, 120_000);
+
+  it("searches with precision and recall against a scan of the same text, with the filters", async () => {
+    const { ctx } = await corpusSetup();
+    const ws = await loadWorkspace(ctx);
+    // The scan: every line's searchable text, as the catalog reads it.
+    const scanned: { key: string; source: string; text: string }[] = [];
+    for (const project of ws.projects) {
+      for (const row of project.rows) {
+        const lines = (await fs.readFile(path.join(project.dir, row.session_path), "utf8")).split("\n");
+        lines.forEach((line, i) => {
+          if (line.trim() !== "") scanned.push({ key: `${project.projectKey}/${row.session_ref}:${i + 1}`, source: row.source, text: lineFacts(line).text.toLowerCase() });
+        });
+      }
+    }
+    for (const query of ["phantom", "README.md", "npm test", "Read", "apply_patch", "session logs"]) {
+      const expected = scanned.filter((s) => s.text.includes(query.toLowerCase())).map((s) => s.key).sort();
+      const result = await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200 }));
+      const hits = [...result.hits];
+      for (let offset = 200; offset < result.total; offset += 200) hits.push(...(await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200, offset }))).hits);
+      expect(result.total, query).toBe(expected.length);
+      expect(hits.map((h) => `${h.project_key}/${h.session_ref}:${h.line_number}`).sort(), query).toEqual(expected);
+      for (const h of hits) expect(h.snippet.replaceAll("[[", "").replaceAll("]]", "").toLowerCase(), query).toContain(query.toLowerCase());
+      expect(expected.length, query).toBeGreaterThan(0);
+    }
+    // Ranked: scores never rise down the list.
+    const ranked = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", limit: 50 }));
+    expect(ranked.hits.map((h) => h.score)).toEqual([...ranked.hits.map((h) => h.score)].sort((a, b) => b - a));
+    // Filters: source, tool, has_error and file narrow to sessions with those facts.
+    const codex = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", source: "codex", limit: 200 }));
+    const codexRefs = new Set(ws.projects.flatMap((p) => p.rows.filter((r) => r.source === "codex").map((r) => `${p.projectKey}/${r.session_ref}`)));
+    expect(codex.total).toBeGreaterThan(0);
+    for (const h of codex.hits) expect(codexRefs.has(`${h.project_key}/${h.session_ref}`)).toBe(true);
+    const db = catalogDb(ctx);
+    const withBash = new Set((db.prepare("SELECT s.project_key || '/' || s.session_ref AS r FROM sessions s JOIN session_tools t ON t.session_id = s.id WHERE t.name = 'Bash'").all() as { r: string }[]).map((r) => r.r));
+    const bash = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", tool: "Bash", limit: 200 }));
+    expect(bash.total).toBeGreaterThan(0);
+    for (const h of bash.hits) expect(withBash.has(`${h.project_key}/${h.session_ref}`)).toBe(true);
+    const errors = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", has_error: true, limit: 200 }));
+    const clean = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", has_error: false, limit: 1 }));
+    expect(errors.total + clean.total).toBe((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", limit: 1 }))).total);
+    expect(errors.total).toBeGreaterThan(0);
+    const file = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", file: "no/such/file.ts" }));
+    expect(file.total).toBe(0);
+    // A hit names its turn when the line lies inside one.
+    const inTurn = (await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "phantom", limit: 200 }))).hits.find((h) => h.turn_ref !== null);
+    expect(inTurn?.turn_ref).toMatch(/^T\d{4,}$/);
+  }, 120_000);
+
+  it("refuses a query too short for the trigram index with a clear error", () => {
+    const parsed = searchSessionsInputSchema.safeParse({ query: "ab" });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/at least 3 characters/);
+  });
+});

@@ -1,0 +1,523 @@
+// The workspace catalog: one derived SQLite file (WAL) of projects, sessions, turns, coverage and a full-text index of every line.
+
+import { createHash } from "node:crypto";
+import { createReadStream, mkdirSync, rmSync, statSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import Database from "better-sqlite3";
+
+import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
+import { processWide } from "@/lib/cache/process-wide";
+import { lineFacts } from "@/lib/catalog/extract";
+import type { CoreContext } from "@/lib/context";
+import { evidenceCoverage } from "@/lib/evidence/coverage";
+import { getSessionSummary } from "@/lib/forensics/session-summary";
+import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
+import { withFileLock } from "@/lib/fs/file-lock";
+import { resolveInside } from "@/lib/fs/paths";
+import { ENVELOPE_FILE } from "@/lib/synthesis/resolve";
+import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
+import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
+import { type ResolvedSession, workspaceCatalogFile } from "@/lib/workspace/sessions";
+import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
+
+/** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
+const SCHEMA_VERSION = 4;
+/** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
+const HEAD_BYTES = 4096;
+/** FTS rows inserted per transaction while a session is indexed. */
+const BATCH_LINES = 2000;
+
+const SCHEMA = `
+CREATE TABLE projects (
+  project_key TEXT PRIMARY KEY, ord INTEGER NOT NULL, project_label TEXT NOT NULL, index_stamp TEXT NOT NULL,
+  session_count INTEGER NOT NULL, turn_count INTEGER NOT NULL, cwd TEXT, git_branch TEXT, broken_rows TEXT NOT NULL,
+  fts_stamp TEXT, coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
+  indexed_turns INTEGER NOT NULL DEFAULT 0, synthesis_complete INTEGER NOT NULL DEFAULT 0, has_envelope INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE sessions (
+  id INTEGER PRIMARY KEY, project_key TEXT NOT NULL, session_ref TEXT NOT NULL, ord INTEGER NOT NULL,
+  source TEXT NOT NULL, source_session_id TEXT NOT NULL, session_path TEXT NOT NULL,
+  file_stamp TEXT, fts_stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
+  started_at TEXT, ended_at TEXT, duration_seconds REAL, turn_count INTEGER NOT NULL, first_user_message TEXT,
+  subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER,
+  status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
+  risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, error_count INTEGER NOT NULL DEFAULT 0, missing INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (project_key, session_ref)
+);
+CREATE INDEX sessions_by_time ON sessions (started_at);
+CREATE TABLE turns (session_id INTEGER NOT NULL, turn_ref TEXT NOT NULL, turn_start_line INTEGER NOT NULL, turn_end_line INTEGER NOT NULL, PRIMARY KEY (session_id, turn_ref)) WITHOUT ROWID;
+CREATE INDEX turns_by_line ON turns (session_id, turn_start_line);
+CREATE TABLE session_tools (session_id INTEGER NOT NULL, name TEXT NOT NULL, uses INTEGER NOT NULL, PRIMARY KEY (session_id, name)) WITHOUT ROWID;
+CREATE INDEX tools_by_name ON session_tools (name);
+CREATE TABLE session_files (session_id INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (session_id, path)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE lines_fts USING fts5 (body, session_id UNINDEXED, line_number UNINDEXED, tokenize = 'trigram');
+`;
+
+type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown> };
+const handles = processWide("catalog:handles", () => new Map<string, Handle>());
+
+/**
+ * The workspace's catalog database, opened once per process (WAL, foreign writers waited for up
+ * to 5 s). A missing file, one of an older schema, or one deleted under the process (`prepare
+ * --force` clears `.casefile/`) is created anew, empty: the refresh functions fill it from the
+ * files, which stay the source of truth.
+ */
+export function catalogDb(ctx: CoreContext): Database.Database {
+  return handle(ctx).db;
+}
+
+function handle(ctx: CoreContext): Handle {
+  const file = workspaceCatalogFile(ctx.workspaceRoot);
+  const open = handles.get(ctx.workspaceRoot);
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (open && st && st.ino === open.ino) return open;
+  if (open) {
+    open.db.close();
+    handles.delete(ctx.workspaceRoot);
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  let db = new Database(file);
+  if ((db.pragma("user_version", { simple: true }) as number) !== SCHEMA_VERSION) {
+    db.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+    db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
+  db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
+  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve() };
+  handles.set(ctx.workspaceRoot, made);
+  return made;
+}
+
+/** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown). */
+export function closeCatalog(ctx: CoreContext): void {
+  handles.get(ctx.workspaceRoot)?.db.close();
+  handles.delete(ctx.workspaceRoot);
+}
+
+/** Runs refreshes of one workspace one at a time in this process (SQLite serializes other processes). */
+function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
+  const h = handle(ctx);
+  const run = h.queue.then(fn, fn);
+  h.queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * The one function the catalog reads a session's token totals through (issue 28 owns the
+ * accounting; switch the source here): output and total tokens over the indexed turns, null when
+ * no turn's count is known.
+ */
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<{ output_tokens: number | null; total_tokens: number | null }> {
+  const usage = await getTurnUsage(ctx, session);
+  return { output_tokens: sumTokens(usage, "output_tokens"), total_tokens: sumTokens(usage, "total_tokens") };
+}
+
+/** What a refresh did: sessions whose rows were (re)written, and lines added to the full-text index. */
+export type CatalogRefresh = { projects: number; sessions_updated: number; lines_indexed: number };
+
+/**
+ * Brings the whole catalog in step with the workspace files (prepare, start-up sync, the
+ * watcher): projects whose index moved are re-read, and every session whose file changed (size,
+ * mtime) has its row rewritten and, when it grew, only its new lines indexed; unchanged sessions
+ * cost one stat. Projects gone from the workspace are dropped.
+ * @throws AppError not_found | parse_error from the workspace loader.
+ */
+export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
+  return serialized(ctx, () => withIndexLock(ctx, async () => {
+    const ws = await loadWorkspace(ctx);
+    const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
+    const db = catalogDb(ctx);
+    const keep = new Set(ws.projects.map((p) => p.projectKey));
+    for (const row of db.prepare("SELECT project_key FROM projects").all() as { project_key: string }[]) {
+      if (!keep.has(row.project_key)) dropProject(db, row.project_key);
+    }
+    for (const [ord, project] of ws.projects.entries()) {
+      const done = await refreshProject(ctx, project, ord, { fts: true });
+      out.sessions_updated += done.sessions_updated;
+      out.lines_indexed += done.lines_indexed;
+    }
+    return out;
+  }));
+}
+
+/**
+ * Runs `fn` holding the catalog's cross-process lock (`catalog.sqlite.lock`): one process at a
+ * time adds lines to the full-text index, so a CLI prepare and the server's watcher never index
+ * the same lines twice. Row upserts of the read paths need no lock (they are idempotent).
+ * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
+ */
+function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(workspaceCatalogFile(ctx.workspaceRoot), () => fn());
+}
+
+/**
+ * Read path of the lists (list_projects, the home page): re-reads only projects whose index,
+ * project.json, evidence folder or synthesis envelope moved since the catalog last saw them,
+ * with O(projects) stats; a project new to the catalog is read whole. With `fts` (search), a
+ * project whose lines were never indexed at its current index is indexed too; lines a session
+ * gains without an index change are the sync's to index ({@link refreshCatalog}).
+ * @throws AppError not_found | parse_error from the workspace loader.
+ */
+export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+  const run = async () => {
+    const ws = await loadWorkspace(ctx);
+    const db = catalogDb(ctx);
+    const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const keep = new Set(ws.projects.map((p) => p.projectKey));
+    for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
+    for (const [ord, project] of ws.projects.entries()) {
+      const row = stored.get(project.projectKey);
+      const indexStamp = projectIndexStamp(project);
+      if (!row || row.index_stamp !== indexStamp || (options.fts && row.fts_stamp !== indexStamp)) await refreshProject(ctx, project, ord, options);
+      else {
+        if (row.ord !== ord) db.prepare("UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
+        if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
+      }
+    }
+  };
+  return serialized(ctx, options.fts ? () => withIndexLock(ctx, run) : run);
+}
+
+/**
+ * Read path of one project's session list: {@link ensureProjects}' check for the project, then
+ * one stat per session file (a session grown without a sync is re-read), the "active because
+ * recent" status rechecked against the clock, and seed 003 risk filled in where it is stale.
+ * Returns the refs whose risk is still being computed (list_sessions' `risk_pending`).
+ * @throws AppError not_found | parse_error from the workspace loader.
+ */
+export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  return serialized(ctx, async () => {
+    const ws = await loadWorkspace(ctx);
+    const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
+    await refreshProject(ctx, project, ord, { fts: false });
+    return refreshRisk(ctx, project);
+  });
+}
+
+function projectIndexStamp(project: LoadedProject): string {
+  return [stampOf(path.join(project.dir, "sessions.index.jsonl")), stampOf(path.join(project.dir, "project.json")), project.projectLabel].join("|");
+}
+
+function coverageStamp(project: LoadedProject, indexStamp: string): string {
+  return [indexStamp, stampOf(path.join(project.dir, "evidence")), stampOf(path.join(project.dir, ENVELOPE_FILE))].join("|");
+}
+
+function stampOf(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
+}
+
+function dropProject(db: Database.Database, projectKey: string): void {
+  const ids = (db.prepare("SELECT id FROM sessions WHERE project_key = ?").all(projectKey) as { id: number }[]).map((r) => r.id);
+  db.transaction(() => {
+    for (const id of ids) dropSessionRows(db, id);
+    db.prepare("DELETE FROM sessions WHERE project_key = ?").run(projectKey);
+    db.prepare("DELETE FROM projects WHERE project_key = ?").run(projectKey);
+  })();
+}
+
+function dropSessionRows(db: Database.Database, id: number): void {
+  db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(id);
+  db.prepare("DELETE FROM turns WHERE session_id = ?").run(id);
+  db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(id);
+  db.prepare("DELETE FROM session_files WHERE session_id = ?").run(id);
+}
+
+type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
+
+/** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
+export type RefreshOptions = { fts: boolean };
+
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
+  const db = catalogDb(ctx);
+  const indexStamp = projectIndexStamp(project);
+  const known = db.prepare("SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
+  // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
+  if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
+  const stored = new Map(
+    (db.prepare("SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
+  );
+  const refs = new Set(project.rows.map((r) => r.session_ref));
+  for (const [ref, row] of stored) {
+    if (refs.has(ref)) continue;
+    db.transaction(() => {
+      dropSessionRows(db, row.id);
+      db.prepare("DELETE FROM sessions WHERE id = ?").run(row.id);
+    })();
+  }
+  let sessionsUpdated = 0;
+  let linesIndexed = 0;
+  for (const [i, row] of project.rows.entries()) {
+    const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
+    if (done.updated) sessionsUpdated += 1;
+    linesIndexed += done.lines;
+  }
+  // A session that moved may be the latest, whose file gives the project's cwd and branch.
+  if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
+  if (options.fts) db.prepare("UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
+  await refreshCoverage(ctx, project, indexStamp);
+  return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
+}
+
+/** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
+async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
+  const origin = await getProjectOrigin(ctx, project);
+  catalogDb(ctx).prepare(
+    `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
+     VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
+     ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
+       turn_count = @turns, cwd = @cwd, git_branch = @branch, broken_rows = @broken`,
+  ).run({
+    key: project.projectKey,
+    ord,
+    label: project.projectLabel,
+    stamp: indexStamp,
+    sessions: project.rows.length,
+    turns: project.rows.reduce((n, r) => n + r.turns.length, 0),
+    cwd: origin.cwd,
+    branch: origin.git_branch,
+    broken: JSON.stringify(project.brokenRows),
+  });
+}
+
+async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
+  const stamp = coverageStamp(project, indexStamp);
+  const db = catalogDb(ctx);
+  const stored = db.prepare("SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
+  if (stored?.coverage_stamp === stamp) return;
+  const [evidence, synthesis] = await Promise.all([evidenceCoverage(ctx, project.projectKey), getSynthesisState(ctx, project.projectKey)]);
+  db.prepare("UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
+    .run(stamp, evidence.turns_with_chain, synthesis.counts.covered_turns, synthesis.counts.indexed_turns, synthesis.complete ? 1 : 0, synthesis.envelope !== null ? 1 : 0, project.projectKey);
+}
+
+function turnsSig(row: IndexRow): string {
+  return [...row.turns].sort((a, b) => a.turn_start_line - b.turn_start_line).map((t) => `${t.turn_ref}:${t.turn_start_line}:${t.turn_end_line}`).join(",");
+}
+
+/** Rewrites one session's rows when its file or index row changed; indexes only the lines it gained. */
+async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, options: RefreshOptions): Promise<{ updated: boolean; lines: number }> {
+  const db = catalogDb(ctx);
+  // One stat decides whether anything moved; the realpath containment check runs when it did.
+  const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
+  let fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
+  const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === fileStamp && fileStamp !== null;
+  let filePath: string | null = unmoved ? path.join(project.dir, row.session_path) : null;
+  if (!unmoved) {
+    try {
+      filePath = await resolveInside(project.dir, row.session_path);
+    } catch {
+      filePath = null;
+      fileStamp = null;
+    }
+  }
+  const sameIdentity = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path;
+  const sameTurns = stored && (stored.turns_sig ?? "") === turnsSig(row);
+  const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;
+  const ftsFresh = !options.fts || (sameIdentity && stored.fts_stamp === fileStamp);
+  if (rowsFresh && ftsFresh) {
+    db.prepare("UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
+    // "active because recent" expires with the clock, not with the file: recheck only that.
+    if (stored.status_recent === 0 || filePath === null) return { updated: false, lines: 0 };
+    const summary = await getSessionSummary(ctx, { project, row, filePath });
+    const recent = mayBeRecent(ctx, summary.status, summary.ended_at);
+    const changed = db.prepare("UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
+    return { updated: changed > 0, lines: 0 };
+  }
+  let id = stored?.id;
+  if (stored && !sameIdentity) {
+    db.transaction(() => {
+      dropSessionRows(db, stored.id);
+      db.prepare("DELETE FROM sessions WHERE id = ?").run(stored.id);
+    })();
+    id = undefined;
+  }
+  if (id === undefined) {
+    id = Number(
+      db.prepare("INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
+    );
+  }
+  const sessionId = id;
+  db.transaction(() => {
+    db.prepare("DELETE FROM turns WHERE session_id = ?").run(sessionId);
+    const insert = db.prepare("INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
+    for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
+  })();
+  if (fileStamp === null || filePath === null) {
+    db.prepare(
+      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
+    ).run(ord, row.turns.length, sessionId);
+    return { updated: true, lines: 0 };
+  }
+  const session: ResolvedSession = { project, row, filePath };
+  let lines = 0;
+  if (!ftsFresh) {
+    lines = await indexLines(db, sessionId, filePath);
+    db.prepare("UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
+  }
+  if (rowsFresh) return { updated: false, lines };
+  const summary = await getSessionSummary(ctx, session);
+  const tokens = await sessionTokenTotals(ctx, session);
+  db.prepare(
+    `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
+       turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
+       output_tokens = @output_tokens, total_tokens = @total_tokens, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
+     WHERE id = @id`,
+  ).run({
+    id: sessionId,
+    ord,
+    stamp: fileStamp,
+    started_at: summary.started_at,
+    ended_at: summary.ended_at,
+    duration_seconds: summary.duration_seconds,
+    turn_count: summary.turn_count,
+    first_user_message: summary.first_user_message,
+    subagent_count: summary.subagent_count,
+    size_bytes: summary.size_bytes,
+    output_tokens: tokens.output_tokens,
+    total_tokens: tokens.total_tokens,
+    status: summary.status,
+    // "active because recent" expires with the clock: such a row is looked at again on the next read.
+    recent: mayBeRecent(ctx, summary.status, summary.ended_at),
+    last_response_preview: summary.last_response_preview,
+  });
+  return { updated: true, lines };
+}
+
+/**
+ * 1 when an `active` status may be "active because recent" (lib/forensics/status: the last record
+ * within 10 minutes of now; no timestamp: the mtime), so it is rechecked on later reads; else 0.
+ */
+function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | null): number {
+  if (status !== "active") return 0;
+  if (endedAt === null) return 1;
+  return Math.abs(ctx.now().getTime() - Date.parse(endedAt)) < ACTIVE_WINDOW_MS + 60_000 ? 1 : 0;
+}
+
+/**
+ * Adds a session file's lines to the full-text index: from where it stopped when the file grew
+ * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
+ * a line still being written is taken when it ends. Tools, files and errors are counted with it.
+ */
+async function indexLines(db: Database.Database, sessionId: number, filePath: string): Promise<number> {
+  const at = db.prepare("SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
+  const st = await fs.stat(filePath);
+  const head = await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
+  let offset = at.indexed_bytes;
+  let line = at.indexed_lines;
+  if (at.indexed_bytes === 0 || st.size < at.indexed_bytes || head !== at.head_sha) {
+    db.transaction(() => {
+      db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(sessionId);
+      db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
+      db.prepare("DELETE FROM session_files WHERE session_id = ?").run(sessionId);
+      db.prepare("UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
+    })();
+    offset = 0;
+    line = 0;
+  }
+  const insertLine = db.prepare("INSERT INTO lines_fts (body, session_id, line_number) VALUES (?, ?, ?)");
+  const addTool = db.prepare("INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
+  const addFile = db.prepare("INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
+  const addErrors = db.prepare("UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
+  let batch: { text: string; line: number }[] = [];
+  let errors = 0;
+  let added = 0;
+  const flush = db.transaction(() => {
+    for (const b of batch) {
+      const facts = lineFacts(b.text);
+      if (facts.text !== "") insertLine.run(facts.text, sessionId, b.line);
+      for (const tool of facts.tools) addTool.run(sessionId, tool);
+      for (const file of facts.files) addFile.run(sessionId, file);
+      if (facts.error) errors += 1;
+    }
+    addErrors.run(errors, sessionId);
+    errors = 0;
+    batch = [];
+  });
+  let carry: Buffer | null = null;
+  let consumed = offset;
+  for await (const chunk of createReadStream(filePath, { start: offset, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+      line += 1;
+      added += 1;
+      const text = buf.toString("utf8", start, nl);
+      if (text.trim() !== "") batch.push({ text, line });
+      consumed += nl + 1 - start;
+      start = nl + 1;
+      if (batch.length >= BATCH_LINES) flush();
+    }
+    carry = start < buf.length ? buf.subarray(start) : null;
+  }
+  flush();
+  db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, await headSha(filePath, Math.min(HEAD_BYTES, consumed)), sessionId);
+  return added;
+}
+
+async function headSha(filePath: string, bytes: number): Promise<string> {
+  const fh = await fs.open(filePath, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return createHash("sha256").update(buf.subarray(0, bytesRead)).digest("hex");
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
+async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  const db = catalogDb(ctx);
+  const stale = db.prepare("SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
+  const pending: string[] = [];
+  const update = db.prepare("UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < stale.length; i = next++) {
+      const s = stale[i]!;
+      const row = rows.get(s.session_ref);
+      if (!row) continue;
+      const session: ResolvedSession = { project, row, filePath: await resolveInside(project.dir, row.session_path) };
+      const risk = await getSessionRiskIfReady(ctx, session);
+      if (risk === "pending") {
+        pending.push(s.session_ref);
+        update.run(null, null, null, s.id);
+      } else update.run(s.file_stamp, risk.risk_level, risk.reset_count, s.id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, stale.length) }, worker));
+  return pending.sort();
+}
+
+/** The list_sessions row of a catalog session row. */
+export function sessionItem(r: Record<string, unknown>): SessionListItem {
+  return {
+    session_ref: r.session_ref as string,
+    source: r.source as string,
+    source_session_id: r.source_session_id as string,
+    started_at: (r.started_at as string | null) ?? null,
+    ended_at: (r.ended_at as string | null) ?? null,
+    duration_seconds: (r.duration_seconds as number | null) ?? null,
+    turn_count: r.turn_count as number,
+    first_user_message: (r.first_user_message as string | null) ?? null,
+    subagent_count: r.subagent_count as number,
+    size_bytes: r.size_bytes as number,
+    output_tokens: (r.output_tokens as number | null) ?? null,
+    status: (r.status as SessionListItem["status"]) ?? null,
+    last_response_preview: (r.last_response_preview as string | null) ?? null,
+    risk_level: (r.risk_level as SessionListItem["risk_level"]) ?? null,
+    reset_count: (r.reset_count as number | null) ?? null,
+  };
+}

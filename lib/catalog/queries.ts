@@ -1,0 +1,103 @@
+// The lists and pages read from the catalog: projects, one project's sessions, the home overview — each in O(page).
+
+import { catalogDb, ensureProjects, ensureProjectSessions, sessionItem } from "@/lib/catalog/catalog";
+import type { CoreContext } from "@/lib/context";
+import type { InvalidFieldResult } from "@/lib/forensics/list-sessions";
+import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
+import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { listSessionsInputSchema, type ListSessionsResult, type ProjectSummary } from "@/lib/workspace/schema";
+
+/** A `projects` row of the catalog. */
+export type CatalogProjectRow = {
+  project_key: string;
+  project_label: string;
+  session_count: number;
+  turn_count: number;
+  cwd: string | null;
+  git_branch: string | null;
+  broken_rows: string;
+  turns_with_chain: number;
+  covered_turns: number;
+  indexed_turns: number;
+  synthesis_complete: number;
+  has_envelope: number;
+};
+
+/**
+ * `list_projects` from the catalog: every transcript project in directory order with its counts,
+ * origin and malformed index rows, then the registered Control Plane roots (issue 11). The same
+ * values as computing them from the files ({@link import("@/lib/workspace/projects").listProjects}).
+ * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
+ */
+/**
+ * The catalog's transcript projects in directory order, brought in step first (only projects
+ * whose index, evidence folder or envelope moved are re-read).
+ * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
+ */
+export async function catalogProjectRows(ctx: CoreContext): Promise<CatalogProjectRow[]> {
+  await ensureProjects(ctx);
+  return catalogDb(ctx).prepare("SELECT * FROM projects ORDER BY ord").all() as CatalogProjectRow[];
+}
+
+export async function catalogProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
+  const rows = await catalogProjectRows(ctx);
+  const transcripts: ProjectSummary[] = rows.map((r) => ({
+    project_key: r.project_key,
+    project_label: r.project_label,
+    session_count: r.session_count,
+    turn_count: r.turn_count,
+    cwd: r.cwd,
+    git_branch: r.git_branch,
+    broken_rows: JSON.parse(r.broken_rows) as ProjectSummary["broken_rows"],
+  }));
+  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
+  return [...transcripts, ...controlPlane];
+}
+
+const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"]);
+
+/**
+ * `list_sessions` (seed 004's paginated shape) from the catalog: the project's rows are brought
+ * in step (one stat per session), then filtered by `q` (case-insensitive, over session_ref,
+ * source, source_session_id and the first user message) and `risk`, sorted by `sort`/`order`
+ * (nulls last, ties by session_ref) and sliced by `offset`/`limit` in SQL.
+ * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
+ * @throws AppError parse_error when the workspace is malformed (contract §1.10).
+ */
+export async function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+  const parsed = listSessionsInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      status: "invalid",
+      errors: parsed.error.issues.map((issue) => ({
+        field: issue.path.join(".") || "input",
+        message: issue.message,
+        hint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
+      })),
+    };
+  }
+  const { project_key, limit, offset, sort, order, q, risk } = parsed.data;
+  const project = findProject(await loadWorkspace(ctx), project_key);
+  if (!project) {
+    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
+  }
+  const pending = await ensureProjectSessions(ctx, project);
+  if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
+  const where = ["project_key = @key"];
+  const params: Record<string, unknown> = { key: project_key };
+  if (q) {
+    where.push("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)");
+    params.q = q.toLowerCase();
+  }
+  if (risk) {
+    where.push("risk_level = @risk");
+    params.risk = risk;
+  }
+  const db = catalogDb(ctx);
+  const filter = where.join(" AND ");
+  const total = (db.prepare(`SELECT count(*) AS n FROM sessions WHERE ${filter}`).get(params) as { n: number }).n;
+  const dir = order === "asc" ? "ASC" : "DESC";
+  const rows = db.prepare(`SELECT * FROM sessions WHERE ${filter} ORDER BY (${sort} IS NULL), ${sort} ${dir}, session_ref ASC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Record<string, unknown>[];
+  const sessions = rows.map(sessionItem);
+  return { status: "ok", project_key, count: sessions.length, total, offset, limit, sessions, risk_pending: pending };
+}

@@ -1,0 +1,88 @@
+// search_sessions: ranked full-text search over every session's lines, through the catalog's FTS5 trigram index.
+
+import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
+import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
+import type { CoreContext } from "@/lib/context";
+
+/**
+ * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
+ * tool results), best first (BM25; ties by project, session, line), with the session filters.
+ * `total` counts every matching line; `session_id` is the source's session id; `turn_ref` the
+ * indexed turn holding the line, null outside every turn. The catalog is brought in step with
+ * moved projects first (stats only).
+ * @throws AppError not_found | parse_error when the workspace cannot be loaded.
+ */
+export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
+  await ensureProjects(ctx, { fts: true });
+  const db = catalogDb(ctx);
+  const where = ["lines_fts MATCH @match"];
+  const params: Record<string, unknown> = { match: `"${input.query.replaceAll('"', '""')}"` };
+  if (input.project_key) {
+    where.push("s.project_key = @project_key");
+    params.project_key = input.project_key;
+  }
+  if (input.source) {
+    where.push("s.source = @source");
+    params.source = input.source;
+  }
+  if (input.since) {
+    where.push("coalesce(s.ended_at, s.started_at) >= @since");
+    params.since = new Date(input.since).toISOString();
+  }
+  if (input.until) {
+    where.push("s.started_at <= @until");
+    params.until = untilIso(input.until);
+  }
+  if (input.file) {
+    where.push("EXISTS (SELECT 1 FROM session_files f WHERE f.session_id = s.id AND instr(f.path, @file) > 0)");
+    params.file = input.file;
+  }
+  if (input.tool) {
+    where.push("EXISTS (SELECT 1 FROM session_tools t WHERE t.session_id = s.id AND t.name = @tool)");
+    params.tool = input.tool;
+  }
+  if (input.has_error !== undefined) where.push(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
+  const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.join(" AND ")}`;
+  const total = (db.prepare(`SELECT count(*) AS n ${from}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(
+      `SELECT s.id AS sid, s.project_key, s.session_ref, s.source_session_id, lines_fts.line_number AS line_number,
+         highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') AS snippet, bm25(lines_fts) AS rank
+       ${from} ORDER BY rank, s.project_key, s.session_ref, lines_fts.line_number LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...params, limit: input.limit, offset: input.offset }) as { sid: number; project_key: string; session_ref: string; source_session_id: string; line_number: number; snippet: string; rank: number }[];
+  const turnOf = db.prepare("SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
+  const hits = rows.map((r) => ({
+    project_key: r.project_key,
+    session_ref: r.session_ref,
+    session_id: r.source_session_id,
+    line_number: r.line_number,
+    turn_ref: (turnOf.get(r.sid, r.line_number, r.line_number) as { turn_ref: string } | undefined)?.turn_ref ?? null,
+    snippet: snippetOf(r.snippet),
+    // BM25 is lower-is-better and negative; the score is its negation, higher is better.
+    score: Math.round(-r.rank * 1000) / 1000,
+  }));
+  return { status: "ok", total, offset: input.offset, limit: input.limit, hits };
+}
+
+/** Characters of context kept before the first match and after it in a snippet. */
+const SNIPPET_BEFORE = 80;
+const SNIPPET_AFTER = 200;
+
+/** The part of a highlighted line around its first match, on one line, `…` where it was cut; marks never cut. */
+function snippetOf(marked: string): string {
+  const open = marked.indexOf(HIT_OPEN);
+  const close = open === -1 ? -1 : marked.indexOf(HIT_CLOSE, open);
+  const start = open === -1 ? 0 : Math.max(0, open - SNIPPET_BEFORE);
+  let end = Math.min(marked.length, (close === -1 ? 0 : close + HIT_CLOSE.length) + SNIPPET_AFTER);
+  // Never end inside a later mark: close it or leave it out.
+  const lastOpen = marked.lastIndexOf(HIT_OPEN, end - 1);
+  if (lastOpen > close && marked.lastIndexOf(HIT_CLOSE, end - 1) < lastOpen) end = lastOpen;
+  const text = marked.slice(start, end).replace(/\s+/g, " ").trim();
+  return `${start > 0 ? "…" : ""}${text}${end < marked.length ? "…" : ""}`;
+}
+
+/** A bare date as `until` means the whole day. */
+function untilIso(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59.999Z`).toISOString() : new Date(value).toISOString();
+}
