@@ -13,7 +13,7 @@ import { listSessions } from "@/lib/forensics/list-sessions";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { listProjects } from "@/lib/workspace/projects";
-import { workspaceCatalogFile } from "@/lib/workspace/sessions";
+import { catalogPath } from "@/lib/fs/workspace-layout";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const CLAUDE = path.join(SHARED_DIR, "corpus", "claude-code");
@@ -83,7 +83,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     const listsBefore = await allSessionLists(ctx, "catalog");
     const projectsBefore = await catalogProjects(ctx);
     closeCatalog(ctx);
-    await fs.rm(workspaceCatalogFile(ctx.workspaceRoot));
+    await fs.rm(catalogPath(ctx.workspaceRoot));
     await refreshCatalog(ctx);
     const rebuilt = dump(ctx);
     expect(rebuilt.lines.length).toBe(incremental.lines.length);

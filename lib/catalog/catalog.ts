@@ -16,13 +16,14 @@ import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { resolveInside } from "@/lib/fs/paths";
-import { ENVELOPE_FILE } from "@/lib/synthesis/resolve";
+import { SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
-import { type ResolvedSession, workspaceCatalogFile } from "@/lib/workspace/sessions";
-import { getTurnUsage, sumTokens } from "@/lib/workspace/turn-usage";
+import { catalogPath } from "@/lib/fs/workspace-layout";
+import type { ResolvedSession } from "@/lib/workspace/sessions";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
 const SCHEMA_VERSION = 4;
@@ -43,7 +44,7 @@ CREATE TABLE sessions (
   source TEXT NOT NULL, source_session_id TEXT NOT NULL, session_path TEXT NOT NULL,
   file_stamp TEXT, fts_stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
   started_at TEXT, ended_at TEXT, duration_seconds REAL, turn_count INTEGER NOT NULL, first_user_message TEXT,
-  subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER,
+  subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER, cost_usd REAL,
   status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
   risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, error_count INTEGER NOT NULL DEFAULT 0, missing INTEGER NOT NULL DEFAULT 0,
   UNIQUE (project_key, session_ref)
@@ -71,7 +72,7 @@ export function catalogDb(ctx: CoreContext): Database.Database {
 }
 
 function handle(ctx: CoreContext): Handle {
-  const file = workspaceCatalogFile(ctx.workspaceRoot);
+  const file = catalogPath(ctx.workspaceRoot);
   const open = handles.get(ctx.workspaceRoot);
   const st = statSync(file, { throwIfNoEntry: false });
   if (open && st && st.ino === open.ino) return open;
@@ -118,9 +119,10 @@ function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
  * accounting; switch the source here): output and total tokens over the indexed turns, null when
  * no turn's count is known.
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<{ output_tokens: number | null; total_tokens: number | null }> {
-  const usage = await getTurnUsage(ctx, session);
-  return { output_tokens: sumTokens(usage, "output_tokens"), total_tokens: sumTokens(usage, "total_tokens") };
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<{ output_tokens: number | null; total_tokens: number | null; cost_usd: number | null }> {
+  const { totals } = await readSessionUsage(ctx, session);
+  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
+  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
 }
 
 /** What a refresh did: sessions whose rows were (re)written, and lines added to the full-text index. */
@@ -158,7 +160,7 @@ export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
  * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
  */
 function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
-  return withFileLock(workspaceCatalogFile(ctx.workspaceRoot), () => fn());
+  return withFileLock(catalogPath(ctx.workspaceRoot), () => fn());
 }
 
 /**
@@ -210,7 +212,7 @@ function projectIndexStamp(project: LoadedProject): string {
 }
 
 function coverageStamp(project: LoadedProject, indexStamp: string): string {
-  return [indexStamp, stampOf(path.join(project.dir, "evidence")), stampOf(path.join(project.dir, ENVELOPE_FILE))].join("|");
+  return [indexStamp, stampOf(path.join(project.dir, "evidence")), stampOf(path.join(project.dir, SYNTHESIS_FILE))].join("|");
 }
 
 function stampOf(file: string): string {
@@ -355,7 +357,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   })();
   if (fileStamp === null || filePath === null) {
     db.prepare(
-      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
+      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
     return { updated: true, lines: 0 };
   }
@@ -371,7 +373,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   db.prepare(
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
-       output_tokens = @output_tokens, total_tokens = @total_tokens, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
+       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
      WHERE id = @id`,
   ).run({
     id: sessionId,
@@ -386,6 +388,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     size_bytes: summary.size_bytes,
     output_tokens: tokens.output_tokens,
     total_tokens: tokens.total_tokens,
+    cost_usd: tokens.cost_usd,
     status: summary.status,
     // "active because recent" expires with the clock: such a row is looked at again on the next read.
     recent: mayBeRecent(ctx, summary.status, summary.ended_at),
@@ -515,6 +518,8 @@ export function sessionItem(r: Record<string, unknown>): SessionListItem {
     subagent_count: r.subagent_count as number,
     size_bytes: r.size_bytes as number,
     output_tokens: (r.output_tokens as number | null) ?? null,
+    total_tokens: (r.total_tokens as number | null) ?? null,
+    cost_usd: (r.cost_usd as number | null) ?? null,
     status: (r.status as SessionListItem["status"]) ?? null,
     last_response_preview: (r.last_response_preview as string | null) ?? null,
     risk_level: (r.risk_level as SessionListItem["risk_level"]) ?? null,

@@ -54,7 +54,7 @@ export async function catalogProjects(ctx: CoreContext): Promise<ProjectSummary[
   return [...transcripts, ...controlPlane];
 }
 
-const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "reset_count", "risk_level"]);
+const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"]);
 
 /**
  * `list_sessions` (seed 004's paginated shape) from the catalog: the project's rows are brought

@@ -59,6 +59,8 @@ export const projectRelPath = (projectKey: string, rel: string): string => `${PR
 export const synthesisPath = (projectDirPath: string): string => path.join(projectDirPath, SYNTHESIS_FILE);
 /** `<root>/.casefile/<area>[/<name>...]`. */
 export const derivedPath = (root: string, area: DerivedArea, ...names: string[]): string => path.join(root, CASEFILE_DIR, area, ...names);
+/** `<root>/.casefile/catalog.sqlite`: the derived catalog and full-text index (lib/catalog owns its content). */
+export const catalogPath = (root: string): string => path.join(root, CASEFILE_DIR, "catalog.sqlite");
 /** `<root>/.casefile-staging`. */
 export const stagingDir = (root: string): string => path.join(root, STAGING_DIR);
 /** `<root>/audit`. */

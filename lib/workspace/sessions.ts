@@ -76,14 +76,6 @@ export async function getSession(ctx: CoreContext, projectKey: string, sessionRe
   return resolved.session;
 }
 
-/**
- * `<workspace>/.casefile/catalog.sqlite`: the derived catalog and full-text index (lib/catalog
- * owns the file; safe to delete, rebuilt from the workspace files on open).
- */
-export function workspaceCatalogFile(workspaceRoot: string): string {
-  return path.join(workspaceRoot, CASEFILE_DIR, "catalog.sqlite");
-}
-
 /** The persisted line index of a workspace file (cached under `.casefile/index`). */
 export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promise<LineIndex> {
   return getLineIndex(filePath, workspaceIndexDir(ctx));
