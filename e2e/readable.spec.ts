@@ -30,7 +30,7 @@ test.describe("a transcript a person can read", () => {
     await page.goto(session.url);
     await viewerPage.waitForLoaded();
 
-    await expect(page.getByTestId("session-about")).toHaveText(/^User asked: "\/wsd:init --custom"/);
+    await expect(page.getByTestId("session-about")).toHaveText(/^User asked: "We have recently seen a number of User Agents/); // the first real request, not the slash command (issue 28)
     await expect(viewerPage.row(7).getByTestId("slash-command")).toHaveText("/wsd:init --custom");
     await expect(viewerPage.row(7)).not.toContainText("<command-name>");
     await expect(viewerPage.row(7).getByRole("link", { name: "7", exact: true })).toHaveAttribute("title", /^Line 7 · .*2026/);
