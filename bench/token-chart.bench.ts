@@ -1,0 +1,119 @@
+/**
+ * Token chart benchmark (issue 29), not a test: `npx tsx bench/token-chart.bench.ts`.
+ *
+ * Prepares a fresh workspace over the ≥ 900 MB real-shaped Claude Code session of
+ * `bench/real-shaped.ts` (its own directory: the analysis cache starts empty), starts the built
+ * app (`next start`, as `casefile serve` does) and opens the session's Analysis tab in Chromium:
+ * the time from navigation start until the token chart's uPlot canvas is in the page and has
+ * pixels drawn on it. The first visit after the server started is cold (the analysis is
+ * computed and cached), the next ones warm. Goal (issue 29): ≤ 1 s.
+ *
+ * Caveat: the real-shaped session repeats the corpus transcripts round after round, so their
+ * message ids repeat and the token points (one per message, issue 28) come from the last round
+ * only (a few hundred points, while every round's resets are marked); a real gigabyte session
+ * has tens of thousands of points and a larger page.
+ *
+ * Flags: `--visits N` (default 3: one cold, the rest warm), `--workspace DIR` (default
+ * /tmp/casefile-bench/token-chart-ws, removed at the end unless `--keep`), `--screenshot FILE`
+ * (a screenshot of the last visit). Needs a `next build` (built when missing). The machine may
+ * be shared: run it a few times and read medians.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+import { chromium, type Page } from "@playwright/test";
+
+import { dashboardServerEnv } from "@/server/cli/serve-command";
+
+import { ensureRealShapedWorkspace } from "./real-shaped";
+
+const APP_DIR = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
+const PORT = Number(process.env.CASEFILE_BENCH_PORT ?? 3260);
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+};
+const VISITS = Math.max(2, Number(flag("--visits") ?? 3));
+const WORKSPACE = flag("--workspace") ?? "/tmp/casefile-bench/token-chart-ws";
+const SCREENSHOT = flag("--screenshot");
+const KEEP = args.includes("--keep");
+
+const ms = (n: number): string => `${n.toFixed(0)} ms`;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+async function startServer(workspace: string): Promise<ChildProcess> {
+  if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
+  const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    cwd: APP_DIR,
+    env: dashboardServerEnv(process.env, workspace),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("Ready")) resolve();
+    });
+    server.on("exit", (code) => reject(new Error(`next start exited with ${code}`)));
+  });
+  return server;
+}
+
+/** Resolves once the chart's canvas exists and holds at least one non-transparent pixel. */
+async function waitForDrawnChart(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="token-chart"] canvas');
+      if (!canvas || canvas.width === 0 || canvas.height === 0) return false;
+      const pixels = canvas.getContext("2d")?.getImageData(0, 0, canvas.width, canvas.height).data;
+      if (!pixels) return false;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+      return false;
+    },
+    undefined,
+    { polling: "raf", timeout: 300_000 },
+  );
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const ws = await ensureRealShapedWorkspace({ fresh: true, workspace: WORKSPACE });
+  const s = ws.claudeSession;
+  console.log(`workspace ${ws.workspace} prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s: claude-code ${(ws.claudeStats.bytes / 1e6).toFixed(0)} MB, ${s.lines} lines, ${s.turns} turns → ${s.project_key}/${s.session_ref}`);
+  const server = await startServer(ws.workspace);
+  const browser = await chromium.launch({
+    executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const url = `http://127.0.0.1:${PORT}/projects/${s.project_key}/sessions/${s.session_ref}/analysis`;
+    const times: number[] = [];
+    for (let i = 0; i < VISITS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      try {
+        const start = performance.now();
+        await page.goto(url, { waitUntil: "commit", timeout: 300_000 });
+        await waitForDrawnChart(page);
+        times.push(performance.now() - start);
+        const points = await page.evaluate(() => document.querySelectorAll('[data-testid="reset-marker"]').length);
+        console.log(`visit ${i + 1} (${i === 0 ? "cold" : "warm"}): chart drawn after ${ms(times[i]!)} (${points} reset markers)`);
+        if (SCREENSHOT && i === VISITS - 1) await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      } finally {
+        await context.close();
+      }
+    }
+    const warm = times.slice(1);
+    console.log(`token chart on ${(ws.claudeStats.bytes / 1e9).toFixed(2)} GB session: cold ${ms(times[0]!)}, warm median ${ms(median(warm))} (${warm.map(ms).join(", ")}); goal ≤ 1000 ms`);
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+    if (!KEEP) await fs.rm(ws.workspace, { recursive: true, force: true });
+  }
+}
+
+await main();
