@@ -342,7 +342,8 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       const elapsed = performance.now() - started;
       clearInterval(timer);
       expect(elapsed).toBeGreaterThan(300);
-      expect(turns).toBeGreaterThanOrEqual(5);
+      // A scan that never yielded would let the timer fire at most once; a loaded machine stretches slices, so ask for two.
+      expect(turns).toBeGreaterThanOrEqual(2);
     });
   });
 
