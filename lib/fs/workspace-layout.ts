@@ -30,7 +30,7 @@ export const SYNTHESIS_FILE = "project-synthesis.json";
 /** The folders under `.casefile/`, one per kind of derived data. */
 export type DerivedArea = "index" | "analysis" | "forensics" | "usage" | "sync";
 /** The configuration files under `.casefile-config/`. */
-export type ConfigName = "sources.json" | "control-plane.json" | "pricing.json";
+export type ConfigName = "sources.json" | "control-plane.json" | "pricing.json" | "retention.json";
 
 /** What `prepare --force` deletes before it rebuilds (never configuration, staging or the audit ledger). */
 export const REBUILT_ENTRIES: readonly string[] = [PROJECTS_DIR, METADATA_FILE, CASEFILE_DIR];

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { AUDIT_DIR } from "@/lib/fs/workspace-layout";
+import { AUDIT_DIR, configPath } from "@/lib/fs/workspace-layout";
 
 /*
  * The one module that knows where the audit ledger lives (seed 002 layout, contract §4.1):
@@ -13,8 +13,10 @@ import { AUDIT_DIR } from "@/lib/fs/workspace-layout";
  *     traces/tool-traces.head.json        the chain's head (lib/ledger/head.ts, issue 26), and
  *     traces/tool-traces.head.b.json      its second slot (the two are written in turn)
  *     pruned.jsonl                        blobs removed by retention (lib/ledger/retention.ts)
- *     retention.json                      the workspace's blob retention: size cap, default age
  *     inputs/<sha256>                     content-addressed input and output blobs
+ *
+ * The blob retention settings (size cap, default age) are configuration:
+ * `<workspace>/.casefile-config/retention.json`.
  *
  * `audit/` sits beside `projects/` and `.casefile/`, which `prepare --force` deletes; the ledger
  * is never among them (lib/workspace/prepare.ts clears only projects, metadata.json, .casefile).
@@ -33,7 +35,7 @@ export type LedgerPaths = { root: string; tracesDir: string; active: string; hea
 export function ledgerPaths(workspaceRoot: string): LedgerPaths {
   const root = path.join(workspaceRoot, LEDGER_DIR);
   const tracesDir = path.join(root, "traces");
-  return { root, tracesDir, active: path.join(tracesDir, ACTIVE), head: path.join(tracesDir, "tool-traces.head.json"), headSlots: [path.join(tracesDir, "tool-traces.head.json"), path.join(tracesDir, "tool-traces.head.b.json")], inputsDir: path.join(root, "inputs"), pruned: path.join(root, "pruned.jsonl"), retention: path.join(root, "retention.json") };
+  return { root, tracesDir, active: path.join(tracesDir, ACTIVE), head: path.join(tracesDir, "tool-traces.head.json"), headSlots: [path.join(tracesDir, "tool-traces.head.json"), path.join(tracesDir, "tool-traces.head.b.json")], inputsDir: path.join(root, "inputs"), pruned: path.join(root, "pruned.jsonl"), retention: configPath(workspaceRoot, "retention.json") };
 }
 
 /** The file name of segment `n` (`tool-traces.00000001.jsonl`). */

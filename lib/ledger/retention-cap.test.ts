@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
@@ -10,7 +11,7 @@ import { verifyLedger } from "@/lib/ledger/verify";
 import { HAS_SHARED, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool } from "@/lib/tools/registry";
 
-/* The retention cap (audit/retention.json max_bytes) is applied by recorded calls themselves (issue 26). */
+/* The retention cap (.casefile-config/retention.json max_bytes) is applied by recorded calls themselves (issue 26). */
 
 describe.skipIf(!HAS_SHARED)(`the blob size cap${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   it("is enforced after the first recorded call of a process, oldest blobs first, ledger lines untouched", async () => {
@@ -18,6 +19,7 @@ describe.skipIf(!HAS_SHARED)(`the blob size cap${HAS_SHARED ? "" : ` (${SKIP_SHA
     const { projectKey, sessions } = await corpusSessions(root);
     const ledger = getLedger(root);
     await fs.mkdir(ledger.paths.root, { recursive: true });
+    await fs.mkdir(path.dirname(ledger.paths.retention), { recursive: true });
     await fs.writeFile(ledger.paths.retention, JSON.stringify({ max_bytes: 1 }));
     await callTool(createCoreContext(root), "read_session_lines", { project_key: projectKey, session_ref: sessions[0]!.ref, start_line: 1, end_line: 2 }, { door: "cli" });
     for (let i = 0; i < 500 && (await readPruned(ledger.paths)).size === 0; i++) await new Promise((r) => setTimeout(r, 10));

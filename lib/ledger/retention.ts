@@ -9,7 +9,7 @@ import type { PrunedRecord } from "@/lib/ledger/blobs";
 import type { LedgerPaths } from "@/lib/ledger/paths";
 
 /**
- * `audit/retention.json` (issue 26): `max_bytes`, a cap on the blobs in `audit/inputs/` enforced
+ * `.casefile-config/retention.json` (issue 26): `max_bytes`, a cap on the blobs in `audit/inputs/` enforced
  * after calls (oldest blobs first), and `older_than_days`, the default age of
  * `casefile audit prune`. Both optional; absent means no automatic pruning.
  */

@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -27,6 +28,7 @@ describe.skipIf(!HAS_SHARED)(`casefile audit prune${HAS_SHARED ? "" : ` (${SKIP_
     expect(JSON.parse(out)).toMatchObject({ removed: 0 });
     await expect(runAudit(root, "prune", false, { olderThan: "a month" })).rejects.toMatchObject({ code: "invalid_input" });
     await expect(runAudit(root, "prune", false, {})).rejects.toMatchObject({ code: "invalid_input" });
+    await fs.mkdir(path.dirname(ledger.paths.retention), { recursive: true });
     await fs.writeFile(ledger.paths.retention, JSON.stringify({ max_bytes: 1 }));
     out = "";
     expect(await runAudit(root, "prune", false, {})).toBe(0);
