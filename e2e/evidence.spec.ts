@@ -33,7 +33,6 @@ test.describe("evidence editor on a corpus session", () => {
       await viewerPage.jumpInput().fill(String(outside.start));
       await viewerPage.jumpInput().press("Enter");
       await viewerPage.row(outside.start).getByRole("link", { name: String(outside.start), exact: true }).click();
-      await viewerPage.scrollUpTo(outside.end);
       await viewerPage.row(outside.end).getByRole("link", { name: String(outside.end), exact: true }).click({ modifiers: ["Shift"] });
       await expect(page).toHaveURL(new RegExp(`#L${outside.start}-L${outside.end}$`));
       await viewerPage.expectRowBudget();

@@ -48,6 +48,23 @@ test.describe("viewer on a long corpus session", () => {
     await viewerPage.expectRowBudget();
   });
 
+  test("a jump near the end stays on its line when that part of the session arrives late", async ({ page, viewerPage, request }) => {
+    const lineCount = await viewerPage.lineCountFromApi(request);
+    const target = lineCount - 23;
+    // A cold first visit: the line windows past the first arrive 1.5 s after the jump. Their rows
+    // then grow from placeholders all at once; the viewer must not slide to the session's end.
+    await page.route(/\/lines\?/, async (route) => {
+      if (Number(new URL(route.request().url()).searchParams.get("start")) > 1) await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    await viewerPage.jumpInput().fill(String(target));
+    await viewerPage.jumpInput().press("Enter");
+    await viewerPage.row(target).getByRole("link", { name: String(target), exact: true }).click();
+    await viewerPage.waitForLoaded(target);
+    await expect(viewerPage.row(target)).toBeInViewport();
+    await viewerPage.expectRowBudget();
+  });
+
   test("follows a #L40-L45 deep link and line-number clicks", async ({ viewerPage, page }) => {
     await page.goto(`${page.url().split("#")[0]}#L40-L45`);
     for (let line = 40; line <= 45; line++) await expect(viewerPage.row(line)).toHaveAttribute("data-highlighted", "true");

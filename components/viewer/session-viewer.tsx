@@ -15,6 +15,7 @@ import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
 import { lineWindowQuery, windowBounds } from "./queries";
 import { findTurn } from "./turn-index";
+import { adjustsScrollOnResize } from "./scroll-anchor";
 import { stepTurnFrom, useVisibleTurns } from "./turns";
 import { useLineCursor } from "./use-line-cursor";
 import { KeyHelp } from "./key-help";
@@ -95,6 +96,9 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
     initialRect: INITIAL_RECT,
     useFlushSync: false, // React 19 warns about flushSync inside lifecycle methods
   });
+  useEffect(() => {
+    virtualizer.shouldAdjustScrollPositionOnItemSizeChange = adjustsScrollOnResize;
+  }, [virtualizer]);
   const items = virtualizer.getVirtualItems();
   const cursor = useLineCursor(virtualizer, lineCount);
   const { highlight, currentLine } = cursor;
@@ -183,7 +187,7 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
       ))}
       {/* relative: a docked panel opened on a narrow screen lies over the transcript. */}
       <div className="relative flex min-h-0 flex-1">
-        <div ref={scrollRef} role="region" aria-label="Transcript lines" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
+        <div ref={scrollRef} role="region" aria-label="Transcript lines" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface [overflow-anchor:none]">
           {lineCount === 0 ? (
             <p className="p-6 text-center text-muted">This transcript has no lines.</p>
           ) : (

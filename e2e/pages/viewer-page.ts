@@ -21,18 +21,6 @@ export class ViewerPage {
     return this.page.getByRole("region", { name: "Transcript lines" });
   }
 
-  /**
-   * Scrolls the transcript up (without a click, so the line selection stays) until `line` is
-   * rendered. Near a session's end a cold first visit can leave the viewer at the bottom after a
-   * line click (seen in CI; noted in the closing note of issue 29's round).
-   */
-  async scrollUpTo(line: number) {
-    for (let i = 0; i < 20 && (await this.row(line).count()) === 0; i += 1) {
-      await this.scroller().evaluate((el) => el.scrollBy(0, -200));
-      await this.page.waitForTimeout(100);
-    }
-  }
-
   modeButton(name: "Compact" | "Full") {
     return this.page.getByRole("group", { name: "View mode" }).getByRole("button", { name, exact: true });
   }
