@@ -1,9 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import * as z from "zod";
+
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
-import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
+import { analysisSummaryOf, tokenChartOf } from "@/lib/analysis/analysis-view";
+import { analyzeSessionInputSchema, type AnalysisSummary, type AnalyzeSessionInput, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis, type TokenChartData } from "@/lib/analysis/schema";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
@@ -45,15 +48,26 @@ export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSess
   const key = session.filePath;
   const hit = memory.get(key, stamp);
   if (hit) return hit;
+  // One build per file version however many callers ask at once (the Analysis page's summary and
+  // its chart's fetch both ask a cold server for a gigabyte session's analysis).
+  return analysisBuilds.run(`${key}\n${stamp}`, () => buildAnalysis(ctx, session, threshold, side, stamp));
+}
+
+const analysisBuilds = sharedBuilds<SessionAnalysis>("analysis:analyses");
+
+async function buildAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number, side: SessionSideFiles, stamp: string): Promise<SessionAnalysis> {
+  const key = session.filePath;
   const diskFile = analysisFile(ctx, session, `${threshold}.json`);
   const disk = await readCache(diskFile, stamp);
   let analysis: SessionAnalysis;
   let textBytes: number;
   if (disk) ({ analysis, textBytes } = disk);
   else {
-    analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
-    // The token chart draws what lib/usage counted (issue 28: one message once, with its final usage).
-    if (session.row.source === "claude-code" || session.row.source === "codex") analysis = { ...analysis, token_points: tokenPointsOf(await readSessionUsage(ctx, session)) };
+    // The token chart draws what lib/usage counted (issue 28: one message once, with its final
+    // usage); its pass runs beside the analysis' own (issue 29: a cold gigabyte session waited for both in turn).
+    const counted = session.row.source === "claude-code" || session.row.source === "codex";
+    const [scanned, usage] = await Promise.all([analyzeSessionFile(session.filePath, session.row.source, threshold, side), counted ? readSessionUsage(ctx, session) : null]);
+    analysis = usage ? { ...scanned, token_points: tokenPointsOf(usage) } : scanned;
     textBytes = await writeCache(diskFile, { stamp, analysis });
   }
   memory.set(key, stamp, analysis, 2 * textBytes);
@@ -201,6 +215,33 @@ export async function analyzeSession(ctx: CoreContext, input: unknown): Promise<
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const analysis = await getSessionAnalysis(ctx, resolved.session, threshold);
   return { status: "ok", project_key, session_ref, ...analysis };
+}
+
+/** Input of the Analysis tab's reads: `analyze_session`'s, plus how many rows of each table (`rows`, default all). */
+export const analysisViewInputSchema = analyzeSessionInputSchema.extend({ rows: z.coerce.number().int().min(1).max(1_000_000).optional() });
+
+/**
+ * `read_analysis_summary` (dashboard, issue 29): {@link analysisSummaryOf} the session's analysis
+ * (its figures, each table's first `rows` rows and its length), so a page does not carry a
+ * gigabyte session's whole analysis. Unknown project/session → `invalid`.
+ */
+export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeof analysisViewInputSchema>): Promise<({ status: "ok"; project_key: string; session_ref: string } & AnalysisSummary) | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const analysis = await getSessionAnalysis(ctx, resolved.session, input.threshold);
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...analysisSummaryOf(analysis, input.rows ?? null) };
+}
+
+/**
+ * `read_token_chart` (dashboard, issue 29): the token chart's thinned series as columns and its
+ * reset markers ({@link tokenChartOf}), what the Analysis tab's chart fetches after first paint.
+ * Unknown project/session → `invalid`.
+ */
+export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInput): Promise<({ status: "ok"; project_key: string; session_ref: string } & TokenChartData) | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const analysis = await getSessionAnalysis(ctx, resolved.session, input.threshold);
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...tokenChartOf(analysis) };
 }
 
 /** Path of the chat export paired with a session (seed 003 Q2), or null. */
