@@ -42,9 +42,18 @@ const memory = stampedCache<SessionAnalysis>("analysis:analyses", ANALYSIS_MEMOR
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number): Promise<SessionAnalysis> {
+  const { stamp, side } = await analysisStamp(session, threshold);
+  return analysisFor(ctx, session, threshold, side, stamp);
+}
+
+/** What an analysis depends on: the session file's size and mtime, its side files and the threshold. */
+async function analysisStamp(session: ResolvedSession, threshold: number): Promise<{ stamp: string; side: SessionSideFiles }> {
   const st = await fs.stat(session.filePath);
   const side = await sideFiles(session);
-  const stamp = JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]);
+  return { stamp: JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]), side };
+}
+
+async function analysisFor(ctx: CoreContext, session: ResolvedSession, threshold: number, side: SessionSideFiles, stamp: string): Promise<SessionAnalysis> {
   const key = session.filePath;
   const hit = memory.get(key, stamp);
   if (hit) return hit;
@@ -228,8 +237,9 @@ export const analysisViewInputSchema = analyzeSessionInputSchema.extend({ rows: 
 export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeof analysisViewInputSchema>): Promise<({ status: "ok"; project_key: string; session_ref: string } & AnalysisSummary) | AnalyzeSessionInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
-  const analysis = await getSessionAnalysis(ctx, resolved.session, input.threshold);
-  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...analysisSummaryOf(analysis, input.rows ?? null) };
+  const rows = input.rows ?? null;
+  const summary = await analysisView(ctx, resolved.session, input.threshold, `summary:${rows}`, (a) => analysisSummaryOf(a, rows));
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...summary };
 }
 
 /**
@@ -240,8 +250,25 @@ export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeo
 export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInput): Promise<({ status: "ok"; project_key: string; session_ref: string } & TokenChartData) | AnalyzeSessionInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
-  const analysis = await getSessionAnalysis(ctx, resolved.session, input.threshold);
-  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...tokenChartOf(analysis) };
+  const chart = await analysisView(ctx, resolved.session, input.threshold, "chart", (a) => tokenChartOf(a));
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...chart };
+}
+
+/**
+ * Views of an analysis (the chart's columns, a summary with cut tables: tens of KB) kept in memory
+ * per file version: a gigabyte session's whole analysis (~10–15 MB of JSON) is over the memory
+ * budget, so without them every Analysis page read its cache file and parsed it twice (issue 29).
+ * A view's bytes are counted as twice its JSON text.
+ */
+const views = stampedCache<object>("analysis:views", ANALYSIS_MEMORY_BYTES);
+
+async function analysisView<V extends object>(ctx: CoreContext, session: ResolvedSession, threshold: number, name: string, make: (analysis: SessionAnalysis) => V): Promise<V> {
+  const { stamp, side } = await analysisStamp(session, threshold);
+  const value = await views.getOrBuild(`${session.filePath}\n${name}`, stamp, async () => {
+    const view = make(await analysisFor(ctx, session, threshold, side, stamp));
+    return { value: view, bytes: 2 * JSON.stringify(view).length };
+  });
+  return value as V;
 }
 
 /** Path of the chat export paired with a session (seed 003 Q2), or null. */
