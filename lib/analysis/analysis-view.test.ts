@@ -62,7 +62,7 @@ describe("tokenChartOf", () => {
     const chart = tokenChartOf(analysis({ token_points: points, resets, reset_count: resets.length }));
     expect(chart.point_total).toBe(50_000);
     expect(chart.points.line.length).toBeLessThanOrEqual(2_050);
-    for (const key of ["cache_read", "input", "output"] as const) expect(chart.points[key]).toHaveLength(chart.points.line.length);
+    for (const key of ["cache_read", "input"] as const) expect(chart.points[key]).toHaveLength(chart.points.line.length);
     expect(chart.points.cache_creation).toHaveLength(chart.points.line.length);
     expect(chart.reset_total).toBe(50);
     expect(chart.markers).toEqual(resets.map((r) => ({ session_line: r.session_line, from_tokens: r.from_tokens, to_tokens: r.to_tokens })));
@@ -70,7 +70,7 @@ describe("tokenChartOf", () => {
     expect(chart.markers.every((m) => drawn.has(m.session_line))).toBe(true);
     // Codex: no cache creation series at all, not zeros.
     const codex = tokenChartOf(analysis({ token_points: [{ ...point(3, 9), cache_creation: null }] }));
-    expect(codex.points).toEqual({ line: [3], cache_read: [9], input: [1], output: [1], cache_creation: null });
+    expect(codex.points).toEqual({ line: [3], cache_read: [9], input: [1], cache_creation: null });
   });
 });
 

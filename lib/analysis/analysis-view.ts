@@ -73,7 +73,6 @@ export function tokenChartOf(a: Pick<SessionAnalysis, "line_count" | "token_poin
       line: points.map((p) => p.line),
       cache_read: points.map((p) => p.cache_read),
       input: points.map((p) => p.input),
-      output: points.map((p) => p.output),
       cache_creation: noCreation ? null : points.map((p) => p.cache_creation ?? 0),
     },
     reset_total: a.resets.length,

@@ -110,7 +110,7 @@ export type TokenChartData = {
   line_count: number;
   /** Points in the whole series (the columns hold at most 2,000). */
   point_total: number;
-  points: { line: number[]; cache_read: number[]; input: number[]; output: number[]; /** null where the source records no cache creation (Codex). */ cache_creation: number[] | null };
+  points: { line: number[]; cache_read: number[]; input: number[]; /** null where the source records no cache creation (Codex). */ cache_creation: number[] | null };
   /** Resets in the analysis (the markers are at most 400 of them). */
   reset_total: number;
   markers: Pick<ContextReset, "session_line" | "from_tokens" | "to_tokens">[];

@@ -44,7 +44,7 @@ export const readAnalysisSummaryTool = defineTool({
 export const readTokenChartTool = defineTool({
   name: "read_token_chart",
   title: "Read token chart",
-  description: "The token chart of analyze_session as the Analysis tab draws it: at most 2,000 points (each stretch's lowest and highest cache read, every marked reset's point) as columns line/cache_read/cache_creation/input/output, and at most 400 reset markers (the largest drop per stretch of lines), with the totals of both. Read-only.",
+  description: "The token chart of analyze_session as the Analysis tab draws it: at most 2,000 points (each stretch's lowest and highest cache read, every marked reset's point) as columns line/cache_read/cache_creation/input (the figures drawn), and at most 400 reset markers (the largest drop per stretch of lines), with the totals of both. Read-only.",
   readOnly: true,
   audience: "dashboard",
   input: analyzeSessionInputSchema,
