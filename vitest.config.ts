@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     // Component tests are components/**/*.test.tsx, each with `// @vitest-environment happy-dom`.
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx"],
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "bench/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

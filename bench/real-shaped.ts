@@ -6,7 +6,10 @@
  * Claude Code: every round appends every main transcript of the corpus once (the big
  * tool-result-heavy phantom-reads sessions, the 2.7 MB compaction session, …) followed by
  * `DENSE_REPEATS` copies of the short turn-dense transcripts, so the file keeps the corpus'
- * line-size distribution while reaching real long-session turn density (~17 turns/MB). The
+ * line-size distribution while reaching real long-session turn density (~17 turns/MB). Every
+ * copy after the first gets fresh assistant message ids (`"id":"msg_…"` → `"id":"msg_c<copy>_…"`,
+ * {@link freshMessageIds}): a real session never repeats one, and lib/usage counts a message once
+ * by its id, so repeated ids left the 959 MB session with 374 token points instead of ~70,000. The
  * corpus subagent transcripts and tool-result files are attached once under
  * `<stem>/subagents/` and `<stem>/tool-results/`, as Claude Code lays them out.
  *
@@ -32,8 +35,8 @@ export const CLAUDE_TARGET_BYTES = 950_000_000;
 export const CODEX_TARGET_BYTES = 320_000_000;
 /** Minimum number of Claude Code turns (human triggers). */
 export const CLAUDE_MIN_TURNS = 15_000;
-/** Bumped whenever the recipe changes, so cached files are rebuilt. */
-const RECIPE_VERSION = 1;
+/** Bumped whenever the recipe changes, so cached files are rebuilt (2: fresh message ids per copy). */
+const RECIPE_VERSION = 2;
 /** Copies of the turn-dense short transcripts per round. */
 const DENSE_REPEATS = 4;
 /** A transcript under this many bytes counts as "short and turn-dense". */
@@ -232,9 +235,10 @@ async function buildClaude(projectDir: string, target: string): Promise<FileStat
   const out = new Appender(handle);
   let rounds = 0;
   try {
+    let copy = 0;
     while (out.bytes < CLAUDE_TARGET_BYTES) {
-      for (const bytes of mains) await out.add(bytes);
-      for (let i = 0; i < DENSE_REPEATS; i++) for (const bytes of dense) await out.add(bytes);
+      for (const bytes of mains) await out.add(freshMessageIds(bytes, copy++));
+      for (let i = 0; i < DENSE_REPEATS; i++) for (const bytes of dense) await out.add(freshMessageIds(bytes, copy++));
       rounds++;
     }
     await out.flush();
@@ -243,6 +247,20 @@ async function buildClaude(projectDir: string, target: string): Promise<FileStat
   }
   await fs.rename(partial, target);
   return { bytes: out.bytes, lines: out.lines, rounds };
+}
+
+const MESSAGE_ID = '"id":"msg_';
+
+/**
+ * `bytes` (a whole transcript) with every assistant message id `"id":"msg_X"` made unique to copy
+ * number `copy` (`"id":"msg_c<copy>_X"`); copy 0 is returned as is, so the first copy keeps the
+ * corpus' own ids. Only that exact key-and-prefix is touched (tool ids are `toolu_…`, records'
+ * `uuid`s are left alone). Exported for its test.
+ */
+export function freshMessageIds(bytes: Buffer, copy: number): Buffer {
+  if (copy === 0) return bytes;
+  // latin1 maps each byte to one char and back: the rest of the file is kept byte for byte.
+  return Buffer.from(bytes.toString("latin1").replaceAll(MESSAGE_ID, `${MESSAGE_ID}c${copy}_`), "latin1");
 }
 
 async function buildCodex(target: string): Promise<FileStats> {

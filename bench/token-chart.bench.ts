@@ -8,10 +8,9 @@
  * pixels drawn on it. The first visit after the server started is cold (the analysis is
  * computed and cached), the next ones warm. Goal (issue 29): ≤ 1 s.
  *
- * Caveat: the real-shaped session repeats the corpus transcripts round after round, so their
- * message ids repeat and the token points (one per message, issue 28) come from the last round
- * only (a few hundred points, while every round's resets are marked); a real gigabyte session
- * has tens of thousands of points and a larger page.
+ * The real-shaped session repeats the corpus transcripts round after round, each copy with fresh
+ * message ids (bench/real-shaped, recipe 2), so the chart has one point per assistant message of
+ * every round (~70,000, thinned to ≤ 2,000 drawn), as a real gigabyte session has.
  *
  * Flags: `--visits N` (default 3: one cold, the rest warm), `--workspace DIR` (default
  * /tmp/casefile-bench/token-chart-ws, removed at the end unless `--keep`), `--screenshot FILE`

@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { claudeLines } from "../lib/testing/transcripts";
 import { expect, test } from "./fixtures";
-import { LIVE_PROJECT, LIVE_SOURCES_DIR } from "./paths";
+import { LIVE_PROJECT, LIVE_SESSION_ID, LIVE_SOURCES_DIR } from "./paths";
 import { findProjectByLabel } from "./synthesis-workspace";
 
 // The server watches the workspace's recorded sources (global-setup records LIVE_SOURCES_DIR).
@@ -29,6 +29,35 @@ test.describe("sessions sync by themselves while the dashboard runs (issue 12, i
     await expect(page.getByText("End of file · 6 lines")).toBeVisible(SYNCED);
     await expect(page.getByTestId("line-row").and(page.locator('[data-line="6"]'))).toBeVisible();
     // No reload: the page followed the change by itself.
+    expect(await page.evaluate(() => (window as unknown as { __live?: number }).__live)).toBe(1);
+  });
+});
+
+test.describe("a live append (issue 29, item 8)", () => {
+  test("the Turns pane and the Evidence pane show the same line span for the new turn as it grows", async ({ page, evidencePanel: ev }) => {
+    const project = findProjectByLabel(LIVE_PROJECT.label);
+    const file = path.join(LIVE_SOURCES_DIR, LIVE_PROJECT.dirName, `${LIVE_SESSION_ID}.jsonl`);
+    await page.goto(`/projects/${project.projectKey}/sessions/S0001`);
+    const turnsPane = page.getByRole("navigation", { name: "Turns" });
+    const spanIn = {
+      turns: (turnRef: string) => turnsPane.getByRole("button").filter({ hasText: turnRef }),
+      evidence: (turnRef: string) => ev.turn(turnRef).getByRole("button").first(),
+    };
+    await expect(spanIn.turns("T0001")).toContainText("L1–2");
+    await expect(spanIn.evidence("T0001")).toContainText("L1–2");
+    await page.evaluate(() => ((window as unknown as { __live: number }).__live = 1));
+
+    // The agent's next prompt lands first (its turn is one line long), its reply a moment later.
+    const [prompt, reply] = claudeLines(LIVE_SESSION_ID, LIVE_PROJECT.cwd, 1, 2).trimEnd().split("\n");
+    appendFileSync(file, `${prompt}\n`);
+    await expect(spanIn.turns("T0002")).toContainText("L3–3", SYNCED);
+    await expect(spanIn.evidence("T0002")).toContainText("L3–3", SYNCED);
+    appendFileSync(file, `${reply}\n`);
+    await expect(spanIn.turns("T0002")).toContainText("L3–4", SYNCED);
+    await expect(spanIn.evidence("T0002")).toContainText("L3–4", SYNCED);
+    // Both panes agree on every turn, and the first one did not move.
+    await expect(spanIn.turns("T0001")).toContainText("L1–2");
+    await expect(spanIn.evidence("T0001")).toContainText("L1–2");
     expect(await page.evaluate(() => (window as unknown as { __live?: number }).__live)).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { generateDemoSources } from "../lib/demo/generate-demo";
 import { EDGE_CASES_DIR, MANY_SESSIONS_DIR, writeEdgeCaseSession, writeManySessions } from "./fixtures/make-edge-cases";
 import { READER_CASES_DIR, writeReaderSession } from "./fixtures/make-reader-case";
 import { claudeLines } from "../lib/testing/transcripts";
-import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, LIVE_PROJECT, LIVE_SOURCES_DIR, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
+import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, LIVE_PROJECT, LIVE_SESSION_ID, LIVE_SOURCES_DIR, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
 
 /**
  * Generates the fixtures and prepares the workspace with the real CLI.
@@ -24,8 +24,7 @@ export default async function globalSetup(): Promise<void> {
 
   rmSync(LIVE_SOURCES_DIR, { recursive: true, force: true });
   mkdirSync(path.join(LIVE_SOURCES_DIR, LIVE_PROJECT.dirName), { recursive: true });
-  const liveId = "11fe0000-0000-4000-8000-000000000001";
-  writeFileSync(path.join(LIVE_SOURCES_DIR, LIVE_PROJECT.dirName, `${liveId}.jsonl`), claudeLines(liveId, LIVE_PROJECT.cwd, 1));
+  writeFileSync(path.join(LIVE_SOURCES_DIR, LIVE_PROJECT.dirName, `${LIVE_SESSION_ID}.jsonl`), claudeLines(LIVE_SESSION_ID, LIVE_PROJECT.cwd, 1));
 
   const rel = (p: string) => path.relative(REPO_ROOT, p);
   const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR, READER_CASES_DIR, DEMO_SOURCES_DIR, LIVE_SOURCES_DIR].flatMap((dir) => ["--claude", rel(dir)]);

@@ -48,7 +48,9 @@ export const PHANTOM_BAD_SESSION = { projectLabel: "claude-bug", sourceSessionId
 
 /**
  * A source folder daily.spec.ts writes sessions into while the server runs (the live sync):
- * reset by global-setup.ts to one session of project `live-app`. Other specs must not use it.
+ * reset by global-setup.ts to one session of project `live-app` ({@link LIVE_SESSION_ID}, S0001:
+ * daily.spec.ts appends turns to it, and adds S0002). Other specs must not use it.
  */
 export const LIVE_SOURCES_DIR = path.join(REPO_ROOT, "e2e", ".tmp", "live-sources");
+export const LIVE_SESSION_ID = "11fe0000-0000-4000-8000-000000000001";
 export const LIVE_PROJECT = { label: "live-app", cwd: "/home/e2e/live-app", dirName: "-home-e2e-live-app" } as const;

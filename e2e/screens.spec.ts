@@ -4,7 +4,7 @@ import path from "node:path";
 import { findWorkspaceSession } from "./evidence-workspace";
 import { expect, test } from "./fixtures";
 import { READER_SESSION_ID } from "./fixtures/make-reader-case";
-import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, REPO_ROOT } from "./paths";
+import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, PHANTOM_BAD_SESSION, REPO_ROOT } from "./paths";
 
 /*
  * Issue 29: every page at 1440 and 480 px, screenshotted to e2e/.tmp/screens/ for a person to
@@ -33,6 +33,41 @@ test.describe("pages at 1440 and 480 px", () => {
     );
     expect(clipped).toEqual([]);
     expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  });
+
+  test("at 480 px the timeline keeps what each row did, the home table scrolls in its own box, the chat export stacks", async ({ page }) => {
+    await page.setViewportSize({ width: 480, height: 900 });
+    const reader = findWorkspaceSession(READER_SESSION_ID);
+    await page.goto(`${reader.url}/timeline`);
+    const headlines = page.getByTestId("timeline-headline");
+    // The prompt's own words, not "User message.", and a tool call naming its file, both on screen.
+    await expect(headlines.first()).toHaveText(/Please fix the \*\*login\*\* bug/);
+    await expect(headlines.first()).toBeInViewport();
+    const read = headlines.filter({ hasText: "Read(src/auth.ts)" }).first();
+    await expect(read).toBeVisible();
+    expect((await read.boundingBox())!.width, "the headline has room at 480 px").toBeGreaterThan(150);
+
+    await page.goto("/");
+    const table = page.getByRole("table").first();
+    await expect(table).toBeVisible();
+    // The page itself never scrolls sideways; the table's box does when it must.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // Its own box ends at the screen's edge, and scrolls when the table is wider (it ran off the edge).
+    const fits = await table.evaluate((el) => {
+      const box = el.parentElement!;
+      return box.getBoundingClientRect().right <= window.innerWidth && (el.getBoundingClientRect().right <= window.innerWidth || box.scrollWidth > box.clientWidth);
+    });
+    expect(fits).toBe(true);
+
+    const bad = findWorkspaceSession(PHANTOM_BAD_SESSION.sourceSessionId);
+    await page.goto(`${bad.url}/export`);
+    const pane = page.getByTestId("export-pane");
+    await expect(pane).toBeVisible();
+    const transcript = page.getByTestId("line-row").first();
+    await expect(transcript).toBeVisible();
+    const [a, b] = [(await pane.boundingBox())!, (await transcript.boundingBox())!];
+    expect(b.y, "the transcript sits below the export").toBeGreaterThan(a.y + a.height - 1);
+    expect(b.width, "the transcript has the screen's width").toBeGreaterThan(300);
   });
 
   for (const width of [1440, 480]) {

@@ -54,7 +54,9 @@ export function ExportView({ detail, chat }: { detail: SessionDetail; chat: Chat
   }, []);
 
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-[minmax(22rem,2fr)_3fr] gap-3">
+    // Side by side from 64rem; below, the export above the transcript, half the height each
+    // (issue 29: at 480 px the transcript was squeezed into an 80 px column).
+    <div className="grid min-h-0 flex-1 grid-cols-1 grid-rows-2 gap-3 lg:grid-cols-[minmax(22rem,2fr)_3fr] lg:grid-rows-1">
       <section aria-label="Chat export" className="flex min-h-0 flex-col rounded border border-line bg-surface">
         <p className="border-b border-line px-3 py-1.5 text-xs text-muted">
           <span className="font-mono text-ink">{chat.file_name}</span> · {chat.lines.length} lines · {chat.links.length} tool lines linked

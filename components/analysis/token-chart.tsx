@@ -7,17 +7,16 @@ import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 
 import { formatCount } from "@/components/format/format";
-import type { ContextReset, TokenPoint } from "@/lib/analysis/schema";
+import type { TokenChartData } from "@/lib/analysis/schema";
 
 type TokenChartProps = {
-  points: readonly TokenPoint[];
-  resets: readonly ContextReset[];
-  lineCount: number;
+  /** The series as columns and the reset markers (`read_token_chart`); `points.cache_creation` null (Codex): that series is left out, not drawn as 0. */
+  data: TokenChartData;
   /** The viewer URL; a line is opened as `${viewerHref}#L<n>`. */
   viewerHref: string;
-  /** True when the source records no cache creation (Codex): that series is left out, not drawn as 0. */
-  noCacheCreation: boolean;
 };
+
+type Marker = TokenChartData["markers"][number];
 
 const SERIES = [
   { key: "cache_read", name: "Cache read", color: "#2f5bd3" },
@@ -25,14 +24,16 @@ const SERIES = [
   { key: "input", name: "Input (uncached)", color: "#93600a" },
 ] as const;
 const RESET_COLOR = "#b42318";
-const HEIGHT = 300;
+/** The plot's height in CSS pixels. */
+export const CHART_HEIGHT = 300;
+const HEIGHT = CHART_HEIGHT;
 
 const tick = (v: number) => (v >= 1000 ? `${Math.round(v / 1000)}K` : String(v));
 
 /** Above this many resets the dashed line per reset is left out: the markers alone stay readable. */
 const MAX_RESET_LINES = 200;
 
-type MarkerSpot = { reset: ContextReset; left: number; top: number };
+type MarkerSpot = { reset: Marker; left: number; top: number };
 type Hover = { left: number; line: number; values: { name: string; color: string; value: number | null }[] } | null;
 
 /**
@@ -41,7 +42,9 @@ type Hover = { left: number; line: number; values: { name: string; color: string
  * where an SVG chart took seconds), every context reset marked by a focusable link over it.
  * Hover shows the figures; clicking the chart or a reset marker opens the viewer at that line.
  */
-export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreation }: TokenChartProps) {
+export function TokenChart({ data: chart, viewerHref }: TokenChartProps) {
+  const { points, markers: resets, line_count: lineCount } = chart;
+  const noCacheCreation = points.cache_creation === null;
   const router = useRouter();
   const boxRef = useRef<HTMLDivElement>(null);
   const [spots, setSpots] = useState<MarkerSpot[]>([]);
@@ -55,9 +58,9 @@ export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreat
   // NOTE: an effect is right here: uPlot is an external (canvas) system the chart hands its data to.
   useEffect(() => {
     const box = boxRef.current;
-    if (!box || points.length === 0) return;
+    if (!box || points.line.length === 0) return;
     const series = SERIES.filter((s) => !(noCacheCreation && s.key === "cache_creation"));
-    const data: uPlot.AlignedData = [points.map((p) => p.line), ...series.map((s) => points.map((p) => p[s.key]))];
+    const data: uPlot.AlignedData = [points.line, ...series.map((s) => points[s.key] ?? [])];
     // Plot-area positions, shifted to the box the markers and the tooltip are placed in.
     const origin = (u: uPlot) => {
       const over = u.over.getBoundingClientRect();
@@ -130,7 +133,7 @@ export function TokenChart({ points, resets, lineCount, viewerHref, noCacheCreat
     };
   }, [points, resets, lineCount, noCacheCreation]);
 
-  if (points.length === 0) return <p className="rounded border border-line bg-surface p-6 text-center text-muted">No token figures recorded in this session.</p>;
+  if (points.line.length === 0) return <p className="rounded border border-line bg-surface p-6 text-center text-muted">No token figures recorded in this session.</p>;
   const resetAt = new Set(resets.map((r) => r.session_line));
   return (
     <figure aria-label="Token progression" data-testid="token-chart" className="relative w-full rounded border border-line bg-surface p-2">

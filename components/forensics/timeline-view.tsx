@@ -35,7 +35,8 @@ const pageQuery = (projectKey: string, sessionRef: string, f: TimelineFilters, p
         offset: page * PAGE_ROWS,
         limit: PAGE_ROWS,
         verbosity: f.verbosity,
-        include_prompts: f.verbosity === "full" ? "true" : undefined,
+        // The reviewer's own reader shows prompts as the transcript does (issue 29: a prompt's row read "User message.").
+        include_prompts: "true",
         include_headlines: "true",
         source: f.source,
         event_type: f.type,
@@ -168,16 +169,17 @@ function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean;
   return (
     <div className="flex h-full flex-col justify-center gap-0.5 text-xs">
       <div className="flex min-w-0 items-center gap-2">
-        <span className="w-14 shrink-0 text-right font-mono text-2xs text-faint">{event.index + 1}</span>
-        <span className="w-20 shrink-0 font-mono text-2xs text-muted" title={event.timestamp ?? "no timestamp"}>
+        {/* Below 40rem only the index, the event and what it did (issue 29: at 480 px the fixed columns left no room for the headline). */}
+        <span className="w-8 shrink-0 text-right font-mono text-2xs text-faint sm:w-14">{event.index + 1}</span>
+        <span className="hidden w-20 shrink-0 font-mono text-2xs text-muted sm:block" title={event.timestamp ?? "no timestamp"}>
           {event.timestamp ? event.timestamp.slice(11, 23) : "—"}
         </span>
-        <span className="w-20 shrink-0">
+        <span className="hidden w-20 shrink-0 sm:block">
           <Badge tone={SOURCE_TONE[event.source] ?? "neutral"}>{event.source}</Badge>
         </span>
-        <span className="w-36 shrink-0 truncate font-mono">{event.event_type}</span>
-        <span className="w-16 shrink-0 text-muted">{event.actor}</span>
-        <span className="w-12 shrink-0 font-mono text-2xs text-muted">{event.turn_ref ?? ""}</span>
+        <span className="w-28 shrink-0 truncate font-mono sm:w-36">{event.event_type}</span>
+        <span className="hidden w-16 shrink-0 text-muted md:block">{event.actor}</span>
+        <span className="hidden w-12 shrink-0 font-mono text-2xs text-muted md:block">{event.turn_ref ?? ""}</span>
         <span data-testid="timeline-headline" className="min-w-0 flex-1 truncate text-ink/80" title={typeof p.headline === "string" ? p.headline : undefined}>
           {typeof p.headline === "string" ? p.headline : tools.length > 0 ? tools.join(", ") : typeof p.summary === "string" ? p.summary : ""}
         </span>

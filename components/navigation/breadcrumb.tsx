@@ -21,9 +21,9 @@ export function Breadcrumb({ project, current }: BreadcrumbProps) {
       <span aria-hidden>/</span>
       {project && (
         <>
-          <Link href={routes.project(project.project_key)} className="hover:text-ink hover:underline">
+          <Link href={routes.project(project.project_key)} className="relative hover:text-ink hover:underline">
             {project.project_label}
-            <PendingHint />
+            <PendingHint floating />
           </Link>
           <span aria-hidden>/</span>
         </>

@@ -101,6 +101,35 @@ export type SessionAnalysis = {
 /** `analyze_session`'s success result. */
 export type AnalyzeSessionResult = { status: "ok"; project_key: string; session_ref: string } & SessionAnalysis;
 
+/**
+ * The token chart of one session as the Analysis tab draws it (issue 29): the thinned series
+ * (lib/analysis/analysis-view `chartPoints`) as columns, one array per figure (the JSON of 2,000 point objects was
+ * ~2.5× larger), and the marked resets (`chartResets`).
+ */
+export type TokenChartData = {
+  line_count: number;
+  /** Points in the whole series (the columns hold at most 2,000). */
+  point_total: number;
+  points: { line: number[]; cache_read: number[]; input: number[]; /** null where the source records no cache creation (Codex). */ cache_creation: number[] | null };
+  /** Resets in the analysis (the markers are at most 400 of them). */
+  reset_total: number;
+  markers: Pick<ContextReset, "session_line" | "from_tokens" | "to_tokens">[];
+};
+
+/**
+ * An analysis as the Analysis tab's facts and tables show it (issue 29: the page carried a
+ * gigabyte session's whole analysis, ~15 MB, through the server): every figure, each long list
+ * cut to its first `rows` entries (all when `rows` is null) with its length beside it, and no
+ * token points (the chart reads {@link TokenChartData}).
+ */
+export type AnalysisSummary = Omit<SessionAnalysis, "token_points" | "resets" | "reads" | "persistence" | "markers"> & {
+  /** The first resets; `reset_count` is how many there are. */
+  resets: ContextReset[];
+  reads: { rows: FileRead[]; total: number; /** Reads with a reset before their use. */ reset_before_use: number } | Unavailable;
+  persistence: { persisted_reads: number; inline_reads: number; persisted_non_reads: PersistedNonRead[]; persisted_non_reads_total: number } | Unavailable;
+  marker_count: number;
+};
+
 /** An export line that shows a tool call, linked to the transcript line of that tool_use. */
 export type ExportLink = { export_line: number; session_line: number; tool: string };
 

@@ -49,6 +49,24 @@ describe.skipIf(!HAS_SHARED)(`prepare keeps chat exports; analyze_session and li
     expect(await callTool(ctx, "analyze_session", { project_key: s.project, session_ref: s.ref, threshold: 0 }, CALL)).toMatchObject({ status: "invalid", errors: [{ field: "threshold" }] });
   });
 
+  it("read_analysis_summary and read_token_chart (issue 29) give the Analysis tab the analysis cut and compact, the same figures as analyze_session", async () => {
+    const s = refs.get("3020c1e3-a661-4879-8854-35eb023fd030")!;
+    const full = await callTool(ctx, "analyze_session", { project_key: s.project, session_ref: s.ref }, CALL);
+    const summary = await callTool(ctx, "read_analysis_summary", { project_key: s.project, session_ref: s.ref, rows: 2 }, CALL);
+    expect(summary).toMatchObject({ status: "ok", risk_level: "high", reset_count: 3, workscope_id: "20260113-015117", marker_count: (full.markers as unknown[]).length });
+    expect(summary.resets).toEqual((full.resets as unknown[]).slice(0, 2));
+    expect(summary.reads).toMatchObject({ total: (full.reads as unknown[]).length, rows: (full.reads as unknown[]).slice(0, 2) });
+    expect(summary).not.toHaveProperty("token_points");
+    const chart = await callTool(ctx, "read_token_chart", { project_key: s.project, session_ref: s.ref }, CALL);
+    const points = full.token_points as { line: number; cache_read: number }[];
+    expect(chart).toMatchObject({ status: "ok", point_total: points.length, reset_total: 3, line_count: full.line_count });
+    expect((chart.points as { line: number[] }).line).toEqual(points.map((p) => p.line));
+    expect((chart.points as { cache_read: number[] }).cache_read).toEqual(points.map((p) => p.cache_read));
+    expect((chart.markers as { session_line: number }[]).map((m) => m.session_line)).toEqual([36, 57, 69]);
+    expect(await callTool(ctx, "read_token_chart", { project_key: s.project, session_ref: "S9999" }, CALL)).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
+    expect(await callTool(ctx, "read_analysis_summary", { project_key: s.project, session_ref: s.ref, rows: 0 }, CALL)).toMatchObject({ status: "invalid", errors: [{ field: "rows" }] });
+  });
+
   it("list_sessions carries risk_level and reset_count, sorts by reset_count and filters by risk", async () => {
     const s = refs.get("3020c1e3-a661-4879-8854-35eb023fd030")!;
     const all = await callTool(ctx, "list_sessions", { project_key: s.project, sort: "reset_count", order: "desc", limit: 500 }, CALL);

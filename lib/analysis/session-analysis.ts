@@ -1,9 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import * as z from "zod";
+
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
-import { analyzeSessionInputSchema, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis } from "@/lib/analysis/schema";
+import { analysisSummaryOf, tokenChartOf } from "@/lib/analysis/analysis-view";
+import { analyzeSessionInputSchema, type AnalysisSummary, type AnalyzeSessionInput, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis, type TokenChartData } from "@/lib/analysis/schema";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
@@ -39,21 +42,41 @@ const memory = stampedCache<SessionAnalysis>("analysis:analyses", ANALYSIS_MEMOR
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number): Promise<SessionAnalysis> {
+  const { stamp, side } = await analysisStamp(session, threshold);
+  return analysisFor(ctx, session, threshold, side, stamp);
+}
+
+/** What an analysis depends on: the session file's size and mtime, its side files and the threshold. */
+async function analysisStamp(session: ResolvedSession, threshold: number): Promise<{ stamp: string; side: SessionSideFiles }> {
   const st = await fs.stat(session.filePath);
   const side = await sideFiles(session);
-  const stamp = JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]);
+  return { stamp: JSON.stringify([CACHE_VERSION, st.size, st.mtimeMs, threshold, side.toolResultFiles, side.hasSubagents, side.export]), side };
+}
+
+async function analysisFor(ctx: CoreContext, session: ResolvedSession, threshold: number, side: SessionSideFiles, stamp: string): Promise<SessionAnalysis> {
   const key = session.filePath;
   const hit = memory.get(key, stamp);
   if (hit) return hit;
+  // One build per file version however many callers ask at once (the Analysis page's summary and
+  // its chart's fetch both ask a cold server for a gigabyte session's analysis).
+  return analysisBuilds.run(`${key}\n${stamp}`, () => buildAnalysis(ctx, session, threshold, side, stamp));
+}
+
+const analysisBuilds = sharedBuilds<SessionAnalysis>("analysis:analyses");
+
+async function buildAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number, side: SessionSideFiles, stamp: string): Promise<SessionAnalysis> {
+  const key = session.filePath;
   const diskFile = analysisFile(ctx, session, `${threshold}.json`);
   const disk = await readCache(diskFile, stamp);
   let analysis: SessionAnalysis;
   let textBytes: number;
   if (disk) ({ analysis, textBytes } = disk);
   else {
-    analysis = await analyzeSessionFile(session.filePath, session.row.source, threshold, side);
-    // The token chart draws what lib/usage counted (issue 28: one message once, with its final usage).
-    if (session.row.source === "claude-code" || session.row.source === "codex") analysis = { ...analysis, token_points: tokenPointsOf(await readSessionUsage(ctx, session)) };
+    // The token chart draws what lib/usage counted (issue 28: one message once, with its final
+    // usage); its pass runs beside the analysis' own (issue 29: a cold gigabyte session waited for both in turn).
+    const counted = session.row.source === "claude-code" || session.row.source === "codex";
+    const [scanned, usage] = await Promise.all([analyzeSessionFile(session.filePath, session.row.source, threshold, side), counted ? readSessionUsage(ctx, session) : null]);
+    analysis = usage ? { ...scanned, token_points: tokenPointsOf(usage) } : scanned;
     textBytes = await writeCache(diskFile, { stamp, analysis });
   }
   memory.set(key, stamp, analysis, 2 * textBytes);
@@ -201,6 +224,51 @@ export async function analyzeSession(ctx: CoreContext, input: unknown): Promise<
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const analysis = await getSessionAnalysis(ctx, resolved.session, threshold);
   return { status: "ok", project_key, session_ref, ...analysis };
+}
+
+/** Input of the Analysis tab's reads: `analyze_session`'s, plus how many rows of each table (`rows`, default all). */
+export const analysisViewInputSchema = analyzeSessionInputSchema.extend({ rows: z.coerce.number().int().min(1).max(1_000_000).optional() });
+
+/**
+ * `read_analysis_summary` (dashboard, issue 29): {@link analysisSummaryOf} the session's analysis
+ * (its figures, each table's first `rows` rows and its length), so a page does not carry a
+ * gigabyte session's whole analysis. Unknown project/session → `invalid`.
+ */
+export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeof analysisViewInputSchema>): Promise<({ status: "ok"; project_key: string; session_ref: string } & AnalysisSummary) | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const rows = input.rows ?? null;
+  const summary = await analysisView(ctx, resolved.session, input.threshold, `summary:${rows}`, (a) => analysisSummaryOf(a, rows));
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...summary };
+}
+
+/**
+ * `read_token_chart` (dashboard, issue 29): the token chart's thinned series as columns and its
+ * reset markers ({@link tokenChartOf}), what the Analysis tab's chart fetches after first paint.
+ * Unknown project/session → `invalid`.
+ */
+export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInput): Promise<({ status: "ok"; project_key: string; session_ref: string } & TokenChartData) | AnalyzeSessionInvalid> {
+  const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
+  if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
+  const chart = await analysisView(ctx, resolved.session, input.threshold, "chart", (a) => tokenChartOf(a));
+  return { status: "ok", project_key: input.project_key, session_ref: input.session_ref, ...chart };
+}
+
+/**
+ * Views of an analysis (the chart's columns, a summary with cut tables: tens of KB) kept in memory
+ * per file version: a gigabyte session's whole analysis (~10–15 MB of JSON) is over the memory
+ * budget, so without them every Analysis page read its cache file and parsed it twice (issue 29).
+ * A view's bytes are counted as twice its JSON text.
+ */
+const views = stampedCache<object>("analysis:views", ANALYSIS_MEMORY_BYTES);
+
+async function analysisView<V extends object>(ctx: CoreContext, session: ResolvedSession, threshold: number, name: string, make: (analysis: SessionAnalysis) => V): Promise<V> {
+  const { stamp, side } = await analysisStamp(session, threshold);
+  const value = await views.getOrBuild(`${session.filePath}\n${name}`, stamp, async () => {
+    const view = make(await analysisFor(ctx, session, threshold, side, stamp));
+    return { value: view, bytes: 2 * JSON.stringify(view).length };
+  });
+  return value as V;
 }
 
 /** Path of the chat export paired with a session (seed 003 Q2), or null. */

@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-import { analyzeSession, getChatExport } from "@/lib/analysis/session-analysis";
+import { analysisViewInputSchema, analyzeSession, getChatExport, readAnalysisSummary, readTokenChart } from "@/lib/analysis/session-analysis";
 import { analyzeSessionInputSchema } from "@/lib/analysis/schema";
 import { defineTool } from "@/lib/tools/define-tool";
 
@@ -28,4 +28,28 @@ export const readChatExportTool = defineTool({
   run: (ctx, input) => getChatExport(ctx, input),
 });
 
-export const analysisTools = [analyzeSessionTool, readChatExportTool];
+/** The Analysis tab's facts and tables (issue 29): `analyze_session` with each list cut to `rows` and counted, no token points. */
+export const readAnalysisSummaryTool = defineTool({
+  name: "read_analysis_summary",
+  title: "Read analysis summary",
+  description: "The Analysis tab's view of analyze_session: every figure, each list (resets, reads, persisted non-reads) cut to its first `rows` entries with its length, markers and token points counted, not listed. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: analysisViewInputSchema,
+  inputHint: "pass {project_key, session_ref, threshold?, rows?} (rows: integer ≥ 1; all when left out)",
+  run: (ctx, input) => readAnalysisSummary(ctx, input),
+});
+
+/** The Analysis tab's token chart (issue 29): the thinned token series as columns and the reset markers. */
+export const readTokenChartTool = defineTool({
+  name: "read_token_chart",
+  title: "Read token chart",
+  description: "The token chart of analyze_session as the Analysis tab draws it: at most 2,000 points (each stretch's lowest and highest cache read, every marked reset's point) as columns line/cache_read/cache_creation/input (the figures drawn), and at most 400 reset markers (the largest drop per stretch of lines), with the totals of both. Read-only.",
+  readOnly: true,
+  audience: "dashboard",
+  input: analyzeSessionInputSchema,
+  inputHint: "pass {project_key, session_ref, threshold?}",
+  run: (ctx, input) => readTokenChart(ctx, input),
+});
+
+export const analysisTools = [analyzeSessionTool, readChatExportTool, readAnalysisSummaryTool, readTokenChartTool];

@@ -40,7 +40,7 @@ export const reconstructSessionInputSchema = z.object({
   // min 1: seed 004's test_reconstruct_max_bytes_cap asks for max_bytes=100 → truncated.
   max_bytes: z.coerce.number().int().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
-  include_prompts: flag.default(false).describe("full only: include human and injected prompt text."),
+  include_prompts: flag.default(false).describe("Include human and injected prompt text: as `text` (full) and as the prompt row's `headline` (include_headlines)."),
   include_tool_payloads: flag.default(true).describe("full only: include tool inputs and result previews."),
   include_headlines: flag
     .default(false)

@@ -60,26 +60,74 @@ const cache = stampedCache<SessionUsage>("usage:session-usage", CACHE_BYTES);
 export type UsageFile = { kind: "main" | "subagent"; path: string };
 
 /**
+ * Where a session's usage outlives the process (lib/workspace/session-usage: a file under the
+ * workspace's derived `.casefile/usage/`): `load` answers the usage stored for `stamp` or null,
+ * `save` stores it (best effort: a store that cannot be written is skipped).
+ */
+export type UsageStore = {
+  load(stamp: string): Promise<SessionUsage | null>;
+  save(stamp: string, usage: SessionUsage): Promise<void>;
+};
+
+/**
  * The usage of one session's transcripts (`files`: main first, then subagents), read in one
  * streaming pass per file (memory: one read chunk plus one entry per distinct request) and
  * cached per process under `key` while every file keeps its size and mtime and the price
- * override file (`overrideFile`) is unchanged. lib/workspace/session-usage gives it a session's
- * files and the workspace's override path.
+ * override file (`overrideFile`) is unchanged; concurrent callers for the same version share one
+ * pass (the Analysis page's overview and analysis asked for a cold gigabyte session's usage at
+ * once). With a `store`, a version counted by an earlier process is loaded from it instead of
+ * read again, and a new count is saved there. lib/workspace/session-usage gives it a session's
+ * files, the workspace's override path and its store.
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad price override file.
  */
-export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string): Promise<SessionUsage> {
+export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string, store?: UsageStore): Promise<SessionUsage> {
   const stamps = await Promise.all(files.map(async (f) => {
     const st = await fs.stat(f.path);
     return `${f.path}:${st.size}:${st.mtimeMs}`;
   }));
   const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
-  const stamp = `${stamps.join("|")}#${priceStamp}`;
-  const hit = cache.get(key, stamp);
-  if (hit) return hit;
-  const pricing = await loadPricing(overrideFile);
-  const usage = await usageOfFiles(source, files, pricing);
-  cache.set(key, stamp, usage, 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44);
-  return usage;
+  const stamp = `${USAGE_VERSION}|${stamps.join("|")}#${priceStamp}`;
+  return cache.getOrBuild(key, stamp, async () => {
+    let usage = (await store?.load(stamp).catch(() => null)) ?? null;
+    if (usage === null) {
+      usage = await usageOfFiles(source, files, await loadPricing(overrideFile));
+      await store?.save(stamp, usage).catch(() => undefined);
+    }
+    return { value: usage, bytes: 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44 };
+  });
+}
+
+/**
+ * Bumped when the counting rules or the bundled prices change, so usage stored by an older
+ * Casefile (a {@link UsageStore}) is counted again.
+ */
+const USAGE_VERSION = "u1";
+
+/** A {@link SessionUsage} as plain JSON (its typed arrays as arrays), for a {@link UsageStore}. */
+export function usageToJson(usage: SessionUsage): unknown {
+  const l = usage.lines;
+  return { ...usage, lines: { line: Array.from(l.line), input: Array.from(l.input), output: Array.from(l.output), cacheWrite: Array.from(l.cacheWrite), cacheRead: Array.from(l.cacheRead), total: Array.from(l.total) } };
+}
+
+/**
+ * The {@link SessionUsage} {@link usageToJson} wrote, or null when `value` does not have its
+ * shape (a damaged or foreign file: the caller counts again). `NaN` bucket starts, written as
+ * null, come back as NaN.
+ */
+export function usageFromJson(value: unknown): SessionUsage | null {
+  const v = obj(value);
+  const l = obj(v?.lines);
+  const arrays = ["line", "input", "output", "cacheWrite", "cacheRead", "total"] as const;
+  if (!v || !l || typeof v.source !== "string" || !Array.isArray(v.buckets) || !Array.isArray(v.by_model) || !obj(v.totals) || !obj(v.main) || !obj(v.subagents)) return null;
+  if (!arrays.every((k) => Array.isArray(l[k]) && (l[k] as unknown[]).length === (l.line as unknown[]).length)) return null;
+  const nums = (k: (typeof arrays)[number]) => (l[k] as unknown[]).map((n) => (typeof n === "number" ? n : 0));
+  return {
+    ...(v as unknown as SessionUsage),
+    buckets: (v.buckets as UsageBucket[]).map((b) => ({ ...b, startMs: typeof b.startMs === "number" ? b.startMs : NaN })),
+    lines: { line: Uint32Array.from(nums("line")), input: Float64Array.from(nums("input")), output: Float64Array.from(nums("output")), cacheWrite: Float64Array.from(nums("cacheWrite")), cacheRead: Float64Array.from(nums("cacheRead")), total: Float64Array.from(nums("total")) },
+    firstMs: typeof v.firstMs === "number" ? v.firstMs : null,
+    lastMs: typeof v.lastMs === "number" ? v.lastMs : null,
+  };
 }
 
 /** Forgets every cached session usage (tests that stand for a new process). */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { makeTempDir } from "@/lib/testing/shared";
 import { bundledPricing, loadPricing, priceOf, requestCost } from "@/lib/usage/pricing";
 import { usageReport, weekOf, type SessionUsageEntry } from "@/lib/usage/report";
-import { usageOfFiles } from "@/lib/usage/session-usage";
+import { clearUsageCache, readUsage, usageFromJson, usageOfFiles, usageToJson, type SessionUsage, type UsageStore } from "@/lib/usage/session-usage";
 
 const assistant = (ts: string, id: string, req: string | null, model: string, usage: Record<string, unknown>) =>
   JSON.stringify({ type: "assistant", timestamp: ts, ...(req ? { requestId: req } : {}), message: { id, model, role: "assistant", content: [{ type: "text", text: "x" }], usage } });
@@ -89,5 +89,61 @@ describe("prices", () => {
   it("starts weeks on Monday", () => {
     expect(weekOf("2026-11-28")).toBe("2026-11-23");
     expect(weekOf("2026-11-23")).toBe("2026-11-23");
+  });
+});
+
+describe("usage kept across processes", () => {
+  it("shares one pass between concurrent readers, saves it to the store, and a new process loads it instead of reading again", async () => {
+    const main = await file([assistant("2026-01-01T10:00:00Z", "m1", "r1", "claude-opus-4-5-20251101", { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 7 })]);
+    const saved = new Map<string, string>();
+    let loads = 0;
+    const store: UsageStore = {
+      load: async (stamp) => {
+        loads++;
+        const text = saved.get(stamp);
+        return text === undefined ? null : usageFromJson(JSON.parse(text));
+      },
+      save: async (stamp, usage) => void saved.set(stamp, JSON.stringify(usageToJson(usage))),
+    };
+    const none = path.join(path.dirname(main), "no-override.json");
+    clearUsageCache();
+    const [a, b] = await Promise.all([readUsage("k", "claude-code", [{ kind: "main", path: main }], none, store), readUsage("k", "claude-code", [{ kind: "main", path: main }], none, store)]);
+    expect(a).toBe(b);
+    expect(loads).toBe(1);
+    expect(saved.size).toBe(1);
+
+    // A new process (empty memory) gets the stored usage: the transcript is not read again (the
+    // stored copy is marked, so only a load can answer the mark).
+    const [stamp, text] = [...saved][0]!;
+    expect(usageFromJson(JSON.parse(text))).toEqual(a);
+    saved.set(stamp, JSON.stringify({ ...JSON.parse(text), by_model: [{ model: "from-store" }] }));
+    clearUsageCache();
+    const back = await readUsage("k", "claude-code", [{ kind: "main", path: main }], none, store);
+    expect(back.by_model).toEqual([{ model: "from-store" }]);
+    expect(back.lines.line).toEqual(new Uint32Array([1]));
+
+    // The transcript grew: the stored usage is for another version and is counted again.
+    await fs.appendFile(main, `${assistant("2026-01-01T10:01:00Z", "m2", "r2", "claude-opus-4-5-20251101", { input_tokens: 1, output_tokens: 2 })}\n`);
+    clearUsageCache();
+    const grown = await readUsage("k", "claude-code", [{ kind: "main", path: main }], none, store);
+    expect(grown.lines.line).toEqual(new Uint32Array([1, 2]));
+    expect(saved.size).toBe(2);
+  });
+
+  it("round-trips a usage through JSON, NaN bucket starts included, and refuses a foreign shape", () => {
+    const usage: SessionUsage = {
+      source: "claude-code",
+      totals: { input_tokens: 1 } as SessionUsage["totals"],
+      main: { input_tokens: 1 } as SessionUsage["main"],
+      subagents: { input_tokens: 0 } as SessionUsage["subagents"],
+      by_model: [],
+      buckets: [{ model: "m", kind: "main", startMs: NaN, input: 1, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, requests: 1, cost: null }],
+      lines: { line: new Uint32Array([4]), input: new Float64Array([1]), output: new Float64Array([0]), cacheWrite: new Float64Array([0]), cacheRead: new Float64Array([0]), total: new Float64Array([1]) },
+      firstMs: null,
+      lastMs: 5,
+    };
+    expect(usageFromJson(JSON.parse(JSON.stringify(usageToJson(usage))))).toEqual(usage);
+    expect(usageFromJson({ source: "claude-code" })).toBeNull();
+    expect(usageFromJson(null)).toBeNull();
   });
 });

@@ -1,18 +1,43 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+
 import { processWide } from "@/lib/cache/process-wide";
-import { readUsage, type SessionUsage } from "@/lib/usage/session-usage";
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { derivedPath } from "@/lib/fs/workspace-layout";
+import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageStore } from "@/lib/usage/session-usage";
 import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /**
  * The usage of one prepared session (main transcript and subagents; see lib/usage's
  * `SessionUsage`), priced with the bundled snapshot and the workspace's override file. Cached per
- * process while the files and the override file are unchanged.
+ * process while the files and the override file are unchanged, and under the workspace's
+ * `.casefile/usage/<sha256 of the session key>.session.json`, so a restarted server does not
+ * read a gigabyte transcript again for it (issue 29: ~9 s of the Analysis page's cold start).
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
  */
 export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
   const files = (await sessionFiles(session)).flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
-  return readUsage(`${session.project.dir}\u0000${session.row.session_ref}`, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot));
+  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
+  return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)));
+}
+
+/** A {@link UsageStore} in one JSON file `{stamp, usage}` (a cache its reader checks: no fsync). */
+function usageStore(file: string): UsageStore {
+  return {
+    async load(stamp) {
+      const text = await fs.readFile(file, "utf8").catch(() => null);
+      if (text === null) return null;
+      try {
+        const stored = JSON.parse(text) as { stamp?: unknown; usage?: unknown };
+        return stored.stamp === stamp ? usageFromJson(stored.usage) : null;
+      } catch {
+        return null;
+      }
+    },
+    save: (stamp, usage) => writeFileAtomic(file, JSON.stringify({ stamp, usage: usageToJson(usage) }), { durable: false }),
+  };
 }
 
 type Pending = { stamp: string; done: boolean; failed: boolean };

@@ -3,14 +3,17 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
-import { analyzeSessionTool, readChatExportTool } from "@/lib/analysis/tools";
+import { readAnalysisSummaryTool, readChatExportTool } from "@/lib/analysis/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { listSessionsTool } from "@/lib/catalog/tools";
 import { getCoreContext } from "@/server/core";
 
-/** A session's seed 003 analysis for the Analysis page, or the not-found page. */
-export const getSessionAnalysisQuery = cache(async (projectKey: string, sessionRef: string) => {
-  const result = await invokeToolForUi(getCoreContext(), analyzeSessionTool, { project_key: projectKey, session_ref: sessionRef });
+/**
+ * A session's seed 003 analysis as the Analysis page shows it (`read_analysis_summary`: each table
+ * cut to `rows` rows, all when null), or the not-found page.
+ */
+export const getAnalysisSummaryQuery = cache(async (projectKey: string, sessionRef: string, rows: number | null) => {
+  const result = await invokeToolForUi(getCoreContext(), readAnalysisSummaryTool, { project_key: projectKey, session_ref: sessionRef, rows: rows ?? undefined });
   if (result.status !== "ok") notFound();
   return result;
 });

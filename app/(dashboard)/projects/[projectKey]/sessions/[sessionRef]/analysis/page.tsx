@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 
+import { TABLE_ROWS } from "@/components/analysis/analysis-tables";
 import { AnalysisView } from "@/components/analysis/analysis-view";
 import { SessionOverviewBanner } from "@/components/forensics/overview-banner";
 import { SessionFrame } from "@/components/sessions/session-frame";
-import { getSessionAnalysisQuery } from "@/server/queries/analysis";
+import { getAnalysisSummaryQuery } from "@/server/queries/analysis";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
 
@@ -17,12 +18,18 @@ export async function generateMetadata({ params }: AnalysisPageProps): Promise<M
 export default async function SessionAnalysisPage({ params, searchParams }: AnalysisPageProps) {
   const { projectKey, sessionRef } = await params;
   const { rows } = await searchParams;
-  const [detail, analysis, overview] = await Promise.all([getSessionDetailQuery(projectKey, sessionRef), getSessionAnalysisQuery(projectKey, sessionRef), getSessionOverviewQuery(projectKey, sessionRef)]);
+  const detail = await getSessionDetailQuery(projectKey, sessionRef);
+  // Not awaited here: the frame and the chart (which fetches its own series) paint first, the facts and tables stream in.
+  const summary = getAnalysisSummaryQuery(projectKey, sessionRef, rows === "all" ? null : TABLE_ROWS);
+  const counts = getSessionOverviewQuery(projectKey, sessionRef).then(
+    (o) => o.summary.counts,
+    () => null,
+  );
   return (
     <>
       <SessionFrame project={detail} sessionRef={sessionRef} active="analysis" overview={<SessionOverviewBanner load={() => getSessionOverviewQuery(projectKey, sessionRef)} />} />
       <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-auto p-4 sm:p-6">
-        <AnalysisView analysis={analysis} lineCount={detail.line_count} showAllRows={rows === "all"} counts={overview.summary.counts} />
+        <AnalysisView projectKey={projectKey} sessionRef={sessionRef} summary={summary} counts={counts} showAllRows={rows === "all"} />
       </div>
     </>
   );

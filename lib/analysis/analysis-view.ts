@@ -1,6 +1,7 @@
-import type { TokenPoint } from "@/lib/analysis/schema";
+// What the Analysis tab shows of a session's analysis: the token chart's thinned series and the summary with its tables cut.
+import type { AnalysisSummary, SessionAnalysis, TokenChartData, TokenPoint } from "@/lib/analysis/schema";
 
-/** At most this many points are drawn: beyond that an SVG line chart stops being usable. */
+/** At most this many points are sent to the chart: a canvas draws more, but each costs bytes on the wire. */
 export const MAX_CHART_POINTS = 2000;
 
 /**
@@ -8,7 +9,7 @@ export const MAX_CHART_POINTS = 2000;
  * subset in line order — per bucket of consecutive points, the ones holding the bucket's lowest
  * and highest cache read (so every drop, a context reset's shape, stays visible), plus every point
  * on a line in `keepLines` (the resets, so each marker sits on the drawn line). Pure; the input
- * is not changed. A 1 GB session has ~94,000 points; drawn whole, the chart took ~95 s to appear.
+ * is not changed. A 1 GB session has ~94,000 points (~5 MB as JSON objects).
  */
 export function chartPoints(points: readonly TokenPoint[], keepLines: ReadonlySet<number>, max = MAX_CHART_POINTS): readonly TokenPoint[] {
   if (points.length <= max) return points;
@@ -58,4 +59,39 @@ export function chartResets<R extends { session_line: number; from_tokens: numbe
     } else if (r.from_tokens - r.to_tokens > last.from_tokens - last.to_tokens) kept[kept.length - 1] = r;
   }
   return kept;
+}
+
+/** {@link TokenChartData} of an analysis (pure). */
+export function tokenChartOf(a: Pick<SessionAnalysis, "line_count" | "token_points" | "resets">, maxPoints = MAX_CHART_POINTS): TokenChartData {
+  const marked = chartResets(a.resets, a.line_count);
+  const points = chartPoints(a.token_points, new Set(marked.map((r) => r.session_line)), maxPoints);
+  const noCreation = points.some((p) => p.cache_creation === null);
+  return {
+    line_count: a.line_count,
+    point_total: a.token_points.length,
+    points: {
+      line: points.map((p) => p.line),
+      cache_read: points.map((p) => p.cache_read),
+      input: points.map((p) => p.input),
+      cache_creation: noCreation ? null : points.map((p) => p.cache_creation ?? 0),
+    },
+    reset_total: a.resets.length,
+    markers: marked.map((r) => ({ session_line: r.session_line, from_tokens: r.from_tokens, to_tokens: r.to_tokens })),
+  };
+}
+
+/** {@link AnalysisSummary} of an analysis (pure). */
+export function analysisSummaryOf(a: SessionAnalysis, rows: number | null): AnalysisSummary {
+  const cut = <T,>(list: readonly T[]): T[] => (rows === null ? [...list] : list.slice(0, rows));
+  const { token_points: _points, resets, reads, persistence, markers, ...rest } = a;
+  return {
+    ...rest,
+    resets: cut(resets),
+    reads: Array.isArray(reads) ? { rows: cut(reads), total: reads.length, reset_before_use: reads.filter((r) => r.reset_before_use_line !== null).length } : reads,
+    persistence:
+      "persisted_reads" in persistence
+        ? { persisted_reads: persistence.persisted_reads.length, inline_reads: persistence.inline_reads.length, persisted_non_reads: cut(persistence.persisted_non_reads), persisted_non_reads_total: persistence.persisted_non_reads.length }
+        : persistence,
+    marker_count: markers.length,
+  };
 }
