@@ -1,6 +1,6 @@
 import { walkRecords } from "@/lib/analysis/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/workspace/workscope";
 

@@ -2,11 +2,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 
-import { PATHISH, mapClaudeRange, pathTokens } from "@/lib/analysis/claude-map";
+import { PATHISH, mapClaudeRange, pathTokens, type ClaudeFacts } from "@/lib/analysis/claude-map";
 import { walkRecords } from "@/lib/analysis/record-walk";
 import { reduceClaudeFacts, scanClaudeSession } from "@/lib/analysis/scan-claude";
 import { splitRecordRanges } from "@/lib/analysis/record-walk";
-import { mapRanges, startWorker } from "@/lib/jsonl/parallel";
+import { RangePool } from "@/lib/jsonl/range-pool";
+import { startWorker } from "@/lib/jsonl/workers";
 import { streamRecordLines } from "@/lib/jsonl/record-lines";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE, makeTempDir } from "@/lib/testing/shared";
@@ -98,8 +99,15 @@ describe("scanClaudeSession in workers", () => {
     const ranges = await splitRecordRanges(file, size, 2);
     expect(ranges).toHaveLength(2);
     const warn = vi.spyOn(console, "warn");
-    const facts = await mapRanges(() => startWorker(import.meta.url, "./claude-worker.ts"), mapClaudeRange, file, ranges, undefined);
-    // No in-thread fallback: the worker entry loaded and answered.
+    const pool = new RangePool<undefined, ClaudeFacts>(() => startWorker(import.meta.url, "./claude-worker.ts"), 1, { workersOnly: true });
+    const facts: ClaudeFacts[] = [];
+    try {
+      // Started before the pass, the worker maps both ranges: no in-thread fallback.
+      expect(await pool.ready()).toBe(1);
+      await pool.map(mapClaudeRange, file, ranges, undefined, (part) => facts.push(part));
+    } finally {
+      await pool.close();
+    }
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
     expect(reduceClaudeFacts(facts, 10_000)).toEqual(await scanClaudeSession(file, 10_000));

@@ -1,7 +1,7 @@
 import { readSync } from "node:fs";
 import fs from "node:fs/promises";
 
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 
 import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 
 /**
  * Bytes read per chunk (whole lines; a longer line is read alone): 1 MiB, as lib/forensics/line-chunks
@@ -15,7 +15,7 @@ export const CHUNK_BYTES = 1 << 20;
 export type ScanRangeArg = { source: string; starts: Float64Array; size: number };
 
 /**
- * The map half of the forensics scan over one line range of a transcript (lib/jsonl/parallel's
+ * The map half of the forensics scan over one line range of a transcript (lib/jsonl/workers's
  * task, run in a worker): maps the range's lines with a {@link LineMapper}. Memory: one chunk
  * plus the compact facts of the range.
  * @throws the fs error when the file cannot be read.

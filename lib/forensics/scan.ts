@@ -9,7 +9,7 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
+import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/workers";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/common/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";

@@ -47,7 +47,7 @@ function countRareBreaks(rec: Buffer, endsWithLf: boolean): number {
  * breaks a record) as byte slices, each with the 1-based physical line it starts on as the
  * viewer and `read_session_lines` number lines (contract §1.6). Nothing is decoded here: the
  * caller decides per record whether it is worth a `JSON.parse`. Blank records are yielded too.
- * With `range` (a {@link import("@/lib/jsonl/parallel").LineRange}: its start follows a `\n`),
+ * With `range` (a {@link import("@/lib/jsonl/workers").LineRange}: its start follows a `\n`),
  * only the records in `[startByte, endByte)` are read, numbered from `firstLine`.
  * Memory: one read buffer (`chunkBytes`, default 4 MiB) plus the longest record.
  * A yielded slice is only valid until the next iteration (the buffer is reused).

@@ -1,7 +1,7 @@
 import { getPriority } from "node:os";
 import { isMainThread, threadId } from "node:worker_threads";
 
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { streamRecordLines } from "@/lib/jsonl/record-lines";
 
 /**

@@ -1,5 +1,5 @@
 import { readRangeLines } from "@/lib/jsonl/range-lines";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { BLANK, skimLine } from "@/lib/sources/common/skim";
 import { TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim-plans";

@@ -3,7 +3,7 @@ import path from "node:path";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
-import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { forEachLineBytes, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";

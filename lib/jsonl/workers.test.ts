@@ -1,17 +1,17 @@
 import fs from "node:fs/promises";
 import { getPriority } from "node:os";
 import path from "node:path";
-import { threadId } from "node:worker_threads";
+import { threadId, type Worker } from "node:worker_threads";
 
 import { describe, expect, it } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { BACKGROUND_WORKER_NICE, bundledEntry, inBackground, mapRanges, maxRunningWorkers, rangeCount, splitFileRanges, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange } from "@/lib/jsonl/parallel";
-import { RangePool } from "@/lib/jsonl/range-pool";
+import { mapRangesOnPool, RangePool, splitFileRanges } from "@/lib/jsonl/range-pool";
+import { BACKGROUND_WORKER_NICE, bundledEntry, inBackground, maxRunningWorkers, rangeCount, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 import { makeTempDir } from "@/lib/testing/shared";
 
-const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-worker.ts");
+const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts");
 
 /** 40 records; record 7 holds a raw U+2028 (two physical lines), record 20 ends in \r\n. */
 async function sampleFile(): Promise<string> {
@@ -45,8 +45,18 @@ describe("splitFileRanges", () => {
   });
 });
 
-describe("mapRanges", () => {
-  it("gives the same records as one in-thread pass, reading ranges in worker threads", async () => {
+/** {@link mapRangesOnPool}'s results, in range order. */
+async function mapRanges<A, R>(spawnWorker: () => Worker | Promise<Worker>, task: RangeTask<A, R>, file: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
+  const results: R[] = [];
+  await mapRangesOnPool(spawnWorker, task, file, ranges, arg, (result, index) => {
+    expect(index).toBe(results.length);
+    results.push(result);
+  });
+  return results;
+}
+
+describe("mapRangesOnPool", () => {
+  it("gives the same records as one in-thread pass, reading ranges on this thread and pool workers", async () => {
     const file = await sampleFile();
     const index = await buildLineIndex(file);
     const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
@@ -56,8 +66,6 @@ describe("mapRanges", () => {
     const parts = await mapRanges(spawn, countRange, file, ranges, "t");
     expect(parts.flatMap((p) => p.records)).toEqual(expected);
     expect(parts.map((p) => p.tag)).toEqual(["t", "t", "t"]);
-    expect(parts[0]!.threadId).toBe(threadId);
-    expect(parts.slice(1).every((p) => p.threadId !== threadId)).toBe(true);
   });
 
   it("reads a range in this thread when its worker cannot start", async () => {
@@ -154,26 +162,25 @@ describe("mapRanges", () => {
     const saved = process.env[WORKERS_ONLY_ENV];
     process.env[WORKERS_ONLY_ENV] = "1";
     try {
-      // A request's pass: every range in a worker, each at the process's priority.
-      const parts = await mapRanges(spawn, countRange, file, ranges, "t");
-      expect(parts.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, own], [true, own]]);
-      // Background work: its workers yield (serveRanges)…
-      const background = await inBackground(() => mapRanges(spawn, countRange, file, ranges, "t"));
-      expect(background.map((p) => [p.threadId !== threadId, p.priority])).toEqual([[true, low], [true, low]]);
-      // …and so do a pool's (serveRangeStream), however deep in the background work it starts.
-      const seen = await inBackground(async () => {
-        await Promise.resolve();
-        const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(() => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts"), 1, { workersOnly: true });
+      // Every range in the pool's worker (started before the pass), as [in a worker, its priority].
+      const poolPass = async () => {
+        const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(spawn, 1, { workersOnly: true });
         try {
           expect(await pool.ready()).toBe(1);
-          const priorities: number[] = [];
-          await pool.map(countRange, file, ranges, "t", (r) => priorities.push(r.priority));
-          return priorities;
+          const seen: [boolean, number][] = [];
+          await pool.map(countRange, file, ranges, "t", (r) => seen.push([r.threadId !== threadId, r.priority]));
+          return seen;
         } finally {
           await pool.close();
         }
-      });
-      expect(seen).toEqual([low, low]);
+      };
+      // A request's pass: each at the process's priority.
+      expect(await poolPass()).toEqual([[true, own], [true, own]]);
+      // Background work's workers yield (serveRangeStream), however deep in the work the pool starts.
+      expect(await inBackground(async () => {
+        await Promise.resolve();
+        return poolPass();
+      })).toEqual([[true, low], [true, low]]);
       // The main thread is never lowered.
       expect(await inBackground(async () => yieldToForeground())).toBe(false);
       expect(getPriority()).toBe(own);
@@ -207,15 +214,15 @@ describe("mapRanges", () => {
 
 describe("bundledEntry", () => {
   it("bundles a TypeScript worker entry once, with its @/ imports inlined and its inputs listed", async () => {
-    const entry = path.resolve("lib/jsonl/__fixtures__/count-worker.ts");
+    const entry = path.resolve("lib/jsonl/__fixtures__/count-stream-worker.ts");
     const bundle = await bundledEntry(entry);
     expect(bundle).not.toBeNull();
     expect(await bundledEntry(entry)).toBe(bundle);
     const code = await fs.readFile(bundle!, "utf8");
-    expect(code).toContain("serveRanges");
+    expect(code).toContain("serveRangeStream");
     expect(code).not.toContain("@/lib/");
     const inputs = JSON.parse(await fs.readFile(bundle!.replace(/\.mjs$/, ".inputs.json"), "utf8")) as { inputs: { file: string }[] };
-    expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-worker.ts", "count-range.ts", "parallel.ts", "record-lines.ts"]));
+    expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-stream-worker.ts", "count-range.ts", "range-pool.ts", "workers.ts", "record-lines.ts"]));
   });
 });
 
