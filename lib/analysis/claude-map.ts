@@ -1,4 +1,4 @@
-import { walkRecords } from "@/lib/analysis/record-walk";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";

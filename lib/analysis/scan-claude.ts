@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 
 import { FACT_ASSISTANT, FACT_USER, mapClaudeRange, type ClaudeFacts, type UserOutcome } from "@/lib/analysis/claude-map";
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { splitRecordRanges } from "@/lib/analysis/record-walk";
+import { splitRecordRanges } from "@/lib/jsonl/record-walk";
 import type { FileRead, MarkerHit, TokenPoint } from "@/lib/analysis/schema";
 import { mapRangesOnPool } from "@/lib/jsonl/range-pool";
 import { rangeCount, startWorker } from "@/lib/jsonl/workers";

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { walkRecords } from "@/lib/analysis/record-walk";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
 import { mapRangesOnPool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";

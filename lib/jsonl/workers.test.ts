@@ -222,7 +222,7 @@ describe("bundledEntry", () => {
     expect(code).toContain("serveRangeStream");
     expect(code).not.toContain("@/lib/");
     const inputs = JSON.parse(await fs.readFile(bundle!.replace(/\.mjs$/, ".inputs.json"), "utf8")) as { inputs: { file: string }[] };
-    expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-stream-worker.ts", "count-range.ts", "range-pool.ts", "workers.ts", "record-lines.ts"]));
+    expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-stream-worker.ts", "count-range.ts", "range-pool.ts", "workers.ts", "record-walk.ts"]));
   });
 });
 
