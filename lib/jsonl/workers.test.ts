@@ -3,13 +3,17 @@ import { getPriority } from "node:os";
 import path from "node:path";
 import { threadId, type Worker } from "node:worker_threads";
 
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
 import { mapRangesOnPool, RangePool, splitFileRanges } from "@/lib/jsonl/range-pool";
 import { BACKGROUND_WORKER_NICE, bundledEntry, inBackground, maxRunningWorkers, rangeCount, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 import { makeTempDir } from "@/lib/testing/shared";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 const spawn = () => startWorker(import.meta.url, "./__fixtures__/count-stream-worker.ts");
 
@@ -86,51 +90,36 @@ describe("mapRangesOnPool", () => {
     const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
     const expected = (await countRange(file, whole, "t")).records;
     const ranges = await splitFileRanges(file, index, 2);
-    const saved = process.env[WORKERS_ONLY_ENV];
-    process.env[WORKERS_ONLY_ENV] = "1";
-    try {
-      const parts = await mapRanges(spawn, countRange, file, ranges, "t");
-      expect(parts.flatMap((p) => p.records)).toEqual(expected);
-      expect(parts.every((p) => p.threadId !== threadId)).toBe(true);
-      // Without workers the ranges are still read, in this thread.
-      const broken = () => {
-        throw new Error("no workers here");
-      };
-      expect((await mapRanges(broken, countRange, file, ranges, "t")).map((p) => p.threadId)).toEqual([threadId, threadId]);
-    } finally {
-      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
-      else process.env[WORKERS_ONLY_ENV] = saved;
-    }
+    vi.stubEnv(WORKERS_ONLY_ENV, "1");
+    const parts = await mapRanges(spawn, countRange, file, ranges, "t");
+    expect(parts.flatMap((p) => p.records)).toEqual(expected);
+    expect(parts.every((p) => p.threadId !== threadId)).toBe(true);
+    // Without workers the ranges are still read, in this thread.
+    const broken = () => {
+      throw new Error("no workers here");
+    };
+    expect((await mapRanges(broken, countRange, file, ranges, "t")).map((p) => p.threadId)).toEqual([threadId, threadId]);
   });
 
   it("sends a lone big range to a worker when the main thread must stay free, a small one never", async () => {
     const file = await sampleFile();
     const index = await buildLineIndex(file);
     const ranges = await splitFileRanges(file, index, 1);
-    const saved = { only: process.env[WORKERS_ONLY_ENV], min: process.env.CASEFILE_WORKERS_MIN_BYTES };
-    process.env[WORKERS_ONLY_ENV] = "1";
-    try {
-      process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
-      const [big] = await mapRanges(spawn, countRange, file, ranges, "t");
-      expect(big!.threadId).not.toBe(threadId);
-      expect(big!.records.length).toBe(40);
-      process.env.CASEFILE_WORKERS_MIN_BYTES = String(index.size + 1);
-      expect((await mapRanges(spawn, countRange, file, ranges, "t"))[0]!.threadId).toBe(threadId);
-    } finally {
-      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS_MIN_BYTES", saved.min]] as const) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
+    vi.stubEnv(WORKERS_ONLY_ENV, "1");
+    vi.stubEnv("CASEFILE_WORKERS_MIN_BYTES", "0");
+    const [big] = await mapRanges(spawn, countRange, file, ranges, "t");
+    expect(big!.threadId).not.toBe(threadId);
+    expect(big!.records.length).toBe(40);
+    vi.stubEnv("CASEFILE_WORKERS_MIN_BYTES", String(index.size + 1));
+    expect((await mapRanges(spawn, countRange, file, ranges, "t"))[0]!.threadId).toBe(threadId);
   });
 
   it("never runs more workers at once than the process's slots, however many passes overlap", async () => {
     const file = await sampleFile();
     const index = await buildLineIndex(file);
     const ranges = await splitFileRanges(file, index, 3);
-    const saved = { only: process.env[WORKERS_ONLY_ENV], workers: process.env.CASEFILE_WORKERS };
-    process.env[WORKERS_ONLY_ENV] = "1";
-    process.env.CASEFILE_WORKERS = "2";
+    vi.stubEnv(WORKERS_ONLY_ENV, "1");
+    vi.stubEnv("CASEFILE_WORKERS", "2");
     let live = 0;
     let most = 0;
     const counted = async () => {
@@ -140,18 +129,11 @@ describe("mapRangesOnPool", () => {
       worker.once("exit", () => (live -= 1));
       return worker;
     };
-    try {
-      expect(maxRunningWorkers()).toBe(2);
-      const [a, b] = await Promise.all([mapRanges(counted, countRange, file, ranges, "a"), mapRanges(counted, countRange, file, ranges, "b")]);
-      expect(a.flatMap((p) => p.records)).toEqual(b.flatMap((p) => p.records));
-      expect(a.flatMap((p) => p.records).length).toBe(40);
-      expect(most).toBeLessThanOrEqual(2);
-    } finally {
-      for (const [key, value] of [[WORKERS_ONLY_ENV, saved.only], ["CASEFILE_WORKERS", saved.workers]] as const) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
+    expect(maxRunningWorkers()).toBe(2);
+    const [a, b] = await Promise.all([mapRanges(counted, countRange, file, ranges, "a"), mapRanges(counted, countRange, file, ranges, "b")]);
+    expect(a.flatMap((p) => p.records)).toEqual(b.flatMap((p) => p.records));
+    expect(a.flatMap((p) => p.records).length).toBe(40);
+    expect(most).toBeLessThanOrEqual(2);
   });
 
   it.runIf(process.platform === "linux")("lowers the CPU priority of background work's workers only, never a request's nor the main thread's", async () => {
@@ -159,48 +141,39 @@ describe("mapRangesOnPool", () => {
     const ranges = await splitFileRanges(file, await buildLineIndex(file), 2);
     const own = getPriority();
     const low = Math.max(own, BACKGROUND_WORKER_NICE);
-    const saved = process.env[WORKERS_ONLY_ENV];
-    process.env[WORKERS_ONLY_ENV] = "1";
-    try {
-      // Every range in the pool's worker (started before the pass), as [in a worker, its priority].
-      const poolPass = async () => {
-        const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(spawn, 1, { workersOnly: true });
-        try {
-          expect(await pool.ready()).toBe(1);
-          const seen: [boolean, number][] = [];
-          await pool.map(countRange, file, ranges, "t", (r) => seen.push([r.threadId !== threadId, r.priority]));
-          return seen;
-        } finally {
-          await pool.close();
-        }
-      };
-      // A request's pass: each at the process's priority.
-      expect(await poolPass()).toEqual([[true, own], [true, own]]);
-      // Background work's workers yield (serveRangeStream), however deep in the work the pool starts.
-      expect(await inBackground(async () => {
-        await Promise.resolve();
-        return poolPass();
-      })).toEqual([[true, low], [true, low]]);
-      // The main thread is never lowered.
-      expect(await inBackground(async () => yieldToForeground())).toBe(false);
-      expect(getPriority()).toBe(own);
-    } finally {
-      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
-      else process.env[WORKERS_ONLY_ENV] = saved;
-    }
+    vi.stubEnv(WORKERS_ONLY_ENV, "1");
+    // Every range in the pool's worker (started before the pass), as [in a worker, its priority].
+    const poolPass = async () => {
+      const pool = new RangePool<string, Awaited<ReturnType<typeof countRange>>>(spawn, 1, { workersOnly: true });
+      try {
+        expect(await pool.ready()).toBe(1);
+        const seen: [boolean, number][] = [];
+        await pool.map(countRange, file, ranges, "t", (r) => seen.push([r.threadId !== threadId, r.priority]));
+        return seen;
+      } finally {
+        await pool.close();
+      }
+    };
+    // A request's pass: each at the process's priority.
+    expect(await poolPass()).toEqual([[true, own], [true, own]]);
+    // Background work's workers yield (serveRangeStream), however deep in the work the pool starts.
+    expect(await inBackground(async () => {
+      await Promise.resolve();
+      return poolPass();
+    })).toEqual([[true, low], [true, low]]);
+    // The main thread is never lowered.
+    expect(await inBackground(async () => yieldToForeground())).toBe(false);
+    expect(getPriority()).toBe(own);
   });
 
   it("starts workers with bounded heaps in a server process", async () => {
-    const saved = process.env[WORKERS_ONLY_ENV];
-    process.env[WORKERS_ONLY_ENV] = "1";
+    vi.stubEnv(WORKERS_ONLY_ENV, "1");
     const worker = await spawn();
     try {
       expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(WORKER_LIMITS.maxYoungGenerationSizeMb);
       expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
     } finally {
       await worker.terminate();
-      if (saved === undefined) delete process.env[WORKERS_ONLY_ENV];
-      else process.env[WORKERS_ONLY_ENV] = saved;
     }
   });
 
@@ -228,26 +201,19 @@ describe("bundledEntry", () => {
 
 describe("rangeCount", () => {
   it("keeps small files in one range and honours CASEFILE_WORKERS", () => {
-    const saved = process.env.CASEFILE_WORKERS;
-    try {
-      delete process.env.CASEFILE_WORKERS;
-      expect(rangeCount(1 << 20)).toBe(1);
-      expect(rangeCount(1 << 30)).toBeGreaterThanOrEqual(1);
-      process.env.CASEFILE_WORKERS = "1";
-      expect(rangeCount(1 << 30)).toBe(1);
-      process.env.CASEFILE_WORKERS = "3";
-      expect(rangeCount(1 << 30)).toBe(3);
-      expect(rangeCount(1 << 20)).toBe(1);
-      // A caller's own minimum, which the environment still overrides.
-      expect(rangeCount(1 << 28, 1 << 29)).toBe(1);
-      expect(rangeCount(1 << 29, 1 << 29)).toBe(3);
-      process.env.CASEFILE_WORKERS_MIN_BYTES = "0";
-      expect(rangeCount(1 << 20)).toBe(3);
-      expect(rangeCount(1 << 20, 1 << 29)).toBe(3);
-    } finally {
-      delete process.env.CASEFILE_WORKERS_MIN_BYTES;
-      if (saved === undefined) delete process.env.CASEFILE_WORKERS;
-      else process.env.CASEFILE_WORKERS = saved;
-    }
+    vi.stubEnv("CASEFILE_WORKERS", undefined);
+    expect(rangeCount(1 << 20)).toBe(1);
+    expect(rangeCount(1 << 30)).toBeGreaterThanOrEqual(1);
+    vi.stubEnv("CASEFILE_WORKERS", "1");
+    expect(rangeCount(1 << 30)).toBe(1);
+    vi.stubEnv("CASEFILE_WORKERS", "3");
+    expect(rangeCount(1 << 30)).toBe(3);
+    expect(rangeCount(1 << 20)).toBe(1);
+    // A caller's own minimum, which the environment still overrides.
+    expect(rangeCount(1 << 28, 1 << 29)).toBe(1);
+    expect(rangeCount(1 << 29, 1 << 29)).toBe(3);
+    vi.stubEnv("CASEFILE_WORKERS_MIN_BYTES", "0");
+    expect(rangeCount(1 << 20)).toBe(3);
+    expect(rangeCount(1 << 20, 1 << 29)).toBe(3);
   });
 });
