@@ -1,3 +1,4 @@
+/** The map half of the Claude Code analysis: one byte range of a transcript as order-independent facts. */
 import { walkRecords } from "@/lib/jsonl/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
 import type { LineRange } from "@/lib/jsonl/workers";

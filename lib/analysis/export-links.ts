@@ -1,3 +1,4 @@
+/** A chat export's tool lines linked to the transcript's tool uses (seed 003 Q2), and the export's text. */
 import fs from "node:fs/promises";
 
 import { walkRecords } from "@/lib/jsonl/record-walk";

@@ -1,3 +1,4 @@
+/** The Claude Code analysis pass: ranges mapped (on workers for big files) and reduced in file order into token points, reads and markers. */
 import fs from "node:fs/promises";
 
 import { FACT_ASSISTANT, FACT_USER, mapClaudeRange, type ClaudeFacts, type UserOutcome } from "@/lib/analysis/claude-map";

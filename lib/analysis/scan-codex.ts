@@ -1,3 +1,4 @@
+/** The Codex analysis pass: token points and resets from a rollout's `token_count` snapshots. */
 import fs from "node:fs/promises";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";

@@ -1,3 +1,4 @@
+/** A session's analysis and risk, cached in memory and under `.casefile/analysis/` per file version; the `analyze_session` tool body. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Reads of whole lines in chunks of about 1 MiB by a line index, for grep and the scan. */
 import { readSync } from "node:fs";
 import fs from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";

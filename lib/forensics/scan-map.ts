@@ -1,3 +1,4 @@
+/** The map half of the forensics scan: lines of a transcript as compact, order-independent facts. */
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";

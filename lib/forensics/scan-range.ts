@@ -1,3 +1,4 @@
+/** The forensics scan over one line range of a transcript (in a worker or this thread). */
 import { closeSync, openSync, readSync } from "node:fs";
 
 import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";

@@ -1,3 +1,4 @@
+/** The forensics scan of a session: ranges mapped on the worker pool, reduced into stats, timeline and findings, cached by file version. */
 import fs from "node:fs/promises";
 import type { Worker } from "node:worker_threads";
 

@@ -1,3 +1,4 @@
+/** Literal search over bytes in WebAssembly memory with 128-bit SIMD. */
 import { ADD, AND, BITMASK8, BLOCK, br, brIf, CTZ, END_OP, EQ, EQ8, get, GT_S, i32, I32, IF, LOAD8, loadV128, LOOP, moduleOf, NE, OR, RETURN, set, SHL, SPLAT8, SUB, tee, V128, V_AND, V_OR } from "@/lib/jsonl/wasm-asm";
 
 /**

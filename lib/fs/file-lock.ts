@@ -1,3 +1,4 @@
+/** Cross-process file locks with stale-owner recovery (`withFileLock`). */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";

@@ -1,3 +1,4 @@
+/** Lock owner records, stale-lock breaking and orphaned temp-file sweeping. */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** JSON text checked and walked by a SIMD WebAssembly kernel (string ends, numbers, the skim's tape). */
 import { ADD, AND, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHL, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
 
 /**

@@ -1,3 +1,4 @@
+/** Where each physical line of a file starts (contract §1.6), built, cached and read by line number. */
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** The audit ledger read into memory: entries, receipts and problems, refreshed incrementally. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

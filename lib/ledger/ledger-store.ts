@@ -1,3 +1,4 @@
+/** The audit ledger's writer: appends under a lock, hash chain, segment rotation. */
 import { randomBytes } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";

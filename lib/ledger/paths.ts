@@ -1,3 +1,4 @@
+/** Where the audit ledger's files live and which segments exist. */
 import path from "node:path";
 
 import { listDir, listDirSync } from "@/lib/fs/list-dir";

@@ -1,3 +1,4 @@
+/** `casefile audit verify`: the ledger's hash chain, sealed segments and blobs checked. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

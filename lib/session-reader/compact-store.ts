@@ -1,3 +1,4 @@
+/** Compact records persisted in blocks beside the line index (`.casefile/index`), per file version. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

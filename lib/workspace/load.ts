@@ -1,3 +1,4 @@
+/** A prepared workspace loaded (metadata, projects, index rows) and cached by its stamp. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

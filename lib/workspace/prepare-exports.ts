@@ -1,3 +1,4 @@
+/** Chat exports paired with sessions during prepare. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

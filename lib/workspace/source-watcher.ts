@@ -1,3 +1,4 @@
+/** Source folders watched, and the workspace synced when they change. */
 import { watchFile, unwatchFile } from "node:fs";
 
 import { watch, type FSWatcher } from "chokidar";

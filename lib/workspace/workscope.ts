@@ -1,3 +1,4 @@
+/** Workscope IDs (seed 003 Q2) found in transcripts and chat exports. */
 import { walkRecords } from "@/lib/jsonl/record-walk";
 
 /** Seed 003 Q2: `Workscope ID: YYYYMMDD-HHMMSS`, first match wins. */

@@ -1,3 +1,4 @@
+/** Test range task: every record's line and length, with the thread and priority that read it. */
 import { getPriority } from "node:os";
 import { isMainThread, threadId } from "node:worker_threads";
 

@@ -1,3 +1,4 @@
+/** Claude Code transcript analysis for prepare: triggers, turns and facts in one pass on every core. */
 import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";

@@ -1,3 +1,4 @@
+/** What one physical line of a Claude Code transcript contributes to its analysis, packed in columns. */
 import { readRangeLines } from "@/lib/jsonl/range-lines";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";

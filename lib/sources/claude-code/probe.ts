@@ -1,3 +1,4 @@
+/** The head of a Claude Code transcript read to tell a subagent file from a main session. */
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 

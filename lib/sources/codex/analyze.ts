@@ -1,3 +1,4 @@
+/** Codex rollout analysis for prepare, on every core for big rollouts. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

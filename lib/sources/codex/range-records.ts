@@ -1,3 +1,4 @@
+/** Records of one byte range of a Codex rollout, packed for hand-over from a worker. */
 import { grown } from "@/lib/jsonl/grown";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { readRangeLines } from "@/lib/jsonl/range-lines";

@@ -1,3 +1,4 @@
+/** Byte-level skim of one JSONL line: the JSON grammar checked, only the planned fields built. */
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
 import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";

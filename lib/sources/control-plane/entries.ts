@@ -1,3 +1,4 @@
+/** Control Plane ledger entries read and parsed, cached by file version. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Physical lines of a Control Plane ledger with their byte offsets. */
 import fs from "node:fs";
 
 /** One physical line of a ledger file: 1-based number, byte offset and length (without `\n`), UTF-8 text. */

@@ -1,3 +1,4 @@
+/** The Control Plane tools: verify ledgers, read ledger lines, project facts. */
 import * as z from "zod";
 
 import { AppError } from "@/lib/errors";

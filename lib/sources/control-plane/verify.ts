@@ -1,3 +1,4 @@
+/** Control Plane ledger integrity: entry hashes, chains and Merkle roots (source-formats §3.2). */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
