@@ -99,17 +99,11 @@ export function withoutTsxLoader(execArgv: readonly string[]): string[] {
 }
 
 /**
- * Heap limits of every range worker (issue 13, server RSS < 300 MB). A worker is a V8 isolate of
- * its own: left at V8's defaults (sized from the machine's memory: a young generation of up to
- * 48 MB and an old one of up to 4 GB) each worker of a scan let its garbage grow by tens of MB
- * before collecting it, on top of the main thread's heap. A range task keeps little alive (its
- * per-range facts plus one read chunk), so a small young generation costs a few more cheap
- * scavenges and the old-generation bound only says when V8 must collect, far above what a
- * range holds. A worker that still runs out of memory dies before answering, and
- * its pool (lib/jsonl/range-pool) then maps its ranges in the calling thread: a result never depends on it.
- * Applied in server processes ({@link WORKERS_ONLY_ENV}) only: a one-shot `prepare` keeps V8's
- * defaults (the small young generation cost it ~5–10% more CPU, and its memory is gone when it
- * exits).
+ * Heap limits of every range worker in a server process ({@link WORKERS_ONLY_ENV}; issue 13,
+ * server RSS): a range task keeps little alive, so a small young generation only collects its
+ * garbage sooner. A worker that still runs out of memory dies before answering, and its pool
+ * (lib/jsonl/range-pool) maps its ranges in the calling thread. A one-shot `prepare` keeps V8's
+ * defaults (docs/performance.md has the figures).
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 

@@ -175,23 +175,15 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
 const EMPTY = Buffer.alloc(0);
 
 /**
- * Repeated tails (issue 13). Codex repeats most of a line's bytes from line to line: the same
- * `turn_context` on every turn, and a `token_count` whose counters did not move; only the
- * `timestamp`, the line's first member, changes (103,094 of the 184,465 lines of the 321 MB
- * real-shaped rollout, 241 MB, are such repeats). A line of a {@link ObjectPlan.shared} plan
- * that begins with `{"timestamp":"<stamp>",` (a stamp of plain bytes, no escape) is settled by
- * its tail (the bytes after that member's comma) when the tail is byte for byte the tail of an
- * earlier line the scanner walked whole: the line is then valid JSON with the same built fields
- * (the record is the earlier line's, frozen), and only its timestamp is read. Lines are known by
- * a key (their length and a sample of their bytes past any timestamp); a line's tail is kept on
- * its second sighting, when the walk met the timestamp member once only (no later duplicate key
- * overrides the first member). Comparing bytes costs about what reading them costs, but no
- * string is walked and no record built: the Codex analysis pass went from ~335 to ~300 ms.
- * Several tails may share a key (lines of one length that differ past the sample, such as each
- * turn's `turn_context` with its own `turn_id`): up to {@link TAIL_VARIANTS} are kept per key,
- * the last one that settled a line first. With one per key, two such lines taking turns evicted
- * each other: on the real-shaped rollout 5,168 of 8,277 kept tails replaced another, 3,849 of
- * them still in use; with 16 a key, 502 tails are kept and 116,260 lines settled (was 100,702).
+ * Repeated tails (issue 13): Codex repeats most of a line's bytes from line to line (the same
+ * `turn_context`, an unchanged `token_count`); only the leading `timestamp` member changes. A
+ * line of a {@link ObjectPlan.shared} plan that begins with `{"timestamp":"<plain stamp>",` is
+ * settled by its tail (the bytes after that member) when the tail equals, byte for byte, the tail
+ * of an earlier line walked whole: the record is that line's (frozen), with only the timestamp
+ * read. Lines are known by a key (length and a byte sample past the timestamp); a tail is kept on
+ * its second sighting, when the timestamp member was met once only (no duplicate key overrides
+ * it); up to {@link TAIL_VARIANTS} tails per key, the last one that settled a line first.
+ * docs/performance.md has the measured effect.
  */
 const TAIL_MIN_BYTES = 256;
 /** Longest tail kept. */
