@@ -1,8 +1,9 @@
 /** Byte-level skim of one JSONL line: the JSON grammar checked, only the planned fields built. */
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
-import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, JsonScanMemory, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
 import { deepFreeze, RepeatedTails, TAIL_MIN_BYTES } from "@/lib/sources/common/skim-tails";
+import { PlanImage } from "@/lib/sources/common/skim-plan-image";
 import { SHAPED_STAMP_CHARS, ShapedStamps } from "@/lib/sources/common/skim-stamp";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
@@ -338,13 +339,10 @@ function readObject(plan: Plan): Record<string, unknown> {
  * @throws INVALID when the scanner finds the object invalid or meets an escaped key.
  */
 function walked(plan: ObjectPlan): JsonObject | null {
-  const node = nodeOf(plan);
+  const node = planImage.nodeOf(plan);
   if (node < 0) return null;
   const regions = scanRegionsNow;
-  if (regions.installed !== planVersion) {
-    regions.plans.set(planImage.subarray(0, planUsed));
-    regions.installed = planVersion;
-  }
+  planImage.install(regions);
   const state = regions.state;
   state[3] = TAPE_AT;
   const after = scanner!.walkObject(pos + scanBase, end + scanBase, node);
@@ -531,63 +529,8 @@ function leaf(from: number, to: number, plan: Plan): unknown {
   return value(plan);
 }
 
-// Object plans compiled for the scanner's walk (see lib/jsonl/json-scan ScanRegions.plans): one
-// image, copied into each scan memory when it lacks the latest version.
-const planImage = new Uint8Array(PLAN_BYTES);
-const planView = new DataView(planImage.buffer);
-let planUsed = 0;
-let planVersion = 0;
-const planNodes = new WeakMap<ObjectPlan, number>();
-/** The plan last asked for and its node (a line's plan is most often the previous line's). */
-let lastPlan: ObjectPlan | null = null;
-let lastNode = -1;
-
-/** The address of `plan`'s compiled node (compiled on first use), or -1 when it cannot be walked by the scanner. */
-function nodeOf(plan: ObjectPlan): number {
-  if (plan === lastPlan) return lastNode;
-  const known = planNodes.get(plan);
-  if (known !== undefined) {
-    lastPlan = plan;
-    lastNode = known;
-    return known;
-  }
-  let node = -1;
-  if (plan.lengths !== null) {
-    const entries = plan.keys.flatMap((fields) => fields ?? []);
-    const children = entries.map((f) => {
-      if (typeof f.plan !== "object") return { kind: PLAN_LEAF, child: 0 };
-      if ("keys" in f.plan) {
-        const child = nodeOf(f.plan);
-        return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_OBJECT, child };
-      }
-      const items = f.plan.items;
-      const child = typeof items === "object" && "keys" in items ? nodeOf(items) : 0;
-      return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_ARRAY, child };
-    });
-    const keyBytes = entries.reduce((n, f) => n + f.bytes.length, 0);
-    const size = 8 + entries.length * 20 + ((keyBytes + 3) & ~3);
-    if (children.every((c) => c.child >= 0) && planUsed + size <= PLAN_BYTES) {
-      node = PLAN_AT + planUsed;
-      planView.setInt32(planUsed, plan.lengths, true);
-      planView.setInt32(planUsed + 4, entries.length, true);
-      let key = planUsed + 8 + entries.length * 20;
-      entries.forEach((f, i) => {
-        const at = planUsed + 8 + i * 20;
-        planImage.set(f.bytes, key);
-        planView.setInt32(at, f.bytes.length, true);
-        planView.setInt32(at + 4, PLAN_AT + key, true);
-        planView.setInt32(at + 8, children[i]!.kind, true);
-        planView.setInt32(at + 12, children[i]!.child, true);
-        planView.setInt32(at + 16, f.id, true);
-        key += f.bytes.length;
-      });
-      planUsed += size;
-      planVersion += 1;
-    }
-  }
-  planNodes.set(plan, node);
-  return node;
-}
+/** This thread's compiled object plans (lib/sources/common/skim-plan-image). */
+const planImage = new PlanImage();
 
 function readArray(plan: Plan): unknown[] {
   const out: unknown[] = [];
