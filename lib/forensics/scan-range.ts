@@ -59,9 +59,8 @@ export async function forEachRangeChunk(filePath: string, range: LineRange, arg:
       }
       const to = lineEnd(a);
       const buf = to - from <= shared.length ? shared.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
-      // Sync reads, with a turn for the event loop every ~10 ms (lib/forensics/line-chunks measured
-      // async reads at 1.8x the CPU of a 1 GB pass: a thread hand-off per call, bytes in another
-      // core's cache).
+      // Sync reads (cheaper than async ones, as in lib/forensics/line-chunks), with a turn for the
+      // event loop every ~10 ms.
       let got = 0;
       while (got < buf.length) {
         const bytesRead = readSync(fd, buf, got, buf.length - got, from + got);

@@ -62,9 +62,8 @@ export function simdFinder(memory: WebAssembly.Memory, needle: Uint8Array, ignor
 }
 
 /**
- * A `WebAssembly.Memory` with at least `bytes` usable bytes after the needle area.
- * NOTE: reading a file into wasm memory measured ~3× less kernel time than into a Node Buffer
- * of 256 KiB or more on this Linux (0.13 s vs 0.45 s of sys per GB).
+ * A `WebAssembly.Memory` with at least `bytes` usable bytes after the needle area (reads into
+ * wasm memory cost less kernel time than into a large Node Buffer; docs/performance.md).
  */
 export function wasmMemory(bytes: number): WebAssembly.Memory {
   return new WebAssembly.Memory({ initial: Math.ceil((NEEDLE_AREA_BYTES + bytes) / PAGE) });

@@ -158,10 +158,9 @@ const scanners = new WeakMap<ArrayBufferLike, JsonScanner>();
 
 /**
  * A `bytes`-long Buffer over a `WebAssembly.Memory` of its own (after the scanner's stack), so
- * that text read into it is scanned where it lies ({@link scannerOf}), without a copy. Reads into
- * wasm memory also cost about a third of the kernel time of reads into a `Buffer.allocUnsafe`
- * (measured on the 959 MB bench transcript, 1 MiB `readSync` calls, warm page cache). The memory
- * never grows, so views of it stay valid.
+ * that text read into it is scanned where it lies ({@link scannerOf}), without a copy (reads into
+ * wasm memory also cost less kernel time; docs/performance.md). The memory never grows, so views
+ * of it stay valid.
  */
 export function scanMemoryBuffer(bytes: number): Buffer {
   const memory = new WebAssembly.Memory({ initial: Math.ceil((DATA_OFFSET + bytes + SLACK) / PAGE) });
