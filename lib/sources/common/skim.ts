@@ -1,8 +1,9 @@
 /** Byte-level skim of one JSONL line: the JSON grammar checked, only the planned fields built. */
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
-import { DATA_OFFSET, JsonScanMemory, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
+import { DATA_OFFSET, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner } from "@/lib/jsonl/json-scan";
 import { deepFreeze, RepeatedTails, TAIL_MIN_BYTES } from "@/lib/sources/common/skim-tails";
+import { SkimMemories } from "@/lib/sources/common/skim-memories";
 import { PlanImage } from "@/lib/sources/common/skim-plan-image";
 import { SHAPED_STAMP_CHARS, ShapedStamps } from "@/lib/sources/common/skim-stamp";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
@@ -124,27 +125,20 @@ let stampMs: number | null = null;
  */
 export function skimLine(bytes: Buffer, start: number, stop: number, plan: ObjectPlan): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
-  // Lines come from a few buffers in turn: the last one's scanner is kept (a WeakMap lookup per line otherwise).
-  const memory = bytes.buffer;
-  const inPlace = memory === lastMemory ? lastScanner : scannerOf(memory);
-  // Only a scan memory is remembered (the walk's state holds it anyway): never a caller's other buffer.
-  if (memory !== lastMemory) {
-    lastMemory = inPlace === undefined ? null : memory;
-    lastScanner = inPlace;
-  }
+  const inPlace = memories.scannerIn(bytes.buffer);
   if (inPlace !== undefined) {
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
     scanner = inPlace;
-    regionsOf(bytes.buffer);
+    memories.useRegions(bytes.buffer);
     scanBase = bytes.byteOffset;
     pos = start;
     end = stop;
   } else if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
-    scratch ??= new JsonScanMemory();
+    const scratch = memories.scratch();
     buf = scanBytes = scratch.load(bytes, start, stop);
     scanner = scratch;
-    regionsOf(buf.buffer);
+    memories.useRegions(buf.buffer);
     scanBase = 0;
     pos = DATA_OFFSET;
     end = DATA_OFFSET + length;
@@ -203,9 +197,8 @@ function oneStampMember(): boolean {
   return n === 1;
 }
 
-/** The memory of the last line's bytes and its scanner (undefined when it has none). */
-let lastMemory: ArrayBufferLike | null = null;
-let lastScanner: JsonScanner | undefined;
+/** This thread's scan memories (lib/sources/common/skim-memories). */
+const memories = new SkimMemories();
 
 /** The byte at `i`, or -1 at or past the line's end (the next line's bytes are never read). */
 function ch(i: number): number {
@@ -341,7 +334,7 @@ function readObject(plan: Plan): Record<string, unknown> {
 function walked(plan: ObjectPlan): JsonObject | null {
   const node = planImage.nodeOf(plan);
   if (node < 0) return null;
-  const regions = scanRegionsNow;
+  const regions = memories.regions;
   planImage.install(regions);
   const state = regions.state;
   state[3] = TAPE_AT;
@@ -702,19 +695,9 @@ export function closeQuote(b: Buffer, open: number, end: number): number {
 const SCRATCH_MIN_BYTES = 256;
 /** Lines longer than this are skimmed in place (the scratch memory never shrinks). */
 const SCRATCH_MAX_BYTES = 16 << 20;
-let scratch: JsonScanMemory | null = null;
 /** The bytes of the line being skimmed when a scanner reaches them, that scanner, and the memory address of `scanBytes[0]`. */
 let scanBytes: Buffer | null = null;
 let scanner: JsonScanner | null = null;
-/** The regions of `scanner`'s memory (the last buffer's, kept: lines come from a few buffers in turn). */
-let scanRegionsNow: ScanRegions = { state: new Int32Array(4), plans: new Uint8Array(0), tape: new Int32Array(0), installed: -1 };
-let regionsBuffer: ArrayBufferLike | null = null;
-function regionsOf(buffer: ArrayBufferLike): void {
-  if (buffer !== regionsBuffer) {
-    scanRegionsNow = scanRegions(buffer);
-    regionsBuffer = buffer;
-  }
-}
 let scanBase = 0;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
