@@ -14,34 +14,12 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
-import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
+import { REAL_SHAPED_DIR, realShapedTarget, type RealShapedTarget as Target } from "./real-shaped";
 import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const WORKSPACE = process.env.SCAN_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "scan-ws");
 const SELF = fileURLToPath(import.meta.url);
 const APP_DIR = path.resolve(path.dirname(SELF), "..");
-
-type Target = { project_key: string; session_ref: string; file: string };
-
-async function target(): Promise<Target> {
-  const sessions = await ensureRealShapedSessions();
-  const stampPath = path.join(WORKSPACE, "bench-stamp.json");
-  const stamp = JSON.stringify({ claude: sessions.claudeStats.bytes, codex: sessions.codexStats.bytes });
-  if ((await fs.readFile(stampPath, "utf8").catch(() => null)) !== stamp) {
-    const ms = await prepareRealShaped(sessions, WORKSPACE);
-    console.log(`prepared ${WORKSPACE} in ${(ms / 1000).toFixed(1)} s`);
-    await fs.writeFile(stampPath, stamp);
-  }
-  const projects = path.join(WORKSPACE, "projects");
-  for (const key of await fs.readdir(projects)) {
-    const index = await fs.readFile(path.join(projects, key, "sessions.index.jsonl"), "utf8").catch(() => "");
-    for (const line of index.split("\n").filter(Boolean)) {
-      const row = JSON.parse(line) as { session_ref: string; source: string; session_path: string };
-      if (row.source === "claude-code") return { project_key: key, session_ref: row.session_ref, file: path.join(projects, key, row.session_path) };
-    }
-  }
-  throw new Error("no Claude Code session in the bench workspace");
-}
 
 async function child(): Promise<void> {
   const t = JSON.parse(process.env.SCAN_BENCH_TARGET!) as Target;
@@ -79,7 +57,7 @@ async function runChild(t: Target, label: string): Promise<unknown> {
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);
-  const t = await target();
+  const t = await realShapedTarget(WORKSPACE);
   const storeDir = path.join(WORKSPACE, ".casefile", "forensics");
   let first: unknown = null;
   for (let i = 1; i <= runs; i++) {

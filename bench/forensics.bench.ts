@@ -23,34 +23,12 @@ import { fileURLToPath } from "node:url";
 
 import type { CoreContext } from "@/lib/context";
 
-import { ensureRealShapedSessions, prepareRealShaped, REAL_SHAPED_DIR } from "./real-shaped";
+import { REAL_SHAPED_DIR, realShapedTarget, type RealShapedTarget as Target } from "./real-shaped";
 import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 
 const WORKSPACE = process.env.FORENSICS_BENCH_WS ?? path.join(path.dirname(REAL_SHAPED_DIR), "forensics-ws");
 const SELF = fileURLToPath(import.meta.url);
 const APP_DIR = path.resolve(path.dirname(SELF), "..");
-
-type Target = { project_key: string; session_ref: string; file: string };
-
-async function target(): Promise<Target> {
-  const sessions = await ensureRealShapedSessions();
-  const stampPath = path.join(WORKSPACE, "bench-stamp.json");
-  const stamp = JSON.stringify({ claude: sessions.claudeStats.bytes, codex: sessions.codexStats.bytes });
-  if ((await fs.readFile(stampPath, "utf8").catch(() => null)) !== stamp) {
-    const ms = await prepareRealShaped(sessions, WORKSPACE);
-    console.log(`prepared ${WORKSPACE} in ${(ms / 1000).toFixed(1)} s`);
-    await fs.writeFile(stampPath, stamp);
-  }
-  const projects = path.join(WORKSPACE, "projects");
-  for (const key of await fs.readdir(projects)) {
-    const index = await fs.readFile(path.join(projects, key, "sessions.index.jsonl"), "utf8").catch(() => "");
-    for (const line of index.split("\n").filter(Boolean)) {
-      const row = JSON.parse(line) as { session_ref: string; source: string; session_path: string };
-      if (row.source === "claude-code") return { project_key: key, session_ref: row.session_ref, file: path.join(projects, key, row.session_path) };
-    }
-  }
-  throw new Error("no Claude Code session in the bench workspace");
-}
 
 /** CPU ms (user+sys) of this process's waited-for children, from /proc (null elsewhere). */
 function childrenCpuMs(): number | null {
@@ -116,7 +94,7 @@ async function overviewChild(t: Target, attempt: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const t = await target();
+  const t = await realShapedTarget(WORKSPACE);
   const size = (await fs.stat(t.file)).size;
   console.log(`session ${t.project_key}/${t.session_ref}: ${(size / 1e6).toFixed(0)} MB main transcript`);
 

@@ -22,22 +22,20 @@
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
  * missing). The machine is shared: run it a few times and read medians.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium } from "@playwright/test";
 
-import { dashboardServerEnv } from "@/server/cli/serve-command";
 
+import { APP_DIR, startBenchServer } from "./bench-server";
 import { ensureRealShapedSessions, ensureRealShapedWorkspace, prepareRealShaped, REAL_SHAPED_DIR, type RealShapedSessions, type RealShapedWorkspace } from "./real-shaped";
 
-const APP_DIR = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
 const PORT = Number(process.env.CASEFILE_BENCH_PORT ?? 3107);
 const WINDOW = 2000;
 
@@ -218,24 +216,6 @@ async function benchDoor(door: Door, ws: RealShapedWorkspace): Promise<void> {
 
 // ---------------------------------------------------------------- server + Chromium
 
-async function startServer(workspace: string): Promise<ChildProcess> {
-  if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
-  // As `casefile serve` starts it (its malloc and heap settings included).
-  const env = dashboardServerEnv(process.env, workspace);
-  const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    cwd: APP_DIR,
-    env: { ...env, ...(HEAP_SNAPSHOT ? { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim() } : {}) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("Ready")) resolve();
-    });
-    server.on("exit", (code) => reject(new Error(`next start exited with ${code}`)));
-  });
-  return server;
-}
-
 async function benchBrowser(base: string, ws: RealShapedWorkspace, rss: RssSampler): Promise<void> {
   const browser = await chromium.launch({
     executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
@@ -303,7 +283,7 @@ function statusOfFile(file: string): number {
 }
 
 async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
-  const server = await startServer(ws.workspace);
+  const server = await startBenchServer(ws.workspace, PORT, HEAP_SNAPSHOT ? "--heapsnapshot-signal=SIGUSR2" : "");
   const rss = new RssSampler(server.pid!);
   const base = `http://127.0.0.1:${PORT}`;
   try {

@@ -335,3 +335,31 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`codex ${ws.codex}: ${mb(ws.codexStats.bytes)}, ${ws.codexSession.lines} lines, ${ws.codexSession.turns} turns → ${ws.codexSession.project_key}/${ws.codexSession.session_ref}`);
   console.log(`workspace: ${ws.workspace}`);
 }
+
+/** The real-shaped Claude Code session in a bench workspace: its project, ref and workspace copy. */
+export type RealShapedTarget = { project_key: string; session_ref: string; file: string };
+
+/**
+ * The real-shaped Claude Code session of `workspace`, preparing the workspace first when it was
+ * prepared from other session sizes (or never): a bench's own workspace, kept between runs.
+ * @throws when the prepared workspace holds no Claude Code session.
+ */
+export async function realShapedTarget(workspace: string): Promise<RealShapedTarget> {
+  const sessions = await ensureRealShapedSessions();
+  const stampPath = path.join(workspace, "bench-stamp.json");
+  const stamp = JSON.stringify({ claude: sessions.claudeStats.bytes, codex: sessions.codexStats.bytes });
+  if ((await fs.readFile(stampPath, "utf8").catch(() => null)) !== stamp) {
+    const ms = await prepareRealShaped(sessions, workspace);
+    console.log(`prepared ${workspace} in ${(ms / 1000).toFixed(1)} s`);
+    await fs.writeFile(stampPath, stamp);
+  }
+  const projects = path.join(workspace, "projects");
+  for (const key of await fs.readdir(projects)) {
+    const index = await fs.readFile(path.join(projects, key, "sessions.index.jsonl"), "utf8").catch(() => "");
+    for (const line of index.split("\n").filter(Boolean)) {
+      const row = JSON.parse(line) as { session_ref: string; source: string; session_path: string };
+      if (row.source === "claude-code") return { project_key: key, session_ref: row.session_ref, file: path.join(projects, key, row.session_path) };
+    }
+  }
+  throw new Error("no Claude Code session in the bench workspace");
+}

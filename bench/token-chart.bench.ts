@@ -17,20 +17,15 @@
  * (a screenshot of the last visit). Needs a `next build` (built when missing). The machine may
  * be shared: run it a few times and read medians.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 
 import { chromium, type Page } from "@playwright/test";
 
-import { dashboardServerEnv } from "@/server/cli/serve-command";
-
+import { startBenchServer } from "./bench-server";
 import { ensureRealShapedWorkspace } from "./real-shaped";
 
-const APP_DIR = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
 const PORT = Number(process.env.CASEFILE_BENCH_PORT ?? 3260);
 
 const args = process.argv.slice(2);
@@ -45,22 +40,6 @@ const KEEP = args.includes("--keep");
 
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-
-async function startServer(workspace: string): Promise<ChildProcess> {
-  if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) spawnSync(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "build"], { cwd: APP_DIR, stdio: "inherit" });
-  const server = spawn(process.execPath, [path.join(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    cwd: APP_DIR,
-    env: dashboardServerEnv(process.env, workspace),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("Ready")) resolve();
-    });
-    server.on("exit", (code) => reject(new Error(`next start exited with ${code}`)));
-  });
-  return server;
-}
 
 /** Resolves once the chart's canvas exists and holds at least one non-transparent pixel. */
 async function waitForDrawnChart(page: Page): Promise<void> {
@@ -83,7 +62,7 @@ async function main(): Promise<void> {
   const ws = await ensureRealShapedWorkspace({ fresh: true, workspace: WORKSPACE });
   const s = ws.claudeSession;
   console.log(`workspace ${ws.workspace} prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s: claude-code ${(ws.claudeStats.bytes / 1e6).toFixed(0)} MB, ${s.lines} lines, ${s.turns} turns → ${s.project_key}/${s.session_ref}`);
-  const server = await startServer(ws.workspace);
+  const server = await startBenchServer(ws.workspace, PORT);
   const browser = await chromium.launch({
     executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],

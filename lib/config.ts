@@ -1,3 +1,4 @@
+/** Where the workspace is: flag, `$CASEFILE_WORKSPACE` or the default under the home folder. */
 import os from "node:os";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The core context every tool runs with: workspace root, clock, logger, door and call trace. */
 import path from "node:path";
 
 /** Where log lines go. The MCP stdio entry points this at stderr: stdout is the protocol. */

@@ -1,3 +1,4 @@
+/** The closed set of error codes and the AppError that carries them (house style §3.6). */
 import * as z from "zod";
 
 /**

@@ -2,7 +2,7 @@ import v8 from "node:v8";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { WORKERS_ONLY_ENV } from "@/lib/jsonl/parallel";
+import { WORKERS_ONLY_ENV } from "@/lib/jsonl/workers";
 import { HEAP_GROWING_PERCENT, tuneServerProcess } from "@/server/process-tuning";
 
 describe("tuneServerProcess", () => {

@@ -1,6 +1,6 @@
 import v8 from "node:v8";
 
-import { WORKERS_ONLY_ENV } from "@/lib/jsonl/parallel";
+import { WORKERS_ONLY_ENV } from "@/lib/jsonl/workers";
 
 /**
  * How far V8 lets the dashboard's heap grow past what survived the last full collection before

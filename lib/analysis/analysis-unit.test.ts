@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { detectContextResets } from "@/lib/analysis/context-resets";
-import { streamRecordLines } from "@/lib/jsonl/record-lines";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import type { FileRead } from "@/lib/analysis/schema";
 import { makeTempDir } from "@/lib/testing/shared";
 
@@ -26,12 +26,21 @@ async function writeLines(lines: string[], tail = "\n"): Promise<string> {
   return file;
 }
 
-describe("streamRecordLines", () => {
+describe("walkRecords", () => {
   it("numbers records by physical line (contract §1.6): a raw U+2028 inside a string adds a line", async () => {
     const file = await writeLines(['{"a":"x\u2028y"}', "", '{"b":1}'], "");
-    const got: [number, string][] = [];
-    for await (const r of streamRecordLines(file, 4)) got.push([r.line, r.bytes.toString("utf8")]);
-    expect(got).toEqual([[1, '{"a":"x\u2028y"}'], [3, ""], [4, '{"b":1}']]);
+    for (const asyncReads of [false, true]) {
+      const got: [number, string][] = [];
+      await walkRecords(file, 0, Infinity, (bytes, line) => void got.push([line, bytes.toString("utf8")]), { chunkBytes: 4, asyncReads });
+      expect(got).toEqual([[1, '{"a":"x\u2028y"}'], [3, ""], [4, '{"b":1}']]);
+    }
+  });
+
+  it("stops at the record whose callback returns false", async () => {
+    const file = await writeLines(["a", "b", "c"]);
+    const seen: string[] = [];
+    await walkRecords(file, 0, Infinity, (bytes) => (seen.push(bytes.toString("utf8")), bytes.toString("utf8") !== "b"), { chunkBytes: 2 });
+    expect(seen).toEqual(["a", "b"]);
   });
 });
 

@@ -1,3 +1,4 @@
+/** Seed 003's analysis of one session file: the scan of its source, then reads, persistence and resets joined with the workspace's side files. */
 import { summarizeResets } from "@/lib/analysis/context-resets";
 import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";

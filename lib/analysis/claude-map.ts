@@ -1,6 +1,7 @@
-import { walkRecords } from "@/lib/analysis/record-walk";
+/** The map half of the Claude Code analysis: one byte range of a transcript as order-independent facts. */
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/workspace/workscope";
 
@@ -26,9 +27,9 @@ export const FACT_USER = 1;
 export const FACT_RESULT = 2;
 
 /**
- * The facts of one range, packed for a cheap trip between threads (a structured clone of one
- * object per record cost ~0.4 s per half of the real-shaped session). `nums` (chunks of 64 Ki
- * numbers, so the list grows without copies) holds one entry per relevant record, in line order (local lines: 1 = the range's first line); a string number
+ * The facts of one range, packed for a cheap trip between threads (no object per record).
+ * `nums` (chunks of 64 Ki numbers, so the list grows without copies) holds one entry per
+ * relevant record, in line order (local lines: 1 = the range's first line); a string number
  * indexes `strs` (−1 = null), an outcome number `outcomes` (−1 = none):
  * - `FACT_ASSISTANT, line, hasUsage, cache_read, cache_creation, input, output, messageId,
  *   tokensFrom, tokensTo, useCount` then per tool_use block with a string id `id, name,

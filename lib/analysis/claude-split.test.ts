@@ -2,19 +2,33 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 
-import { PATHISH, mapClaudeRange, pathTokens } from "@/lib/analysis/claude-map";
-import { walkRecords } from "@/lib/analysis/record-walk";
+import { PATHISH, mapClaudeRange, pathTokens, type ClaudeFacts } from "@/lib/analysis/claude-map";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import { reduceClaudeFacts, scanClaudeSession } from "@/lib/analysis/scan-claude";
-import { splitRecordRanges } from "@/lib/analysis/record-walk";
-import { mapRanges, startWorker } from "@/lib/jsonl/parallel";
-import { streamRecordLines } from "@/lib/jsonl/record-lines";
+import { splitRecordRanges } from "@/lib/jsonl/record-walk";
+import { RangePool } from "@/lib/jsonl/range-pool";
+import { startWorker } from "@/lib/jsonl/workers";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE, makeTempDir } from "@/lib/testing/shared";
 
-/** Every record as streamRecordLines yields it: [line, length, first bytes]. */
+/**
+ * Every record of the whole file, the plain way (reference): the bytes split on `\n`, each record
+ * on the line after the previous one's physical breaks (contract §1.6; a `\r` before the `\n` is
+ * part of it): [line, length, first bytes].
+ */
 async function streamed(file: string): Promise<[number, number, string][]> {
+  const bytes = await fs.readFile(file);
   const out: [number, number, string][] = [];
-  for await (const { line, bytes } of streamRecordLines(file)) out.push([line, bytes.length, bytes.toString("latin1", 0, 16)]);
+  let line = 1;
+  let start = 0;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(0x0a, start);
+    const rec = bytes.subarray(start, nl === -1 ? bytes.length : nl);
+    out.push([line, rec.length, rec.toString("latin1", 0, 16)]);
+    const inner = nl !== -1 && rec.at(-1) === 0x0d ? rec.subarray(0, -1) : rec;
+    line += 1 + (inner.toString("latin1").match(/[\r\v\f\x1c\x1d\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]/g)?.length ?? 0);
+    start = nl === -1 ? bytes.length : nl + 1;
+  }
   return out;
 }
 
@@ -25,7 +39,7 @@ async function walked(file: string, parts: number, chunkBytes?: number): Promise
   let offset = 0;
   for (const range of await splitRecordRanges(file, size, parts)) {
     const base = offset;
-    const end = await walkRecords(file, range.startByte, range.endByte, (bytes, line) => out.push([base + line, bytes.length, bytes.toString("latin1", 0, 16)]), chunkBytes);
+    const end = await walkRecords(file, range.startByte, range.endByte, (bytes, line) => void out.push([base + line, bytes.length, bytes.toString("latin1", 0, 16)]), { chunkBytes });
     offset += end.nextLine - 1;
   }
   return out;
@@ -49,7 +63,7 @@ describe("pathTokens", () => {
 });
 
 describe("walkRecords", () => {
-  it("yields the records and physical line numbers streamRecordLines does, whatever the split and read size", async () => {
+  it("yields the records and physical line numbers of a plain split, whatever the split and read size", async () => {
     const dir = await makeTempDir();
     const file = path.join(dir, "breaks.jsonl");
     // Raw U+2028/U+2029/U+0085, \v, \f, \x1c, lone \r, \r\n, blank records, a long record, no final \n.
@@ -68,7 +82,7 @@ describe("walkRecords", () => {
     for (const parts of [1, 2, 3, 5]) for (const chunk of [7, 64, 1 << 16]) expect(await walked(file, parts, chunk)).toEqual(expected);
   });
 
-  it.skipIf(!HAS_SHARED)("matches streamRecordLines on every Claude Code corpus transcript", async () => {
+  it.skipIf(!HAS_SHARED)("matches a plain split on every Claude Code corpus transcript", async () => {
     const files = (await listFilesRecursive(path.join(SHARED_DIR, "corpus/claude-code"))).filter((f) => f.endsWith(".jsonl"));
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) expect(await walked(file, 3, 4096), file).toEqual(await streamed(file));
@@ -98,8 +112,15 @@ describe("scanClaudeSession in workers", () => {
     const ranges = await splitRecordRanges(file, size, 2);
     expect(ranges).toHaveLength(2);
     const warn = vi.spyOn(console, "warn");
-    const facts = await mapRanges(() => startWorker(import.meta.url, "./claude-worker.ts"), mapClaudeRange, file, ranges, undefined);
-    // No in-thread fallback: the worker entry loaded and answered.
+    const pool = new RangePool<undefined, ClaudeFacts>(() => startWorker(import.meta.url, "./claude-worker.ts"), 1, { workersOnly: true });
+    const facts: ClaudeFacts[] = [];
+    try {
+      // Started before the pass, the worker maps both ranges: no in-thread fallback.
+      expect(await pool.ready()).toBe(1);
+      await pool.map(mapClaudeRange, file, ranges, undefined, (part) => facts.push(part));
+    } finally {
+      await pool.close();
+    }
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
     expect(reduceClaudeFacts(facts, 10_000)).toEqual(await scanClaudeSession(file, 10_000));

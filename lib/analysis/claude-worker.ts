@@ -1,5 +1,5 @@
 /** Worker entry of the Claude Code analysis: maps one byte range (see scan-claude.ts). */
 import { mapClaudeRange } from "@/lib/analysis/claude-map";
-import { serveRanges } from "@/lib/jsonl/parallel";
+import { serveRangeStream } from "@/lib/jsonl/range-pool";
 
-serveRanges(mapClaudeRange);
+serveRangeStream(mapClaudeRange);

@@ -1,5 +1,5 @@
 /** Worker entry of the Codex analysis scan: scans a whole rollout off a server's main thread (see scan-codex.ts). */
 import { scanCodexRange } from "@/lib/analysis/scan-codex";
-import { serveRanges } from "@/lib/jsonl/parallel";
+import { serveRangeStream } from "@/lib/jsonl/range-pool";
 
-serveRanges(scanCodexRange);
+serveRangeStream(scanCodexRange);

@@ -1,3 +1,4 @@
+/** Seed 003's context-reset detector and risk summary over a session's token points. */
 import { DEFAULT_RESET_THRESHOLD, riskLevel, type ContextReset, type TokenPoint } from "@/lib/analysis/schema";
 import { type RiskLevel } from "@/lib/workspace/schema";
 

@@ -1,6 +1,7 @@
+/** A chat export's tool lines linked to the transcript's tool uses (seed 003 Q2), and the export's text. */
 import fs from "node:fs/promises";
 
-import { streamRecordLines } from "@/lib/jsonl/record-lines";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -33,8 +34,8 @@ const TOOL_USE = Buffer.from('"tool_use"');
  */
 export async function listToolUses(filePath: string): Promise<TranscriptToolUse[]> {
   const out: TranscriptToolUse[] = [];
-  for await (const { line, bytes } of streamRecordLines(filePath)) {
-    if (bytes.indexOf(ASSISTANT) === -1 || bytes.indexOf(TOOL_USE) === -1) continue;
+  await walkRecords(filePath, 0, Infinity, (bytes, line) => {
+    if (bytes.indexOf(ASSISTANT) === -1 || bytes.indexOf(TOOL_USE) === -1) return;
     const record = parseJsonObject(bytes.toString("utf8"));
     const content = isJsonObject(record?.message) && Array.isArray(record.message.content) ? record.message.content : [];
     for (const block of content) {
@@ -43,7 +44,7 @@ export async function listToolUses(filePath: string): Promise<TranscriptToolUse[
       const arg = [input.file_path, input.command, input.pattern, input.skill, input.url].find((v) => typeof v === "string");
       out.push({ line, name: block.name, arg: (arg as string | undefined) ?? "" });
     }
-  }
+  }, { chunkBytes: 4 << 20, asyncReads: true });
   return out;
 }
 

@@ -1,10 +1,12 @@
+/** The Claude Code analysis pass: ranges mapped (on workers for big files) and reduced in file order into token points, reads and markers. */
 import fs from "node:fs/promises";
 
 import { FACT_ASSISTANT, FACT_USER, mapClaudeRange, type ClaudeFacts, type UserOutcome } from "@/lib/analysis/claude-map";
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { splitRecordRanges } from "@/lib/analysis/record-walk";
+import { splitRecordRanges } from "@/lib/jsonl/record-walk";
 import type { FileRead, MarkerHit, TokenPoint } from "@/lib/analysis/schema";
-import { mapRanges, rangeCount, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { mapRangesOnPool } from "@/lib/jsonl/range-pool";
+import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 
 /** What one pass over a Claude Code transcript yields (before workspace facts are added). */
 export type ClaudeScan = {
@@ -50,7 +52,7 @@ const WORKER_ENTRY = "./claude-worker.ts";
  * (prompts, assistant records) ≤ 64 KB; records without a role (progress, system, snapshots)
  * are not conversation.
  * A file of 64 MB or more is split into byte ranges mapped on every core ({@link mapClaudeRange}
- * in workers, `CASEFILE_WORKERS` as in lib/jsonl/parallel) and reduced in file order
+ * in workers, `CASEFILE_WORKERS` as in lib/jsonl/workers) and reduced in file order
  * ({@link reduceClaudeFacts}): the result is the one-pass result whatever the split.
  * @throws the fs error when the file cannot be read.
  */
@@ -59,24 +61,8 @@ export async function scanClaudeSession(filePath: string, threshold: number): Pr
   const parts = size < PARALLEL_MIN_BYTES ? 1 : rangeCount(size);
   const ranges = await splitRecordRanges(filePath, size, parts);
   const reducer = claudeReducer(threshold);
-  // Ranges are reduced in file order as soon as they are mapped: the first one (this thread's)
-  // while the workers still read theirs.
-  const ready = new Map<number, ClaudeFacts>();
-  let next = 0;
-  const offer = (index: number, facts: ClaudeFacts) => {
-    ready.set(index, facts);
-    for (let part = ready.get(next); part !== undefined; part = ready.get(next)) {
-      ready.delete(next);
-      next += 1;
-      reducer.add(part);
-    }
-  };
-  const mapHere = async (file: string, range: LineRange): Promise<ClaudeFacts | null> => {
-    offer(ranges.indexOf(range), await mapClaudeRange(file, range));
-    return null;
-  };
-  const answers = await mapRanges<undefined, ClaudeFacts | null>(() => startWorker(import.meta.url, WORKER_ENTRY), mapHere, filePath, ranges, undefined);
-  answers.forEach((facts, index) => facts && offer(index, facts));
+  // Ranges are reduced in file order as soon as they are mapped, while the others are still read.
+  await mapRangesOnPool<undefined, ClaudeFacts>(() => startWorker(import.meta.url, WORKER_ENTRY), mapClaudeRange, filePath, ranges, undefined, (facts) => reducer.add(facts));
   return reducer.finish();
 }
 

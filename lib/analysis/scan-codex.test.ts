@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import * as recordWalk from "@/lib/analysis/record-walk";
+import * as recordWalk from "@/lib/jsonl/record-walk";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";
 import { makeTempDir } from "@/lib/testing/shared";
 

@@ -1,9 +1,11 @@
+/** The Codex analysis pass: token points and resets from a rollout's `token_count` snapshots. */
 import fs from "node:fs/promises";
 
 import { ResetDetector } from "@/lib/analysis/context-resets";
-import { walkRecords } from "@/lib/analysis/record-walk";
+import { walkRecords } from "@/lib/jsonl/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
-import { mapRanges, startWorker, type LineRange } from "@/lib/jsonl/parallel";
+import { mapRangesOnPool } from "@/lib/jsonl/range-pool";
+import { startWorker, type LineRange } from "@/lib/jsonl/workers";
 import { findWorkscopePattern } from "@/lib/workspace/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -21,7 +23,7 @@ const TOKEN_COUNT = Buffer.from('"token_count"');
 
 /**
  * Scans a Codex rollout ({@link scanCodexRange} over the whole file, as one range of
- * lib/jsonl/parallel's `mapRanges`): in this thread, except in a process that keeps its main
+ * lib/jsonl/range-pool's `mapRangesOnPool`): in this thread, except in a process that keeps its main
  * thread free (a server) for a file of 64 MiB and more, which a worker scans, so the project
  * page's background risk analysis of a big rollout never holds the requests that come meanwhile
  * (issue 13); it runs here if no worker can start.
@@ -31,7 +33,8 @@ export async function scanCodexSession(filePath: string, threshold: number): Pro
   const { size } = await fs.stat(filePath);
   // Line numbers unknown yet (0, as lib/jsonl/range-lines leaves them): the walk reads bytes.
   const whole: LineRange = { firstLine: 1, lastLine: 0, startByte: 0, endByte: size };
-  const [scan] = await mapRanges<number, CodexScan>(() => startWorker(import.meta.url, "./codex-worker.ts"), scanCodexRange, filePath, [whole], threshold);
+  let scan: CodexScan | undefined;
+  await mapRangesOnPool<number, CodexScan>(() => startWorker(import.meta.url, "./codex-worker.ts"), scanCodexRange, filePath, [whole], threshold, (result) => (scan = result));
   return scan!;
 }
 

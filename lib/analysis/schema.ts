@@ -1,3 +1,4 @@
+/** Types and input schemas of `analyze_session` and `read_chat_export` (seed 003). */
 import * as z from "zod";
 
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";

@@ -1,3 +1,4 @@
+/** A session's analysis and risk, cached in memory and under `.casefile/analysis/` per file version; the `analyze_session` tool body. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -9,12 +10,12 @@ import { analysisSummaryOf, tokenChartOf } from "@/lib/analysis/analysis-view";
 import { analyzeSessionInputSchema, type AnalysisSummary, type AnalyzeSessionInput, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis, type TokenChartData } from "@/lib/analysis/schema";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
-import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
-import { inBackground } from "@/lib/jsonl/parallel";
+import { inBackground } from "@/lib/jsonl/workers";
 import { tokenPointsOf } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -113,15 +114,16 @@ async function writeCache(file: string, value: object): Promise<number> {
 }
 
 type SessionRisk = { risk_level: RiskLevel; reset_count: number };
+/** Bytes a remembered risk counts: the object, its stamp and a session file path as its key. */
+const RISK_BYTES = 512;
 
-/** Plain data, so one memo serves every copy of this module in the server (lib/cache/process-wide). */
-const riskMemo = processWide("analysis:risk-memo", () => new Map<string, { stamp: string; risk: SessionRisk }>());
 /**
- * Risks being computed, per file version: a cold project page and its session list's fetch (a
- * server component and a route handler, two copies of this module) each ran the analysis of the
- * same gigabyte session at once (issue 13: server RSS).
+ * Risks by session file, for one file version (stamp) each; a build is shared per file version: a
+ * cold project page and its session list's fetch (a server component and a route handler, two
+ * copies of this module) each ran the analysis of the same gigabyte session at once (issue 13:
+ * server RSS). A risk counts {@link RISK_BYTES} bytes.
  */
-const riskInFlight = sharedBuilds<SessionRisk>("analysis:risk-in-flight");
+const riskMemo = stampedCache<SessionRisk>("analysis:risk-memo", MEMORY_ENTRIES * 5 * RISK_BYTES);
 /** The file version (stamp) whose background risk analysis failed, per file ({@link getSessionRiskIfReady} then waits for that version). */
 const riskFailed = processWide("analysis:risk-failed", () => new Map<string, string>());
 /** The background risk analysis of each large session file: when it started, and whether it still runs. */
@@ -139,10 +141,7 @@ const riskRefresh = processWide("analysis:risk-refresh", () => new Map<string, {
 export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {
   const st = await fs.stat(session.filePath);
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
-  const hit = riskMemo.get(session.filePath);
-  if (hit && hit.stamp === stamp) return hit.risk;
-  const key = `${session.filePath}\n${stamp}`;
-  return riskInFlight.run(key, () => computeRisk(ctx, session, stamp));
+  return riskMemo.getOrBuild(session.filePath, stamp, async () => ({ value: await computeRisk(ctx, session, stamp), bytes: RISK_BYTES }));
 }
 
 /**
@@ -171,15 +170,15 @@ export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedS
   const st = await fs.stat(session.filePath);
   if (st.size < RISK_WAIT_MAX_BYTES || ctx.oneShot) return getSessionRisk(ctx, session);
   const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
-  const hit = riskMemo.get(session.filePath);
-  if (hit && hit.stamp === stamp) return hit.risk;
+  const hit = riskMemo.latest(session.filePath);
+  if (hit && hit.stamp === stamp) return hit.value;
   const stored = await readStoredRisk(analysisFile(ctx, session, "risk.json"));
   if (stored && stored.stamp === stamp) {
-    rememberRisk(session.filePath, stamp, stored.risk);
+    riskMemo.set(session.filePath, stamp, stored.risk, RISK_BYTES);
     return stored.risk;
   }
   if (riskFailed.get(session.filePath) === stamp) return getSessionRisk(ctx, session);
-  const known = hit?.risk ?? stored?.risk ?? null;
+  const known = hit?.value ?? stored?.risk ?? null;
   const now = ctx.now().getTime();
   const last = riskRefresh.get(session.filePath);
   if (last === undefined || (!last.running && (known === null || now - last.startedAt >= RISK_REFRESH_MS))) {
@@ -200,13 +199,7 @@ async function computeRisk(ctx: CoreContext, session: ResolvedSession, stamp: st
     risk = { risk_level: a.risk_level, reset_count: a.reset_count };
     await writeFileAtomic(riskFile, JSON.stringify({ stamp, risk })).catch(() => undefined);
   }
-  rememberRisk(session.filePath, stamp, risk);
   return risk;
-}
-
-function rememberRisk(filePath: string, stamp: string, risk: SessionRisk): void {
-  if (riskMemo.size >= MEMORY_ENTRIES * 5) riskMemo.delete(riskMemo.keys().next().value!);
-  riskMemo.set(filePath, { stamp, risk });
 }
 
 /**

@@ -1,3 +1,4 @@
+/** The analysis domain's registered tools: `analyze_session`, `read_chat_export`. */
 import * as z from "zod";
 
 import { analysisViewInputSchema, analyzeSession, getChatExport, readAnalysisSummary, readTokenChart } from "@/lib/analysis/session-analysis";

@@ -3,7 +3,8 @@ import { LRUCache } from "lru-cache";
 
 import { processWide } from "@/lib/cache/process-wide";
 
-type Entry<V> = { stamp: string; value: V };
+/** A kept value and the stamp it was stored for. */
+export type Entry<V> = { stamp: string; value: V };
 
 /** Limits of a {@link StampedCache}. */
 export type StampedCacheOptions = {
@@ -36,6 +37,11 @@ export class StampedCache<V> {
   get(key: string, stamp = ""): V | undefined {
     const entry = this.lru?.get(key);
     return entry !== undefined && entry.stamp === stamp ? entry.value : undefined;
+  }
+
+  /** The value under `key` and the stamp it was stored for, whatever that stamp (an earlier version's value a caller may serve meanwhile), else undefined. */
+  latest(key: string): Entry<V> | undefined {
+    return this.lru?.get(key);
   }
 
   /**

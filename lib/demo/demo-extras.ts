@@ -1,3 +1,4 @@
+/** The demo workspace's extras: a Codex rollout beside the Claude Code sessions, and demo evidence and synthesis written through the tools. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The demo's deterministic Claude Code transcripts, for `npm start` on a machine without sessions. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** An evidence card file on disk: read with its version, created, serialized. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 

@@ -1,3 +1,4 @@
+/** The one write path of evidence cards: under the card's lock, read, decide (refuse or change), write atomically. */
 import type { CallTrace } from "@/lib/context";
 import { type CardRead, cardVersion, isJsonObject, readCardFile, serializeCard } from "@/lib/evidence/card-file";
 import { withFileLock } from "@/lib/fs/file-lock";

@@ -1,3 +1,4 @@
+/** An evidence chain's citations checked against its indexed turn's span (contract §2.4 stage C). */
 import type { ParsedChain } from "@/lib/evidence/parse-chain";
 import type { EvidenceError, LineSpan } from "@/lib/evidence/schema";
 

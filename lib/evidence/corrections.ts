@@ -1,3 +1,4 @@
+/** Corrections of committed evidence chains: replace and delete, with version checks (issue 3). */
 import { cardChains, type CardRead, existingCardErrors, storedTurnRef, turnChainVersion } from "@/lib/evidence/card-file";
 import { changeCard, chainInputError, conflict, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";

@@ -1,3 +1,4 @@
+/** Evidence coverage of a project: per session, the indexed turns that have a chain. */
 
 import { readCardFile } from "@/lib/evidence/card-file";
 import { inspectCard } from "@/lib/evidence/inspect-card";

@@ -1,3 +1,4 @@
+/** A session's evidence card as the dashboard and `get_evidence_card` read it. */
 
 import { cardChains, isJsonObject, readCardFile, turnChainVersion } from "@/lib/evidence/card-file";
 import { inspectCard } from "@/lib/evidence/inspect-card";

@@ -1,3 +1,4 @@
+/** The §2.5 verdict on one evidence card, with the editor's issues. */
 import { type CardRead, cardChains, envelopeProblems, isJsonObject } from "@/lib/evidence/card-file";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";
 import { parseEvidenceChain } from "@/lib/evidence/parse-chain";

@@ -1,3 +1,4 @@
+/** Evidence chain input parsed and checked for shape (contract §2.4 stage A). */
 import {
   type ControlledLabel,
   CONTROLLED,

@@ -1,3 +1,4 @@
+/** Where a session's evidence card lives and whether it may be written, resolved through the index. */
 import fs from "node:fs/promises";
 
 import type { TurnSpan } from "@/lib/evidence/check-turn";

@@ -1,3 +1,4 @@
+/** The evidence contract's values and zod schemas (contract §2.3). */
 import * as z from "zod";
 
 /*

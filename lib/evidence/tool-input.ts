@@ -1,3 +1,4 @@
+/** The JSON Schema advertised for `write_evidence`'s input. */
 import * as z from "zod";
 
 import { contractField, contractInput } from "@/lib/tools/contract-fields";

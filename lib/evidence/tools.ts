@@ -1,3 +1,4 @@
+/** The evidence domain's registered tools: write, create, replace, delete, card and coverage. */
 import * as z from "zod";
 
 import { deleteEvidenceChain, replaceEvidenceChain } from "@/lib/evidence/corrections";

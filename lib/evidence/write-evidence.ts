@@ -1,3 +1,4 @@
+/** `write_evidence`: one chain validated in three stages and appended to its session card. */
 import { cardChains, existingCardErrors, newCard, storedTurnRef } from "@/lib/evidence/card-file";
 import { changeCard, chainInputError, currentCardObject, inputFields, invalid, refuse } from "@/lib/evidence/card-store";
 import { checkChainAgainstTurn } from "@/lib/evidence/check-turn";

@@ -1,3 +1,4 @@
+/** Transcript lines classified into timeline events, tool calls, results and usage facts for the forensics scan. */
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
 import { codexMessageText, codexRecordTimestamp, isCodexTrigger, objectField, stringField } from "@/lib/sources/codex/records";

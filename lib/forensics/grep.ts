@@ -1,3 +1,4 @@
+/** `grep_jsonl` (seed 004): RE2 search over a session's raw lines, ledgers included. */
 import type { CoreContext } from "@/lib/context";
 import { ChunkArena, forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { compileGrepPattern, type GrepPattern } from "@/lib/forensics/regex";

@@ -1,3 +1,4 @@
+/** Reads of whole lines in chunks of about 1 MiB by a line index, for grep and the scan. */
 import { readSync } from "node:fs";
 import fs from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
@@ -61,11 +62,8 @@ export class ChunkArena {
  * one by default) and is reused for the next chunk: `onChunk` must copy (or decode) what it
  * keeps. Memory: one chunk. `onChunk` may return a line index in `first+1..last`: it stopped
  * before that line (to give the event loop a turn); the next chunk starts there, after a yield.
- *
- * NOTE: chunks are read with `readSync`, giving the event loop a turn every 8 MiB or 10 ms. Measured on
- * the 959 MB bench session (2 shared cores): async reads cost ~40 µs of thread hand-off per call
- * and land the bytes in another core's cache, 1.8× the CPU (608 vs 337 ms) and 1.6× the wall
- * time of a grep; a sync 1 MiB read blocks for ~0.2 ms.
+ * Chunks are read with `readSync` (cheaper than async reads here; docs/performance.md), giving
+ * the event loop a turn every 8 MiB or 10 ms.
  * @throws the fs error when the file cannot be read.
  */
 export async function forEachLineChunk(

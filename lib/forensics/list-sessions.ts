@@ -1,3 +1,4 @@
+/** `list_sessions` (seed 004): a project's sessions with summary, status and risk, filtered and sorted. */
 import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
 import type { CoreContext } from "@/lib/context";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";

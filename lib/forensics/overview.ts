@@ -1,3 +1,4 @@
+/** `session_overview` (seed 004): about, stats, findings and timeline from a session's scan. */
 import type { CoreContext } from "@/lib/context";
 import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";

@@ -1,3 +1,4 @@
+/** `reconstruct_session` (seed 004): a session's turns rebuilt from its transcript and tool results. */
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";

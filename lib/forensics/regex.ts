@@ -1,3 +1,4 @@
+/** Grep patterns compiled with RE2 semantics, plus the literal a match must contain. */
 import { RE2JS } from "re2js";
 
 import { MAX_NEEDLE_BYTES } from "@/lib/forensics/simd-find";

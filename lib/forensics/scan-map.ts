@@ -1,7 +1,9 @@
+/** The map half of the forensics scan: lines of a transcript as compact, order-independent facts. */
 import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
 import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { CODEX_SCAN_FIELDS, codexScanSuffices } from "@/lib/sources/codex/skim-plan";
+import { grown, ValueTable } from "@/lib/jsonl/grown";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -297,18 +299,12 @@ class Builder {
   ts = new Float64Array(4096);
   typeId = new Uint16Array(4096);
   actorId = new Uint8Array(4096);
-  types: string[] = [];
-  private typeIds = new Map<string, number>();
+  private types = new ValueTable<string>();
   private readonly extra = new ExtraWriter();
 
   push(line: number, facts: RecordFacts, malformed: boolean): void {
     if (this.count === this.line.length) this.grow();
-    let id = this.typeIds.get(facts.eventType);
-    if (id === undefined) {
-      id = this.types.length;
-      this.typeIds.set(facts.eventType, id);
-      this.types.push(facts.eventType);
-    }
+    const id = this.types.id(facts.eventType);
     const i = this.count++;
     this.line[i] = line;
     this.ts[i] = facts.timestampMs ?? NaN;
@@ -319,26 +315,17 @@ class Builder {
 
   take(): MappedLines {
     const n = this.count;
-    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actorId: this.actorId.slice(0, n), types: this.types, extra: this.extra.take() };
+    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actorId: this.actorId.slice(0, n), types: this.types.values, extra: this.extra.take() };
     this.count = 0;
-    this.types = [];
-    this.typeIds = new Map();
+    this.types = new ValueTable();
     return out;
   }
 
   private grow(): void {
     const n = this.line.length * 2;
-    const line = new Uint32Array(n);
-    line.set(this.line);
-    this.line = line;
-    const ts = new Float64Array(n);
-    ts.set(this.ts);
-    this.ts = ts;
-    const typeId = new Uint16Array(n);
-    typeId.set(this.typeId);
-    this.typeId = typeId;
-    const actorId = new Uint8Array(n);
-    actorId.set(this.actorId);
-    this.actorId = actorId;
+    this.line = grown(this.line, n);
+    this.ts = grown(this.ts, n);
+    this.typeId = grown(this.typeId, n);
+    this.actorId = grown(this.actorId, n);
   }
 }

@@ -71,7 +71,7 @@ describe("the forensics scan mapped in line ranges (worker threads)", () => {
     const warn = vi.spyOn(console, "warn");
     const one = await overview("1");
     const three = await overview("3");
-    // mapRanges reports a fallback to one thread: the workers did run.
+    // The range pool reports a fallback to one thread: the workers did run.
     expect(warn).not.toHaveBeenCalled();
     expect(one.result.overview.status).toBe("ok");
     expect(JSON.stringify(three.result)).toBe(JSON.stringify(one.result));

@@ -1,8 +1,9 @@
+/** The forensics scan over one line range of a transcript (in a worker or this thread). */
 import { closeSync, openSync, readSync } from "node:fs";
 
 import { LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 
 /**
  * Bytes read per chunk (whole lines; a longer line is read alone): 1 MiB, as lib/forensics/line-chunks
@@ -15,7 +16,7 @@ export const CHUNK_BYTES = 1 << 20;
 export type ScanRangeArg = { source: string; starts: Float64Array; size: number };
 
 /**
- * The map half of the forensics scan over one line range of a transcript (lib/jsonl/parallel's
+ * The map half of the forensics scan over one line range of a transcript (lib/jsonl/workers's
  * task, run in a worker): maps the range's lines with a {@link LineMapper}. Memory: one chunk
  * plus the compact facts of the range.
  * @throws the fs error when the file cannot be read.
@@ -58,9 +59,8 @@ export async function forEachRangeChunk(filePath: string, range: LineRange, arg:
       }
       const to = lineEnd(a);
       const buf = to - from <= shared.length ? shared.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
-      // Sync reads, with a turn for the event loop every ~10 ms (lib/forensics/line-chunks measured
-      // async reads at 1.8x the CPU of a 1 GB pass: a thread hand-off per call, bytes in another
-      // core's cache).
+      // Sync reads (cheaper than async ones, as in lib/forensics/line-chunks), with a turn for the
+      // event loop every ~10 ms.
       let got = 0;
       while (got < buf.length) {
         const bytesRead = readSync(fd, buf, got, buf.length - got, from + got);

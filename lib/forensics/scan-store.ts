@@ -1,3 +1,4 @@
+/** Forensics scans persisted under `.casefile/forensics/` and read back by file version. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 

@@ -1,3 +1,4 @@
+/** The forensics scan of a session: ranges mapped on the worker pool, reduced into stats, timeline and findings, cached by file version. */
 import fs from "node:fs/promises";
 import type { Worker } from "node:worker_threads";
 
@@ -9,7 +10,7 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
-import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/parallel";
+import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/workers";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/common/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
@@ -18,7 +19,7 @@ import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
-import { grown } from "@/lib/jsonl/grown";
+import { grown, ValueTable } from "@/lib/jsonl/grown";
 
 
 
@@ -86,8 +87,12 @@ class EventBuffer {
   line = new Uint32Array(1024);
   typeId = new Uint16Array(1024);
   actorId = new Uint8Array(1024);
-  readonly types: string[] = [];
-  private readonly typeIds = new Map<string, number>();
+  private readonly typeTable = new ValueTable<string>();
+
+  /** The event types, by the number `typeId` holds. */
+  get types(): string[] {
+    return this.typeTable.values;
+  }
 
   push(ts: number, sortKey: number, fileIndex: number, line: number, type: string, actorId: number): void {
     if (this.count === this.ts.length) this.grow();
@@ -116,20 +121,9 @@ class EventBuffer {
   }
 
   private idOf(type: string): number {
-    let id = this.typeIds.get(type);
-    if (id === undefined) {
-      id = this.types.length;
-      // More distinct event types than Uint16 holds would be a corrupt source: fold them.
-      if (id >= 0xffff) id = this.typeIds.get("other") ?? this.addType("other");
-      else this.addType(type);
-    }
-    return id;
-  }
-
-  private addType(type: string): number {
-    this.typeIds.set(type, this.types.length);
-    this.types.push(type);
-    return this.types.length - 1;
+    const table = this.typeTable;
+    // More distinct event types than Uint16 holds would be a corrupt source: fold them.
+    return table.size < 0xffff || table.has(type) ? table.id(type) : table.id("other");
   }
 
   private grow(): void {

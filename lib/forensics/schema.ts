@@ -1,3 +1,4 @@
+/** Input schemas and result types of the forensics tools (seed 004). */
 import * as z from "zod";
 
 import type { UsageTotals } from "@/lib/usage/schema";

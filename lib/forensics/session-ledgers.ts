@@ -1,3 +1,4 @@
+/** A session's transcripts read as seed 004 ledgers (`query_ledger_full`). */
 import type { CoreContext } from "@/lib/context";
 import { matchesLedger, unknownLedger } from "@/lib/forensics/grep";
 import { scanSession } from "@/lib/forensics/scan";

@@ -1,3 +1,4 @@
+/** A session's list row facts (first and last time, size, status), cached by file version. */
 import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";

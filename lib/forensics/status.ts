@@ -1,3 +1,4 @@
+/** Seed 004's session status (active, completed, failed, …) adapted to transcripts. */
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { previewLine } from "@/lib/format/one-line";

@@ -1,3 +1,4 @@
+/** The forensics domain's registered tools (`grep_jsonl`, `list_sessions`, …). */
 import { grepJsonl } from "@/lib/forensics/grep";
 import { grepJsonlInputSchema } from "@/lib/forensics/schema";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";

@@ -1,3 +1,4 @@
+/** Terminal text with ANSI escapes split into styled chunks for display. */
 import Anser from "anser";
 
 import { cleanTerminalText, hasEscapes, stripControls } from "@/lib/format/display-text";

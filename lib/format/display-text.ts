@@ -1,3 +1,4 @@
+/** User-message text made readable: slash commands, terminal escapes and control characters. */
 /*
  * How a transcript's own markup reads to a person (issue 12 item 4). Client-safe and pure: the
  * session table's first message and the viewer use the same rules. Claude Code stores a slash

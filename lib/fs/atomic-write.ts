@@ -1,3 +1,4 @@
+/** The one atomic file write: temp file, fsync, rename, directory fsync. */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Cross-process file locks with stale-owner recovery (`withFileLock`). */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -12,12 +13,9 @@ import { AppError } from "@/lib/errors";
  * file beside it (`<file>.lock`) that also excludes other processes (a second MCP server,
  * the CLI, the dashboard). Architecture.md: "serialized per file (in-process queue plus a lock
  * file that also excludes other processes)".
- *
- * NOTE: why not proper-lockfile: its only staleness signal is the lock's mtime, with a floor
- * of 2 s, so every writer killed while holding the lock stalls the next writer for 2–3 s. Here
- * the lock names its owner (pid, host), so a lock left by a dead process on this host is broken
- * at once; the mtime (refreshed by a heartbeat) still covers owners on other hosts
- * (stale-lock.ts).
+ * Not proper-lockfile: its only staleness signal is the lock's mtime (2 s floor); here the lock
+ * names its owner (pid, host), so a dead local owner's lock is broken at once, and a heartbeat
+ * mtime covers other hosts (stale-lock.ts).
  */
 
 const HEARTBEAT_MS = 2_000;

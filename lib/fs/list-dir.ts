@@ -1,4 +1,5 @@
-/** The one "list a folder's names, sorted; none when it cannot be read" helper. */
+/** The one "list a folder's names, sorted; none when it cannot be read" helper (async and sync). */
+import { readdirSync, type Dirent } from "node:fs";
 import fs from "node:fs/promises";
 
 /** What {@link listDir} keeps: every entry (default), regular files or folders, and optionally names passing `filter`. */
@@ -9,18 +10,32 @@ export type ListDirOptions = { type?: "any" | "file" | "dir"; filter?: (name: st
  * and names passing `filter`; null when `dir` cannot be read (missing, not a folder, no access).
  */
 export async function readDirNames(dir: string, options: ListDirOptions = {}): Promise<string[] | null> {
-  const type = options.type ?? "any";
-  let names: string[];
   try {
-    if (type === "any") names = await fs.readdir(dir);
-    else names = (await fs.readdir(dir, { withFileTypes: true })).filter((e) => (type === "dir" ? e.isDirectory() : e.isFile())).map((e) => e.name);
+    return keep(await fs.readdir(dir, { withFileTypes: true }), options);
   } catch {
     return null;
   }
-  return (options.filter ? names.filter(options.filter) : names).sort();
 }
 
 /** {@link readDirNames}, with `[]` when the folder cannot be read. */
 export async function listDir(dir: string, options: ListDirOptions = {}): Promise<string[]> {
   return (await readDirNames(dir, options)) ?? [];
+}
+
+/** {@link listDir}, synchronously (a stamp or a writer under its lock that must not wait for a turn of the event loop). */
+export function listDirSync(dir: string, options: ListDirOptions = {}): string[] {
+  try {
+    return keep(readdirSync(dir, { withFileTypes: true }), options);
+  } catch {
+    return [];
+  }
+}
+
+function keep(entries: readonly Dirent[], { type = "any", filter }: ListDirOptions): string[] {
+  const names: string[] = [];
+  for (const e of entries) {
+    if (type === "dir" ? !e.isDirectory() : type === "file" ? !e.isFile() : false) continue;
+    if (filter === undefined || filter(e.name)) names.push(e.name);
+  }
+  return names.sort();
 }

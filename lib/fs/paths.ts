@@ -1,3 +1,4 @@
+/** Paths resolved inside a root without escapes (no `..`, no symlink out). */
 import fs from "node:fs/promises";
 import path from "node:path";
 

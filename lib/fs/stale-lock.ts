@@ -1,6 +1,9 @@
+/** Lock owner records, stale-lock breaking and orphaned temp-file sweeping. */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+
+import { listDir } from "@/lib/fs/list-dir";
 
 /*
  * Stale-lock detection for file-lock.ts: a lock names its owner (pid, host, token), so a lock
@@ -102,7 +105,7 @@ export async function sweepOrphans(cardPath: string): Promise<void> {
   const dir = path.dirname(cardPath);
   const base = path.basename(cardPath).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const orphan = new RegExp(`^(?:\\.${base}\\.(\\d+)\\.[0-9a-f]+\\.tmp|${base}\\.lock\\.(?:break\\.)?(?:stale\\.)?(\\d+)\\.[0-9a-f]+(?:\\.tmp)?)$`);
-  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+  for (const name of await listDir(dir)) {
     const m = orphan.exec(name);
     const pid = Number(m?.[1] ?? m?.[2]);
     if (m && pid !== process.pid && !pidAlive(pid)) await fs.rm(path.join(dir, name), { force: true });

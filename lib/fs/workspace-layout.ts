@@ -1,6 +1,8 @@
 /** Every path under a Casefile workspace, and the one change stamp of its indexed content: no other module builds these paths. */
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
+
+import { listDirSync } from "@/lib/fs/list-dir";
 
 /*
  * <workspace>/
@@ -98,12 +100,12 @@ export type StampScope = "index" | "content";
  */
 export function workspaceStamp(root: string, scope: StampScope = "index"): string {
   const parts: string[] = [statPart(metadataPath(root))];
-  for (const name of listSorted(projectsDir(root))) {
+  for (const name of listDirSync(projectsDir(root))) {
     const dir = projectDir(root, name);
     parts.push(name, statPart(projectJsonPath(dir)), statPart(sessionsIndexPath(dir)));
     if (scope === "content") {
       parts.push(statPart(synthesisPath(dir)));
-      for (const card of listSorted(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));
+      for (const card of listDirSync(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));
     }
   }
   return parts.join("|");
@@ -112,12 +114,4 @@ export function workspaceStamp(root: string, scope: StampScope = "index"): strin
 function statPart(file: string): string {
   const st = statSync(file, { throwIfNoEntry: false });
   return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "-";
-}
-
-function listSorted(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }

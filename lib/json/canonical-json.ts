@@ -1,3 +1,4 @@
+/** Canonical JSON for content addressing (seed 002) and its SHA-256. */
 import crypto from "node:crypto";
 
 import { isShared, leadsToShared, memoText } from "@/lib/json/shared-values";

@@ -1,4 +1,5 @@
-import { ADD, AND, BITMASK8, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHL, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
+/** JSON text checked and walked by a SIMD WebAssembly kernel (string ends, numbers, the skim's tape). */
+import { ADD, AND, BITMASK8, Body as AsmBody, CTZ, EQ, EQ8, EQZ, GE_U, GT_U, I32, leb, LOAD32, LOAD8, loadV128, LT_S, LT_U, LT_U8, MUL, name, NE, OR, section, SHL, SHR_U, sleb, SPLAT8, store32, STORE8, SUB, V128, V_OR, vec } from "@/lib/jsonl/wasm-asm";
 
 /**
  * JSON text held in a `WebAssembly.Memory`, checked by a small WebAssembly module with 128-bit
@@ -157,10 +158,9 @@ const scanners = new WeakMap<ArrayBufferLike, JsonScanner>();
 
 /**
  * A `bytes`-long Buffer over a `WebAssembly.Memory` of its own (after the scanner's stack), so
- * that text read into it is scanned where it lies ({@link scannerOf}), without a copy. Reads into
- * wasm memory also cost about a third of the kernel time of reads into a `Buffer.allocUnsafe`
- * (measured on the 959 MB bench transcript, 1 MiB `readSync` calls, warm page cache). The memory
- * never grows, so views of it stay valid.
+ * that text read into it is scanned where it lies ({@link scannerOf}), without a copy (reads into
+ * wasm memory also cost less kernel time; docs/performance.md). The memory never grows, so views
+ * of it stay valid.
  */
 export function scanMemoryBuffer(bytes: number): Buffer {
   const memory = new WebAssembly.Memory({ initial: Math.ceil((DATA_OFFSET + bytes + SLACK) / PAGE) });
@@ -207,63 +207,8 @@ function compiled(): WebAssembly.Module {
 
 // ---- the module (WebAssembly core + SIMD128 binary format) ----
 
-/** A function body under construction; branches name their target label instead of counting depths. */
-class Body {
-  readonly code: number[] = [];
-  private readonly labels: string[] = [];
-  op(...bytes: number[]): this {
-    this.code.push(...bytes);
-    return this;
-  }
-  get(i: number): this {
-    return this.op(0x20, i);
-  }
-  set(i: number): this {
-    return this.op(0x21, i);
-  }
-  tee(i: number): this {
-    return this.op(0x22, i);
-  }
-  i32(v: number): this {
-    return this.op(0x41, ...sleb(v));
-  }
-  block(label: string): this {
-    this.labels.push(label);
-    return this.op(0x02, 0x40);
-  }
-  loop(label: string): this {
-    this.labels.push(label);
-    return this.op(0x03, 0x40);
-  }
-  /** `if` without a result (label "" unless named). */
-  if(label = ""): this {
-    this.labels.push(label);
-    return this.op(0x04, 0x40);
-  }
-  /** `if` with an i32 result. */
-  ifI32(): this {
-    this.labels.push("");
-    return this.op(0x04, I32);
-  }
-  else(): this {
-    return this.op(0x05);
-  }
-  end(): this {
-    this.labels.pop();
-    return this.op(0x0b);
-  }
-  br(label: string): this {
-    return this.op(0x0c, this.depth(label));
-  }
-  brIf(label: string): this {
-    return this.op(0x0d, this.depth(label));
-  }
-  ret(): this {
-    return this.op(0x0f);
-  }
-  call(fn: number): this {
-    return this.op(0x10, fn);
-  }
+/** A function body of this module: {@link Body} with the scanner's own steps. */
+class Body extends AsmBody {
   /**
    * `p = ws(p, end); c = at(p, end)` with the common case inline: a byte that is not whitespace
    * (compact JSON) costs a compare, not two calls.
@@ -279,11 +224,6 @@ class Body {
   /** Returns -1 when the i32 on the stack is non-zero. */
   failIf(): this {
     return this.if().i32(-1).ret().end();
-  }
-  private depth(label: string): number {
-    const at = this.labels.lastIndexOf(label);
-    if (at === -1) throw new Error(`no label ${label}`);
-    return this.labels.length - 1 - at;
   }
 }
 

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildLineIndex, readLineRange } from "@/lib/jsonl/line-index";
-import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
+import { splitPhysicalLines } from "@/lib/testing/split-lines";
 
 const CORPUS_DIR = path.resolve(process.cwd(), "../shared/corpus");
 const CORPUS_FILES = existsSync(CORPUS_DIR)

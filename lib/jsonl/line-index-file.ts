@@ -1,3 +1,4 @@
+/** The persisted line index format: encode, decode, read and write beside the workspace's copies. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildLineIndex, readLineRange, scanLineStarts } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
+import { splitPhysicalLines } from "@/lib/testing/split-lines";
 import { seededRandom } from "@/lib/testing/random";
 
 let dir: string;

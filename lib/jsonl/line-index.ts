@@ -1,3 +1,4 @@
+/** Where each physical line of a file starts (contract §1.6), built, cached and read by line number. */
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -169,7 +170,7 @@ export type LineBytes = { line: number; bytes: Buffer; start: number; end: numbe
 
 /**
  * Streams every physical line of `index` (or only `lines.firstLine..lastLine`, e.g. one
- * {@link import("@/lib/jsonl/parallel").LineRange}) as a byte range inside a read buffer of about
+ * {@link import("@/lib/jsonl/workers").LineRange}) as a byte range inside a read buffer of about
  * `chunkBytes` (default 16 MiB; a longer line gets a buffer of its own), without decoding.
  * The buffer is reused after the caller moves past its lines: copy what must outlive them.
  * Memory: one chunk (or the longest line).

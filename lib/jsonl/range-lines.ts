@@ -12,7 +12,7 @@ import type { Worker } from "node:worker_threads";
 
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { workersOnly, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
+import { workersOnly, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 

@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
-import { inBackground, splitFileRanges, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/parallel";
-import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
+import { poolRanges, RangePool, splitFileRanges } from "@/lib/jsonl/range-pool";
+import { inBackground, startWorker, withoutTsxLoader, type LineRange } from "@/lib/jsonl/workers";
 import { makeTempDir } from "@/lib/testing/shared";
 
 type Counted = Awaited<ReturnType<typeof countRange>>;

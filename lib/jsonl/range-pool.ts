@@ -1,9 +1,9 @@
 /**
  * Many small line ranges of a big JSONL file mapped on every core and reduced in file order as
- * they come (issue 9: the first-ever `session_overview` on a 1 GB session). lib/jsonl/parallel's
- * `mapRanges` gives each worker one big range and reduces after the slowest one: the main thread
- * (which also reduces, and starts first) then idles while the late-started worker finishes its
- * half, and reduces the worker's half after it. Here the file is cut in many ranges taken from
+ * they come (issue 9: the first-ever `session_overview` on a 1 GB session); the one worker pool
+ * of every range-mapped pass (workers start through lib/jsonl/workers). One worker per big range
+ * reduced after the slowest one left the main thread idle while a late-started worker finished
+ * its half. Here the file is cut in many ranges taken from
  * one queue, front first, by this thread and by long-lived workers (each with two ranges in
  * flight, so it never waits for this thread to hand it the next): the threads finish within one
  * range of each other, and each range is reduced as soon as every range before it is.
@@ -24,10 +24,11 @@
  * ```
  */
 import { closeSync, openSync, readSync } from "node:fs";
+import fs from "node:fs/promises";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { takeWorkerSlot, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/parallel";
+import { loneRangeOffMain, takeWorkerSlot, workersOnly, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 
 /** Bytes of one range of a pool pass: small enough that the threads end close together. */
 export const POOL_RANGE_BYTES = 8 << 20;
@@ -44,7 +45,7 @@ const DEPTH = 2;
  * The ranges of a pool pass over `filePath` (line index `index`) on `threads` threads: about
  * {@link POOL_RANGE_BYTES} each, then {@link POOL_TAIL_BYTES} ones for the last few MiB (so the
  * threads run out of work within a small range of each other), and at least 8 per thread
- * (equal ones below that). Like lib/jsonl/parallel's `splitFileRanges`, every range starts on a
+ * (equal ones below that). Like {@link splitFileRanges}, every range starts on a
  * line that follows a `\n` byte, and the ranges are contiguous, in file order, covering every
  * line; an empty file gives none.
  * @throws the fs error when the file cannot be read.
@@ -72,6 +73,57 @@ export function poolCutTargets(size: number, threads: number): number[] {
     for (let k = 1; k < minimum; k++) targets.push((size * k) / minimum);
   }
   return targets;
+}
+
+/**
+ * Splits the lines of `index` into at most `parts` ranges of about equal bytes. A boundary is
+ * moved forward to the next line that follows a `\n` byte (read from the file), so no `\n`
+ * record is cut. Ranges are contiguous, in file order, and cover every line; an empty file
+ * gives no range.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function splitFileRanges(filePath: string, index: LineIndex, parts: number): Promise<LineRange[]> {
+  const { lineCount, starts, size } = index;
+  if (lineCount === 0) return [];
+  const cuts: number[] = [1];
+  if (parts > 1) {
+    const handle = await fs.open(filePath, "r");
+    try {
+      const byte = Buffer.alloc(1);
+      for (let k = 1; k < parts; k++) {
+        let line = Math.max(cuts.at(-1)! + 1, lineAtByte(starts, (size * k) / parts));
+        for (; line <= lineCount; line++) {
+          await handle.read(byte, 0, 1, starts[line - 1]! - 1);
+          if (byte[0] === 0x0a) break;
+        }
+        if (line > lineCount) break;
+        cuts.push(line);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return cuts.map((first, i) => {
+    const next = cuts[i + 1];
+    return {
+      firstLine: first,
+      lastLine: next === undefined ? lineCount : next - 1,
+      startByte: starts[first - 1]!,
+      endByte: next === undefined ? size : starts[next - 1]!,
+    };
+  });
+}
+
+/** The 1-based line holding byte `offset` (binary search over line starts). */
+function lineAtByte(starts: Float64Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
 }
 
 /** Ranges cut at the first line starting at or after each byte target that follows a `\n`. */
@@ -140,7 +192,7 @@ export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result
 }
 
 /**
- * One of the pool's workers: `waiting` for a process worker slot (lib/jsonl/parallel's
+ * One of the pool's workers: `waiting` for a process worker slot (lib/jsonl/workers'
  * `takeWorkerSlot`), then starting (`worker` null), then running, or `lost`; `release` gives the
  * process slot back.
  */
@@ -168,8 +220,8 @@ let fallbackReported = false;
 /**
  * Long-lived worker threads (started at construction, from `spawn()`, whose module calls
  * {@link serveRangeStream}) plus this thread, mapping the ranges of one file at a time
- * ({@link map}). Each worker first takes one of the process's worker slots (lib/jsonl/parallel's
- * `takeWorkerSlot`, shared with every other pool and `mapRanges`), so passes that overlap in a
+ * ({@link map}). Each worker first takes one of the process's worker slots (lib/jsonl/workers'
+ * `takeWorkerSlot`, shared with every other pool), so passes that overlap in a
  * server share the cores instead of each starting its own workers (issue 13: server RSS); a
  * worker whose slot is taken joins the pass when one is given back. A worker that cannot start
  * or dies gives its ranges back to the queue (this thread maps them; reported once on stderr),
@@ -186,9 +238,10 @@ export class RangePool<A, R> {
   /**
    * `workersOnly`: this thread maps ranges only while a worker has yet to start (or when none
    * can), then only hands results over; its event loop stays free and its heap small (the
-   * mapping's garbage is collected in the workers' heaps).
+   * mapping's garbage is collected in the workers' heaps). `bigRanges` (with `workersOnly`): not
+   * even while a worker starts, for passes of one big range per worker.
    */
-  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean } = {}) {
+  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean; bigRanges?: boolean } = {}) {
     for (let k = 0; k < workers; k++) {
       const slot: Slot = { worker: null, waiting: true, lost: false, release: () => undefined, inflight: new Set(), pass: -1 };
       this.slots.push(slot);
@@ -282,7 +335,7 @@ export class RangePool<A, R> {
   private takeHere(pass: Pass<A, R>): number | undefined {
     if (!this.options.workersOnly || this.slots.every((slot) => slot.lost)) return pass.queue.shift();
     const starting = this.slots.some((slot) => slot.worker === null && !slot.waiting && !slot.lost);
-    return starting && pass.ranges.length > 1 ? pass.queue.shift() : undefined;
+    return starting && pass.ranges.length > 1 && !this.options.bigRanges ? pass.queue.shift() : undefined;
   }
 
   /** Terminates the workers (their ranges are all answered once {@link map} resolved) and gives their process slots back. */
@@ -363,5 +416,32 @@ export class RangePool<A, R> {
         worker.postMessage({ kind: "job", id, filePath: pass.filePath, range: pass.ranges[id]! } satisfies Message<A>);
       }
     }
+  }
+}
+
+/**
+ * Maps `task` over `ranges` of `filePath` (cut by the caller, e.g. {@link splitFileRanges}) and
+ * calls `onResult(result, index)` in range order: one range in this thread, except a lone big one
+ * in a process that keeps its main thread free (lib/jsonl/workers' `loneRangeOffMain`); more on
+ * a {@link RangePool} of one worker per range after the first (per range, none mapped in this
+ * thread unless no worker starts, in such a process),
+ * whose workers come from `spawn()` (a module calling {@link serveRangeStream} with `task`). A
+ * result never depends on workers starting.
+ * @throws whatever `task` or `onResult` throws (the pool is closed first).
+ */
+export async function mapRangesOnPool<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A, onResult: (result: R, index: number) => void): Promise<void> {
+  if (ranges.length === 0) return;
+  const lone = ranges.length === 1 ? ranges[0]! : null;
+  if (lone !== null && !loneRangeOffMain(lone.endByte - lone.startByte)) {
+    onResult(await task(filePath, lone, arg), 0);
+    return;
+  }
+  // A lone range gets here only in such a process: its worker maps it.
+  const offMain = workersOnly();
+  const pool = new RangePool<A, R>(spawn, offMain ? ranges.length : ranges.length - 1, { workersOnly: offMain, bigRanges: true });
+  try {
+    await pool.map(task, filePath, ranges, arg, onResult);
+  } finally {
+    await pool.close();
   }
 }

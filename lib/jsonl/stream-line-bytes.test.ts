@@ -108,7 +108,7 @@ describe("streamLineBytes (one pass: lines plus the line index, contract §1.6; 
   it("streams one range of splitFileRanges with its own line numbers", async () => {
     const file = await writeTemp(b("a\r\nb", [0xe2, 0x80, 0xa8], "c\nd\n\ne\rf\ng"));
     const ref = await reference(file);
-    const { splitFileRanges } = await import("@/lib/jsonl/parallel");
+    const { splitFileRanges } = await import("@/lib/jsonl/range-pool");
     for (const parts of [2, 3, 4]) {
       const ranges = await splitFileRanges(file, ref.index, parts);
       const lines: { line: number; text: string }[] = [];

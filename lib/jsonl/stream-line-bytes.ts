@@ -1,3 +1,4 @@
+/** The streaming line reader: every physical line of a file as bytes, in one pass that also builds its line index. */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 

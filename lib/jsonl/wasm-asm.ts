@@ -1,8 +1,9 @@
 /**
  * The few pieces of the WebAssembly binary format our hand-assembled SIMD kernels need
- * (lib/jsonl/json-scan, lib/forensics/simd-find): LEB128 integers, vectors, sections, and the
- * opcodes they use, named. The kernels are assembled from these at load time rather than shipped
- * as binaries, so what runs is what the source reads.
+ * (lib/jsonl/json-scan, lib/forensics/simd-find): LEB128 integers, vectors, sections, the
+ * opcodes they use, named, and {@link Body}, a function body whose branches name their target
+ * label (one style for both kernels). The kernels are assembled from these at load time rather
+ * than shipped as binaries, so what runs is what the source reads.
  */
 
 /** Unsigned LEB128 of a 32-bit value. */
@@ -39,10 +40,6 @@ export const section = (id: number, body: number[]): number[] => [id, ...leb(bod
 
 export const I32 = 0x7f;
 export const V128 = 0x7b;
-export const get = (i: number): number[] => [0x20, i];
-export const set = (i: number): number[] => [0x21, i];
-export const tee = (i: number): number[] => [0x22, i];
-export const i32 = (v: number): number[] => [0x41, ...sleb(v)];
 /** i32.load8_u align=0 offset=0 */
 export const LOAD8 = [0x2d, 0, 0];
 /** v128.load align=0 at `offset`. */
@@ -60,13 +57,71 @@ export const LOAD32 = [0x28, 0, 0];
 export const STORE8 = [0x3a, 0, 0];
 /** i32.store align=2 at `offset` (little-endian). */
 export const store32 = (offset = 0): number[] => [0x36, 2, ...leb(offset)];
-export const BLOCK = [0x02, 0x40];
-export const LOOP = [0x03, 0x40];
-export const IF = [0x04, 0x40];
-export const END_OP = [0x0b];
-export const br = (depth: number): number[] => [0x0c, depth];
-export const brIf = (depth: number): number[] => [0x0d, depth];
-export const RETURN = [0x0f];
+const END_OP = [0x0b];
+
+/** A function body under construction; branches name their target label instead of counting depths. */
+export class Body {
+  readonly code: number[] = [];
+  private readonly labels: string[] = [];
+  op(...bytes: number[]): this {
+    this.code.push(...bytes);
+    return this;
+  }
+  get(i: number): this {
+    return this.op(0x20, i);
+  }
+  set(i: number): this {
+    return this.op(0x21, i);
+  }
+  tee(i: number): this {
+    return this.op(0x22, i);
+  }
+  i32(v: number): this {
+    return this.op(0x41, ...sleb(v));
+  }
+  block(label: string): this {
+    this.labels.push(label);
+    return this.op(0x02, 0x40);
+  }
+  loop(label: string): this {
+    this.labels.push(label);
+    return this.op(0x03, 0x40);
+  }
+  /** `if` without a result (label "" unless named). */
+  if(label = ""): this {
+    this.labels.push(label);
+    return this.op(0x04, 0x40);
+  }
+  /** `if` with an i32 result. */
+  ifI32(): this {
+    this.labels.push("");
+    return this.op(0x04, I32);
+  }
+  else(): this {
+    return this.op(0x05);
+  }
+  end(): this {
+    this.labels.pop();
+    return this.op(0x0b);
+  }
+  br(label: string): this {
+    return this.op(0x0c, this.depth(label));
+  }
+  brIf(label: string): this {
+    return this.op(0x0d, this.depth(label));
+  }
+  ret(): this {
+    return this.op(0x0f);
+  }
+  call(fn: number): this {
+    return this.op(0x10, fn);
+  }
+  private depth(label: string): number {
+    const at = this.labels.lastIndexOf(label);
+    if (at === -1) throw new Error(`no label ${label}`);
+    return this.labels.length - 1 - at;
+  }
+}
 
 /**
  * A module of one exported function `exportName` of `params` i32 parameters returning an i32,

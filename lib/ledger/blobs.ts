@@ -1,3 +1,4 @@
+/** The ledger's input and output blobs under `inputs/`: stored by hash, or as references to source bytes. */
 import crypto, { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";

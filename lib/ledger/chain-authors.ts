@@ -1,3 +1,4 @@
+/** Who last wrote or corrected each evidence chain of a session, from the audit ledger. */
 import { readBlob } from "@/lib/ledger/blobs";
 import type { Ledger } from "@/lib/ledger/ledger-store";
 import type { ChainAuthor } from "@/lib/ledger/schema";

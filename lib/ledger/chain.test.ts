@@ -1,56 +1,22 @@
-import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { deadPid, finished, started } from "@/lib/ledger/__fixtures__/entries";
 import { GENESIS_HASH } from "@/lib/ledger/chain";
 import { readHeadSync, writeHeadSync } from "@/lib/ledger/head";
 import { Ledger } from "@/lib/ledger/ledger-store";
 import { listSegments, segmentName } from "@/lib/ledger/paths";
-import { PROCESS_ID, reconcileOrphans } from "@/lib/ledger/reconcile";
-import type { FinishedEntry, StartedEntry } from "@/lib/ledger/schema";
+import { reconcileOrphans } from "@/lib/ledger/reconcile";
+import type { StartedEntry } from "@/lib/ledger/schema";
 import { verifyChain, verifyLedger } from "@/lib/ledger/verify";
 
 /*
  * The tamper-evident ledger (issue 26): every kind of break is named at its line, a deletion is
  * not laundered by reconciliation, legacy lines verify as unchained, rotated segments are sealed.
  */
-
-const deadPid = (): number => Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
-
-function started(over: Partial<StartedEntry> = {}): StartedEntry {
-  return {
-    schema_version: 1,
-    kind: "tool_call_started",
-    receipt_id: randomUUID(),
-    task_id: "p/S0001",
-    tool_name: "read_session_lines",
-    door: "cli",
-    timestamp: new Date().toISOString(),
-    input_hash: "0".repeat(64),
-    input_ref: `inputs/${"0".repeat(64)}`,
-    scope_enforced: [],
-    pid: process.pid,
-    host: os.hostname(),
-    process_id: PROCESS_ID,
-    ...over,
-  };
-}
-
-const finished = (s: StartedEntry, result: FinishedEntry["result"] = "success"): FinishedEntry => ({
-  schema_version: 1,
-  kind: "tool_call_finished",
-  receipt_id: s.receipt_id,
-  timestamp: new Date().toISOString(),
-  result,
-  duration_ms: 3,
-  status: result === "success" ? "ok" : "invalid",
-  policy_decisions: [{ policy_id: "door.cli", decision: "allow" }],
-  artifacts_written: [],
-});
 
 /** A ledger of `calls` calls (started then finished each), the third one a failure. */
 async function ledgerWith(calls: number, segmentBytes = 10 * 1024 * 1024): Promise<{ ledger: Ledger; receipts: StartedEntry[] }> {

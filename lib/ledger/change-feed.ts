@@ -1,3 +1,4 @@
+/** The live change feed: what moved in the workspace and the audit ledger since the last tick. */
 import fs from "node:fs/promises";
 
 import { workspaceStamp } from "@/lib/fs/workspace-layout";

@@ -1,3 +1,4 @@
+/** The audit ledger read into memory: entries, receipts and problems, refreshed incrementally. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -155,9 +156,8 @@ export class LedgerIndex {
  * The values ledger entries repeat, each kept once for the whole index (issue 13: the index
  * lives as long as the process, and it grows with every call). Every call of a door repeats its
  * policy decisions and scope, most repeat their tool, task, door, process and input and output
- * hashes; a receipt id, a timestamp, a pid or a duration is an entry's own. The 17 MB ledger of
- * the real-shaped bench workspace (24,798 entries) held 28 MB of heap as parsed, 10.4 MB with its
- * repeated values kept once; its first read went from ~220 to ~250 ms. Entries are read-only:
+ * hashes; a receipt id, a timestamp, a pid or a duration is an entry's own (about a third of the
+ * heap as parsed, for a slightly slower first read; docs/performance.md). Entries are read-only:
  * shared values are frozen and registered as shared (lib/json/shared-values).
  */
 class RepeatedValues {

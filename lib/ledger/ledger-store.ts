@@ -1,3 +1,4 @@
+/** The audit ledger's writer: appends under a lock, hash chain, segment rotation. */
 import { randomBytes } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
@@ -10,7 +11,7 @@ import { breakIfStale, type Owner } from "@/lib/fs/stale-lock";
 import { sealEntry } from "@/lib/ledger/chain";
 import { advanceHead, type LedgerHead, noteEntry, readHeadSync, rebuildHeadSync, sealSegment, splitLines, writeHeadSync } from "@/lib/ledger/head";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
-import { type LedgerPaths, ledgerPaths, segmentName } from "@/lib/ledger/paths";
+import { type LedgerPaths, ledgerPaths, listSegmentsSync, segmentName } from "@/lib/ledger/paths";
 import { type LedgerEntry, ledgerEntrySchema } from "@/lib/ledger/schema";
 
 /** Seed 002's compaction threshold: the active file rotates once it reaches 10 MiB. */
@@ -193,21 +194,6 @@ function readOwnerSync(lockPath: string): Owner | null {
   } catch {
     return null;
   }
-}
-
-function listSegmentsSync(paths: LedgerPaths): number[] {
-  let names: string[];
-  try {
-    names = fsSync.readdirSync(paths.tracesDir);
-  } catch {
-    return [];
-  }
-  return names
-    .flatMap((n) => {
-      const m = /^tool-traces\.(\d{8})\.jsonl$/.exec(n);
-      return m ? [Number(m[1])] : [];
-    })
-    .sort((a, b) => a - b);
 }
 
 /** One map for every copy of this module in the server (lib/cache/process-wide): each copy's own ledger held its own index. */

@@ -1,5 +1,3 @@
-import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -9,38 +7,18 @@ import { describe, expect, it } from "vitest";
 import { createCoreContext } from "@/lib/context";
 import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { corpusSessions, corpusWorkspace } from "@/lib/ledger/__fixtures__/corpus-workspace";
+import { deadPid, started } from "@/lib/ledger/__fixtures__/entries";
 import { persistBlob } from "@/lib/ledger/blobs";
 import { chainAuthors } from "@/lib/ledger/chain-authors";
 import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
 import { configureLedger, getLedger, Ledger } from "@/lib/ledger/ledger-store";
 import { listSegments } from "@/lib/ledger/paths";
-import { PROCESS_ID, reconcileOrphans } from "@/lib/ledger/reconcile";
+import { reconcileOrphans } from "@/lib/ledger/reconcile";
 import type { StartedEntry } from "@/lib/ledger/schema";
 import { verifyLedger } from "@/lib/ledger/verify";
 import { HAS_SHARED, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool } from "@/lib/tools/registry";
-
-const deadPid = (): number => Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
-
-function started(over: Partial<StartedEntry>): StartedEntry {
-  return {
-    schema_version: 1,
-    kind: "tool_call_started",
-    receipt_id: randomUUID(),
-    task_id: "p/S0001",
-    tool_name: "read_session_lines",
-    door: "cli",
-    timestamp: new Date().toISOString(),
-    input_hash: "0".repeat(64),
-    input_ref: `inputs/${"0".repeat(64)}`,
-    scope_enforced: [],
-    pid: process.pid,
-    host: os.hostname(),
-    process_id: PROCESS_ID,
-    ...over,
-  };
-}
 
 async function fileBytes(ledger: Ledger): Promise<number> {
   const names = await fs.readdir(ledger.paths.tracesDir);

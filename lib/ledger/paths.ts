@@ -1,6 +1,7 @@
-import fs from "node:fs/promises";
+/** Where the audit ledger's files live and which segments exist. */
 import path from "node:path";
 
+import { listDir, listDirSync } from "@/lib/fs/list-dir";
 import { AUDIT_DIR, configPath } from "@/lib/fs/workspace-layout";
 
 /*
@@ -46,7 +47,15 @@ export const ACTIVE_NAME = ACTIVE;
 
 /** Segment numbers present, ascending (a missing traces dir has none). */
 export async function listSegments(paths: LedgerPaths): Promise<number[]> {
-  const names = await fs.readdir(paths.tracesDir).catch(() => [] as string[]);
+  return segmentNumbers(await listDir(paths.tracesDir));
+}
+
+/** {@link listSegments}, synchronously (the writer's head rebuild and rotation, under the ledger's lock). */
+export function listSegmentsSync(paths: LedgerPaths): number[] {
+  return segmentNumbers(listDirSync(paths.tracesDir));
+}
+
+function segmentNumbers(names: readonly string[]): number[] {
   return names.flatMap((n) => {
     const m = SEGMENT.exec(n);
     return m ? [Number(m[1])] : [];

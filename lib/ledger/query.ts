@@ -1,3 +1,4 @@
+/** Seed 002's audit queries: all traces, or one task's, filtered. */
 import { type BlobRead, readBlob } from "@/lib/ledger/blobs";
 import type { IndexedEntry, LedgerIndex, Receipt } from "@/lib/ledger/ledger-index";
 import type { Ledger } from "@/lib/ledger/ledger-store";

@@ -1,3 +1,4 @@
+/** Started calls whose process is gone, closed with a reconciliation entry when a door opens the ledger. */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 

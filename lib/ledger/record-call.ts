@@ -1,3 +1,4 @@
+/** Every registered tool call traced in the audit ledger: started and finished entries with hashes. */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import * as z from "zod";
 
+import { listDir } from "@/lib/fs/list-dir";
 import { AppError } from "@/lib/errors";
 import type { PrunedRecord } from "@/lib/ledger/blobs";
 import type { LedgerPaths } from "@/lib/ledger/paths";
@@ -64,7 +65,7 @@ export type PruneReport = { removed: number; removed_bytes: number; kept: number
  * @throws fs errors other than a blob vanishing meanwhile.
  */
 export async function pruneBlobs(paths: LedgerPaths, rule: { olderThanMs?: number; maxBytes?: number }, now: Date = new Date()): Promise<PruneReport> {
-  const names = (await fs.readdir(paths.inputsDir).catch(() => [] as string[])).filter((n) => /^[0-9a-f]{64}$/.test(n));
+  const names = await listDir(paths.inputsDir, { filter: (n) => /^[0-9a-f]{64}$/.test(n) });
   const blobs: { name: string; bytes: number; mtimeMs: number }[] = [];
   for (const name of names) {
     const st = await fs.stat(path.join(paths.inputsDir, name)).catch(() => null);

@@ -1,3 +1,4 @@
+/** The audit ledger's entry schemas (seed 002, hash chain of issue 26). */
 import * as z from "zod";
 
 /*

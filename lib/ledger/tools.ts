@@ -1,3 +1,4 @@
+/** The ledger domain's registered tools: query, inspect and chain authors. */
 import * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";

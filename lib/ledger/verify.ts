@@ -1,6 +1,8 @@
+/** `casefile audit verify`: the ledger's hash chain, sealed segments and blobs checked. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { listDir } from "@/lib/fs/list-dir";
 import { readBlob, readPruned } from "@/lib/ledger/blobs";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerHead, readHeadSync, sealSegment } from "@/lib/ledger/head";
@@ -72,7 +74,7 @@ export async function verifyLedger(paths: LedgerPaths): Promise<VerifyReport> {
     if (r.started) referenced.set(r.started.input_hash, id);
     if (r.finished?.output_hash) referenced.set(r.finished.output_hash, id);
   }
-  const names = (await fs.readdir(paths.inputsDir).catch(() => [] as string[])).filter((n) => !n.startsWith("."));
+  const names = await listDir(paths.inputsDir, { filter: (n) => !n.startsWith(".") });
   const blobs: BlobCounts = { stored: 0, references: 0, references_stale: 0, pruned: 0 };
   for (const name of names) {
     const blob = await readBlob(paths, name);

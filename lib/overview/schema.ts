@@ -1,3 +1,4 @@
+/** Types of the workspace overview (home page). */
 import * as z from "zod";
 
 /** One project's row on the overview page: sizes plus evidence and synthesis coverage (issue 4, "Live"). */

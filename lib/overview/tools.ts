@@ -1,3 +1,4 @@
+/** `get_workspace_overview`: the home page's counts and coverage per project. */
 import * as z from "zod";
 
 import { getWorkspaceOverview } from "@/lib/overview/workspace-overview";

@@ -1,3 +1,4 @@
+/** The overview of every project for the home page, from the catalog. */
 import { createHash } from "node:crypto";
 
 import { catalogProjectRows } from "@/lib/catalog/queries";

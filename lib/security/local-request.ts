@@ -1,3 +1,4 @@
+/** Requests accepted only from this machine: Host and Origin checks of the HTTP door. */
 import type { PolicyDecision } from "@/lib/context";
 
 /** The loopback names a Host may carry, exactly (issue 26: no suffix, no other 127.x address). */

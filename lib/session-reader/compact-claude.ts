@@ -1,3 +1,4 @@
+/** Claude Code records compacted for `read_session_lines` (contract §4.4). */
 import {
   asSourceContext,
   buildToolResult,

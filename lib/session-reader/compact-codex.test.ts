@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
+import { splitPhysicalLines } from "@/lib/testing/split-lines";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecord, buildCompactRecords } from "./compact";

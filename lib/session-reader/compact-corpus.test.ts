@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { buildLineIndex, readLineRange } from "@/lib/jsonl/line-index";
-import { splitPhysicalLines } from "@/lib/jsonl/split-lines";
+import { splitPhysicalLines } from "@/lib/testing/split-lines";
 import { readCompactRecords } from "@/lib/session-reader/read-session-lines";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";

@@ -1,3 +1,4 @@
+/** The source-derived fields of a compact record, shared by the Claude Code and Codex compactors. */
 import { pyDumps } from "@/lib/json/python-json";
 import { nonBlankString, pyLstrip } from "@/lib/sources/common/py-compat";
 import { type JsonObject } from "@/lib/sources/common/json-object";

@@ -1,7 +1,9 @@
+/** Compact records persisted in blocks beside the line index (`.casefile/index`), per file version. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { listDir } from "@/lib/fs/list-dir";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { CompactRecord } from "@/lib/session-reader/schema";
@@ -65,7 +67,7 @@ export class CompactStore {
     try {
       await fs.mkdir(this.dir, { recursive: true });
       await writeFileAtomic(this.file(block), JSON.stringify(records), { durable: false });
-      for (const name of await fs.readdir(this.dir)) {
+      for (const name of await listDir(this.dir)) {
         if (!name.startsWith(this.prefix) && name.endsWith(".json")) await fs.rm(path.join(this.dir, name), { force: true });
       }
     } catch {

@@ -1,3 +1,4 @@
+/** A physical line turned into a compact record (contract §4.4), dispatched by source. */
 import { sha256Hex } from "./sha256";
 
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";

@@ -1,3 +1,4 @@
+/** `read_session_lines` (seed 000): physical lines of an indexed session, compact or full. */
 import { sharedBuilds } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";

@@ -1,3 +1,4 @@
+/** Compact records kept in memory, bounded by bytes. */
 import { processWide } from "@/lib/cache/process-wide";
 import { StampedCache } from "@/lib/cache/stamped-cache";
 import { memoText, shareValue } from "@/lib/json/shared-values";

@@ -1,3 +1,4 @@
+/** Input schema and result types of `read_session_lines` (seed 000). */
 import * as z from "zod";
 
 /** Seed 000: compact mode reads at most 2000 lines, full mode at most 100. */

@@ -1,3 +1,4 @@
+/** SHA-256 hex digests of line bytes (seed 000 `raw_sha256`). */
 import crypto from "node:crypto";
 
 /**

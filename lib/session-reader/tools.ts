@@ -1,3 +1,4 @@
+/** The session reader's registered tools: `read_session_lines` and the viewer's window. */
 import * as z from "zod";
 
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";

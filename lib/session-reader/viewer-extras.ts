@@ -1,3 +1,4 @@
+/** What the viewer shows beside a record: detail text clipped for display. */
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";

@@ -1,3 +1,4 @@
+/** One window of lines for the dashboard viewer, main session or a subagent. */
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";

@@ -1,3 +1,4 @@
+/** Absolute paths found in work-item prose (they must not leak). */
 /*
  * Absolute filesystem paths in work-item text (seed 001: "no … unnecessary absolute paths").
  *

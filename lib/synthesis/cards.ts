@@ -1,3 +1,4 @@
+/** Committed evidence chains loaded for synthesis (contract §3.3). */
 import { cardChains, isJsonObject, readCardFile } from "@/lib/evidence/card-file";
 import { resolveInside } from "@/lib/fs/paths";
 import { evidenceCardRel } from "@/lib/fs/workspace-layout";

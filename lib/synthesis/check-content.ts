@@ -1,3 +1,4 @@
+/** Work-item free text checked for secrets and absolute paths. */
 import { findAbsolutePaths } from "@/lib/synthesis/absolute-paths";
 import type { SynthesisError } from "@/lib/synthesis/schema";
 import { findSecretKinds } from "@/lib/synthesis/secret-scan";

@@ -1,3 +1,4 @@
+/** The synthesis envelope file on disk: read with its version, created, serialized. */
 import { type CardRead, isJsonObject, readCardFile } from "@/lib/evidence/card-file";
 import { pyRepr } from "@/lib/evidence/py-repr";
 import { toPrettyJson } from "@/lib/fs/atomic-write";

@@ -1,3 +1,4 @@
+/** The verdict on a project's synthesis envelope for the dashboard. */
 import { isJsonObject } from "@/lib/evidence/card-file";
 import { turnId } from "@/lib/synthesis/cards";
 import { envelopeProblems, type EnvelopeRead } from "@/lib/synthesis/envelope-file";

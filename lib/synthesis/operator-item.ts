@@ -1,3 +1,4 @@
+/** Work items an operator records from the dashboard. */
 import type { CoreContext } from "@/lib/context";
 import { OPERATOR_KINDS, type SynthesisError, type WriteWorkItemResult } from "@/lib/synthesis/schema";
 import { submitWorkItem } from "@/lib/synthesis/write-work-item";

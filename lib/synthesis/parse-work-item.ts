@@ -1,3 +1,4 @@
+/** Work-item input parsed and checked for shape (contract §3.4 stage A). */
 import { isBlankText } from "@/lib/evidence/schema";
 import {
   SYNTHESIS_CONTROLLED,

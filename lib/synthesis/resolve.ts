@@ -1,3 +1,4 @@
+/** Where a project's synthesis envelope lives and whether it may be written. */
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";

@@ -1,3 +1,4 @@
+/** The synthesis contract's values and zod schemas (contract §3.3). */
 import * as z from "zod";
 
 import { OUTCOME_CATEGORIES, TERMINAL_STATES } from "@/lib/evidence/schema";

@@ -1,3 +1,4 @@
+/** Secrets found in text with secretlint's recommended rules. */
 import { lintSource } from "@secretlint/core";
 
 /*

@@ -1,3 +1,4 @@
+/** A project's synthesis state (items, coverage, problems), cached by its inputs. */
 import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";

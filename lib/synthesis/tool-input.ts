@@ -1,3 +1,4 @@
+/** The JSON Schema advertised for `write_work_item`'s input. */
 import * as z from "zod";
 
 import { contractField, contractInput } from "@/lib/tools/contract-fields";

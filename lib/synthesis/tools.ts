@@ -1,3 +1,4 @@
+/** The synthesis domain's registered tools: write work item, operator item, state. */
 import * as z from "zod";
 
 import { contractField, contractInput } from "@/lib/tools/contract-fields";

@@ -1,3 +1,4 @@
+/** Work items checked against the workspace (contract §3.4 stage B). */
 import { pyRepr } from "@/lib/evidence/py-repr";
 import { turnId } from "@/lib/synthesis/cards";
 import type { ParsedWorkItem } from "@/lib/synthesis/parse-work-item";

@@ -1,3 +1,4 @@
+/** `write_work_item`: one work item validated and appended to its project's envelope. */
 import { type CallTrace, type CoreContext, traceStage } from "@/lib/context";
 import { AppError, isAppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";

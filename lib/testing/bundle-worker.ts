@@ -1,3 +1,4 @@
+/** Test worker scripts bundled once and run with plain node. */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";

@@ -1,3 +1,4 @@
+/** Test Control Plane roots and ledgers written in source-formats §3.2's schema. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** What a new process sees, for a test: fresh modules and no process-wide values. */
 import { vi } from "vitest";
 
 /**

@@ -1,1 +1,2 @@
+/** Stands in for the `server-only` package under Vitest. */
 export {};

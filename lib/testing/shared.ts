@@ -1,3 +1,4 @@
+/** Test access to `../shared` (corpus, fixtures) and temp folders. */
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";

@@ -1,3 +1,4 @@
+/** Minimal schema-3 test workspaces written into a temp folder. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

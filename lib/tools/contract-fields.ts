@@ -1,3 +1,4 @@
+/** Input fields whose types and messages a contract defines. */
 import * as z from "zod";
 
 /**

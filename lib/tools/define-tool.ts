@@ -1,3 +1,4 @@
+/** What a tool is: name, input schema, audience, handler and result types. */
 import * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";

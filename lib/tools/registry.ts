@@ -1,3 +1,4 @@
+/** The tool registry, the only way into the core: every tool, validated, audited, called. */
 import type * as z from "zod";
 
 import { analysisTools } from "@/lib/analysis/tools";

@@ -152,7 +152,7 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
   return summarize(source, requests, pricing, span);
 }
 
-const USAGE_NEEDLE = Buffer.from('"usage"');
+const USAGE_NEEDLES = [Buffer.from('"usage"')];
 const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
 const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
 
@@ -193,10 +193,15 @@ function widen(span: { first: number; last: number }, ts: number): void {
   if (ts > span.last) span.last = ts;
 }
 
-async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
+/**
+ * Calls `onRecord` with each line of `filePath` that holds one of `needles`, parsed, with its
+ * time and line number; every line's time widens `span` (a line without a needle only by the
+ * time peeked from its bytes). Unparsable lines are skipped.
+ */
+async function forEachNeedleRecord(filePath: string, needles: readonly Buffer[], span: { first: number; last: number }, onRecord: (record: Record<string, unknown>, ts: number, line: number) => void): Promise<void> {
   await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
     const view = bytes.subarray(start, end);
-    if (view.indexOf(USAGE_NEEDLE) === -1) {
+    if (!needles.some((n) => view.indexOf(n) !== -1)) {
       widen(span, peekTime(bytes, start, end));
       return;
     }
@@ -204,6 +209,12 @@ async function readClaude(filePath: string, kind: "main" | "subagent", out: Requ
     if (record === null) return;
     const ts = timeOf(record);
     widen(span, ts);
+    onRecord(record, ts, line);
+  });
+}
+
+async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
+  await forEachNeedleRecord(filePath, USAGE_NEEDLES, span, (record, ts, line) => {
     if (record.type !== "assistant") return;
     const message = obj(record.message);
     const usage = obj(message?.usage);
@@ -251,16 +262,7 @@ function codexUsage(v: unknown): CodexTotal | null {
 async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
   let model = "unknown";
   let previous: CodexTotal | null = null;
-  await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
-    const view = bytes.subarray(start, end);
-    if (!CODEX_NEEDLES.some((n) => view.indexOf(n) !== -1)) {
-      widen(span, peekTime(bytes, start, end));
-      return;
-    }
-    const record = parse(bytes, start, end);
-    if (record === null) return;
-    const ts = timeOf(record);
-    widen(span, ts);
+  await forEachNeedleRecord(filePath, CODEX_NEEDLES, span, (record, ts, line) => {
     const payload = obj(record.payload);
     if (!payload) return;
     if (record.type === "turn_context" || record.type === "session_meta") {

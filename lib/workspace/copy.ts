@@ -1,3 +1,4 @@
+/** Session files copied into the workspace, as clones where the file system can. */
 import { constants as fsConstants, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

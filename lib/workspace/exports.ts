@@ -1,3 +1,4 @@
+/** Chat exports and the Workscope IDs that pair them with sessions. */
 import { readWorkscopeId } from "@/lib/workspace/workscope";
 
 /** A chat export (`/export` `.txt`) and the Workscope ID it states (null when none). */

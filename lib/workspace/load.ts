@@ -1,8 +1,9 @@
+/** A prepared workspace loaded (metadata, projects, index rows) and cached by its stamp. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { CoreContext } from "@/lib/context";
-import { processWide } from "@/lib/cache/process-wide";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError } from "@/lib/errors";
 import { listDir } from "@/lib/fs/list-dir";
 import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
@@ -47,12 +48,14 @@ export type LoadedWorkspace = {
 /** `T` and four or more digits: prompt-diary writes T%04d, so a session past 9,999 turns has T10000 (issue 12). */
 const TURN_REF = /^T\d{4,}$/;
 /**
- * Loaded workspaces by root, one per process (lib/cache/process-wide): each of Next's bundle
- * layers loaded its own copy, so the real-shaped workspace's 20,988 index turns were parsed and
- * held three times, and code keyed by a loaded project's identity (the synthesis state) computed
- * again whenever a caller from another layer asked (issue 13: server RSS).
+ * Loaded workspaces by root, one per process (lib/cache/stamped-cache): each of Next's bundle
+ * layers once loaded its own copy, and code keyed by a loaded project's identity (the synthesis
+ * state) computed again whenever a caller from another layer asked (issue 13: server RSS).
+ * Counted at {@link ROW_BYTES} per index row: the budget holds a workspace of 250,000 sessions.
  */
-const cache = processWide("workspace:loaded", () => new Map<string, { stamp: string; workspace: LoadedWorkspace }>());
+const cache = stampedCache<LoadedWorkspace>("workspace:loaded", 256 << 20);
+/** Heap bytes counted per loaded index row (a parsed row with its paths and timestamps holds well under this). */
+const ROW_BYTES = 1024;
 
 /**
  * Loads a prepared workspace the way prompt-diary's `load_prepared_workspace` does
@@ -65,12 +68,11 @@ const cache = processWide("workspace:loaded", () => new Map<string, { stamp: str
  */
 export async function loadWorkspace(ctx: CoreContext): Promise<LoadedWorkspace> {
   const root = ctx.workspaceRoot;
-  const stamp = workspaceStamp(root);
-  const hit = cache.get(root);
-  if (hit && hit.stamp === stamp) return hit.workspace;
-  const workspace = await readWorkspace(root);
-  cache.set(root, { stamp, workspace });
-  return workspace;
+  return cache.getOrBuild(root, workspaceStamp(root), async () => {
+    const workspace = await readWorkspace(root);
+    const rows = workspace.projects.reduce((sum, p) => sum + p.rows.length + p.brokenRows.length, 0);
+    return { value: workspace, bytes: (rows + workspace.projects.length + 1) * ROW_BYTES };
+  });
 }
 
 /** Finds a project by key, or undefined. */

@@ -1,3 +1,4 @@
+/** The workspace's `metadata.json`: preparation window and time zone. */
 import type { ReportWindow } from "@/lib/sources/common/window";
 
 /** The requested preparation window: all time (Casefile's default) or one report day. */

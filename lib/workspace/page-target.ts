@@ -1,3 +1,4 @@
+/** What a dashboard URL names, checked before a page renders. */
 import type { CoreContext } from "@/lib/context";
 import { discoverControlPlane, findLedger } from "@/lib/sources/control-plane/discover";
 import { hasCpSession } from "@/lib/sources/control-plane/forensics";

@@ -1,6 +1,8 @@
+/** Chat exports paired with sessions during prepare. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { listDir } from "@/lib/fs/list-dir";
 import { pairExports, readExportCandidates, type UnpairedExport } from "@/lib/workspace/exports";
 import { readSessionWorkscopeId, readWorkscopeId } from "@/lib/workspace/workscope";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
@@ -47,8 +49,7 @@ async function txtFiles(root: string, explicit: boolean): Promise<string[]> {
     if (explicit) return resolved.endsWith(".txt") ? [resolved] : [];
     // A single transcript as the Claude root: look beside it.
     const dir = path.dirname(resolved);
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    return names.filter((n) => n.endsWith(".txt")).map((n) => path.join(dir, n));
+    return (await listDir(dir, { filter: (n) => n.endsWith(".txt") })).map((n) => path.join(dir, n));
   }
   return (await listFilesRecursive(resolved)).filter((f) => f.endsWith(".txt") && !path.relative(resolved, f).split(path.sep).some((part) => NOT_EXPORT_DIRS.has(part)));
 }

@@ -1,3 +1,4 @@
+/** Prepare's plan: which source sessions go in, and which are skipped and why. */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";

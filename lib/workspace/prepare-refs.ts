@@ -1,3 +1,4 @@
+/** Session and turn refs assigned, and the index serialized (contract §1.5). */
 import type { PlannedSession } from "@/lib/workspace/prepare-plan";
 import type { IndexRow } from "@/lib/workspace/schema";
 

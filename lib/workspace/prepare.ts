@@ -1,3 +1,4 @@
+/** `prepare` (contract §1.1–1.5): sources discovered, sessions selected, the schema-3 workspace written. */
 import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Where a project's sessions ran: working directory and git branch. */
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { readLineRange } from "@/lib/jsonl/line-index";

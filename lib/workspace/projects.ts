@@ -1,3 +1,4 @@
+/** The workspace's projects and sessions as the dashboard lists them. */
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";

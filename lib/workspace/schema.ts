@@ -1,3 +1,4 @@
+/** Schemas of the workspace's index rows, refs and risk levels. */
 import * as z from "zod";
 
 import { indexTurnSchema, type IndexTurn } from "@/lib/sources/common/schema";

@@ -1,3 +1,4 @@
+/** A session's header facts read from its first and last lines. */
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";

@@ -1,3 +1,4 @@
+/** A page of a session's indexed turns. */
 import type { CoreContext } from "@/lib/context";
 import type { SessionTurn, SessionTurnsInput, SessionTurnsPage } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";

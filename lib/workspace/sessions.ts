@@ -1,3 +1,4 @@
+/** A session resolved from `(project_key, session_ref)` to its files, never from a path. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,10 +1,11 @@
+/** Source folders watched, and the workspace synced when they change. */
 import { watchFile, unwatchFile } from "node:fs";
 
 import { watch, type FSWatcher } from "chokidar";
 
 import type { CoreContext } from "@/lib/context";
 import { readSources, sourcesFile } from "@/lib/workspace/sources";
-import { inBackground } from "@/lib/jsonl/parallel";
+import { inBackground } from "@/lib/jsonl/workers";
 import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
 
 /** Wait before retrying a failed sync, in ms. */

@@ -1,3 +1,4 @@
+/** The transcript sources a workspace syncs from, kept in its configuration. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** What the last sync learnt about each source file, to skip unchanged ones. */
 import { statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

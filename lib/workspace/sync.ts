@@ -1,3 +1,4 @@
+/** A workspace synced from its sources under the workspace lock. */
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import fs from "node:fs/promises";

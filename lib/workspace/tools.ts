@@ -1,3 +1,4 @@
+/** The workspace domain's registered tools: turns, project, session detail, info. */
 import * as z from "zod";
 
 import { defineTool } from "@/lib/tools/define-tool";

@@ -1,3 +1,4 @@
+/** Per-turn token usage of a session, cached by file version. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 

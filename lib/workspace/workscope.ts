@@ -1,4 +1,5 @@
-import { streamRecordLines } from "@/lib/jsonl/record-lines";
+/** Workscope IDs (seed 003 Q2) found in transcripts and chat exports. */
+import { walkRecords } from "@/lib/jsonl/record-walk";
 
 /** Seed 003 Q2: `Workscope ID: YYYYMMDD-HHMMSS`, first match wins. */
 const PATTERN_BYTES = Buffer.from("Workscope ID: ");
@@ -35,11 +36,9 @@ export function workscopeFromDateOutput(text: string): string | null {
  * @throws the fs error when the file cannot be read.
  */
 export async function readWorkscopeId(filePath: string): Promise<string | null> {
-  for await (const rec of streamRecordLines(filePath, 1 << 20)) {
-    const id = findWorkscopePattern(rec.bytes);
-    if (id) return id;
-  }
-  return null;
+  let found: string | null = null;
+  await walkRecords(filePath, 0, Infinity, (bytes) => (found = findWorkscopePattern(bytes)) === null, { chunkBytes: 1 << 20, asyncReads: true });
+  return found;
 }
 
 const TOOL_RESULT = Buffer.from('"tool_result"');
@@ -54,13 +53,14 @@ const DATE_PROBE_MAX_BYTES = 4096;
  */
 export async function readSessionWorkscopeId(filePath: string): Promise<string | null> {
   let dateId: string | null = null;
-  for await (const rec of streamRecordLines(filePath)) {
-    const id = findWorkscopePattern(rec.bytes);
-    if (id) return id;
-    if (dateId !== null || rec.bytes.length > DATE_PROBE_MAX_BYTES || rec.bytes.indexOf(TOOL_RESULT) === -1) continue;
-    dateId = dateIdOfRecord(rec.bytes.toString("utf8"));
-  }
-  return dateId;
+  let patternId: string | null = null;
+  await walkRecords(filePath, 0, Infinity, (bytes) => {
+    patternId = findWorkscopePattern(bytes);
+    if (patternId !== null) return false;
+    if (dateId === null && bytes.length <= DATE_PROBE_MAX_BYTES && bytes.indexOf(TOOL_RESULT) !== -1) dateId = dateIdOfRecord(bytes.toString("utf8"));
+    return true;
+  }, { chunkBytes: 4 << 20, asyncReads: true });
+  return patternId ?? dateId;
 }
 
 function dateIdOfRecord(text: string): string | null {

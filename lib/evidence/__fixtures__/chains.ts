@@ -1,3 +1,4 @@
+/** Test evidence chains and small workspaces to write them into. */
 import fs from "node:fs/promises";
 
 import { evidenceCardPath, projectDir } from "@/lib/fs/workspace-layout";

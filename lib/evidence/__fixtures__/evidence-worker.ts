@@ -1,3 +1,4 @@
+/** Test writer process: appends, replaces or deletes evidence chains for the card concurrency tests. */
 import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { deleteEvidenceChain, replaceEvidenceChain } from "@/lib/evidence/corrections";
 import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";

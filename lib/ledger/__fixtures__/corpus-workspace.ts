@@ -1,3 +1,4 @@
+/** Test workspace prepared from a real corpus folder, for the ledger tests. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Test process calling tools through the registry, for the ledger's concurrency and crash tests. */
 import { createCoreContext } from "@/lib/context";
 import { chainForTurn } from "@/lib/evidence/__fixtures__/chains";
 import { getEvidenceCard } from "@/lib/evidence/get-evidence-card";

@@ -4,18 +4,24 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
 import { analyzeClaudeTranscript, buildTurns } from "@/lib/sources/claude-code/analyze";
 import { classifyClaudeRecord } from "@/lib/sources/claude-code/classify-record";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { splitPhysicalLines } from "@/lib/testing/split-lines";
+
+/** The file's physical lines (contract §1.6: UTF-8 with replacement, a leading BOM kept). */
+async function physicalLines(file: string): Promise<string[]> {
+  return splitPhysicalLines(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await fs.readFile(file)));
+}
 
 /**
  * The analysis as it was before issue 13 (one JSON.parse per decoded line), reduced to what the
  * index and the usage cache depend on. The byte-split analysis must agree with it on every file.
  */
 async function reference(file: string) {
+  const texts = await physicalLines(file);
   let lineCount = 0;
   let malformed = 0;
   let isSidechain = false;
@@ -24,7 +30,8 @@ async function reference(file: string) {
   const recordTypes: Record<string, number> = {};
   const triggers: { line: number; timestampMs: number; outputTokens: number | null }[] = [];
   const usage = new ClaudeTurnUsage();
-  for await (const { line, text } of streamPhysicalLines(file)) {
+  for (const [i, text] of texts.entries()) {
+    const line = i + 1;
     lineCount = line;
     const record = parseJsonObject(text);
     if (record === null) {
@@ -53,8 +60,7 @@ async function reference(file: string) {
 
 /** Per-turn output tokens as `getTurnUsage` computes them: only lines holding `"assistant"`, whole line trimmed. */
 async function listedReference(file: string, turns: { turn_start_line: number; turn_end_line: number }[]): Promise<(number | null)[]> {
-  const lines: string[] = [];
-  for await (const { text: line } of streamPhysicalLines(file)) lines.push(line);
+  const lines = await physicalLines(file);
   return turns.map((turn) => {
     const usage = new ClaudeTurnUsage();
     for (let l = turn.turn_start_line; l <= turn.turn_end_line; l++) {

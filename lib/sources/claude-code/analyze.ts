@@ -1,8 +1,9 @@
+/** Claude Code transcript analysis for prepare: triggers, turns and facts in one pass on every core. */
 import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";

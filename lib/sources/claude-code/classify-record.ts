@@ -1,3 +1,4 @@
+/** Claude Code records classified as human triggers or excluded, with the reason (contract §1.7). */
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 

@@ -1,3 +1,4 @@
+/** Claude Code session files found under a source root, with their side files. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { probeClaudeTranscript, type ClaudeProbe } from "@/lib/sources/claude-code/probe";

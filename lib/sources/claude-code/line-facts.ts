@@ -1,11 +1,12 @@
+/** What one physical line of a Claude Code transcript contributes to its analysis, packed in columns. */
 import { readRangeLines } from "@/lib/jsonl/range-lines";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 import { BLANK, skimLine } from "@/lib/sources/common/skim";
 import { TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim-plans";
 import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { grown } from "@/lib/jsonl/grown";
+import { grown, ValueTable } from "@/lib/jsonl/grown";
 
 /**
  * What one physical line of a Claude Code transcript contributes to `analyzeClaudeTranscript`
@@ -158,8 +159,7 @@ class FactColumnsWriter {
   private flags: Uint8Array;
   private timestamps: Float64Array;
   private typeIndex: Uint32Array;
-  private readonly types: (string | null)[] = [];
-  private readonly typeIds = new Map<string | null, number>();
+  private readonly types = new ValueTable<string | null>();
   private usageKind: Uint8Array;
   private usageTokens: Float64Array;
   private readonly usageIds: string[] = [];
@@ -184,13 +184,7 @@ class FactColumnsWriter {
     const i = this.count++;
     this.flags[i] = (fact.malformed ? 1 : 0) | (fact.isSidechain ? 2 : 0) | (fact.isTrigger ? 4 : 0);
     this.timestamps[i] = fact.timestampMs ?? NaN;
-    let type = this.typeIds.get(fact.type);
-    if (type === undefined) {
-      type = this.types.length;
-      this.types.push(fact.type);
-      this.typeIds.set(fact.type, type);
-    }
-    this.typeIndex[i] = type;
+    this.typeIndex[i] = this.types.id(fact.type);
     if (fact.firstMessage !== null) this.firstMessages.push([i, fact.firstMessage]);
     this.usageKind[i] = encode(fact.usage, this.usageTokens, this.usageIds, i);
     this.listedKind[i] = encode(fact.listed, this.listedTokens, this.listedIds, i);
@@ -203,7 +197,7 @@ class FactColumnsWriter {
       flags: this.flags.slice(0, n),
       timestamps: this.timestamps.slice(0, n),
       typeIndex: this.typeIndex.slice(0, n),
-      types: this.types,
+      types: this.types.values,
       usageKind: this.usageKind.slice(0, n),
       usageTokens: this.usageTokens.slice(0, n),
       usageIds: this.usageIds,

@@ -1,4 +1,5 @@
-import { streamPhysicalLines } from "@/lib/jsonl/stream-lines";
+/** The head of a Claude Code transcript read to tell a subagent file from a main session. */
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
 /** What discovery learns from the head of a transcript. */
@@ -11,6 +12,8 @@ export type ClaudeProbe = {
 
 /** Lines read at most; real files carry the envelope on line 1–20 (after summaries/snapshots). */
 export const PROBE_MAX_LINES = 64;
+/** Reads of 1 MiB (the head is all a probe wants), with room for a line of up to 1 MiB carried over. */
+const PROBE_READ = { chunkBytes: 1 << 20, headroomBytes: 1 << 20 };
 
 /**
  * Reads only the first records of a transcript to tell a sidechain (subagent) file from a main
@@ -23,15 +26,15 @@ export const PROBE_MAX_LINES = 64;
 export async function probeClaudeTranscript(filePath: string): Promise<ClaudeProbe> {
   let isSidechain: boolean | null = null;
   let sessionId: string | null = null;
-  for await (const { line, text } of streamPhysicalLines(filePath)) {
-    const record = parseJsonObject(text);
+  await forEachLineBytes(filePath, PROBE_READ, (line, bytes, start, end) => {
+    const record = parseJsonObject(bytes.toString("utf8", start, end));
     if (record !== null) {
       if (isSidechain === null && typeof record.isSidechain === "boolean") isSidechain = record.isSidechain;
       if (sessionId === null && typeof record.sessionId === "string" && record.sessionId.trim() !== "") {
         sessionId = record.sessionId;
       }
     }
-    if ((isSidechain !== null && sessionId !== null) || line >= PROBE_MAX_LINES) break;
-  }
+    return !((isSidechain !== null && sessionId !== null) || line >= PROBE_MAX_LINES);
+  });
   return { isSidechain: isSidechain ?? false, sessionId };
 }

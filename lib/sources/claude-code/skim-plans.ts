@@ -1,3 +1,4 @@
+/** The skim plans of Claude Code records: which fields the scan and the turn analysis read. */
 import { FULL, objectPlan, STAMP, TEXT, type ObjectPlan } from "@/lib/sources/common/skim";
 
 // What lib/sources/common/skim builds of a Claude Code line, for each of its two readers.

@@ -1,3 +1,4 @@
+/** Per-turn output tokens of Claude Code (contract §1.8 step 6). */
 import { isJsonObject } from "@/lib/sources/common/json-object";
 
 /**

@@ -1,3 +1,4 @@
+/** A Codex rollout's analysis built from its parts: triggers, turns, usage. */
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import type { CodexFormat } from "@/lib/sources/codex/legacy";

@@ -1,3 +1,4 @@
+/** The Codex analyzer: lines or records folded into triggers, turns and usage. */
 import { isCodexMessageEcho, parseCodexMessage, type CodexMessage } from "@/lib/sources/codex/codex-echo";
 import { buildCodexAnalysis, type CodexAnalysis, type CodexTrigger } from "@/lib/sources/codex/analysis";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";

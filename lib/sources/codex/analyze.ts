@@ -1,9 +1,10 @@
+/** Codex rollout analysis for prepare, on every core for big rollouts. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
-import { rangeCount, startWorker } from "@/lib/jsonl/parallel";
+import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { forEachLineBytes, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -19,11 +20,9 @@ const READ_CHUNK = 8 << 20;
 const READ_HEADROOM = 4 << 20;
 
 /**
- * Smallest rollout read on every core. Below it the pool costs more than it saves: the worker
- * warms up its JIT (~0.17 s of CPU), the records cross threads, and the main thread still folds
- * every line. Measured on the 2-core reference machine, quiet, warm process (issue 13): 321 MB,
- * one thread ~0.65 s wall / 0.7 s CPU vs pooled ~0.67 s / 1.2 s; 964 MB, ~1.85 s / 2.1 s vs
- * ~1.6 s / 2.9 s.
+ * Smallest rollout read on every core: below it the pool costs more than it saves (the worker's
+ * JIT warm-up, records crossing threads, the main thread still folding every line;
+ * docs/performance.md).
  */
 const POOL_MIN_BYTES = 512 << 20;
 

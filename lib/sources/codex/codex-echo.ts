@@ -1,3 +1,4 @@
+/** Codex message echoes recognised and merged (contract §1.7). */
 import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
 import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 

@@ -1,3 +1,4 @@
+/** Codex rollout files found under the source roots. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

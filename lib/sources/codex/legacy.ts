@@ -1,3 +1,4 @@
+/** The two Codex rollout line formats and legacy records normalised to envelopes. */
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { isPreTriggerContext, codexFirstText, objectField, stringField } from "@/lib/sources/codex/records";
 

@@ -1,3 +1,4 @@
+/** The Codex turn being read while streaming: its lines, held-back scaffolding, output tokens and fork fingerprint. */
 import { createHash, type Hash } from "node:crypto";
 
 import type { JsonObject } from "@/lib/sources/common/json-object";

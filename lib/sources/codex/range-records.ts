@@ -1,5 +1,6 @@
+/** Records of one byte range of a Codex rollout, packed for hand-over from a worker. */
 import { grown } from "@/lib/jsonl/grown";
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 import { readRangeLines } from "@/lib/jsonl/range-lines";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { BLANK, skimLine } from "@/lib/sources/common/skim";

@@ -1,3 +1,4 @@
+/** fs errors of a transcript read mapped to AppError. */
 import { AppError } from "@/lib/errors";
 
 /**

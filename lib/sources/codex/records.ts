@@ -1,3 +1,4 @@
+/** Field readers and predicates of Codex records (originators, context, messages). */
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { isSourceContext } from "@/lib/sources/codex/source-context";

@@ -1,3 +1,4 @@
+/** prompt-diary's own report-generation sessions recognised in Codex sources. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Builders of synthetic Codex envelope records for tests and demos. */
 import type { CodexLine } from "@/lib/sources/codex/analyze-core";
 
 /**

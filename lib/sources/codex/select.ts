@@ -1,3 +1,4 @@
+/** Codex rollouts selected (contract §1.8) and fork history inherited. */
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import { analyzeCodexTranscript } from "@/lib/sources/codex/analyze";

@@ -1,3 +1,4 @@
+/** Types of a Codex rollout's `session_meta` as selection reads it. */
 import type { JsonObject } from "@/lib/sources/common/json-object";
 import { legacyEnvironmentCwd } from "@/lib/sources/codex/legacy";
 import {

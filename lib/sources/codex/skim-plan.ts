@@ -1,3 +1,4 @@
+/** The skim plans of Codex records: which fields the analysis and the scan read. */
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { FULL, objectPlan, STAMP, type ObjectPlan } from "@/lib/sources/common/skim";
 

@@ -1,3 +1,4 @@
+/** Codex source-context prefixes: user-shaped messages that are not human (contract §1.7). */
 import { pyLstrip } from "@/lib/sources/common/py-compat";
 
 /**

@@ -1,3 +1,4 @@
+/** Codex token usage per turn from cumulative `token_count` snapshots. */
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { objectField } from "@/lib/sources/codex/records";
 

@@ -1,3 +1,4 @@
+/** A session's project identity: key and label (contract §1.3). */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";

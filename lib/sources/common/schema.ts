@@ -1,3 +1,4 @@
+/** Types shared by the source readers and the workspace (contract §1.1, §1.4). */
 import * as z from "zod";
 
 /**

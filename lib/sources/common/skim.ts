@@ -1,7 +1,12 @@
+/** Byte-level skim of one JSONL line: the JSON grammar checked, only the planned fields built. */
 import { CUT_MARK, safeCut } from "@/lib/jsonl/cut-string";
 import { grown } from "@/lib/jsonl/grown";
-import { DATA_OFFSET, JsonScanMemory, PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, scannerOf, scanRegions, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner, type ScanRegions } from "@/lib/jsonl/json-scan";
-import { civilToEpochMs, daysInMonth, parseAwareTimestamp } from "@/lib/sources/common/timestamps";
+import { DATA_OFFSET, TAPE_ARRAY, TAPE_AT, TAPE_CLOSE, TAPE_OPEN, type JsonScanner } from "@/lib/jsonl/json-scan";
+import { deepFreeze, RepeatedTails, TAIL_MIN_BYTES } from "@/lib/sources/common/skim-tails";
+import { SkimMemories } from "@/lib/sources/common/skim-memories";
+import { PlanImage } from "@/lib/sources/common/skim-plan-image";
+import { SHAPED_STAMP_CHARS, ShapedStamps } from "@/lib/sources/common/skim-stamp";
+import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 
 /**
@@ -16,7 +21,7 @@ import type { JsonObject } from "@/lib/sources/common/json-object";
  * object with the same built fields. Structure, numbers, literals and every string are checked
  * as `JSON.parse` checks them, string contents included (raw control bytes, escapes), skipped or
  * not: long lines are copied once into a wasm memory where a SIMD kernel finds the end of each
- * run of plain string bytes (lib/jsonl/json-plain). The timestamp is parsed here (`timestampMs`)
+ * run of plain string bytes (lib/jsonl/json-scan). The timestamp is parsed here (`timestampMs`)
  * and left out of `record`.
  *
  * Long text (`text`, `content`, `error` strings over {@link CUT_BYTES} raw bytes) is cut like
@@ -120,27 +125,20 @@ let stampMs: number | null = null;
  */
 export function skimLine(bytes: Buffer, start: number, stop: number, plan: ObjectPlan): SkimmedRecord | typeof BLANK | null {
   const length = stop - start;
-  // Lines come from a few buffers in turn: the last one's scanner is kept (a WeakMap lookup per line otherwise).
-  const memory = bytes.buffer;
-  const inPlace = memory === lastMemory ? lastScanner : scannerOf(memory);
-  // Only a scan memory is remembered (the walk's state holds it anyway): never a caller's other buffer.
-  if (memory !== lastMemory) {
-    lastMemory = inPlace === undefined ? null : memory;
-    lastScanner = inPlace;
-  }
+  const inPlace = memories.scannerIn(bytes.buffer);
   if (inPlace !== undefined) {
     // Read into a scan memory: scanned where it lies (addresses offset by the view's start).
     buf = scanBytes = bytes;
     scanner = inPlace;
-    regionsOf(bytes.buffer);
+    memories.useRegions(bytes.buffer);
     scanBase = bytes.byteOffset;
     pos = start;
     end = stop;
   } else if (length > SCRATCH_MIN_BYTES && length <= SCRATCH_MAX_BYTES) {
-    scratch ??= new JsonScanMemory();
+    const scratch = memories.scratch();
     buf = scanBytes = scratch.load(bytes, start, stop);
     scanner = scratch;
-    regionsOf(buf.buffer);
+    memories.useRegions(buf.buffer);
     scanBase = 0;
     pos = DATA_OFFSET;
     end = DATA_OFFSET + length;
@@ -152,7 +150,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
   stampMs = null;
   tapeWalked = false;
   try {
-    const sample = plan.shared && length >= TAIL_MIN_BYTES && skimTuning.tapeWalk && skimTuning.repeatedTails ? tailSample(bytes, start, stop) : 0;
+    const sample = plan.shared && length >= TAIL_MIN_BYTES && skimTuning.tapeWalk && skimTuning.repeatedTails ? tails.sample(bytes, start, stop) : 0;
     const settled = sample === 0 ? null : settledByTail(plan, bytes, start, stop, sample);
     if (settled !== null) return settled;
     ws();
@@ -161,7 +159,7 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
     const record = (buf === scanBytes && skimTuning.tapeWalk && walked(plan)) || (readObject(plan) as JsonObject);
     ws();
     if (pos !== end) return null;
-    if (sample !== 0) return { record: rememberTail(plan, bytes, start, stop, sample, record), timestampMs: stampMs };
+    if (sample !== 0) return { record: tails.remember(plan, bytes, start, stop, sample, record, oneStampMember), timestampMs: stampMs };
     return { record, timestampMs: stampMs };
   } catch {
     return null;
@@ -173,162 +171,34 @@ export function skimLine(bytes: Buffer, start: number, stop: number, plan: Objec
 }
 const EMPTY = Buffer.alloc(0);
 
-/**
- * Repeated tails (issue 13). Codex repeats most of a line's bytes from line to line: the same
- * `turn_context` on every turn, and a `token_count` whose counters did not move; only the
- * `timestamp`, the line's first member, changes (103,094 of the 184,465 lines of the 321 MB
- * real-shaped rollout, 241 MB, are such repeats). A line of a {@link ObjectPlan.shared} plan
- * that begins with `{"timestamp":"<stamp>",` (a stamp of plain bytes, no escape) is settled by
- * its tail (the bytes after that member's comma) when the tail is byte for byte the tail of an
- * earlier line the scanner walked whole: the line is then valid JSON with the same built fields
- * (the record is the earlier line's, frozen), and only its timestamp is read. Lines are known by
- * a key (their length and a sample of their bytes past any timestamp); a line's tail is kept on
- * its second sighting, when the walk met the timestamp member once only (no later duplicate key
- * overrides the first member). Comparing bytes costs about what reading them costs, but no
- * string is walked and no record built: the Codex analysis pass went from ~335 to ~300 ms.
- * Several tails may share a key (lines of one length that differ past the sample, such as each
- * turn's `turn_context` with its own `turn_id`): up to {@link TAIL_VARIANTS} are kept per key,
- * the last one that settled a line first. With one per key, two such lines taking turns evicted
- * each other: on the real-shaped rollout 5,168 of 8,277 kept tails replaced another, 3,849 of
- * them still in use; with 16 a key, 502 tails are kept and 116,260 lines settled (was 100,702).
- */
-const TAIL_MIN_BYTES = 256;
-/** Longest tail kept. */
-const TAIL_MAX_BYTES = 256 << 10;
-/**
- * Bytes of kept tails at most: they are copied into one arena (from {@link TAIL_MAX_BYTES}, doubled
- * each time it fills, its tails kept, up to this), and all forgotten when it is full at this
- * size. With several tails a key, 2 MiB holds every repeated tail of the 321 MB real-shaped
- * rollout (~1 MB) and is faster than 8 MiB (analysis pass, warm median of 8: 243 vs 259 ms, the
- * smaller arena staying in cache); with one tail a key, tails evicted each other and 8 MiB was the knee.
- */
-const TAIL_ARENA_BYTES = 2 << 20;
-/** Bytes at the start of a line left out of its sample (the prefix and its timestamp are shorter). */
-const SAMPLE_SKIP = 64;
-/** A line's key: its length and 12 bits of its sample (a small integer). */
-const tailKey = (length: number, sample: number): number => length * 4096 + (sample & 0xfff);
-/** Keys of lines walked once, by the key's low bits (a line seen again with its key there is kept). */
-const seenKeys = new Float64Array(4096);
-/** A kept tail: its offset in the line, where its bytes are in the arena, their length, and the record. */
-type Tail = { plan: ObjectPlan; sample: number; offset: number; at: number; length: number; record: JsonObject };
-/** Tails kept per key at most (the least recently settling one goes first). */
-const TAIL_VARIANTS = 16;
-/** Per key: its kept tails, the one that last settled a line first. */
-const kept = new Map<number, Tail[]>();
-let arena: Buffer | null = null;
-let arenaUsed = 0;
-const TAIL_PREFIX = Buffer.from('{"timestamp":"');
-/** 1 for the bytes a timestamp string of a tail's prefix may hold (none needs an escape). */
-const STAMP_BYTE = new Uint8Array(256);
-for (const c of "0123456789:.+-TZtz") STAMP_BYTE[c.charCodeAt(0)] = 1;
-
-/** Characters of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp. */
-const SHAPED_STAMP_CHARS = 24;
-/** Bytes of `{"timestamp":"YYYY-MM-DDTHH:MM:SS.mmmZ",`: where the tail of a line with the usual stamp shape starts. */
-const SHAPED_TAIL_BYTES = TAIL_PREFIX.length + SHAPED_STAMP_CHARS + 2;
-
-/** Whether `b` holds {@link TAIL_PREFIX} at `start`. */
-function hasTailPrefix(b: Buffer, start: number): boolean {
-  for (let i = 0; i < TAIL_PREFIX.length; i++) if (b[start + i] !== TAIL_PREFIX[i]) return false;
-  return true;
-}
-
-/** The index just after `{"timestamp":"<stamp>",` at `start` (at most 40 plain stamp bytes), or -1. */
-function tailStart(b: Buffer, start: number, stop: number): number {
-  if (!hasTailPrefix(b, start)) return -1;
-  const from = start + TAIL_PREFIX.length;
-  let j = from;
-  while (j < stop && j - from <= 40 && STAMP_BYTE[b[j]!] === 1) j++;
-  return j + 1 < stop && b[j] === QUOTE && b[j + 1] === 0x2c ? j + 2 : -1;
-}
-
-/** A cheap fingerprint of a line `[start, stop)` of at least {@link TAIL_MIN_BYTES}: 16 bytes spread past its first {@link SAMPLE_SKIP}. */
-function tailSample(b: Buffer, start: number, stop: number): number {
-  const from = start + SAMPLE_SKIP;
-  const step = Math.floor((stop - from) / 16);
-  let h = 0x811c9dc5;
-  for (let k = 0, at = from; k < 16; k++, at += step) h = Math.imul(h ^ b[at]!, 0x01000193);
-  return h;
-}
+/** This thread's timestamp reader and repeated tails (lib/sources/common/skim-tails). */
+const stamps = new ShapedStamps();
+const tails = new RepeatedTails(stamps);
 
 /**
- * The line `[start, stop)` of `plan` (its `sample`) settled by an earlier line's tail: that
- * line's record and this line's timestamp; null when no kept tail is byte for byte its own.
+ * The line `[start, stop)` settled by a repeated tail (see {@link RepeatedTails.settle}). An
+ * unusual timestamp is read from `b` by {@link stamp}, so `buf` points there; the walk that
+ * follows a miss reads the line where skimLine put it (a scratch copy for a line outside a scan
+ * memory), so `buf` is restored on a miss.
  */
 function settledByTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number): SkimmedRecord | null {
-  const variants = kept.get(tailKey(stop - start, sample));
-  if (variants === undefined) return null;
-  // The stamp is read from `b`; the walk that follows a miss reads the line where skimLine put
-  // it (a scratch copy for a line outside a scan memory), so `buf` is restored on a miss.
   const walking = buf;
   buf = b;
-  // Most lines carry the usual stamp shape: its parse checks every byte tailStart would.
-  const shaped = hasTailPrefix(b, start) && b[start + SHAPED_TAIL_BYTES - 2] === QUOTE && b[start + SHAPED_TAIL_BYTES - 1] === 0x2c ? shapedStamp(start + TAIL_PREFIX.length) : -1;
-  const from = shaped !== -1 ? start + SHAPED_TAIL_BYTES : tailStart(b, start, stop);
-  for (let v = 0; from !== -1 && v < variants.length; v++) {
-    const known = variants[v]!;
-    if (known.sample !== sample || known.plan !== plan || start + known.offset !== from) continue;
-    if (b.compare(arena!, known.at, known.at + known.length, from, stop) !== 0) continue;
-    if (v > 0) {
-      variants[v] = variants[0]!;
-      variants[0] = known;
-    }
-    return { record: known.record, timestampMs: shaped !== -1 ? shaped : stamp(start + TAIL_PREFIX.length, from - 2) };
-  }
-  buf = walking;
-  return null;
+  const settled = tails.settle(plan, b, start, stop, sample, stamp);
+  if (settled === null) buf = walking;
+  return settled;
 }
 
-/**
- * `record` (walked whole from the line `[start, stop)` of the given `sample`), frozen and kept
- * for later lines with the same tail on the line's second sighting when it may stand for its
- * line (see {@link TAIL_MIN_BYTES}); else `record` as it is. Kept tails are bounded by bytes
- * ({@link TAIL_ARENA_BYTES}).
- */
-function rememberTail(plan: ObjectPlan, b: Buffer, start: number, stop: number, sample: number, record: JsonObject): JsonObject {
-  const key = tailKey(stop - start, sample);
-  const slot = (key ^ (key >>> 12)) & 4095;
-  if (seenKeys[slot] !== key) {
-    seenKeys[slot] = key;
-    return record;
-  }
-  seenKeys[slot] = 0;
-  const from = tailStart(b, start, stop);
-  if (from === -1 || stop - from > TAIL_MAX_BYTES || !tapeWalked) return record;
-  // The first member is a timestamp: when it is the only one on the tape, the line's timestamp is read from it.
-  let stamps = 0;
-  for (let i = 0; i < tapeEnd; i += 3) if (STAMP_FIELDS[tape[i]!] === 1) stamps++;
-  if (stamps !== 1) return record;
-  if (arena === null || arenaUsed + (stop - from) > arena.length) {
-    // The arena doubles up to its cap, its tails kept (a small rollout never holds the whole
-    // arena); full at its cap, every kept tail is forgotten.
-    const size = Math.min(TAIL_ARENA_BYTES, Math.max(TAIL_MAX_BYTES, 2 * (arena?.length ?? 0)));
-    if (arena !== null && arenaUsed + (stop - from) <= size) {
-      const bigger = Buffer.allocUnsafeSlow(size);
-      arena.copy(bigger, 0, 0, arenaUsed);
-      arena = bigger;
-    } else {
-      kept.clear();
-      arenaUsed = 0;
-      if (arena === null || size > arena.length) arena = Buffer.allocUnsafeSlow(size);
-    }
-  }
-  b.copy(arena, arenaUsed, from, stop);
-  const frozen = deepFreeze(record);
-  const tail: Tail = { plan, sample, offset: from - start, at: arenaUsed, length: stop - from, record: frozen };
-  const variants = kept.get(key);
-  if (variants === undefined) kept.set(key, [tail]);
-  else {
-    if (variants.length === TAIL_VARIANTS) variants.pop();
-    variants.unshift(tail);
-  }
-  arenaUsed += stop - from;
-  return frozen;
+/** Whether the walked line's tape holds one timestamp member only (its tail may then stand for later lines). */
+function oneStampMember(): boolean {
+  if (!tapeWalked) return false;
+  let n = 0;
+  for (let i = 0; i < tapeEnd; i += 3) if (STAMP_FIELDS[tape[i]!] === 1) n++;
+  return n === 1;
 }
 
-/** The memory of the last line's bytes and its scanner (undefined when it has none). */
-let lastMemory: ArrayBufferLike | null = null;
-let lastScanner: JsonScanner | undefined;
+/** This thread's scan memories (lib/sources/common/skim-memories). */
+const memories = new SkimMemories();
 
 /** The byte at `i`, or -1 at or past the line's end (the next line's bytes are never read). */
 function ch(i: number): number {
@@ -462,13 +332,10 @@ function readObject(plan: Plan): Record<string, unknown> {
  * @throws INVALID when the scanner finds the object invalid or meets an escaped key.
  */
 function walked(plan: ObjectPlan): JsonObject | null {
-  const node = nodeOf(plan);
+  const node = planImage.nodeOf(plan);
   if (node < 0) return null;
-  const regions = scanRegionsNow;
-  if (regions.installed !== planVersion) {
-    regions.plans.set(planImage.subarray(0, planUsed));
-    regions.installed = planVersion;
-  }
+  const regions = memories.regions;
+  planImage.install(regions);
   const state = regions.state;
   state[3] = TAPE_AT;
   const after = scanner!.walkObject(pos + scanBase, end + scanBase, node);
@@ -579,15 +446,6 @@ function sameShared(known: SharedRecord): boolean {
   return at === bytes.length;
 }
 
-/** `value` with every object in it frozen (a shared record is read by every line it stands for). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 let tape: Int32Array = new Int32Array(0);
 /** True once the scanner walked the current line (its tape holds the line's planned members). */
 let tapeWalked = false;
@@ -664,63 +522,8 @@ function leaf(from: number, to: number, plan: Plan): unknown {
   return value(plan);
 }
 
-// Object plans compiled for the scanner's walk (see lib/jsonl/json-scan ScanRegions.plans): one
-// image, copied into each scan memory when it lacks the latest version.
-const planImage = new Uint8Array(PLAN_BYTES);
-const planView = new DataView(planImage.buffer);
-let planUsed = 0;
-let planVersion = 0;
-const planNodes = new WeakMap<ObjectPlan, number>();
-/** The plan last asked for and its node (a line's plan is most often the previous line's). */
-let lastPlan: ObjectPlan | null = null;
-let lastNode = -1;
-
-/** The address of `plan`'s compiled node (compiled on first use), or -1 when it cannot be walked by the scanner. */
-function nodeOf(plan: ObjectPlan): number {
-  if (plan === lastPlan) return lastNode;
-  const known = planNodes.get(plan);
-  if (known !== undefined) {
-    lastPlan = plan;
-    lastNode = known;
-    return known;
-  }
-  let node = -1;
-  if (plan.lengths !== null) {
-    const entries = plan.keys.flatMap((fields) => fields ?? []);
-    const children = entries.map((f) => {
-      if (typeof f.plan !== "object") return { kind: PLAN_LEAF, child: 0 };
-      if ("keys" in f.plan) {
-        const child = nodeOf(f.plan);
-        return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_OBJECT, child };
-      }
-      const items = f.plan.items;
-      const child = typeof items === "object" && "keys" in items ? nodeOf(items) : 0;
-      return child < 0 ? { kind: PLAN_LEAF, child: 0 } : { kind: PLAN_ARRAY, child };
-    });
-    const keyBytes = entries.reduce((n, f) => n + f.bytes.length, 0);
-    const size = 8 + entries.length * 20 + ((keyBytes + 3) & ~3);
-    if (children.every((c) => c.child >= 0) && planUsed + size <= PLAN_BYTES) {
-      node = PLAN_AT + planUsed;
-      planView.setInt32(planUsed, plan.lengths, true);
-      planView.setInt32(planUsed + 4, entries.length, true);
-      let key = planUsed + 8 + entries.length * 20;
-      entries.forEach((f, i) => {
-        const at = planUsed + 8 + i * 20;
-        planImage.set(f.bytes, key);
-        planView.setInt32(at, f.bytes.length, true);
-        planView.setInt32(at + 4, PLAN_AT + key, true);
-        planView.setInt32(at + 8, children[i]!.kind, true);
-        planView.setInt32(at + 12, children[i]!.child, true);
-        planView.setInt32(at + 16, f.id, true);
-        key += f.bytes.length;
-      });
-      planUsed += size;
-      planVersion += 1;
-    }
-  }
-  planNodes.set(plan, node);
-  return node;
-}
+/** This thread's compiled object plans (lib/sources/common/skim-plan-image). */
+const planImage = new PlanImage();
 
 function readArray(plan: Plan): unknown[] {
   const out: unknown[] = [];
@@ -892,19 +695,9 @@ export function closeQuote(b: Buffer, open: number, end: number): number {
 const SCRATCH_MIN_BYTES = 256;
 /** Lines longer than this are skimmed in place (the scratch memory never shrinks). */
 const SCRATCH_MAX_BYTES = 16 << 20;
-let scratch: JsonScanMemory | null = null;
 /** The bytes of the line being skimmed when a scanner reaches them, that scanner, and the memory address of `scanBytes[0]`. */
 let scanBytes: Buffer | null = null;
 let scanner: JsonScanner | null = null;
-/** The regions of `scanner`'s memory (the last buffer's, kept: lines come from a few buffers in turn). */
-let scanRegionsNow: ScanRegions = { state: new Int32Array(4), plans: new Uint8Array(0), tape: new Int32Array(0), installed: -1 };
-let regionsBuffer: ArrayBufferLike | null = null;
-function regionsOf(buffer: ArrayBufferLike): void {
-  if (buffer !== regionsBuffer) {
-    scanRegionsNow = scanRegions(buffer);
-    regionsBuffer = buffer;
-  }
-}
 let scanBase = 0;
 
 /** 1 for the bytes that stop a run of plain string content: `"`, `\\` and the control bytes. */
@@ -1059,51 +852,13 @@ for (const text of ["user", "assistant", "progress", "system", "summary", "file-
 const CONTROL = /[\u0000-\u001f]/;
 
 
-/** The day of the last fast-path timestamp (`year * 10000 + month * 100 + day`) and its epoch ms at midnight. */
-let stampDay = -1;
-let stampDayMs = 0;
-
 /** Epoch ms of the timestamp string between `from` and `to` (its quotes excluded). */
 function stamp(from: number, to: number): number | null {
   // The shape Claude Code and Codex write, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read from its bytes;
   // anything else goes through the shared parser.
   if (to - from === SHAPED_STAMP_CHARS) {
-    const ms = shapedStamp(from);
+    const ms = stamps.read(buf, from);
     if (ms !== -1) return ms;
   }
   return parseAwareTimestamp(decode(from - 1, to));
-}
-
-/**
- * Epoch ms of the `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp at `buf[from, from + 24)` when those bytes
- * are one (every byte checked: digits, separators, a valid date and time), else -1.
- */
-function shapedStamp(from: number): number {
-  if (buf[from + 4] !== 0x2d || buf[from + 7] !== 0x2d || buf[from + 10] !== 0x54 || buf[from + 13] !== 0x3a || buf[from + 16] !== 0x3a || buf[from + 19] !== 0x2e || buf[from + 23] !== 0x5a) return -1;
-  const year = digits(from, 4);
-  const month = digits(from + 5, 2);
-  const day = digits(from + 8, 2);
-  const hour = digits(from + 11, 2);
-  const minute = digits(from + 14, 2);
-  const second = digits(from + 17, 2);
-  const ms = digits(from + 20, 3);
-  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= daysInMonth(year, month)) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0)) return -1;
-  // Consecutive lines mostly share their day.
-  const key = year * 10000 + month * 100 + day;
-  if (key !== stampDay) {
-    stampDay = key;
-    stampDayMs = civilToEpochMs(year, month, day);
-  }
-  return stampDayMs + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
-}
-
-/** The decimal number of `n` ASCII digits at `at`, or -1 when one is not a digit. */
-function digits(at: number, n: number): number {
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    const d = buf[at + i]! - 0x30;
-    if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
-  }
-  return v;
 }

@@ -1,3 +1,4 @@
+/** Regular files under a folder, recursively, sorted like prompt-diary. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

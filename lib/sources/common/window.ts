@@ -1,3 +1,4 @@
+/** Report windows: the half-open instant range triggers are counted in (contract §1.7). */
 import { AppError } from "@/lib/errors";
 import { civilToEpochMs, daysInMonth, formatIsoSeconds } from "@/lib/sources/common/timestamps";
 

@@ -1,3 +1,4 @@
+/** A Control Plane root's ledgers found by their names. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

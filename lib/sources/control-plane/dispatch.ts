@@ -1,3 +1,4 @@
+/** Seed 004's forensic tools dispatched to Control Plane projects. */
 import * as z from "zod";
 
 import type { CoreContext } from "@/lib/context";

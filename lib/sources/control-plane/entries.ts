@@ -1,9 +1,10 @@
+/** Control Plane ledger entries read and parsed, cached by file version. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { DiscoveredLedger } from "@/lib/sources/control-plane/discover";
-import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
+import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
 
 /** A parsed JSON object. */
@@ -55,22 +56,22 @@ export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLed
   let textChars = 0;
   for (const segment of ledger.segments) {
     const file = path.basename(segment);
-    for await (const l of streamLedgerLines(segment)) {
-      if (l.text.trim() === "") continue;
+    await forEachLedgerLine(segment, (l) => {
+      if (l.text.trim() === "") return;
       let value: unknown;
       try {
         value = JSON.parse(l.text);
       } catch {
         malformed.push({ file, line: l.line });
-        continue;
+        return;
       }
       if (!isObject(value)) {
         malformed.push({ file, line: l.line });
-        continue;
+        return;
       }
       entries.push({ source: ledger.id, file, line: l.line, raw: l.text, entry: value, micros: parseTimestampMicros(value.timestamp) });
       textChars += l.text.length;
-    }
+    });
   }
   const read = { entries, malformed };
   cache.set(key, stamp, read, 4 * textChars + 2 * stamp.length + 64 * (entries.length + malformed.length));

@@ -8,7 +8,7 @@
 import path from "node:path";
 
 import { type ControlPlaneLayout, findLedger, MAIN_LEDGERS, type MainLedgerName } from "@/lib/sources/control-plane/discover";
-import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
+import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { belongsToSession, type CpEntry, isObject, type JsonObject, metadataOf, readLedgerEntries, sessionIdOf, workOrderIdOf } from "@/lib/sources/control-plane/entries";
 import type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult } from "@/lib/sources/control-plane/schema";
 export type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult };
@@ -444,11 +444,11 @@ export async function cpGrepJsonl(layout: ControlPlaneLayout, input: { ledger: s
   const matches: { file: string; line_number: number; raw: string }[] = [];
   let total = 0;
   for (const segment of ledger.segments) {
-    for await (const l of streamLedgerLines(segment)) {
-      if (!re.test(l.text)) continue;
+    await forEachLedgerLine(segment, (l) => {
+      if (!re.test(l.text)) return;
       total += 1;
       if (total > input.offset && matches.length < input.limit) matches.push({ file: path.basename(segment), line_number: l.line, raw: l.text });
-    }
+    });
   }
   return { status: "ok" as const, source: ledger.id, pattern: input.pattern, count: matches.length, total_matches: total, offset: input.offset, entries: matches };
 }

@@ -1,3 +1,4 @@
+/** Registered Control Plane roots as projects, and where their registration lives. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Control Plane roots as rows of the projects list. */
 import type { CoreContext } from "@/lib/context";
 import { discoverControlPlane } from "@/lib/sources/control-plane/discover";
 import { cpListSessions } from "@/lib/sources/control-plane/forensics";

@@ -1,8 +1,9 @@
+/** The Control Plane tools: verify ledgers, read ledger lines, project facts. */
 import * as z from "zod";
 
 import { AppError } from "@/lib/errors";
 import { findLedger } from "@/lib/sources/control-plane/discover";
-import { streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
+import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { controlPlaneLayoutFor, findControlPlaneProject } from "@/lib/sources/control-plane/projects";
 import { verifyControlPlane, verifyLedger } from "@/lib/sources/control-plane/verify";
 import { defineTool } from "@/lib/tools/define-tool";
@@ -55,7 +56,7 @@ export const readLedgerLinesTool = defineTool({
     const all: { file: string; line: number; text: string }[] = [];
     for (const segment of ledger.segments) {
       const file = segment.slice(ledger.dir.length + 1);
-      for await (const l of streamLedgerLines(segment)) all.push({ file, line: l.line, text: l.text });
+      await forEachLedgerLine(segment, (l) => void all.push({ file, line: l.line, text: l.text }));
     }
     const at = input.line === undefined ? -1 : all.findIndex((l) => l.line === input.line && (input.file === undefined || l.file === input.file));
     const offset = at >= 0 ? Math.max(0, at - 20) : input.offset;

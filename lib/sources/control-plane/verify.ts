@@ -1,9 +1,10 @@
+/** Control Plane ledger integrity: entry hashes, chains and Merkle roots (source-formats §3.2). */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
 import type { ControlPlaneLayout, DiscoveredLedger } from "@/lib/sources/control-plane/discover";
-import { type LedgerLine, streamLedgerLines } from "@/lib/sources/control-plane/ledger-lines";
+import { forEachLedgerLine, type LedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { parsePyJson, pyDumps, type PyValue } from "@/lib/json/python-json";
 import type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 export type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity };
@@ -196,7 +197,7 @@ export async function verifyLedger(ledger: DiscoveredLedger): Promise<LedgerInte
   const v = new ChainVerifier(ledger.id);
   for (const file of ledger.segments) {
     v.beginSegment(path.basename(file));
-    for await (const l of streamLedgerLines(file)) v.push(l);
+    await forEachLedgerLine(file, (l) => v.push(l));
   }
   if (ledger.indexFile) {
     const segNames = new Set(ledger.segments.map((s) => path.basename(s)));

@@ -1,3 +1,4 @@
+/** Test writer process for the synthesis concurrency tests. */
 import { createCoreContext } from "@/lib/context";
 import { createOperatorItem } from "@/lib/synthesis/operator-item";
 import { findSecretKinds } from "@/lib/synthesis/secret-scan";

@@ -1,3 +1,4 @@
+/** Test workspaces with committed evidence, for the synthesis tests. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

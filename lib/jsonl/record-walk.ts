@@ -1,7 +1,8 @@
+/** The JSONL record reader: `\n`-delimited records with the physical line each starts on (contract §1.6), whole file or one byte range. */
 import { readSync } from "node:fs";
 import fs from "node:fs/promises";
 
-import type { LineRange } from "@/lib/jsonl/parallel";
+import type { LineRange } from "@/lib/jsonl/workers";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -18,32 +19,44 @@ const WALK_CHUNK_BYTES = 256 << 10;
 /** Where a walk ended: the next local line number and the local line the last record started on (0 when none). */
 export type WalkEnd = { nextLine: number; lastLine: number };
 
+/** Options of {@link walkRecords}. */
+export type WalkOptions = {
+  /** Read size (default {@link WALK_CHUNK_BYTES}); a longer record grows the buffer. */
+  chunkBytes?: number;
+  /**
+   * Awaited reads instead of blocking ones: the event loop runs between chunks (a walk of a
+   * whole transcript on a server's main thread must not hold it for the file's length).
+   */
+  asyncReads?: boolean;
+};
+
 /**
  * Calls `onRecord` for every `\n`-delimited record of `[startByte, endByte)` of a file, in order,
  * with the record's bytes (terminator excluded; valid only during the call) and the physical
  * line it starts on, counted locally from 1 (contract §1.6: a raw U+2028/U+2029/U+0085, `\v`,
- * `\f`, `\x1c`–`\x1e` or a lone `\r` inside a record is a physical break too), exactly as
- * `streamRecordLines` numbers them from the file start. `startByte` must follow a `\n` (or be 0).
- * Blank records are passed too; no record follows a final `\n`. Synchronous per record (no
- * promise per line), reading `chunkBytes` (default {@link WALK_CHUNK_BYTES}) at a time with
- * blocking reads (a file-cache read of a chunk takes well under a millisecond; async reads
- * measured ~50% more CPU for the walk). Memory: one chunk plus the longest record.
- * @returns the next local line and the local line of the last record (the range's line count
- *   as `streamRecordLines` reports it is `lastLine`).
+ * `\f`, `\x1c`–`\x1e` or a lone `\r` inside a record is a physical break too); so a JSON record
+ * is never cut by a raw U+2028 inside one of its strings. `startByte` must follow a `\n` (or be
+ * 0; `endByte` may be Infinity for the whole file). Blank records are passed too; no record
+ * follows a final `\n`. `onRecord` returns false to stop the walk. Synchronous per record (no
+ * promise per line), reading `chunkBytes` at a time with blocking reads unless `asyncReads` (a
+ * file-cache read of a chunk takes well under a millisecond; async reads measured ~50% more CPU
+ * for the walk). Memory: one chunk plus the longest record.
+ * @returns the next local line and the local line of the last record passed (0 when none);
+ *   after a stop, `nextLine` is only the stopping record's line plus one.
  * @throws the fs error when the file cannot be read.
  */
 export async function walkRecords(
   filePath: string,
   startByte: number,
   endByte: number,
-  onRecord: (bytes: Buffer, line: number) => void,
-  chunkBytes = WALK_CHUNK_BYTES,
+  onRecord: (bytes: Buffer, line: number) => boolean | void,
+  options: WalkOptions = {},
 ): Promise<WalkEnd> {
   const handle = await fs.open(filePath, "r");
   let line = 1;
   let lastLine = 0;
   try {
-    let buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
+    let buf = Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? WALK_CHUNK_BYTES));
     let filled = 0;
     /** Rare-break offsets inside the carried (unfinished) record, ascending. */
     let carried: number[] = [];
@@ -55,7 +68,7 @@ export async function walkRecords(
         buf = bigger;
       }
       const want = Math.min(buf.length - filled, endByte - position);
-      const bytesRead = want > 0 ? readSync(handle.fd, buf, filled, want, position) : 0;
+      const bytesRead = want <= 0 ? 0 : options.asyncReads ? (await handle.read(buf, filled, want, position)).bytesRead : readSync(handle.fd, buf, filled, want, position);
       position += bytesRead;
       const end = filled + bytesRead;
       if (bytesRead === 0) {
@@ -72,7 +85,7 @@ export async function walkRecords(
       for (let nl = buf.indexOf(LF, filled); nl !== -1 && nl < end; nl = buf.indexOf(LF, nl + 1)) {
         const rec = buf.subarray(start, nl);
         lastLine = line;
-        onRecord(rec, line);
+        if (onRecord(rec, line) === false) return { nextLine: line + 1, lastLine };
         let breaks = 0;
         // A `\r` right before the record's `\n` is part of `\r\n`.
         for (; next < rare.length && rare[next]! < nl; next++) if (rare[next] !== nl - 1 || buf[nl - 1] !== CR) breaks += 1;

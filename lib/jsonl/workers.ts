@@ -1,18 +1,7 @@
 /**
- * One pass over a big JSONL file on every core: the file is split into byte ranges on line
- * boundaries, each range is mapped by the same task (in worker threads, the first range in this
- * thread), and the caller reduces the per-range results in file order (issues 9, 10, 13: the
- * forensics scan, the seed 003 analysis and prepare each read ~1 GB sessions).
- *
- * How a caller uses it:
- *
- * ```ts
- * // lib/<domain>/scan-worker.ts: a module of its own that only serves the task
- * serveRanges(scanRange);
- * // lib/<domain>/scan.ts
- * const ranges = await splitFileRanges(file, index, rangeCount(index.size));
- * const parts = await mapRanges(() => startWorker(import.meta.url, "./scan-worker.ts"), scanRange, file, ranges, arg);
- * ```
+ * Worker threads of range-mapped passes: how many ranges a file gets ({@link rangeCount}), how a
+ * worker entry starts (bundled, {@link startWorker}), the process's shared worker slots and
+ * background priority. The pool that maps the ranges is lib/jsonl/range-pool.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
@@ -21,12 +10,10 @@ import fs from "node:fs/promises";
 import { availableParallelism, getPriority, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, workerData, type WorkerOptions } from "node:worker_threads";
+import { isMainThread, Worker, workerData, type WorkerOptions } from "node:worker_threads";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
-
-import type { LineIndex } from "@/lib/jsonl/line-index";
 
 /**
  * Lines `[firstLine, lastLine]` (1-based physical lines, contract §1.6) occupying bytes
@@ -63,57 +50,6 @@ function parallelMinBytes(fallback = PARALLEL_MIN_BYTES): number {
 }
 
 /**
- * Splits the lines of `index` into at most `parts` ranges of about equal bytes. A boundary is
- * moved forward to the next line that follows a `\n` byte (read from the file), so no `\n`
- * record is cut. Ranges are contiguous, in file order, and cover every line; an empty file
- * gives no range.
- * @throws the fs error when the file cannot be read.
- */
-export async function splitFileRanges(filePath: string, index: LineIndex, parts: number): Promise<LineRange[]> {
-  const { lineCount, starts, size } = index;
-  if (lineCount === 0) return [];
-  const cuts: number[] = [1];
-  if (parts > 1) {
-    const handle = await fs.open(filePath, "r");
-    try {
-      const byte = Buffer.alloc(1);
-      for (let k = 1; k < parts; k++) {
-        let line = Math.max(cuts.at(-1)! + 1, lineAtByte(starts, (size * k) / parts));
-        for (; line <= lineCount; line++) {
-          await handle.read(byte, 0, 1, starts[line - 1]! - 1);
-          if (byte[0] === 0x0a) break;
-        }
-        if (line > lineCount) break;
-        cuts.push(line);
-      }
-    } finally {
-      await handle.close();
-    }
-  }
-  return cuts.map((first, i) => {
-    const next = cuts[i + 1];
-    return {
-      firstLine: first,
-      lastLine: next === undefined ? lineCount : next - 1,
-      startByte: starts[first - 1]!,
-      endByte: next === undefined ? size : starts[next - 1]!,
-    };
-  });
-}
-
-/** The 1-based line holding byte `offset` (binary search over line starts). */
-function lineAtByte(starts: Float64Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-
-/**
  * Starts a worker on the entry module `relative` to `base` (the caller's `import.meta.url`), e.g.
  * `startWorker(import.meta.url, "./scan-worker.ts")`. The URL is built here, from variables, on
  * purpose: Next.js rewrites a literal `new URL("./x.ts", import.meta.url)` into a copied asset,
@@ -126,7 +62,7 @@ function lineAtByte(starts: Float64Array, offset: number): number {
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
  * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`);
  * a worker started inside {@link inBackground} gets `workerData` saying so ({@link yieldToForeground}).
- * @throws the Worker constructor's error (mapRanges then reads the range itself).
+ * @throws the Worker constructor's error (a range pool then maps the range itself).
  */
 export async function startWorker(base: string, relative: string, options: WorkerOptions = {}): Promise<Worker> {
   const entry = new URL(relative, base);
@@ -163,17 +99,11 @@ export function withoutTsxLoader(execArgv: readonly string[]): string[] {
 }
 
 /**
- * Heap limits of every range worker (issue 13, server RSS < 300 MB). A worker is a V8 isolate of
- * its own: left at V8's defaults (sized from the machine's memory: a young generation of up to
- * 48 MB and an old one of up to 4 GB) each worker of a scan let its garbage grow by tens of MB
- * before collecting it, on top of the main thread's heap. A range task keeps little alive (its
- * per-range facts plus one read chunk), so a small young generation costs a few more cheap
- * scavenges and the old-generation bound only says when V8 must collect, far above what a
- * range holds. A worker that still runs out of memory dies before answering, and
- * {@link mapRanges} then reads its range in the calling thread: a result never depends on it.
- * Applied in server processes ({@link WORKERS_ONLY_ENV}) only: a one-shot `prepare` keeps V8's
- * defaults (the small young generation cost it ~5–10% more CPU, and its memory is gone when it
- * exits).
+ * Heap limits of every range worker in a server process ({@link WORKERS_ONLY_ENV}; issue 13,
+ * server RSS): a range task keeps little alive, so a small young generation only collects its
+ * garbage sooner. A worker that still runs out of memory dies before answering, and its pool
+ * (lib/jsonl/range-pool) maps its ranges in the calling thread. A one-shot `prepare` keeps V8's
+ * defaults (docs/performance.md has the figures).
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 
@@ -264,45 +194,11 @@ function projectRoot(file: string): string | null {
   }
 }
 
-/** Why workers were not used, reported once per process. */
-let fallbackReported = false;
-
-/**
- * Maps `task` over `ranges` and returns the results in range order. Range 0 runs in this
- * thread (in a worker too when {@link WORKERS_ONLY_ENV} is `1`: then even a lone range of at least
- * {@link PARALLEL_MIN_BYTES} goes to a worker) while every other range runs in
- * a worker from `spawn()` (whose module calls
- * {@link serveRanges} with the same task). A worker that cannot start or fails before
- * answering is replaced by an in-thread run of its range (reported once on stderr), so a result
- * never depends on workers being available; an error thrown by the task itself is rethrown.
- * @throws whatever `task` throws (in a worker: an Error with its message).
- */
-export async function mapRanges<A, R>(spawn: () => Worker | Promise<Worker>, task: RangeTask<A, R>, filePath: string, ranges: readonly LineRange[], arg: A): Promise<R[]> {
-  const offMain = workersOnly();
-  // One range runs here, unless the main thread must stay free and the range is big enough for
-  // a worker (`CASEFILE_WORKERS=1` in a server: one worker, the least memory).
-  const single = ranges.length === 1 && !loneRangeOffMain(ranges[0]!.endByte - ranges[0]!.startByte);
-  if (ranges.length === 0 || single) return Promise.all(ranges.map((range) => task(filePath, range, arg)));
-  const remote = (offMain ? ranges : ranges.slice(1)).map((range) => inWorker(spawn, filePath, range, arg).then(
-    (answer) => (answer.ok ? answer.result : Promise.reject(new Error(answer.error))),
-    (startError: unknown) => {
-      if (!fallbackReported) {
-        fallbackReported = true;
-        console.warn(`casefile: worker threads unavailable, reading in one thread (${startError instanceof Error ? startError.message : String(startError)})`);
-      }
-      return task(filePath, range, arg);
-    },
-  ));
-  if (offMain) return Promise.all(remote) as Promise<R[]>;
-  const local = task(filePath, ranges[0]!, arg);
-  return Promise.all([local, ...remote]) as Promise<R[]>;
-}
-
 /**
  * Set to `1` in a process whose main thread must stay free (the dashboard server sets it at
- * start, see `instrumentation.ts`): {@link mapRanges} then reads every range of a split file in
- * a worker, range 0 included, instead of one in the calling thread. A server's main thread
- * answers every request; a gigabyte scan running there (the first `session_overview` of a
+ * start, see `instrumentation.ts`): a range pool then maps a split file's ranges in workers (this
+ * thread only while none has started), a lone big range too. A server's main thread answers
+ * every request; a gigabyte scan running there (the first `session_overview` of a
  * session, issue 13) held the session page's first rows back by seconds, and left its garbage in
  * the long-lived main heap where a worker's heap is freed when the worker ends.
  */
@@ -335,7 +231,7 @@ export const BACKGROUND_WORKER_NICE = 10;
 const BACKGROUND_WORKER = { casefileBackground: true } as const;
 
 /**
- * Called first by a worker entry ({@link serveRanges}, `serveRangeStream`): in a worker started
+ * Called first by a worker entry (lib/jsonl/range-pool's `serveRangeStream`): in a worker started
  * for background work ({@link inBackground}) on Linux, lowers this thread's CPU priority to
  * {@link BACKGROUND_WORKER_NICE}. Linux keeps a nice value per thread (`setpriority(PRIO_PROCESS,
  * 0)` from a thread changes that thread only); elsewhere it would change the whole process, so
@@ -352,28 +248,6 @@ export function yieldToForeground(): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-type Answer<R> = { ok: true; result: R } | { ok: false; error: string };
-type Job<A> = { filePath: string; range: LineRange; arg: A };
-
-/**
- * Runs one job in a fresh worker, once one of the process's {@link maxRunningWorkers} slots is
- * free (the slot is held until the worker has ended). Resolves with the task's answer (its error
- * as a value); rejects only when the worker could not start or died without answering (then the
- * caller runs the range itself).
- */
-async function inWorker<A, R>(spawn: () => Worker | Promise<Worker>, filePath: string, range: LineRange, arg: A): Promise<Answer<R>> {
-  const release = await takeWorkerSlot();
-  try {
-    return await new Promise<Answer<R>>((resolve, reject) => {
-      Promise.resolve()
-        .then(spawn)
-        .then((worker) => talk(worker, { filePath, range, arg }, resolve, reject), (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-    });
-  } finally {
-    release();
   }
 }
 
@@ -395,10 +269,10 @@ export function maxRunningWorkers(): number {
  * first, then background work). Process-wide: Next's server loads this module once per bundle
  * layer, and a bound kept per copy would not bound the process.
  */
-const slots = processWide("parallel:worker-slots", () => ({ running: 0, waiting: [] as (() => void)[], waitingBackground: [] as (() => void)[] }));
+const slots = processWide("workers:slots", () => ({ running: 0, waiting: [] as (() => void)[], waitingBackground: [] as (() => void)[] }));
 
 /** Set while work started by {@link inBackground} runs (its workers wait behind a request's). */
-const background = processWide("parallel:background", () => new AsyncLocalStorage<true>());
+const background = processWide("workers:background", () => new AsyncLocalStorage<true>());
 
 /**
  * Runs `work` as background work: a worker slot it waits for goes to any pass a request waits
@@ -412,9 +286,8 @@ export function inBackground<T>(work: () => Promise<T>): Promise<T> {
 /**
  * Waits for one of the process's {@link maxRunningWorkers} worker slots and resolves with its
  * release, to call once the worker holding it has ended (calling it again does nothing). Every
- * range worker takes one: {@link mapRanges}' one-job workers and lib/jsonl/range-pool's
- * long-lived ones alike, so overlapping passes in a server never run more workers than the
- * bound between them (issue 13: server RSS). A freed slot goes to the first waiter, background
+ * range worker (lib/jsonl/range-pool's long-lived ones) takes one, so overlapping passes in a
+ * server never run more workers than the bound between them (issue 13: server RSS). A freed slot goes to the first waiter, background
  * work ({@link inBackground}) after every other.
  */
 export async function takeWorkerSlot(): Promise<() => void> {
@@ -429,42 +302,4 @@ export async function takeWorkerSlot(): Promise<() => void> {
     if (next) next();
     else slots.running -= 1;
   };
-}
-
-/** Posts `job` to `worker` and settles with its answer (see {@link inWorker}). */
-function talk<A, R>(worker: Worker, job: Job<A>, resolve: (answer: Answer<R>) => void, reject: (error: Error) => void): void {
-  let answered = false;
-  worker.once("message", (answer: Answer<R>) => {
-    answered = true;
-    // Resolve once the worker is gone, so its heap is freed before the caller goes on (a run
-    // after run of 1 GB passes otherwise grows the process).
-    worker.terminate().then(
-      () => resolve(answer),
-      () => resolve(answer),
-    );
-  });
-  worker.once("error", (error) => {
-    if (!answered) reject(error);
-  });
-  worker.once("exit", (code) => {
-    if (!answered) reject(new Error(`worker exited with code ${code} before answering`));
-  });
-  worker.postMessage(job);
-}
-
-/**
- * Inside a worker entry module: answers the one job {@link mapRanges} posts by running `task`
- * and posting its result (or its error message). Does nothing on the main thread, so importing
- * the entry elsewhere is harmless.
- */
-export function serveRanges<A, R>(task: RangeTask<A, R>): void {
-  if (isMainThread || parentPort === null) return;
-  yieldToForeground();
-  const port = parentPort;
-  port.once("message", (job: Job<A>) => {
-    task(job.filePath, job.range, job.arg).then(
-      (result) => port.postMessage({ ok: true, result } satisfies Answer<R>),
-      (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Answer<R>),
-    );
-  });
 }

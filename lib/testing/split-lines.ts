@@ -1,8 +1,4 @@
-/**
- * Python `str.splitlines()` line boundaries: `\n`, `\r\n`, `\r`, `\v`, `\f`, `\x1c`, `\x1d`,
- * `\x1e`, `\x85`, U+2028 and U+2029 (contract §1.6). `\r\n` is one boundary.
- */
-export const LINE_BREAK_PATTERN = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+/** Test oracle: decoded text split into physical lines the plain way (Python `splitlines`), to check the byte-level line readers against. */
 
 /**
  * Splits decoded text into physical lines exactly like Python `str.splitlines()` without

@@ -1,4 +1,0 @@
-import { serveRanges } from "@/lib/jsonl/parallel";
-import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
-
-serveRanges(countRange);
