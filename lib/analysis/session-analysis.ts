@@ -10,7 +10,7 @@ import { analysisSummaryOf, tokenChartOf } from "@/lib/analysis/analysis-view";
 import { analyzeSessionInputSchema, type AnalysisSummary, type AnalyzeSessionInput, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis, type TokenChartData } from "@/lib/analysis/schema";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
-import { stampedCache } from "@/lib/cache/stamped-cache";
+import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
