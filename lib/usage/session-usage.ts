@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { BLANK, FULL, objectPlan, skimLine } from "@/lib/sources/common/skim";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
 import { TotalsBuilder } from "@/lib/usage/totals";
@@ -153,6 +154,23 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
 }
 
 const USAGE_NEEDLE = Buffer.from('"usage"');
+const ASSISTANT_NEEDLE = Buffer.from('"assistant"');
+/**
+ * What the Claude Code pass builds of a line (lib/sources/common/skim: the whole line's grammar
+ * checked as `JSON.parse` checks it, only these fields built): an assistant record's text,
+ * thinking and tool input, most of its bytes, are never decoded (issue 29: the pass parsed ~200 MB
+ * of assistant lines whole).
+ */
+const CLAUDE_USAGE_FIELDS = objectPlan({
+  type: FULL,
+  timestamp: FULL,
+  requestId: FULL,
+  message: objectPlan({
+    id: FULL,
+    model: FULL,
+    usage: objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL, cache_creation: objectPlan({ ephemeral_1h_input_tokens: FULL }) }),
+  }),
+});
 const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
 const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
 
@@ -196,11 +214,14 @@ function widen(span: { first: number; last: number }, ts: number): void {
 async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
   await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
     const view = bytes.subarray(start, end);
-    if (view.indexOf(USAGE_NEEDLE) === -1) {
+    // Only an assistant record carries a counted usage: a line without both tokens is never built.
+    if (view.indexOf(USAGE_NEEDLE) === -1 || view.indexOf(ASSISTANT_NEEDLE) === -1) {
       widen(span, peekTime(bytes, start, end));
       return;
     }
-    const record = parse(bytes, start, end);
+    const skimmed = skimLine(bytes, start, end, CLAUDE_USAGE_FIELDS);
+    // The skim settles most lines; one it cannot (escaped keys, deep nesting, not an object) is parsed whole.
+    const record = skimmed === null || skimmed === BLANK ? parse(bytes, start, end) : skimmed.record;
     if (record === null) return;
     const ts = timeOf(record);
     widen(span, ts);
