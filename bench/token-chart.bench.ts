@@ -12,6 +12,10 @@
  * message ids (bench/real-shaped, recipe 2), so the chart has one point per assistant message of
  * every round (~70,000, thinned to ≤ 2,000 drawn), as a real gigabyte session has.
  *
+ * `--cli-prepare` then runs what `casefile prepare` runs after its sync (the catalog refresh,
+ * which stores usage, and `warmSessionPages`, which stores the analysis and forensics scan), so
+ * the cold visit is a first visit after `casefile prepare` rather than after a bare prepare.
+ *
  * Flags: `--visits N` (default 3: one cold, the rest warm), `--workspace DIR` (default
  * /tmp/casefile-bench/token-chart-ws, removed at the end unless `--keep`), `--screenshot FILE`
  * (a screenshot of the last visit). Needs a `next build` (built when missing). The machine may
@@ -22,6 +26,11 @@ import fs from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 
 import { chromium, type Page } from "@playwright/test";
+
+import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { createCoreContext } from "@/lib/context";
+import { warmSessionPages } from "@/server/cli/prepare-command";
 
 import { startBenchServer } from "./bench-server";
 import { ensureRealShapedWorkspace } from "./real-shaped";
@@ -37,6 +46,7 @@ const VISITS = Math.max(2, Number(flag("--visits") ?? 3));
 const WORKSPACE = flag("--workspace") ?? "/tmp/casefile-bench/token-chart-ws";
 const SCREENSHOT = flag("--screenshot");
 const KEEP = args.includes("--keep");
+const CLI_PREPARE = args.includes("--cli-prepare");
 
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -61,6 +71,14 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const ws = await ensureRealShapedWorkspace({ fresh: true, workspace: WORKSPACE });
   const s = ws.claudeSession;
+  if (CLI_PREPARE) {
+    const ctx = createCoreContext(ws.workspace);
+    const t1 = performance.now();
+    await refreshCatalog(ctx);
+    await warmSessionPages(ctx, RISK_WAIT_MAX_BYTES);
+    closeCatalog(ctx);
+    console.log(`casefile prepare's catalog refresh and warm-up: ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  }
   console.log(`workspace ${ws.workspace} prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s: claude-code ${(ws.claudeStats.bytes / 1e6).toFixed(0)} MB, ${s.lines} lines, ${s.turns} turns → ${s.project_key}/${s.session_ref}`);
   const server = await startBenchServer(ws.workspace, PORT);
   const browser = await chromium.launch({

@@ -72,6 +72,19 @@ test.describe("session forensics on a real corpus session", () => {
     await expect(page.locator('[role="listitem"][data-source="main"]')).toHaveCount(0);
   });
 
+  test("a timeline row shows the agent's Markdown text as plain text (issue 29)", async ({ page, request }) => {
+    const ref = await era2Ref(request);
+    const response = await request.post("/api/tools/reconstruct_session", { data: { project_key: ERA2.projectKey, session_ref: ref, limit: 5000, max_bytes: 10_000_000, include_headlines: true } });
+    const { timeline } = (await response.json()) as ReconstructSessionResult;
+    // The agent wrote `My Workscope ID is: **20260112-204511**` (line 11 of the transcript).
+    const k = timeline.findIndex((r) => typeof r.payload.headline === "string" && r.payload.headline.startsWith("My Workscope ID is:"));
+    expect(k).toBeGreaterThanOrEqual(0);
+    await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}/timeline?row=${k}`);
+    const headline = page.locator(`[role="listitem"][data-index="${k}"]`).getByTestId("timeline-headline");
+    await expect(headline).toHaveText(/^My Workscope ID is: 20260112-204511 Now let me initialize/);
+    await expect(headline).not.toContainText("**");
+  });
+
   test("the session's audit ledger entries join the timeline as audit rows that open the Audit page", async ({ page, request }) => {
     const ref = await era2Ref(request);
     const read = await request.post("/api/tools/read_session_lines", { data: { project_key: ERA2.projectKey, session_ref: ref, start_line: 1, end_line: 2 } });

@@ -69,7 +69,7 @@ export function OverviewCard({ overview }: { overview: SessionOverviewResult }) 
         />
         <Facts
           title={`Tools · ${formatCount(d.tools.total_calls)} calls, ${formatCount(d.tools.failed_calls)} failed`}
-          rows={tools.slice(0, MAX_LISTED).map(([name, c]) => [name, `${c.called}${c.failed ? ` (${c.failed} failed)` : ""}`])}
+          rows={tools.slice(0, MAX_LISTED).map(([name, c]) => [name, `${formatCount(c.called)}${c.failed ? ` (${formatCount(c.failed)} failed)` : ""}`])}
         />
         <Facts
           title="Events"

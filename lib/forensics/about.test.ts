@@ -14,4 +14,10 @@ describe("the about paragraph reads as a person would (issue 12, item 4)", () =>
     expect(about).toMatch(/^User asked: "\/wsd:init --custom"\./);
     expect(about).not.toContain("<command");
   });
+
+  it("writes counts with thousands separators, as the rest of the dashboard does (issue 29)", () => {
+    const big: SessionStats = { ...stats("fix the login"), userMessageCount: 2_001, families: new Map([["read", { called: 12_345, failed: 1_200 }], ["search", { called: 1_000, failed: 0 }]]), errorCounts: new Map([["api_error", 1_001]]) };
+    const about = buildAbout(big, { status: "completed", reason: "reply", last_response_preview: null }, 0);
+    expect(about).toBe('User asked: "fix the login" and sent 2,000 more messages. The agent read 12,345 files (1,200 failed) and searched the code 1,000 times. 1,001 API errors. Session ended cleanly with an agent reply.');
+  });
 });

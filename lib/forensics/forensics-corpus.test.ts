@@ -154,6 +154,10 @@ describe.skipIf(!HAS_SHARED)(`forensics tools on real corpus sessions${HAS_SHARE
       expect(JSON.stringify(pages)).toBe(JSON.stringify(all.timeline));
       const headlines = all.timeline.map((r) => r.payload.headline).filter((h): h is string => typeof h === "string");
       expect(headlines.some((h) => /^\w+\(.+\) → /.test(h)), "a result naming its call").toBe(true);
+      // The agent's own text as plain text (issue 29): this session's replies say `My Workscope ID is: **20260112-204511**`.
+      expect(headlines).toContain("My Workscope ID is: 20260112-204511 Now let me initialize my Work Journal using the provided script.");
+      // Tool results quote their output (a Markdown file's lines) as it is; the agent's text has no marks left.
+      expect(headlines.filter((h) => !/^\w+\(/.test(h) && /\*\*\S/.test(h))).toEqual([]);
       expect((await reconstruct("era2", ALL)).timeline.every((r) => !("headline" in r.payload))).toBe(true);
     });
 

@@ -6,6 +6,7 @@ import { sessionCounts } from "@/lib/forensics/counts";
 import { scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionCounts, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
+import { formatCount } from "@/lib/format/count";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
@@ -171,7 +172,7 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   // "other" (todo lists, MCP tools) says least about the work: always last.
   families.sort((a, b) => Number(a.fam === "other") - Number(b.fam === "other") || b.c!.called - a.c!.called || a.i - b.i);
   if (families.length > 0) {
-    const phrases = families.map(({ fam, c }) => `${FAMILY_PHRASE[fam](c!.called)}${c!.failed > 0 ? ` (${c!.failed} failed)` : ""}`);
+    const phrases = families.map(({ fam, c }) => `${FAMILY_PHRASE[fam](c!.called)}${c!.failed > 0 ? ` (${formatCount(c!.failed)} failed)` : ""}`);
     parts.push(`The agent ${joinList(phrases)}.`);
   } else if (stats.mainReplies > 0) {
     parts.push("The agent answered without using tools.");
@@ -212,11 +213,11 @@ function describeCounts(counts: Map<string, number>, words: Record<string, strin
 }
 
 function count(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function times(n: number): string {
-  return n === 1 ? "once" : n === 2 ? "twice" : `${n} times`;
+  return n === 1 ? "once" : n === 2 ? "twice" : `${formatCount(n)} times`;
 }
 
 function joinList(items: string[]): string {

@@ -7,6 +7,7 @@ import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/s
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
 import { previewLine } from "@/lib/format/one-line";
+import { markdownPlainText } from "@/lib/format/plain-markdown";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/session-reader/trim";
@@ -144,7 +145,8 @@ async function recordPayload(ctx: CoreContext, filePath: string, line: number, s
   const payload: Record<string, unknown> = { summary: record.summary, content_kinds: record.content_kinds, raw_bytes: record.raw_bytes };
   if (input.include_headlines) {
     // What the line did in one line; an agent's own text stands for itself, a prompt only with include_prompts.
-    const said = record.text_preview !== null && (!promptSide || input.include_prompts) ? previewLine(record.text_preview, HEADLINE_CHARS) : null;
+    // Shown as plain text on one line: Markdown marks (`**login**`) would show as typed (issue 29).
+    const said = record.text_preview !== null && (!promptSide || input.include_prompts) ? previewLine(markdownPlainText(record.text_preview), HEADLINE_CHARS) : null;
     const calls = record.tool_results.length > 0 ? await callsBefore(filePath, index, line, source) : new Map<string, string>();
     payload.headline = lineHeadline(text?.text ?? "", source, record, calls) ?? said;
   }

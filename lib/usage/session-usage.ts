@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { BLANK, FULL, objectPlan, skimLine } from "@/lib/sources/common/skim";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
 import { TotalsBuilder } from "@/lib/usage/totals";
@@ -152,7 +153,24 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
   return summarize(source, requests, pricing, span);
 }
 
-const USAGE_NEEDLES = [Buffer.from('"usage"')];
+const USAGE_NEEDLE = Buffer.from('"usage"');
+const ASSISTANT_NEEDLE = Buffer.from('"assistant"');
+/**
+ * What the Claude Code pass builds of a line (lib/sources/common/skim: the whole line's grammar
+ * checked as `JSON.parse` checks it, only these fields built): an assistant record's text,
+ * thinking and tool input, most of its bytes, are never decoded (issue 29: the pass parsed ~200 MB
+ * of assistant lines whole).
+ */
+const CLAUDE_USAGE_FIELDS = objectPlan({
+  type: FULL,
+  timestamp: FULL,
+  requestId: FULL,
+  message: objectPlan({
+    id: FULL,
+    model: FULL,
+    usage: objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL, cache_creation: objectPlan({ ephemeral_1h_input_tokens: FULL }) }),
+  }),
+});
 const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
 const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
 
@@ -194,18 +212,23 @@ function widen(span: { first: number; last: number }, ts: number): void {
 }
 
 /**
- * Calls `onRecord` with each line of `filePath` that holds one of `needles`, parsed, with its
- * time and line number; every line's time widens `span` (a line without a needle only by the
- * time peeked from its bytes). Unparsable lines are skipped.
+ * Calls `onRecord` with each line of `filePath` that `wanted` accepts (a byte test, no parse),
+ * built by `build`, with its time and line number; every line's time widens `span` (a line not
+ * wanted only by the time peeked from its bytes). Lines `build` cannot read are skipped.
  */
-async function forEachNeedleRecord(filePath: string, needles: readonly Buffer[], span: { first: number; last: number }, onRecord: (record: Record<string, unknown>, ts: number, line: number) => void): Promise<void> {
+async function forEachWantedRecord(
+  filePath: string,
+  wanted: (view: Buffer) => boolean,
+  build: (bytes: Buffer, start: number, end: number) => Record<string, unknown> | null,
+  span: { first: number; last: number },
+  onRecord: (record: Record<string, unknown>, ts: number, line: number) => void,
+): Promise<void> {
   await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
-    const view = bytes.subarray(start, end);
-    if (!needles.some((n) => view.indexOf(n) !== -1)) {
+    if (!wanted(bytes.subarray(start, end))) {
       widen(span, peekTime(bytes, start, end));
       return;
     }
-    const record = parse(bytes, start, end);
+    const record = build(bytes, start, end);
     if (record === null) return;
     const ts = timeOf(record);
     widen(span, ts);
@@ -213,8 +236,23 @@ async function forEachNeedleRecord(filePath: string, needles: readonly Buffer[],
   });
 }
 
+/** Only an assistant record carries a counted usage: a line without both tokens is never built. */
+function isClaudeUsageLine(view: Buffer): boolean {
+  return view.indexOf(USAGE_NEEDLE) !== -1 && view.indexOf(ASSISTANT_NEEDLE) !== -1;
+}
+
+/** The skim settles most lines; one it cannot (escaped keys, deep nesting, not an object) is parsed whole. */
+function buildClaudeUsage(bytes: Buffer, start: number, end: number): Record<string, unknown> | null {
+  const skimmed = skimLine(bytes, start, end, CLAUDE_USAGE_FIELDS);
+  return skimmed === null || skimmed === BLANK ? parse(bytes, start, end) : skimmed.record;
+}
+
+function isCodexUsageLine(view: Buffer): boolean {
+  return CODEX_NEEDLES.some((n) => view.indexOf(n) !== -1);
+}
+
 async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
-  await forEachNeedleRecord(filePath, USAGE_NEEDLES, span, (record, ts, line) => {
+  await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => {
     if (record.type !== "assistant") return;
     const message = obj(record.message);
     const usage = obj(message?.usage);
@@ -262,7 +300,7 @@ function codexUsage(v: unknown): CodexTotal | null {
 async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
   let model = "unknown";
   let previous: CodexTotal | null = null;
-  await forEachNeedleRecord(filePath, CODEX_NEEDLES, span, (record, ts, line) => {
+  await forEachWantedRecord(filePath, isCodexUsageLine, parse, span, (record, ts, line) => {
     const payload = obj(record.payload);
     if (!payload) return;
     if (record.type === "turn_context" || record.type === "session_meta") {

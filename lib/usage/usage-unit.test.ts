@@ -51,6 +51,30 @@ describe("usage of Claude Code records", () => {
     expect(usageReport([entry], { group_by: "model" }).rows.map((r) => r.key)).toEqual(["claude-opus-4-5-20251101", "mystery-model-1"]);
   });
 
+  it("reads only top-level assistant usage, as JSON.parse would: nested usage, escaped keys, duplicate keys and broken lines", async () => {
+    const usage = { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 3, cache_creation_input_tokens: 4 };
+    const main = await file([
+      // A user record quoting an assistant usage in its text and in a nested object: not counted.
+      JSON.stringify({ type: "user", timestamp: "2026-01-01T00:00:00Z", message: { role: "user", content: 'the "assistant" said "usage"' }, toolUseResult: { type: "assistant", usage } }),
+      // A progress record carrying a subagent's assistant message: not a top-level assistant record.
+      JSON.stringify({ type: "progress", timestamp: "2026-01-01T00:00:01Z", data: { message: { type: "assistant", message: { id: "p1", model: "claude-opus-4-5-20251101", usage } } } }),
+      // Escaped key letters (`"\u0074ype"` is `"type"`): the skim leaves it to JSON.parse, which counts it.
+      assistant("2026-01-01T00:00:02Z", "m1", "r1", "claude-opus-4-5-20251101", usage).replace('"type":"assistant"', '"\\u0074ype":"assistant"'),
+      // A duplicate key: the last one wins, as in JSON.parse (counted with output 9).
+      assistant("2026-01-01T00:00:03Z", "m2", "r2", "claude-opus-4-5-20251101", usage).replace('"output_tokens":2', '"output_tokens":2,"output_tokens":9'),
+      // Broken JSON with both tokens: skipped.
+      assistant("2026-01-01T00:00:04Z", "m3", "r3", "claude-opus-4-5-20251101", usage).slice(0, -1),
+      // Long content (the skim never decodes it) and a unicode escape in the model name.
+      JSON.stringify({ type: "assistant", timestamp: "2026-01-01T00:00:05Z", requestId: "r4", message: { id: "m4", model: "claude-opus-4-5-20251101", content: [{ type: "text", text: "é".repeat(5000) }], usage } }).replace("20251101", "2025110\\u0031"),
+    ]);
+    const u = await usageOfFiles("claude-code", [{ kind: "main", path: main }], bundledPricing());
+    expect(Array.from(u.lines.line)).toEqual([3, 4, 6]);
+    expect(Array.from(u.lines.output)).toEqual([2, 9, 2]);
+    expect(u.main).toMatchObject({ requests: 3, input_tokens: 3, cache_read_tokens: 9, cache_creation_tokens: 12 });
+    expect(u.by_model.map((m) => m.model)).toEqual(["claude-opus-4-5-20251101"]);
+    expect([u.firstMs, u.lastMs]).toEqual([Date.parse("2026-01-01T00:00:00Z"), Date.parse("2026-01-01T00:00:05Z")]);
+  });
+
   it("counts Codex token_count increases under the turn's model, input without its cached part", async () => {
     const tc = (ts: string, input: number, cached: number, output: number) => JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, total_tokens: input + output }, last_token_usage: null } } });
     const p = await file([

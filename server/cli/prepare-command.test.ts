@@ -3,11 +3,13 @@ import path from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { createCoreContext } from "@/lib/context";
+import { derivedPath } from "@/lib/fs/workspace-layout";
 import { scriptSession, writeControlPlaneRoot } from "@/lib/testing/control-plane-builder";
 import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { readSources } from "@/lib/workspace/sources";
-import { runPrepare } from "@/server/cli/prepare-command";
+import { runPrepare, warmSessionPages } from "@/server/cli/prepare-command";
 
 const ID = "9a7e0000-0000-4000-8000-000000000001";
 let home = "";
@@ -76,5 +78,34 @@ describe("casefile prepare --control-plane ROOT (issue 11 beside issue 12's reco
     } finally {
       stderr.mockRestore();
     }
+  });
+});
+
+describe("casefile prepare stores what a first session page reads (issue 29)", () => {
+  const listed = (workspace: string, area: "analysis" | "forensics") => fs.readdir(derivedPath(workspace, area)).catch(() => [] as string[]);
+
+  it("stores the analysis, risk and forensics scan of sessions at least minBytes long, and an unchanged session is not read again", async () => {
+    const claude = path.join(home, "claude-warm");
+    await fs.mkdir(path.join(claude, "-home-me-app"), { recursive: true });
+    await fs.writeFile(path.join(claude, "-home-me-app", `${ID}.jsonl`), claudeLines(ID, "/home/me/app", 3));
+    const workspace = path.join(home, "workspace-warm");
+    // A small session is below the threshold prepare uses (64 MiB): its first reader computes it.
+    expect(await runPrepare({ workspace, claude: [claude], force: false, json: true })).toBe(0);
+    expect(await listed(workspace, "analysis")).toEqual([]);
+    expect(await listed(workspace, "forensics")).toEqual([]);
+
+    const ctx = createCoreContext(workspace);
+    await warmSessionPages(ctx, 0);
+    const analysis = (await listed(workspace, "analysis")).sort();
+    expect(analysis).toHaveLength(2);
+    expect(analysis[0]).toMatch(/^app-[0-9a-f]{12}--S0001--10000\.json$/);
+    expect(analysis[1]).toMatch(/--S0001--risk\.json$/);
+    expect((await listed(workspace, "forensics")).filter((n) => n.endsWith(".scan"))).toHaveLength(1);
+
+    // Stored per file version: a second warm-up in a new process rewrites nothing.
+    const stamps = async () => Promise.all(analysis.map(async (n) => (await fs.stat(derivedPath(workspace, "analysis", n))).mtimeMs));
+    const before = await stamps();
+    await warmSessionPages(createCoreContext(workspace), 0);
+    expect(await stamps()).toEqual(before);
   });
 });
