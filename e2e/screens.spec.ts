@@ -41,7 +41,7 @@ test.describe("pages at 1440 and 480 px", () => {
     await page.goto(`${reader.url}/timeline`);
     const headlines = page.getByTestId("timeline-headline");
     // The prompt's own words, not "User message.", and a tool call naming its file, both on screen.
-    await expect(headlines.first()).toHaveText(/Please fix the \*\*login\*\* bug/);
+    await expect(headlines.first()).toHaveText(/Please fix the login bug/);
     await expect(headlines.first()).toBeInViewport();
     const read = headlines.filter({ hasText: "Read(src/auth.ts)" }).first();
     await expect(read).toBeVisible();

@@ -279,5 +279,6 @@ async function clearWorkspace(root: string): Promise<void> {
   // Configuration an older Casefile kept in .casefile/ moves out before that folder goes.
   configPath(root, "sources.json");
   configPath(root, "control-plane.json");
-  for (const name of REBUILT_ENTRIES) await fs.rm(path.join(root, name), { recursive: true, force: true });
+  // A running dashboard may still write a derived file meanwhile (ENOTEMPTY): fs.rm retries those.
+  for (const name of REBUILT_ENTRIES) await fs.rm(path.join(root, name), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
