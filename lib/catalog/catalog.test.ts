@@ -90,7 +90,21 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(rebuilt).toEqual(incremental);
     // Deleting it loses nothing: the lists are the same, and the same as computed from the files.
     expect(await catalogProjects(ctx)).toEqual(projectsBefore);
-    expect(projectsBefore).toEqual(await listProjects(ctx));
+    // The files oracle lists in directory order without activity; the catalog adds activity and tokens and sorts by it.
+    const byKey = (a: { project_key: string }, b: { project_key: string }) => a.project_key.localeCompare(b.project_key);
+    expect(projectsBefore.map(({ last_activity_at: _at, total_tokens: _tokens, ...p }) => p).sort(byKey)).toEqual((await listProjects(ctx)).sort(byKey));
+    // Most recently active first: each project's last activity is its sessions' latest record (list_sessions' ended_at, else started_at), and tokens their sum.
+    const lists = (await allSessionLists(ctx, "files")) as { project_key: string; sessions: { started_at: string | null; ended_at: string | null; total_tokens: number | null }[] }[];
+    for (const p of projectsBefore) {
+      const sessions = lists.find((l) => l.project_key === p.project_key)!.sessions;
+      const times = sessions.map((s) => s.ended_at ?? s.started_at).filter((t): t is string => t !== null).sort();
+      expect(p.last_activity_at, p.project_key).toBe(times.at(-1) ?? null);
+      const tokens = sessions.map((s) => s.total_tokens).filter((t): t is number => t !== null);
+      expect(p.total_tokens, p.project_key).toBe(tokens.length === 0 ? null : tokens.reduce((a, b) => a + b, 0));
+    }
+    const activity = projectsBefore.map((p) => p.last_activity_at).filter((t) => t !== null);
+    expect(activity.length).toBeGreaterThan(2);
+    expect(activity).toEqual([...activity].sort().reverse());
     expect(await allSessionLists(ctx, "catalog")).toEqual(listsBefore);
     expect(listsBefore).toEqual(await allSessionLists(ctx, "files"));
   }, 120_000);
@@ -140,6 +154,36 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     // A hit names its turn when the line lies inside one.
     const inTurn = (await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "phantom", limit: 200 }))).hits.find((h) => h.turn_ref !== null);
     expect(inTurn?.turn_ref).toMatch(/^T\d{4,}$/);
+  }, 120_000);
+
+  it("finds API errors, summaries and hook commands of a corpus session, at their lines", async () => {
+    const { sources, ctx } = await corpusSetup();
+    // The corpus has no api_error record (contract §2.6 [3p]): append six, shaped as Claude Code writes them, to a real 2.1.39 session.
+    const file = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+    const before = (await fs.readFile(file, "utf8")).split("\n").filter((l) => l !== "").length;
+    const apiError = (attempt: number) => JSON.stringify({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/home/USER/projects/spotter", sessionId: "258c7280-ae70-4798-800f-63464d01a85d", version: "2.1.39", type: "system", subtype: "api_error", level: "error", error: { status: 529, headers: {}, requestID: `req_${attempt}`, error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }, retryInMs: 500 * attempt, retryAttempt: attempt, maxRetries: 10, timestamp: "2026-02-11T22:00:00.000Z", uuid: `a0000000-0000-4000-8000-00000000000${attempt}` });
+    await fs.appendFile(file, `${[1, 2, 3, 4, 5, 6].map(apiError).join("\n")}\n`);
+    await syncWorkspace(ctx);
+    await refreshCatalog(ctx);
+    const overloaded = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "overloaded", limit: 50 }));
+    expect(overloaded.total).toBe(6);
+    expect(overloaded.hits.map((h) => h.line_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((i) => before + i));
+    expect(overloaded.hits[0]!.snippet).toMatch(/API error 529.*\[\[overloaded\]\]_error/i);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "API error 529" }))).total).toBe(6);
+    // A summary record's title and a stop hook's command are found where they are written.
+    const ws = await loadWorkspace(ctx);
+    const lineOf = async (hit: { project_key: string; session_ref: string; line_number: number }) => {
+      const project = ws.projects.find((p) => p.projectKey === hit.project_key)!;
+      const row = project.rows.find((r) => r.session_ref === hit.session_ref)!;
+      return (await fs.readFile(path.join(project.dir, row.session_path), "utf8")).split("\n")[hit.line_number - 1]!;
+    };
+    const summary = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "Session File Analysis Missing User Message", limit: 50 }));
+    expect(summary.total).toBeGreaterThan(0);
+    for (const h of summary.hits) expect(JSON.parse(await lineOf(h))).toMatchObject({ type: "summary" });
+    const hook = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "tmux-waiting.sh", limit: 200 }));
+    const hookTypes = new Set<string>();
+    for (const h of hook.hits) hookTypes.add(String((JSON.parse(await lineOf(h)) as { subtype?: string }).subtype));
+    expect(hookTypes.has("stop_hook_summary")).toBe(true);
   }, 120_000);
 
   it("refuses a query too short for the trigram index with a clear error", () => {

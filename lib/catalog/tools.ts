@@ -2,26 +2,26 @@
 
 import * as z from "zod";
 
-import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
+import { catalogListSessions, catalogProjects, type ProjectListItem } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
-import { listSessionsInputSchema, type ProjectSummary } from "@/lib/workspace/schema";
+import { listSessionsInputSchema } from "@/lib/workspace/schema";
 
 /**
  * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
- * agent can discover the keys the other tools take. Read-only; takes no input.
+ * agent can discover the keys the other tools take; most recently active first (issue 25). Read-only; takes no input.
  */
 export const listProjectsTool = defineTool({
   name: "list_projects",
   title: "List projects",
   description:
-    "List the workspace's projects: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, and broken_rows (malformed index rows, with their errors). Read-only.",
+    "List the workspace's projects, most recently active first: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, broken_rows (malformed index rows, with their errors), last_activity_at (ISO time of the latest session record) and total_tokens (null when unknown); registered Control Plane roots last. Read-only.",
   readOnly: true,
   input: z.object({}),
   inputHint: "list_projects takes no input: pass {}",
-  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectSummary[] }> => {
+  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectListItem[] }> => {
     const projects = await catalogProjects(ctx);
     return { status: "ok", count: projects.length, projects };
   },
