@@ -58,6 +58,20 @@ CREATE TABLE session_files (session_id INTEGER NOT NULL, path TEXT NOT NULL, PRI
 CREATE VIRTUAL TABLE lines_fts USING fts5 (body, session_id UNINDEXED, line_number UNINDEXED, tokenize = 'trigram');
 `;
 
+/**
+ * A line's rowid in `lines_fts`: the session id in the high 32 bits, the line number in the low
+ * ones, so a session's rows are one rowid range (FTS5 deletes a range through its b-tree; a
+ * filter on an UNINDEXED column scans the whole table, which made indexing 20,000 new sessions quadratic).
+ */
+function lineRowid(sessionId: number, line: number): bigint {
+  return (BigInt(sessionId) << 32n) | BigInt(line);
+}
+
+/** Deletes every full-text row of a session (its rowid range). */
+function deleteSessionLines(db: Database.Database, sessionId: number): void {
+  db.prepare("DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
+}
+
 type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown> };
 const handles = processWide("catalog:handles", () => new Map<string, Handle>());
 
@@ -230,7 +244,7 @@ function dropProject(db: Database.Database, projectKey: string): void {
 }
 
 function dropSessionRows(db: Database.Database, id: number): void {
-  db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(id);
+  deleteSessionLines(db, id);
   db.prepare("DELETE FROM turns WHERE session_id = ?").run(id);
   db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(id);
   db.prepare("DELETE FROM session_files WHERE session_id = ?").run(id);
@@ -241,7 +255,45 @@ type StoredSession = { id: number; session_ref: string; source_session_id: strin
 /** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
 export type RefreshOptions = { fts: boolean };
 
+/** Longest a refresh keeps its write transaction open before committing (other processes' writers wait meanwhile). */
+const TX_MAX_MS = 200;
+/** When the open refresh transaction of a connection began (performance.now()). */
+const txStarted = new WeakMap<Database.Database, number>();
+
+/**
+ * Brings one project's rows in step in few SQLite transactions (refreshes of a workspace run one
+ * at a time: {@link serialized}), committed every {@link TX_MAX_MS} ms ({@link commitIfDue}): a
+ * commit per session and per statement was a third of the CPU of cataloguing many small
+ * sessions (issue 25). What was committed is consistent: a session's progress is written after
+ * its rows, and rows of an interrupted session are deleted when it is indexed again.
+ */
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
+  const db = catalogDb(ctx);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, options);
+  db.exec("BEGIN");
+  txStarted.set(db, performance.now());
+  try {
+    const done = await refreshProjectRows(ctx, project, ord, options);
+    if (db.inTransaction) db.exec("COMMIT");
+    return done;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    txStarted.delete(db);
+  }
+}
+
+/** Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS} ms. */
+function commitIfDue(db: Database.Database): void {
+  const since = txStarted.get(db);
+  if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
+  db.exec("COMMIT");
+  db.exec("BEGIN");
+  txStarted.set(db, performance.now());
+}
+
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = db.prepare("SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
@@ -262,6 +314,7 @@ async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: num
   let linesIndexed = 0;
   for (const [i, row] of project.rows.entries()) {
     const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
+    commitIfDue(db);
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
   }
@@ -415,12 +468,13 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
 async function indexLines(db: Database.Database, sessionId: number, filePath: string): Promise<number> {
   const at = db.prepare("SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
   const st = await fs.stat(filePath);
-  const head = await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
+  // A file never indexed has no head to compare (and no rows to delete but orphans of an interrupted run).
+  const head = at.indexed_bytes === 0 ? null : await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
   let offset = at.indexed_bytes;
   let line = at.indexed_lines;
   if (at.indexed_bytes === 0 || st.size < at.indexed_bytes || head !== at.head_sha) {
     db.transaction(() => {
-      db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(sessionId);
+      deleteSessionLines(db, sessionId);
       db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
       db.prepare("DELETE FROM session_files WHERE session_id = ?").run(sessionId);
       db.prepare("UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
@@ -428,7 +482,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
     offset = 0;
     line = 0;
   }
-  const insertLine = db.prepare("INSERT INTO lines_fts (body, session_id, line_number) VALUES (?, ?, ?)");
+  const insertLine = db.prepare("INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
   const addTool = db.prepare("INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
   const addFile = db.prepare("INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
   const addErrors = db.prepare("UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
@@ -438,7 +492,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const flush = db.transaction(() => {
     for (const b of batch) {
       const facts = lineFacts(b.text);
-      if (facts.text !== "") insertLine.run(facts.text, sessionId, b.line);
+      if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
       for (const tool of facts.tools) addTool.run(sessionId, tool);
       for (const file of facts.files) addFile.run(sessionId, file);
       if (facts.error) errors += 1;
@@ -449,7 +503,14 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   });
   let carry: Buffer | null = null;
   let consumed = offset;
+  // Read from the start, the head is hashed from the first chunk rather than read again.
+  const heads: Buffer[] = [];
+  let headBytes = 0;
   for await (const chunk of createReadStream(filePath, { start: offset, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (offset === 0 && headBytes < HEAD_BYTES) {
+      heads.push(chunk.subarray(0, HEAD_BYTES - headBytes));
+      headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
+    }
     const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
     let start = 0;
     for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
@@ -459,12 +520,18 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
       if (text.trim() !== "") batch.push({ text, line });
       consumed += nl + 1 - start;
       start = nl + 1;
-      if (batch.length >= BATCH_LINES) flush();
+      if (batch.length >= BATCH_LINES) {
+        flush();
+        commitIfDue(db);
+      }
     }
     carry = start < buf.length ? buf.subarray(start) : null;
   }
   flush();
-  db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, await headSha(filePath, Math.min(HEAD_BYTES, consumed)), sessionId);
+  const headLength = Math.min(HEAD_BYTES, consumed);
+  const newHead =
+    offset === 0 ? createHash("sha256").update(Buffer.concat(heads).subarray(0, headLength)).digest("hex") : at.indexed_bytes >= HEAD_BYTES ? at.head_sha : await headSha(filePath, headLength);
+  db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, newHead, sessionId);
   return added;
 }
 
