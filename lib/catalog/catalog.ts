@@ -69,7 +69,7 @@ function lineRowid(sessionId: number, line: number): bigint {
 
 /** Deletes every full-text row of a session (its rowid range). */
 function deleteSessionLines(db: Database.Database, sessionId: number): void {
-  db.prepare("DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
+  stmt(db, "DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
 }
 
 type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown> };
@@ -155,7 +155,7 @@ export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
     const db = catalogDb(ctx);
     const keep = new Set(ws.projects.map((p) => p.projectKey));
-    for (const row of db.prepare("SELECT project_key FROM projects").all() as { project_key: string }[]) {
+    for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
       if (!keep.has(row.project_key)) dropProject(db, row.project_key);
     }
     for (const [ord, project] of ws.projects.entries()) {
@@ -189,7 +189,7 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
   const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
-    const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const stored = new Map((stmt(db, "SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
     const keep = new Set(ws.projects.map((p) => p.projectKey));
     for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
     for (const [ord, project] of ws.projects.entries()) {
@@ -197,7 +197,7 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
       const indexStamp = projectIndexStamp(project);
       if (!row || row.index_stamp !== indexStamp || (options.fts && row.fts_stamp !== indexStamp)) await refreshProject(ctx, project, ord, options);
       else {
-        if (row.ord !== ord) db.prepare("UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
+        if (row.ord !== ord) stmt(db, "UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
       }
     }
@@ -235,19 +235,19 @@ function stampOf(file: string): string {
 }
 
 function dropProject(db: Database.Database, projectKey: string): void {
-  const ids = (db.prepare("SELECT id FROM sessions WHERE project_key = ?").all(projectKey) as { id: number }[]).map((r) => r.id);
-  db.transaction(() => {
+  const ids = (stmt(db, "SELECT id FROM sessions WHERE project_key = ?").all(projectKey) as { id: number }[]).map((r) => r.id);
+  atomically(db, () => {
     for (const id of ids) dropSessionRows(db, id);
-    db.prepare("DELETE FROM sessions WHERE project_key = ?").run(projectKey);
-    db.prepare("DELETE FROM projects WHERE project_key = ?").run(projectKey);
-  })();
+    stmt(db, "DELETE FROM sessions WHERE project_key = ?").run(projectKey);
+    stmt(db, "DELETE FROM projects WHERE project_key = ?").run(projectKey);
+  });
 }
 
 function dropSessionRows(db: Database.Database, id: number): void {
   deleteSessionLines(db, id);
-  db.prepare("DELETE FROM turns WHERE session_id = ?").run(id);
-  db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(id);
-  db.prepare("DELETE FROM session_files WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM turns WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(id);
 }
 
 type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
@@ -284,6 +284,26 @@ async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: num
   }
 }
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, prepared once per connection (preparing is a third of a small statement's cost). */
+function stmt(db: Database.Database, sql: string): Database.Statement {
+  let map = statements.get(db);
+  if (!map) statements.set(db, (map = new Map()));
+  let prepared = map.get(sql);
+  if (!prepared) map.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}
+
+/**
+ * Runs `fn` in a transaction, or inside the refresh's open one as it is: better-sqlite3 would
+ * open a savepoint, and FTS5 writes a new index segment at every savepoint (to merge later).
+ */
+function atomically(db: Database.Database, fn: () => void): void {
+  if (db.inTransaction) fn();
+  else db.transaction(fn)();
+}
+
 /** Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS} ms. */
 function commitIfDue(db: Database.Database): void {
   const since = txStarted.get(db);
@@ -296,19 +316,19 @@ function commitIfDue(db: Database.Database): void {
 async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
-  const known = db.prepare("SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
+  const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
   if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
-    (db.prepare("SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
+    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
   const refs = new Set(project.rows.map((r) => r.session_ref));
   for (const [ref, row] of stored) {
     if (refs.has(ref)) continue;
-    db.transaction(() => {
+    atomically(db, () => {
       dropSessionRows(db, row.id);
-      db.prepare("DELETE FROM sessions WHERE id = ?").run(row.id);
-    })();
+      stmt(db, "DELETE FROM sessions WHERE id = ?").run(row.id);
+    });
   }
   let sessionsUpdated = 0;
   let linesIndexed = 0;
@@ -320,7 +340,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
-  if (options.fts) db.prepare("UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
+  if (options.fts) stmt(db, "UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
   await refreshCoverage(ctx, project, indexStamp);
   return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
 }
@@ -328,7 +348,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
 /** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
 async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
   const origin = await getProjectOrigin(ctx, project);
-  catalogDb(ctx).prepare(
+  stmt(catalogDb(ctx), 
     `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
      VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
      ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
@@ -349,10 +369,10 @@ async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: numb
 async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
   const stamp = coverageStamp(project, indexStamp);
   const db = catalogDb(ctx);
-  const stored = db.prepare("SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
+  const stored = stmt(db, "SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
   if (stored?.coverage_stamp === stamp) return;
   const [evidence, synthesis] = await Promise.all([evidenceCoverage(ctx, project.projectKey), getSynthesisState(ctx, project.projectKey)]);
-  db.prepare("UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
+  stmt(db, "UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
     .run(stamp, evidence.turns_with_chain, synthesis.counts.covered_turns, synthesis.counts.indexed_turns, synthesis.complete ? 1 : 0, synthesis.envelope !== null ? 1 : 0, project.projectKey);
 }
 
@@ -381,35 +401,37 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;
   const ftsFresh = !options.fts || (sameIdentity && stored.fts_stamp === fileStamp);
   if (rowsFresh && ftsFresh) {
-    db.prepare("UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
+    stmt(db, "UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (stored.status_recent === 0 || filePath === null) return { updated: false, lines: 0 };
     const summary = await getSessionSummary(ctx, { project, row, filePath });
     const recent = mayBeRecent(ctx, summary.status, summary.ended_at);
-    const changed = db.prepare("UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
+    const changed = stmt(db, "UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
     return { updated: changed > 0, lines: 0 };
   }
   let id = stored?.id;
   if (stored && !sameIdentity) {
-    db.transaction(() => {
+    atomically(db, () => {
       dropSessionRows(db, stored.id);
-      db.prepare("DELETE FROM sessions WHERE id = ?").run(stored.id);
-    })();
+      stmt(db, "DELETE FROM sessions WHERE id = ?").run(stored.id);
+    });
     id = undefined;
   }
+  // A session row made now has no full-text, tool or file rows to clear.
+  const fresh = id === undefined;
   if (id === undefined) {
     id = Number(
-      db.prepare("INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
+      stmt(db, "INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
     );
   }
   const sessionId = id;
-  db.transaction(() => {
-    db.prepare("DELETE FROM turns WHERE session_id = ?").run(sessionId);
-    const insert = db.prepare("INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
+  atomically(db, () => {
+    stmt(db, "DELETE FROM turns WHERE session_id = ?").run(sessionId);
+    const insert = stmt(db, "INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
     for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
-  })();
+  });
   if (fileStamp === null || filePath === null) {
-    db.prepare(
+    stmt(db, 
       "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
     return { updated: true, lines: 0 };
@@ -417,13 +439,13 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   const session: ResolvedSession = { project, row, filePath };
   let lines = 0;
   if (!ftsFresh) {
-    lines = await indexLines(db, sessionId, filePath);
-    db.prepare("UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
+    lines = await indexLines(db, sessionId, filePath, fresh);
+    stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
   }
   if (rowsFresh) return { updated: false, lines };
   const summary = await getSessionSummary(ctx, session);
   const tokens = await sessionTokenTotals(ctx, session);
-  db.prepare(
+  stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
        output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
@@ -465,31 +487,31 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
  * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
  * a line still being written is taken when it ends. Tools, files and errors are counted with it.
  */
-async function indexLines(db: Database.Database, sessionId: number, filePath: string): Promise<number> {
-  const at = db.prepare("SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
+async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean): Promise<number> {
+  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
   const st = await fs.stat(filePath);
   // A file never indexed has no head to compare (and no rows to delete but orphans of an interrupted run).
   const head = at.indexed_bytes === 0 ? null : await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
   let offset = at.indexed_bytes;
   let line = at.indexed_lines;
   if (at.indexed_bytes === 0 || st.size < at.indexed_bytes || head !== at.head_sha) {
-    db.transaction(() => {
+    if (!fresh) atomically(db, () => {
       deleteSessionLines(db, sessionId);
-      db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
-      db.prepare("DELETE FROM session_files WHERE session_id = ?").run(sessionId);
-      db.prepare("UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
-    })();
+      stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
+      stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(sessionId);
+      stmt(db, "UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
+    });
     offset = 0;
     line = 0;
   }
-  const insertLine = db.prepare("INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
-  const addTool = db.prepare("INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
-  const addFile = db.prepare("INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
-  const addErrors = db.prepare("UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
+  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
+  const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
+  const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
+  const addErrors = stmt(db, "UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
   let batch: { text: string; line: number }[] = [];
   let errors = 0;
   let added = 0;
-  const flush = db.transaction(() => {
+  const flush = () => atomically(db, () => {
     for (const b of batch) {
       const facts = lineFacts(b.text);
       if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
@@ -531,7 +553,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const headLength = Math.min(HEAD_BYTES, consumed);
   const newHead =
     offset === 0 ? createHash("sha256").update(Buffer.concat(heads).subarray(0, headLength)).digest("hex") : at.indexed_bytes >= HEAD_BYTES ? at.head_sha : await headSha(filePath, headLength);
-  db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, newHead, sessionId);
+  stmt(db, "UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, newHead, sessionId);
   return added;
 }
 
@@ -549,10 +571,10 @@ async function headSha(filePath: string, bytes: number): Promise<string> {
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
 async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
   const db = catalogDb(ctx);
-  const stale = db.prepare("SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  const stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
   const pending: string[] = [];
-  const update = db.prepare("UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < stale.length; i = next++) {
