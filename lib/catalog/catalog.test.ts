@@ -186,6 +186,23 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(hookTypes.has("stop_hook_summary")).toBe(true);
   }, 120_000);
 
+  it("answers the lists from the catalog as it is while the sync's refresh runs, and is in step once it is done", async () => {
+    const { sources, ctx } = await corpusSetup();
+    const spotter = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts");
+    const newId = "0c0ffee0-0000-4000-8000-000000000026";
+    await fs.writeFile(path.join(spotter, `${newId}.jsonl`), (await fs.readFile(path.join(spotter, "short.jsonl"), "utf8")).replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${newId}"`));
+    await syncWorkspace(ctx);
+    const count = (projects: { session_count: number }[]) => projects.reduce((n, p) => n + p.session_count, 0);
+    const before = count((catalogDb(ctx).prepare("SELECT session_count FROM projects").all() as { session_count: number }[]));
+    let done = false;
+    const refresh = refreshCatalog(ctx).then(() => (done = true));
+    const during = await catalogProjects(ctx);
+    expect(done).toBe(false);
+    expect(count(during)).toBe(before);
+    await refresh;
+    expect(count(await catalogProjects(ctx))).toBe(before + 1);
+  }, 120_000);
+
   it("refuses a query too short for the trigram index with a clear error", () => {
     const parsed = searchSessionsInputSchema.safeParse({ query: "ab" });
     expect(parsed.success).toBe(false);

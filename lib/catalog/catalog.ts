@@ -72,7 +72,8 @@ function deleteSessionLines(db: Database.Database, sessionId: number): void {
   stmt(db, "DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
 }
 
-type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown> };
+/** An open catalog: `queue` serializes this process's refreshes; `syncing` counts whole-catalog refreshes queued or running. */
+type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown>; syncing: number };
 const handles = processWide("catalog:handles", () => new Map<string, Handle>());
 
 /**
@@ -109,7 +110,7 @@ function handle(ctx: CoreContext): Handle {
   db.pragma("busy_timeout = 5000");
   // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
   db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
-  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve() };
+  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve(), syncing: 0 };
   handles.set(ctx.workspaceRoot, made);
   return made;
 }
@@ -149,7 +150,17 @@ export type CatalogRefresh = { projects: number; sessions_updated: number; lines
  * cost one stat. Projects gone from the workspace are dropped.
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
+  const h = handle(ctx);
+  h.syncing += 1;
+  try {
+    return await refreshWhole(ctx);
+  } finally {
+    h.syncing -= 1;
+  }
+}
+
+function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
   return serialized(ctx, () => withIndexLock(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
@@ -182,10 +193,15 @@ function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
  * project.json, evidence folder or synthesis envelope moved since the catalog last saw them,
  * with O(projects) stats; a project new to the catalog is read whole. With `fts` (search), a
  * project whose lines were never indexed at its current index is indexed too; lines a session
- * gains without an index change are the sync's to index ({@link refreshCatalog}).
+ * gains without an index change are the sync's to index ({@link refreshCatalog}). While a
+ * {@link refreshCatalog} is queued or running, a catalog that knows every project is read as it is.
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+export async function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+  // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
+  // knows every project answers as it is rather than queue behind it: the refresh brings it in
+  // step and the change feed tells the pages (issue 25: the server answers first).
+  if (handle(ctx).syncing > 0 && knowsEveryProject(ctx, await loadWorkspace(ctx), options)) return;
   const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
@@ -213,12 +229,25 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  const db = catalogDb(ctx);
+  // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
+  if (handle(ctx).syncing > 0 && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
+    const stale = stmt(db, "SELECT session_ref FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp) ORDER BY session_ref").all(project.projectKey) as { session_ref: string }[];
+    return Promise.resolve(stale.map((r) => r.session_ref));
+  }
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
     await refreshProject(ctx, project, ord, { fts: false });
     return refreshRisk(ctx, project);
   });
+}
+
+/** Whether the catalog has a row for every project of the workspace (with `fts`, one whose lines were indexed at least once). */
+function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }, options: RefreshOptions): boolean {
+  const rows = stmt(catalogDb(ctx), "SELECT project_key, fts_stamp FROM projects").all() as { project_key: string; fts_stamp: string | null }[];
+  const known = new Map(rows.map((r) => [r.project_key, r.fts_stamp]));
+  return ws.projects.every((p) => known.has(p.projectKey) && (!options.fts || known.get(p.projectKey) !== null));
 }
 
 function projectIndexStamp(project: LoadedProject): string {

@@ -58,7 +58,12 @@ describe("WorkspaceChangeFeed's two sweeps (issue 25: no stat of every card on e
     }
     expect(seen).toHaveLength(2);
     expect(ticks).toBeGreaterThan(1); // the next fast tick missed it
+    // The catalog's refresh announces itself: a workspace change without a file moving.
+    feed.announce();
+    expect(seen.map((c) => c.scope)).toEqual(["workspace", "workspace", "workspace"]);
     stop();
+    feed.announce();
+    expect(seen).toHaveLength(3);
   });
 });
 

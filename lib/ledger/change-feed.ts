@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 
+import { processWide } from "@/lib/cache/process-wide";
 import { workspaceStamp } from "@/lib/fs/workspace-layout";
 import { ledgerPaths, listSegments } from "@/lib/ledger/paths";
 
@@ -89,6 +90,14 @@ export class WorkspaceChangeFeed {
     if (auditChanged) this.notify("audit");
   }
 
+  /**
+   * Tells the listeners the workspace's derived state moved without a file the sweep watches
+   * moving (the catalog finished a refresh the pages read): they refetch as after a write.
+   */
+  announce(): void {
+    if (this.listeners.size > 0) this.notify("workspace");
+  }
+
   private notify(scope: WorkspaceChange["scope"]): void {
     this.version += 1;
     const change = { version: this.version, at: new Date().toISOString(), scope };
@@ -111,7 +120,8 @@ async function statPart(file: string): Promise<string> {
   }
 }
 
-const feeds = new Map<string, WorkspaceChangeFeed>();
+// One per process (lib/cache/process-wide): the watcher (instrumentation) and the routes are separate bundles.
+const feeds = processWide("ledger:change-feeds", () => new Map<string, WorkspaceChangeFeed>());
 
 /** The process-wide feed of one workspace root. */
 export function getChangeFeed(root: string): WorkspaceChangeFeed {

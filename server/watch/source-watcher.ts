@@ -2,6 +2,7 @@ import { refreshCatalog } from "@/lib/catalog/catalog";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
+import { getChangeFeed } from "@/lib/ledger/change-feed";
 import { SourceWatcher } from "@/lib/workspace/source-watcher";
 
 let started: SourceWatcher | null = null;
@@ -11,7 +12,9 @@ let catalogInStep = false;
 /**
  * Starts the dashboard process's source watcher (issue 12, item 1) for `$CASEFILE_WORKSPACE`:
  * an incremental sync at once, then one per burst of source changes, for as long as the server
- * runs; after each, the workspace catalog (lib/catalog) is brought in step. Called from Next's `instrumentation.ts`; a second call is a no-op. Does not wait for the
+ * runs; after each, the workspace catalog (lib/catalog) is brought in step, and the change feed
+ * tells the pages when it moved (they were answered from the catalog as it was meanwhile).
+ * Called from Next's `instrumentation.ts`; a second call is a no-op. Does not wait for the
  * first sync, so the server answers at once. Logs each sync that changed something, and failures,
  * to stderr.
  */
@@ -24,7 +27,11 @@ export function startSourceWatcher(): void {
       // The catalog follows every sync (issue 25): only sessions whose files moved are re-read.
       if (s.unchanged && catalogInStep) return;
       void refreshCatalog(ctx)
-        .then(() => (catalogInStep = true))
+        .then((r) => {
+          // Pages read while the refresh ran were answered from the catalog as it was: they refetch now.
+          if (r.sessions_updated > 0 || r.lines_indexed > 0 || !catalogInStep) getChangeFeed(ctx.workspaceRoot).announce();
+          catalogInStep = true;
+        })
         .catch((error: unknown) => ctx.log.warn(`[casefile] catalog refresh failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`));
     },
     onError: (error) => ctx.log.warn(`[casefile] sync failed: ${isAppError(error) ? `${error.code}: ${error.message}` : String(error)}`),
