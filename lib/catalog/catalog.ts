@@ -26,7 +26,7 @@ import type { ResolvedSession } from "@/lib/workspace/sessions";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
