@@ -8,12 +8,16 @@ import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
+import { catalogUsage } from "@/lib/catalog/usage";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { listSessions } from "@/lib/forensics/list-sessions";
+import { getUsage } from "@/lib/forensics/usage-tool";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { listProjects } from "@/lib/workspace/projects";
 import { catalogPath } from "@/lib/fs/workspace-layout";
+import type { GetUsageInput } from "@/lib/usage/schema";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const CLAUDE = path.join(SHARED_DIR, "corpus", "claude-code");
@@ -201,6 +205,34 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(count(during)).toBe(before);
     await refresh;
     expect(count(await catalogProjects(ctx))).toBe(before + 1);
+  }, 120_000);
+
+  it("get_usage from the catalog equals reading every transcript, for every grouping and filter, and follows a price override", async () => {
+    const { ctx } = await corpusSetup();
+    const inputs: GetUsageInput[] = [
+      { group_by: "day" },
+      { group_by: "model" },
+      { group_by: "session" },
+      { group_by: "project", source: "codex" },
+      { group_by: "week", since: "2026-01-01", timezone: "Europe/Vilnius" },
+      { group_by: "month", until: "2025-12-31" },
+      { group_by: "day", since: "2026-02-11", until: "2026-02-12" },
+    ];
+    for (const input of inputs) {
+      const fromCatalog = await catalogUsage(ctx, input);
+      expect(fromCatalog, JSON.stringify(input)).toEqual(await getUsage(ctx, input));
+      expect(fromCatalog.status).toBe("ok");
+    }
+    expect(((await catalogUsage(ctx, { group_by: "model" })) as { totals: { total_tokens: number } }).totals.total_tokens).toBeGreaterThan(0);
+    expect(await catalogUsage(ctx, { group_by: "day", project_key: "nope" })).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
+    // A price override reprices the stored rows: still the transcripts' answer.
+    const first = (await catalogUsage(ctx, { group_by: "model" })) as { rows: { key: string }[] };
+    const model = first.rows[0]!.key;
+    await fs.mkdir(path.dirname(pricingOverrideFile(ctx.workspaceRoot)), { recursive: true });
+    await fs.writeFile(pricingOverrideFile(ctx.workspaceRoot), JSON.stringify({ models: { [model]: { input_per_mtok: 1000, output_per_mtok: 1000 } } }));
+    const repriced = await catalogUsage(ctx, { group_by: "model" });
+    expect(repriced).toEqual(await getUsage(ctx, { group_by: "model" }));
+    expect(repriced).not.toEqual(first);
   }, 120_000);
 
   it("refuses a query too short for the trigram index with a clear error", () => {

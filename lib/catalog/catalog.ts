@@ -23,10 +23,12 @@ import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
+import { BUCKET_MS } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
@@ -45,6 +47,7 @@ CREATE TABLE sessions (
   file_stamp TEXT, fts_stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
   started_at TEXT, ended_at TEXT, duration_seconds REAL, turn_count INTEGER NOT NULL, first_user_message TEXT,
   subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER, cost_usd REAL,
+  usage_buckets TEXT, usage_last_ms REAL, usage_stamp TEXT,
   status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
   risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, error_count INTEGER NOT NULL DEFAULT 0, missing INTEGER NOT NULL DEFAULT 0,
   UNIQUE (project_key, session_ref)
@@ -129,15 +132,36 @@ function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
+export type SessionUsageFacts = {
+  output_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  /** The session's usage buckets (lib/usage), JSON; a bucket without a time has `startMs: null`. */
+  usage_buckets: string;
+  /** End of the session's last timed bucket (epoch ms), null when none is timed. */
+  usage_last_ms: number | null;
+  /** {@link pricingStamp} the costs were computed with. */
+  usage_stamp: string;
+};
+
 /**
- * The one function the catalog reads a session's token totals through (issue 28 owns the
- * accounting; switch the source here): output and total tokens over the indexed turns, null when
- * no turn's count is known.
+ * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
+ * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
+ * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<{ output_tokens: number | null; total_tokens: number | null; cost_usd: number | null }> {
-  const { totals } = await readSessionUsage(ctx, session);
-  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
-  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
+  const stamp = pricingStamp(ctx);
+  const { totals, buckets } = await readSessionUsage(ctx, session);
+  const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
+  const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
+  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
+  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd, ...facts };
+}
+
+/** The workspace's price override file's stamp (`-` when absent): costs computed under another stamp are recomputed. */
+export function pricingStamp(ctx: CoreContext): string {
+  return stampOf(pricingOverrideFile(ctx.workspaceRoot));
 }
 
 /** What a refresh did: sessions whose rows were (re)written, and lines added to the full-text index. */
@@ -461,7 +485,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   });
   if (fileStamp === null || filePath === null) {
     stmt(db, 
-      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
+      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, usage_buckets = NULL, usage_last_ms = NULL, usage_stamp = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
     return { updated: true, lines: 0 };
   }
@@ -477,7 +501,8 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
-       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
+       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, usage_buckets = @usage_buckets, usage_last_ms = @usage_last_ms,
+       usage_stamp = @usage_stamp, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
      WHERE id = @id`,
   ).run({
     id: sessionId,
@@ -493,6 +518,9 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     output_tokens: tokens.output_tokens,
     total_tokens: tokens.total_tokens,
     cost_usd: tokens.cost_usd,
+    usage_buckets: tokens.usage_buckets,
+    usage_last_ms: tokens.usage_last_ms,
+    usage_stamp: tokens.usage_stamp,
     status: summary.status,
     // "active because recent" expires with the clock: such a row is looked at again on the next read.
     recent: mayBeRecent(ctx, summary.status, summary.ended_at),

@@ -5,8 +5,10 @@ import * as z from "zod";
 import { catalogListSessions, catalogProjects, type ProjectListItem } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
+import { catalogUsage } from "@/lib/catalog/usage";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
+import { getUsageInputSchema } from "@/lib/usage/schema";
 import { listSessionsInputSchema } from "@/lib/workspace/schema";
 
 /**
@@ -59,6 +61,21 @@ export const searchSessionsTool = defineTool({
   input: searchSessionsInputSchema,
   inputHint: "pass {query} (3+ characters) and optionally project_key, source, since, until, file, tool, has_error, limit 1-200, offset ≥ 0",
   run: (ctx, input): Promise<SearchSessionsResult> => searchSessions(ctx, input),
+});
+
+/**
+ * `get_usage` (issue 28): read-only, through every door; read from the catalog's per-session
+ * usage buckets (issue 25: the home page's 30-day summary must not read every transcript).
+ */
+export const getUsageTool = defineTool({
+  name: "get_usage",
+  title: "Get usage",
+  description:
+    "Tokens and cost in USD of the workspace's Claude Code and Codex sessions, grouped by day, week (Monday start), month, model, project or session (ccusage-like reports). Each row: key, input_tokens (not read from cache), output_tokens, cache_creation_tokens, cache_read_tokens, total_tokens, cost_usd (null when no model could be priced; unpriced_models are left out of it), models; session rows carry session_id (the source's id), project_key and session_ref. Filters: since/until (YYYY-MM-DD, inclusive, in timezone, default UTC), project_key, source. Claude messages are counted once by message id + request id with their final usage, subagents included; prices are the LiteLLM snapshot ccusage bundles, plus the workspace's .casefile-config/pricing.json. Read-only.",
+  readOnly: true,
+  input: getUsageInputSchema,
+  inputHint: "group_by is day, week, month, model, project or session; dates are YYYY-MM-DD",
+  run: (ctx, input) => catalogUsage(ctx, input),
 });
 
 export const catalogTools = [searchSessionsTool];
