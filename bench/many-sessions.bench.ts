@@ -30,8 +30,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 3225);
 const PREPARE_ONLY = process.env.BENCH_PREPARE_ONLY === "1";
 const SEARCH_PHRASE = "auto-cleanup review tmux sessions";
 
-const CODEX_TEMPLATE = path.join(CORPUS, "codex/codemie-ai__codemie-code/src/agents/plugins/codex/tests/fixtures/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl");
-const CODEX_ID = "019e1625-789d-76c0-80ab-3724b5ddb799";
+// A real Codex Desktop session with user turns (the codemie fixture has none: prepare skips it as "no human trigger").
+const CODEX_TEMPLATE = path.join(CORPUS, "codex/jerometremblay__codex_log_viewer/codex_sessions/20260213134203_redacted_current_codex_session_jsonl_export.jsonl");
+const CODEX_ID = "019c581e-8542-7bb1-b7e1-7e6221c3047c";
 
 const uuid = (p: number, s: number) => `be25${String(p).padStart(4, "0")}-0000-4000-8000-${String(s).padStart(12, "0")}`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
