@@ -207,6 +207,20 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(count(await catalogProjects(ctx))).toBe(before + 1);
   }, 120_000);
 
+  it("the server's refresh fills seed 003 risk in the background, so a session list has nothing pending", async () => {
+    const { ctx } = await corpusSetup();
+    const db = catalogDb(ctx);
+    const stale = () => (db.prepare("SELECT count(*) AS n FROM sessions WHERE missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").get() as { n: number }).n;
+    expect(stale()).toBeGreaterThan(0);
+    await refreshCatalog(ctx, { risk: true });
+    expect(stale()).toBe(0);
+    const lists = (await allSessionLists(ctx, "catalog")) as { risk_pending: string[]; sessions: { risk_level: string | null }[] }[];
+    expect(lists.every((l) => l.risk_pending.length === 0)).toBe(true);
+    expect(lists.flatMap((l) => l.sessions).every((r) => r.risk_level !== null)).toBe(true);
+    // The same risk the list computes itself.
+    expect(lists).toEqual(await allSessionLists(ctx, "files"));
+  }, 120_000);
+
   it("get_usage from the catalog equals reading every transcript, for every grouping and filter, and follows a price override", async () => {
     const { ctx } = await corpusSetup();
     const inputs: GetUsageInput[] = [

@@ -171,14 +171,19 @@ export type CatalogRefresh = { projects: number; sessions_updated: number; lines
  * Brings the whole catalog in step with the workspace files (prepare, start-up sync, the
  * watcher): projects whose index moved are re-read, and every session whose file changed (size,
  * mtime) has its row rewritten and, when it grew, only its new lines indexed; unchanged sessions
- * cost one stat. Projects gone from the workspace are dropped.
+ * cost one stat. Projects gone from the workspace are dropped. With `risk` (the server's
+ * watcher, in the background), seed 003 risk is filled in for every session whose stored risk is
+ * older than its file, so a project page never waits on it (list_sessions computes it otherwise).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean } = {}): Promise<CatalogRefresh> {
   const h = handle(ctx);
   h.syncing += 1;
   try {
-    return await refreshWhole(ctx);
+    const done = await refreshWhole(ctx);
+    // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
+    if (options.risk) for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project));
+    return done;
   } finally {
     h.syncing -= 1;
   }

@@ -26,7 +26,8 @@ export function startSourceWatcher(): void {
       if (!s.unchanged) ctx.log.info(`[casefile] synced ${s.workspace}: ${s.sessions} session(s), ${s.files_read} source file(s) read, ${s.files_written} file(s) written`);
       // The catalog follows every sync (issue 25): only sessions whose files moved are re-read.
       if (s.unchanged && catalogInStep) return;
-      void refreshCatalog(ctx)
+      // Risk too: computed here in the background, a project page never waits on it.
+      void refreshCatalog(ctx, { risk: true })
         .then((r) => {
           // Pages read while the refresh ran were answered from the catalog as it was: they refetch now.
           if (r.sessions_updated > 0 || r.lines_indexed > 0 || !catalogInStep) getChangeFeed(ctx.workspaceRoot).announce();
