@@ -182,7 +182,7 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
   try {
     const done = await refreshWhole(ctx);
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
-    if (options.risk) for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project));
+    if (options.risk) for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS));
     return done;
   } finally {
     h.syncing -= 1;
@@ -313,6 +313,8 @@ type StoredSession = { id: number; session_ref: string; source_session_id: strin
 /** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
 export type RefreshOptions = { fts: boolean };
 
+/** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
+const BACKGROUND_RISK_WORKERS = 2;
 /** Longest a refresh keeps its write transaction open before committing (other processes' writers wait meanwhile). */
 const TX_MAX_MS = 200;
 /** When the open refresh transaction of a connection began (performance.now()). */
@@ -631,7 +633,7 @@ async function headSha(filePath: string, bytes: number): Promise<string> {
 }
 
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
-async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16): Promise<string[]> {
   const db = catalogDb(ctx);
   const stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
@@ -651,7 +653,7 @@ async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<st
       } else update.run(s.file_stamp, risk.risk_level, risk.reset_count, s.id);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(16, stale.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));
   return pending.sort();
 }
 
