@@ -5,6 +5,9 @@ import { isAppError } from "@/lib/errors";
 import { getChangeFeed } from "@/lib/ledger/change-feed";
 import { SourceWatcher } from "@/lib/workspace/source-watcher";
 
+/** How long after the server starts the source watcher starts: the first pages are answered before its scan and sync. */
+export const WATCH_START_DELAY_MS = 2_500;
+
 let started: SourceWatcher | null = null;
 /** Whether the catalog was brought in step once since start: later syncs that changed nothing skip it. */
 let catalogInStep = false;
