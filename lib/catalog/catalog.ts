@@ -230,7 +230,7 @@ export async function ensureProjects(ctx: CoreContext, options: RefreshOptions =
   // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
   // knows every project answers as it is rather than queue behind it: the refresh brings it in
   // step and the change feed tells the pages (issue 25: the server answers first).
-  if (handle(ctx).syncing > 0 && knowsEveryProject(ctx, await loadWorkspace(ctx), options)) return;
+  if (syncing(ctx) && knowsEveryProject(ctx, await loadWorkspace(ctx), options)) return;
   const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
@@ -260,7 +260,7 @@ export async function ensureProjects(ctx: CoreContext, options: RefreshOptions =
 export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
   const db = catalogDb(ctx);
   // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
-  if (handle(ctx).syncing > 0 && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
+  if (syncing(ctx) && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
     const stale = stmt(db, "SELECT session_ref FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp) ORDER BY session_ref").all(project.projectKey) as { session_ref: string }[];
     return Promise.resolve(stale.map((r) => r.session_ref));
   }
@@ -270,6 +270,11 @@ export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject):
     await refreshProject(ctx, project, ord, { fts: false });
     return refreshRisk(ctx, project);
   });
+}
+
+/** Whether a whole-catalog refresh is queued or running in this process (never opens the catalog: the workspace may not exist). */
+function syncing(ctx: CoreContext): boolean {
+  return (handles.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
 }
 
 /** Whether the catalog has a row for every project of the workspace (with `fts`, one whose lines were indexed at least once). */
