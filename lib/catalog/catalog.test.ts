@@ -113,6 +113,30 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(listsBefore).toEqual(await allSessionLists(ctx, "files"));
   }, 120_000);
 
+  it("resumes a session cut after any committed batch without duplicates or lost lines (progress is stored with each batch)", async () => {
+    const { ctx } = await corpusSetup();
+    const db = catalogDb(ctx);
+    // The longest session, cut back to a line in its middle as a commit between two batches would leave it.
+    const s = db.prepare("SELECT id, project_key, session_ref, session_path, indexed_lines FROM sessions ORDER BY indexed_lines DESC LIMIT 1").get() as { id: number; project_key: string; session_ref: string; session_path: string; indexed_lines: number };
+    const project = (await loadWorkspace(ctx)).projects.find((p) => p.projectKey === s.project_key)!;
+    const file = path.join(project.dir, s.session_path);
+    const lines = (await fs.readFile(file, "utf8")).split("\n");
+    const cut = Math.floor(s.indexed_lines / 2);
+    const bytes = Buffer.byteLength(lines.slice(0, cut).join("\n") + "\n");
+    expect(bytes).toBeGreaterThan(4096);
+    db.prepare("DELETE FROM lines_fts WHERE rowid > ? AND rowid <= ?").run((BigInt(s.id) << 32n) | BigInt(cut), (BigInt(s.id) << 32n) | 0xffffffffn);
+    db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, fts_stamp = NULL WHERE id = ?").run(bytes, cut, s.id);
+    // Lines are compared: a real cut leaves tool and error counts at the cut too, this imitation does not.
+    const expectedLines = dump(ctx).lines.length;
+    await refreshCatalog(ctx);
+    const resumed = dump(ctx);
+    expect(resumed.lines.length).toBeGreaterThan(expectedLines);
+    closeCatalog(ctx);
+    await fs.rm(catalogPath(ctx.workspaceRoot));
+    await refreshCatalog(ctx);
+    expect(dump(ctx).lines).toEqual(resumed.lines);
+  }, 120_000);
+
   it("searches with precision and recall against a scan of the same text, with the filters", async () => {
     const { ctx } = await corpusSetup();
     const ws = await loadWorkspace(ctx);

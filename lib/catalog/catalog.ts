@@ -555,48 +555,49 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
  * Adds a session file's lines to the full-text index: from where it stopped when the file grew
  * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
  * a line still being written is taken when it ends. Tools, files and errors are counted with it.
+ * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
+ * a commit or a crash cuts, the next run resumes exactly after the last stored line.
  */
 async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean): Promise<number> {
   const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
   const st = await fs.stat(filePath);
-  // A file never indexed has no head to compare (and no rows to delete but orphans of an interrupted run).
-  const head = at.indexed_bytes === 0 ? null : await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
-  let offset = at.indexed_bytes;
-  let line = at.indexed_lines;
-  if (at.indexed_bytes === 0 || st.size < at.indexed_bytes || head !== at.head_sha) {
-    if (!fresh) atomically(db, () => {
+  // The file's head as it is now: it must hash as stored for the file to have only grown.
+  const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
+  const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
+  const offset = resumable ? at.indexed_bytes : 0;
+  let line = resumable ? at.indexed_lines : 0;
+  if (!resumable && !fresh) {
+    atomically(db, () => {
       deleteSessionLines(db, sessionId);
       stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
       stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(sessionId);
-      stmt(db, "UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
+      stmt(db, "UPDATE sessions SET error_count = 0, indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = ?").run(sessionId);
     });
-    offset = 0;
-    line = 0;
   }
   const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
   const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
   const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
-  const addErrors = stmt(db, "UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
+  const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
   let batch: { text: string; line: number }[] = [];
-  let errors = 0;
-  let added = 0;
-  const flush = () => atomically(db, () => {
-    for (const b of batch) {
-      const facts = lineFacts(b.text);
-      if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
-      for (const tool of facts.tools) addTool.run(sessionId, tool);
-      for (const file of facts.files) addFile.run(sessionId, file);
-      if (facts.error) errors += 1;
-    }
-    addErrors.run(errors, sessionId);
-    errors = 0;
-    batch = [];
-  });
-  let carry: Buffer | null = null;
   let consumed = offset;
   // Read from the start, the head is hashed from the first chunk rather than read again.
   const heads: Buffer[] = [];
   let headBytes = 0;
+  const headOf = (bytes: number) => sha256((offset === 0 ? Buffer.concat(heads) : fileHead!).subarray(0, Math.min(HEAD_BYTES, bytes)));
+  const flush = () =>
+    atomically(db, () => {
+      let errors = 0;
+      for (const b of batch) {
+        const facts = lineFacts(b.text);
+        if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
+        for (const tool of facts.tools) addTool.run(sessionId, tool);
+        for (const file of facts.files) addFile.run(sessionId, file);
+        if (facts.error) errors += 1;
+      }
+      progress.run(errors, consumed, line, headOf(consumed), sessionId);
+      batch = [];
+    });
+  let carry: Buffer | null = null;
   for await (const chunk of createReadStream(filePath, { start: offset, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     if (offset === 0 && headBytes < HEAD_BYTES) {
       heads.push(chunk.subarray(0, HEAD_BYTES - headBytes));
@@ -606,7 +607,6 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
     let start = 0;
     for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
       line += 1;
-      added += 1;
       const text = buf.toString("utf8", start, nl);
       if (text.trim() !== "") batch.push({ text, line });
       consumed += nl + 1 - start;
@@ -619,22 +619,23 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
     carry = start < buf.length ? buf.subarray(start) : null;
   }
   flush();
-  const headLength = Math.min(HEAD_BYTES, consumed);
-  const newHead =
-    offset === 0 ? createHash("sha256").update(Buffer.concat(heads).subarray(0, headLength)).digest("hex") : at.indexed_bytes >= HEAD_BYTES ? at.head_sha : await headSha(filePath, headLength);
-  stmt(db, "UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, newHead, sessionId);
-  return added;
+  return line - (resumable ? at.indexed_lines : 0);
 }
 
-async function headSha(filePath: string, bytes: number): Promise<string> {
+/** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */
+async function readHead(filePath: string): Promise<Buffer> {
   const fh = await fs.open(filePath, "r");
   try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return createHash("sha256").update(buf.subarray(0, bytesRead)).digest("hex");
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
   }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
