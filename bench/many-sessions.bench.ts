@@ -9,7 +9,8 @@
  * Defaults are the issue's size (200 × 100 × 540 KB ≈ 10.8 GB); env BENCH_PROJECTS,
  * BENCH_SESSIONS_PER_PROJECT, BENCH_SESSION_BYTES, BENCH_CODEX_EVERY, BENCH_DIR, BENCH_PORT
  * scale it. Needs `npx next build` first. Deletes what it made unless BENCH_KEEP=1; BENCH_REUSE=1
- * (with BENCH_KEEP=1) measures the server again on the workspace a kept run left.
+ * (with BENCH_KEEP=1) measures the server again on the workspace a kept run left;
+ * BENCH_PREPARE_ONLY=1 stops after the prepare figures (no build needed).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -26,10 +27,12 @@ const SESSION_BYTES = Number(process.env.BENCH_SESSION_BYTES ?? 540_000);
 const CODEX_EVERY = Number(process.env.BENCH_CODEX_EVERY ?? 10);
 const DIR = process.env.BENCH_DIR ?? "/work/.bench-many-sessions";
 const PORT = Number(process.env.BENCH_PORT ?? 3225);
+const PREPARE_ONLY = process.env.BENCH_PREPARE_ONLY === "1";
 const SEARCH_PHRASE = "auto-cleanup review tmux sessions";
 
-const CODEX_TEMPLATE = path.join(CORPUS, "codex/codemie-ai__codemie-code/src/agents/plugins/codex/tests/fixtures/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl");
-const CODEX_ID = "019e1625-789d-76c0-80ab-3724b5ddb799";
+// A real Codex Desktop session with user turns (the codemie fixture has none: prepare skips it as "no human trigger").
+const CODEX_TEMPLATE = path.join(CORPUS, "codex/jerometremblay__codex_log_viewer/codex_sessions/20260213134203_redacted_current_codex_session_jsonl_export.jsonl");
+const CODEX_ID = "019c581e-8542-7bb1-b7e1-7e6221c3047c";
 
 const uuid = (p: number, s: number) => `be25${String(p).padStart(4, "0")}-0000-4000-8000-${String(s).padStart(12, "0")}`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
@@ -187,7 +190,7 @@ async function threeLoads(label: string, fn: () => Promise<{ ms: number; status:
 
 async function main(): Promise<void> {
   if (!existsSync(CORPUS)) throw new Error(`needs the corpus at ${CORPUS}`);
-  if (!existsSync(path.join(REPO, ".next", "BUILD_ID"))) throw new Error("run `npx next build` first");
+  if (!PREPARE_ONLY && !existsSync(path.join(REPO, ".next", "BUILD_ID"))) throw new Error("run `npx next build` first");
   if (process.env.BENCH_REUSE !== "1") await fs.rm(DIR, { recursive: true, force: true });
   try {
     await run();
@@ -213,7 +216,7 @@ async function run(): Promise<void> {
   const prep = timedCommand(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "prepare", "--workspace", ws, "--claude", path.join(src, "claude"), "--codex", path.join(src, "codex"), "--json"]);
   const catalogBytes = statSync(path.join(ws, ".casefile", "catalog.sqlite")).size + (statSync(path.join(ws, ".casefile", "catalog.sqlite-wal"), { throwIfNoEntry: false })?.size ?? 0);
   console.log(`${"prepare (with catalog + FTS) vs cp -r + wc -l".padEnd(44)} ${sec(prep.ms)} vs ${sec(cpMs)} = ${(prep.ms / cpMs).toFixed(1)}×, peak RSS ${(prep.peakKb / 1024).toFixed(0)} MB, catalog ${mb(catalogBytes)}`);
-
+  if (PREPARE_ONLY) return;
   return serve(ws);
 }
 

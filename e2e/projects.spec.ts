@@ -26,6 +26,15 @@ test.describe("home", () => {
     await expect(page.getByRole("table", { name: "Sessions" })).toBeVisible();
   });
 
+  test("lists the projects most recently active first, with dates and tokens (issue 25)", async ({ homePage, page }) => {
+    await homePage.goto();
+    await expect(page.getByRole("columnheader", { name: "Last activity" })).toBeVisible();
+    await expect(page.getByRole("columnheader", { name: "Tokens" })).toBeVisible();
+    const times = (await page.locator("tbody time[datetime]").evaluateAll((els) => els.map((e) => e.getAttribute("datetime") ?? ""))).filter((t) => t !== "");
+    expect(times.length).toBeGreaterThan(1);
+    expect(times).toEqual([...times].sort((a, b) => Date.parse(b) - Date.parse(a)));
+  });
+
   test("lists the corpus projects", async ({ homePage }) => {
     test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
     await homePage.goto();

@@ -107,7 +107,7 @@ describe(`a session of ${TURNS.toLocaleString("en")} turns (issue 12, item 7)`, 
     expect(JSON.parse(cli)).toEqual({
       status: "ok",
       count: 1,
-      projects: [{ project_key: projectKey, project_label: "project", session_count: 1, turn_count: TURNS, cwd: "/home/big/project", git_branch: "main", broken_rows: [] }],
+      projects: [{ project_key: projectKey, project_label: "project", session_count: 1, turn_count: TURNS, cwd: "/home/big/project", git_branch: "main", broken_rows: [], last_activity_at: new Date(Date.UTC(2026, 10, 1) + TURNS * 1000).toISOString(), total_tokens: 3 * TURNS }],
     });
     const tools = (await mcp.listTools()).tools.find((t) => t.name === "list_projects");
     expect(tools?.annotations?.readOnlyHint).toBe(true);

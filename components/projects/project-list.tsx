@@ -4,14 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
-import { formatCount } from "@/components/format/format";
+import { formatCount, formatLocalDateTime } from "@/components/format/format";
 import { PendingHint } from "@/components/navigation/pending-hint";
 import { routes } from "@/components/navigation/routes";
 import { ProjectOrigin } from "@/components/projects/project-origin";
 import { overviewQuery } from "@/components/projects/queries";
 import type { WorkspaceOverview } from "@/lib/overview/schema";
 
-/** The workspace's projects with counts and live evidence and synthesis coverage. */
+/** The workspace's projects, most recently active first, with last activity, counts, tokens and live evidence and synthesis coverage. */
 export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
   const { data } = useQuery(overviewQuery(initial));
   const projects = data.projects;
@@ -31,8 +31,10 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
           <tr>
             <th scope="col" className="px-3 py-2 font-semibold">Project</th>
             <th scope="col" className="hidden px-3 py-2 font-semibold md:table-cell">Key</th>
+            <th scope="col" className="px-3 py-2 font-semibold" aria-sort="descending">Last activity</th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">Sessions</th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">Turns</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">Tokens</th>
             <th scope="col" className="px-3 py-2 font-semibold">Evidence</th>
             <th scope="col" className="px-3 py-2 font-semibold">Synthesis</th>
           </tr>
@@ -51,22 +53,28 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
                 )}
               </td>
               <td className="hidden px-3 py-2 font-mono text-xs text-muted md:table-cell">{project.project_key}</td>
+              <td className="px-3 py-2 text-xs whitespace-nowrap">
+                <time dateTime={project.last_activity_at ?? undefined} title={project.last_activity_at ?? undefined} className="tabular-nums" suppressHydrationWarning>
+                  {formatLocalDateTime(project.last_activity_at)}
+                </time>
+              </td>
               <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.session_count)}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatCount(project.turn_count)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{project.total_tokens === null ? "—" : formatCount(project.total_tokens)}</td>
               {project.source_kind === "control-plane" ? (
                 <td colSpan={2} className="px-3 py-2 text-xs text-muted">
                   Control Plane ledgers
                 </td>
               ) : (
                 <>
-              <td className="px-3 py-2">
-                <CoverageMeter withChain={project.turns_with_chain} total={project.turn_count} label={`Evidence coverage of ${project.project_label}`} />
-              </td>
-              <td className="px-3 py-2">
-                <Link href={routes.synthesis(project.project_key)} className="hover:underline">
-                  <CoverageMeter withChain={project.covered_turns} total={project.turn_count} what="are covered by a work item" label={`Synthesis coverage of ${project.project_label}`} />
-                </Link>
-              </td>
+                  <td className="px-3 py-2">
+                    <CoverageMeter withChain={project.turns_with_chain} total={project.turn_count} label={`Evidence coverage of ${project.project_label}`} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <Link href={routes.synthesis(project.project_key)} className="hover:underline">
+                      <CoverageMeter withChain={project.covered_turns} total={project.turn_count} what="are covered by a work item" label={`Synthesis coverage of ${project.project_label}`} />
+                    </Link>
+                  </td>
                 </>
               )}
             </tr>

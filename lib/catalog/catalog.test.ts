@@ -8,12 +8,16 @@ import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
+import { catalogUsage } from "@/lib/catalog/usage";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { listSessions } from "@/lib/forensics/list-sessions";
+import { getUsage } from "@/lib/forensics/usage-tool";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { listProjects } from "@/lib/workspace/projects";
 import { catalogPath } from "@/lib/fs/workspace-layout";
+import type { GetUsageInput } from "@/lib/usage/schema";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const CLAUDE = path.join(SHARED_DIR, "corpus", "claude-code");
@@ -90,9 +94,47 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(rebuilt).toEqual(incremental);
     // Deleting it loses nothing: the lists are the same, and the same as computed from the files.
     expect(await catalogProjects(ctx)).toEqual(projectsBefore);
-    expect(projectsBefore).toEqual(await listProjects(ctx));
+    // The files oracle lists in directory order without activity; the catalog adds activity and tokens and sorts by it.
+    const byKey = (a: { project_key: string }, b: { project_key: string }) => a.project_key.localeCompare(b.project_key);
+    expect(projectsBefore.map(({ last_activity_at: _at, total_tokens: _tokens, ...p }) => p).sort(byKey)).toEqual((await listProjects(ctx)).sort(byKey));
+    // Most recently active first: each project's last activity is its sessions' latest record (list_sessions' ended_at, else started_at), and tokens their sum.
+    const lists = (await allSessionLists(ctx, "files")) as { project_key: string; sessions: { started_at: string | null; ended_at: string | null; total_tokens: number | null }[] }[];
+    for (const p of projectsBefore) {
+      const sessions = lists.find((l) => l.project_key === p.project_key)!.sessions;
+      const times = sessions.map((s) => s.ended_at ?? s.started_at).filter((t): t is string => t !== null).sort();
+      expect(p.last_activity_at, p.project_key).toBe(times.at(-1) ?? null);
+      const tokens = sessions.map((s) => s.total_tokens).filter((t): t is number => t !== null);
+      expect(p.total_tokens, p.project_key).toBe(tokens.length === 0 ? null : tokens.reduce((a, b) => a + b, 0));
+    }
+    const activity = projectsBefore.map((p) => p.last_activity_at).filter((t) => t !== null);
+    expect(activity.length).toBeGreaterThan(2);
+    expect(activity).toEqual([...activity].sort().reverse());
     expect(await allSessionLists(ctx, "catalog")).toEqual(listsBefore);
     expect(listsBefore).toEqual(await allSessionLists(ctx, "files"));
+  }, 120_000);
+
+  it("resumes a session cut after any committed batch without duplicates or lost lines (progress is stored with each batch)", async () => {
+    const { ctx } = await corpusSetup();
+    const db = catalogDb(ctx);
+    // The longest session, cut back to a line in its middle as a commit between two batches would leave it.
+    const s = db.prepare("SELECT id, project_key, session_ref, session_path, indexed_lines FROM sessions ORDER BY indexed_lines DESC LIMIT 1").get() as { id: number; project_key: string; session_ref: string; session_path: string; indexed_lines: number };
+    const project = (await loadWorkspace(ctx)).projects.find((p) => p.projectKey === s.project_key)!;
+    const file = path.join(project.dir, s.session_path);
+    const lines = (await fs.readFile(file, "utf8")).split("\n");
+    const cut = Math.floor(s.indexed_lines / 2);
+    const bytes = Buffer.byteLength(lines.slice(0, cut).join("\n") + "\n");
+    expect(bytes).toBeGreaterThan(4096);
+    db.prepare("DELETE FROM lines_fts WHERE rowid > ? AND rowid <= ?").run((BigInt(s.id) << 32n) | BigInt(cut), (BigInt(s.id) << 32n) | 0xffffffffn);
+    db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, fts_stamp = NULL WHERE id = ?").run(bytes, cut, s.id);
+    // Lines are compared: a real cut leaves tool and error counts at the cut too, this imitation does not.
+    const expectedLines = dump(ctx).lines.length;
+    await refreshCatalog(ctx);
+    const resumed = dump(ctx);
+    expect(resumed.lines.length).toBeGreaterThan(expectedLines);
+    closeCatalog(ctx);
+    await fs.rm(catalogPath(ctx.workspaceRoot));
+    await refreshCatalog(ctx);
+    expect(dump(ctx).lines).toEqual(resumed.lines);
   }, 120_000);
 
   it("searches with precision and recall against a scan of the same text, with the filters", async () => {
@@ -140,6 +182,95 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     // A hit names its turn when the line lies inside one.
     const inTurn = (await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "phantom", limit: 200 }))).hits.find((h) => h.turn_ref !== null);
     expect(inTurn?.turn_ref).toMatch(/^T\d{4,}$/);
+  }, 120_000);
+
+  it("finds API errors, summaries and hook commands of a corpus session, at their lines", async () => {
+    const { sources, ctx } = await corpusSetup();
+    // The corpus has no api_error record (contract §2.6 [3p]): append six, shaped as Claude Code writes them, to a real 2.1.39 session.
+    const file = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+    const before = (await fs.readFile(file, "utf8")).split("\n").filter((l) => l !== "").length;
+    const apiError = (attempt: number) => JSON.stringify({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/home/USER/projects/spotter", sessionId: "258c7280-ae70-4798-800f-63464d01a85d", version: "2.1.39", type: "system", subtype: "api_error", level: "error", error: { status: 529, headers: {}, requestID: `req_${attempt}`, error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }, retryInMs: 500 * attempt, retryAttempt: attempt, maxRetries: 10, timestamp: "2026-02-11T22:00:00.000Z", uuid: `a0000000-0000-4000-8000-00000000000${attempt}` });
+    await fs.appendFile(file, `${[1, 2, 3, 4, 5, 6].map(apiError).join("\n")}\n`);
+    await syncWorkspace(ctx);
+    await refreshCatalog(ctx);
+    const overloaded = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "overloaded", limit: 50 }));
+    expect(overloaded.total).toBe(6);
+    expect(overloaded.hits.map((h) => h.line_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((i) => before + i));
+    expect(overloaded.hits[0]!.snippet).toMatch(/API error 529.*\[\[overloaded\]\]_error/i);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "API error 529" }))).total).toBe(6);
+    // A summary record's title and a stop hook's command are found where they are written.
+    const ws = await loadWorkspace(ctx);
+    const lineOf = async (hit: { project_key: string; session_ref: string; line_number: number }) => {
+      const project = ws.projects.find((p) => p.projectKey === hit.project_key)!;
+      const row = project.rows.find((r) => r.session_ref === hit.session_ref)!;
+      return (await fs.readFile(path.join(project.dir, row.session_path), "utf8")).split("\n")[hit.line_number - 1]!;
+    };
+    const summary = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "Session File Analysis Missing User Message", limit: 50 }));
+    expect(summary.total).toBeGreaterThan(0);
+    for (const h of summary.hits) expect(JSON.parse(await lineOf(h))).toMatchObject({ type: "summary" });
+    const hook = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "tmux-waiting.sh", limit: 200 }));
+    const hookTypes = new Set<string>();
+    for (const h of hook.hits) hookTypes.add(String((JSON.parse(await lineOf(h)) as { subtype?: string }).subtype));
+    expect(hookTypes.has("stop_hook_summary")).toBe(true);
+  }, 120_000);
+
+  it("answers the lists from the catalog as it is while the sync's refresh runs, and is in step once it is done", async () => {
+    const { sources, ctx } = await corpusSetup();
+    const spotter = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts");
+    const newId = "0c0ffee0-0000-4000-8000-000000000026";
+    await fs.writeFile(path.join(spotter, `${newId}.jsonl`), (await fs.readFile(path.join(spotter, "short.jsonl"), "utf8")).replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${newId}"`));
+    await syncWorkspace(ctx);
+    const count = (projects: { session_count: number }[]) => projects.reduce((n, p) => n + p.session_count, 0);
+    const before = count((catalogDb(ctx).prepare("SELECT session_count FROM projects").all() as { session_count: number }[]));
+    let done = false;
+    const refresh = refreshCatalog(ctx).then(() => (done = true));
+    const during = await catalogProjects(ctx);
+    expect(done).toBe(false);
+    expect(count(during)).toBe(before);
+    await refresh;
+    expect(count(await catalogProjects(ctx))).toBe(before + 1);
+  }, 120_000);
+
+  it("the server's refresh fills seed 003 risk in the background, so a session list has nothing pending", async () => {
+    const { ctx } = await corpusSetup();
+    const db = catalogDb(ctx);
+    const stale = () => (db.prepare("SELECT count(*) AS n FROM sessions WHERE missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").get() as { n: number }).n;
+    expect(stale()).toBeGreaterThan(0);
+    await refreshCatalog(ctx, { risk: true });
+    expect(stale()).toBe(0);
+    const lists = (await allSessionLists(ctx, "catalog")) as { risk_pending: string[]; sessions: { risk_level: string | null }[] }[];
+    expect(lists.every((l) => l.risk_pending.length === 0)).toBe(true);
+    expect(lists.flatMap((l) => l.sessions).every((r) => r.risk_level !== null)).toBe(true);
+    // The same risk the list computes itself.
+    expect(lists).toEqual(await allSessionLists(ctx, "files"));
+  }, 120_000);
+
+  it("get_usage from the catalog equals reading every transcript, for every grouping and filter, and follows a price override", async () => {
+    const { ctx } = await corpusSetup();
+    const inputs: GetUsageInput[] = [
+      { group_by: "day" },
+      { group_by: "model" },
+      { group_by: "session" },
+      { group_by: "project", source: "codex" },
+      { group_by: "week", since: "2026-01-01", timezone: "Europe/Vilnius" },
+      { group_by: "month", until: "2025-12-31" },
+      { group_by: "day", since: "2026-02-11", until: "2026-02-12" },
+    ];
+    for (const input of inputs) {
+      const fromCatalog = await catalogUsage(ctx, input);
+      expect(fromCatalog, JSON.stringify(input)).toEqual(await getUsage(ctx, input));
+      expect(fromCatalog.status).toBe("ok");
+    }
+    expect(((await catalogUsage(ctx, { group_by: "model" })) as { totals: { total_tokens: number } }).totals.total_tokens).toBeGreaterThan(0);
+    expect(await catalogUsage(ctx, { group_by: "day", project_key: "nope" })).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
+    // A price override reprices the stored rows: still the transcripts' answer.
+    const first = (await catalogUsage(ctx, { group_by: "model" })) as { rows: { key: string }[] };
+    const model = first.rows[0]!.key;
+    await fs.mkdir(path.dirname(pricingOverrideFile(ctx.workspaceRoot)), { recursive: true });
+    await fs.writeFile(pricingOverrideFile(ctx.workspaceRoot), JSON.stringify({ models: { [model]: { input_per_mtok: 1000, output_per_mtok: 1000 } } }));
+    const repriced = await catalogUsage(ctx, { group_by: "model" });
+    expect(repriced).toEqual(await getUsage(ctx, { group_by: "model" }));
+    expect(repriced).not.toEqual(first);
   }, 120_000);
 
   it("refuses a query too short for the trigram index with a clear error", () => {

@@ -23,10 +23,12 @@ import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
+import { BUCKET_MS } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 7;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
@@ -45,6 +47,7 @@ CREATE TABLE sessions (
   file_stamp TEXT, fts_stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
   started_at TEXT, ended_at TEXT, duration_seconds REAL, turn_count INTEGER NOT NULL, first_user_message TEXT,
   subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER, cost_usd REAL,
+  usage_buckets TEXT, usage_last_ms REAL, usage_stamp TEXT,
   status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
   risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, error_count INTEGER NOT NULL DEFAULT 0, missing INTEGER NOT NULL DEFAULT 0,
   UNIQUE (project_key, session_ref)
@@ -58,7 +61,22 @@ CREATE TABLE session_files (session_id INTEGER NOT NULL, path TEXT NOT NULL, PRI
 CREATE VIRTUAL TABLE lines_fts USING fts5 (body, session_id UNINDEXED, line_number UNINDEXED, tokenize = 'trigram');
 `;
 
-type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown> };
+/**
+ * A line's rowid in `lines_fts`: the session id in the high 32 bits, the line number in the low
+ * ones, so a session's rows are one rowid range (FTS5 deletes a range through its b-tree; a
+ * filter on an UNINDEXED column scans the whole table, which made indexing 20,000 new sessions quadratic).
+ */
+function lineRowid(sessionId: number, line: number): bigint {
+  return (BigInt(sessionId) << 32n) | BigInt(line);
+}
+
+/** Deletes every full-text row of a session (its rowid range). */
+function deleteSessionLines(db: Database.Database, sessionId: number): void {
+  stmt(db, "DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
+}
+
+/** An open catalog: `queue` serializes this process's refreshes; `syncing` counts whole-catalog refreshes queued or running. */
+type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown>; syncing: number };
 const handles = processWide("catalog:handles", () => new Map<string, Handle>());
 
 /**
@@ -92,10 +110,13 @@ function handle(ctx: CoreContext): Handle {
   }
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
+  // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
+  // and each checkpoint copies them again (1,800 sessions: ~25 % less wall time, measured).
+  db.pragma("wal_autocheckpoint = 16384");
   db.pragma("busy_timeout = 5000");
   // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
   db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
-  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve() };
+  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve(), syncing: 0 };
   handles.set(ctx.workspaceRoot, made);
   return made;
 }
@@ -114,15 +135,36 @@ function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
+export type SessionUsageFacts = {
+  output_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  /** The session's usage buckets (lib/usage), JSON; a bucket without a time has `startMs: null`. */
+  usage_buckets: string;
+  /** End of the session's last timed bucket (epoch ms), null when none is timed. */
+  usage_last_ms: number | null;
+  /** {@link pricingStamp} the costs were computed with. */
+  usage_stamp: string;
+};
+
 /**
- * The one function the catalog reads a session's token totals through (issue 28 owns the
- * accounting; switch the source here): output and total tokens over the indexed turns, null when
- * no turn's count is known.
+ * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
+ * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
+ * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<{ output_tokens: number | null; total_tokens: number | null; cost_usd: number | null }> {
-  const { totals } = await readSessionUsage(ctx, session);
-  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
-  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
+  const stamp = pricingStamp(ctx);
+  const { totals, buckets } = await readSessionUsage(ctx, session);
+  const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
+  const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
+  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
+  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd, ...facts };
+}
+
+/** The workspace's price override file's stamp (`-` when absent): costs computed under another stamp are recomputed. */
+export function pricingStamp(ctx: CoreContext): string {
+  return stampOf(pricingOverrideFile(ctx.workspaceRoot));
 }
 
 /** What a refresh did: sessions whose rows were (re)written, and lines added to the full-text index. */
@@ -132,16 +174,31 @@ export type CatalogRefresh = { projects: number; sessions_updated: number; lines
  * Brings the whole catalog in step with the workspace files (prepare, start-up sync, the
  * watcher): projects whose index moved are re-read, and every session whose file changed (size,
  * mtime) has its row rewritten and, when it grew, only its new lines indexed; unchanged sessions
- * cost one stat. Projects gone from the workspace are dropped.
+ * cost one stat. Projects gone from the workspace are dropped. With `risk` (the server's
+ * watcher, in the background), seed 003 risk is filled in for every session whose stored risk is
+ * older than its file, so a project page never waits on it (list_sessions computes it otherwise).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export function refreshCatalog(ctx: CoreContext): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean } = {}): Promise<CatalogRefresh> {
+  const h = handle(ctx);
+  h.syncing += 1;
+  try {
+    const done = await refreshWhole(ctx);
+    // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
+    if (options.risk) for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS));
+    return done;
+  } finally {
+    h.syncing -= 1;
+  }
+}
+
+function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
   return serialized(ctx, () => withIndexLock(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
     const db = catalogDb(ctx);
     const keep = new Set(ws.projects.map((p) => p.projectKey));
-    for (const row of db.prepare("SELECT project_key FROM projects").all() as { project_key: string }[]) {
+    for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
       if (!keep.has(row.project_key)) dropProject(db, row.project_key);
     }
     for (const [ord, project] of ws.projects.entries()) {
@@ -168,14 +225,19 @@ function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
  * project.json, evidence folder or synthesis envelope moved since the catalog last saw them,
  * with O(projects) stats; a project new to the catalog is read whole. With `fts` (search), a
  * project whose lines were never indexed at its current index is indexed too; lines a session
- * gains without an index change are the sync's to index ({@link refreshCatalog}).
+ * gains without an index change are the sync's to index ({@link refreshCatalog}). While a
+ * {@link refreshCatalog} is queued or running, a catalog that knows every project is read as it is.
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+export async function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+  // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
+  // knows every project answers as it is rather than queue behind it: the refresh brings it in
+  // step and the change feed tells the pages (issue 25: the server answers first).
+  if (syncing(ctx) && knowsEveryProject(ctx, await loadWorkspace(ctx), options)) return;
   const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
-    const stored = new Map((db.prepare("SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const stored = new Map((stmt(db, "SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
     const keep = new Set(ws.projects.map((p) => p.projectKey));
     for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
     for (const [ord, project] of ws.projects.entries()) {
@@ -183,7 +245,7 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
       const indexStamp = projectIndexStamp(project);
       if (!row || row.index_stamp !== indexStamp || (options.fts && row.fts_stamp !== indexStamp)) await refreshProject(ctx, project, ord, options);
       else {
-        if (row.ord !== ord) db.prepare("UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
+        if (row.ord !== ord) stmt(db, "UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
       }
     }
@@ -199,12 +261,30 @@ export function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  const db = catalogDb(ctx);
+  // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
+  if (syncing(ctx) && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
+    const stale = stmt(db, "SELECT session_ref FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp) ORDER BY session_ref").all(project.projectKey) as { session_ref: string }[];
+    return Promise.resolve(stale.map((r) => r.session_ref));
+  }
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
     await refreshProject(ctx, project, ord, { fts: false });
     return refreshRisk(ctx, project);
   });
+}
+
+/** Whether a whole-catalog refresh is queued or running in this process (never opens the catalog: the workspace may not exist). */
+function syncing(ctx: CoreContext): boolean {
+  return (handles.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
+}
+
+/** Whether the catalog has a row for every project of the workspace (with `fts`, one whose lines were indexed at least once). */
+function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }, options: RefreshOptions): boolean {
+  const rows = stmt(catalogDb(ctx), "SELECT project_key, fts_stamp FROM projects").all() as { project_key: string; fts_stamp: string | null }[];
+  const known = new Map(rows.map((r) => [r.project_key, r.fts_stamp]));
+  return ws.projects.every((p) => known.has(p.projectKey) && (!options.fts || known.get(p.projectKey) !== null));
 }
 
 function projectIndexStamp(project: LoadedProject): string {
@@ -221,19 +301,19 @@ function stampOf(file: string): string {
 }
 
 function dropProject(db: Database.Database, projectKey: string): void {
-  const ids = (db.prepare("SELECT id FROM sessions WHERE project_key = ?").all(projectKey) as { id: number }[]).map((r) => r.id);
-  db.transaction(() => {
+  const ids = (stmt(db, "SELECT id FROM sessions WHERE project_key = ?").all(projectKey) as { id: number }[]).map((r) => r.id);
+  atomically(db, () => {
     for (const id of ids) dropSessionRows(db, id);
-    db.prepare("DELETE FROM sessions WHERE project_key = ?").run(projectKey);
-    db.prepare("DELETE FROM projects WHERE project_key = ?").run(projectKey);
-  })();
+    stmt(db, "DELETE FROM sessions WHERE project_key = ?").run(projectKey);
+    stmt(db, "DELETE FROM projects WHERE project_key = ?").run(projectKey);
+  });
 }
 
 function dropSessionRows(db: Database.Database, id: number): void {
-  db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(id);
-  db.prepare("DELETE FROM turns WHERE session_id = ?").run(id);
-  db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(id);
-  db.prepare("DELETE FROM session_files WHERE session_id = ?").run(id);
+  deleteSessionLines(db, id);
+  stmt(db, "DELETE FROM turns WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(id);
 }
 
 type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
@@ -241,33 +321,94 @@ type StoredSession = { id: number; session_ref: string; source_session_id: strin
 /** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
 export type RefreshOptions = { fts: boolean };
 
+/** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
+const BACKGROUND_RISK_WORKERS = 2;
+/** Longest a refresh keeps its write transaction open before committing (other processes' writers wait meanwhile). */
+const TX_MAX_MS = 200;
+/** When the open refresh transaction of a connection began (performance.now()). */
+const txStarted = new WeakMap<Database.Database, number>();
+
+/**
+ * Brings one project's rows in step in few SQLite transactions (refreshes of a workspace run one
+ * at a time: {@link serialized}), committed every {@link TX_MAX_MS} ms ({@link commitIfDue}): a
+ * commit per session and per statement was a third of the CPU of cataloguing many small
+ * sessions (issue 25). What was committed is consistent: a session's progress is written after
+ * its rows, and rows of an interrupted session are deleted when it is indexed again.
+ */
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, options);
+  db.exec("BEGIN");
+  txStarted.set(db, performance.now());
+  try {
+    const done = await refreshProjectRows(ctx, project, ord, options);
+    if (db.inTransaction) db.exec("COMMIT");
+    return done;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    txStarted.delete(db);
+  }
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, prepared once per connection (preparing is a third of a small statement's cost). */
+function stmt(db: Database.Database, sql: string): Database.Statement {
+  let map = statements.get(db);
+  if (!map) statements.set(db, (map = new Map()));
+  let prepared = map.get(sql);
+  if (!prepared) map.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}
+
+/**
+ * Runs `fn` in a transaction, or inside the refresh's open one as it is: better-sqlite3 would
+ * open a savepoint, and FTS5 writes a new index segment at every savepoint (to merge later).
+ */
+function atomically(db: Database.Database, fn: () => void): void {
+  if (db.inTransaction) fn();
+  else db.transaction(fn)();
+}
+
+/** Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS} ms. */
+function commitIfDue(db: Database.Database): void {
+  const since = txStarted.get(db);
+  if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
+  db.exec("COMMIT");
+  db.exec("BEGIN");
+  txStarted.set(db, performance.now());
+}
+
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
+  const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
-  const known = db.prepare("SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
+  const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
   if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
-    (db.prepare("SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
+    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
   const refs = new Set(project.rows.map((r) => r.session_ref));
   for (const [ref, row] of stored) {
     if (refs.has(ref)) continue;
-    db.transaction(() => {
+    atomically(db, () => {
       dropSessionRows(db, row.id);
-      db.prepare("DELETE FROM sessions WHERE id = ?").run(row.id);
-    })();
+      stmt(db, "DELETE FROM sessions WHERE id = ?").run(row.id);
+    });
   }
   let sessionsUpdated = 0;
   let linesIndexed = 0;
   for (const [i, row] of project.rows.entries()) {
     const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
+    commitIfDue(db);
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
-  if (options.fts) db.prepare("UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
+  if (options.fts) stmt(db, "UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
   await refreshCoverage(ctx, project, indexStamp);
   return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
 }
@@ -275,7 +416,7 @@ async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: num
 /** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
 async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
   const origin = await getProjectOrigin(ctx, project);
-  catalogDb(ctx).prepare(
+  stmt(catalogDb(ctx), 
     `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
      VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
      ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
@@ -296,10 +437,10 @@ async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: numb
 async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
   const stamp = coverageStamp(project, indexStamp);
   const db = catalogDb(ctx);
-  const stored = db.prepare("SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
+  const stored = stmt(db, "SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
   if (stored?.coverage_stamp === stamp) return;
   const [evidence, synthesis] = await Promise.all([evidenceCoverage(ctx, project.projectKey), getSynthesisState(ctx, project.projectKey)]);
-  db.prepare("UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
+  stmt(db, "UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
     .run(stamp, evidence.turns_with_chain, synthesis.counts.covered_turns, synthesis.counts.indexed_turns, synthesis.complete ? 1 : 0, synthesis.envelope !== null ? 1 : 0, project.projectKey);
 }
 
@@ -328,52 +469,55 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;
   const ftsFresh = !options.fts || (sameIdentity && stored.fts_stamp === fileStamp);
   if (rowsFresh && ftsFresh) {
-    db.prepare("UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
+    stmt(db, "UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (stored.status_recent === 0 || filePath === null) return { updated: false, lines: 0 };
     const summary = await getSessionSummary(ctx, { project, row, filePath });
     const recent = mayBeRecent(ctx, summary.status, summary.ended_at);
-    const changed = db.prepare("UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
+    const changed = stmt(db, "UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
     return { updated: changed > 0, lines: 0 };
   }
   let id = stored?.id;
   if (stored && !sameIdentity) {
-    db.transaction(() => {
+    atomically(db, () => {
       dropSessionRows(db, stored.id);
-      db.prepare("DELETE FROM sessions WHERE id = ?").run(stored.id);
-    })();
+      stmt(db, "DELETE FROM sessions WHERE id = ?").run(stored.id);
+    });
     id = undefined;
   }
+  // A session row made now has no full-text, tool or file rows to clear.
+  const fresh = id === undefined;
   if (id === undefined) {
     id = Number(
-      db.prepare("INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
+      stmt(db, "INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
     );
   }
   const sessionId = id;
-  db.transaction(() => {
-    db.prepare("DELETE FROM turns WHERE session_id = ?").run(sessionId);
-    const insert = db.prepare("INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
+  atomically(db, () => {
+    stmt(db, "DELETE FROM turns WHERE session_id = ?").run(sessionId);
+    const insert = stmt(db, "INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
     for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
-  })();
+  });
   if (fileStamp === null || filePath === null) {
-    db.prepare(
-      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
+    stmt(db, 
+      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, usage_buckets = NULL, usage_last_ms = NULL, usage_stamp = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
     return { updated: true, lines: 0 };
   }
   const session: ResolvedSession = { project, row, filePath };
   let lines = 0;
   if (!ftsFresh) {
-    lines = await indexLines(db, sessionId, filePath);
-    db.prepare("UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
+    lines = await indexLines(db, sessionId, filePath, fresh);
+    stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
   }
   if (rowsFresh) return { updated: false, lines };
   const summary = await getSessionSummary(ctx, session);
   const tokens = await sessionTokenTotals(ctx, session);
-  db.prepare(
+  stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
-       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
+       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, usage_buckets = @usage_buckets, usage_last_ms = @usage_last_ms,
+       usage_stamp = @usage_stamp, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
      WHERE id = @id`,
   ).run({
     id: sessionId,
@@ -389,6 +533,9 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     output_tokens: tokens.output_tokens,
     total_tokens: tokens.total_tokens,
     cost_usd: tokens.cost_usd,
+    usage_buckets: tokens.usage_buckets,
+    usage_last_ms: tokens.usage_last_ms,
+    usage_stamp: tokens.usage_stamp,
     status: summary.status,
     // "active because recent" expires with the clock: such a row is looked at again on the next read.
     recent: mayBeRecent(ctx, summary.status, summary.ended_at),
@@ -411,81 +558,96 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
  * Adds a session file's lines to the full-text index: from where it stopped when the file grew
  * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
  * a line still being written is taken when it ends. Tools, files and errors are counted with it.
+ * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
+ * a commit or a crash cuts, the next run resumes exactly after the last stored line.
  */
-async function indexLines(db: Database.Database, sessionId: number, filePath: string): Promise<number> {
-  const at = db.prepare("SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
+async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean): Promise<number> {
+  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
   const st = await fs.stat(filePath);
-  const head = await headSha(filePath, Math.min(HEAD_BYTES, at.indexed_bytes));
-  let offset = at.indexed_bytes;
-  let line = at.indexed_lines;
-  if (at.indexed_bytes === 0 || st.size < at.indexed_bytes || head !== at.head_sha) {
-    db.transaction(() => {
-      db.prepare("DELETE FROM lines_fts WHERE session_id = ?").run(sessionId);
-      db.prepare("DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
-      db.prepare("DELETE FROM session_files WHERE session_id = ?").run(sessionId);
-      db.prepare("UPDATE sessions SET error_count = 0 WHERE id = ?").run(sessionId);
-    })();
-    offset = 0;
-    line = 0;
+  // The file's head as it is now: it must hash as stored for the file to have only grown.
+  const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
+  const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
+  const offset = resumable ? at.indexed_bytes : 0;
+  let line = resumable ? at.indexed_lines : 0;
+  if (!resumable && !fresh) {
+    atomically(db, () => {
+      deleteSessionLines(db, sessionId);
+      stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
+      stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(sessionId);
+      stmt(db, "UPDATE sessions SET error_count = 0, indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = ?").run(sessionId);
+    });
   }
-  const insertLine = db.prepare("INSERT INTO lines_fts (body, session_id, line_number) VALUES (?, ?, ?)");
-  const addTool = db.prepare("INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
-  const addFile = db.prepare("INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
-  const addErrors = db.prepare("UPDATE sessions SET error_count = error_count + ? WHERE id = ?");
+  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
+  const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
+  const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
+  const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
   let batch: { text: string; line: number }[] = [];
-  let errors = 0;
-  let added = 0;
-  const flush = db.transaction(() => {
-    for (const b of batch) {
-      const facts = lineFacts(b.text);
-      if (facts.text !== "") insertLine.run(facts.text, sessionId, b.line);
-      for (const tool of facts.tools) addTool.run(sessionId, tool);
-      for (const file of facts.files) addFile.run(sessionId, file);
-      if (facts.error) errors += 1;
-    }
-    addErrors.run(errors, sessionId);
-    errors = 0;
-    batch = [];
-  });
-  let carry: Buffer | null = null;
   let consumed = offset;
+  // Read from the start, the head is hashed from the first chunk rather than read again.
+  const heads: Buffer[] = [];
+  let headBytes = 0;
+  const headOf = (bytes: number) => sha256((offset === 0 ? Buffer.concat(heads) : fileHead!).subarray(0, Math.min(HEAD_BYTES, bytes)));
+  const flush = () =>
+    atomically(db, () => {
+      let errors = 0;
+      for (const b of batch) {
+        const facts = lineFacts(b.text);
+        if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
+        for (const tool of facts.tools) addTool.run(sessionId, tool);
+        for (const file of facts.files) addFile.run(sessionId, file);
+        if (facts.error) errors += 1;
+      }
+      progress.run(errors, consumed, line, headOf(consumed), sessionId);
+      batch = [];
+    });
+  let carry: Buffer | null = null;
   for await (const chunk of createReadStream(filePath, { start: offset, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (offset === 0 && headBytes < HEAD_BYTES) {
+      heads.push(chunk.subarray(0, HEAD_BYTES - headBytes));
+      headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
+    }
     const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
     let start = 0;
     for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
       line += 1;
-      added += 1;
       const text = buf.toString("utf8", start, nl);
       if (text.trim() !== "") batch.push({ text, line });
       consumed += nl + 1 - start;
       start = nl + 1;
-      if (batch.length >= BATCH_LINES) flush();
+      if (batch.length >= BATCH_LINES) {
+        flush();
+        commitIfDue(db);
+      }
     }
     carry = start < buf.length ? buf.subarray(start) : null;
   }
   flush();
-  db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?").run(consumed, line, await headSha(filePath, Math.min(HEAD_BYTES, consumed)), sessionId);
-  return added;
+  return line - (resumable ? at.indexed_lines : 0);
 }
 
-async function headSha(filePath: string, bytes: number): Promise<string> {
+/** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */
+async function readHead(filePath: string): Promise<Buffer> {
   const fh = await fs.open(filePath, "r");
   try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return createHash("sha256").update(buf.subarray(0, bytesRead)).digest("hex");
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
   }
 }
 
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
-async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16): Promise<string[]> {
   const db = catalogDb(ctx);
-  const stale = db.prepare("SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  const stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
   const pending: string[] = [];
-  const update = db.prepare("UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < stale.length; i = next++) {
@@ -500,7 +662,7 @@ async function refreshRisk(ctx: CoreContext, project: LoadedProject): Promise<st
       } else update.run(s.file_stamp, risk.risk_level, risk.reset_count, s.id);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(16, stale.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));
   return pending.sort();
 }
 

@@ -27,4 +27,25 @@ describe("lineFacts (what the catalog indexes of a line)", () => {
     expect(lineFacts("not json")).toEqual({ text: "", tools: [], files: [], error: false });
     expect(lineFacts("[1,2]")).toEqual({ text: "", tools: [], files: [], error: false });
   });
+
+  it("reads the records a user reads in the viewer: API errors, hook summaries, summaries, queued input, hook progress (contract §2.6–2.7)", () => {
+    const envelope = { uuid: "u1", parentUuid: "u0", sessionId: "s1", cwd: "/home/me/app", timestamp: "2026-01-01T00:00:00Z", version: "2.1.39" };
+    const apiError = lineFacts(JSON.stringify({ ...envelope, type: "system", subtype: "api_error", level: "error", error: { status: 529, headers: { "x-should-retry": "true" }, requestID: "req_1", error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }, retryInMs: 500, retryAttempt: 1, maxRetries: 10 }));
+    expect(apiError.text).toBe("API error 529\nerror\noverloaded_error\nOverloaded");
+    expect(apiError.error).toBe(false);
+    const hooks = lineFacts(JSON.stringify({ ...envelope, type: "system", subtype: "stop_hook_summary", hookCount: 1, hookInfos: [{ command: "~/.claude/hooks/lint.sh" }], hookErrors: ["lint failed: 3 problems"], stopReason: "" }));
+    expect(hooks.text).toBe("~/.claude/hooks/lint.sh\nlint failed: 3 problems");
+    expect(lineFacts(JSON.stringify({ type: "summary", summary: "Fixing the login redirect", leafUuid: "u9" })).text).toBe("Fixing the login redirect");
+    expect(lineFacts(JSON.stringify({ type: "queue-operation", operation: "enqueue", content: "also update the docs", sessionId: "s1" })).text).toBe("enqueue\nalso update the docs");
+    expect(lineFacts(JSON.stringify({ ...envelope, type: "progress", data: { type: "hook_progress", hookEvent: "PostToolUse", hookName: "PostToolUse:Edit", command: "prettier --write" }, toolUseID: "t1" })).text).toBe("PostToolUse\nPostToolUse:Edit\nprettier --write");
+    // Tool output progress repeats the tool's result: not indexed twice.
+    expect(lineFacts(JSON.stringify({ ...envelope, type: "progress", data: { type: "bash_progress", output: "compiling…" } })).text).toBe("");
+    expect(lineFacts(JSON.stringify({ ...envelope, type: "system", subtype: "turn_duration", durationMs: 1200 })).text).toBe("");
+  });
+
+  it("reads Codex errors and compaction summaries but not the event channel's copies of messages (contract §1.2, §1.6)", () => {
+    expect(lineFacts(JSON.stringify({ type: "event_msg", payload: { type: "stream_error", message: "stream disconnected before completion" } })).text).toBe("stream error\nstream disconnected before completion");
+    expect(lineFacts(JSON.stringify({ type: "event_msg", payload: { type: "agent_message", message: "Done." } })).text).toBe("");
+    expect(lineFacts(JSON.stringify({ type: "compacted", payload: { message: "Summary of the work so far", replacement_history: [] } })).text).toBe("Summary of the work so far");
+  });
 });

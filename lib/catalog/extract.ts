@@ -15,7 +15,12 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
  * Reads one transcript line (Claude Code or Codex, every era the source formats contract lists)
  * into its searchable text: user and agent text, tool names, tool inputs (bounded) and tool
  * results (bounded); the tools it calls, the files those tools name, and whether a tool result
- * is an error. A line that is not a JSON object yields empty facts.
+ * is an error. Records a user reads in the viewer are searchable too (contract §2.6–2.7, §1.6):
+ * system records (API errors with status, type and message; hook summaries with their commands and
+ * errors; local commands), summaries, queued input, hook progress, attachments, titles; Codex
+ * errors, aborted turns and compaction summaries. Channels that repeat text indexed elsewhere
+ * (Codex `event_msg` messages, tool progress output, sub-agent mirrors) are left out.
+ * A line that is not a JSON object yields empty facts.
  */
 export function lineFacts(text: string): LineFacts {
   const facts: LineFacts = { text: "", tools: [], files: [], error: false };
@@ -30,6 +35,9 @@ export function lineFacts(text: string): LineFacts {
   // Codex wraps items in {type:"response_item"|"event_msg", payload}; older Codex logs do not.
   const item = isObject(value.payload) && (value.type === "response_item" || value.type === "event_msg") ? value.payload : value;
   if (isObject(value.message)) walkClaude(value.message, parts, facts);
+  else if (value.type === "event_msg" && isObject(value.payload)) walkCodexEvent(value.payload, parts);
+  else if (value.type === "compacted" && isObject(value.payload)) parts.push(bound(typeof value.payload.message === "string" ? value.payload.message : "", TEXT_CHARS));
+  else if (typeof value.type === "string" && CLAUDE_RECORDS.has(value.type)) walkClaudeRecord(value, parts);
   else walkCodex(item, parts, facts);
   facts.text = parts.filter((p) => p !== "").join("\n");
   return facts;
@@ -79,6 +87,44 @@ function walkCodex(item: Record<string, unknown>, parts: string[], facts: LineFa
     if (/"exit_code"\s*:\s*[1-9]/.test(output) || (isObject(item.output) && item.output.success === false)) facts.error = true;
     parts.push(bound(output, TOOL_PART_CHARS));
   }
+}
+
+/** Claude Code record types without a `message` whose text is searched (contract §2.2, §2.6–2.7). */
+const CLAUDE_RECORDS = new Set(["system", "summary", "queue-operation", "progress", "attachment", "custom-title", "ai-title", "agent-name", "pr-link", "last-prompt"]);
+/** Codex `event_msg` payloads with text found nowhere else in the file (contract §1.6). */
+const CODEX_EVENTS = new Set(["error", "stream_error", "turn_aborted", "warning", "plan_update"]);
+/** Envelope and bookkeeping keys: ids, paths of the session itself, HTTP headers — nothing a user searches for. */
+const SKIPPED_KEYS = new Set(["uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sessionId", "cwd", "version", "gitBranch", "slug", "timestamp", "userType", "isSidechain", "agentId", "requestId", "requestID", "toolUseID", "parentToolUseID", "messageId", "level", "headers", "isMeta", "turn_id", "call_id", "subtype"]);
+
+/** A Claude Code record without a message: its headline words (`API error 529`) and its text leaves. */
+function walkClaudeRecord(record: Record<string, unknown>, parts: string[]): void {
+  if (record.type === "progress") {
+    // Tool output progress repeats the tool's result and sub-agent progress mirrors its own file: only hooks and waits are read.
+    const data = isObject(record.data) ? record.data : null;
+    if (data && (data.type === "hook_progress" || data.type === "waiting_for_task")) parts.push(bound(textLeaves(data).join("\n"), TOOL_PART_CHARS));
+    return;
+  }
+  if (record.type === "system" && record.subtype === "api_error") {
+    const status = isObject(record.error) && typeof record.error.status === "number" ? ` ${record.error.status}` : "";
+    parts.push(`API error${status}`);
+  }
+  parts.push(bound(textLeaves(record).join("\n"), record.type === "summary" || record.type === "queue-operation" ? TEXT_CHARS : TOOL_PART_CHARS));
+}
+
+function walkCodexEvent(payload: Record<string, unknown>, parts: string[]): void {
+  if (typeof payload.type === "string" && CODEX_EVENTS.has(payload.type)) parts.push(payload.type.replaceAll("_", " "), bound(textLeaves(payload).join("\n"), TOOL_PART_CHARS));
+}
+
+/** Every non-blank string in a record, depth first, outside {@link SKIPPED_KEYS} and the record's own `type`. */
+function textLeaves(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (depth > 6) return out;
+  if (typeof value === "string") {
+    if (value.trim() !== "") out.push(value);
+  } else if (Array.isArray(value)) for (const v of value) textLeaves(v, depth + 1, out);
+  else if (isObject(value)) {
+    for (const [key, v] of Object.entries(value)) if (!SKIPPED_KEYS.has(key) && !(depth === 0 && key === "type")) textLeaves(v, depth + 1, out);
+  }
+  return out;
 }
 
 /** The strings of a parsed value, one level into arrays and objects (a shell command's argv, its fields). */

@@ -21,27 +21,42 @@ export type CatalogProjectRow = {
   indexed_turns: number;
   synthesis_complete: number;
   has_envelope: number;
+  /** The latest record time of the project's sessions (ISO), null when none has one. */
+  last_activity_at: string | null;
+  /** Tokens of the project's sessions (sum of those known), null when none is known. */
+  total_tokens: number | null;
 };
 
+/** A `list_projects` row: the project's summary, its last activity and its tokens (issue 25: "sorted by last activity"). */
+export type ProjectListItem = ProjectSummary & { last_activity_at: string | null; total_tokens: number | null };
+
 /**
- * `list_projects` from the catalog: every transcript project in directory order with its counts,
- * origin and malformed index rows, then the registered Control Plane roots (issue 11). The same
- * values as computing them from the files ({@link import("@/lib/workspace/projects").listProjects}).
- * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
- */
-/**
- * The catalog's transcript projects in directory order, brought in step first (only projects
- * whose index, evidence folder or envelope moved are re-read).
+ * The catalog's transcript projects, most recently active first (a session's activity is its last
+ * record, else its start; projects without any time last; ties in directory order), brought in
+ * step first (only projects whose index, evidence folder or envelope moved are re-read).
  * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
  */
 export async function catalogProjectRows(ctx: CoreContext): Promise<CatalogProjectRow[]> {
   await ensureProjects(ctx);
-  return catalogDb(ctx).prepare("SELECT * FROM projects ORDER BY ord").all() as CatalogProjectRow[];
+  return catalogDb(ctx)
+    .prepare(
+      `SELECT p.*, a.last_activity_at, a.total_tokens FROM projects p
+       LEFT JOIN (SELECT project_key, max(coalesce(ended_at, started_at)) AS last_activity_at, sum(total_tokens) AS total_tokens FROM sessions GROUP BY project_key) a USING (project_key)
+       ORDER BY a.last_activity_at IS NULL, a.last_activity_at DESC, p.ord`,
+    )
+    .all() as CatalogProjectRow[];
 }
 
-export async function catalogProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
+/**
+ * `list_projects` from the catalog: every transcript project, most recently active first, with
+ * its counts, origin, malformed index rows, last activity and tokens; then the registered Control
+ * Plane roots (issue 11). The summary fields are the values computed from the files
+ * ({@link import("@/lib/workspace/projects").listProjects}, the test oracle).
+ * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
+ */
+export async function catalogProjects(ctx: CoreContext): Promise<ProjectListItem[]> {
   const rows = await catalogProjectRows(ctx);
-  const transcripts: ProjectSummary[] = rows.map((r) => ({
+  const transcripts: ProjectListItem[] = rows.map((r) => ({
     project_key: r.project_key,
     project_label: r.project_label,
     session_count: r.session_count,
@@ -49,8 +64,10 @@ export async function catalogProjects(ctx: CoreContext): Promise<ProjectSummary[
     cwd: r.cwd,
     git_branch: r.git_branch,
     broken_rows: JSON.parse(r.broken_rows) as ProjectSummary["broken_rows"],
+    last_activity_at: r.last_activity_at,
+    total_tokens: r.total_tokens,
   }));
-  const controlPlane = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [] }));
+  const controlPlane: ProjectListItem[] = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [], last_activity_at: null, total_tokens: null }));
   return [...transcripts, ...controlPlane];
 }
 

@@ -2,26 +2,28 @@
 
 import * as z from "zod";
 
-import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
+import { catalogListSessions, catalogProjects, type ProjectListItem } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
+import { catalogUsage } from "@/lib/catalog/usage";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool } from "@/lib/tools/define-tool";
-import { listSessionsInputSchema, type ProjectSummary } from "@/lib/workspace/schema";
+import { getUsageInputSchema } from "@/lib/usage/schema";
+import { listSessionsInputSchema } from "@/lib/workspace/schema";
 
 /**
  * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
- * agent can discover the keys the other tools take. Read-only; takes no input.
+ * agent can discover the keys the other tools take; most recently active first (issue 25). Read-only; takes no input.
  */
 export const listProjectsTool = defineTool({
   name: "list_projects",
   title: "List projects",
   description:
-    "List the workspace's projects: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, and broken_rows (malformed index rows, with their errors). Read-only.",
+    "List the workspace's projects, most recently active first: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, broken_rows (malformed index rows, with their errors), last_activity_at (ISO time of the latest session record) and total_tokens (null when unknown); registered Control Plane roots last. Read-only.",
   readOnly: true,
   input: z.object({}),
   inputHint: "list_projects takes no input: pass {}",
-  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectSummary[] }> => {
+  run: async (ctx): Promise<{ status: "ok"; count: number; projects: ProjectListItem[] }> => {
     const projects = await catalogProjects(ctx);
     return { status: "ok", count: projects.length, projects };
   },
@@ -59,6 +61,21 @@ export const searchSessionsTool = defineTool({
   input: searchSessionsInputSchema,
   inputHint: "pass {query} (3+ characters) and optionally project_key, source, since, until, file, tool, has_error, limit 1-200, offset ≥ 0",
   run: (ctx, input): Promise<SearchSessionsResult> => searchSessions(ctx, input),
+});
+
+/**
+ * `get_usage` (issue 28): read-only, through every door; read from the catalog's per-session
+ * usage buckets (issue 25: the home page's 30-day summary must not read every transcript).
+ */
+export const getUsageTool = defineTool({
+  name: "get_usage",
+  title: "Get usage",
+  description:
+    "Tokens and cost in USD of the workspace's Claude Code and Codex sessions, grouped by day, week (Monday start), month, model, project or session (ccusage-like reports). Each row: key, input_tokens (not read from cache), output_tokens, cache_creation_tokens, cache_read_tokens, total_tokens, cost_usd (null when no model could be priced; unpriced_models are left out of it), models; session rows carry session_id (the source's id), project_key and session_ref. Filters: since/until (YYYY-MM-DD, inclusive, in timezone, default UTC), project_key, source. Claude messages are counted once by message id + request id with their final usage, subagents included; prices are the LiteLLM snapshot ccusage bundles, plus the workspace's .casefile-config/pricing.json. Read-only.",
+  readOnly: true,
+  input: getUsageInputSchema,
+  inputHint: "group_by is day, week, month, model, project or session; dates are YYYY-MM-DD",
+  run: (ctx, input) => catalogUsage(ctx, input),
 });
 
 export const catalogTools = [searchSessionsTool];

@@ -17,5 +17,3 @@ export const grepJsonlTool = defineTool({
   run: async (ctx, input) => (await dispatchControlPlaneTool(ctx, "grep_jsonl", input)) ?? grepJsonl(ctx, input),
 });
 
-/** `get_usage` (issue 28), declared in lib/forensics/usage-tool. */
-export { getUsageTool } from "@/lib/forensics/usage-tool";

@@ -1,9 +1,8 @@
 // `get_usage` (issue 28): tokens and cost of the workspace's sessions by day, week, month, model, project or session.
 import type { CoreContext } from "@/lib/context";
-import { defineTool } from "@/lib/tools/define-tool";
 import { loadPricing } from "@/lib/usage/pricing";
 import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
-import { getUsageInputSchema, type GetUsageInput, type UsageRow, type UsageTotals } from "@/lib/usage/schema";
+import { type GetUsageInput, type UsageRow, type UsageTotals } from "@/lib/usage/schema";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getSession } from "@/lib/workspace/sessions";
@@ -21,7 +20,9 @@ export type GetUsageResult = {
 
 /**
  * Reads the usage of every Claude Code and Codex session of the workspace (or of `project_key`)
- * through lib/usage and groups it ({@link usageReport}).
+ * through lib/usage and groups it ({@link usageReport}): O(bytes of the workspace). The
+ * `get_usage` tool reads the same from the catalog (lib/catalog/usage, issue 25); this stays as
+ * its test oracle.
  * @throws AppError parse_error for a bad price override file; AppError not_found for an unknown project_key.
  */
 export async function getUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
@@ -44,15 +45,3 @@ export async function getUsage(ctx: CoreContext, input: GetUsageInput): Promise<
   const pricing = await loadPricing(pricingOverrideFile(ctx.workspaceRoot));
   return { status: "ok", group_by: input.group_by, timezone: input.timezone ?? "UTC", rows, totals, pricing: { source: pricing.source, snapshot_date: pricing.snapshotDate, override: pricing.override } };
 }
-
-/** `get_usage`: read-only, through every door. */
-export const getUsageTool = defineTool({
-  name: "get_usage",
-  title: "Get usage",
-  description:
-    "Tokens and cost in USD of the workspace's Claude Code and Codex sessions, grouped by day, week (Monday start), month, model, project or session (ccusage-like reports). Each row: key, input_tokens (not read from cache), output_tokens, cache_creation_tokens, cache_read_tokens, total_tokens, cost_usd (null when no model could be priced; unpriced_models are left out of it), models; session rows carry session_id (the source's id), project_key and session_ref. Filters: since/until (YYYY-MM-DD, inclusive, in timezone, default UTC), project_key, source. Claude messages are counted once by message id + request id with their final usage, subagents included; prices are the LiteLLM snapshot ccusage bundles, plus the workspace's .casefile-config/pricing.json. Read-only.",
-  readOnly: true,
-  input: getUsageInputSchema,
-  inputHint: "group_by is day, week, month, model, project or session; dates are YYYY-MM-DD",
-  run: (ctx, input) => getUsage(ctx, input),
-});

@@ -88,14 +88,18 @@ export function configPath(root: string, name: ConfigName): string {
   return file;
 }
 
-/** What {@link workspaceStamp} covers: `index` = metadata, projects and indexes; `content` adds evidence cards and synthesis envelopes. */
-export type StampScope = "index" | "content";
+/**
+ * What {@link workspaceStamp} covers: `index` = metadata, projects and indexes; `content` adds
+ * evidence cards and synthesis envelopes; `folders` adds the envelopes and each evidence folder
+ * (its mtime moves when a card is created, atomically replaced or deleted; not on an in-place edit).
+ */
+export type StampScope = "index" | "content" | "folders";
 
 /**
  * The one change stamp of a workspace: inode, size and mtime of metadata.json and, per project
  * (sorted), project.json and sessions.index.jsonl (and with `content`, project-synthesis.json and
- * every evidence card). Equal stamps mean nothing it covers was written (atomic writes change
- * the inode). Synchronous stats: a thousand awaited stats are a thousand thread-pool round
+ * every evidence card; with `folders`, the envelope and each evidence folder). Equal stamps mean
+ * nothing it covers was written (atomic writes change the inode). Synchronous stats: a thousand awaited stats are a thousand thread-pool round
  * trips, which a loaded machine stretches to hundreds of milliseconds.
  */
 export function workspaceStamp(root: string, scope: StampScope = "index"): string {
@@ -103,6 +107,7 @@ export function workspaceStamp(root: string, scope: StampScope = "index"): strin
   for (const name of listDirSync(projectsDir(root))) {
     const dir = projectDir(root, name);
     parts.push(name, statPart(projectJsonPath(dir)), statPart(sessionsIndexPath(dir)));
+    if (scope === "folders") parts.push(statPart(synthesisPath(dir)), statPart(evidenceDir(dir)));
     if (scope === "content") {
       parts.push(statPart(synthesisPath(dir)));
       for (const card of listDirSync(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { TEST_PROJECT_KEY, buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
+import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { type WorkspaceChange, WorkspaceChangeFeed } from "@/lib/ledger/change-feed";
 
 describe("WorkspaceChangeFeed", () => {
@@ -27,6 +28,42 @@ describe("WorkspaceChangeFeed", () => {
     await feed.tick();
     expect(seen.map((c) => c.version)).toEqual([1, 2]);
     stop();
+  });
+});
+
+describe("WorkspaceChangeFeed's two sweeps (issue 25: no stat of every card on every tick)", () => {
+  it("sees an atomic card write on the next tick from the folder, and an in-place edit only on the card-by-card sweep", async () => {
+    const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(2) }]);
+    const fullSweepEvery = 4;
+    const feed = new WorkspaceChangeFeed(root, 60_000, fullSweepEvery);
+    const seen: WorkspaceChange[] = [];
+    const stop = feed.subscribe((c) => seen.push(c));
+    await feed.tick();
+    const evidence = path.join(root, "projects", TEST_PROJECT_KEY, "evidence");
+    await fs.mkdir(evidence);
+    await writeFileAtomic(path.join(evidence, "S0001.json"), "{}");
+    await feed.tick();
+    expect(seen).toHaveLength(1);
+    // Reported once: the following card-by-card sweeps see nothing new.
+    for (let i = 0; i < fullSweepEvery; i += 1) await feed.tick();
+    expect(seen).toHaveLength(1);
+    // An in-place edit leaves the folder as it was: the fast ticks miss it, the card-by-card sweep finds it.
+    const before = (await fs.stat(evidence)).mtimeMs;
+    await fs.appendFile(path.join(evidence, "S0001.json"), " ");
+    expect((await fs.stat(evidence)).mtimeMs).toBe(before);
+    let ticks = 0;
+    while (seen.length === 1 && ticks < fullSweepEvery + 1) {
+      await feed.tick();
+      ticks += 1;
+    }
+    expect(seen).toHaveLength(2);
+    expect(ticks).toBeGreaterThan(1); // the next fast tick missed it
+    // The catalog's refresh announces itself: a workspace change without a file moving.
+    feed.announce();
+    expect(seen.map((c) => c.scope)).toEqual(["workspace", "workspace", "workspace"]);
+    stop();
+    feed.announce();
+    expect(seen).toHaveLength(3);
   });
 });
 

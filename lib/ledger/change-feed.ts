@@ -1,6 +1,7 @@
 /** The live change feed: what moved in the workspace and the audit ledger since the last tick. */
 import fs from "node:fs/promises";
 
+import { processWide } from "@/lib/cache/process-wide";
 import { workspaceStamp } from "@/lib/fs/workspace-layout";
 import { ledgerPaths, listSegments } from "@/lib/ledger/paths";
 
@@ -16,24 +17,35 @@ type Listener = (change: WorkspaceChange) => void;
 /** How often the workspace is looked at while anyone listens, in ms. */
 export const CHANGE_POLL_MS = 400;
 
+/** Every how many ticks the card-by-card sweep runs (in-place card edits are seen within this many ticks). */
+export const FULL_SWEEP_EVERY = 10;
+
 /**
  * Watches one workspace for writes by any process (an MCP server, the CLI, the dashboard) and
- * tells its listeners. It stats what the dashboard shows: metadata.json, and per project
- * project.json, sessions.index.jsonl, project-synthesis.json and every evidence card (size,
- * mtime, inode; atomic renames change the inode). NOTE: a stat sweep every 400 ms rather than
- * fs.watch: inotify misses renames into directories created later and does not cross
- * filesystems, and the sweep is a few hundred stats at most. It runs only while someone
- * listens, so an idle dashboard costs nothing.
+ * tells its listeners. Each tick stats metadata.json and per project project.json,
+ * sessions.index.jsonl, project-synthesis.json and the evidence folder: every atomic write
+ * (Casefile's own, any tool's temp-and-rename) moves the folder's mtime, so a tick costs a few
+ * stats per project, not one per card (issue 25). Every {@link FULL_SWEEP_EVERY}th tick, and after
+ * a tick saw a change, every card is statted too (size, mtime, inode), which catches an editor
+ * writing a card in place (4 s at most). NOTE: stat sweeps rather than fs.watch: inotify misses
+ * renames into directories created later and does not cross filesystems. It runs only while
+ * someone listens, so an idle dashboard costs nothing.
  */
 export class WorkspaceChangeFeed {
   private readonly listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | null = null;
   private stamp: string | null = null;
+  private fullStamp: string | null = null;
+  private ticks = 0;
   private auditStamp: string | null = null;
   private version = 0;
   private inFlight: Promise<void> | null = null;
 
-  constructor(private readonly root: string, private readonly intervalMs = CHANGE_POLL_MS) {}
+  constructor(
+    private readonly root: string,
+    private readonly intervalMs = CHANGE_POLL_MS,
+    private readonly fullSweepEvery = FULL_SWEEP_EVERY,
+  ) {}
 
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: Listener): () => void {
@@ -49,6 +61,7 @@ export class WorkspaceChangeFeed {
         clearInterval(this.timer);
         this.timer = null;
         this.stamp = null;
+        this.fullStamp = null;
         this.auditStamp = null;
       }
     };
@@ -63,13 +76,27 @@ export class WorkspaceChangeFeed {
   }
 
   private async sweep(): Promise<void> {
-    const [stamp, auditStamp] = await Promise.all([workspaceStamp(this.root, "content"), ledgerStamp(this.root)]);
-    const changed = this.stamp !== null && stamp !== this.stamp;
+    const [stamp, auditStamp] = await Promise.all([workspaceStamp(this.root, "folders"), ledgerStamp(this.root)]);
+    const folderMoved = this.stamp !== null && stamp !== this.stamp;
+    // The card-by-card stamp: at start, every Nth tick, and after a folder moved (so the change is not reported twice).
+    const full = this.fullStamp === null || folderMoved || this.ticks % this.fullSweepEvery === 0;
+    this.ticks += 1;
+    const fullStamp = full ? workspaceStamp(this.root, "content") : this.fullStamp;
+    const changed = folderMoved || (this.fullStamp !== null && fullStamp !== this.fullStamp);
     const auditChanged = this.auditStamp !== null && auditStamp !== this.auditStamp;
     this.stamp = stamp;
+    this.fullStamp = fullStamp;
     this.auditStamp = auditStamp;
     if (changed) this.notify("workspace");
     if (auditChanged) this.notify("audit");
+  }
+
+  /**
+   * Tells the listeners the workspace's derived state moved without a file the sweep watches
+   * moving (the catalog finished a refresh the pages read): they refetch as after a write.
+   */
+  announce(): void {
+    if (this.listeners.size > 0) this.notify("workspace");
   }
 
   private notify(scope: WorkspaceChange["scope"]): void {
@@ -94,7 +121,8 @@ async function statPart(file: string): Promise<string> {
   }
 }
 
-const feeds = new Map<string, WorkspaceChangeFeed>();
+// One per process (lib/cache/process-wide): the watcher (instrumentation) and the routes are separate bundles.
+const feeds = processWide("ledger:change-feeds", () => new Map<string, WorkspaceChangeFeed>());
 
 /** The process-wide feed of one workspace root. */
 export function getChangeFeed(root: string): WorkspaceChangeFeed {

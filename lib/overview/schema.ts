@@ -18,6 +18,10 @@ export const projectOverviewSchema = z.object({
   /** Working directory and git branch recorded in the project's latest session (issue 12, item 3). */
   cwd: z.string().nullable(),
   git_branch: z.string().nullable(),
+  /** ISO time of the project's latest session record (issue 25: the home page is sorted by it); null when unknown. */
+  last_activity_at: z.string().nullable(),
+  /** Tokens of the project's sessions, null when none is known. */
+  total_tokens: z.number().nullable(),
   /** Index rows left out because they are malformed. */
   broken_row_count: z.number().int(),
 });

@@ -18,7 +18,7 @@ describe("getWorkspaceOverview", () => {
     const ctx = createCoreContext(root);
     const before = await getWorkspaceOverview(ctx);
     expect(before.projects).toEqual([
-      { project_key: TEST_PROJECT_KEY, project_label: "Demo", session_count: 1, turn_count: 2, turns_with_chain: 0, covered_turns: 0, synthesis_complete: false, has_envelope: false, cwd: null, git_branch: null, broken_row_count: 0 },
+      { project_key: TEST_PROJECT_KEY, project_label: "Demo", session_count: 1, turn_count: 2, turns_with_chain: 0, covered_turns: 0, synthesis_complete: false, has_envelope: false, cwd: null, git_branch: null, last_activity_at: "2026-05-12T01:00:00.000Z", total_tokens: null, broken_row_count: 0 },
     ]);
     const card = { schema_version: 1, project_key: TEST_PROJECT_KEY, session_ref: "S0001", evidence_chains: [{ turn_ref: "T0002" }] };
     await fs.mkdir(path.join(root, "projects", TEST_PROJECT_KEY, "evidence"), { recursive: true });

@@ -2,11 +2,10 @@
 import type * as z from "zod";
 
 import { analysisTools } from "@/lib/analysis/tools";
-import { catalogTools, listProjectsTool, listSessionsTool } from "@/lib/catalog/tools";
+import { catalogTools, getUsageTool, listProjectsTool, listSessionsTool } from "@/lib/catalog/tools";
 import type { CallInfo, CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { evidenceTools } from "@/lib/evidence/tools";
-import { getUsageTool } from "@/lib/forensics/usage-tool";
 import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";

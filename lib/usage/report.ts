@@ -4,7 +4,7 @@ import type { SessionUsage } from "@/lib/usage/session-usage";
 import { TotalsBuilder } from "@/lib/usage/totals";
 
 /** A session's usage with where it belongs. */
-export type SessionUsageEntry = { project_key: string; session_ref: string; session_id: string; source: string; usage: SessionUsage };
+export type SessionUsageEntry = { project_key: string; session_ref: string; session_id: string; source: string; usage: Pick<SessionUsage, "buckets"> };
 
 /** The calendar day (`YYYY-MM-DD`) of an instant in a time zone. */
 export function dayIn(ms: number, timeZone: string): string {

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { getUsageTool } from "@/lib/forensics/tools";
+import { getUsageTool } from "@/lib/catalog/tools";
 import type { GetUsageResult } from "@/lib/forensics/usage-tool";
 import type { GetUsageInput } from "@/lib/usage/schema";
 import { invokeToolForUi } from "@/lib/tools/registry";
