@@ -12,6 +12,7 @@ import { catalogUsage } from "@/lib/catalog/usage";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { listSessions } from "@/lib/forensics/list-sessions";
 import { getUsage } from "@/lib/forensics/usage-tool";
+import { startWorker, untilOutput } from "@/lib/testing/bundle-worker";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { listProjects } from "@/lib/workspace/projects";
@@ -62,6 +63,24 @@ async function allSessionLists(ctx: CoreContext, via: "catalog" | "files") {
 
 describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
   if (!HAS_SHARED) it.skip(SKIP_SHARED_MESSAGE, () => {});
+
+  it("a CLI prepare's refresh and the dashboard's list read fill one catalog at once: both finish, and it equals a rebuild", async () => {
+    const { ctx } = await corpusSetup();
+    const rebuilt = dump(ctx);
+    closeCatalog(ctx);
+    for (let round = 0; round < 3; round += 1) {
+      await fs.rm(catalogPath(ctx.workspaceRoot), { force: true });
+      // Through tsx, not bundled: better-sqlite3 finds its native addon from its own folder.
+      const runs = ["refresh", "lists"].map((mode) => startWorker("--import=tsx", ["lib/catalog/__fixtures__/catalog-worker.ts", mode, ctx.workspaceRoot]));
+      for (const r of runs) await untilOutput(r, "ready");
+      for (const r of runs) r.child.stdin!.end("go\n");
+      const codes = await Promise.all(runs.map((r) => r.exit));
+      expect(runs.map((r) => r.stderr())).toEqual(["", ""]);
+      expect(codes).toEqual([0, 0]);
+      expect(dump(ctx)).toEqual(rebuilt);
+      closeCatalog(ctx);
+    }
+  }, 300_000);
 
   it("keeps in step incrementally: a grown and a new session update their rows only, and the result equals a rebuild from the files", async () => {
     const { sources, ctx, first } = await corpusSetup();

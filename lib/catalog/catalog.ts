@@ -1,7 +1,7 @@
 // The workspace catalog: one derived SQLite file (WAL) of projects, sessions, turns, coverage and a full-text index of every line.
 
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, rmSync, statSync } from "node:fs";
+import { createReadStream, mkdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -99,26 +99,46 @@ function handle(ctx: CoreContext): Handle {
     handles.delete(ctx.workspaceRoot);
   }
   mkdirSync(path.dirname(file), { recursive: true });
-  let db = new Database(file);
-  if ((db.pragma("user_version", { simple: true }) as number) !== SCHEMA_VERSION) {
-    db.close();
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-    db = new Database(file);
-    db.pragma("journal_mode = WAL");
-    db.exec(SCHEMA);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }
+  const db = new Database(file);
+  db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
+  if (schemaVersion(db) !== SCHEMA_VERSION) createSchema(db);
   db.pragma("synchronous = NORMAL");
   // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
   // and each checkpoint copies them again (1,800 sessions: ~25 % less wall time, measured).
   db.pragma("wal_autocheckpoint = 16384");
-  db.pragma("busy_timeout = 5000");
   // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
   db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
   const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve(), syncing: 0 };
   handles.set(ctx.workspaceRoot, made);
   return made;
+}
+
+function schemaVersion(db: Database.Database): number {
+  return db.pragma("user_version", { simple: true }) as number;
+}
+
+/**
+ * Makes an empty catalog of this schema in place of a new or older one, in one exclusive
+ * transaction: a CLI prepare and the dashboard may open a new catalog at the same moment, and the
+ * second must find the first's tables, not make them again (nor delete a file the first has open).
+ */
+function createSchema(db: Database.Database): void {
+  db.exec("BEGIN EXCLUSIVE");
+  try {
+    if (schemaVersion(db) !== SCHEMA_VERSION) {
+      const tables = () => db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
+      // Virtual tables first: dropping one drops its shadow tables.
+      for (const t of tables().filter((t) => t.sql.startsWith("CREATE VIRTUAL"))) db.exec(`DROP TABLE "${t.name}"`);
+      for (const t of tables()) db.exec(`DROP TABLE "${t.name}"`);
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
 }
 
 /** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown). */
@@ -338,7 +358,9 @@ const txStarted = new WeakMap<Database.Database, number>();
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
   if (db.inTransaction) return refreshProjectRows(ctx, project, ord, options);
-  db.exec("BEGIN");
+  // IMMEDIATE: the write lock from the start, so what the refresh read stays true until it writes
+  // (a CLI prepare and the dashboard may refresh the same catalog at once).
+  db.exec("BEGIN IMMEDIATE");
   txStarted.set(db, performance.now());
   try {
     const done = await refreshProjectRows(ctx, project, ord, options);
@@ -377,7 +399,7 @@ function commitIfDue(db: Database.Database): void {
   const since = txStarted.get(db);
   if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
   db.exec("COMMIT");
-  db.exec("BEGIN");
+  db.exec("BEGIN IMMEDIATE");
   txStarted.set(db, performance.now());
 }
 
@@ -488,9 +510,13 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   // A session row made now has no full-text, tool or file rows to clear.
   const fresh = id === undefined;
   if (id === undefined) {
-    id = Number(
-      stmt(db, "INSERT INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length).lastInsertRowid,
-    );
+    const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length);
+    // Another process made the row between two of this refresh's transactions: it is not fresh.
+    if (made.changes === 1) id = Number(made.lastInsertRowid);
+    else {
+      id = (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
+      atomically(db, () => dropSessionRows(db, id!));
+    }
   }
   const sessionId = id;
   atomically(db, () => {
