@@ -1,12 +1,13 @@
-/** Reads of whole lines in chunks of about 1 MiB by a line index, for grep and the scan. */
-import { readSync } from "node:fs";
+/** The ranged line reader: whole lines read in chunks of about 1 MiB by their line starts (grep, the scan and its ranges in workers). */
+import { closeSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 import { ensureMemory, NEEDLE_AREA_BYTES, wasmMemory } from "@/lib/forensics/simd-find";
-import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import { terminatorBytes } from "@/lib/jsonl/terminator";
 
 /**
  * Bytes read per chunk (whole lines; a longer line is read alone). 1 MiB stays in the CPU's L2
@@ -56,60 +57,87 @@ export class ChunkArena {
 }
 
 /**
- * Calls `onChunk(buf, base, first, last)` for consecutive whole-line chunks of `filePath`:
- * `buf` holds the bytes of lines `first..last` (0-based line indexes) starting at file offset
- * `base`, at most {@link CHUNK_BYTES} unless one line is longer. `buf` lives in `arena` (a fresh
- * one by default) and is reused for the next chunk: `onChunk` must copy (or decode) what it
- * keeps. Memory: one chunk. `onChunk` may return a line index in `first+1..last`: it stopped
- * before that line (to give the event loop a turn); the next chunk starts there, after a yield.
- * Chunks are read with `readSync` (cheaper than async reads here; docs/performance.md), giving
- * the event loop a turn every 8 MiB or 10 ms.
+ * What a chunk callback gets: `buf` holds the bytes of lines `first..last` (0-based line indexes)
+ * starting at file offset `base`. It may return a line index in `first+1..last`: it stopped before
+ * that line (to give the event loop a turn); the next chunk starts there, after a yield.
+ */
+export type LineChunkCallback = (buf: Buffer, base: number, first: number, last: number) => number | void;
+
+/** Where a file's lines start (a line index, or the part of one a worker is sent): `starts[i]` is line i's byte offset. */
+export type LineStarts = { starts: Float64Array; size: number };
+
+/**
+ * Calls `onChunk` ({@link LineChunkCallback}) for consecutive whole-line chunks of `filePath`, at
+ * most {@link CHUNK_BYTES} unless one line is longer. `buf` lives in `arena` (a fresh one by
+ * default) and is reused for the next chunk: `onChunk` must copy (or decode) what it keeps.
+ * Memory: one chunk.
  * @throws the fs error when the file cannot be read.
  */
 export async function forEachLineChunk(
   filePath: string,
   index: LineIndex,
-  onChunk: (buf: Buffer, base: number, first: number, last: number) => number | void,
+  onChunk: LineChunkCallback,
   arena: ChunkArena = new ChunkArena(Math.min(CHUNK_BYTES, Math.max(1, index.size))),
 ): Promise<void> {
-  const { lineCount } = index;
-  if (lineCount === 0) return;
-  const handle = await fs.open(filePath, "r");
+  if (index.lineCount === 0) return;
+  await forEachRangeChunk(filePath, index, 0, index.lineCount - 1, (length) => {
+    arena.reserve(length);
+    return arena.slot(length);
+  }, onChunk);
+}
+
+/**
+ * Calls `onChunk` ({@link LineChunkCallback}) for consecutive whole-line chunks of lines
+ * `first..last` (0-based indexes into `lines.starts`, whose length is the line count) of
+ * `filePath`, each read into `bufferFor(length)` (exactly `length` bytes; reused by the caller as
+ * it likes). Reads are `readSync` (cheaper than async reads here, and a sync open and close cost
+ * less than a FileHandle's when a pass reads ~120 ranges of a file; docs/performance.md), with a
+ * turn for the event loop every 8 MiB or 10 ms.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function forEachRangeChunk(
+  filePath: string,
+  lines: LineStarts,
+  first: number,
+  last: number,
+  bufferFor: (length: number) => Buffer,
+  onChunk: LineChunkCallback,
+): Promise<void> {
+  const fd = openSync(filePath, "r");
   try {
     let sinceYield = 0;
     let lastYield = performance.now();
-    for (let first = 0; first < lineCount; ) {
-      const { from, last: a, length } = planChunk(index, first);
-      arena.reserve(length);
-      const buf = arena.slot(length);
+    while (first <= last) {
+      const chunk = planChunk(lines, first, last);
+      const buf = bufferFor(chunk.length);
       let got = 0;
-      while (got < length) {
-        const bytesRead = readSync(handle.fd, buf, got, length - got, from + got);
+      while (got < chunk.length) {
+        const bytesRead = readSync(fd, buf, got, chunk.length - got, chunk.from + got);
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      const resume = onChunk(got < length ? buf.subarray(0, got) : buf, from, first, a);
+      const resume = onChunk(got < chunk.length ? buf.subarray(0, got) : buf, chunk.from, first, chunk.last);
       // A callback that stopped early (its time slice ran out) names the line to go on from.
-      first = typeof resume === "number" && resume > first && resume <= a ? resume : a + 1;
+      first = typeof resume === "number" && resume > first && resume <= chunk.last ? resume : chunk.last + 1;
       sinceYield += got;
-      if (first < lineCount && (typeof resume === "number" || sinceYield >= YIELD_EVERY_BYTES || performance.now() - lastYield >= YIELD_EVERY_MS)) {
+      if (first <= last && (typeof resume === "number" || sinceYield >= YIELD_EVERY_BYTES || performance.now() - lastYield >= YIELD_EVERY_MS)) {
         await yieldToEventLoop();
         sinceYield = 0;
         lastYield = performance.now();
       }
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-/** Lines `first..last`: as many as end within {@link CHUNK_BYTES} of the first's start (at least one). */
-function planChunk(index: LineIndex, first: number): { first: number; last: number; from: number; length: number } {
-  const { starts, lineCount, size } = index;
+/** Lines `first..` up to `last`: as many as end within {@link CHUNK_BYTES} of the first's start (at least one). */
+function planChunk({ starts, size }: LineStarts, first: number, last: number): { first: number; last: number; from: number; length: number } {
+  const lineCount = starts.length;
   const lineEnd = (i: number): number => (i + 1 < lineCount ? starts[i + 1]! : size);
   const from = starts[first]!;
   let a = first;
-  let b = lineCount - 1;
+  let b = last;
   while (a < b) {
     const mid = Math.floor((a + b + 1) / 2);
     if (lineEnd(mid) - from <= CHUNK_BYTES) a = mid;
@@ -127,7 +155,7 @@ function planChunk(index: LineIndex, first: number): { first: number; last: numb
 export async function forEachLineChunkReadAhead(
   filePath: string,
   index: LineIndex,
-  onChunk: (buf: Buffer, base: number, first: number, last: number) => number | void,
+  onChunk: LineChunkCallback,
   arena: ChunkArena = new ChunkArena(Math.min(CHUNK_BYTES, Math.max(1, index.size))),
 ): Promise<void> {
   const { lineCount } = index;
@@ -135,14 +163,14 @@ export async function forEachLineChunkReadAhead(
   const handle = await fs.open(filePath, "r");
   let reading: Promise<number> | null = null;
   try {
-    let chunk = planChunk(index, 0);
+    let chunk = planChunk(index, 0, lineCount - 1);
     let slot: 0 | 1 = 0;
     arena.reserve(chunk.length, 2);
     reading = readFully(handle, arena.slot(chunk.length, slot), chunk.from);
     for (;;) {
       const got = await reading;
       reading = null;
-      const next = chunk.last + 1 < lineCount ? planChunk(index, chunk.last + 1) : null;
+      const next = chunk.last + 1 < lineCount ? planChunk(index, chunk.last + 1, lineCount - 1) : null;
       const nextSlot: 0 | 1 = slot === 0 ? 1 : 0;
       // A chunk longer than a slot is read after this one is used (the memory must grow first).
       if (next && next.length <= arena.capacity) reading = readFully(handle, arena.slot(next.length, nextSlot), next.from);

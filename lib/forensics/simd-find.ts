@@ -1,5 +1,5 @@
 /** Literal search over bytes in WebAssembly memory with 128-bit SIMD. */
-import { ADD, AND, BITMASK8, Body, CTZ, EQ, EQ8, GT_S, I32, LOAD8, loadV128, moduleOf, NE, OR, SHL, SPLAT8, SUB, V128, V_AND, V_OR } from "@/lib/jsonl/wasm-asm";
+import { SIMD_FIND_WASM } from "@/lib/forensics/simd-find-wasm";
 
 /**
  * A literal (needle) search over bytes in a `WebAssembly.Memory`, with 128-bit SIMD: the
@@ -8,14 +8,15 @@ import { ADD, AND, BITMASK8, Body, CTZ, EQ, EQ8, GT_S, I32, LOAD8, loadV128, mod
  * `Buffer.indexOf` on transcript JSONL (whose `"` and letters defeat Boyer–Moore–Horspool), and
  * the bytes never leave the wasm memory they were read into.
  *
- * The module (one exported function, `find`) is assembled here from its opcodes (named labels,
- * as lib/jsonl/json-scan's) rather than shipped as a binary, so what runs is what you read below.
+ * The module (one exported function, `find`) is written in lib/forensics/simd-find.wat and
+ * compiled by `npm run wasm` (wabt) into simd-find-wasm.ts, whose bytes a test recompiles and compares.
  */
 
 /** Bytes before the first byte the caller may use: the needle at 0, its case masks at 256. */
 export const NEEDLE_AREA_BYTES = 4096;
 /** The longest needle searched; a longer literal is cut (any part of a required literal is required). */
 export const MAX_NEEDLE_BYTES = 255;
+/** Where the needle's case masks start (the `(; masks ;)` constant in simd-find.wat). */
 const MASK_OFFSET = 256;
 const PAGE = 65536;
 
@@ -78,78 +79,6 @@ export function ensureMemory(memory: WebAssembly.Memory, bytes: number): void {
 let compiledModule: WebAssembly.Module | null = null;
 
 function compiled(): WebAssembly.Module {
-  compiledModule ??= new WebAssembly.Module(assemble());
+  compiledModule ??= new WebAssembly.Module(Buffer.from(SIMD_FIND_WASM, "base64"));
   return compiledModule;
-}
-
-// ---- the module (WebAssembly core + SIMD128 binary format; lib/jsonl/wasm-asm's Body: branches name their labels) ----
-
-// Locals: the 5 parameters, then 4 i32 and 4 v128.
-const [P, END, N, O1, O2, LAST, M, C, K, V1, V2, F1, F2] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
-
-/** Returns C when the needle occurs at C: every byte, OR its case mask, equals the needle's. */
-function verifyAtC(b: Body): Body {
-  b.i32(0).set(K);
-  b.block("mismatch").loop("byte");
-  b.get(K).get(N).op(...EQ).if().get(C).ret().end();
-  b.get(C).get(K).op(...ADD, ...LOAD8).i32(MASK_OFFSET).get(K).op(...ADD, ...LOAD8, ...OR);
-  b.get(K).op(...LOAD8, ...NE).brIf("mismatch");
-  b.get(K).i32(1).op(...ADD).set(K).br("byte");
-  return b.end().end();
-}
-
-/** `v = splat(memory[offset + at])`. */
-function splatAt(b: Body, offset: number, at: number, into: number): Body {
-  return b.i32(offset).get(at).op(...ADD, ...LOAD8, ...SPLAT8).set(into);
-}
-
-/** The 16 lanes at p + skip + o: bytes OR case mask, compared with the needle byte. */
-function lanes(b: Body, o: number, f: number, v: number, skip = 0): Body {
-  return b.get(P).get(o).op(...ADD, ...loadV128(skip)).get(f).op(...V_OR).get(v).op(...EQ8);
-}
-
-/** Verifies every candidate start the bit mask M (tee'd on the stack) marks, from p: returns the first hit. */
-function verifyMask(b: Body): Body {
-  b.if().block("hits").loop("hit");
-  b.get(P).get(M).op(...CTZ, ...ADD).set(C);
-  verifyAtC(b);
-  b.get(M).get(M).i32(1).op(...SUB, ...AND).tee(M).brIf("hit");
-  return b.end().end().end();
-}
-
-/** `find(p, end, n, o1, o2) -> i32`: the needle (n bytes at address 0) in [p, end), or -1. */
-function assemble(): Uint8Array<ArrayBuffer> {
-  const b = new Body();
-  b.get(END).get(N).op(...SUB).set(LAST); // last possible start
-  splatAt(b, 0, O1, V1);
-  splatAt(b, 0, O2, V2);
-  splatAt(b, MASK_OFFSET, O1, F1);
-  splatAt(b, MASK_OFFSET, O2, F2);
-  // 32 starts per step (two 16-lane masks in one i32) while p + 31 <= last.
-  b.block("by32").loop("step32");
-  b.get(P).i32(31).op(...ADD).get(LAST).op(...GT_S).brIf("by32");
-  lanes(b, O1, F1, V1, 0);
-  lanes(b, O2, F2, V2, 0).op(...V_AND, ...BITMASK8);
-  lanes(b, O1, F1, V1, 16);
-  lanes(b, O2, F2, V2, 16).op(...V_AND, ...BITMASK8).i32(16).op(...SHL, ...OR).tee(M);
-  verifyMask(b);
-  b.get(P).i32(32).op(...ADD).set(P).br("step32");
-  b.end().end();
-  // Then 16 per step while every load stays in [p, end): p + 15 <= last.
-  b.block("by16").loop("step16");
-  b.get(P).i32(15).op(...ADD).get(LAST).op(...GT_S).brIf("by16");
-  lanes(b, O1, F1, V1);
-  lanes(b, O2, F2, V2).op(...V_AND, ...BITMASK8).tee(M);
-  verifyMask(b);
-  b.get(P).i32(16).op(...ADD).set(P).br("step16");
-  b.end().end();
-  // The last < 16 starts one by one.
-  b.block("by1").loop("step1");
-  b.get(P).get(LAST).op(...GT_S).brIf("by1");
-  b.get(P).set(C);
-  verifyAtC(b);
-  b.get(P).i32(1).op(...ADD).set(P).br("step1");
-  b.end().end();
-  b.i32(-1);
-  return moduleOf("find", 5, [[4, I32], [4, V128]], b.code);
 }
