@@ -29,6 +29,8 @@ import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
 const SCHEMA_VERSION = 7;
+/** SQLite's own wait for another process's lock, outside refresh transactions ({@link beginWrite}). */
+const BUSY_TIMEOUT_MS = 5_000;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
@@ -100,8 +102,13 @@ function handle(ctx: CoreContext): Handle {
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma("busy_timeout = 5000");
-  db.pragma("journal_mode = WAL");
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  try {
+    db.pragma("journal_mode = WAL");
+  } catch (error) {
+    // Busy: another process is making this catalog, which it put in WAL mode first.
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+  }
   if (schemaVersion(db) !== SCHEMA_VERSION) createSchema(db);
   db.pragma("synchronous = NORMAL");
   // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
@@ -358,10 +365,7 @@ const txStarted = new WeakMap<Database.Database, number>();
 async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
   const db = catalogDb(ctx);
   if (db.inTransaction) return refreshProjectRows(ctx, project, ord, options);
-  // IMMEDIATE: the write lock from the start, so what the refresh read stays true until it writes
-  // (a CLI prepare and the dashboard may refresh the same catalog at once).
-  db.exec("BEGIN IMMEDIATE");
-  txStarted.set(db, performance.now());
+  await beginWrite(db);
   try {
     const done = await refreshProjectRows(ctx, project, ord, options);
     if (db.inTransaction) db.exec("COMMIT");
@@ -394,13 +398,47 @@ function atomically(db: Database.Database, fn: () => void): void {
   else db.transaction(fn)();
 }
 
-/** Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS} ms. */
-function commitIfDue(db: Database.Database): void {
+/** Longest a refresh waits for another process's write transaction (a CLI prepare's commits every {@link TX_MAX_MS} ms). */
+const WRITE_WAIT_MS = 120_000;
+/** Pause between a refresh's commit and its next transaction: the turn of another process waiting to write. */
+const WRITE_TURN_MS = 8;
+
+/**
+ * Opens the refresh's write transaction, IMMEDIATE so what it reads stays true until it writes (a
+ * CLI prepare and the dashboard may refresh one catalog at once). Another process's transaction
+ * is waited for in short async polls, not SQLite's busy wait, which would block this process's
+ * event loop (the dashboard's pages) for as long.
+ * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms.
+ */
+async function beginWrite(db: Database.Database): Promise<void> {
+  const deadline = performance.now() + WRITE_WAIT_MS;
+  db.pragma("busy_timeout = 0");
+  try {
+    for (;;) {
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * WRITE_TURN_MS));
+      }
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+  txStarted.set(db, performance.now());
+}
+
+/**
+ * Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS}
+ * ms, leaving another process waiting to write its turn in between.
+ */
+async function commitIfDue(db: Database.Database): Promise<void> {
   const since = txStarted.get(db);
   if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
   db.exec("COMMIT");
-  db.exec("BEGIN IMMEDIATE");
-  txStarted.set(db, performance.now());
+  await new Promise((resolve) => setTimeout(resolve, WRITE_TURN_MS));
+  await beginWrite(db);
 }
 
 async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
@@ -424,7 +462,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   let linesIndexed = 0;
   for (const [i, row] of project.rows.entries()) {
     const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
-    commitIfDue(db);
+    await commitIfDue(db);
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
   }
@@ -642,7 +680,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
       start = nl + 1;
       if (batch.length >= BATCH_LINES) {
         flush();
-        commitIfDue(db);
+        await commitIfDue(db);
       }
     }
     carry = start < buf.length ? buf.subarray(start) : null;

@@ -18,7 +18,7 @@ process.stdin.once("data", () => {
       process.stdout.write("done\n");
     })
     .catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });
 });
