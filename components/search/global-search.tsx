@@ -45,8 +45,8 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
           <label className="flex items-center gap-1">
             until <input name="until" type="date" defaultValue={params.until} aria-label="Until" className={field} />
           </label>
-          <input name="file" defaultValue={params.file} aria-label="File touched" placeholder="sessions that touched, e.g. src/auth.ts" title="Only sessions whose tools named a path containing this" className={`${field} w-64 font-mono`} />
-          <input name="tool" defaultValue={params.tool} aria-label="Tool used" placeholder="sessions that used, e.g. WebFetch" title="Only sessions that used this tool" className={`${field} w-56 font-mono`} />
+          <input name="file" defaultValue={params.file} aria-label="File touched" placeholder="sessions that touched, e.g. src/auth.ts" title="Only sessions whose tools named a path containing this" className={`${field} w-80 font-mono`} />
+          <input name="tool" defaultValue={params.tool} aria-label="Tool used" placeholder="sessions that used, e.g. WebFetch" title="Only sessions that used this tool" className={`${field} w-72 font-mono`} />
           <select name="has_error" defaultValue={params.has_error} aria-label="Tool errors" className={field}>
             <option value="">errors or not</option>
             <option value="true">sessions with tool errors</option>
