@@ -29,8 +29,8 @@ import { chromium, type Page } from "@playwright/test";
 
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { warmSessionPages } from "@/lib/catalog/warm";
 import { createCoreContext } from "@/lib/context";
-import { warmSessionPages } from "@/server/cli/prepare-command";
 
 import { startBenchServer } from "./bench-server";
 import { ensureRealShapedWorkspace } from "./real-shaped";

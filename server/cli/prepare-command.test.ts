@@ -3,13 +3,14 @@ import path from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { warmSessionPages } from "@/lib/catalog/warm";
 import { createCoreContext } from "@/lib/context";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { scriptSession, writeControlPlaneRoot } from "@/lib/testing/control-plane-builder";
 import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { readSources } from "@/lib/workspace/sources";
-import { runPrepare, warmSessionPages } from "@/server/cli/prepare-command";
+import { runPrepare } from "@/server/cli/prepare-command";
 
 const ID = "9a7e0000-0000-4000-8000-000000000001";
 let home = "";

@@ -1,18 +1,15 @@
 import { existsSync } from "node:fs";
-import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
 import cliProgress from "cli-progress";
 
-import { getSessionRisk, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { refreshCatalog } from "@/lib/catalog/catalog";
-import { createCoreContext, stderrLogger, type CoreContext } from "@/lib/context";
+import { warmSessionPages } from "@/lib/catalog/warm";
+import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
-import { scanSession } from "@/lib/forensics/scan";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
-import { loadWorkspace } from "@/lib/workspace/load";
-import { resolveSession } from "@/lib/workspace/sessions";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 import { readSources } from "@/lib/workspace/sources";
 import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
@@ -102,31 +99,6 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");
   process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(summary) + cpLines);
   return 0;
-}
-
-/**
- * Computes and stores under `.casefile/` what a session page reads of each session whose
- * transcript has at least `minBytes` (the size a list does not wait for): its seed 003 analysis
- * with risk (`.casefile/analysis/`: the Analysis tab's facts, tables and token chart) and its
- * forensics scan (`.casefile/forensics/`: the overview card); its usage is already stored by the
- * catalog refresh. A first visit after prepare then reads those files instead of a gigabyte
- * transcript (issue 29: 10–16 s). One session at a time (one pass's memory); an unchanged session
- * costs a few stats, as both are stored per file version. A session that fails is left to its
- * first reader, which reports the error.
- */
-export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<void> {
-  const ws = await loadWorkspace(ctx);
-  for (const project of ws.projects) {
-    for (const row of project.rows) {
-      if (row.source !== "claude-code" && row.source !== "codex") continue;
-      const resolved = await resolveSession(ctx, project.projectKey, row.session_ref).catch(() => null);
-      if (!resolved?.ok) continue;
-      const size = await fs.stat(resolved.session.filePath).then((st) => st.size, () => -1);
-      if (size < minBytes) continue;
-      await getSessionRisk(ctx, resolved.session).catch(() => undefined);
-      await scanSession(ctx, resolved.session).catch(() => undefined);
-    }
-  }
 }
 
 type Roots = { claude: string[]; codex: string[] };

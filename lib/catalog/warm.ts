@@ -1,0 +1,39 @@
+/** Warm-up of the stored analysis and forensics scan of big sessions, after a catalog refresh (prepare and the server). */
+import { getSessionRisk } from "@/lib/analysis/session-analysis";
+import { catalogDb } from "@/lib/catalog/catalog";
+import type { CoreContext } from "@/lib/context";
+import { scanSession } from "@/lib/forensics/scan";
+import { resolveSession } from "@/lib/workspace/sessions";
+
+/** What a warm-up did: transcript sessions at least `minBytes` long it brought in step (stored or already stored). */
+export type WarmSummary = { sessions: number };
+
+/**
+ * Computes and stores under `.casefile/` what a session page reads of each transcript session
+ * (Claude Code, Codex) the catalog lists at `minBytes` or more (the size a list does not wait
+ * for, `RISK_WAIT_MAX_BYTES`): its seed 003 analysis with risk (`.casefile/analysis/`: the
+ * Analysis tab's facts, tables and token chart) and its forensics scan (`.casefile/forensics/`:
+ * the overview card); its usage is already stored by the catalog refresh. A first visit then reads
+ * those files instead of a gigabyte transcript (issue 29: 10–16 s). Run after
+ * `refreshCatalog` (the sizes are the catalog's), by `casefile prepare` and by the server after
+ * its syncs (server/watch). One session at a time (one pass's memory); an unchanged session costs
+ * a few stats, as both are stored per file version. A session that fails is left to its first
+ * reader, which reports the error.
+ */
+export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<WarmSummary> {
+  const big = catalogDb(ctx)
+    .prepare(
+      `SELECT s.project_key, s.session_ref FROM sessions s JOIN projects p ON p.project_key = s.project_key
+       WHERE s.missing = 0 AND s.source IN ('claude-code', 'codex') AND s.size_bytes >= ? ORDER BY p.ord, s.ord`,
+    )
+    .all(minBytes) as { project_key: string; session_ref: string }[];
+  let sessions = 0;
+  for (const { project_key, session_ref } of big) {
+    const resolved = await resolveSession(ctx, project_key, session_ref).catch(() => null);
+    if (!resolved?.ok) continue;
+    await getSessionRisk(ctx, resolved.session).catch(() => undefined);
+    await scanSession(ctx, resolved.session).catch(() => undefined);
+    sessions += 1;
+  }
+  return { sessions };
+}
