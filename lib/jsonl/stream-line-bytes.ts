@@ -23,7 +23,13 @@ export type StreamLineBytesOptions = {
    * `splitFileRanges`: `startByte` follows a `\n` and `endByte` is a line start or the file size).
    * `onIndex` is not called.
    */
-  range?: { startByte: number; endByte: number; firstLine: number };
+  range?: {
+    startByte: number;
+    endByte: number;
+    firstLine: number;
+    /** When the file is shorter than `endByte` at open, stream to its end instead of failing (`endByte` may then be Infinity). */
+    upToFileEnd?: boolean;
+  };
   /**
    * The two work buffers to read into, when both hold at least `headroomBytes + chunkBytes`
    * (else new ones are allocated): a caller streaming many ranges one after another (a range
@@ -102,7 +108,8 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
     const stat = await handle.stat();
     const range = options.range;
     const first = range?.startByte ?? 0;
-    const size = range?.endByte ?? stat.size; // where reading and scanning end
+    // Where reading and scanning end.
+    const size = range ? (range.upToFileEnd ? Math.max(range.startByte, Math.min(range.endByte, stat.size)) : range.endByte) : stat.size;
     const lineBase = range ? range.firstLine - 1 : 0;
     const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 16 << 20));
     // An unfinished line never exceeds what is streamed, so a small file gets small buffers.
