@@ -143,9 +143,10 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       const workEnd = dataStart + carry.length + bytesRead;
       const workStart = carryStart; // file offset of work[dataStart]
       position += bytesRead;
-      // The carry has been copied out of the other buffer: it may be refilled now.
+      // The carry has been copied out of the other buffer: it may be refilled now (a blocking
+      // read only once this chunk's lines are handled, so they are still in the CPU cache).
       turn = turn === 0 ? 1 : 0;
-      if (position < size) reading = readAt(buffers[turn], position);
+      if (position < size && !options.syncReads) reading = readAt(buffers[turn], position);
       const isLast = position >= size;
       const from = dataStart + (scanned - workStart);
       scanned += scanChunk(work.subarray(from, workEnd), scanned, isLast, size, starts);
@@ -154,6 +155,7 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       nextLine = to;
       carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
       carry = work.subarray(carryStart - workStart + dataStart, workEnd);
+      if (position < size && options.syncReads) reading = readAt(buffers[turn], position);
     }
     if (!range) options.onIndex?.({ size, mtimeMs: stat.mtimeMs, lineCount: starts.length, starts: starts.toArray() });
   } finally {
