@@ -1,4 +1,4 @@
-/** The JSONL record reader: `\n`-delimited records with the physical line each starts on (contract §1.6), whole file or one byte range. */
+/** The JSONL record reader: `\n`-delimited records with the physical line each starts on (contract §1.6), whole file or one byte range, over the streaming line reader. */
 import fs from "node:fs/promises";
 
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
