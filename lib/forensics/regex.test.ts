@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
 
 import { grepFile } from "@/lib/forensics/grep";
-import { buildLineIndex, iterateLineBytes } from "@/lib/jsonl/line-index";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { makeTempDir } from "@/lib/testing/shared";
 
 import { toolFamily } from "@/lib/forensics/classify";
@@ -104,7 +105,7 @@ describe("grep over whole-line chunks", () => {
       await grepFile(file, index, compiled, (n, decode) => ours.push(`${n}:${decode().length}`));
       const re = RE2JS.compile(pattern);
       const expected: string[] = [];
-      for await (const line of iterateLineBytes(file, index)) {
+      for await (const line of streamLineBytes(file)) {
         const bytes = line.bytes.subarray(line.start, line.end);
         if (re.test(bytes)) expected.push(`${line.line}:${bytes.toString("utf8").length}`);
       }

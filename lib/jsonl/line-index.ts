@@ -168,48 +168,6 @@ export async function readLineRangeBytes(filePath: string, index: LineIndex, sta
  */
 export type LineBytes = { line: number; bytes: Buffer; start: number; end: number; next: number };
 
-/**
- * Streams every physical line of `index` (or only `lines.firstLine..lastLine`, e.g. one
- * {@link import("@/lib/jsonl/workers").LineRange}) as a byte range inside a read buffer of about
- * `chunkBytes` (default 16 MiB; a longer line gets a buffer of its own), without decoding.
- * The buffer is reused after the caller moves past its lines: copy what must outlive them.
- * Memory: one chunk (or the longest line).
- * @throws AppError not_found / io_error when the file is missing, unreadable or now shorter.
- */
-export async function* iterateLineBytes(
-  filePath: string,
-  index: LineIndex,
-  chunkBytes = 16 << 20,
-  lines: { firstLine: number; lastLine: number } = { firstLine: 1, lastLine: index.lineCount },
-): AsyncGenerator<LineBytes> {
-  const { lineCount, starts } = index;
-  const lineEnd = (line: number): number => (line < lineCount ? starts[line]! : index.size);
-  const lastLine = Math.min(lines.lastLine, lineCount);
-  const handle = await openForRead(filePath);
-  try {
-    let shared = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, index.size)));
-    for (let first = Math.max(1, lines.firstLine); first <= lastLine; ) {
-      const from = starts[first - 1]!;
-      let last = first;
-      while (last < lastLine && lineEnd(last + 1) - from <= chunkBytes) last++;
-      const length = lineEnd(last) - from;
-      if (length > shared.length) shared = Buffer.allocUnsafe(length);
-      const bytes = shared.subarray(0, length);
-      if (!(await readFully(handle, bytes, from))) throw new AppError("io_error", "The file is shorter than its line index.");
-      for (let line = first; line <= last; line++) {
-        const start = starts[line - 1]! - from;
-        const end = lineEnd(line) - from;
-        yield { line, bytes, start, end: end - terminatorBytes(bytes, start, end), next: end };
-      }
-      first = last + 1;
-    }
-  } catch (error) {
-    throw toAppError(error, filePath);
-  } finally {
-    await handle.close();
-  }
-}
-
 // ignoreBOM keeps a leading U+FEFF, like Python's "utf-8" codec (contract §1.6).
 /**
  * Bytes of line indexes kept in memory (issue 13 §4: bounded by bytes, not files): 8 bytes a

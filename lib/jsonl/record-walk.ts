@@ -1,14 +1,10 @@
-/** The JSONL record reader: `\n`-delimited records with the physical line each starts on (contract §1.6), whole file or one byte range. */
-import { readSync } from "node:fs";
+/** The JSONL record reader: `\n`-delimited records with the physical line each starts on (contract §1.6), whole file or one byte range, over the streaming line reader. */
 import fs from "node:fs/promises";
 
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import type { LineRange } from "@/lib/jsonl/workers";
 
 const LF = 0x0a;
-const CR = 0x0d;
-/** Single-byte physical breaks other than `\n` (`\r` handled apart: `\r\n` is one break). */
-const RARE_SINGLE = [CR, 0x0b, 0x0c, 0x1c, 0x1d, 0x1e] as const;
-const RARE_MULTI = [Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), Buffer.from([0xe2, 0x80, 0xa9])] as const;
 
 /**
  * Read size of {@link walkRecords}: small enough to stay in the CPU cache between the kernel's
@@ -21,7 +17,7 @@ export type WalkEnd = { nextLine: number; lastLine: number };
 
 /** Options of {@link walkRecords}. */
 export type WalkOptions = {
-  /** Read size (default {@link WALK_CHUNK_BYTES}); a longer record grows the buffer. */
+  /** Read size (default {@link WALK_CHUNK_BYTES}); a longer record is joined across reads. */
   chunkBytes?: number;
   /**
    * Awaited reads instead of blocking ones: the event loop runs between chunks (a walk of a
@@ -37,10 +33,11 @@ export type WalkOptions = {
  * `\f`, `\x1c`–`\x1e` or a lone `\r` inside a record is a physical break too); so a JSON record
  * is never cut by a raw U+2028 inside one of its strings. `startByte` must follow a `\n` (or be
  * 0; `endByte` may be Infinity for the whole file). Blank records are passed too; no record
- * follows a final `\n`. `onRecord` returns false to stop the walk. Synchronous per record (no
- * promise per line), reading `chunkBytes` at a time with blocking reads unless `asyncReads` (a
- * file-cache read of a chunk takes well under a millisecond; async reads measured ~50% more CPU
- * for the walk). Memory: one chunk plus the longest record.
+ * follows a final `\n`. `onRecord` returns false to stop the walk. A layer over the streaming
+ * line reader ({@link forEachLineBytes}, which owns reading and splitting): synchronous per
+ * record (no promise per line), reading `chunkBytes` at a time with blocking reads unless
+ * `asyncReads`, up to the file's size when opened (and at most to `endByte`). Memory: the
+ * reader's two buffers plus the longest record (a record cut by a rare break is copied).
  * @returns the next local line and the local line of the last record passed (0 when none);
  *   after a stop, `nextLine` is only the stopping record's line plus one.
  * @throws the fs error when the file cannot be read.
@@ -52,53 +49,40 @@ export async function walkRecords(
   onRecord: (bytes: Buffer, line: number) => boolean | void,
   options: WalkOptions = {},
 ): Promise<WalkEnd> {
-  const handle = await fs.open(filePath, "r");
-  let line = 1;
+  let line = 1; // local line the next record starts on
   let lastLine = 0;
-  try {
-    let buf = Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? WALK_CHUNK_BYTES));
-    let filled = 0;
-    /** Rare-break offsets inside the carried (unfinished) record, ascending. */
-    let carried: number[] = [];
-    let position = startByte;
-    for (;;) {
-      if (filled === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, filled);
-        buf = bigger;
-      }
-      const want = Math.min(buf.length - filled, endByte - position);
-      const bytesRead = want <= 0 ? 0 : options.asyncReads ? (await handle.read(buf, filled, want, position)).bytesRead : readSync(handle.fd, buf, filled, want, position);
-      position += bytesRead;
-      const end = filled + bytesRead;
-      if (bytesRead === 0) {
-        if (filled > 0) {
-          lastLine = line;
-          onRecord(buf.subarray(0, filled), line);
-        }
-        break;
-      }
-      // Rare breaks of the new bytes join those of the record carried over, in order.
-      const rare = rareBreaks(buf, filled, end, carried);
-      let next = 0;
-      let start = 0;
-      for (let nl = buf.indexOf(LF, filled); nl !== -1 && nl < end; nl = buf.indexOf(LF, nl + 1)) {
-        const rec = buf.subarray(start, nl);
-        lastLine = line;
-        if (onRecord(rec, line) === false) return { nextLine: line + 1, lastLine };
-        let breaks = 0;
-        // A `\r` right before the record's `\n` is part of `\r\n`.
-        for (; next < rare.length && rare[next]! < nl; next++) if (rare[next] !== nl - 1 || buf[nl - 1] !== CR) breaks += 1;
-        line += 1 + breaks;
-        start = nl + 1;
-      }
-      carried = next === rare.length ? [] : rare.slice(next).map((at) => at - start);
-      // Keep the unfinished record at the buffer's start.
-      buf.copy(buf, 0, start, end);
-      filled = end - start;
+  let stoppedAt = 0; // nextLine after a stop
+  // The earlier physical lines of a record cut by a rare break (copies: a read buffer is reused).
+  let pending: Buffer[] = [];
+  let pendingLine = 0;
+  const streamOptions = { chunkBytes: Math.max(1, options.chunkBytes ?? WALK_CHUNK_BYTES), syncReads: !options.asyncReads, range: { startByte, endByte, firstLine: 1, upToFileEnd: true } };
+  await forEachLineBytes(filePath, streamOptions, (n, bytes, start, end, next) => {
+    const lf = next > end && bytes[next - 1] === LF;
+    if (!lf && next > end) {
+      // A break other than `\n` (a raw U+2028 in a string, a lone `\r`...): the record goes on.
+      if (pending.length === 0) pendingLine = n;
+      pending.push(Buffer.from(bytes.subarray(start, next)));
+      return true;
     }
-  } finally {
-    await handle.close();
+    // The record ends here: at its `\n` (a `\r` before it stays in the record), or at the stream's end.
+    const recordLine = pending.length === 0 ? n : pendingLine;
+    const tail = bytes.subarray(start, lf ? next - 1 : end);
+    const record = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+    pending = [];
+    lastLine = recordLine;
+    line = lf ? n + 1 : recordLine;
+    // Only a `\n`-ended record can stop the walk (the last one ends it anyway).
+    if (onRecord(record, recordLine) === false && lf) {
+      stoppedAt = recordLine + 1;
+      return false;
+    }
+    return true;
+  });
+  if (stoppedAt > 0) return { nextLine: stoppedAt, lastLine };
+  // The stream ended inside a record (its last break was not a `\n`).
+  if (pending.length > 0) {
+    lastLine = line = pendingLine;
+    onRecord(Buffer.concat(pending), pendingLine);
   }
   return { nextLine: line, lastLine };
 }
@@ -137,30 +121,4 @@ export async function splitRecordRanges(filePath: string, size: number, parts: n
     }
   }
   return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
-}
-
-/**
- * `carried` followed by the offsets of the physical breaks other than `\n` that end in
- * `buf[from, end)` (of a multi-byte break, its last byte; its first bytes may precede `from`),
- * ascending. One memchr pass per pattern; most reads find none. A `\r` is listed even before a
- * `\n` (the caller skips those).
- */
-function rareBreaks(buf: Buffer, from: number, end: number, carried: number[]): number[] {
-  const view = buf.subarray(from, end);
-  let found: number[] | null = null;
-  for (const b of RARE_SINGLE) {
-    for (let i = view.indexOf(b); i !== -1; i = view.indexOf(b, i + 1)) (found ??= []).push(from + i);
-  }
-  // memchr for the multi-byte patterns' last byte (a continuation byte other text also uses),
-  // then a look at the bytes before it.
-  for (const p of RARE_MULTI) {
-    const last = p[p.length - 1]!;
-    for (let i = view.indexOf(last); i !== -1; i = view.indexOf(last, i + 1)) {
-      const at = from + i;
-      if (at >= p.length - 1 && buf[at - 1] === p[p.length - 2] && (p.length === 2 || buf[at - 2] === p[0])) (found ??= []).push(at);
-    }
-  }
-  if (found === null) return carried;
-  found.sort((a, b) => a - b);
-  return carried.length === 0 ? found : [...carried, ...found];
 }

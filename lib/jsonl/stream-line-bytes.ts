@@ -23,7 +23,13 @@ export type StreamLineBytesOptions = {
    * `splitFileRanges`: `startByte` follows a `\n` and `endByte` is a line start or the file size).
    * `onIndex` is not called.
    */
-  range?: { startByte: number; endByte: number; firstLine: number };
+  range?: {
+    startByte: number;
+    endByte: number;
+    firstLine: number;
+    /** When the file is shorter than `endByte` at open, stream to its end instead of failing (`endByte` may then be Infinity). */
+    upToFileEnd?: boolean;
+  };
   /**
    * The two work buffers to read into, when both hold at least `headroomBytes + chunkBytes`
    * (else new ones are allocated): a caller streaming many ranges one after another (a range
@@ -102,7 +108,8 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
     const stat = await handle.stat();
     const range = options.range;
     const first = range?.startByte ?? 0;
-    const size = range?.endByte ?? stat.size; // where reading and scanning end
+    // Where reading and scanning end.
+    const size = range ? (range.upToFileEnd ? Math.max(range.startByte, Math.min(range.endByte, stat.size)) : range.endByte) : stat.size;
     const lineBase = range ? range.firstLine - 1 : 0;
     const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 16 << 20));
     // An unfinished line never exceeds what is streamed, so a small file gets small buffers.
@@ -136,9 +143,10 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       const workEnd = dataStart + carry.length + bytesRead;
       const workStart = carryStart; // file offset of work[dataStart]
       position += bytesRead;
-      // The carry has been copied out of the other buffer: it may be refilled now.
+      // The carry has been copied out of the other buffer: it may be refilled now (a blocking
+      // read only once this chunk's lines are handled, so they are still in the CPU cache).
       turn = turn === 0 ? 1 : 0;
-      if (position < size) reading = readAt(buffers[turn], position);
+      if (position < size && !options.syncReads) reading = readAt(buffers[turn], position);
       const isLast = position >= size;
       const from = dataStart + (scanned - workStart);
       scanned += scanChunk(work.subarray(from, workEnd), scanned, isLast, size, starts);
@@ -147,6 +155,7 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       nextLine = to;
       carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
       carry = work.subarray(carryStart - workStart + dataStart, workEnd);
+      if (position < size && options.syncReads) reading = readAt(buffers[turn], position);
     }
     if (!range) options.onIndex?.({ size, mtimeMs: stat.mtimeMs, lineCount: starts.length, starts: starts.toArray() });
   } finally {
