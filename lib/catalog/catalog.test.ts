@@ -203,6 +203,27 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(inTurn?.turn_ref).toMatch(/^T\d{4,}$/);
   }, 120_000);
 
+  it("numbers hits by physical lines as the viewer does: a raw U+2028 inside a string ends a line (contract §1.6), and a half-written last line waits", async () => {
+    const { sources, ctx } = await corpusSetup();
+    const file = path.join(sources, "claude", "misc", "marot__spotter", "test", "fixtures", "transcripts", "258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+    const physical = (text: string) => text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/).length - (/(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])$/.test(text) ? 1 : 0);
+    const before = physical(await fs.readFile(file, "utf8"));
+    const record = (message: string, n: number) => JSON.stringify({ type: "system", subtype: "api_error", level: "error", sessionId: "258c7280-ae70-4798-800f-63464d01a85d", error: { status: 529, error: { type: "error", error: { type: "overloaded_error", message } } }, timestamp: "2026-02-11T22:00:00.000Z", uuid: `b0000000-0000-4000-8000-00000000000${n}` });
+    // JSON.stringify leaves U+2028 raw: this record is two physical lines.
+    await fs.appendFile(file, `${record("first\u2028second", 1)}\n${record("zebrafinch", 2)}\n${record("quokka", 3)}`);
+    await syncWorkspace(ctx);
+    await refreshCatalog(ctx);
+    const hit = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "zebrafinch" }));
+    expect(hit.hits.map((h) => h.line_number)).toEqual([before + 3]);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "quokka" }))).total).toBe(0);
+    // The line is finished: it is indexed at its number, once.
+    await fs.appendFile(file, "\n");
+    await syncWorkspace(ctx);
+    await refreshCatalog(ctx);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "quokka" }))).hits.map((h) => h.line_number)).toEqual([before + 4]);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "zebrafinch" }))).total).toBe(1);
+  }, 120_000);
+
   it("finds API errors, summaries and hook commands of a corpus session, at their lines", async () => {
     const { sources, ctx } = await corpusSetup();
     // The corpus has no api_error record (contract §2.6 [3p]): append six, shaped as Claude Code writes them, to a real 2.1.39 session.

@@ -1,7 +1,7 @@
 // The workspace catalog: one derived SQLite file (WAL) of projects, sessions, turns, coverage and a full-text index of every line.
 
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -15,6 +15,7 @@ import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { resolveInside } from "@/lib/fs/paths";
 import { SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
@@ -546,15 +547,13 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     id = undefined;
   }
   // A session row made now has no full-text, tool or file rows to clear.
-  const fresh = id === undefined;
+  let fresh = false;
   if (id === undefined) {
     const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length);
-    // Another process made the row between two of this refresh's transactions: it is not fresh.
-    if (made.changes === 1) id = Number(made.lastInsertRowid);
-    else {
-      id = (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
-      atomically(db, () => dropSessionRows(db, id!));
-    }
+    fresh = made.changes === 1;
+    // Else another process made the row between two of this refresh's transactions (and may be
+    // indexing its lines): its rows stay, and the stored progress says what is indexed.
+    id = fresh ? Number(made.lastInsertRowid) : (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
   }
   const sessionId = id;
   atomically(db, () => {
@@ -647,10 +646,9 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
   let batch: { text: string; line: number }[] = [];
   let consumed = offset;
-  // Read from the start, the head is hashed from the first chunk rather than read again.
-  const heads: Buffer[] = [];
-  let headBytes = 0;
-  const headOf = (bytes: number) => sha256((offset === 0 ? Buffer.concat(heads) : fileHead!).subarray(0, Math.min(HEAD_BYTES, bytes)));
+  // Hashed from the first line's buffer when reading from the start, rather than read again.
+  let head: Buffer | null = offset === 0 ? null : fileHead;
+  const headOf = (bytes: number) => sha256((head ?? Buffer.alloc(0)).subarray(0, Math.min(HEAD_BYTES, bytes)));
   const flush = () =>
     atomically(db, () => {
       let errors = 0;
@@ -664,26 +662,22 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
       progress.run(errors, consumed, line, headOf(consumed), sessionId);
       batch = [];
     });
-  let carry: Buffer | null = null;
-  for await (const chunk of createReadStream(filePath, { start: offset, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    if (offset === 0 && headBytes < HEAD_BYTES) {
-      heads.push(chunk.subarray(0, HEAD_BYTES - headBytes));
-      headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
+  // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line too).
+  const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
+  // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
+  const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));
+  for await (const l of streamLineBytes(filePath, { range, chunkBytes, headroomBytes: 1 << 16 })) {
+    if (head === null) head = Buffer.from(l.bytes.subarray(l.start, l.start + Math.min(HEAD_BYTES, st.size)));
+    // A last line still being written (no terminator yet) is indexed once it is whole.
+    if (l.end === l.next) break;
+    line = l.line;
+    const text = l.bytes.toString("utf8", l.start, l.end);
+    if (text.trim() !== "") batch.push({ text, line });
+    consumed += l.next - l.start;
+    if (batch.length >= BATCH_LINES) {
+      flush();
+      await commitIfDue(db);
     }
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-    let start = 0;
-    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-      line += 1;
-      const text = buf.toString("utf8", start, nl);
-      if (text.trim() !== "") batch.push({ text, line });
-      consumed += nl + 1 - start;
-      start = nl + 1;
-      if (batch.length >= BATCH_LINES) {
-        flush();
-        await commitIfDue(db);
-      }
-    }
-    carry = start < buf.length ? buf.subarray(start) : null;
   }
   flush();
   return line - (resumable ? at.indexed_lines : 0);
