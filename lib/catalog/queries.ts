@@ -2,10 +2,9 @@
 
 import { catalogDb, ensureProjects, ensureProjectSessions, sessionItem } from "@/lib/catalog/catalog";
 import type { CoreContext } from "@/lib/context";
-import type { InvalidFieldResult } from "@/lib/forensics/list-sessions";
+import { type InvalidFieldResult, listSessionsRequest } from "@/lib/forensics/list-sessions";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
-import { findProject, loadWorkspace } from "@/lib/workspace/load";
-import { listSessionsInputSchema, type ListSessionsResult, type ProjectSummary } from "@/lib/workspace/schema";
+import type { ListSessionsResult, ProjectSummary } from "@/lib/workspace/schema";
 
 /** A `projects` row of the catalog. */
 export type CatalogProjectRow = {
@@ -82,22 +81,9 @@ const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
 export async function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
-  const parsed = listSessionsInputSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      status: "invalid",
-      errors: parsed.error.issues.map((issue) => ({
-        field: issue.path.join(".") || "input",
-        message: issue.message,
-        hint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-      })),
-    };
-  }
-  const { project_key, limit, offset, sort, order, q, risk } = parsed.data;
-  const project = findProject(await loadWorkspace(ctx), project_key);
-  if (!project) {
-    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
-  }
+  const request = await listSessionsRequest(ctx, input);
+  if (request.status === "invalid") return request;
+  const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;
   const pending = await ensureProjectSessions(ctx, project);
   if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
   const where = ["project_key = @key"];

@@ -1,8 +1,9 @@
 /** `list_sessions` (seed 004): a project's sessions with summary, status and risk, filtered and sorted. */
 import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
 import type { CoreContext } from "@/lib/context";
-import { findProject, loadWorkspace } from "@/lib/workspace/load";
+import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 import {
+  type ListSessionsInput,
   listSessionsInputSchema,
   type ListSessionsResult,
   type SessionListItem,
@@ -17,15 +18,12 @@ const LIST_CONCURRENCY = 16;
 export type InvalidFieldResult = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
 /**
- * `list_sessions` (seed 004's paginated shape over a project's indexed sessions):
- * filters by `q` (case-insensitive, over session_ref, source, source_session_id and the
- * first user message), sorts by `sort`/`order` (nulls last), then slices `offset`/`limit`.
- * `count` is the number of rows returned and `total` the number matching `q`.
- * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
+ * `list_sessions`' input checked and its project found, for both readers (the catalog's and the
+ * files' one, its test oracle): `{status:"invalid", errors}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
-export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
-  const parsed = listSessionsInputSchema.safeParse(input);
+export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promise<{ status: "ok"; input: ListSessionsInput; project: LoadedProject } | InvalidFieldResult> {
+  const parsed = listSessionsInputSchema.safeParse(raw);
   if (!parsed.success) {
     return {
       status: "invalid",
@@ -36,11 +34,25 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
       })),
     };
   }
-  const { project_key, limit, offset, sort, order, q, risk } = parsed.data;
-  const project = findProject(await loadWorkspace(ctx), project_key);
+  const project = findProject(await loadWorkspace(ctx), parsed.data.project_key);
   if (!project) {
-    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${project_key}'`, hint: "use the project_key from the prepared workspace" }] };
+    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${parsed.data.project_key}'`, hint: "use the project_key from the prepared workspace" }] };
   }
+  return { status: "ok", input: parsed.data, project };
+}
+
+/**
+ * `list_sessions` (seed 004's paginated shape over a project's indexed sessions):
+ * filters by `q` (case-insensitive, over session_ref, source, source_session_id and the
+ * first user message), sorts by `sort`/`order` (nulls last), then slices `offset`/`limit`.
+ * `count` is the number of rows returned and `total` the number matching `q`.
+ * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
+ * @throws AppError parse_error when the workspace is malformed (contract §1.10).
+ */
+export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+  const request = await listSessionsRequest(ctx, input);
+  if (request.status === "invalid") return request;
+  const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;
   // Rows are independent: a few at a time, so their file-system calls overlap (order kept).
   const items: SessionListItem[] = new Array<SessionListItem>(project.rows.length);
   const pending: string[] = [];
