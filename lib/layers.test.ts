@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Base utilities: may import each other, never anything above.
-  ["errors", "fs", "json", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
+  ["errors", "fs", "json", "columns", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
   ["sources"],
   // Token accounting and cost (issue 28): transcripts in, totals out; workspace, forensics and lists read it.
   ["usage"],

@@ -1,4 +1,5 @@
 /** The map half of the Claude Code analysis: one byte range of a transcript as order-independent facts. */
+import { Columns } from "@/lib/columns/typed-columns";
 import { walkRecords } from "@/lib/jsonl/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
 import type { LineRange } from "@/lib/jsonl/workers";
@@ -28,8 +29,7 @@ export const FACT_RESULT = 2;
 
 /**
  * The facts of one range, packed for a cheap trip between threads (no object per record).
- * `nums` (chunks of 64 Ki numbers, so the list grows without copies) holds one entry per
- * relevant record, in line order (local lines: 1 = the range's first line); a string number
+ * `nums` holds one entry per relevant record, in line order (local lines: 1 = the range's first line); a string number
  * indexes `strs` (−1 = null), an outcome number `outcomes` (−1 = none):
  * - `FACT_ASSISTANT, line, hasUsage, cache_read, cache_creation, input, output, messageId,
  *   tokensFrom, tokensTo, useCount` then per tool_use block with a string id `id, name,
@@ -48,8 +48,8 @@ export type ClaudeFacts = {
   nextLine: number;
   /** Local line of its last record (0 when empty). */
   lastLine: number;
-  /** Packed records in chunks (a record never spans two). */
-  nums: Float64Array[];
+  /** Packed records. */
+  nums: Float64Array;
   strs: string[];
   outcomes: (UserOutcome | "malformed")[];
   /** Distinct path-like tokens of the range's assistant records. */
@@ -150,7 +150,7 @@ const ROLE_RE = /"role"(\s*:\s*"(\w+)")/;
  * @throws the fs error when the file cannot be read.
  */
 export async function mapClaudeRange(filePath: string, range: LineRange): Promise<ClaudeFacts> {
-  const nums = new NumberList();
+  const nums = new Columns({ nums: Float64Array }, 1 << 16);
   const strs: string[] = [];
   const outcomes: ClaudeFacts["outcomes"] = [];
   const str = (value: string | null): number => (value === null ? -1 : strs.push(value) - 1);
@@ -162,8 +162,7 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
   };
   const tokenIds = new Map<string, number>();
   const tokenNames: string[] = [];
-  let tokenRefs = new Int32Array(1 << 16);
-  let refCount = 0;
+  const tokenRefs = new Columns({ refs: Int32Array }, 1 << 16);
   /** The assistant record a token number was last added for (dedupes within a record). */
   const lastRecordOf: number[] = [];
   let recordNo = 0;
@@ -179,12 +178,8 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       }
       if (lastRecordOf[id] === recordNo) return;
       lastRecordOf[id] = recordNo;
-      if (refCount === tokenRefs.length) {
-        const bigger = new Int32Array(tokenRefs.length * 2);
-        bigger.set(tokenRefs);
-        tokenRefs = bigger;
-      }
-      tokenRefs[refCount++] = id;
+      const at = tokenRefs.add();
+      tokenRefs.cols.refs[at] = id;
   };
   const addTokens = (text: string) => pathTokens(text, addToken);
   let pattern: ClaudeFacts["pattern"] = null;
@@ -212,15 +207,14 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
   const parsedUser = (record: JsonObject, line: number, small: boolean) => {
     const outcome = userOutcome(record, small, pattern === null);
     if (outcome.results.some((r) => r.date !== null)) dateZone = false;
-    nums.reserve(3);
-    nums.push(FACT_USER, line, outcomes.push(outcome) - 1);
+    put(nums, FACT_USER, line, outcomes.push(outcome) - 1);
   };
 
   const onAssistant = (record: JsonObject, line: number) => {
     const message = isJsonObject(record.message) ? record.message : {};
     const usage = isJsonObject(message.usage) ? message.usage : null;
     recordNo += 1;
-    const tokensFrom = refCount;
+    const tokensFrom = tokenRefs.count;
     const blocks = contentBlocks(record);
     let useCount = 0;
     let hasRead = false;
@@ -233,16 +227,15 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       // Paths, commands and patterns name files; file contents (Write, Edit) are not scanned.
       for (const v of Object.values(input)) if (typeof v === "string" && v.length <= USE_SCAN_MAX_CHARS) addTokens(v);
     }
-    nums.reserve(11 + 4 * useCount);
-    if (usage) nums.push(FACT_ASSISTANT, line, 1, count(usage.cache_read_input_tokens), count(usage.cache_creation_input_tokens), count(usage.input_tokens), 6);
-    else nums.push(FACT_ASSISTANT, line, 0, 0, 0, 0, 6);
-    nums.push(usage ? count(usage.output_tokens) : 0, str(hasRead && typeof message.id === "string" ? message.id : null), tokensFrom, refCount, useCount, NaN, 5);
+    if (usage) put(nums, FACT_ASSISTANT, line, 1, count(usage.cache_read_input_tokens), count(usage.cache_creation_input_tokens), count(usage.input_tokens), 6);
+    else put(nums, FACT_ASSISTANT, line, 0, 0, 0, 0, 6);
+    put(nums, usage ? count(usage.output_tokens) : 0, str(hasRead && typeof message.id === "string" ? message.id : null), tokensFrom, tokenRefs.count, useCount, NaN, 5);
     for (const block of blocks) {
       if (block.type !== "tool_use" || typeof block.id !== "string") continue;
       const name = typeof block.name === "string" ? block.name : "";
       const isRead = name === "Read";
       const input = isJsonObject(block.input) ? block.input : {};
-      nums.push(str(block.id), nameStr(name), str(isRead && typeof input.file_path === "string" ? input.file_path : null), isRead ? 1 : 0, NaN, NaN, 4);
+      put(nums, str(block.id), nameStr(name), str(isRead && typeof input.file_path === "string" ? input.file_path : null), isRead ? 1 : 0, NaN, NaN, 4);
     }
   };
 
@@ -302,10 +295,9 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       if (dateProbe && parsed !== "malformed" && parsed.results.some((r) => r.date !== null)) dateZone = false;
       outcome = outcomes.push(parsed) - 1;
     }
-    nums.reserve(6);
-    nums.push(FACT_RESULT, line, str(id), ok ? 1 : 0, dateProbe ? 1 : 0, outcome, 6);
+    put(nums, FACT_RESULT, line, str(id), ok ? 1 : 0, dateProbe ? 1 : 0, outcome, 6);
   });
-  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: nums.seal(), strs, outcomes, tokenNames, tokenRefs: tokenRefs.slice(0, refCount), pattern, mentions, unparsable };
+  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: nums.take().nums, strs, outcomes, tokenNames, tokenRefs: tokenRefs.take().refs, pattern, mentions, unparsable };
 }
 
 /**
@@ -384,37 +376,16 @@ function leadingText(content: unknown): string {
   return "";
 }
 
-/** A growable list of numbers in Float64Array chunks of 64 Ki numbers (no copy on growth). */
-class NumberList {
-  private readonly chunks: Float64Array[] = [];
-  private data = new Float64Array(1 << 16);
-  private length = 0;
-
-  /** Makes room for `n` numbers in the current chunk (a record is never split over two). */
-  reserve(n: number): void {
-    if (this.length + n <= this.data.length) return;
-    this.chunks.push(this.data.slice(0, this.length));
-    this.data = new Float64Array(Math.max(1 << 16, n));
-    this.length = 0;
-  }
-
-  /** Appends `n` (3 to 6) numbers after a {@link reserve} (fixed arity: no array per call). */
-  push(a: number, b: number, c: number, d = NaN, e = NaN, f = NaN, n = 3): void {
-    const data = this.data;
-    let at = this.length;
-    data[at++] = a;
-    data[at++] = b;
-    data[at++] = c;
-    if (n > 3) data[at++] = d;
-    if (n > 4) data[at++] = e;
-    if (n > 5) data[at++] = f;
-    this.length = at;
-  }
-
-  /** The chunks, the last one trimmed. */
-  seal(): Float64Array[] {
-    return [...this.chunks, this.data.slice(0, this.length)];
-  }
+/** Appends `n` (3 to 6) numbers to `list` (fixed arity: no array per call). */
+function put(list: Columns<{ nums: Float64Array }>, a: number, b: number, c: number, d = NaN, e = NaN, f = NaN, n = 3): void {
+  let at = list.add(n);
+  const data = list.cols.nums;
+  data[at++] = a;
+  data[at++] = b;
+  data[at++] = c;
+  if (n > 3) data[at++] = d;
+  if (n > 4) data[at++] = e;
+  if (n > 5) data[at] = f;
 }
 
 function count(value: unknown): number {

@@ -3,7 +3,7 @@ import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from
 import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { CODEX_SCAN_FIELDS, codexScanSuffices } from "@/lib/sources/codex/skim-plan";
-import { grown, ValueTable } from "@/lib/jsonl/grown";
+import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
@@ -173,9 +173,8 @@ const API_ERROR = 512;
  */
 class ExtraWriter {
   count = 0;
-  nums = new Float64Array(1 << 14);
-  private n = 0;
-  strs: (string | null)[] = [];
+  private readonly nums = new Columns({ nums: Float64Array }, 1 << 14);
+  private strs: (string | null)[] = [];
 
   write(slot: number, f: RecordFacts, malformed: boolean): void {
     this.count++;
@@ -190,49 +189,54 @@ class ExtraWriter {
       (f.contextPoint !== null ? CONTEXT_POINT : 0) |
       (f.userText !== null ? USER_TEXT : 0) |
       (f.apiError !== null ? API_ERROR : 0);
-    this.num(slot, flags, f.toolCalls.length, f.toolResults.length);
+    this.num4(slot, flags, f.toolCalls.length, f.toolResults.length);
     for (const call of f.toolCalls) {
-      this.num(TOOL_FAMILIES.indexOf(call.family));
+      this.num1(TOOL_FAMILIES.indexOf(call.family));
       this.strs.push(call.id, call.name, call.subagentType);
     }
     for (const result of f.toolResults) {
-      this.num(result.failed ? 1 : 0);
+      this.num1(result.failed ? 1 : 0);
       this.strs.push(result.id);
     }
     if (f.usage !== null) {
-      this.num(f.usage.input, f.usage.output, f.usage.cacheRead, f.usage.cacheCreation);
+      this.num4(f.usage.input, f.usage.output, f.usage.cacheRead, f.usage.cacheCreation);
       this.strs.push(f.usage.messageId);
     }
-    if (f.codexTotals !== null) this.num(f.codexTotals.input, f.codexTotals.output, f.codexTotals.cacheRead);
-    if (f.contextPoint !== null) this.num(f.contextPoint.cacheRead, f.contextPoint.cacheCreation ?? NaN, f.contextPoint.input);
+    if (f.codexTotals !== null) this.num3(f.codexTotals.input, f.codexTotals.output, f.codexTotals.cacheRead);
+    if (f.contextPoint !== null) this.num3(f.contextPoint.cacheRead, f.contextPoint.cacheCreation ?? NaN, f.contextPoint.input);
     if (f.userText !== null) this.strs.push(f.userText);
     if (f.apiError !== null) this.strs.push(f.apiError);
   }
 
   take(): MappedLines["extra"] {
-    const out = { count: this.count, nums: this.nums.slice(0, this.n), strs: this.strs };
+    const out = { count: this.count, nums: this.nums.take().nums, strs: this.strs };
     this.count = 0;
-    this.n = 0;
     this.strs = [];
     return out;
   }
 
-  /** Appends up to four numbers (fixed arity: no rest array per call on the per-line path). */
-  private num(a: number, b?: number, c?: number, d?: number): void {
-    if (this.n + 4 > this.nums.length) {
-      const nums = new Float64Array(this.nums.length * 2 + 4);
-      nums.set(this.nums);
-      this.nums = nums;
-    }
-    this.nums[this.n++] = a;
-    if (b === undefined) return;
-    this.nums[this.n++] = b;
-    if (c === undefined) return;
-    this.nums[this.n++] = c;
-    if (d === undefined) return;
-    this.nums[this.n++] = d;
+  // Fixed arities: no rest array per call on the per-line path.
+  private num1(a: number): void {
+    const at = this.nums.add(1);
+    this.nums.cols.nums[at] = a;
   }
 
+  private num3(a: number, b: number, c: number): void {
+    const at = this.nums.add(3);
+    const nums = this.nums.cols.nums;
+    nums[at] = a;
+    nums[at + 1] = b;
+    nums[at + 2] = c;
+  }
+
+  private num4(a: number, b: number, c: number, d: number): void {
+    const at = this.nums.add(4);
+    const nums = this.nums.cols.nums;
+    nums[at] = a;
+    nums[at + 1] = b;
+    nums[at + 2] = c;
+    nums[at + 3] = d;
+  }
 }
 
 /** Reads the extras of a {@link MappedLines} back in slot order, one {@link RecordFacts} at a time. */
@@ -293,39 +297,29 @@ export class ExtraReader {
   }
 }
 
+/** The per-slot columns of {@link MappedLines}. */
+const SLOT_COLUMNS = { line: Uint32Array, ts: Float64Array, typeId: Uint16Array, actorId: Uint8Array } as const;
+
 class Builder {
-  count = 0;
-  line = new Uint32Array(4096);
-  ts = new Float64Array(4096);
-  typeId = new Uint16Array(4096);
-  actorId = new Uint8Array(4096);
+  private readonly slots = new Columns(SLOT_COLUMNS, 4096);
   private types = new ValueTable<string>();
   private readonly extra = new ExtraWriter();
 
   push(line: number, facts: RecordFacts, malformed: boolean): void {
-    if (this.count === this.line.length) this.grow();
     const id = this.types.id(facts.eventType);
-    const i = this.count++;
-    this.line[i] = line;
-    this.ts[i] = facts.timestampMs ?? NaN;
-    this.typeId[i] = id;
-    this.actorId[i] = Math.max(0, ACTORS.indexOf(facts.actor));
+    const i = this.slots.add();
+    const c = this.slots.cols;
+    c.line[i] = line;
+    c.ts[i] = facts.timestampMs ?? NaN;
+    c.typeId[i] = id;
+    c.actorId[i] = Math.max(0, ACTORS.indexOf(facts.actor));
     if (malformed || hasExtra(facts)) this.extra.write(i, facts, malformed);
   }
 
   take(): MappedLines {
-    const n = this.count;
-    const out: MappedLines = { count: n, line: this.line.slice(0, n), ts: this.ts.slice(0, n), typeId: this.typeId.slice(0, n), actorId: this.actorId.slice(0, n), types: this.types.values, extra: this.extra.take() };
-    this.count = 0;
+    const count = this.slots.count;
+    const out: MappedLines = { count, ...this.slots.take(), types: this.types.values, extra: this.extra.take() };
     this.types = new ValueTable();
     return out;
-  }
-
-  private grow(): void {
-    const n = this.line.length * 2;
-    this.line = grown(this.line, n);
-    this.ts = grown(this.ts, n);
-    this.typeId = grown(this.typeId, n);
-    this.actorId = grown(this.actorId, n);
   }
 }

@@ -19,7 +19,7 @@ import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
-import { grown, ValueTable } from "@/lib/jsonl/grown";
+import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 
 
 
@@ -79,14 +79,11 @@ export function fileSource(file: SessionFile): TimelineSource {
   return file.kind;
 }
 
+/** The per-event columns of a {@link SessionScan}. */
+const EVENT_COLUMNS = { ts: Float64Array, sortKey: Float64Array, fileIndex: Uint32Array, line: Uint32Array, typeId: Uint16Array, actorId: Uint8Array } as const;
+
 class EventBuffer {
-  count = 0;
-  ts = new Float64Array(1024);
-  sortKey = new Float64Array(1024);
-  fileIndex = new Uint32Array(1024);
-  line = new Uint32Array(1024);
-  typeId = new Uint16Array(1024);
-  actorId = new Uint8Array(1024);
+  readonly rows = new Columns(EVENT_COLUMNS, 1024);
   private readonly typeTable = new ValueTable<string>();
 
   /** The event types, by the number `typeId` holds. */
@@ -95,28 +92,27 @@ class EventBuffer {
   }
 
   push(ts: number, sortKey: number, fileIndex: number, line: number, type: string, actorId: number): void {
-    if (this.count === this.ts.length) this.grow();
-    const i = this.count++;
-    this.ts[i] = ts;
-    this.sortKey[i] = sortKey;
-    this.fileIndex[i] = fileIndex;
-    this.line[i] = line;
-    this.typeId[i] = this.idOf(type);
-    this.actorId[i] = actorId;
+    const i = this.rows.add();
+    const c = this.rows.cols;
+    c.ts[i] = ts;
+    c.sortKey[i] = sortKey;
+    c.fileIndex[i] = fileIndex;
+    c.line[i] = line;
+    c.typeId[i] = this.idOf(type);
+    c.actorId[i] = actorId;
   }
 
   /** Appends the slots of a mapped range of file `fileIndex`; returns the first one's slot (sort keys are the caller's). */
   append(mapped: MappedLines, fileIndex: number): number {
-    while (this.count + mapped.count > this.ts.length) this.grow();
     const remap = mapped.types.map((type) => this.idOf(type));
-    const at = this.count;
-    this.ts.set(mapped.ts, at);
-    this.line.set(mapped.line, at);
-    this.actorId.set(mapped.actorId, at);
-    this.fileIndex.fill(fileIndex, at, at + mapped.count);
-    const typeId = this.typeId;
+    const at = this.rows.add(mapped.count);
+    const c = this.rows.cols;
+    c.ts.set(mapped.ts, at);
+    c.line.set(mapped.line, at);
+    c.actorId.set(mapped.actorId, at);
+    c.fileIndex.fill(fileIndex, at, at + mapped.count);
+    const typeId = c.typeId;
     for (let k = 0; k < mapped.count; k++) typeId[at + k] = remap[mapped.typeId[k]!]!;
-    this.count += mapped.count;
     return at;
   }
 
@@ -124,16 +120,6 @@ class EventBuffer {
     const table = this.typeTable;
     // More distinct event types than Uint16 holds would be a corrupt source: fold them.
     return table.size < 0xffff || table.has(type) ? table.id(type) : table.id("other");
-  }
-
-  private grow(): void {
-    const n = this.ts.length * 2;
-    this.ts = grown(this.ts, n);
-    this.sortKey = grown(this.sortKey, n);
-    this.fileIndex = grown(this.fileIndex, n);
-    this.line = grown(this.line, n);
-    this.typeId = grown(this.typeId, n);
-    this.actorId = grown(this.actorId, n);
   }
 }
 
@@ -280,7 +266,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     const index = await getWorkspaceLineIndex(ctx, file.path);
     const reduce = (mapped: MappedLines): void => {
       const at = events.append(mapped, fi);
-      const sortKey = events.sortKey;
+      const sortKey = events.rows.cols.sortKey;
       let first = stats.firstMs ?? Number.POSITIVE_INFINITY;
       let last = stats.lastMs ?? Number.NEGATIVE_INFINITY;
       for (let k = 0; k < mapped.count; k++) {
@@ -393,24 +379,11 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   // Resets are known only at a file's end: keep each list in file then line order.
   const fileOrder = new Map(files.map((f, i) => [f.relative, i]));
   for (const list of [stats.errors, stats.warnings]) list.sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line);
-  const n = events.count;
-  const sortKey = events.sortKey.slice(0, n);
+  const n = events.rows.count;
+  const { ts, sortKey, fileIndex, line, typeId, actorId } = events.rows.take();
   const filePrio = files.map((f) => TIMELINE_SOURCES.indexOf(fileSource(f)));
-  const order = timelineOrder(n, sortKey, events.fileIndex, events.line, filePrio);
-  return {
-    source,
-    files,
-    count: n,
-    ts: events.ts.slice(0, n),
-    fileIndex: events.fileIndex.slice(0, n),
-    line: events.line.slice(0, n),
-    typeId: events.typeId.slice(0, n),
-    actorId: events.actorId.slice(0, n),
-    types: events.types,
-    order,
-    sortKey,
-    stats,
-  };
+  const order = timelineOrder(n, sortKey, fileIndex, line, filePrio);
+  return { source, files, count: n, ts, fileIndex, line, typeId, actorId, types: events.types, order, sortKey, stats };
 }
 
 

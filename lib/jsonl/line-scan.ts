@@ -9,6 +9,8 @@
  * (memchr speed) and merges the hits in file order.
  */
 
+import { Columns } from "@/lib/columns/typed-columns";
+
 const LF = 0x0a;
 const CR = 0x0d;
 const LEAD_C2 = 0xc2;
@@ -37,47 +39,40 @@ const CR_PATTERN = 3;
 export const MAX_PENDING_BYTES = 2;
 
 /**
- * A growable list of line-start byte offsets backed by a `Float64Array` (offsets stay exact up
- * to 2^53 bytes). `toArray()` returns a view when little capacity is wasted, else a copy.
+ * A growable list of line-start byte offsets (a `Float64Array` column of lib/columns: offsets stay
+ * exact up to 2^53 bytes). `toArray()` returns a view when little capacity is wasted, else a copy.
  */
 export class LineStartList {
-  private data: Float64Array;
-  length = 0;
+  private readonly list: Columns<{ starts: Float64Array }>;
 
   constructor(capacity: number) {
-    this.data = new Float64Array(Math.max(16, Math.ceil(capacity)));
+    this.list = new Columns({ starts: Float64Array }, capacity);
+  }
+
+  /** How many offsets are held. */
+  get length(): number {
+    return this.list.count;
   }
 
   /** Appends one byte offset. */
   push(offset: number): void {
-    if (this.length === this.data.length) this.reserve(this.length * 2);
-    this.data[this.length++] = offset;
+    const i = this.list.add();
+    this.list.cols.starts[i] = offset;
   }
 
   /** The offset at index `i` (0 ≤ i < length). */
   at(i: number): number {
-    return this.data[i]!;
+    return this.list.cols.starts[i]!;
   }
 
   /** Appends every offset of `offsets`, in order. */
   pushAll(offsets: Float64Array): void {
-    this.reserve(this.length + offsets.length);
-    this.data.set(offsets, this.length);
-    this.length += offsets.length;
+    this.list.addAll("starts", offsets);
   }
 
   /** The offsets as an array of exactly `length` elements. */
   toArray(): Float64Array {
-    // NOTE: a view keeps the whole backing buffer alive; copy when over 1/8 of it is unused.
-    const wasted = this.data.length - this.length;
-    return wasted * 8 > this.data.length ? this.data.slice(0, this.length) : this.data.subarray(0, this.length);
-  }
-
-  private reserve(capacity: number): void {
-    if (capacity <= this.data.length) return;
-    const next = new Float64Array(Math.max(capacity, this.data.length * 2));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    return this.list.finish().starts;
   }
 }
 

@@ -6,7 +6,7 @@ import { BLANK, skimLine } from "@/lib/sources/common/skim";
 import { TURN_FIELDS, TURN_FIELDS_ONLY } from "@/lib/sources/claude-code/skim-plans";
 import { claudeUsageFact, type ClaudeUsageFact } from "@/lib/sources/claude-code/turn-usage";
 import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { grown, ValueTable } from "@/lib/jsonl/grown";
+import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 
 /**
  * What one physical line of a Claude Code transcript contributes to `analyzeClaudeTranscript`
@@ -154,69 +154,35 @@ export function factColumnsReader(columns: ClaudeFactColumns): () => ClaudeLineF
   };
 }
 
+/** The per-line columns of {@link ClaudeFactColumns}. */
+type FactRows = { flags: Uint8Array; timestamps: Float64Array; typeIndex: Uint32Array; usageKind: Uint8Array; usageTokens: Float64Array; listedKind: Uint8Array; listedTokens: Float64Array };
+const FACT_ROWS = { flags: Uint8Array, timestamps: Float64Array, typeIndex: Uint32Array, usageKind: Uint8Array, usageTokens: Float64Array, listedKind: Uint8Array, listedTokens: Float64Array } as const;
+
 class FactColumnsWriter {
-  private count = 0;
-  private flags: Uint8Array;
-  private timestamps: Float64Array;
-  private typeIndex: Uint32Array;
+  private readonly rows: Columns<FactRows>;
   private readonly types = new ValueTable<string | null>();
-  private usageKind: Uint8Array;
-  private usageTokens: Float64Array;
   private readonly usageIds: string[] = [];
-  private listedKind: Uint8Array;
-  private listedTokens: Float64Array;
   private readonly listedIds: string[] = [];
   private readonly firstMessages: [number, string][] = [];
 
   constructor(capacity: number) {
-    const n = Math.max(16, Math.ceil(capacity));
-    this.flags = new Uint8Array(n);
-    this.timestamps = new Float64Array(n);
-    this.typeIndex = new Uint32Array(n);
-    this.usageKind = new Uint8Array(n);
-    this.usageTokens = new Float64Array(n);
-    this.listedKind = new Uint8Array(n);
-    this.listedTokens = new Float64Array(n);
+    this.rows = new Columns(FACT_ROWS, capacity);
   }
 
   push(fact: ClaudeLineFact): void {
-    if (this.count === this.flags.length) this.grow();
-    const i = this.count++;
-    this.flags[i] = (fact.malformed ? 1 : 0) | (fact.isSidechain ? 2 : 0) | (fact.isTrigger ? 4 : 0);
-    this.timestamps[i] = fact.timestampMs ?? NaN;
-    this.typeIndex[i] = this.types.id(fact.type);
+    const i = this.rows.add();
+    const c = this.rows.cols;
+    c.flags[i] = (fact.malformed ? 1 : 0) | (fact.isSidechain ? 2 : 0) | (fact.isTrigger ? 4 : 0);
+    c.timestamps[i] = fact.timestampMs ?? NaN;
+    c.typeIndex[i] = this.types.id(fact.type);
     if (fact.firstMessage !== null) this.firstMessages.push([i, fact.firstMessage]);
-    this.usageKind[i] = encode(fact.usage, this.usageTokens, this.usageIds, i);
-    this.listedKind[i] = encode(fact.listed, this.listedTokens, this.listedIds, i);
+    c.usageKind[i] = encode(fact.usage, c.usageTokens, this.usageIds, i);
+    c.listedKind[i] = encode(fact.listed, c.listedTokens, this.listedIds, i);
   }
 
   finish(): ClaudeFactColumns {
-    const n = this.count;
-    return {
-      count: n,
-      flags: this.flags.slice(0, n),
-      timestamps: this.timestamps.slice(0, n),
-      typeIndex: this.typeIndex.slice(0, n),
-      types: this.types.values,
-      usageKind: this.usageKind.slice(0, n),
-      usageTokens: this.usageTokens.slice(0, n),
-      usageIds: this.usageIds,
-      listedKind: this.listedKind.slice(0, n),
-      listedTokens: this.listedTokens.slice(0, n),
-      listedIds: this.listedIds,
-      firstMessages: this.firstMessages,
-    };
-  }
-
-  private grow(): void {
-    const n = this.flags.length * 2;
-    this.flags = grown(this.flags, n);
-    this.timestamps = grown(this.timestamps, n);
-    this.typeIndex = grown(this.typeIndex, n);
-    this.usageKind = grown(this.usageKind, n);
-    this.usageTokens = grown(this.usageTokens, n);
-    this.listedKind = grown(this.listedKind, n);
-    this.listedTokens = grown(this.listedTokens, n);
+    const count = this.rows.count;
+    return { count, ...this.rows.take(), types: this.types.values, usageIds: this.usageIds, listedIds: this.listedIds, firstMessages: this.firstMessages };
   }
 }
 

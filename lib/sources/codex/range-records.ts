@@ -1,5 +1,5 @@
 /** Records of one byte range of a Codex rollout, packed for hand-over from a worker. */
-import { grown } from "@/lib/jsonl/grown";
+import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { readRangeLines } from "@/lib/jsonl/range-lines";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
@@ -83,11 +83,6 @@ export async function codexRangeRecords(filePath: string, range: LineRange): Pro
   return { ...writer.finish(), starts };
 }
 
-/** The buffers of a {@link CodexRangeRecords} a worker moves rather than copies. */
-export function rangeRecordsTransfer(r: CodexRangeRecords): ArrayBuffer[] {
-  return [r.kinds, r.shapeIndex, r.stamps, r.starts].map((a) => a.buffer as ArrayBuffer);
-}
-
 /**
  * Reads the lines of a {@link CodexRangeRecords} back, in line order: each call returns the next
  * (a fresh record, in one answer object reused by every call, as {@link codexLineRecord}'s).
@@ -150,62 +145,49 @@ function copyOf(shape: JsonObject): JsonObject {
   return out;
 }
 
+/** Packs {@link codexLineRecord}s: kinds per line, shape indexes per shaped line, timestamps per skimmed line. */
 class RangeRecordsWriter {
-  private count = 0;
-  private shapedCount = 0;
-  private stampedCount = 0;
-  private kinds: Uint8Array;
-  private shapeIndex: Uint32Array;
-  private stamps: Float64Array;
+  private readonly kinds: Columns<{ kinds: Uint8Array }>;
+  private readonly shaped: Columns<{ shapeIndex: Uint32Array }>;
+  private readonly stamped: Columns<{ stamps: Float64Array }>;
+  private readonly shapeKeys = new ValueTable<string>();
   private readonly shapes: JsonObject[] = [];
-  private readonly shapeIds = new Map<string, number>();
   private readonly objects: JsonObject[] = [];
 
   constructor(capacity: number) {
-    const n = Math.max(16, Math.ceil(capacity));
-    this.kinds = new Uint8Array(n);
-    this.shapeIndex = new Uint32Array(n);
-    this.stamps = new Float64Array(n);
+    this.kinds = new Columns({ kinds: Uint8Array }, capacity);
+    this.shaped = new Columns({ shapeIndex: Uint32Array }, capacity);
+    this.stamped = new Columns({ stamps: Float64Array }, capacity);
   }
 
   push({ record, timestampMs }: CodexLineRecord): void {
-    if (this.count === this.kinds.length) this.kinds = grown(this.kinds, this.count * 2);
-    const i = this.count++;
+    const i = this.kinds.add();
+    const kinds = this.kinds.cols.kinds;
     if (record === null) {
-      this.kinds[i] = 0;
+      kinds[i] = 0;
       return;
     }
     if (timestampMs === undefined) {
-      this.kinds[i] = 3;
+      kinds[i] = 3;
       this.objects.push(record);
       return;
     }
-    if (this.stampedCount === this.stamps.length) this.stamps = grown(this.stamps, this.stampedCount * 2);
-    this.stamps[this.stampedCount++] = timestampMs ?? NaN;
+    const s = this.stamped.add();
+    this.stamped.cols.stamps[s] = timestampMs ?? NaN;
     const key = shapeKey(record);
     if (key === null) {
-      this.kinds[i] = 2;
+      kinds[i] = 2;
       this.objects.push(record);
       return;
     }
-    this.kinds[i] = 1;
-    let id = this.shapeIds.get(key);
-    if (id === undefined) {
-      id = this.shapes.length;
-      this.shapes.push(record);
-      this.shapeIds.set(key, id);
-    }
-    if (this.shapedCount === this.shapeIndex.length) this.shapeIndex = grown(this.shapeIndex, this.shapedCount * 2);
-    this.shapeIndex[this.shapedCount++] = id;
+    kinds[i] = 1;
+    const id = this.shapeKeys.id(key);
+    if (id === this.shapes.length) this.shapes.push(record);
+    const k = this.shaped.add();
+    this.shaped.cols.shapeIndex[k] = id;
   }
 
   finish(): Omit<CodexRangeRecords, "starts"> {
-    return {
-      kinds: this.kinds.slice(0, this.count),
-      shapeIndex: this.shapeIndex.slice(0, this.shapedCount),
-      stamps: this.stamps.slice(0, this.stampedCount),
-      shapes: this.shapes,
-      objects: this.objects,
-    };
+    return { ...this.kinds.take(), ...this.shaped.take(), ...this.stamped.take(), shapes: this.shapes, objects: this.objects };
   }
 }
