@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 
 import { walkRecords } from "@/lib/jsonl/record-walk";
+import { physicalLines } from "@/lib/jsonl/text-lines";
 import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -97,7 +98,7 @@ export async function readChatExport(exportPath: string, fileName: string, sessi
   } finally {
     await handle.close();
   }
-  const all = text.split(/\r?\n/);
+  const all = physicalLines(text);
   const lines = all.slice(0, MAX_LINES);
   const uses = source === "claude-code" ? await listToolUses(sessionPath) : [];
   return { file_name: fileName, lines, truncated: all.length > MAX_LINES, links: linkExportToTranscript(lines, uses) };

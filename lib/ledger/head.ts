@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import { sha256Text } from "@/lib/json/canonical-json";
+import { textRecords } from "@/lib/jsonl/text-lines";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerPaths, segmentName } from "@/lib/ledger/paths";
 import { merkleRoot } from "@/lib/sources/control-plane/verify";
@@ -89,16 +90,14 @@ export function writeHeadSync(paths: LedgerPaths, head: LedgerHead): void {
   headCounters.set(paths.head, counter);
 }
 
-/** Splits bytes into lines (a final unterminated piece included when `withTail`). */
+/**
+ * The `\n` records of a ledger file's bytes, decoded (lib/jsonl/text-lines); a final record
+ * without its `\n` (a write in progress) only when `withTail`.
+ */
 export function splitLines(data: Buffer, withTail: boolean): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
-    out.push(data.toString("utf8", start, nl));
-    start = nl + 1;
-  }
-  if (withTail && start < data.length) out.push(data.toString("utf8", start));
-  return out;
+  const records = textRecords(data.toString("utf8"));
+  if (!withTail && data.length > 0 && data[data.length - 1] !== 0x0a) records.pop();
+  return records.map((r) => r.text);
 }
 
 /** The seal of one segment file: its lines' hashes under a Merkle root. */

@@ -7,6 +7,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError } from "@/lib/errors";
 import { listDir } from "@/lib/fs/list-dir";
 import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
+import { textRecords } from "@/lib/jsonl/text-lines";
 import type { IndexRow } from "@/lib/workspace/schema";
 
 /** `metadata.json` fields Casefile reads (contract §1.2). Windows are null for all-time workspaces. */
@@ -148,19 +149,17 @@ async function readIndex(indexPath: string, relPath: string, sessionsRoot: strin
   const rows: IndexRow[] = [];
   const brokenRows: BrokenIndexRow[] = [];
   const refs = new Set<string>();
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!;
+  for (const { line: lineNo, text: line } of textRecords(text)) {
     if (line.trim() === "") continue;
-    const where = `${relPath}:${i + 1}`;
+    const where = `${relPath}:${lineNo}`;
     try {
       const row = parseRow(line, where, sessionsRoot);
-      if (refs.has(row.session_ref)) throw parseError(`${where} duplicate session_ref '${row.session_ref}'`, relPath, i + 1);
+      if (refs.has(row.session_ref)) throw parseError(`${where} duplicate session_ref '${row.session_ref}'`, relPath, lineNo);
       refs.add(row.session_ref);
       rows.push(row);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      brokenRows.push({ line: i + 1, session_ref: claimedRef(line), message: error.message });
+      brokenRows.push({ line: lineNo, session_ref: claimedRef(line), message: error.message });
     }
   }
   return { rows, brokenRows };

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { configPath, derivedPath, metadataPath, projectDir as projectDirOf, projectJsonPath, projectsDir, REBUILT_ENTRIES, sessionsDir, sessionsIndexPath, stagingDir } from "@/lib/fs/workspace-layout";
 import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
+import { textRecords } from "@/lib/jsonl/text-lines";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
 import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
@@ -263,14 +264,13 @@ async function readExistingRows(indexPath: string): Promise<ExistingRows> {
   } catch {
     return [];
   }
-  return raw
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l, i) => {
+  return textRecords(raw)
+    .filter((r) => r.text.trim() !== "")
+    .map(({ line, text }) => {
       try {
-        return JSON.parse(l) as ExistingRows[number];
+        return JSON.parse(text) as ExistingRows[number];
       } catch {
-        throw new AppError("parse_error", `${indexPath}:${i + 1} contains invalid JSON`, { path: indexPath, line: i + 1, hint: "fix the line or prepare with --force" });
+        throw new AppError("parse_error", `${indexPath}:${line} contains invalid JSON`, { path: indexPath, line, hint: "fix the line or prepare with --force" });
       }
     });
 }

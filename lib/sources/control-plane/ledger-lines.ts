@@ -1,5 +1,6 @@
 /** Physical lines of a Control Plane ledger with their byte offsets. */
 import { walkRecords } from "@/lib/jsonl/record-walk";
+import { textRecords } from "@/lib/jsonl/text-lines";
 
 /** One physical line of a ledger file: 1-based number, byte offset and length (without `\n`), UTF-8 text. */
 export type LedgerLine = { line: number; offset: number; bytes: number; text: string };
@@ -27,9 +28,7 @@ export async function forEachLedgerLine(filePath: string, onLine: (line: LedgerL
 export function splitLedgerText(text: string): LedgerLine[] {
   const out: LedgerLine[] = [];
   let offset = 0;
-  const parts = text.split("\n");
-  if (parts[parts.length - 1] === "") parts.pop();
-  parts.forEach((part, i) => {
+  textRecords(text).forEach(({ text: part }, i) => {
     const bytes = Buffer.byteLength(part, "utf8");
     out.push({ line: i + 1, offset, bytes, text: part });
     offset += bytes + 1;

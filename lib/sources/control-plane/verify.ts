@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ControlPlaneLayout, DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { forEachLedgerLine, type LedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { parsePyJson, pyDumps, type PyValue } from "@/lib/json/python-json";
+import { textRecords } from "@/lib/jsonl/text-lines";
 import type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 export type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity };
 
@@ -223,7 +224,7 @@ async function readIndexRows(file: string): Promise<Record<string, unknown>[]> {
     return [];
   }
   const rows: Record<string, unknown>[] = [];
-  for (const line of text.split("\n")) {
+  for (const { text: line } of textRecords(text)) {
     try {
       const v: unknown = JSON.parse(line);
       if (typeof v === "object" && v !== null && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
