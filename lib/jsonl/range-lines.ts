@@ -7,7 +7,6 @@
  * starts every task returns make the file's line index. The Claude Code and Codex analyses
  * (lib/sources/claude-code/analyze, lib/sources/codex/analyze) both read this way.
  */
-import fs from "node:fs/promises";
 import type { Worker } from "node:worker_threads";
 
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
@@ -15,36 +14,7 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { workersOnly, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 import { poolCutTargets, RangePool } from "@/lib/jsonl/range-pool";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
-
-/**
- * Cuts bytes `[0, size)` into ranges starting right after the first `\n` at or after each of
- * `targets` (ascending byte offsets; always a line boundary, never inside another one, contract
- * §1.6), so every range holds whole lines. Line numbers are left 0: results are numbered when folded.
- * @throws the fs error when the file cannot be read.
- */
-export async function newlineRanges(filePath: string, size: number, targets: readonly number[]): Promise<LineRange[]> {
-  const cuts = [0];
-  const handle = await fs.open(filePath, "r");
-  try {
-    const probe = Buffer.allocUnsafe(64 << 10);
-    for (const target of targets) {
-      let at = Math.max(cuts.at(-1)!, Math.floor(target));
-      let cut = -1;
-      while (cut === -1 && at < size) {
-        const { bytesRead } = await handle.read(probe, 0, Math.min(probe.length, size - at), at);
-        if (bytesRead === 0) break;
-        const lf = probe.subarray(0, bytesRead).indexOf(0x0a);
-        if (lf !== -1) cut = at + lf + 1;
-        at += bytesRead;
-      }
-      if (cut === -1 || cut >= size) break;
-      if (cut > cuts.at(-1)!) cuts.push(cut);
-    }
-  } finally {
-    await handle.close();
-  }
-  return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
-}
+import { newlineRanges } from "@/lib/jsonl/record-walk";
 
 /** A range task's result: whatever it read, plus the absolute byte offset of each of its lines. */
 export type RangeLinesResult = { starts: Float64Array };

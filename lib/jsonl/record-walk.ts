@@ -88,8 +88,38 @@ export async function walkRecords(
 }
 
 /**
+ * Cuts bytes `[0, size)` into ranges starting right after the first `\n` at or after each of
+ * `targets` (ascending byte offsets; always a line boundary, never inside another one, contract
+ * §1.6), so every range holds whole lines. Line numbers are left 0: results are numbered when folded.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function newlineRanges(filePath: string, size: number, targets: readonly number[]): Promise<LineRange[]> {
+  const cuts = [0];
+  const handle = await fs.open(filePath, "r");
+  try {
+    const probe = Buffer.allocUnsafe(64 << 10);
+    for (const target of targets) {
+      let at = Math.max(cuts.at(-1)!, Math.floor(target));
+      let cut = -1;
+      while (cut === -1 && at < size) {
+        const { bytesRead } = await handle.read(probe, 0, Math.min(probe.length, size - at), at);
+        if (bytesRead === 0) break;
+        const lf = probe.subarray(0, bytesRead).indexOf(0x0a);
+        if (lf !== -1) cut = at + lf + 1;
+        at += bytesRead;
+      }
+      if (cut === -1 || cut >= size) break;
+      if (cut > cuts.at(-1)!) cuts.push(cut);
+    }
+  } finally {
+    await handle.close();
+  }
+  return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
+}
+
+/**
  * Splits a file of `size` bytes into at most `parts` byte ranges, each starting just after a
- * `\n` (read from the file), for {@link walkRecords} in workers: the first range (read in the
+ * `\n` ({@link newlineRanges}), for {@link walkRecords} in workers: the first range (read in the
  * calling thread while the workers start) gets `firstShare` of the bytes (default an equal
  * share), the others equal shares of the rest. Line numbers are not known before the ranges are
  * read: `firstLine`/`lastLine` are 0 and each range numbers its lines locally (the caller adds
@@ -97,28 +127,8 @@ export async function walkRecords(
  * @throws the fs error when the file cannot be read.
  */
 export async function splitRecordRanges(filePath: string, size: number, parts: number, firstShare = 1 / Math.max(1, parts)): Promise<LineRange[]> {
-  const cuts = [0];
-  if (parts > 1) {
-    const first = Math.min(1, Math.max(0, firstShare)) * size;
-    const handle = await fs.open(filePath, "r");
-    try {
-      const probe = Buffer.allocUnsafe(64 << 10);
-      for (let k = 1; k < parts; k++) {
-        let at = Math.max(cuts.at(-1)! + 1, Math.floor(first + ((size - first) * (k - 1)) / (parts - 1)));
-        let cut = -1;
-        while (at < size && cut === -1) {
-          const { bytesRead } = await handle.read(probe, 0, probe.length, at);
-          if (bytesRead === 0) break;
-          const nl = probe.subarray(0, bytesRead).indexOf(LF);
-          if (nl === -1) at += bytesRead;
-          else cut = at + nl + 1;
-        }
-        if (cut === -1 || cut >= size) break;
-        cuts.push(cut);
-      }
-    } finally {
-      await handle.close();
-    }
-  }
-  return cuts.map((startByte, i) => ({ firstLine: 0, lastLine: 0, startByte, endByte: cuts[i + 1] ?? size }));
+  if (parts <= 1) return [{ firstLine: 0, lastLine: 0, startByte: 0, endByte: size }];
+  const first = Math.min(1, Math.max(0, firstShare)) * size;
+  const targets = Array.from({ length: parts - 1 }, (_, k) => Math.floor(first + ((size - first) * k) / (parts - 1)));
+  return newlineRanges(filePath, size, targets);
 }
