@@ -2,7 +2,7 @@
 import { summarizeResets } from "@/lib/analysis/context-resets";
 import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";
-import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis } from "@/lib/analysis/schema";
+import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis, type TokenPoint } from "@/lib/analysis/schema";
 
 /** Workspace facts about a session's side files, gathered by the caller. */
 export type SessionSideFiles = {
@@ -28,22 +28,23 @@ export async function analyzeSessionFile(
   threshold: number = DEFAULT_RESET_THRESHOLD,
   side: SessionSideFiles = NO_SIDE_FILES,
 ): Promise<SessionAnalysis> {
-  const common = {
+  // What both sources report alike, in the result's key order: the side files, then the scan's lines, resets and tokens.
+  const common = (scan: { lineCount: number; resets: ContextReset[]; points: TokenPoint[] }) => ({
     source,
     threshold,
     has_subagents: side.hasSubagents,
     has_tool_results: (side.toolResultFiles?.length ?? 0) > 0,
     export: side.export,
-  };
+    line_count: scan.lineCount,
+    ...summarizeResets(scan.resets),
+    resets: scan.resets,
+    token_points: scan.points,
+  });
   if (source === "codex") {
     const scan = await scanCodexSession(filePath, threshold);
     const reason = "Codex rollouts have no Read tool or tool-results/ folder: files are read through shell commands";
     return {
-      ...common,
-      line_count: scan.lineCount,
-      ...summarizeResets(scan.resets),
-      resets: scan.resets,
-      token_points: scan.points,
+      ...common(scan),
       token_notes: [
         "Codex records no cache creation tokens: that series is left out (null), not drawn as 0.",
         ...(scan.tokenCountEvents === 0 ? ["This rollout has no token_count event with usage figures (last_token_usage): no token figures."] : []),
@@ -62,11 +63,7 @@ export async function analyzeSessionFile(
   const persistedIds = persistedToolUseIds(side.toolResultFiles);
   finishReads(scan.reads, scan.resets, persistedIds);
   return {
-    ...common,
-    line_count: scan.lineCount,
-    ...summarizeResets(scan.resets),
-    resets: scan.resets,
-    token_points: scan.points,
+    ...common(scan),
     token_notes: scan.points.length === 0 ? ["No assistant record carries usage: no token figures."] : [],
     reads: scan.reads,
     read_batches: scan.readBatches,

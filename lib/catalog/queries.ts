@@ -5,6 +5,7 @@ import type { CoreContext } from "@/lib/context";
 import { type InvalidFieldResult, listSessionsRequest } from "@/lib/forensics/list-sessions";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import type { ListSessionsResult, ProjectSummary } from "@/lib/workspace/schema";
+import { SqlWhere } from "@/lib/catalog/where";
 
 /** A `projects` row of the catalog. */
 export type CatalogProjectRow = {
@@ -86,18 +87,12 @@ export async function catalogListSessions(ctx: CoreContext, input: unknown): Pro
   const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;
   const pending = await ensureProjectSessions(ctx, project);
   if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
-  const where = ["project_key = @key"];
-  const params: Record<string, unknown> = { key: project_key };
-  if (q) {
-    where.push("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)");
-    params.q = q.toLowerCase();
-  }
-  if (risk) {
-    where.push("risk_level = @risk");
-    params.risk = risk;
-  }
+  const where = new SqlWhere(["project_key = @key"], { key: project_key })
+    .add("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)", "q", q ? q.toLowerCase() : undefined)
+    .add("risk_level = @risk", "risk", risk || undefined);
+  const params = where.params;
   const db = catalogDb(ctx);
-  const filter = where.join(" AND ");
+  const filter = where.sql;
   const total = (db.prepare(`SELECT count(*) AS n FROM sessions WHERE ${filter}`).get(params) as { n: number }).n;
   const dir = order === "asc" ? "ASC" : "DESC";
   const rows = db.prepare(`SELECT * FROM sessions WHERE ${filter} ORDER BY (${sort} IS NULL), ${sort} ${dir}, session_ref ASC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Record<string, unknown>[];

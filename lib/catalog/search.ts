@@ -3,6 +3,7 @@
 import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";
+import { SqlWhere } from "@/lib/catalog/where";
 
 /**
  * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
@@ -15,34 +16,16 @@ import type { CoreContext } from "@/lib/context";
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
   await ensureProjects(ctx, { fts: true });
   const db = catalogDb(ctx);
-  const where = ["lines_fts MATCH @match"];
-  const params: Record<string, unknown> = { match: `"${input.query.replaceAll('"', '""')}"` };
-  if (input.project_key) {
-    where.push("s.project_key = @project_key");
-    params.project_key = input.project_key;
-  }
-  if (input.source) {
-    where.push("s.source = @source");
-    params.source = input.source;
-  }
-  if (input.since) {
-    where.push("coalesce(s.ended_at, s.started_at) >= @since");
-    params.since = new Date(input.since).toISOString();
-  }
-  if (input.until) {
-    where.push("s.started_at <= @until");
-    params.until = untilIso(input.until);
-  }
-  if (input.file) {
-    where.push("EXISTS (SELECT 1 FROM session_files f WHERE f.session_id = s.id AND instr(f.path, @file) > 0)");
-    params.file = input.file;
-  }
-  if (input.tool) {
-    where.push("EXISTS (SELECT 1 FROM session_tools t WHERE t.session_id = s.id AND t.name = @tool)");
-    params.tool = input.tool;
-  }
-  if (input.has_error !== undefined) where.push(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
-  const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.join(" AND ")}`;
+  const where = new SqlWhere(["lines_fts MATCH @match"], { match: `"${input.query.replaceAll('"', '""')}"` })
+    .add("s.project_key = @project_key", "project_key", input.project_key || undefined)
+    .add("s.source = @source", "source", input.source || undefined)
+    .add("coalesce(s.ended_at, s.started_at) >= @since", "since", input.since ? new Date(input.since).toISOString() : undefined)
+    .add("s.started_at <= @until", "until", input.until ? untilIso(input.until) : undefined)
+    .add("EXISTS (SELECT 1 FROM session_files f WHERE f.session_id = s.id AND instr(f.path, @file) > 0)", "file", input.file || undefined)
+    .add("EXISTS (SELECT 1 FROM session_tools t WHERE t.session_id = s.id AND t.name = @tool)", "tool", input.tool || undefined);
+  if (input.has_error !== undefined) where.add(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
+  const params = where.params;
+  const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.sql}`;
   const total = (db.prepare(`SELECT count(*) AS n ${from}`).get(params) as { n: number }).n;
   const rows = db
     .prepare(

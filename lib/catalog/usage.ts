@@ -10,6 +10,7 @@ import type { GetUsageInput } from "@/lib/usage/schema";
 import type { UsageBucket } from "@/lib/usage/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { SqlWhere } from "@/lib/catalog/where";
 
 /** Hours a day in any time zone can start before UTC's (UTC+14): a session ending that much before `since` (UTC) has nothing from it on. */
 const ZONE_AHEAD_MS = 14 * 3600_000;
@@ -32,22 +33,13 @@ export async function catalogUsage(ctx: CoreContext, input: GetUsageInput): Prom
   const pricing = await loadPricing(pricingOverrideFile(ctx.workspaceRoot));
   await ensureProjects(ctx);
   const db = catalogDb(ctx);
-  const where = ["missing = 0", "source IN ('claude-code', 'codex')"];
-  const params: Record<string, unknown> = {};
-  if (input.project_key !== undefined) {
-    where.push("project_key = @project_key");
-    params.project_key = input.project_key;
-  }
-  if (input.source !== undefined) {
-    where.push("source = @source");
-    params.source = input.source;
-  }
+  const where = new SqlWhere(["missing = 0", "source IN ('claude-code', 'codex')"])
+    .add("project_key = @project_key", "project_key", input.project_key)
+    .add("source = @source", "source", input.source);
   // A bucket without a time is left out of any dated report (lib/usage/report), so is a session without a timed bucket.
-  if (input.since !== undefined) {
-    where.push("usage_last_ms >= @since_ms");
-    params.since_ms = Date.parse(`${input.since}T00:00:00Z`) - ZONE_AHEAD_MS;
-  } else if (input.until !== undefined) where.push("usage_last_ms IS NOT NULL");
-  const rows = db.prepare(`SELECT id, project_key, session_ref, source_session_id, source, usage_buckets, usage_stamp FROM sessions WHERE ${where.join(" AND ")}`).all(params) as UsageRowOfCatalog[];
+  if (input.since !== undefined) where.add("usage_last_ms >= @since_ms", "since_ms", Date.parse(`${input.since}T00:00:00Z`) - ZONE_AHEAD_MS);
+  else if (input.until !== undefined) where.add("usage_last_ms IS NOT NULL");
+  const rows = db.prepare(`SELECT id, project_key, session_ref, source_session_id, source, usage_buckets, usage_stamp FROM sessions WHERE ${where.sql}`).all(where.params) as UsageRowOfCatalog[];
   const stamp = pricingStamp(ctx);
   const entries: SessionUsageEntry[] = [];
   for (const r of rows) {

@@ -1,16 +1,5 @@
 /** Claude Code records compacted for `read_session_lines` (contract §4.4). */
-import {
-  asSourceContext,
-  buildToolResult,
-  buildToolUse,
-  contentItemsText,
-  emptyBody,
-  genericBody,
-  messageSummary,
-  toolInputText,
-  type CompactBody,
-  type ToolResultMeta,
-} from "./compact-fields";
+import { asSourceContext, buildToolResult, buildToolUse, contentItemsText, emptyBody, genericBody, messageSummary, toolInputText, type CompactBody, type ToolResultMeta } from "@/lib/session-reader/compact-fields";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 import type { CompactToolResult, CompactToolUse } from "./schema";
