@@ -52,6 +52,13 @@ export function defineTool<S extends z.ZodObject, R extends ToolResult>(
   return { ...def, audience: def.audience ?? "agent" };
 }
 
+/** {@link defineTool} for a tool that never writes (`readOnly: true`, MCP `readOnlyHint`). */
+export function defineReadTool<S extends z.ZodObject, R extends ToolResult>(
+  def: Omit<ToolDefinition<S, R>, "audience" | "readOnly"> & { audience?: ToolAudience },
+): ToolDefinition<S, R> {
+  return defineTool({ ...def, readOnly: true });
+}
+
 /**
  * Parses raw input with the tool's schema. Returns the parsed value, or the `invalid` result
  * every door returns: one `{field, message, hint}` per zod issue, `field` the dotted path
