@@ -1,7 +1,5 @@
 /** The ranged line reader: whole lines read in chunks of about 1 MiB by their line starts (grep, the scan and its ranges in workers). */
 import { closeSync, openSync, readSync } from "node:fs";
-import fs from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
@@ -144,75 +142,4 @@ function planChunk({ starts, size }: LineStarts, first: number, last: number): {
     else b = mid - 1;
   }
   return { first, last: a, from, length: lineEnd(a) - from };
-}
-
-/**
- * {@link forEachLineChunk} with read-ahead, for a consumer whose per-chunk work outweighs the
- * read (decoding, parsing): the next chunk is read (async, on libuv's pool) into the arena's
- * other slot while `onChunk` runs on this one, and each chunk awaits its read. Memory: two chunks.
- * @throws the fs error when the file cannot be read.
- */
-export async function forEachLineChunkReadAhead(
-  filePath: string,
-  index: LineIndex,
-  onChunk: LineChunkCallback,
-  arena: ChunkArena = new ChunkArena(Math.min(CHUNK_BYTES, Math.max(1, index.size))),
-): Promise<void> {
-  const { lineCount } = index;
-  if (lineCount === 0) return;
-  const handle = await fs.open(filePath, "r");
-  let reading: Promise<number> | null = null;
-  try {
-    let chunk = planChunk(index, 0, lineCount - 1);
-    let slot: 0 | 1 = 0;
-    arena.reserve(chunk.length, 2);
-    reading = readFully(handle, arena.slot(chunk.length, slot), chunk.from);
-    for (;;) {
-      const got = await reading;
-      reading = null;
-      const next = chunk.last + 1 < lineCount ? planChunk(index, chunk.last + 1, lineCount - 1) : null;
-      const nextSlot: 0 | 1 = slot === 0 ? 1 : 0;
-      // A chunk longer than a slot is read after this one is used (the memory must grow first).
-      if (next && next.length <= arena.capacity) reading = readFully(handle, arena.slot(next.length, nextSlot), next.from);
-      onChunk(arena.slot(got, slot), chunk.from, chunk.first, chunk.last);
-      if (!next) break;
-      if (!reading) {
-        arena.reserve(next.length, 2);
-        reading = readFully(handle, arena.slot(next.length, nextSlot), next.from);
-      }
-      chunk = next;
-      slot = nextSlot;
-    }
-  } finally {
-    // Never leave a read in flight into memory that may be reused, nor on a closed handle.
-    await reading?.catch(() => undefined);
-    await handle.close();
-  }
-}
-
-/** Reads into all of `buf` from file offset `from`; returns the bytes read (fewer at end of file). */
-async function readFully(handle: FileHandle, buf: Buffer, from: number): Promise<number> {
-  let got = 0;
-  while (got < buf.length) {
-    const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got;
-}
-
-/**
- * Every physical line of `filePath` decoded (UTF-8 with replacement, terminator removed), in
- * order, as `(lineNumber, text)`: the line index's numbering (contract §1.6), read in chunks
- * with read-ahead (decoding outweighs the read).
- */
-export async function forEachLine(filePath: string, index: LineIndex, onLine: (lineNumber: number, text: string) => void): Promise<void> {
-  const { starts, lineCount, size } = index;
-  await forEachLineChunkReadAhead(filePath, index, (buf, base, first, last) => {
-    for (let i = first; i <= last; i++) {
-      const start = starts[i]! - base;
-      const end = Math.min(buf.length, (i + 1 < lineCount ? starts[i + 1]! : size) - base);
-      onLine(i + 1, buf.toString("utf8", start, end - terminatorBytes(buf, start, end)));
-    }
-  });
 }
