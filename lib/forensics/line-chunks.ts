@@ -5,7 +5,6 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 import { ensureMemory, NEEDLE_AREA_BYTES, wasmMemory } from "@/lib/forensics/simd-find";
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { terminatorBytes } from "@/lib/jsonl/terminator";
 
 /**
  * Bytes read per chunk (whole lines; a longer line is read alone). 1 MiB stays in the CPU's L2
