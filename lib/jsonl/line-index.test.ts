@@ -1,8 +1,9 @@
-import { appendFile, mkdtemp, open, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildLineIndex, readLineRange, scanLineStarts } from "@/lib/jsonl/line-index";
+import { buildLineIndex, readLineRange } from "@/lib/jsonl/line-index";
+import { scanLineStarts } from "@/lib/jsonl/stream-line-bytes";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { splitPhysicalLines } from "@/lib/testing/split-lines";
 import { seededRandom } from "@/lib/testing/random";
@@ -127,13 +128,10 @@ describe("readLineRange", () => {
   });
 
   it("scanLineStarts throws AppError io_error when the file is shorter than endByte", async () => {
-    const handle = await open(await writeTemp("a\nb\n"), "r");
-    try {
-      await expect(scanLineStarts(handle, 4096, { chunkBytes: 2 })).rejects.toMatchObject({ code: "io_error" });
-      expect(Array.from(await scanLineStarts(handle, 4, { fromByte: 2 }))).toEqual([2]);
-    } finally {
-      await handle.close();
-    }
+    const file = await writeTemp("a\nb\n");
+    await expect(scanLineStarts(file, 4096, { chunkBytes: 2 })).rejects.toMatchObject({ code: "io_error" });
+    expect(Array.from(await scanLineStarts(file, 4, { fromByte: 2 }))).toEqual([2]);
+    expect(Array.from(await scanLineStarts(file, 4, { fromByte: 2, prefix: new Float64Array([0]) }))).toEqual([0, 2]);
   });
 
   it("throws AppError not_found for a missing file", async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError, isAppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
-import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
+import { scanLineStarts } from "@/lib/jsonl/stream-line-bytes";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
 
 export { terminatorBytes };
@@ -30,58 +30,6 @@ export type LineIndexBuild = LineIndex & { scannedFromByte: number };
  * drops the window; no copy).
  */
 export type LineText = { line: number; text: string; byteLength: number; bytes: Buffer };
-
-/** Default read size of the scanner, in bytes. */
-export const DEFAULT_SCAN_CHUNK_BYTES = 1 << 20;
-
-/**
- * Scans `handle` from `fromByte` (which must be a line start, 0 by default) up to `endByte`
- * and returns `prefix` followed by the start offset (bytes) of every line beginning in
- * `[fromByte, endByte)`. Reads `chunkBytes` (default 1 MiB, minimum 1) at a time, reading the
- * next chunk while scanning this one; boundaries straddling chunks (`\r|\n`, `C2|85`,
- * `E2 80|A8`) are handled. Memory: two chunk buffers plus 8 bytes per line.
- * @throws AppError io_error when the file is shorter than `endByte`, or the fs read error.
- */
-export async function scanLineStarts(
-  handle: FileHandle,
-  endByte: number,
-  options: { fromByte?: number; chunkBytes?: number; prefix?: Float64Array } = {},
-): Promise<Float64Array> {
-  const fromByte = options.fromByte ?? 0;
-  const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? DEFAULT_SCAN_CHUNK_BYTES));
-  const prefix = options.prefix ?? new Float64Array(0);
-  // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
-  const out = new LineStartList(prefix.length + (endByte - fromByte) / 2048);
-  out.pushAll(prefix);
-  if (fromByte < endByte) out.push(fromByte);
-  // Double buffering: the next chunk is read (libuv thread) while this one is scanned. Each
-  // buffer keeps MAX_PENDING_BYTES free in front for the previous chunk's pending tail.
-  const capacity = Math.min(chunkBytes, Math.max(0, endByte - fromByte));
-  const buffers = [Buffer.allocUnsafe(capacity + MAX_PENDING_BYTES), Buffer.allocUnsafe(capacity + MAX_PENDING_BYTES)] as const;
-  const carry = Buffer.alloc(MAX_PENDING_BYTES);
-  let carried = 0;
-  let position = fromByte;
-  const readAt = (buffer: Buffer, at: number) => handle.read(buffer, MAX_PENDING_BYTES, Math.min(chunkBytes, endByte - at), at);
-  let reading = position < endByte ? readAt(buffers[0], position) : null;
-  try {
-    for (let turn: 0 | 1 = 0; reading; turn = turn === 0 ? 1 : 0) {
-      const { bytesRead } = await reading;
-      if (bytesRead === 0) throw new AppError("io_error", "The file shrank while it was being indexed.");
-      const buffer = buffers[turn];
-      carry.copy(buffer, MAX_PENDING_BYTES - carried, 0, carried);
-      position += bytesRead;
-      reading = position < endByte ? readAt(buffers[turn === 0 ? 1 : 0], position) : null;
-      const chunk = buffer.subarray(MAX_PENDING_BYTES - carried, MAX_PENDING_BYTES + bytesRead);
-      const consumed = scanChunk(chunk, position - chunk.length, position >= endByte, endByte, out);
-      carried = chunk.copy(carry, 0, consumed);
-    }
-  } catch (error) {
-    // Never leave a read in flight on a handle the caller is about to close.
-    await reading?.catch(() => undefined);
-    throw error;
-  }
-  return out.toArray();
-}
 
 /**
  * Builds the line index of `filePath`. When `previous` is given and the file only grew, extends
@@ -108,7 +56,7 @@ export async function buildLineIndex(
         prefix = previous.starts.subarray(0, previous.lineCount - 1);
       }
     }
-    const starts = await scanLineStarts(handle, size, { fromByte, prefix, chunkBytes: options.chunkBytes });
+    const starts = await scanLineStarts(filePath, size, { fromByte, prefix, chunkBytes: options.chunkBytes });
     return { size, mtimeMs, lineCount: starts.length, starts, scannedFromByte: fromByte };
   } catch (error) {
     throw toAppError(error, filePath);

@@ -3,8 +3,9 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
-import { terminatorBytes, type LineBytes, type LineIndex } from "@/lib/jsonl/line-index";
-import { LineStartList, scanChunk } from "@/lib/jsonl/line-scan";
+import type { LineBytes, LineIndex } from "@/lib/jsonl/line-index";
+import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
+import { terminatorBytes } from "@/lib/jsonl/terminator";
 
 /** Options of {@link streamLineBytes}. */
 export type StreamLineBytesOptions = {
@@ -84,6 +85,30 @@ export async function forEachLineBytes(filePath: string, options: StreamLineByte
   }
 }
 
+/**
+ * The start offset (bytes) of every line beginning in `[fromByte, endByte)` of `filePath`
+ * (`fromByte` a line start, 0 by default), after `prefix`: the streaming pass without handing
+ * lines over, for building and extending a line index. Reads `chunkBytes` (default 1 MiB) at a
+ * time, the next read in flight while this one is scanned. Memory: two reads plus 8 bytes a line.
+ * @throws AppError io_error when the file is shorter than `endByte`, or the fs error.
+ */
+export async function scanLineStarts(filePath: string, endByte: number, options: { fromByte?: number; chunkBytes?: number; prefix?: Float64Array } = {}): Promise<Float64Array> {
+  const fromByte = options.fromByte ?? 0;
+  const pass = chunkLines(filePath, { chunkBytes: options.chunkBytes ?? SCAN_CHUNK_BYTES, range: { startByte: fromByte, endByte, firstLine: 1 } }, true);
+  let step = await pass.next();
+  while (!step.done) step = await pass.next();
+  const starts = step.value.toArray();
+  const prefix = options.prefix;
+  if (prefix === undefined || prefix.length === 0) return starts;
+  const out = new Float64Array(prefix.length + starts.length);
+  out.set(prefix);
+  out.set(starts, prefix.length);
+  return out;
+}
+
+/** Default read size of {@link scanLineStarts}: the scan stays in the CPU cache between reads. */
+const SCAN_CHUNK_BYTES = 1 << 20;
+
 /** The whole lines one read completed: 0-based stream indexes `[from, to)` of `starts`, in `work`. */
 type ChunkLines = {
   work: Buffer;
@@ -100,8 +125,12 @@ type ChunkLines = {
   shift: number;
 };
 
-/** The pass itself: one {@link ChunkLines} a read, whose lines the caller handles before it asks for the next. */
-async function* chunkLines(filePath: string, options: StreamLineBytesOptions): AsyncGenerator<ChunkLines> {
+/**
+ * The pass itself: one {@link ChunkLines} a read, whose lines the caller handles before it asks
+ * for the next; returns the line starts. `indexOnly`: no line is handed over, so only the pending
+ * bytes of a boundary are carried from one read to the next (never a long line).
+ */
+async function* chunkLines(filePath: string, options: StreamLineBytesOptions, indexOnly = false): AsyncGenerator<ChunkLines, LineStartList> {
   const handle = options.syncReads ? syncHandle(filePath) : await fs.open(filePath, "r");
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
@@ -113,7 +142,7 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
     const lineBase = range ? range.firstLine - 1 : 0;
     const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 16 << 20));
     // An unfinished line never exceeds what is streamed, so a small file gets small buffers.
-    const headroom = Math.min(Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20)), size - first);
+    const headroom = indexOnly ? MAX_PENDING_BYTES : Math.min(Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20)), size - first);
     const capacity = Math.min(chunkBytes, Math.max(1, size - first));
     const given = options.buffers;
     const buffers = given && given[0].length >= headroom + capacity && given[1].length >= headroom + capacity ? given : ([Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const);
@@ -150,14 +179,18 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions): A
       const isLast = position >= size;
       const from = dataStart + (scanned - workStart);
       scanned += scanChunk(work.subarray(from, workEnd), scanned, isLast, size, starts);
-      const to = isLast ? starts.length : Math.max(nextLine, starts.length - 1);
-      if (to > nextLine) yield { work, starts, from: nextLine, to, size, lineBase, toWork: (offset: number): number => offset - workStart + dataStart, shift: dataStart - workStart };
-      nextLine = to;
-      carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
+      if (indexOnly) carryStart = scanned;
+      else {
+        const to = isLast ? starts.length : Math.max(nextLine, starts.length - 1);
+        if (to > nextLine) yield { work, starts, from: nextLine, to, size, lineBase, toWork: (offset: number): number => offset - workStart + dataStart, shift: dataStart - workStart };
+        nextLine = to;
+        carryStart = nextLine < starts.length ? starts.at(nextLine) : position;
+      }
       carry = work.subarray(carryStart - workStart + dataStart, workEnd);
       if (position < size && options.syncReads) reading = readAt(buffers[turn], position);
     }
     if (!range) options.onIndex?.({ size, mtimeMs: stat.mtimeMs, lineCount: starts.length, starts: starts.toArray() });
+    return starts;
   } finally {
     // Never close the handle under a read still in flight (the caller stopped early or failed).
     await reading?.catch(() => undefined);
