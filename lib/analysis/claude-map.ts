@@ -29,7 +29,8 @@ export const FACT_RESULT = 2;
 
 /**
  * The facts of one range, packed for a cheap trip between threads (no object per record).
- * `nums` holds one entry per relevant record, in line order (local lines: 1 = the range's first line); a string number
+ * `nums` (chunks of 64 Ki numbers, so the list grows without copies) holds one entry per
+ * relevant record, in line order (local lines: 1 = the range's first line); a string number
  * indexes `strs` (−1 = null), an outcome number `outcomes` (−1 = none):
  * - `FACT_ASSISTANT, line, hasUsage, cache_read, cache_creation, input, output, messageId,
  *   tokensFrom, tokensTo, useCount` then per tool_use block with a string id `id, name,
@@ -48,8 +49,8 @@ export type ClaudeFacts = {
   nextLine: number;
   /** Local line of its last record (0 when empty). */
   lastLine: number;
-  /** Packed records. */
-  nums: Float64Array;
+  /** Packed records in chunks (a record never spans two). */
+  nums: Float64Array[];
   strs: string[];
   outcomes: (UserOutcome | "malformed")[];
   /** Distinct path-like tokens of the range's assistant records. */
@@ -150,7 +151,13 @@ const ROLE_RE = /"role"(\s*:\s*"(\w+)")/;
  * @throws the fs error when the file cannot be read.
  */
 export async function mapClaudeRange(filePath: string, range: LineRange): Promise<ClaudeFacts> {
+  // Records in chunks of 64 Ki numbers: never copied as the list grows; a record never spans two.
   const nums = new Columns({ nums: Float64Array }, 1 << 16);
+  const sealed: Float64Array[] = [];
+  /** Makes room for `n` numbers in the current chunk, sealing it when they do not fit. */
+  const reserve = (n: number): void => {
+    if (nums.count > 0 && nums.count + n > nums.capacity) sealed.push(nums.take().nums);
+  };
   const strs: string[] = [];
   const outcomes: ClaudeFacts["outcomes"] = [];
   const str = (value: string | null): number => (value === null ? -1 : strs.push(value) - 1);
@@ -207,6 +214,7 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
   const parsedUser = (record: JsonObject, line: number, small: boolean) => {
     const outcome = userOutcome(record, small, pattern === null);
     if (outcome.results.some((r) => r.date !== null)) dateZone = false;
+    reserve(3);
     put(nums, FACT_USER, line, outcomes.push(outcome) - 1);
   };
 
@@ -227,6 +235,7 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       // Paths, commands and patterns name files; file contents (Write, Edit) are not scanned.
       for (const v of Object.values(input)) if (typeof v === "string" && v.length <= USE_SCAN_MAX_CHARS) addTokens(v);
     }
+    reserve(11 + 4 * useCount);
     if (usage) put(nums, FACT_ASSISTANT, line, 1, count(usage.cache_read_input_tokens), count(usage.cache_creation_input_tokens), count(usage.input_tokens), 6);
     else put(nums, FACT_ASSISTANT, line, 0, 0, 0, 0, 6);
     put(nums, usage ? count(usage.output_tokens) : 0, str(hasRead && typeof message.id === "string" ? message.id : null), tokensFrom, tokenRefs.count, useCount, NaN, 5);
@@ -295,9 +304,10 @@ export async function mapClaudeRange(filePath: string, range: LineRange): Promis
       if (dateProbe && parsed !== "malformed" && parsed.results.some((r) => r.date !== null)) dateZone = false;
       outcome = outcomes.push(parsed) - 1;
     }
+    reserve(6);
     put(nums, FACT_RESULT, line, str(id), ok ? 1 : 0, dateProbe ? 1 : 0, outcome, 6);
   });
-  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: nums.take().nums, strs, outcomes, tokenNames, tokenRefs: tokenRefs.take().refs, pattern, mentions, unparsable };
+  return { nextLine: end.nextLine, lastLine: end.lastLine, nums: [...sealed, nums.take().nums], strs, outcomes, tokenNames, tokenRefs: tokenRefs.take().refs, pattern, mentions, unparsable };
 }
 
 /**
@@ -376,7 +386,7 @@ function leadingText(content: unknown): string {
   return "";
 }
 
-/** Appends `n` (3 to 6) numbers to `list` (fixed arity: no array per call). */
+/** Appends `n` (3 to 6) numbers to `list` after a `reserve` (fixed arity: no array per call). */
 function put(list: Columns<{ nums: Float64Array }>, a: number, b: number, c: number, d = NaN, e = NaN, f = NaN, n = 3): void {
   let at = list.add(n);
   const data = list.cols.nums;

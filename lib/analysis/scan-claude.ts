@@ -136,8 +136,7 @@ export function claudeReducer(threshold: number): { add: (part: ClaudeFacts) => 
     unparsable += part.unparsable;
     const { strs, outcomes, tokenNames, tokenRefs } = part;
     const str = (at: number): string | null => (at === -1 ? null : strs[at]!);
-    const nums = part.nums;
-    for (let at = 0; at < nums.length; ) {
+    for (const nums of part.nums) for (let at = 0; at < nums.length; ) {
       const kind = nums[at]!;
       const line = int(offset + nums[at + 1]!);
       if (kind === FACT_ASSISTANT) {

@@ -67,11 +67,13 @@ describe("Columns", () => {
 });
 
 describe("columnBuffers", () => {
-  it("lists each typed array's buffer once, nested plain objects included, never a Node Buffer or array contents", () => {
+  it("lists each typed array's buffer once, nested plain objects and lists of chunks included, never a Node Buffer or another list's contents", () => {
     const shared = new Float64Array(8);
-    const packed = { a: shared.subarray(0, 2), b: shared.subarray(2), c: new Uint8Array(3), nested: { d: new Uint16Array(1) }, list: [new Int32Array(1)], bytes: Buffer.from("x"), n: 1, s: null };
+    const chunk = new Int32Array(1);
+    const packed = { a: shared.subarray(0, 2), b: shared.subarray(2), c: new Uint8Array(3), nested: { d: new Uint16Array(1) }, chunks: [chunk], list: [{ e: new Uint8Array(1) }], bytes: Buffer.from("x"), n: 1, s: null };
     const buffers = columnBuffers(packed);
-    expect(buffers).toHaveLength(3);
+    expect(buffers).toHaveLength(4);
+    expect(buffers).toContain(chunk.buffer);
     expect(buffers).toContain(shared.buffer);
     expect(buffers).toContain(packed.c.buffer);
     expect(buffers).toContain(packed.nested.d.buffer);

@@ -131,7 +131,7 @@ export class ValueTable<V> {
 
 /**
  * The distinct buffers of every typed array in `value` (its own properties and those of nested
- * plain objects; arrays and Node Buffers are skipped): the transfer list a worker hands its packed
+ * plain objects and lists of typed arrays; other lists and Node Buffers are skipped): the transfer list a worker hands its packed
  * result over with, so the columns move rather than copy. A buffer shared by two views is listed once.
  */
 export function columnBuffers(value: object): ArrayBuffer[] {
@@ -141,7 +141,10 @@ export function columnBuffers(value: object): ArrayBuffer[] {
       // A Node Buffer may be a slice of the shared pool: never detach it.
       if (ArrayBuffer.isView(item)) {
         if (!Buffer.isBuffer(item)) out.add(item.buffer as ArrayBuffer);
-      } else if (item !== null && typeof item === "object" && !Array.isArray(item)) visit(item as object);
+      } else if (Array.isArray(item)) {
+        // A list of columns (chunks): its typed arrays; any other list is left unread.
+        if (item.length > 0 && ArrayBuffer.isView(item[0])) for (const chunk of item) if (ArrayBuffer.isView(chunk) && !Buffer.isBuffer(chunk)) out.add(chunk.buffer as ArrayBuffer);
+      } else if (item !== null && typeof item === "object") visit(item as object);
     }
   };
   visit(value);
