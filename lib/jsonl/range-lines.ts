@@ -69,22 +69,15 @@ export async function mapLineRanges<R extends RangeLinesResult>(
  * @throws the fs error when the file cannot be read.
  */
 export async function readRangeLines(filePath: string, range: LineRange, onLine: (bytes: Buffer, start: number, end: number, next: number) => void): Promise<Float64Array> {
-  const starts: number[] = [];
-  let offset = range.startByte;
   // The thread's spare buffers, unless another range of this thread is being read right now.
   const buffers = spareBuffers ?? [scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK), scanMemoryBuffer(RANGE_HEADROOM + RANGE_CHUNK)];
   spareBuffers = null;
   const options = { range: { startByte: range.startByte, endByte: range.endByte, firstLine: 1 }, chunkBytes: RANGE_CHUNK, headroomBytes: RANGE_HEADROOM, buffers, syncReads: true };
   try {
-    await forEachLineBytes(filePath, options, (_line, bytes, start, end, next) => {
-      starts.push(offset);
-      offset += next - start;
-      onLine(bytes, start, end, next);
-    });
+    return (await forEachLineBytes(filePath, options, (_line, bytes, start, end, next) => void onLine(bytes, start, end, next)))!;
   } finally {
     spareBuffers = buffers;
   }
-  return new Float64Array(starts);
 }
 
 /** Drops this thread's spare range buffers, after a pass. */
