@@ -47,7 +47,7 @@ export class Columns<S extends Record<string, TypedArray>> {
     return this.room;
   }
 
-  /** The index of the first of `n` new rows (zero unless written), growing every column when full. */
+  /** The index of the first of `n` new rows (unset until written), growing every column when full. */
   add(n = 1): number {
     const at = this.count;
     if (at + n > this.room) this.grow(at + n);
@@ -55,7 +55,7 @@ export class Columns<S extends Record<string, TypedArray>> {
     return at;
   }
 
-  /** Appends every value of `values` to column `name` (other columns' new rows are zero). */
+  /** Appends every value of `values` to column `name` (the other columns' new rows are left unset). */
   addAll<K extends keyof S>(name: K, values: S[K]): void {
     const at = this.add(values.length);
     (this.cols[name] as S[K]).set(values, at);
