@@ -60,6 +60,11 @@ export class LineStartList {
     this.list.cols.starts[i] = offset;
   }
 
+  /** The offsets held, in `[0, length)` of an array valid until the next push. */
+  get offsets(): Float64Array {
+    return this.list.cols.starts;
+  }
+
   /** The offset at index `i` (0 ≤ i < length). */
   at(i: number): number {
     return this.list.cols.starts[i]!;

@@ -80,9 +80,12 @@ export async function forEachLineBytes(filePath: string, options: StreamLineByte
     const { work, starts, size, lineBase } = c;
     list = starts;
     const shift = c.shift;
+    // No line is added while this read's lines are handed over: its offsets stay put.
+    const offsets = starts.offsets;
+    const count = starts.length;
     for (let k = c.from; k < c.to; k++) {
-      const start = starts.at(k) + shift;
-      const next = (k + 1 < starts.length ? starts.at(k + 1) : size) + shift;
+      const start = offsets[k]! + shift;
+      const next = (k + 1 < count ? offsets[k + 1]! : size) + shift;
       if (onLine(lineBase + k + 1, work, start, next - terminatorBytes(work, start, next), next) === false) return null;
     }
   }
