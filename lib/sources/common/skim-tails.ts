@@ -1,6 +1,7 @@
 /** The skim's repeated tails: lines that repeat an earlier line but for their leading timestamp, settled by comparing bytes. */
 import type { JsonObject } from "@/lib/sources/common/json-object";
-import type { ObjectPlan, SkimmedRecord } from "@/lib/sources/common/skim";
+import type { ObjectPlan } from "@/lib/sources/common/skim-plans";
+import type { SkimmedRecord } from "@/lib/sources/common/skim-state";
 import { SHAPED_STAMP_CHARS, type ShapedStamps } from "@/lib/sources/common/skim-stamp";
 
 /*
