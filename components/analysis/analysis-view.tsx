@@ -33,8 +33,7 @@ type AnalysisViewProps = {
 
 /**
  * The Analysis view of one session (seed 003): risk and facts, token chart with resets, resets and
- * reads tables. Light by construction (issue 29: a gigabyte session's page was ~1 MB of HTML with
- * a 614 KB RSC payload): the chart fetches its compact series after first paint
+ * reads tables. Light by construction (a gigabyte session has a large analysis): the chart fetches its compact series after first paint
  * ({@link TokenChartPanel}), the facts and tables stream in as the summary is ready, and the
  * tables show their first `TABLE_ROWS` rows unless `showAllRows` (`?rows=all`).
  */

@@ -37,11 +37,9 @@ export async function runServe(workspace: string, port: number): Promise<number>
 /**
  * glibc's malloc threshold for the dashboard server: blocks of 128 KiB and more get their own
  * mapping, returned to the system when freed. By default glibc raises that threshold after
- * each such block is freed, so the large buffers of the range workers (read chunks, packed
- * facts) then came from per-thread arenas that kept their pages after the workers ended:
- * ~40–60 MB of the server's RSS after a cold scan of a gigabyte session (issue 13: server RSS
- * < 300 MB; measured with /proc/<pid>/smaps and process.memoryUsage()). glibc reads it at
- * process start, so it is set in the environment of the process that starts the server.
+ * each such block is freed, so the range workers' large buffers came from per-thread arenas that
+ * kept their pages after the workers ended. glibc reads it at process start, so it is set in the
+ * environment of the process that starts the server.
  */
 export const MALLOC_MMAP_THRESHOLD = "131072";
 

@@ -16,7 +16,12 @@ const { FULL, SKIP, STAMP, TEXT } = plans;
 const { SHAPED_STAMP_CHARS } = shapedStamp;
 const { INVALID } = readerState;
 
-/** Raw bytes above which a text string is cut. */
+/**
+ * Raw bytes above which a `TEXT` string is cut like lib/jsonl/cut-string: `<prefix>\u0000<raw byte
+ * length>`, the prefix the first {@link KEEP_BYTES} raw bytes decoded, and only when it keeps
+ * {@link MIN_KEPT_CHARS} characters after leading whitespace, so blank, `trimStart()` prefix and
+ * first-word tests decide on it as on the whole string.
+ */
 export const CUT_BYTES = 512;
 /** Raw bytes decoded as a cut string's prefix. */
 export const KEEP_BYTES = 160;

@@ -8,31 +8,13 @@ import * as repeatedTails from "@/lib/sources/common/skim-tails";
 import * as tapeWalk from "@/lib/sources/common/skim-tape";
 import * as walk from "@/lib/sources/common/skim-walk";
 
-/**
- * Byte-level skim of one JSONL line: one walk over the line's bytes that checks the JSON grammar
- * of the whole line and builds only the fields a caller's plan names, skipping everything else.
- * Most of a real transcript's bytes are tool output and context that no index reads, and they are
- * never turned into strings or objects here (issues 9 and 13). The plans: the forensics scan's and
- * turn splitting's for Claude Code (lib/sources/claude-code/skim-plans), Codex's envelope
- * (lib/sources/codex/skim-plan).
- *
- * Exactness: a line is settled only when `JSON.parse` of its decoded text would give a JSON
- * object with the same built fields. Structure, numbers, literals and every string are checked
- * as `JSON.parse` checks them, string contents included (raw control bytes, escapes), skipped or
- * not: long lines are copied once into a wasm memory where a SIMD kernel finds the end of each
- * run of plain string bytes (lib/jsonl/json-scan). The timestamp is parsed here (`timestampMs`)
- * and left out of `record`.
- *
- * Long text (`text`, `content`, `error` strings over {@link CUT_BYTES} raw bytes) is cut like
- * lib/jsonl/cut-string: `<prefix>\u0000<raw byte length>` where the prefix is the first
- * {@link KEEP_BYTES} raw bytes decoded, and only when that prefix holds at least
- * {@link MIN_KEPT_CHARS} characters after leading whitespace, so blank tests, `trimStart()`
- * prefix tests and first-word tests on it decide exactly as on the whole string. A caller that
- * needs such a string whole (a kept user message, an API error text) re-reads the line.
- *
- * The pieces: skim-state (the reader's state), skim-plans, skim-walk (the walk in JavaScript),
- * skim-bytes (the grammar on raw bytes), skim-tape (the scanner's one-call walk, shared records),
- * skim-tails (repeated tails), skim-memories, skim-plan-image and skim-stamp.
+/*
+ * One walk over a line's bytes checks the JSON grammar of the whole line, exactly as `JSON.parse`
+ * checks it, and builds only the fields the caller's plan names: most of a transcript's bytes are
+ * never turned into strings or objects. The timestamp is parsed to `timestampMs`, left out of
+ * `record`; long text strings are cut (skim-walk). The pieces: skim-state (the reader), skim-plans,
+ * skim-walk (the walk in JavaScript), skim-bytes (the grammar on raw bytes), skim-tape (the
+ * scanner's walk, shared records), skim-tails, skim-memories, skim-plan-image, skim-stamp.
  */
 
 export { FULL, objectPlan, STAMP, TEXT, type ArrayPlan, type ObjectPlan, type Plan } from "@/lib/sources/common/skim-plans";
