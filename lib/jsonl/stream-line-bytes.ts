@@ -47,8 +47,7 @@ export type StreamLineBytesOptions = {
 /**
  * Streams every physical line of `filePath` (contract §1.6 boundaries, found at byte level by
  * `scanChunk`) as a byte range of a read buffer, in ONE pass that also builds the file's line
- * index (issue 13: analysis used to index the file, then read it again, then prepare indexed
- * its copy). Reads up to the size the file had when opened, the next chunk in flight while
+ * index. Reads up to the size the file had when opened, the next chunk in flight while
  * the caller works on this one. A yielded buffer is reused once the caller moves past its
  * lines: copy what must outlive them. Memory: two chunks plus the longest line, plus 8 bytes
  * a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
