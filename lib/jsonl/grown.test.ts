@@ -1,3 +1,4 @@
+/** Tests of grown and ValueTable. */
 import { describe, expect, it } from "vitest";
 
 import { grown, ValueTable } from "@/lib/jsonl/grown";

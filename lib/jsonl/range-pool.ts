@@ -1,3 +1,4 @@
+/** The worker pool of every range-mapped pass (serveRangeStream, RangePool, mapRangesOnPool). */
 /**
  * The one worker pool of every range-mapped pass: many small line ranges of a big JSONL file, taken
  * front first from one queue by this thread and long-lived workers (two ranges in flight each), so

@@ -1,3 +1,4 @@
+/** Line terminators (contract §1.6), in a module without imports so worker bundles stay small. */
 /**
  * Line terminators (contract §1.6), in a module of its own with no imports: worker bundles that
  * only need {@link terminatorBytes} (the forensics scan's) then leave lib/jsonl/line-index and

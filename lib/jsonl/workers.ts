@@ -1,3 +1,4 @@
+/** Worker threads of range-mapped passes: range counts, bundled worker entries, shared slots, background priority. */
 /**
  * Worker threads of range-mapped passes: how many ranges a file gets ({@link rangeCount}), how a
  * worker entry starts (bundled, {@link startWorker}), the process's shared worker slots and

@@ -1,3 +1,4 @@
+/** Python-parity helpers for compact records: blank and prefix checks, timestamps. */
 /**
  * Small Python-parity helpers for compact records: prompt-diary is Python, and these rules decide
  * visible strings (blank checks, prefix checks after `lstrip()`, timestamps); `json.dumps` is lib/json/python-json.

@@ -1,3 +1,4 @@
+/** Timezone-aware timestamp parsing and seconds-precision serialisation (contract §1.2, §1.7). */
 /**
  * Timezone-aware timestamp parsing and seconds-precision serialisation (contract §1.2, §1.7).
  *
