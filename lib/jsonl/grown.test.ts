@@ -1,4 +1,3 @@
-/** Tests of grown and ValueTable. */
 import { describe, expect, it } from "vitest";
 
 import { grown, ValueTable } from "@/lib/jsonl/grown";
