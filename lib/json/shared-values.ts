@@ -9,9 +9,8 @@
 
 import { processWide } from "@/lib/cache/process-wide";
 
-// One registry per process (lib/cache/process-wide), like the record cache that fills it: a
-// record shared by one of Next's bundle layers was unknown to another layer's copy of this
-// module, which then serialized it again on every warm window (~5 ms a 2,000-line window).
+// One registry per process (lib/cache/process-wide), like the record cache that fills it, so a
+// record shared by one of Next's bundle layers is known to every layer's copy of this module.
 const shared = processWide("json:shared-values", () => new WeakSet<object>());
 const memos = processWide("json:shared-texts", () => new Map<string, WeakMap<object, string | undefined>>());
 

@@ -78,8 +78,8 @@ export async function startWorker(base: string, relative: string, options: Worke
 
 /**
  * `execArgv` less tsx's loader flags (`--import tsx`, `--require …/tsx/…`, `--loader …`): a
- * bundled worker is plain JavaScript, and a worker inheriting the loader of a process started
- * with tsx (`npm start`, the CLI, benches) spent ~0.3 s of CPU booting it (issue 9).
+ * bundled worker is plain JavaScript, and would otherwise boot the loader of a process started
+ * with tsx (`npm start`, the CLI, benches).
  */
 export function withoutTsxLoader(execArgv: readonly string[]): string[] {
   const out: string[] = [];
@@ -130,9 +130,8 @@ export function bundledEntry(entry: string): Promise<string | null> {
 type BundleInputs = { inputs: { file: string; size: number; mtimeMs: number }[] };
 
 async function makeBundle(entry: string): Promise<string | null> {
-  // The check of a cached bundle is synchronous (a few stats, ~1 ms): async, each step waited
-  // for a turn of an event loop that the caller is often keeping busy (the forensics scan maps
-  // its first ranges meanwhile), which put off the worker's start by ~0.1 s.
+  // The check of a cached bundle is synchronous (a few stats): async, each step would wait for a
+  // turn of an event loop the caller is often keeping busy, putting off the worker's start.
   const root = projectRoot(entry);
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.

@@ -46,9 +46,7 @@ export const MALLOC_MMAP_THRESHOLD = "131072";
 /**
  * Semi-space of the dashboard server's young generation, in MB (V8's `--max-semi-space-size`;
  * the young generation is three of them, 12 MB, what its range workers get too: WORKER_LIMITS in
- * lib/jsonl/workers). V8's default (16 MB, a 48 MB young generation) let a server that had read
- * cold windows and scans of a gigabyte session peak ~20 MB higher, for no measured gain in
- * window latency (issue 13: server RSS < 300 MB, real-shaped bench with a fresh workspace).
+ * lib/jsonl/workers). V8's default (16 MB) raised the server's peak RSS with no gain in window latency.
  */
 export const SERVER_SEMI_SPACE_MB = 4;
 
