@@ -129,11 +129,11 @@ const riskFailed = processWide("analysis:risk-failed", () => new Map<string, str
 const riskRefresh = processWide("analysis:risk-refresh", () => new Map<string, { startedAt: number; running: boolean }>());
 
 /**
- * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
- * Resets depend on the session file alone, so a warm hit costs one `stat` (no side-folder
- * listing). They are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`,
- * so a restarted server lists a gigabyte session without parsing its analysis; a miss there runs {@link getSessionAnalysis}, once per
- * file version however many callers ask meanwhile.
+ * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold). Resets
+ * depend on the session file alone, so a warm hit costs one `stat` (no side-folder listing). They
+ * are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`, so a restarted
+ * server lists a gigabyte session without parsing its analysis; a miss there runs
+ * {@link getSessionAnalysis}, once per file version however many callers ask meanwhile.
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {

@@ -58,7 +58,8 @@ function parallelMinBytes(fallback = PARALLEL_MIN_BYTES): number {
  * from the checkout like everywhere else.
  * TypeScript source is bundled once with esbuild into one ESM file (cached in node_modules/.cache
  * while its inputs are unchanged; see {@link bundledEntry}) and started with plain Node, sparing
- * every worker tsx's start-up. If the bundle cannot be made, tsx's loader is registered inside the worker before the entry is
+ * every worker tsx's start-up. If the bundle cannot be made, tsx's loader is registered inside
+ * the worker before the entry is
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
  * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`);
  * a worker started inside {@link inBackground} gets `workerData` saying so ({@link yieldToForeground}).

@@ -51,10 +51,11 @@ const FACTS = new WeakMap<JsonObject, CodexRecordFacts>();
 
 /**
  * The {@link codexLineRecord}s of a byte range as a worker sends them: cheaper to hand over than
- * one structured-cloned object per record. A skimmed record made only of a string `type` and a `payload` of string `type`/`role`/`cwd`
- * (most envelopes) is sent as its shape (an index into `shapes`: one such record per distinct key
- * order and values); any other record goes whole in `objects`; skimmed timestamps go in `stamps`.
- * Read back with {@link rangeRecordsReader}, which rebuilds each line exactly (key order included).
+ * one structured-cloned object per record. A skimmed record made only of a string `type` and a
+ * `payload` of string `type`/`role`/`cwd` (most envelopes) is sent as its shape (an index into
+ * `shapes`: one such record per distinct key order and values); any other record goes whole in
+ * `objects`; skimmed timestamps go in `stamps`. Read back with {@link rangeRecordsReader}, which
+ * rebuilds each line exactly (key order included).
  */
 export type CodexRangeRecords = {
   /** Per line: 0 null, 1 a shape, 2 the next of `objects` with its skimmed timestamp, 3 the next of `objects` parsed whole. */

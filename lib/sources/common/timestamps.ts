@@ -29,7 +29,8 @@ const AWARE_PATTERN = new RegExp(`^(?:${DATE})[Tt ](?:${TIME})(?:${OFFSET})$`);
 export function parseAwareTimestamp(value: unknown): number | null {
   if (typeof value !== "string") return null;
   // What Claude Code and Codex write on every line, `YYYY-MM-DDTHH:MM:SS[.f…]Z`, read from its
-  // characters (cheaper than the pattern); anything else, or any value the fast path doubts, goes through the pattern.
+  // characters (cheaper than the pattern); anything else, or any value the fast path doubts, goes
+  // through the pattern.
   const fast = parseUtcShape(value);
   return fast >= 0 ? fast : parseAwareTimestampByPattern(value);
 }
