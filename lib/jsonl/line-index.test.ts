@@ -1,4 +1,3 @@
-/** Tests of line index numbering (contract §1.6), range reads and extension. */
 import { appendFile, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
