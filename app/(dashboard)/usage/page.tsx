@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 
 import { UsageChart } from "@/components/usage/usage-chart";
 import { UsageTable } from "@/components/usage/usage-table";
+import { formatCount } from "@/lib/format/count";
 import { getUsageQuery } from "@/server/queries/usage";
 import type { GetUsageInput } from "@/lib/usage/schema";
 
@@ -19,6 +20,14 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Rows the table shows at most: a heavy user's 20,000 sessions would make a page of megabytes (issue 25). */
+const TABLE_MAX_ROWS = 500;
+
+/** The report's rows as they come when few, else the {@link TABLE_MAX_ROWS} with the most tokens, most first. */
+function topRows<R extends { total_tokens: number }>(rows: readonly R[]): readonly R[] {
+  return rows.length <= TABLE_MAX_ROWS ? rows : [...rows].sort((a, b) => b.total_tokens - a.total_tokens).slice(0, TABLE_MAX_ROWS);
 }
 
 /** The Usage page (issue 28): tokens and cost over time (bars by model) and a table, both from `get_usage`. */
@@ -76,7 +85,12 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
               {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
             </p>
             <UsageChart rows={chart.rows} />
-            <UsageTable rows={rows.rows} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            <UsageTable rows={topRows(rows.rows)} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            {rows.rows.length > TABLE_MAX_ROWS && (
+              <p className="text-xs text-muted" data-testid="usage-table-cut">
+                The {formatCount(TABLE_MAX_ROWS)} {table === "period" ? `${period}s` : `${table}s`} with the most tokens of {formatCount(rows.rows.length)}; the totals count them all. Narrow with the dates, the source or a project.
+              </p>
+            )}
           </>
         )}
       </div>
