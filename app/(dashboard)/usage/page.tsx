@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 
 import { UsageChart } from "@/components/usage/usage-chart";
-import { UsageTable } from "@/components/usage/usage-table";
+import { TABLE_MAX_ROWS, topRows, UsageTable } from "@/components/usage/usage-table";
 import { formatCount } from "@/lib/format/count";
 import { getUsageQuery } from "@/server/queries/usage";
 import type { GetUsageInput } from "@/lib/usage/schema";
@@ -20,14 +20,6 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-/** Rows the table shows at most: a heavy user's 20,000 sessions would make a page of megabytes (issue 25). */
-const TABLE_MAX_ROWS = 500;
-
-/** The report's rows as they come when few, else the {@link TABLE_MAX_ROWS} with the most tokens, most first. */
-function topRows<R extends { total_tokens: number }>(rows: readonly R[]): readonly R[] {
-  return rows.length <= TABLE_MAX_ROWS ? rows : [...rows].sort((a, b) => b.total_tokens - a.total_tokens).slice(0, TABLE_MAX_ROWS);
 }
 
 /** The Usage page (issue 28): tokens and cost over time (bars by model) and a table, both from `get_usage`. */
