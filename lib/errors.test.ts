@@ -1,3 +1,4 @@
+/** Tests of isAppError. */
 import { describe, expect, it } from "vitest";
 
 import { AppError, isAppError } from "@/lib/errors";

@@ -1,3 +1,4 @@
+/** The lib layering: allowed imports and no import cycles. */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

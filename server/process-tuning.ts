@@ -5,17 +5,15 @@ import { WORKERS_ONLY_ENV } from "@/lib/jsonl/workers";
 /**
  * How far V8 lets the dashboard's heap grow past what survived the last full collection before
  * it collects again, in percent (V8's `--heap-growing-percent`). V8's own factor goes up to 4×
- * on a machine with gigabytes free: windows over a gigabyte session allocate tens of MB of
- * short-lived records and texts per call, and the server's heap (and RSS) then climbed from
- * ~150 MB live to 450 MB+ before a major GC ran (issue 13: server RSS < 300 MB).
+ * on a machine with gigabytes free, far past the server's RSS goal while windows over a
+ * gigabyte session allocate tens of MB of short-lived records per call.
  * `CASEFILE_HEAP_GROWING_PERCENT` overrides it (0 leaves V8's default).
  */
 export const HEAP_GROWING_PERCENT = 30;
 
 /**
  * Tunes a long-running server process once at start: the dashboard (Next's `instrumentation.ts`)
- * and the MCP server (`runStdioMcp`; measured on the real-shaped bench, its peak RSS went from
- * 335–347 MB to 257–266 MB, issue 13):
+ * and the MCP server (`runStdioMcp`):
  *  - scans split across worker threads keep the main thread free ({@link WORKERS_ONLY_ENV}),
  *    unless the environment already says otherwise;
  *  - the heap is collected at {@link HEAP_GROWING_PERCENT} growth instead of V8's up-to-4×.

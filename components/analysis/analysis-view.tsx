@@ -33,10 +33,10 @@ type AnalysisViewProps = {
 
 /**
  * The Analysis view of one session (seed 003): risk and facts, token chart with resets, resets and
- * reads tables. Light by construction (issue 29: a gigabyte session's page was ~1 MB of HTML with
- * a 614 KB RSC payload): the chart fetches its compact series after first paint
- * ({@link TokenChartPanel}), the facts and tables stream in as the summary is ready, and the
- * tables show their first `TABLE_ROWS` rows unless `showAllRows` (`?rows=all`).
+ * reads tables. Light by construction (a gigabyte session has a large analysis): the chart fetches
+ * its compact series after first paint ({@link TokenChartPanel}), the facts and tables stream in as
+ * the summary is ready, and the tables show their first `TABLE_ROWS` rows unless `showAllRows`
+ * (`?rows=all`).
  */
 export function AnalysisView({ projectKey, sessionRef, summary, counts, showAllRows = false }: AnalysisViewProps) {
   const pending = (what: string) => <p className="rounded border border-line bg-surface px-4 py-3 text-sm text-muted">{what}</p>;

@@ -21,11 +21,9 @@ export function useHydrated(): boolean {
 
 /**
  * Rows a virtual list tells its virtualizer of: `count`, but at most `preHydrationRows` on the
- * server and while hydrating. TanStack Virtual measures every row it is told of on each render
- * (a `Float64Array` and an item per row): for the 318,897 lines of the real-shaped session a
- * server render spent 7–13 ms of CPU and ~8 MB on rows it never shows, held until the page's
- * stream ended (issue 13: server RSS; the session page streams its overview for seconds while a
- * cold scan runs). The rows a first screen shows are the same either way.
+ * server and while hydrating: TanStack Virtual measures every row it is told of on each render,
+ * which a server render of a gigabyte session would spend on rows it never shows. The rows a
+ * first screen shows are the same either way.
  */
 export function useVirtualRowCount(count: number, preHydrationRows: number): number {
   return useHydrated() ? count : Math.min(count, preHydrationRows);

@@ -4,6 +4,14 @@ import { formatCount, formatUsd } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import type { UsageRow, UsageTotals } from "@/lib/usage/schema";
 
+/** Rows the usage table shows at most: a heavy user's 20,000 sessions would make a page of megabytes (issue 25). */
+export const TABLE_MAX_ROWS = 500;
+
+/** Report rows as they come when at most `max`, else the `max` with the most tokens, most first. */
+export function topRows<R extends { total_tokens: number }>(rows: readonly R[], max = TABLE_MAX_ROWS): readonly R[] {
+  return rows.length <= max ? rows : [...rows].sort((a, b) => b.total_tokens - a.total_tokens).slice(0, max);
+}
+
 /** `get_usage` rows as a table (one row per key) with a totals footer equal to the result's `totals`. */
 export function UsageTable({ rows, totals, keyLabel }: { rows: readonly UsageRow[]; totals: UsageTotals; keyLabel: string }) {
   const num = "px-2 py-1 text-right font-mono tabular-nums";

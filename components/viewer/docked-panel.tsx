@@ -7,8 +7,7 @@ import { useDockedPanel } from "@/components/hooks/use-docked-panel";
 /**
  * How a docked panel sits at each width (literal class names, so Tailwind emits them): `width`
  * in the row (the panel from its breakpoint up, a 2.25rem rail below), and `over` when opened
- * below the breakpoint: it then lies over the transcript instead of squeezing it (at 480 px the
- * turn list and the evidence panel used to leave the transcript no width at all).
+ * below the breakpoint: it then lies over the transcript instead of squeezing it.
  */
 const LAYOUTS = {
   /** The evidence panel: 27rem from `xl` (1280 px) up. */

@@ -1,3 +1,4 @@
+/** Seed 003 analysis of the corpus transcripts: resets and risk checked by hand. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+/** Tests of context-reset detection, the record walk and analyzeSessionFile on synthetic transcripts. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

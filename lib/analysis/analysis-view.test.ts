@@ -1,3 +1,4 @@
+/** Tests of the token chart's points, resets and series (lib/analysis/analysis-view). */
 import { describe, expect, it } from "vitest";
 
 import { analysisSummaryOf, chartPoints, chartResets, MAX_CHART_MARKERS, tokenChartOf } from "@/lib/analysis/analysis-view";

@@ -33,8 +33,8 @@ export function chartPoints(points: readonly TokenPoint[], keepLines: ReadonlySe
 }
 
 /**
- * At most this many reset markers are drawn: each is a focusable SVG link, and 3,887 of them (the
- * 959 MB real-shaped session) took ~2 s to mount and were one red band at 1,280 px anyway.
+ * At most this many reset markers are drawn: each is a focusable SVG link, and thousands of them
+ * are slow to mount and merge into one band anyway.
  */
 export const MAX_CHART_MARKERS = 400;
 

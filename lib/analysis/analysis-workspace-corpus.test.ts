@@ -1,3 +1,4 @@
+/** The corpus prepared into a workspace and analysed: no file skipped, every export paired. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Tests of the Claude scan split in ranges: path tokens, the record walk, map and reduce. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";

@@ -40,17 +40,10 @@ const WORKER_ENTRY = "./claude-worker.ts";
  *   counted as mentions, never as markers (the seed's caveat); inside a tool_result's content
  *   (a file that discusses them) they are neither;
  * - the Workscope ID (first `Workscope ID: …`, else the first bare `date` output tool result).
- * Throughput: records are classified from their first bytes (the role within 2 KB, for tool
- * results the `"tool_result"` type and the start of the first result's content within 4 KB;
- * ≤ 450 bytes in every corpus record). Claude Code writes one tool_result per user record, so a
- * tool_result record is looked into only while a Read awaits its result: its id (searched past
- * the head only in the 2.1.3x layout, where the id follows the content) and, for records
- * ≤ 16 KB, `is_error: true` (larger ones carry the file and are successes: Read errors are
- * short messages). Parsed are: assistant records, tool results that answer an awaited Read
- * with an error or start with a marker string, and the first short tool results while no
- * Workscope ID is known (the `date` fallback). Mentions are looked for in message records
- * (prompts, assistant records) ≤ 64 KB; records without a role (progress, system, snapshots)
- * are not conversation.
+ * Records are classified from their first bytes (lib/analysis/claude-map) and parsed only when
+ * needed: assistant records, tool results answering an awaited Read with an error or starting
+ * with a marker, and the first short tool results while no Workscope ID is known. Mentions are
+ * looked for in message records ≤ 64 KB; records without a role are not conversation.
  * A file of 64 MB or more is split into byte ranges mapped on every core ({@link mapClaudeRange}
  * in workers, `CASEFILE_WORKERS` as in lib/jsonl/workers) and reduced in file order
  * ({@link reduceClaudeFacts}): the result is the one-pass result whatever the split.

@@ -1,3 +1,4 @@
+/** Tests of the Codex token scan (scanCodexSession). */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -45,8 +45,7 @@ export async function scanCodexSession(filePath: string, threshold: number): Pro
  * `cached_input_tokens`, `input` = `input_tokens − cached_input_tokens` (Codex's input count
  * includes cached input), `output` = `output_tokens`; `cache_creation` is null (Codex records
  * none). A snapshot repeating the previous cumulative `total_token_usage` is a duplicate and
- * skipped. Resets use seed 003's rule on `cache_read`. Only lines naming `"token_count"` are parsed;
- * records come from the synchronous record walk (no promise per line).
+ * skipped. Resets use seed 003's rule on `cache_read`. Only lines naming `"token_count"` are parsed.
  * @throws the fs error when the file cannot be read.
  */
 export async function scanCodexRange(filePath: string, range: LineRange, threshold: number): Promise<CodexScan> {

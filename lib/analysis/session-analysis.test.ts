@@ -1,3 +1,4 @@
+/** Tests of analyze_session and its stored analyses and risk. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -90,9 +90,8 @@ function analysisFile(ctx: CoreContext, session: ResolvedSession, suffix: string
 }
 
 /**
- * Writes `value` as JSON to `file` piece by piece (a gigabyte session's analysis is ~15 MB of
- * JSON: its whole text and bytes were ~30 MB of a cold project page's peak RSS, issue 13) and
- * returns its length in characters. A cache that cannot be written is skipped (the length is
+ * Writes `value` as JSON to `file` piece by piece (a gigabyte session's analysis is never held as
+ * one text) and returns its length in characters. A cache that cannot be written is skipped (the length is
  * then counted without writing).
  */
 async function writeCache(file: string, value: object): Promise<number> {
@@ -130,12 +129,11 @@ const riskFailed = processWide("analysis:risk-failed", () => new Map<string, str
 const riskRefresh = processWide("analysis:risk-refresh", () => new Map<string, { startedAt: number; running: boolean }>());
 
 /**
- * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold).
- * Resets depend on the session file alone, so a warm hit costs one `stat` (no side-folder
- * listing). They are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`,
- * so a restarted server lists a gigabyte session without parsing its ~15 MB analysis (~50 MB of
- * heap on the project page, issue 13); a miss there runs {@link getSessionAnalysis}, once per
- * file version however many callers ask meanwhile.
+ * Risk and reset count for a `list_sessions` row (seed 003 risk scoring, default threshold). Resets
+ * depend on the session file alone, so a warm hit costs one `stat` (no side-folder listing). They
+ * are also kept in `.casefile/analysis/<project_key>--<session_ref>--risk.json`, so a restarted
+ * server lists a gigabyte session without parsing its analysis; a miss there runs
+ * {@link getSessionAnalysis}, once per file version however many callers ask meanwhile.
  * @throws the fs error when the session file cannot be read.
  */
 export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {
@@ -146,8 +144,7 @@ export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession)
 
 /**
  * Session files from this size on are not waited for by {@link getSessionRiskIfReady}: their
- * seed 003 analysis takes about a second per 500 MB on two cores (issue 13: a freshly prepared
- * gigabyte session held its project's first list for ~2 s).
+ * seed 003 analysis takes about a second per 500 MB on two cores, too long for a list to wait.
  */
 export const RISK_WAIT_MAX_BYTES = 64 << 20;
 

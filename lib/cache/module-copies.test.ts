@@ -1,3 +1,4 @@
+/** Caches stay one per process whichever copy of a module asks. */
 import { describe, expect, it, vi } from "vitest";
 
 import { createCoreContext } from "@/lib/context";

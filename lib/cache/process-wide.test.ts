@@ -1,3 +1,4 @@
+/** Tests of processWide. */
 import { describe, expect, it } from "vitest";
 
 import { processWide } from "@/lib/cache/process-wide";

@@ -1,3 +1,4 @@
+/** Tests of StampedCache: stamps, byte budget, in-flight sharing. */
 import { describe, expect, it } from "vitest";
 
 import { StampedCache, stampedCache } from "@/lib/cache/stamped-cache";

@@ -1,3 +1,4 @@
+/** Tests of the workspace catalog: built by prepare, kept in step incrementally, searched. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
 import { processWide } from "@/lib/cache/process-wide";
 import { lineFacts } from "@/lib/catalog/extract";
+import { LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
@@ -36,6 +37,8 @@ const BUSY_TIMEOUT_MS = 5_000;
 const HEAD_BYTES = 4096;
 /** FTS rows inserted per transaction while a session is indexed. */
 const BATCH_LINES = 2000;
+/** New sessions whose lines are extracted ahead of the one being written ({@link LinePrefetch}). */
+const PREFETCH_AHEAD = 2;
 
 const SCHEMA = `
 CREATE TABLE projects (
@@ -113,7 +116,7 @@ function handle(ctx: CoreContext): Handle {
   if (schemaVersion(db) !== SCHEMA_VERSION) createSchema(db);
   db.pragma("synchronous = NORMAL");
   // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
-  // and each checkpoint copies them again (1,800 sessions: ~25 % less wall time, measured).
+  // and each checkpoint copies them again.
   db.pragma("wal_autocheckpoint = 16384");
   // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
   db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
@@ -140,6 +143,7 @@ function createSchema(db: Database.Database): void {
       for (const t of tables().filter((t) => t.sql.startsWith("CREATE VIRTUAL"))) db.exec(`DROP TABLE "${t.name}"`);
       for (const t of tables()) db.exec(`DROP TABLE "${t.name}"`);
       db.exec(SCHEMA);
+      db.exec(FTS_CONFIG);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     db.exec("COMMIT");
@@ -148,6 +152,13 @@ function createSchema(db: Database.Database): void {
     throw error;
   }
 }
+
+/**
+ * The full-text index's write tuning: 16 MiB of pending terms before a segment is written and
+ * segments merged 8 at a time (FTS5's defaults: 1 MiB, 4). A bulk index of many sessions then costs
+ * ~30% less CPU for the same query times (bench/many-sessions.bench.ts; docs/catalog.md).
+ */
+const FTS_CONFIG = `INSERT INTO lines_fts (lines_fts, rank) VALUES ('hashsize', ${16 << 20}); INSERT INTO lines_fts (lines_fts, rank) VALUES ('automerge', 8);`;
 
 /** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown). */
 export function closeCatalog(ctx: CoreContext): void {
@@ -229,10 +240,15 @@ function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
     for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
       if (!keep.has(row.project_key)) dropProject(db, row.project_key);
     }
-    for (const [ord, project] of ws.projects.entries()) {
-      const done = await refreshProject(ctx, project, ord, { fts: true });
-      out.sessions_updated += done.sessions_updated;
-      out.lines_indexed += done.lines_indexed;
+    const prefetch = new LinePrefetch(HEAD_BYTES);
+    try {
+      for (const [ord, project] of ws.projects.entries()) {
+        const done = await refreshProject(ctx, project, ord, { fts: true, prefetch });
+        out.sessions_updated += done.sessions_updated;
+        out.lines_indexed += done.lines_indexed;
+      }
+    } finally {
+      await prefetch.close();
     }
     return out;
   }));
@@ -347,7 +363,8 @@ function dropSessionRows(db: Database.Database, id: number): void {
 type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
 
 /** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
-export type RefreshOptions = { fts: boolean };
+/** `fts`: index new lines too; `prefetch`: the refresh's extraction worker for sessions it indexes from the start. */
+export type RefreshOptions = { fts: boolean; prefetch?: LinePrefetch };
 
 /** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
 const BACKGROUND_RISK_WORKERS = 2;
@@ -461,8 +478,17 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   }
   let sessionsUpdated = 0;
   let linesIndexed = 0;
+  // Sessions new to the catalog are read from their first byte: their lines are extracted on a
+  // worker a few sessions ahead while this thread writes (the others stream their new lines here).
+  const ahead = (i: number) => {
+    const next = project.rows[i];
+    if (options.fts && options.prefetch && next && !stored.has(next.session_ref)) options.prefetch.want(path.join(project.dir, next.session_path));
+  };
+  for (let k = 0; k < PREFETCH_AHEAD; k++) ahead(k);
   for (const [i, row] of project.rows.entries()) {
+    ahead(i + PREFETCH_AHEAD);
     const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
+    options.prefetch?.drop(path.join(project.dir, row.session_path));
     await commitIfDue(db);
     if (done.updated) sessionsUpdated += 1;
     linesIndexed += done.lines;
@@ -570,7 +596,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   const session: ResolvedSession = { project, row, filePath };
   let lines = 0;
   if (!ftsFresh) {
-    lines = await indexLines(db, sessionId, filePath, fresh);
+    lines = await indexLines(db, sessionId, filePath, fresh, options.prefetch?.take(path.join(project.dir, row.session_path)));
     stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
   }
   if (rowsFresh) return { updated: false, lines };
@@ -624,7 +650,7 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
  * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
  * a commit or a crash cuts, the next run resumes exactly after the last stored line.
  */
-async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean): Promise<number> {
+async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean, prefetched?: Promise<ExtractedLines | null>): Promise<number> {
   const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
   const st = await fs.stat(filePath);
   // The file's head as it is now: it must hash as stored for the file to have only grown.
@@ -644,6 +670,31 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
   const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
   const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
+  const extracted = offset === 0 && prefetched ? await prefetched : null;
+  // Extracted ahead from the file at its present size (else read below, as a grown file is).
+  if (extracted && extracted.size === st.size) {
+    const n = extracted.lines.length;
+    const headOfExtracted = (bytes: number) => sha256(extracted.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
+    for (let from = 0; from < n || from === 0; from += BATCH_LINES) {
+      const to = Math.min(n, from + BATCH_LINES);
+      atomically(db, () => {
+        let errors = 0;
+        for (let k = from; k < to; k++) {
+          const sessionLine = extracted.lines[k]!;
+          if (extracted.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), extracted.texts[k], sessionId, sessionLine);
+          for (const tool of extracted.tools[k]!) addTool.run(sessionId, tool);
+          for (const file of extracted.files[k]!) addFile.run(sessionId, file);
+          errors += extracted.errors[k]!;
+        }
+        // The last batch stores the position after every whole line, blank ones at the end included.
+        const [bytes, lastLine] = to === n ? [extracted.consumed, extracted.lastLine] : [extracted.ends[to - 1]!, extracted.lines[to - 1]!];
+        progress.run(errors, bytes, lastLine, headOfExtracted(bytes), sessionId);
+      });
+      if (to === n) break;
+      await commitIfDue(db);
+    }
+    return extracted.lastLine;
+  }
   let batch: { text: string; line: number }[] = [];
   let consumed = offset;
   // Hashed from the first line's buffer when reading from the start, rather than read again.

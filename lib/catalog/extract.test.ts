@@ -1,3 +1,4 @@
+/** Tests of lineFacts, what the catalog indexes of a transcript line. */
 import { describe, expect, it } from "vitest";
 
 import { lineFacts, TOOL_PART_CHARS } from "@/lib/catalog/extract";

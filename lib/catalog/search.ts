@@ -4,6 +4,7 @@ import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";
 import { SqlWhere } from "@/lib/catalog/where";
+import { compareCodePoints } from "@/lib/json/python-json";
 
 /**
  * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
@@ -26,14 +27,21 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
   if (input.has_error !== undefined) where.add(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
   const params = where.params;
   const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.sql}`;
-  const total = (db.prepare(`SELECT count(*) AS n ${from}`).get(params) as { n: number }).n;
-  const rows = db
-    .prepare(
-      `SELECT s.id AS sid, s.project_key, s.session_ref, s.source_session_id, lines_fts.line_number AS line_number,
-         highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') AS snippet, bm25(lines_fts) AS rank
-       ${from} ORDER BY rank, s.project_key, s.session_ref, lines_fts.line_number LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...params, limit: input.limit, offset: input.offset }) as { sid: number; project_key: string; session_ref: string; source_session_id: string; line_number: number; snippet: string; rank: number }[];
+  // The match is evaluated once: every hit's rank and keys, sorted here; only the page's hits are highlighted.
+  const matched = db.prepare(`SELECT lines_fts.rowid, bm25(lines_fts), s.id, s.project_key, s.session_ref, s.source_session_id, lines_fts.line_number ${from}`).raw().all(params) as Matched[];
+  matched.sort(byRank);
+  const page = matched.slice(input.offset, input.offset + input.limit);
+  const highlight = db.prepare(`SELECT highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') FROM lines_fts WHERE lines_fts MATCH ? AND rowid = ?`).pluck();
+  const rows = page.map(([rowid, rank, sid, project_key, session_ref, source_session_id, line_number]) => ({
+    sid,
+    project_key,
+    session_ref,
+    source_session_id,
+    line_number,
+    rank,
+    snippet: (highlight.get(params.match, rowid) as string | undefined) ?? "",
+  }));
+  const total = matched.length;
   const turnOf = db.prepare("SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
   const hits = rows.map((r) => ({
     project_key: r.project_key,
@@ -46,6 +54,14 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     score: Math.round(-r.rank * 1000) / 1000,
   }));
   return { status: "ok", total, offset: input.offset, limit: input.limit, hits };
+}
+
+/** One matching line: FTS rowid, BM25 rank (lower is better), session row id, project key, session ref, source session id, line number. */
+type Matched = [bigint | number, number, number, string, string, string, number];
+
+/** Best first: BM25, then project, session (code-point order, as SQLite's BINARY collation compares UTF-8) and line. */
+function byRank(a: Matched, b: Matched): number {
+  return a[1] - b[1] || compareCodePoints(a[3], b[3]) || compareCodePoints(a[4], b[4]) || a[6] - b[6];
 }
 
 /** Characters of context kept before the first match and after it in a snippet. */

@@ -13,12 +13,9 @@ export type WarmSummary = { sessions: number };
  * (Claude Code, Codex) the catalog lists at `minBytes` or more (the size a list does not wait
  * for, `RISK_WAIT_MAX_BYTES`): its seed 003 analysis with risk (`.casefile/analysis/`: the
  * Analysis tab's facts, tables and token chart) and its forensics scan (`.casefile/forensics/`:
- * the overview card); its usage is already stored by the catalog refresh. A first visit then reads
- * those files instead of a gigabyte transcript (issue 29: 10–16 s). Run after
- * `refreshCatalog` (the sizes are the catalog's), by `casefile prepare` and by the server after
- * its syncs (server/watch). One session at a time (one pass's memory); an unchanged session costs
- * a few stats, as both are stored per file version. A session that fails is left to its first
- * reader, which reports the error.
+ * the overview card), so a first visit reads those files instead of a gigabyte transcript. Run
+ * after `refreshCatalog` by `casefile prepare` and by the server after its syncs, one session at a
+ * time; an unchanged session costs a few stats. A session that fails is left to its first reader.
  */
 export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<WarmSummary> {
   const big = catalogDb(ctx)

@@ -1,3 +1,4 @@
+/** The demo workspace shows every panel the README shows. */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";

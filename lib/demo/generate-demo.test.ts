@@ -1,3 +1,4 @@
+/** Tests of the demo transcripts `npm start` prepares. */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";

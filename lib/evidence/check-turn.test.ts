@@ -1,3 +1,4 @@
+/** Evidence stage C: containment in the turn span, outcomes citing more than trigger lines. */
 import { describe, expect, it } from "vitest";
 
 import { basicT1Chain, basicT2Chain } from "@/lib/evidence/__fixtures__/chains";

@@ -1,3 +1,4 @@
+/** Evidence writers in separate processes and killed writers: one commit per turn, no torn card. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of replacing and deleting evidence chains, and per-turn conflicts. */
 import fs from "node:fs/promises";
 
 import { beforeEach, describe, expect, it } from "vitest";

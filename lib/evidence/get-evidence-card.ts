@@ -31,7 +31,7 @@ async function locateCard(ctx: CoreContext, projectKey: string, sessionRef: stri
  * version (sha256 of the file bytes, or "absent") to send back as `base_version`, each indexed
  * turn with its chain-or-none state and `chain_version` (to send back as `base_chain_version`), each stored chain with its problems at editor paths, and
  * the §2.5 completeness verdict (`status`, prompt-diary's `errors` verbatim).
- * `page` (issue 13: the panel of a session with tens of thousands of turns) keeps only turns
+ * `page` (for sessions with tens of thousands of turns) keeps only turns
  * `offset … offset + limit − 1` in `turns`; `turn_count`, `turns_with_chain` and
  * `other_chain_indexes` always describe every turn, and `chains` is always the whole card.
  * @throws AppError not_found (unknown project or session) | parse_error (malformed workspace)

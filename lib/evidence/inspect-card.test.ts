@@ -1,3 +1,4 @@
+/** Tests of card completeness (inspect_evidence_card) and evidence coverage. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

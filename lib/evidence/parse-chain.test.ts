@@ -1,3 +1,4 @@
+/** Evidence stage A rules, their emission order and canonical serialization. */
 import { describe, expect, it } from "vitest";
 
 import { basicT1Chain, basicT2Chain } from "@/lib/evidence/__fixtures__/chains";

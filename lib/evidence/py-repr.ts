@@ -1,3 +1,4 @@
+/** Python `repr()` of a string, for prompt-diary's quoted messages. */
 /**
  * Python `repr()` of a string, as prompt-diary's messages quote values (`unknown turn_ref 'T9'`,
  * contract §1.10 and §2.4): single quotes unless the text holds `'` and no `"`; backslash, the

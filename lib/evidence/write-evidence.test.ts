@@ -1,3 +1,4 @@
+/** Tests of write_evidence: create and append, stage B and stage C, rejected writes. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

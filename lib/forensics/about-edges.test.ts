@@ -1,3 +1,4 @@
+/** The session_overview about paragraph on edge sessions (no turns, only errors, only subagents). */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The session_overview about paragraph reads as a person would. */
 import { describe, expect, it } from "vitest";
 
 import { buildAbout } from "@/lib/forensics/overview";

@@ -1,3 +1,4 @@
+/** About, Details and Analysis agree on the corpus sessions' counts. */
 import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+/** The forensic tools (session_overview, reconstruct_session, grep_jsonl) over the corpus. */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 

@@ -22,9 +22,9 @@ type Target = { sessionRef: string; file: SessionFile };
  * by `limit`/`offset` over all matches in file order. The scan stops at the first match past
  * the page (`offset + limit + 1` found, or one past a full response): `count` is then a lower
  * bound (`count_exact: false`) that still shows more follow; a scan that ran to the end has the
- * exact count. A scan past its time budget
- * (10 s) answers `invalid` naming `pattern` and where it stopped; it gives the event loop a turn
- * every 20 ms, so other requests go on meanwhile (issue 26). Rows are added while the response stays within `max_bytes`; `raw` is clipped at
+ * exact count. A scan past its time budget (10 s) answers `invalid` naming `pattern` and where it
+ * stopped; it yields to the event loop every 20 ms. Rows are added while the response stays
+ * within `max_bytes`; `raw` is clipped at
  * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
  * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is one
  * 1 MiB chunk (or the longest line) plus each file's line index, whatever the file size.

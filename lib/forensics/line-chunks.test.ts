@@ -1,3 +1,4 @@
+/** Tests of the whole-line chunk readers (forEachLine, forEachRangeChunk). */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of grep patterns: the literal prefilter, anchors, tool families. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

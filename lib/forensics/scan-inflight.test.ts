@@ -1,3 +1,4 @@
+/** Concurrent callers of scanSession share one pass. */
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";

@@ -1,3 +1,4 @@
+/** Tests of the forensics scan's per-line mapping (the Codex skim). */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The forensics scan mapped in line ranges on worker threads equals the one-pass scan. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The forensics scan on a worker pool, subagents mapped beside the main transcript. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** The stored session scan: a fresh process skips the pass over the transcripts. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

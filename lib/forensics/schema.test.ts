@@ -1,3 +1,4 @@
+/** Tests of the forensic tools' input schemas (reconstruct_session flags). */
 import { describe, expect, it } from "vitest";
 
 import { reconstructSessionInputSchema } from "@/lib/forensics/schema";

@@ -1,3 +1,4 @@
+/** Tests of the SIMD literal search against Buffer.indexOf. */
 import { describe, expect, it } from "vitest";
 
 import { NEEDLE_AREA_BYTES, simdFinder, wasmMemory } from "@/lib/forensics/simd-find";

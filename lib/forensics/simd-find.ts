@@ -4,10 +4,8 @@ import { SIMD_FIND_WASM } from "@/lib/forensics/simd-find-wasm";
 /**
  * A literal (needle) search over bytes in a `WebAssembly.Memory`, with 128-bit SIMD: the
  * "generic SIMD" substring search (two needle bytes compared at 16 positions at once, every
- * candidate then verified byte by byte), optionally ASCII case-insensitive. About 3× faster than
- * `Buffer.indexOf` on transcript JSONL (whose `"` and letters defeat Boyer–Moore–Horspool), and
- * the bytes never leave the wasm memory they were read into.
- *
+ * candidate then verified byte by byte), optionally ASCII case-insensitive: faster than
+ * `Buffer.indexOf` on transcript JSONL, and the bytes never leave the wasm memory they were read into.
  * The module (one exported function, `find`) is written in lib/forensics/simd-find.wat and
  * compiled by `npm run wasm` (wabt) into simd-find-wasm.ts, whose bytes a test recompiles and compares.
  */

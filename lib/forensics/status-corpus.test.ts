@@ -1,3 +1,4 @@
+/** Session status over the corpus: no copied session counts as active. */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";

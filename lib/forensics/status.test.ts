@@ -1,3 +1,4 @@
+/** Tests of how a session ended (status, last_response_preview) and list_sessions risk. */
 import { appendFile } from "node:fs/promises";
 
 import { describe, expect, it } from "vitest";

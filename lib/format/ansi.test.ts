@@ -1,3 +1,4 @@
+/** Tests of terminal colour output. */
 import fs from "node:fs";
 import path from "node:path";
 

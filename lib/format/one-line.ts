@@ -1,3 +1,4 @@
+/** Text on one line, cut to a length, for quotes and previews. */
 /**
  * `text` on one line: every run of whitespace one space, trimmed, cut to at most `max`
  * characters (UTF-16 units) with a trailing `…` when longer. Used for quotes and previews.

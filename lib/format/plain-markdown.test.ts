@@ -1,3 +1,4 @@
+/** Tests of markdownPlainText (one-line headlines). */
 import { describe, expect, it } from "vitest";
 
 import { markdownPlainText } from "@/lib/format/plain-markdown";

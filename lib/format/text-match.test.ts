@@ -1,3 +1,4 @@
+/** Tests of matchSnippet, the search result snippets. */
 import { describe, expect, it } from "vitest";
 
 import { highlightRegex, matchSnippet, splitMatches } from "./text-match";

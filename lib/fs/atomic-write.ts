@@ -10,8 +10,7 @@ import path from "node:path";
  * `data` may be a list of byte chunks, or any iterable of byte or text chunks (e.g. a generator that
  * makes them as they are written: lib/json/json-chunks), written one after the other (no joined copy).
  * `durable: false` skips both fsyncs, for a cache its reader validates (a crash may then leave
- * a short or empty file, never a half-renamed one): the forensics scan store, whose 12 MB
- * fsync sat on a cold `session_overview`'s path.
+ * a short or empty file, never a half-renamed one), such as the forensics scan store.
  * @throws the underlying fs error (ENOSPC, EACCES, ...) after removing the temp file.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string | Uint8Array>, options: { durable?: boolean } = {}): Promise<void> {

@@ -1,3 +1,4 @@
+/** Tests of withFileLock: serialized writers, lock age and live holders. */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";

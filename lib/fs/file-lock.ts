@@ -9,13 +9,9 @@ import { AppError } from "@/lib/errors";
 
 /*
  * Serializes writers of one file (an evidence card, a synthesis envelope): an in-process promise
- * queue keyed by path, then a lock
- * file beside it (`<file>.lock`) that also excludes other processes (a second MCP server,
- * the CLI, the dashboard). Architecture.md: "serialized per file (in-process queue plus a lock
- * file that also excludes other processes)".
- * Not proper-lockfile: its only staleness signal is the lock's mtime (2 s floor); here the lock
- * names its owner (pid, host), so a dead local owner's lock is broken at once, and a heartbeat
- * mtime covers other hosts (stale-lock.ts).
+ * queue keyed by path, then a lock file beside it (`<file>.lock`) that also excludes other
+ * processes. The lock names its owner (pid, host), so a dead local owner's lock is broken at once
+ * (proper-lockfile only knows the lock's mtime); a heartbeat mtime covers other hosts (stale-lock.ts).
  */
 
 const HEARTBEAT_MS = 2_000;

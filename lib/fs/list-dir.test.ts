@@ -1,3 +1,4 @@
+/** Tests of listDir. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

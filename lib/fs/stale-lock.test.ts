@@ -1,3 +1,4 @@
+/** Tests of breakIfStale with several breakers. */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";

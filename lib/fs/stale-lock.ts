@@ -24,10 +24,8 @@ export type Owner = { pid: number; host: string; token: string };
  *
  * Breakers are serialized by a second lock, `<lock>.break`, and the holder removes the lock only
  * when it still holds the very record judged stale (each take writes a fresh random token, so
- * equal text is the same take). Without this, two waiters that both judged one dead owner's lock
- * stale could each remove "it": the second removal would hit the lock a third writer had just
- * taken, and that live writer would lose its lock ("lost the write lock", seen under load in the
- * ledger's kill test).
+ * equal text is the same take), so two waiters that judged one lock stale never remove a lock a
+ * third writer has just taken.
  */
 export async function breakIfStale(lockPath: string, myToken: string): Promise<boolean> {
   const seen = await readLock(lockPath);

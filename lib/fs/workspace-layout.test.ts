@@ -1,3 +1,4 @@
+/** Tests of the workspace layout's paths and migration. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

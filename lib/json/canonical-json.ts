@@ -10,9 +10,8 @@ import { isShared, leadsToShared, memoText } from "@/lib/json/shared-values";
  * does. Identical inputs give identical text, so identical hashes. Never throws for JSON values.
  *
  * The text is by definition {@link canonicalJsonReference}'s (`JSON.stringify` of a copy with
- * sorted keys). Shared values (lib/json/shared-values: cached compact records) keep their text,
- * so a warm 2,000-line window joins remembered strings instead of copying and serializing
- * 1.2 MB again (issue 13); only the levels above them are written here, in the same order.
+ * sorted keys). Shared values (lib/json/shared-values) keep their remembered text; only the
+ * levels above them are written here, in the same order.
  */
 export function canonicalJson(value: unknown): string {
   return canonicalText(value) ?? "null";

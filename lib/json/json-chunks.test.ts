@@ -1,3 +1,4 @@
+/** Tests of jsonChunks against JSON.stringify. */
 import { describe, expect, it } from "vitest";
 
 import { jsonChunks } from "@/lib/json/json-chunks";

@@ -2,17 +2,14 @@
 const CHUNK_CHARS = 64 << 10;
 /**
  * Members at most of a container stringified by one `JSON.stringify` call when none of them is
- * an object (a token point, a read): its text is small, and the walk's generators and per-member
- * calls cost ~5× the native call (the 1 GB session's analysis: ~130 ms against ~25 ms, and
- * ~220 MB of short-lived strings and generator objects, issue 13).
+ * an object (a token point, a read): its text is small, and walking it costs more than the native call.
  */
 const SHALLOW_MAX = 64;
 
 /**
  * The text of `JSON.stringify(value)` (no replacer, no indent) in pieces of about 64 Ki
  * characters each, made one after the other: a writer that consumes them in turn never holds the
- * whole text, nor its bytes (issue 13: the analysis cache of a gigabyte session is ~15 MB of JSON,
- * and its string plus the write's buffer were ~30 MB of a cold project page's peak RSS).
+ * whole text, nor its bytes.
  * Arrays and plain objects are walked, except small ones whose members are all primitives
  * (stringified whole, as is any other value and any object with `toJSON`), so the joined pieces
  * equal `JSON.stringify(value)` exactly. `value` must not be `undefined`, a function or a symbol

@@ -1,3 +1,4 @@
+/** Tests of pyDumps against Python's json.dumps. */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of shared values and their remembered texts. */
 import { describe, expect, it } from "vitest";
 
 import { canonicalJson, canonicalJsonReference } from "@/lib/json/canonical-json";

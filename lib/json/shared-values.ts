@@ -1,17 +1,16 @@
-/**
- * Values shared read-only between calls (issue 13): a cached compact record is handed to every
- * window that shows its line, and each call used to serialize it twice (the response's
- * `JSON.stringify`, the audit ledger's canonical JSON). Registering such a value deep-freezes it
- * and lets {@link memoText} keep one serialization per value and per kind, so a warm window
- * only joins strings. The texts live as long as the value (a WeakMap): whoever bounds the
- * values (the record cache, by bytes) bounds them too.
+/** Values shared read-only between calls (cached compact records), each serialized once per kind. */
+
+/*
+ * Registering a value deep-freezes it and lets {@link memoText} keep one serialization per value
+ * and per kind (the response's `JSON.stringify`, the ledger's canonical JSON), so a warm window
+ * only joins strings. The texts live as long as the value (a WeakMap): whoever bounds the values
+ * (the record cache, by bytes) bounds them too.
  */
 
 import { processWide } from "@/lib/cache/process-wide";
 
-// One registry per process (lib/cache/process-wide), like the record cache that fills it: a
-// record shared by one of Next's bundle layers was unknown to another layer's copy of this
-// module, which then serialized it again on every warm window (~5 ms a 2,000-line window).
+// One registry per process (lib/cache/process-wide), like the record cache that fills it, so a
+// record shared by one of Next's bundle layers is known to every layer's copy of this module.
 const shared = processWide("json:shared-values", () => new WeakSet<object>());
 const memos = processWide("json:shared-texts", () => new Map<string, WeakMap<object, string | undefined>>());
 

@@ -1,3 +1,4 @@
+/** Tests of safeCut. */
 import { describe, expect, it } from "vitest";
 
 import { safeCut } from "@/lib/jsonl/cut-string";

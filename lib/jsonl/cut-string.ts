@@ -1,3 +1,4 @@
+/** The cut-string convention: a long JSON string kept as its prefix, U+0000 and its byte length. */
 /**
  * The cut-string convention of byte-level JSONL readers (lib/sources/common/skim): a long string value
  * is kept as `<prefix>\u0000<raw bytes>` — its first raw bytes (never cut inside a UTF-8 sequence

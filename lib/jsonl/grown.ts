@@ -1,2 +1,2 @@
-/** Former home of `grown`, now in lib/columns/typed-columns: kept while lib/sources/common/skim* (being split on another branch) still imports it here. */
+/** Former home of `grown`, now in lib/columns/typed-columns: re-exported for lib/sources/common/skim-plans.ts until its import moves there. */
 export { grown } from "@/lib/columns/typed-columns";

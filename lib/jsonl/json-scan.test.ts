@@ -1,3 +1,4 @@
+/** Tests of the JSON scan kernel (JsonScanMemory) against JSON.parse. */
 import { describe, expect, it } from "vitest";
 
 import { DATA_OFFSET, JsonScanMemory, MAX_DEPTH, memberState } from "@/lib/jsonl/json-scan";

@@ -5,11 +5,8 @@ import { JSON_SCAN_WASM } from "@/lib/jsonl/json-scan-wasm";
  * JSON text held in a `WebAssembly.Memory`, checked by a small WebAssembly module with 128-bit
  * SIMD: the end of a string (its content validated: no raw control byte, only the escapes
  * `\" \\ \/ \b \f \n \r \t \uXXXX`, RFC 8259 §7) and the end of any JSON value (its whole grammar
- * checked, nothing built). A JavaScript byte loop over string content runs at ~0.3–0.5 GB/s; the
- * module checks 16 bytes a step and handles escapes without returning to JavaScript, so validating
- * every byte of a transcript line costs little more than finding its quotes (issue 13: prepare's
- * exact malformed count, contract §1.8; issue 9: the forensics skim).
- *
+ * checked, nothing built), 16 bytes a step with escapes handled inside, so validating every byte
+ * of a line (prepare's malformed count, the skim) costs little more than finding its quotes.
  * The module is written in lib/jsonl/json-scan.wat and compiled by `npm run wasm` (wabt) into
  * json-scan-wasm.ts, whose bytes a test recompiles and compares; the addresses below are the
  * constants the .wat names in comments. Bytes `[0, STACK_BYTES)` of the memory are the value scanner's stack of

@@ -1,3 +1,4 @@
+/** Tests of the persisted line index: its file format, reuse and adoption by prepare. */
 import { createHash } from "node:crypto";
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

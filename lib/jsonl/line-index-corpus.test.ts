@@ -1,3 +1,4 @@
+/** The line index over the real transcript corpus. */
 import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Tests of scanChunk and pendingTailBytes. */
 import { describe, expect, it } from "vitest";
 import { LineStartList, pendingTailBytes, scanChunk } from "@/lib/jsonl/line-scan";
 

@@ -1,3 +1,4 @@
+/** Python `splitlines()` boundaries (contract §1.6) found in raw UTF-8 bytes. */
 /**
  * Byte-level detection of Python `str.splitlines()` boundaries (contract §1.6) in raw UTF-8.
  *

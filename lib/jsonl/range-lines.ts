@@ -1,3 +1,4 @@
+/** One pass over a big JSONL file with no line index yet, its ranges read on every core. */
 /**
  * One pass over a big JSONL file whose line index is not built yet, on every core (issue 13:
  * prepare reads each transcript once, at disk speed): the file is cut after `\n` bytes into

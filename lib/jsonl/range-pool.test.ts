@@ -1,3 +1,4 @@
+/** Tests of RangePool and withoutTsxLoader. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { threadId } from "node:worker_threads";

@@ -1,12 +1,9 @@
+/** The worker pool of every range-mapped pass (serveRangeStream, RangePool, mapRangesOnPool). */
 /**
- * Many small line ranges of a big JSONL file mapped on every core and reduced in file order as
- * they come (issue 9: the first-ever `session_overview` on a 1 GB session); the one worker pool
- * of every range-mapped pass (workers start through lib/jsonl/workers). One worker per big range
- * reduced after the slowest one left the main thread idle while a late-started worker finished
- * its half. Here the file is cut in many ranges taken from
- * one queue, front first, by this thread and by long-lived workers (each with two ranges in
- * flight, so it never waits for this thread to hand it the next): the threads finish within one
- * range of each other, and each range is reduced as soon as every range before it is.
+ * The one worker pool of every range-mapped pass: many small line ranges of a big JSONL file, taken
+ * front first from one queue by this thread and long-lived workers (two ranges in flight each), so
+ * the threads finish within one range of each other; each range is reduced, in file order, as soon
+ * as every range before it is. Workers start through lib/jsonl/workers.
  *
  * How a caller uses it:
  *
@@ -222,7 +219,7 @@ let fallbackReported = false;
  * {@link serveRangeStream}) plus this thread, mapping the ranges of one file at a time
  * ({@link map}). Each worker first takes one of the process's worker slots (lib/jsonl/workers'
  * `takeWorkerSlot`, shared with every other pool), so passes that overlap in a
- * server share the cores instead of each starting its own workers (issue 13: server RSS); a
+ * server share the cores instead of each starting its own workers; a
  * worker whose slot is taken joins the pass when one is given back. A worker that cannot start
  * or dies gives its ranges back to the queue (this thread maps them; reported once on stderr),
  * so a result never depends on workers. Call {@link close} when done, also on error: workers

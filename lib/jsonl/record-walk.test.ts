@@ -1,3 +1,4 @@
+/** Tests of walkRecords. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

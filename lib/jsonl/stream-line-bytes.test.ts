@@ -1,3 +1,4 @@
+/** Tests of streamLineBytes: lines and the line index in one pass, over fixtures and the corpus. */
 import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,8 +1,4 @@
-/**
- * Line terminators (contract §1.6), in a module of its own with no imports: worker bundles that
- * only need {@link terminatorBytes} (the forensics scan's) then leave lib/jsonl/line-index and
- * its zod schemas out (loading zod cost a worker ~0.1 s at start).
- */
+/** Line terminators (contract §1.6), in a module without imports: worker bundles needing only these leave line-index and zod out. */
 
 /** Bytes of the line terminator ending `bytes[start..end)` (0 when the line has none; contract §1.6 breaks). */
 export function terminatorBytes(bytes: Uint8Array, start: number, end: number): number {

@@ -1,3 +1,4 @@
+/** The WebAssembly kernels recompiled from their .wat equal the checked-in bytes. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SIMD_FIND_WASM } from "@/lib/forensics/simd-find-wasm";

@@ -1,3 +1,4 @@
+/** Tests of splitFileRanges, mapRangesOnPool and bundledEntry. */
 import fs from "node:fs/promises";
 import { getPriority } from "node:os";
 import path from "node:path";

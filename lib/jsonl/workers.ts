@@ -1,3 +1,4 @@
+/** Worker threads of range-mapped passes: range counts, bundled worker entries, shared slots, background priority. */
 /**
  * Worker threads of range-mapped passes: how many ranges a file gets ({@link rangeCount}), how a
  * worker entry starts (bundled, {@link startWorker}), the process's shared worker slots and
@@ -56,9 +57,9 @@ function parallelMinBytes(fallback = PARALLEL_MIN_BYTES): number {
  * while a server module's own `import.meta.url` stays its source path, so the entry is loaded
  * from the checkout like everywhere else.
  * TypeScript source is bundled once with esbuild into one ESM file (cached in node_modules/.cache
- * while its inputs are unchanged; see {@link bundledEntry}) and started with plain Node: a worker
- * then starts in ~50 ms instead of the ~0.7 s of CPU tsx's loader costs in every worker. If the
- * bundle cannot be made, tsx's loader is registered inside the worker before the entry is
+ * while its inputs are unchanged; see {@link bundledEntry}) and started with plain Node, sparing
+ * every worker tsx's start-up. If the bundle cannot be made, tsx's loader is registered inside
+ * the worker before the entry is
  * imported (Node 20 applies an inherited `--import` loader too late for a worker's own entry). A
  * `.js`/`.mjs` entry is started directly. `options` go to the Worker constructor (e.g. `resourceLimits`);
  * a worker started inside {@link inBackground} gets `workerData` saying so ({@link yieldToForeground}).
@@ -78,8 +79,8 @@ export async function startWorker(base: string, relative: string, options: Worke
 
 /**
  * `execArgv` less tsx's loader flags (`--import tsx`, `--require …/tsx/…`, `--loader …`): a
- * bundled worker is plain JavaScript, and a worker inheriting the loader of a process started
- * with tsx (`npm start`, the CLI, benches) spent ~0.3 s of CPU booting it (issue 9).
+ * bundled worker is plain JavaScript, and would otherwise boot the loader of a process started
+ * with tsx (`npm start`, the CLI, benches).
  */
 export function withoutTsxLoader(execArgv: readonly string[]): string[] {
   const out: string[] = [];
@@ -130,9 +131,8 @@ export function bundledEntry(entry: string): Promise<string | null> {
 type BundleInputs = { inputs: { file: string; size: number; mtimeMs: number }[] };
 
 async function makeBundle(entry: string): Promise<string | null> {
-  // The check of a cached bundle is synchronous (a few stats, ~1 ms): async, each step waited
-  // for a turn of an event loop that the caller is often keeping busy (the forensics scan maps
-  // its first ranges meanwhile), which put off the worker's start by ~0.1 s.
+  // The check of a cached bundle is synchronous (a few stats): async, each step would wait for a
+  // turn of an event loop the caller is often keeping busy, putting off the worker's start.
   const root = projectRoot(entry);
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.

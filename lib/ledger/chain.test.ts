@@ -1,3 +1,4 @@
+/** Tests of the audit ledger's hash chain. */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

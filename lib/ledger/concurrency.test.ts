@@ -1,3 +1,4 @@
+/** The audit ledger under concurrent and killed writers. */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";

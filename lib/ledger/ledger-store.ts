@@ -49,9 +49,8 @@ export class Ledger {
     const parsed = entries.map((e) => ledgerEntrySchema.parse(e));
     const lockPath = `${this.paths.active}.lock`;
     const owner: Owner = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString("hex") };
-    // NOTE: the hot path is synchronous: take the lock, append, rotate and release in one turn of
-    // the event loop. Two dozen async fs calls per append cost ~15 ms of thread-pool round trips on
-    // a loaded machine; these syscalls take a fraction of a millisecond. Only waiting is async.
+    // Synchronous: lock, append, rotate and release in one turn of the event loop (async fs calls
+    // cost thread-pool round trips on a loaded machine); only waiting is async.
     for (let delay = 1; !tryLockSync(this.paths, lockPath, owner); delay = Math.min(delay * 2, 50)) {
       if (await breakIfStale(lockPath, owner.token)) continue;
       await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));

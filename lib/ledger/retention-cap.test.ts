@@ -1,3 +1,4 @@
+/** The blob retention cap, enforced after a process's first recorded call. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

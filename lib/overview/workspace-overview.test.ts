@@ -1,3 +1,4 @@
+/** Tests of getWorkspaceOverview. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of the local-only request rules (Host and Origin). */
 import { describe, expect, it } from "vitest";
 
 import { hostProblem, localRequestDecisions, rejectNonLocalRequest, serverPort } from "@/lib/security/local-request";

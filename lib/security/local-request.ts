@@ -41,8 +41,8 @@ export function hostProblem(host: string | null, port: number | null = serverPor
  * `door.host` — the Host must be exactly a loopback name and the server's `port`
  * ({@link hostProblem}; defeats DNS rebinding); `door.origin` — a
  * state-changing method must not come from another origin (defeats cross-site writes). An opaque
- * `Origin: null` (sandboxed iframes, `data:` pages) is a foreign origin and is refused (issue 8
- * probe: it used to be accepted). A request without Origin (curl, the CLI's HTTP clients) passes.
+ * `Origin: null` (sandboxed iframes, `data:` pages) is a foreign origin and is refused. A request
+ * without Origin (curl, the CLI's HTTP clients) passes.
  */
 export function localRequestDecisions(method: string, host: string | null, origin: string | null, port: number | null = serverPort()): PolicyDecision[] {
   const decisions: PolicyDecision[] = [];

@@ -1,3 +1,4 @@
+/** Compact records of Claude Code lines (contract §4.4). */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Compact records of Codex lines and echoes (contract §1.7). */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Compact records of every corpus transcript line: line numbers, byte sizes, hashes, trimming bounds. */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Compact records of legacy (pre-envelope) Codex lines. */
 import { describe, expect, it } from "vitest";
 
 import { buildCompactRecords } from "@/lib/session-reader/compact";

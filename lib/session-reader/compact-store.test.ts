@@ -1,3 +1,4 @@
+/** Tests of the persisted compact record store. */
 import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -15,7 +15,7 @@ export const COMPACT_BLOCK_LINES = 500;
 export const COMPACT_STORE_VERSION = 1;
 
 /**
- * Persisted compact records (issue 13): the compact records of a session file, built once per
+ * Persisted compact records: the compact records of a session file, built once per
  * block of {@link COMPACT_BLOCK_LINES} lines and stored beside the line index, so a window read
  * costs the records it returns, not the bytes of the lines behind them.
  *

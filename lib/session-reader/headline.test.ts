@@ -1,3 +1,4 @@
+/** Tests of lineHeadline, what a line says happened. */
 import { describe, expect, it } from "vitest";
 
 import { buildCompactRecord } from "./compact";

@@ -1,3 +1,4 @@
+/** Tests of read_session_lines: error cases and results. */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Tests of the compact record cache. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

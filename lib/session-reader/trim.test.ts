@@ -1,3 +1,4 @@
+/** Tests of compact trimming (contract §4.2). */
 import { describe, expect, it } from "vitest";
 
 import {

@@ -1,3 +1,4 @@
+/** Byte-bounded previews for compact session records (seed 000 compact trimming policy). */
 /**
  * Byte-bounded previews for compact session records (seed 000 "Compact trimming policy",
  * contract §4.2). All sizes are UTF-8 bytes. Lone UTF-16 surrogates are encoded the way

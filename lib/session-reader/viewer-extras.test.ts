@@ -1,3 +1,4 @@
+/** Tests of viewer rows for slash commands, local command output and the session table. */
 import fs from "node:fs";
 import path from "node:path";
 

@@ -1,16 +1,10 @@
 /** Absolute paths found in work-item prose (they must not leak). */
 /*
- * Absolute filesystem paths in work-item text (seed 001: "no … unnecessary absolute paths").
- *
- * NOTE: which paths count. A work item is a report: every absolute filesystem path in its text
- * is unneeded (it leaks user names and machine layout, and means nothing on another machine),
- * so all of them are refused; a project-relative path says the same. What must not be caught
- * is text that only looks like a path: URL routes (`/api/tools/x`), slash commands
- * (`/compact`), fractions and `and/or`. So a POSIX path counts only when it starts at a word
- * boundary with a well-known filesystem root and goes below it (`/home/…`, `/Users/…`, `/tmp/…`,
- * `/etc/…`, …);
- * Windows drive paths (`C:\…`, `C:/…`), UNC paths (`\\host\share`) and `file://` URLs always
- * count. Universal device files (`/dev/null`, …) are not machine-specific and are allowed.
+ * Every absolute path in a work item is refused (seed 001: it leaks user names and machine layout).
+ * Text that only looks like a path (URL routes, slash commands, fractions, `and/or`) is not: a
+ * POSIX path counts when it starts at a word boundary with a well-known root and goes below it
+ * (`/home/…`, `/tmp/…`); Windows drive and UNC paths and `file://` URLs always count; `/dev/null`
+ * and other universal device files are allowed.
  */
 
 const POSIX_ROOTS = [

@@ -1,3 +1,4 @@
+/** Tests of the work-item content rules: secrets and absolute paths. */
 import { describe, expect, it } from "vitest";
 
 import { materialItem } from "@/lib/synthesis/__fixtures__/synthesis-workspace";

@@ -1,3 +1,4 @@
+/** write_work_item from separate processes. */
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";

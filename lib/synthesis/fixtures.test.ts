@@ -1,3 +1,4 @@
+/** The synthesis fixtures load, check and rebuild as seed 001 says. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

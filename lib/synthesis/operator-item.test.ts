@@ -1,3 +1,4 @@
+/** Tests of createOperatorItem. */
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { type CoreContext, createCoreContext } from "@/lib/context";

@@ -1,3 +1,4 @@
+/** Work-item stage A parsing and canonical serialization (contract §3.2). */
 import { describe, expect, it } from "vitest";
 
 import { materialItem, plainItem } from "@/lib/synthesis/__fixtures__/synthesis-workspace";

@@ -2,20 +2,10 @@
 import { lintSource } from "@secretlint/core";
 
 /*
- * Secret detection for work-item text (seed 001: "the work item contains no secrets,
- * credentials, …"; issue 4: "use a well-kept secret-detection library or ruleset").
- *
- * NOTE: the ruleset is secretlint's `@secretlint/secretlint-rule-preset-recommend` (AWS, GCP,
- * private keys, npm, basic auth in URLs, Slack, SendGrid, Shopify, GitHub, OpenAI, Anthropic,
- * Linear, 1Password, database connection strings), run in-process by `@secretlint/core`:
- * offline, no config files, no network. Pinned to 11.x, the last line that supports Node 20
- * (12+ needs Node 22). Two settings differ from the preset's defaults:
- *  - the AWS rule also reports access key IDs (`enableIDScanRule`): an agent has no reason to
- *    copy one into a report;
- *  - the comment-filter rule is off, so text cannot switch the scan off with
- *    `secretlint-disable`.
- * One rule of ours adds PEM private-key headers: the preset only reports a complete key block,
- * and a truncated one pasted into a summary is still a leak.
+ * Secret detection for work-item text (seed 001): secretlint's recommended preset, in-process and
+ * offline (pinned to 11.x, the last line that supports Node 20). Differences from the preset: the
+ * AWS rule also reports access key IDs, the comment-filter rule is off (text cannot switch the
+ * scan off), and a rule of ours reports PEM private-key headers (a truncated key is still a leak).
  */
 
 type CoreConfig = Parameters<typeof lintSource>[0]["options"]["config"];

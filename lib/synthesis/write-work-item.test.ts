@@ -1,3 +1,4 @@
+/** Tests of write_work_item: writes, rejections, hard errors. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

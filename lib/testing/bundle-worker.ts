@@ -7,9 +7,9 @@ import path from "node:path";
 import { build } from "esbuild";
 
 /**
- * Bundles a TypeScript worker script (a test fixture) into one ESM file run with plain `node`:
- * ~0.1 s per spawn instead of ~0.8 s through tsx, which keeps hundreds of kill rounds fast in
- * the concurrency tests. Returns the bundle's path in a fresh temp directory.
+ * Bundles a TypeScript worker script (a test fixture) into one ESM file run with plain `node`, so
+ * the concurrency tests' hundreds of spawns skip tsx's start-up. Returns the bundle's path in a
+ * fresh temp directory.
  */
 export async function bundleWorker(entry: string): Promise<string> {
   const out = await fs.mkdtemp(path.join(os.tmpdir(), "casefile-worker-"));

@@ -1,3 +1,4 @@
+/** A seeded pseudo-random generator for fuzz-style tests. */
 /**
  * A small deterministic pseudo-random generator (mulberry32) for fuzz-style tests: the same
  * `seed` gives the same sequence, so a failing case reproduces. Returns numbers in [0, 1).

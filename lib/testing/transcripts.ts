@@ -1,3 +1,4 @@
+/** Claude Code transcript lines built for tests. */
 /**
  * Claude Code transcript lines for tests: per prompt, one human user record and one assistant
  * reply, all with `cwd` and `gitBranch` (era-2 shape). `from` numbers the prompts, so appending

@@ -158,8 +158,7 @@ const ASSISTANT_NEEDLE = Buffer.from('"assistant"');
 /**
  * What the Claude Code pass builds of a line (lib/sources/common/skim: the whole line's grammar
  * checked as `JSON.parse` checks it, only these fields built): an assistant record's text,
- * thinking and tool input, most of its bytes, are never decoded (issue 29: the pass parsed ~200 MB
- * of assistant lines whole).
+ * thinking and tool input, most of its bytes, are never decoded.
  */
 const CLAUDE_USAGE_FIELDS = objectPlan({
   type: FULL,

@@ -1,3 +1,4 @@
+/** Usage of the corpus sessions against ccusage's report. */
 import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";

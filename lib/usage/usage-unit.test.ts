@@ -1,3 +1,4 @@
+/** Tests of Claude Code usage, prices and usage kept across processes. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

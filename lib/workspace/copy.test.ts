@@ -1,3 +1,4 @@
+/** Tests of StagedCopies and copyIfChanged. */
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

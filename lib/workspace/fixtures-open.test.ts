@@ -1,3 +1,4 @@
+/** The fixture workspaces open: projects, sessions and lines read. */
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+/** Tests of loadWorkspace (contract §1.10). */
 import fs from "node:fs/promises";
 import path from "node:path";
 

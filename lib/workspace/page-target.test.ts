@@ -1,3 +1,4 @@
+/** Tests of checkPageTarget: 404 and 400 before a page renders. */
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";

@@ -12,11 +12,11 @@ export type PageTarget = { kind: "ok" } | { kind: "bad_encoding"; segment: strin
 const PROJECT_PAGE = /^\/projects\/([^/]+)(?:\/(?:sessions\/([^/]+)(?:\/(?:timeline|analysis|export))?|synthesis|search|ledgers\/(.+?)))?\/?$/;
 
 /**
- * Checks a dashboard page path (issue 8 probe): a malformed percent-encoding in any segment is
- * `bad_encoding` (it used to answer 500), and a project page (`/projects/<key>`, its `synthesis`,
- * `search` and `ledgers/<id>`, `sessions/<ref>` and the session's `timeline`, `analysis` and
- * `export` tabs) naming a project, session or ledger that does not exist is `not_found` (it used
- * to answer 200, as a page's notFound() under a loading view comes after streaming has begun).
+ * Checks a dashboard page path before the page streams (a page's notFound() under a loading view
+ * comes too late to change the status): a malformed percent-encoding in any segment is
+ * `bad_encoding`, and a project page (`/projects/<key>`, its `synthesis`, `search` and
+ * `ledgers/<id>`, `sessions/<ref>` and the session's `timeline`, `analysis` and `export` tabs)
+ * naming a project, session or ledger that does not exist is `not_found`.
  * A transcript project has no ledgers; a registered Control Plane project's session must be a
  * `SES-…` id some entry of its main ledgers belongs to (issue 11), and its ledger one it has.
  * Other paths are `ok`. An unreadable workspace or Control Plane root is left to the page's own

@@ -1,3 +1,4 @@
+/** Tests of prepare: selection, refs, Codex sources. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -196,9 +196,8 @@ async function writeProject(
 }
 
 /**
- * {@link copyIfChanged} of every `[source, target]` pair side by side (a session's subagent and
- * tool-result files: ~70 small files of the real-shaped session took ~0.1 s one after another);
- * returns how many were copied.
+ * {@link copyIfChanged} of every `[source, target]` pair side by side (a session's many small
+ * subagent and tool-result files); returns how many were copied.
  * @throws the first copy's fs error, once every copy has settled.
  */
 async function copyAll(pairs: [string, string][]): Promise<number> {

@@ -1,3 +1,4 @@
+/** Tests of a session's facts (model, version, cwd, branch, start, duration). */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";

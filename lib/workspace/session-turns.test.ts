@@ -1,3 +1,4 @@
+/** Tests of list_session_turns and get_evidence_card paging. */
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";

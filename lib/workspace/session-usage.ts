@@ -14,7 +14,7 @@ import { pricingOverrideFile } from "@/lib/workspace/sources";
  * `SessionUsage`), priced with the bundled snapshot and the workspace's override file. Cached per
  * process while the files and the override file are unchanged, and under the workspace's
  * `.casefile/usage/<sha256 of the session key>.session.json`, so a restarted server does not
- * read a gigabyte transcript again for it (issue 29: ~9 s of the Analysis page's cold start).
+ * read a gigabyte transcript again for it.
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
  */
 export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {

@@ -1,3 +1,4 @@
+/** Tests of a subagent's own view: turns, task, tool calls, spawning line. */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 

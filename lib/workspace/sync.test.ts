@@ -1,3 +1,4 @@
+/** Tests of syncWorkspace. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of per-turn usage: counted again when the index's turn spans change. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -37,20 +37,16 @@ export async function runServe(workspace: string, port: number): Promise<number>
 /**
  * glibc's malloc threshold for the dashboard server: blocks of 128 KiB and more get their own
  * mapping, returned to the system when freed. By default glibc raises that threshold after
- * each such block is freed, so the large buffers of the range workers (read chunks, packed
- * facts) then came from per-thread arenas that kept their pages after the workers ended:
- * ~40–60 MB of the server's RSS after a cold scan of a gigabyte session (issue 13: server RSS
- * < 300 MB; measured with /proc/<pid>/smaps and process.memoryUsage()). glibc reads it at
- * process start, so it is set in the environment of the process that starts the server.
+ * each such block is freed, so the range workers' large buffers came from per-thread arenas that
+ * kept their pages after the workers ended. glibc reads it at process start, so it is set in the
+ * environment of the process that starts the server.
  */
 export const MALLOC_MMAP_THRESHOLD = "131072";
 
 /**
  * Semi-space of the dashboard server's young generation, in MB (V8's `--max-semi-space-size`;
  * the young generation is three of them, 12 MB, what its range workers get too: WORKER_LIMITS in
- * lib/jsonl/workers). V8's default (16 MB, a 48 MB young generation) let a server that had read
- * cold windows and scans of a gigabyte session peak ~20 MB higher, for no measured gain in
- * window latency (issue 13: server RSS < 300 MB, real-shaped bench with a fresh workspace).
+ * lib/jsonl/workers). V8's default (16 MB) raised the server's peak RSS with no gain in window latency.
  */
 export const SERVER_SEMI_SPACE_MB = 4;
 

@@ -18,7 +18,7 @@ export const HTTP_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /**
  * `POST /api/tools/<tool_name>`: the JSON body is the tool input; 200 with the result on
  * success, 400 with the same body when the status is `invalid` (issue 2, "Doors"). A body over
- * the limit answers 413 naming it (it used to answer "not valid JSON"). The Host and Origin
+ * the limit answers 413 naming it. The Host and Origin
  * decisions (already enforced by proxy.ts) are recorded with the call in the audit ledger.
  */
 export async function callToolHandler(request: Request, { params }: { params: Promise<{ tool: string }> }): Promise<Response> {

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 
 import { UsageChart } from "@/components/usage/usage-chart";
-import { UsageTable } from "@/components/usage/usage-table";
+import { TABLE_MAX_ROWS, topRows, UsageTable } from "@/components/usage/usage-table";
+import { formatCount } from "@/lib/format/count";
 import { getUsageQuery } from "@/server/queries/usage";
 import type { GetUsageInput } from "@/lib/usage/schema";
 
@@ -76,7 +77,12 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
               {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
             </p>
             <UsageChart rows={chart.rows} />
-            <UsageTable rows={rows.rows} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            <UsageTable rows={topRows(rows.rows)} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            {rows.rows.length > TABLE_MAX_ROWS && (
+              <p className="text-xs text-muted" data-testid="usage-table-cut">
+                The {formatCount(TABLE_MAX_ROWS)} {table === "period" ? `${period}s` : `${table}s`} with the most tokens of {formatCount(rows.rows.length)}; the totals count them all. Narrow with the dates, the source or a project.
+              </p>
+            )}
           </>
         )}
       </div>

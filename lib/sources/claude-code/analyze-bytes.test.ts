@@ -1,3 +1,4 @@
+/** The Claude analysis split at any byte gives the one-pass result. */
 import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

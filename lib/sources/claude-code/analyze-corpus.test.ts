@@ -1,3 +1,4 @@
+/** Claude Code analysis of the corpus: triggers, turns and windows checked by hand. */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

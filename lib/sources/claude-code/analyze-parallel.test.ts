@@ -1,3 +1,4 @@
+/** Claude analysis over byte ranges in worker threads. */
 import { readdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

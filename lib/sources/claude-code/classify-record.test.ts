@@ -1,3 +1,4 @@
+/** Tests of Claude Code trigger rules (contract §1.7) and claudeUserText. */
 import { describe, expect, it } from "vitest";
 import { classifyClaudeRecord, claudeUserText } from "@/lib/sources/claude-code/classify-record";
 

@@ -1,3 +1,4 @@
+/** Tests of discoverClaudeSessions on a synthetic tree. */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";

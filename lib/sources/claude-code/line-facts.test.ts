@@ -1,3 +1,4 @@
+/** Tests of claudeLineFact. */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 

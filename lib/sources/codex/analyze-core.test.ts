@@ -1,3 +1,4 @@
+/** Codex triggers, echo merge and turn extent (contract §1.7). */
 import { describe, expect, it } from "vitest";
 
 import { dayWindow } from "@/lib/sources/common/window";

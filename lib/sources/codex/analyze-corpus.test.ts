@@ -1,3 +1,4 @@
+/** Codex analysis of the corpus: turn spans and output tokens checked by hand. */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+/** Codex analysis over byte ranges in worker threads. */
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

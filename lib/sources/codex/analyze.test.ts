@@ -1,3 +1,4 @@
+/** Tests of analyzeCodexTranscript and legacy report sessions. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

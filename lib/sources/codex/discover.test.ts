@@ -1,3 +1,4 @@
+/** Tests of discoverCodexSessions. */
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 

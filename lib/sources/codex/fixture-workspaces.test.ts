@@ -1,3 +1,4 @@
+/** The Codex fixture workspaces read through the session reader. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of Codex fork inheritance (contract §1.8 step 5). */
 import { describe, expect, it } from "vitest";
 
 import { inheritedTurnStarts, type CodexForkHistory } from "@/lib/sources/codex/fork";

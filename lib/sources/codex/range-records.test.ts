@@ -1,3 +1,4 @@
+/** Tests of Codex range records packed and read back. */
 import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -50,13 +50,12 @@ function sharedFacts(record: JsonObject): CodexRecordFacts {
 const FACTS = new WeakMap<JsonObject, CodexRecordFacts>();
 
 /**
- * The {@link codexLineRecord}s of a byte range as a worker sends them. Structured-cloning every
- * record of the 321 MB real-shaped rollout (184,465 small objects) cost ~0.24 s of CPU, ~0.15 s
- * of it deserializing on the main thread, which also folds; sent this way it costs ~0.1 s (issue
- * 13). A skimmed record made only of a string `type` and a `payload` of string `type`/`role`/`cwd`
- * (most envelopes) is sent as its shape (an index into `shapes`: one such record per distinct key
- * order and values); any other record goes whole in `objects`; skimmed timestamps go in `stamps`.
- * Read back with {@link rangeRecordsReader}, which rebuilds each line exactly (key order included).
+ * The {@link codexLineRecord}s of a byte range as a worker sends them: cheaper to hand over than
+ * one structured-cloned object per record. A skimmed record made only of a string `type` and a
+ * `payload` of string `type`/`role`/`cwd` (most envelopes) is sent as its shape (an index into
+ * `shapes`: one such record per distinct key order and values); any other record goes whole in
+ * `objects`; skimmed timestamps go in `stamps`. Read back with {@link rangeRecordsReader}, which
+ * rebuilds each line exactly (key order included).
  */
 export type CodexRangeRecords = {
   /** Per line: 0 null, 1 a shape, 2 the next of `objects` with its skimmed timestamp, 3 the next of `objects` parsed whole. */

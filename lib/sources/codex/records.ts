@@ -154,8 +154,8 @@ export function codexRecordKind(record: JsonObject): string {
   if (type === null) return "(none)";
   const payloadType = objectField(record, "payload")?.type;
   if ((type !== "event_msg" && type !== "response_item") || typeof payloadType !== "string") return type;
-  // The same few kinds on every line: one string each (building and hashing a new key per line
-  // was ~6 % of a Codex analysis, issue 13); at most KINDS_KEPT remembered per envelope type.
+  // The same few kinds on every line: one string each, not a new key built and hashed per line;
+  // at most KINDS_KEPT remembered per envelope type.
   const kinds = type === "event_msg" ? EVENT_KINDS : ITEM_KINDS;
   const known = kinds.get(payloadType);
   if (known !== undefined) return known;

@@ -1,3 +1,4 @@
+/** Codex project root, session id, exclusions and fork facts (contract §1.3–§1.8). */
 import { describe, expect, it } from "vitest";
 
 import { analyzeCodexLines } from "@/lib/sources/codex/analyze-core";

@@ -1,3 +1,4 @@
+/** The Codex skim gives the analysis JSON.parse gives. */
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -12,10 +12,9 @@ const TOKEN_INFO = objectPlan({
  * What lib/sources/common/skim builds of a Codex rollout line (envelope format): the top-level
  * `type`, the payload's `type`, `role` and `cwd`, and of a payload's `info` the token counters a
  * `token_count` snapshot is read by; the top-level `timestamp` is parsed from its bytes to epoch
- * ms (the skim's `timestampMs`, which the analyzer takes beside the record) and left out of it. Most of a rollout's bytes are
- * `turn_context` instructions, tool output and reasoning, which the analysis reads only by these
- * fields, and a `token_count` line's are mostly rate limits (issue 13: prepare without
- * `JSON.parse` of every byte). An object plan meeting another value builds it whole; the readers
+ * ms (the skim's `timestampMs`, which the analyzer takes beside the record) and left out of it.
+ * The rest of a rollout's bytes (instructions, tool output, reasoning, rate limits) is only
+ * checked, never built. An object plan meeting another value builds it whole; the readers
  * take only objects there (`objectField`), as of the parsed record.
  */
 export const CODEX_ENVELOPE: ObjectPlan = objectPlan({ timestamp: STAMP, type: FULL, payload: objectPlan({ type: FULL, role: FULL, cwd: FULL, info: TOKEN_INFO }) }, { shared: true });

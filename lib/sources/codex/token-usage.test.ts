@@ -1,3 +1,4 @@
+/** Codex output tokens and display usage per turn. */
 import { describe, expect, it } from "vitest";
 
 import { analyzeCodexLines } from "@/lib/sources/codex/analyze-core";

@@ -1,3 +1,4 @@
+/** The diagnostics every source analyser reports about a transcript besides its turns. */
 /**
  * What every source analyser reports about a transcript besides its turns: the audit
  * manifest's counters (contract §1.9) and the facts the session list shows.

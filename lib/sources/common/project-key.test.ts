@@ -1,3 +1,4 @@
+/** Tests of project keys and labels (contract §1.3). */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";

@@ -1,3 +1,4 @@
+/** Tests of the Python-parity helpers. */
 import { describe, expect, it } from "vitest";
 
 import { seededRandom } from "@/lib/testing/random";

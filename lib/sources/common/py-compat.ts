@@ -1,3 +1,4 @@
+/** Python-parity helpers for compact records: blank and prefix checks, timestamps. */
 /**
  * Small Python-parity helpers for compact records: prompt-diary is Python, and these rules decide
  * visible strings (blank checks, prefix checks after `lstrip()`, timestamps); `json.dumps` is lib/json/python-json.
@@ -35,9 +36,8 @@ const ISO_TIMESTAMP =
  */
 export function parseTimestampMicros(value: unknown): number | null {
   if (typeof value !== "string") return null;
-  // The shape transcripts write, from its characters (the pattern, an array and a Date check cost
-  // ~1.3 µs on every Codex trigger line); a year before 0100 goes through the pattern, whose
-  // Date.UTC reads it as 19xx.
+  // The shape transcripts write, read from its characters (cheaper than the pattern); a year
+  // before 0100 goes through the pattern, whose Date.UTC reads it as 19xx.
   const fast = value.startsWith("00") ? -1 : parseUtcShapeMicros(value);
   if (fast !== -1) return fast;
   const m = ISO_TIMESTAMP.exec(value);

@@ -1,6 +1,6 @@
 /** Object plans compiled for the scanner's walk: one image of plan nodes, copied into each scan memory that lacks its latest version. */
 import { PLAN_ARRAY, PLAN_AT, PLAN_BYTES, PLAN_LEAF, PLAN_OBJECT, type ScanRegions } from "@/lib/jsonl/json-scan";
-import type { ObjectPlan } from "@/lib/sources/common/skim";
+import type { ObjectPlan } from "@/lib/sources/common/skim-plans";
 
 /** The compiled plans of one skimming thread (see lib/jsonl/json-scan `ScanRegions.plans`). */
 export class PlanImage {

@@ -1,17 +1,15 @@
 /** The skim's repeated tails: lines that repeat an earlier line but for their leading timestamp, settled by comparing bytes. */
 import type { JsonObject } from "@/lib/sources/common/json-object";
-import type { ObjectPlan, SkimmedRecord } from "@/lib/sources/common/skim";
+import type { ObjectPlan } from "@/lib/sources/common/skim-plans";
+import type { SkimmedRecord } from "@/lib/sources/common/skim-state";
 import { SHAPED_STAMP_CHARS, type ShapedStamps } from "@/lib/sources/common/skim-stamp";
 
 /*
- * Codex repeats most of a line's bytes from line to line (the same `turn_context`, an unchanged
- * `token_count`); only the leading `timestamp` member changes. A line of a shared plan that
- * begins with `{"timestamp":"<plain stamp>",` is settled by its tail (the bytes after that
- * member) when the tail equals, byte for byte, the tail of an earlier line walked whole: the
- * record is that line's (frozen), with only the timestamp read. Lines are known by a key (length
- * and a byte sample past the timestamp); a tail is kept on its second sighting, when the
- * timestamp member was met once only (no duplicate key overrides it); up to TAIL_VARIANTS tails
- * per key, the last one that settled a line first. docs/performance.md has the measured effect.
+ * Codex repeats most of a line's bytes from line to line; only the leading `timestamp` changes. A
+ * shared plan's line starting `{"timestamp":"<plain stamp>",` whose tail equals, byte for byte, an
+ * earlier walked line's gets that line's frozen record and its own timestamp. Lines are known by
+ * length and a byte sample; a tail is kept on its second sighting when the timestamp member was
+ * met once only, up to TAIL_VARIANTS per key (the last to settle a line first).
  */
 
 /** Shortest line whose tail is looked up or kept. */

@@ -1,3 +1,4 @@
+/** Tests of skimLine against JSON.parse: grammar, cut strings, the tape walk, repeated tails. */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 

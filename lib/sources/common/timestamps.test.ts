@@ -1,3 +1,4 @@
+/** Tests of parseAwareTimestamp and formatIsoSeconds. */
 import { describe, expect, it } from "vitest";
 import { formatIsoSeconds, parseAwareTimestamp, parseAwareTimestampByPattern } from "@/lib/sources/common/timestamps";
 import { seededRandom } from "@/lib/testing/random";

@@ -1,3 +1,4 @@
+/** Timezone-aware timestamp parsing and seconds-precision serialisation (contract §1.2, §1.7). */
 /**
  * Timezone-aware timestamp parsing and seconds-precision serialisation (contract §1.2, §1.7).
  *
@@ -28,8 +29,8 @@ const AWARE_PATTERN = new RegExp(`^(?:${DATE})[Tt ](?:${TIME})(?:${OFFSET})$`);
 export function parseAwareTimestamp(value: unknown): number | null {
   if (typeof value !== "string") return null;
   // What Claude Code and Codex write on every line, `YYYY-MM-DDTHH:MM:SS[.f…]Z`, read from its
-  // characters (issue 13: the pattern cost ~0.3 µs a line); anything else, and any value the
-  // fast path doubts, goes through the pattern.
+  // characters (cheaper than the pattern); anything else, or any value the fast path doubts, goes
+  // through the pattern.
   const fast = parseUtcShape(value);
   return fast >= 0 ? fast : parseAwareTimestampByPattern(value);
 }

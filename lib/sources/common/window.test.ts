@@ -1,3 +1,4 @@
+/** Tests of dayWindow. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { dayWindow } from "@/lib/sources/common/window";

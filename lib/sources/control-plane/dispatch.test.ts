@@ -1,3 +1,4 @@
+/** Control Plane projects dispatched through the registry. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Seed 004's forensic tools over Control Plane ledgers: the seed's test plan and the real corpus. */
 /**
  * Seed 004's test plan (§6: six test classes, 25 tests) against Control Plane ledgers built in the
  * test with the LedgerClient serialization (so their hashes verify), plus the real corpus root.

@@ -1,3 +1,4 @@
+/** Seed 004's five forensic tools over Control Plane v2 ledgers. */
 /**
  * Seed 004's five forensic tools over Control Plane v2 ledgers (source-formats.md §3), as pure
  * functions of a discovered root. The registered tools (`list_sessions`, `session_overview`,

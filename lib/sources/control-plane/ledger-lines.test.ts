@@ -1,3 +1,4 @@
+/** Tests of forEachLedgerLine. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

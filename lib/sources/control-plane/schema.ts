@@ -1,3 +1,4 @@
+/** Result shapes of the Control Plane source, client-safe. */
 /**
  * Result shapes of the Control Plane source (issue 11), client-safe: the dashboard imports
  * these types; the modules that compute them import them from here.

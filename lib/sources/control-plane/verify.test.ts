@@ -1,3 +1,4 @@
+/** Control Plane verification: Python json.dumps parity, hash chain and Merkle rules. */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,0 +1,119 @@
+/** A whole session file's searchable lines (lib/catalog/extract's facts), read in a worker while the catalog writes the previous session. */
+import fs from "node:fs/promises";
+
+import { lineFacts } from "@/lib/catalog/extract";
+import { RangePool } from "@/lib/jsonl/range-pool";
+import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { startWorker, type LineRange } from "@/lib/jsonl/workers";
+
+/**
+ * What the catalog indexes of one file read from its first byte to `size`: one entry per
+ * non-blank whole line (`lines` 1-based physical numbers, contract §1.6; `texts` its searchable
+ * text, "" when none; `tools`, `files`, `errors` 1 when a tool result is an error; `ends` the
+ * byte offset after its terminator), then `consumed` bytes and `lastLine` after the last whole
+ * line (blank lines included), and `head` the file's first `headBytes` bytes. A last line
+ * without its terminator is left out (it is still being written).
+ */
+export type ExtractedLines = {
+  size: number;
+  head: Uint8Array;
+  lines: number[];
+  texts: string[];
+  tools: string[][];
+  files: string[][];
+  errors: number[];
+  ends: number[];
+  consumed: number;
+  lastLine: number;
+};
+
+/**
+ * The range-pool task (lib/jsonl/range-pool) behind {@link ExtractedLines}: reads bytes
+ * `[0, range.endByte)` of `filePath` (the caller's stat of its size), `headBytes` the head kept.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function extractFileLines(filePath: string, range: LineRange, headBytes: number): Promise<ExtractedLines> {
+  const size = range.endByte;
+  const out: ExtractedLines = { size, head: new Uint8Array(0), lines: [], texts: [], tools: [], files: [], errors: [], ends: [], consumed: 0, lastLine: 0 };
+  if (size === 0) return out;
+  const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, size));
+  await forEachLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes, headroomBytes: 1 << 16 }, (line, bytes, start, end, next) => {
+    if (line === 1) out.head = Uint8Array.from(bytes.subarray(start, start + Math.min(headBytes, size)));
+    if (end === next) return false;
+    out.lastLine = line;
+    out.consumed += next - start;
+    const text = bytes.toString("utf8", start, end);
+    if (text.trim() === "") return true;
+    const facts = lineFacts(text);
+    out.lines.push(line);
+    out.texts.push(facts.text);
+    out.tools.push(facts.tools);
+    out.files.push(facts.files);
+    out.errors.push(facts.error ? 1 : 0);
+    out.ends.push(out.consumed);
+    return true;
+  });
+  return out;
+}
+
+/** The byte size of `filePath` now, as the range {@link extractFileLines} reads. */
+export async function wholeFileRange(filePath: string): Promise<LineRange> {
+  const st = await fs.stat(filePath);
+  return { firstLine: 1, lastLine: Number.MAX_SAFE_INTEGER, startByte: 0, endByte: st.size };
+}
+
+/** Files larger than this are indexed by the refresh itself, streamed (a result holds every line's text). */
+const PREFETCH_MAX_BYTES = 32 << 20;
+
+/**
+ * Extraction of the next sessions' lines on one worker thread (lib/jsonl/range-pool) while the
+ * catalog's thread writes the current one's rows, so a refresh of many new sessions uses two
+ * cores. {@link want} queues a file (read from byte 0 to its size then); {@link take} hands its
+ * result over (null when it failed or the file is too large: the caller reads it itself). A result
+ * is a cache, never a source of truth: the caller checks the size it was read at. Call
+ * {@link close} when done.
+ */
+export class LinePrefetch {
+  private readonly pool: RangePool<number, ExtractedLines>;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly pending = new Map<string, Promise<ExtractedLines | null>>();
+
+  constructor(private readonly headBytes: number) {
+    this.pool = new RangePool<number, ExtractedLines>(() => startWorker(import.meta.url, "./extract-worker.ts"), 1, { workersOnly: true });
+  }
+
+  /** Queues `filePath` (an absolute path already inside its project) after the files queued before it. */
+  want(filePath: string): void {
+    if (this.pending.has(filePath)) return;
+    const job = this.chain.then(async () => {
+      const range = await wholeFileRange(filePath);
+      if (range.endByte > PREFETCH_MAX_BYTES) return null;
+      let result: ExtractedLines | null = null;
+      await this.pool.map(extractFileLines, filePath, [range], this.headBytes, (r) => {
+        result = r;
+      });
+      return result;
+    }).catch(() => null);
+    this.chain = job;
+    this.pending.set(filePath, job);
+  }
+
+  /** The queued result of `filePath`, removed from the queue; undefined when it was not queued. */
+  take(filePath: string): Promise<ExtractedLines | null> | undefined {
+    const job = this.pending.get(filePath);
+    this.pending.delete(filePath);
+    return job;
+  }
+
+  /** Forgets `filePath`'s result (its session did not need it). */
+  drop(filePath: string): void {
+    this.pending.delete(filePath);
+  }
+
+  /** Waits for queued work and stops the worker. */
+  async close(): Promise<void> {
+    this.pending.clear();
+    await this.chain;
+    await this.pool.close();
+  }
+}

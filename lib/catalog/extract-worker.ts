@@ -1,0 +1,5 @@
+/** Worker entry of the catalog's line extraction (lib/jsonl/range-pool): one session file after another. */
+import { extractFileLines } from "@/lib/catalog/extract-lines";
+import { serveRangeStream } from "@/lib/jsonl/range-pool";
+
+serveRangeStream(extractFileLines);
