@@ -1,3 +1,4 @@
+/** Tests of the typed-column builder (Columns, grown, ValueTable, columnBuffers). */
 import { describe, expect, it } from "vitest";
 
 import { columnBuffers, Columns, grown, ValueTable } from "@/lib/columns/typed-columns";

@@ -1,4 +1,4 @@
-/** Tests of the whole-line chunk readers (forEachLine, forEachRangeChunk). */
+/** Tests of the whole-line chunk readers (forEachLineChunk, forEachRangeChunk). */
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,3 +1,4 @@
+/** Tests of the line index: build, extension, scanLineStarts and readLineRange. */
 import { appendFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

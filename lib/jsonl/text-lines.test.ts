@@ -1,3 +1,4 @@
+/** Tests of the in-memory line reader (physicalLines, textRecords) against the oracle and walkRecords. */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
