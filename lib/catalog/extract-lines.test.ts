@@ -30,13 +30,13 @@ describe("extractFileLines (the catalog's lines, extracted ahead on a worker)", 
     expect(got.consumed).toBe(Buffer.byteLength(whole));
     // Physical lines: 1, 2 (ends at U+2028), 3 (the rest), 4 blank, 5, 6, 7 blank, 8.
     expect(got.lastLine).toBe(8);
-    expect(got.lines).toEqual([1, 2, 3, 5, 6, 8]);
+    expect(Array.from(got.lines)).toEqual([1, 2, 3, 5, 6, 8]);
     expect(got.head).toEqual(Uint8Array.from(Buffer.from(whole).subarray(0, 64)));
     expect(got.texts[0]).toBe(lineFacts(lines[0]!).text);
     expect(got.texts[0]).toContain("first question");
     expect(got.tools[3]).toEqual(["Read"]);
     expect(got.files[3]).toEqual(["src/auth.ts"]);
-    expect(got.errors).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(Array.from(got.errors)).toEqual([0, 0, 0, 0, 1, 0]);
     expect(got.ends[got.ends.length - 1]).toBe(got.consumed);
     expect(got.ends[0]).toBe(Buffer.byteLength(lines[0]!) + 1);
   });

@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 
 import { lineFacts } from "@/lib/catalog/extract";
+import { Columns } from "@/lib/columns/typed-columns";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
@@ -17,12 +18,12 @@ import { startWorker, type LineRange } from "@/lib/jsonl/workers";
 export type ExtractedLines = {
   size: number;
   head: Uint8Array;
-  lines: number[];
+  lines: Uint32Array;
   texts: string[];
   tools: string[][];
   files: string[][];
-  errors: number[];
-  ends: number[];
+  errors: Uint8Array;
+  ends: Float64Array;
   consumed: number;
   lastLine: number;
 };
@@ -34,7 +35,8 @@ export type ExtractedLines = {
  */
 export async function extractFileLines(filePath: string, range: LineRange, headBytes: number): Promise<ExtractedLines> {
   const size = range.endByte;
-  const out: ExtractedLines = { size, head: new Uint8Array(0), lines: [], texts: [], tools: [], files: [], errors: [], ends: [], consumed: 0, lastLine: 0 };
+  const rows = new Columns(LINE_COLUMNS, size / 2048);
+  const out: ExtractedLines = { size, head: new Uint8Array(0), ...rows.take(), texts: [], tools: [], files: [], consumed: 0, lastLine: 0 };
   if (size === 0) return out;
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, size));
   await forEachLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes, headroomBytes: 1 << 16 }, (line, bytes, start, end, next) => {
@@ -45,16 +47,21 @@ export async function extractFileLines(filePath: string, range: LineRange, headB
     const text = bytes.toString("utf8", start, end);
     if (text.trim() === "") return true;
     const facts = lineFacts(text);
-    out.lines.push(line);
+    const i = rows.add();
+    const c = rows.cols;
+    c.lines[i] = line;
+    c.errors[i] = facts.error ? 1 : 0;
+    c.ends[i] = out.consumed;
     out.texts.push(facts.text);
     out.tools.push(facts.tools);
     out.files.push(facts.files);
-    out.errors.push(facts.error ? 1 : 0);
-    out.ends.push(out.consumed);
     return true;
   });
-  return out;
+  return { ...out, ...rows.take() };
 }
+
+/** The typed columns of {@link ExtractedLines}. */
+const LINE_COLUMNS = { lines: Uint32Array, errors: Uint8Array, ends: Float64Array } as const;
 
 /** The byte size of `filePath` now, as the range {@link extractFileLines} reads. */
 export async function wholeFileRange(filePath: string): Promise<LineRange> {
