@@ -1,7 +1,7 @@
-/** Tests of the typed-column builder (Columns, grown, ValueTable, columnBuffers). */
+/** Tests of the typed-column builder (Columns, grown, ValueTable, columnBuffers) and the searches over sorted columns. */
 import { describe, expect, it } from "vitest";
 
-import { columnBuffers, Columns, grown, ValueTable } from "@/lib/columns/typed-columns";
+import { columnBuffers, Columns, grown, lowerBound, upperBound, ValueTable } from "@/lib/columns/typed-columns";
 
 describe("grown", () => {
   it("copies into a longer typed array of the same kind, zero past the old length", () => {
@@ -78,5 +78,16 @@ describe("columnBuffers", () => {
     expect(buffers).toContain(shared.buffer);
     expect(buffers).toContain(packed.c.buffer);
     expect(buffers).toContain(packed.nested.d.buffer);
+  });
+});
+
+describe("lowerBound and upperBound", () => {
+  it("find the first index at least / greater than a value in an ascending column, within bounds", () => {
+    const sorted = new Float64Array([1, 3, 3, 3, 7]);
+    expect([0, 1, 2, 3, 7, 8].map((v) => lowerBound(sorted, v))).toEqual([0, 0, 1, 1, 4, 5]);
+    expect([0, 1, 2, 3, 7, 8].map((v) => upperBound(sorted, v))).toEqual([0, 1, 1, 4, 5, 5]);
+    expect(lowerBound(sorted, 3, 2, 4)).toBe(2);
+    expect(upperBound(sorted, 3, 0, 2)).toBe(2);
+    expect(lowerBound(new Uint32Array(0), 5)).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-/** Growable typed columns: the one builder the range packers write per-line facts into and hand between threads. */
+/** Growable typed columns: the one builder the range packers write per-line facts into and hand between threads, and the searches over sorted ones. */
 
 /** The typed arrays a column can be. */
 export type TypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -96,6 +96,26 @@ export class Columns<S extends Record<string, TypedArray>> {
     for (const name in this.cols) next[name] = grown((this.cols[name] as TypedArray).subarray(0, this.count), this.room) as S[typeof name];
     this.cols = next;
   }
+}
+
+/** The first index in `[lo, hi)` of ascending `sorted` whose value is at least `value` (`hi` when none). */
+export function lowerBound(sorted: ArrayLike<number>, value: number, lo = 0, hi = sorted.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index in `[lo, hi)` of ascending `sorted` whose value is greater than `value` (`hi` when none). */
+export function upperBound(sorted: ArrayLike<number>, value: number, lo = 0, hi = sorted.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

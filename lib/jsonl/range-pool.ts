@@ -24,6 +24,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 import { isMainThread, parentPort, type Worker } from "node:worker_threads";
 
+import { lowerBound, upperBound } from "@/lib/columns/typed-columns";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { loneRangeOffMain, takeWorkerSlot, workersOnly, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
 
@@ -111,16 +112,9 @@ export async function splitFileRanges(filePath: string, index: LineIndex, parts:
   });
 }
 
-/** The 1-based line holding byte `offset` (binary search over line starts). */
+/** The 1-based line holding byte `offset` (the last line starting at or before it; 1 when none does). */
 function lineAtByte(starts: Float64Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return Math.max(1, upperBound(starts, offset));
 }
 
 /** Ranges cut at the first line starting at or after each byte target that follows a `\n`. */
@@ -149,14 +143,7 @@ function rangesAt(filePath: string, index: LineIndex, targets: readonly number[]
 
 /** The 1-based number of the first line starting at or after byte `offset` (lineCount + 1 when none). */
 function firstLineFrom(starts: Float64Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo + 1;
+  return lowerBound(starts, offset) + 1;
 }
 
 type Message<A> = { kind: "arg"; arg: A } | { kind: "job"; id: number; filePath: string; range: LineRange };

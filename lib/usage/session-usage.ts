@@ -1,6 +1,7 @@
 // Token accounting of one session from its records: the one place tokens and cost are counted.
 import fs from "node:fs/promises";
 
+import { lowerBound } from "@/lib/columns/typed-columns";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { BLANK, FULL, objectPlan, skimLine } from "@/lib/sources/common/skim";
@@ -384,13 +385,7 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
  */
 export function usageOfLines(usage: SessionUsage, fromLine: number, toLine: number): { input: number | null; output: number | null; total: number | null } {
   const { line } = usage.lines;
-  let lo = 0;
-  let hi = line.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (line[mid]! < fromLine) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(line, fromLine);
   let input = 0;
   let output = 0;
   let total = 0;
