@@ -176,13 +176,7 @@ function claimedRef(line: string): string | null {
 }
 
 function parseRow(line: string, where: string, sessionsRoot: string): IndexRow {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    throw parseError(`${where} contains invalid JSON: ${(error as Error).message}`, where);
-  }
-  if (!isObject(value)) throw parseError(`${where} must contain a JSON object`, where);
+  const value = parseObject(line, where);
   for (const key of ["session_ref", "source", "source_session_id", "session_path"]) {
     if (typeof value[key] !== "string") throw parseError(`${where} missing string field '${key}'`, where);
   }
