@@ -7,6 +7,7 @@ import { scanSession, type SessionStats } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionCounts, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { formatCount } from "@/lib/format/count";
+import { humanDuration } from "@/lib/format/duration";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
@@ -117,21 +118,6 @@ function sortedRecord(map: Map<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const key of [...map.keys()].sort()) out[key] = map.get(key)!;
   return out;
-}
-
-/** "45 seconds", "12 minutes", "2 hours 5 minutes", "3 days 2 hours". */
-export function humanDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (s < 60) return unit(s, "second");
-  const minutes = Math.round(s / 60);
-  if (minutes < 60) return unit(minutes, "minute");
-  const hours = Math.floor(minutes / 60);
-  const restMinutes = minutes % 60;
-  if (hours < 24) return restMinutes === 0 ? unit(hours, "hour") : `${unit(hours, "hour")} ${unit(restMinutes, "minute")}`;
-  const days = Math.floor(hours / 24);
-  const restHours = hours % 24;
-  return restHours === 0 ? unit(days, "day") : `${unit(days, "day")} ${unit(restHours, "hour")}`;
 }
 
 const FAMILY_PHRASE: Record<ToolFamily, (n: number) => string> = {

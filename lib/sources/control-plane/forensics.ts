@@ -12,6 +12,7 @@ import { type ControlPlaneLayout, findLedger, MAIN_LEDGERS, type MainLedgerName 
 import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { belongsToSession, type CpEntry, isObject, type JsonObject, metadataOf, readLedgerEntries, sessionIdOf, workOrderIdOf } from "@/lib/sources/control-plane/entries";
 import type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult } from "@/lib/sources/control-plane/schema";
+import { humanDuration } from "@/lib/format/duration";
 export type { CpErrorResult, CpSessionRow, CpListSessionsResult, CpIssue, CpSessionOverview, CpTimelineRow, CpReconstructResult };
 
 
@@ -241,17 +242,6 @@ export async function cpSessionOverview(layout: ControlPlaneLayout, sessionId: s
 
 function sortRecord<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/** `12 minutes`, `45 seconds`, `1 hour 5 minutes`. */
-export function humanDuration(seconds: number): string {
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (seconds < 60) return plural(seconds, "second");
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return plural(minutes, "minute");
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? plural(hours, "hour") : `${plural(hours, "hour")} ${plural(rest, "minute")}`;
 }
 
 const ABOUT_MESSAGE_CHARS = 120;
