@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { textRecords } from "@/lib/jsonl/text-lines";
 import { shareValue } from "@/lib/json/shared-values";
 import { ACTIVE_NAME, type LedgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
 import { type EntryLocation, type FinishedEntry, type LedgerEntry, ledgerEntrySchema, type StartedEntry } from "@/lib/ledger/schema";
@@ -97,17 +98,11 @@ export class LedgerIndex {
       this.bytesRead += bytesRead;
       const data = buf.subarray(0, bytesRead);
       const end = data.lastIndexOf(0x0a) + 1;
-      let start = 0;
-      while (start < end) {
-        const nl = data.indexOf(0x0a, start);
-        line += 1;
-        this.ingest(data.toString("utf8", start, nl), { file: name, line });
-        start = nl + 1;
-      }
       const tail = data.length - end;
-      if (tail > 0 && sealed) {
+      // Whole records, and a sealed segment's unterminated tail as the last one.
+      for (const record of textRecords(data.toString("utf8", 0, sealed ? data.length : end))) {
         line += 1;
-        this.ingest(data.toString("utf8", end), { file: name, line });
+        this.ingest(record.text, { file: name, line });
       }
       if (!sealed) this.tornTail = tail > 0 ? { file: name, offset: offset + end, bytes: tail } : null;
       return { cursor: offset + (sealed ? data.length : end), line };

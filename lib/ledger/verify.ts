@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { listDir } from "@/lib/fs/list-dir";
+import { textRecords } from "@/lib/jsonl/text-lines";
 import { readBlob, readPruned } from "@/lib/ledger/blobs";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerHead, readHeadSync, sealSegment } from "@/lib/ledger/head";
@@ -117,19 +118,13 @@ export async function verifyChain(paths: LedgerPaths, segments: readonly number[
   const lines: { at: Located; line: ChainLine }[] = [];
   let torn: Located | null = null;
   for (const { name, data } of files) {
-    let start = 0;
-    let n = 0;
-    while (start < data.length) {
-      const nl = data.indexOf(0x0a, start);
-      const end = nl === -1 ? data.length : nl;
-      n += 1;
-      const text = data.toString("utf8", start, end);
-      start = end + 1;
-      if (nl === -1 && name === ACTIVE_NAME) {
-        torn = { file: name, line: n }; // an unterminated tail: never part of the chain
-        break;
-      }
-      if (text.trim() !== "") lines.push({ at: { file: name, line: n }, line: readChainLine(text) });
+    const records = textRecords(data.toString("utf8"));
+    // The active file's unterminated tail is never part of the chain.
+    const tornAt = name === ACTIVE_NAME && data.length > 0 && data[data.length - 1] !== 0x0a ? records.length : 0;
+    for (let i = 0; i < records.length; i++) {
+      const text = records[i]!.text;
+      if (i + 1 === tornAt) torn = { file: name, line: tornAt };
+      else if (text.trim() !== "") lines.push({ at: { file: name, line: i + 1 }, line: readChainLine(text) });
     }
   }
   const present = new Set<number>();
