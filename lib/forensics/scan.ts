@@ -21,8 +21,6 @@ import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 
-
-
 /** How many human messages are kept for `top_user_messages`. */
 export const MAX_USER_MESSAGES = 5;
 
