@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { walkRecords } from "@/lib/jsonl/record-walk";
 import { physicalLines, textRecords } from "@/lib/jsonl/text-lines";
 import { makeTempDir } from "@/lib/testing/shared";
+import { seededRandom } from "@/lib/testing/random";
 import { splitPhysicalLines } from "@/lib/testing/split-lines";
 
 const SAMPLES = [
@@ -18,6 +19,9 @@ const SAMPLES = [
   "a\nb\u2028c\u2029",
   "\v\f\x1c\x1d\x1e\u2029\r",
   "x\r\r\n\n\r",
+  "\r\n\r\n",
+  "a\u2028\r\nb\x85\n\u2029",
+  "bad \xff\ufffd utf8\n\u00e9\r",
 ];
 
 describe("physicalLines", () => {
@@ -35,6 +39,26 @@ describe("textRecords", () => {
       const walked: { line: number; text: string }[] = [];
       await walkRecords(file, 0, Infinity, (bytes, line) => void walked.push({ line, text: bytes.toString("utf8") }));
       expect(textRecords(text), JSON.stringify(text)).toEqual(walked);
+      expect(textRecords(Buffer.from(text)), JSON.stringify(text)).toEqual(walked);
+    }
+  });
+
+  it("gives the `\\n` split's records, the same from bytes as from text, on random texts", async () => {
+    const dir = await makeTempDir("text-lines-random-");
+    const random = seededRandom(27);
+    const alphabet = ["a", "{}", "\n", "\r", "\r\n", "\u2028", "\u0085", "\v", "é", "\u2029"];
+    for (let k = 0; k < 60; k++) {
+      const text = Array.from({ length: Math.floor(random() * 16) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join("");
+      const records = textRecords(text);
+      const split = text.split("\n");
+      if (text.endsWith("\n") || text === "") split.pop();
+      expect(records.map((r) => r.text), JSON.stringify(text)).toEqual(split);
+      expect(textRecords(Buffer.from(text)), JSON.stringify(text)).toEqual(records);
+      const file = path.join(dir, `${k}.jsonl`);
+      await fs.writeFile(file, text);
+      const walked: { line: number; text: string }[] = [];
+      await walkRecords(file, 0, Infinity, (bytes, line) => void walked.push({ line, text: bytes.toString("utf8") }));
+      expect(records, JSON.stringify(text)).toEqual(walked);
     }
   });
 

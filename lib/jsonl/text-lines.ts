@@ -32,28 +32,35 @@ export function physicalLines(text: string): string[] {
 /** One `\n`-delimited record of a text and the physical line it starts on (1-based). */
 export type TextRecord = { line: number; text: string };
 
+/** A break of contract §1.6 other than `\n` (inside a `\n` record, each starts a physical line). */
+const RARE_BREAK = /[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
+
 /**
- * The `\n`-delimited records of a JSONL text read whole, each with the physical line it starts on
- * (contract §1.6), exactly as lib/jsonl/record-walk's `walkRecords` reads them from the file: a
- * raw U+2028 (or another break that is not `\n`) inside a record keeps it whole but counts a
- * line; a `\r` before the `\n` stays in the record; blank records are included; no record
- * follows a final `\n`. For small files (indexes, audit lists); big ones stream with `walkRecords`.
+ * The `\n`-delimited records of a JSONL file read whole (its bytes, or its decoded text), each
+ * with the physical line it starts on (contract §1.6), exactly as lib/jsonl/record-walk's
+ * `walkRecords` reads them from the file: a raw U+2028 (or another break that is not `\n`)
+ * inside a record keeps it whole but counts a line; a `\r` before the `\n` stays in the record;
+ * blank records are included; no record follows a final `\n`. Bytes are decoded one record at a
+ * time (UTF-8 with replacement), so an ASCII record stays a one-byte string, which `JSON.parse`
+ * reads faster than a slice of one large decoded text. For small files (indexes, audit lists,
+ * ledger segments); big ones stream with `walkRecords`.
  */
-export function textRecords(text: string): TextRecord[] {
+export function textRecords(input: string | Buffer): TextRecord[] {
   const out: TextRecord[] = [];
-  let recordStart = -1;
-  let recordLine = 0;
-  let line = 0;
-  forEachPhysicalLine(text, (start, end, next) => {
-    line += 1;
-    if (recordStart === -1) {
-      recordStart = start;
-      recordLine = line;
-    }
-    if (next > end && text.charCodeAt(next - 1) !== 0x0a) return; // a break inside the record
-    out.push({ line: recordLine, text: text.slice(recordStart, next > end ? next - 1 : end) });
-    recordStart = -1;
-  });
-  if (recordStart !== -1) out.push({ line: recordLine, text: text.slice(recordStart) });
+  const text = typeof input === "string";
+  let line = 1;
+  for (let start = 0; start < input.length; ) {
+    const nl = text ? input.indexOf("\n", start) : input.indexOf(0x0a, start);
+    const end = nl === -1 ? input.length : nl;
+    const record = text ? input.slice(start, end) : input.toString("utf8", start, end);
+    out.push({ line, text: record });
+    // Every rare break inside starts a line, but a `\r` just before the `\n` is part of `\r\n`.
+    let breaks = 0;
+    RARE_BREAK.lastIndex = 0;
+    while (RARE_BREAK.test(record)) breaks++;
+    if (nl !== -1 && record.endsWith("\r")) breaks--;
+    line += 1 + breaks;
+    start = end + 1;
+  }
   return out;
 }

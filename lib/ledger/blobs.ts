@@ -165,8 +165,8 @@ export type PrunedRecord = { hash: string; bytes: number; pruned_at: string; rea
 /** The blobs retention removed (`audit/pruned.jsonl`), by hash; an unreadable line is skipped. */
 export async function readPruned(paths: LedgerPaths): Promise<Map<string, PrunedRecord>> {
   const out = new Map<string, PrunedRecord>();
-  const text = await fsp.readFile(paths.pruned, "utf8").catch(() => "");
-  for (const { text: line } of textRecords(text)) {
+  const data = await fsp.readFile(paths.pruned).catch(() => Buffer.alloc(0));
+  for (const { text: line } of textRecords(data)) {
     try {
       const r = JSON.parse(line) as PrunedRecord;
       if (typeof r.hash === "string") out.set(r.hash, r);

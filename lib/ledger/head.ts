@@ -95,7 +95,7 @@ export function writeHeadSync(paths: LedgerPaths, head: LedgerHead): void {
  * without its `\n` (a write in progress) only when `withTail`.
  */
 export function splitLines(data: Buffer, withTail: boolean): string[] {
-  const records = textRecords(data.toString("utf8"));
+  const records = textRecords(data);
   if (!withTail && data.length > 0 && data[data.length - 1] !== 0x0a) records.pop();
   return records.map((r) => r.text);
 }

@@ -100,7 +100,7 @@ export class LedgerIndex {
       const end = data.lastIndexOf(0x0a) + 1;
       const tail = data.length - end;
       // Whole records, and a sealed segment's unterminated tail as the last one.
-      for (const record of textRecords(data.toString("utf8", 0, sealed ? data.length : end))) {
+      for (const record of textRecords(sealed ? data : data.subarray(0, end))) {
         line += 1;
         this.ingest(record.text, { file: name, line });
       }

@@ -118,7 +118,7 @@ export async function verifyChain(paths: LedgerPaths, segments: readonly number[
   const lines: { at: Located; line: ChainLine }[] = [];
   let torn: Located | null = null;
   for (const { name, data } of files) {
-    const records = textRecords(data.toString("utf8"));
+    const records = textRecords(data);
     // The active file's unterminated tail is never part of the chain.
     const tornAt = name === ACTIVE_NAME && data.length > 0 && data[data.length - 1] !== 0x0a ? records.length : 0;
     for (let i = 0; i < records.length; i++) {

@@ -140,16 +140,16 @@ async function readProject(root: string, dirName: string): Promise<LoadedProject
 
 /** Reads one index; `indexPath` is absolute, `relPath` the workspace-relative name used in messages. */
 async function readIndex(indexPath: string, relPath: string, sessionsRoot: string): Promise<Pick<LoadedProject, "rows" | "brokenRows">> {
-  let text: string;
+  let data: Buffer;
   try {
-    text = await fs.readFile(indexPath, "utf8");
+    data = await fs.readFile(indexPath);
   } catch {
     return { rows: [], brokenRows: [] };
   }
   const rows: IndexRow[] = [];
   const brokenRows: BrokenIndexRow[] = [];
   const refs = new Set<string>();
-  for (const { line: lineNo, text: line } of textRecords(text)) {
+  for (const { line: lineNo, text: line } of textRecords(data)) {
     if (line.trim() === "") continue;
     const where = `${relPath}:${lineNo}`;
     try {

@@ -257,9 +257,9 @@ async function readJsonObject(file: string): Promise<Record<string, unknown> | n
 }
 
 async function readExistingRows(indexPath: string): Promise<ExistingRows> {
-  let raw: string;
+  let raw: Buffer;
   try {
-    raw = await fs.readFile(indexPath, "utf8");
+    raw = await fs.readFile(indexPath);
   } catch {
     return [];
   }
