@@ -1,4 +1,5 @@
-/** The in-memory line reader: physical lines (contract §1.6) and `\n` records of text already read whole (small files). */
+/** The in-memory line reader: physical lines (contract §1.6) and `\n` records of a small file read whole. */
+import { LineStartList, scanChunk } from "@/lib/jsonl/line-scan";
 
 /** Every physical line break of contract §1.6 in decoded text (`\r\n` is one break). */
 const BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
@@ -40,20 +41,60 @@ const RARE_BREAK = /[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
  * with the physical line it starts on (contract §1.6), exactly as lib/jsonl/record-walk's
  * `walkRecords` reads them from the file: a raw U+2028 (or another break that is not `\n`)
  * inside a record keeps it whole but counts a line; a `\r` before the `\n` stays in the record;
- * blank records are included; no record follows a final `\n`. Bytes are decoded one record at a
- * time (UTF-8 with replacement), so an ASCII record stays a one-byte string, which `JSON.parse`
- * reads faster than a slice of one large decoded text. For small files (indexes, audit lists,
- * ledger segments); big ones stream with `walkRecords`.
+ * blank records are included; no record follows a final `\n`. Bytes are split by the streaming
+ * reader's boundary scanner (lib/jsonl/line-scan) and decoded one record at a time (UTF-8 with
+ * replacement), so an ASCII record stays a one-byte string, which `JSON.parse` reads faster than
+ * a slice of one large decoded text. For small files (indexes, audit lists, ledger segments); big
+ * ones stream with `walkRecords`.
  */
 export function textRecords(input: string | Buffer): TextRecord[] {
   const out: TextRecord[] = [];
-  const text = typeof input === "string";
+  forEachTextRecord(input, (text, line) => void out.push({ line, text }));
+  return out;
+}
+
+/**
+ * {@link textRecords} one record at a time, `onRecord(text, line)` in file order: for a caller
+ * that parses each record and keeps no text (the texts of a whole file are never all alive).
+ */
+export function forEachTextRecord(input: string | Buffer, onRecord: (text: string, line: number) => void): void {
+  if (typeof input === "string") recordsOfText(input, onRecord);
+  else recordsOfBytes(input, onRecord);
+}
+
+/** {@link forEachTextRecord} of bytes: the physical lines found by the streaming reader's scanner, joined into records. */
+function recordsOfBytes(data: Buffer, onRecord: (text: string, line: number) => void): void {
+  if (data.length === 0) return;
+  const starts = new LineStartList(data.length / 1024);
+  starts.push(0);
+  scanChunk(data, 0, true, data.length, starts);
+  const offsets = starts.offsets;
+  const count = starts.length;
+  let recordStart = -1;
+  let recordLine = 0;
+  for (let k = 0; k < count; k++) {
+    if (recordStart === -1) {
+      recordStart = offsets[k]!;
+      recordLine = k + 1;
+    }
+    const next = k + 1 < count ? offsets[k + 1]! : data.length;
+    // The record ends at a line whose break ends in `\n` (`\n` or `\r\n`; the `\r` stays in it).
+    if (data[next - 1] === 0x0a) {
+      onRecord(data.toString("utf8", recordStart, next - 1), recordLine);
+      recordStart = -1;
+    }
+  }
+  if (recordStart !== -1) onRecord(data.toString("utf8", recordStart), recordLine);
+}
+
+/** {@link forEachTextRecord} of decoded text. */
+function recordsOfText(text: string, onRecord: (text: string, line: number) => void): void {
   let line = 1;
-  for (let start = 0; start < input.length; ) {
-    const nl = text ? input.indexOf("\n", start) : input.indexOf(0x0a, start);
-    const end = nl === -1 ? input.length : nl;
-    const record = text ? input.slice(start, end) : input.toString("utf8", start, end);
-    out.push({ line, text: record });
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const record = text.slice(start, end);
+    onRecord(record, line);
     // Every rare break inside starts a line, but a `\r` just before the `\n` is part of `\r\n`.
     let breaks = 0;
     RARE_BREAK.lastIndex = 0;
@@ -62,5 +103,4 @@ export function textRecords(input: string | Buffer): TextRecord[] {
     line += 1 + breaks;
     start = end + 1;
   }
-  return out;
 }

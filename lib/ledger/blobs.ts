@@ -5,7 +5,7 @@ import fsp from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 
 import { canonicalJson, sha256Text } from "@/lib/json/canonical-json";
-import { textRecords } from "@/lib/jsonl/text-lines";
+import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import { blobPath, blobRef, type LedgerPaths } from "@/lib/ledger/paths";
 
 /** A stored blob: its SHA-256 and its reference (`inputs/<hash>`). */
@@ -166,13 +166,13 @@ export type PrunedRecord = { hash: string; bytes: number; pruned_at: string; rea
 export async function readPruned(paths: LedgerPaths): Promise<Map<string, PrunedRecord>> {
   const out = new Map<string, PrunedRecord>();
   const data = await fsp.readFile(paths.pruned).catch(() => Buffer.alloc(0));
-  for (const { text: line } of textRecords(data)) {
+  forEachTextRecord(data, (line) => {
     try {
       const r = JSON.parse(line) as PrunedRecord;
       if (typeof r.hash === "string") out.set(r.hash, r);
     } catch {
       /* blank or torn line */
     }
-  }
+  });
   return out;
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { textRecords } from "@/lib/jsonl/text-lines";
+import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import { shareValue } from "@/lib/json/shared-values";
 import { ACTIVE_NAME, type LedgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
 import { type EntryLocation, type FinishedEntry, type LedgerEntry, ledgerEntrySchema, type StartedEntry } from "@/lib/ledger/schema";
@@ -100,10 +100,10 @@ export class LedgerIndex {
       const end = data.lastIndexOf(0x0a) + 1;
       const tail = data.length - end;
       // Whole records, and a sealed segment's unterminated tail as the last one.
-      for (const record of textRecords(sealed ? data : data.subarray(0, end))) {
+      forEachTextRecord(sealed ? data : data.subarray(0, end), (text) => {
         line += 1;
-        this.ingest(record.text, { file: name, line });
-      }
+        this.ingest(text, { file: name, line });
+      });
       if (!sealed) this.tornTail = tail > 0 ? { file: name, offset: offset + end, bytes: tail } : null;
       return { cursor: offset + (sealed ? data.length : end), line };
     } finally {

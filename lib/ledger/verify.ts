@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { listDir } from "@/lib/fs/list-dir";
-import { textRecords } from "@/lib/jsonl/text-lines";
+import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import { readBlob, readPruned } from "@/lib/ledger/blobs";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
 import { type LedgerHead, readHeadSync, sealSegment } from "@/lib/ledger/head";
@@ -118,14 +118,14 @@ export async function verifyChain(paths: LedgerPaths, segments: readonly number[
   const lines: { at: Located; line: ChainLine }[] = [];
   let torn: Located | null = null;
   for (const { name, data } of files) {
-    const records = textRecords(data);
     // The active file's unterminated tail is never part of the chain.
-    const tornAt = name === ACTIVE_NAME && data.length > 0 && data[data.length - 1] !== 0x0a ? records.length : 0;
-    for (let i = 0; i < records.length; i++) {
-      const text = records[i]!.text;
-      if (i + 1 === tornAt) torn = { file: name, line: tornAt };
-      else if (text.trim() !== "") lines.push({ at: { file: name, line: i + 1 }, line: readChainLine(text) });
-    }
+    const tornTail = name === ACTIVE_NAME && data.length > 0 && data[data.length - 1] !== 0x0a;
+    let n = 0;
+    forEachTextRecord(tornTail ? data.subarray(0, data.lastIndexOf(0x0a) + 1) : data, (text) => {
+      n += 1;
+      if (text.trim() !== "") lines.push({ at: { file: name, line: n }, line: readChainLine(text) });
+    });
+    if (tornTail) torn = { file: name, line: n + 1 };
   }
   const present = new Set<number>();
   for (const { line } of lines) if (line.kind === "sealed" && line.self_ok) present.add(line.seq);

@@ -7,7 +7,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError } from "@/lib/errors";
 import { listDir } from "@/lib/fs/list-dir";
 import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
-import { textRecords } from "@/lib/jsonl/text-lines";
+import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import type { IndexRow } from "@/lib/workspace/schema";
 
 /** `metadata.json` fields Casefile reads (contract §1.2). Windows are null for all-time workspaces. */
@@ -149,8 +149,8 @@ async function readIndex(indexPath: string, relPath: string, sessionsRoot: strin
   const rows: IndexRow[] = [];
   const brokenRows: BrokenIndexRow[] = [];
   const refs = new Set<string>();
-  for (const { line: lineNo, text: line } of textRecords(data)) {
-    if (line.trim() === "") continue;
+  forEachTextRecord(data, (line, lineNo) => {
+    if (line.trim() === "") return;
     const where = `${relPath}:${lineNo}`;
     try {
       const row = parseRow(line, where, sessionsRoot);
@@ -161,7 +161,7 @@ async function readIndex(indexPath: string, relPath: string, sessionsRoot: strin
       if (!(error instanceof AppError)) throw error;
       brokenRows.push({ line: lineNo, session_ref: claimedRef(line), message: error.message });
     }
-  }
+  });
   return { rows, brokenRows };
 }
 

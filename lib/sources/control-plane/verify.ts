@@ -6,7 +6,7 @@ import path from "node:path";
 import type { ControlPlaneLayout, DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { forEachLedgerLine, type LedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { parsePyJson, pyDumps, type PyValue } from "@/lib/json/python-json";
-import { textRecords } from "@/lib/jsonl/text-lines";
+import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity } from "@/lib/sources/control-plane/schema";
 export type { IntegrityIssueKind, IntegrityIssue, SegmentIntegrity, LedgerIntegrity };
 
@@ -217,20 +217,20 @@ export async function verifyControlPlane(layout: ControlPlaneLayout): Promise<Le
 }
 
 async function readIndexRows(file: string): Promise<Record<string, unknown>[]> {
-  let text: string;
+  let data: Buffer;
   try {
-    text = await fs.readFile(file, "utf8");
+    data = await fs.readFile(file);
   } catch {
     return [];
   }
   const rows: Record<string, unknown>[] = [];
-  for (const { text: line } of textRecords(text)) {
+  forEachTextRecord(data, (line) => {
     try {
       const v: unknown = JSON.parse(line);
       if (typeof v === "object" && v !== null && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
     } catch {
       /* blank or malformed rollup rows carry nothing to compare */
     }
-  }
+  });
   return rows;
 }
