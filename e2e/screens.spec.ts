@@ -87,6 +87,8 @@ test.describe("pages at 1440 and 480 px", () => {
         ["analysis", `${long.url}/analysis`],
         ["export", `${long.url}/export`],
         ["search", `/projects/${encodeURIComponent(reader.projectKey)}/search?q=overloaded`],
+        ["search-all", "/search?q=overloaded"],
+        ["usage", "/usage"],
         ["synthesis", `/projects/${encodeURIComponent(long.projectKey)}/synthesis`],
         ["audit", "/audit"],
       ];
