@@ -52,7 +52,7 @@ export function AnalysisView({ projectKey, sessionRef, summary, chart, counts, s
           Tokens over the session <span className="font-normal text-muted">— click a point or a red reset marker to open the transcript there</span>
         </h2>
         <Suspense fallback={<TokenChartPlaceholder />}>
-          <TokenChartPanel chart={chart} viewerHref={routes.session(projectKey, sessionRef)} />
+          <TokenChartSection chart={chart} viewerHref={routes.session(projectKey, sessionRef)} />
         </Suspense>
       </section>
       <Suspense fallback={null}>
@@ -60,6 +60,11 @@ export function AnalysisView({ projectKey, sessionRef, summary, chart, counts, s
       </Suspense>
     </div>
   );
+}
+
+/** The chart's series awaited here, on the server, so the client component gets them as plain props. */
+async function TokenChartSection({ chart, viewerHref }: { chart: Promise<TokenChartLoad>; viewerHref: string }) {
+  return <TokenChartPanel load={await chart} viewerHref={viewerHref} />;
 }
 
 async function AnalysisFacts({ summary, counts: countsPromise }: { summary: Promise<Summary>; counts: Promise<SessionCounts | null> }) {

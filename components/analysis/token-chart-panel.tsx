@@ -1,7 +1,5 @@
 "use client";
 
-import { use } from "react";
-
 import { formatCount } from "@/components/format/format";
 import type { TokenChartLoad } from "@/lib/analysis/schema";
 
@@ -10,11 +8,11 @@ import { CHART_HEIGHT, TokenChart } from "./token-chart";
 /**
  * The Analysis tab's token chart. Its compact series (`read_token_chart`, ~60 KB) is read by the
  * page on the server and streamed with it (issue 29: fetched after hydration, a cold server
- * first loaded a second route's modules for it, ~0.7 s of a 2–3 s first visit); render it in a
- * Suspense boundary whose fallback is {@link TokenChartPlaceholder}.
+ * first loaded a second route's modules for it, ~0.7 s of a 2–3 s first visit). It takes the
+ * series resolved, not a promise: a promise read with `use()` suspended the boundary while it
+ * hydrated, and React's throttled retry made the canvas ~0.3 s later.
  */
-export function TokenChartPanel({ chart, viewerHref }: { chart: Promise<TokenChartLoad>; viewerHref: string }) {
-  const load = use(chart);
+export function TokenChartPanel({ load, viewerHref }: { load: TokenChartLoad; viewerHref: string }) {
   if (!load.ok) {
     return (
       <p role="alert" className="rounded border border-line bg-surface p-6 text-center text-sm text-danger">
