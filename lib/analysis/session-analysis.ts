@@ -237,8 +237,8 @@ export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeo
 
 /**
  * `read_token_chart` (dashboard, issue 29): the token chart's thinned series as columns and its
- * reset markers ({@link tokenChartOf}), what the Analysis tab's chart fetches after first paint.
- * Unknown project/session → `invalid`.
+ * reset markers ({@link tokenChartOf}), what the Analysis page streams to its chart; served from
+ * its stored view when there is one. Unknown project/session → `invalid`.
  */
 export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInput): Promise<({ status: "ok"; project_key: string; session_ref: string } & TokenChartData) | AnalyzeSessionInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
