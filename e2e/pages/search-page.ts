@@ -1,4 +1,6 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+
+import { unreadableFields } from "./fields";
 
 /** The header's search box (every page) and the global search results page (issue 25). */
 export class SearchPage {
@@ -31,26 +33,8 @@ export class SearchPage {
     return this.page.getByRole("search").filter({ has: this.page.getByLabel("Search query") });
   }
 
-  /**
-   * The fields of `scope` (the form, the header) a reader cannot read whole, by accessible label:
-   * an empty input whose placeholder is wider than its box inside the padding, a select whose
-   * chosen option (plus its arrow) is, or any field that ends past the screen's right edge.
-   * Text widths are measured with the field's own font.
-   */
-  async unreadableFields(scope = this.form()): Promise<string[]> {
-    return scope.locator("input:not([type=hidden]), select").evaluateAll((fields) => {
-      const ctx = document.createElement("canvas").getContext("2d")!;
-      const arrow = 16;
-      return fields.flatMap((el) => {
-        const field = el as HTMLInputElement | HTMLSelectElement;
-        const style = getComputedStyle(field);
-        ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        const text = field instanceof HTMLSelectElement ? (field.selectedOptions[0]?.text ?? "") : field.value === "" ? field.placeholder : "";
-        const need = ctx.measureText(text).width + (field instanceof HTMLSelectElement ? arrow : 0);
-        const label = field.getAttribute("aria-label") ?? field.name;
-        return need > room + 0.5 || field.getBoundingClientRect().right > window.innerWidth + 0.5 ? [`${label} (${Math.round(need)} px of text in ${Math.round(room)} px)`] : [];
-      });
-    });
+  /** {@link unreadableFields} of the form (or of `scope`, e.g. the header). */
+  async unreadableFields(scope: Locator = this.form()): Promise<string[]> {
+    return unreadableFields(scope);
   }
 }
