@@ -16,10 +16,15 @@
  * which stores usage, and `warmSessionPages`, which stores the analysis and forensics scan), so
  * the cold visit is a first visit after `casefile prepare` rather than after a bare prepare.
  *
+ * `--reuse` keeps the workspace a previous `--keep` run prepared (re-prepared only when its sessions
+ * changed): the cold visit is then a freshly started server's first, over derived files already stored.
+ *
  * Flags: `--visits N` (default 3: one cold, the rest warm), `--workspace DIR` (default
  * /tmp/casefile-bench/token-chart-ws, removed at the end unless `--keep`), `--screenshot FILE`
- * (a screenshot of the last visit). Needs a `next build` (built when missing). The machine may
- * be shared: run it a few times and read medians.
+ * (a screenshot of the last visit), `--port N` (default `CASEFILE_BENCH_PORT`, else 3260). Each
+ * visit also prints where its time went, from the browser's own timings: first byte of the page,
+ * DOMContentLoaded, the `…/token-chart` fetch (start → end) and the chart drawn. Needs a
+ * `next build` (built when missing). The machine may be shared: run it a few times and read medians.
  */
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
@@ -35,18 +40,18 @@ import { createCoreContext } from "@/lib/context";
 import { startBenchServer } from "./bench-server";
 import { ensureRealShapedWorkspace } from "./real-shaped";
 
-const PORT = Number(process.env.CASEFILE_BENCH_PORT ?? 3260);
-
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
   const i = args.indexOf(name);
   return i === -1 ? undefined : args[i + 1];
 };
+const PORT = Number(flag("--port") ?? process.env.CASEFILE_BENCH_PORT ?? 3260);
 const VISITS = Math.max(2, Number(flag("--visits") ?? 3));
 const WORKSPACE = flag("--workspace") ?? "/tmp/casefile-bench/token-chart-ws";
 const SCREENSHOT = flag("--screenshot");
 const KEEP = args.includes("--keep");
 const CLI_PREPARE = args.includes("--cli-prepare");
+const REUSE = args.includes("--reuse");
 
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -67,11 +72,48 @@ async function waitForDrawnChart(page: Page): Promise<void> {
   );
 }
 
+/** Where a visit's time went, in ms since navigation start (the browser's clock): page bytes, DOM, the chart's fetch, now. */
+async function phases(page: Page): Promise<string> {
+  const t = await page.evaluate(() => {
+    const perf = window.performance; // the browser's, not node:perf_hooks' (imported above)
+    const nav = perf.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    const fetch = (perf.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) => e.name.includes("/token-chart"));
+    const marks = (window as unknown as { __chartMarks?: { figure?: number; canvas?: number } }).__chartMarks ?? {};
+    return {
+      figure: marks.figure ?? NaN,
+      canvas: marks.canvas ?? NaN,
+      firstByte: nav?.responseStart ?? NaN,
+      lastByte: nav?.responseEnd ?? NaN,
+      dom: nav?.domContentLoadedEventEnd ?? NaN,
+      fetchStart: fetch?.startTime ?? NaN,
+      fetchEnd: fetch?.responseEnd ?? NaN,
+      now: perf.now(),
+    };
+  });
+  const fetched = Number.isNaN(t.fetchStart) ? "" : `, chart fetch ${ms(t.fetchStart)} → ${ms(t.fetchEnd)}`;
+  return `page first byte ${ms(t.firstByte)}, chart's HTML in ${ms(t.figure)}, DOMContentLoaded ${ms(t.dom)}, canvas made ${ms(t.canvas)}, drawn by ${ms(t.now)}, page's last byte ${ms(t.lastByte)}${fetched}`;
+}
+
+/**
+ * Notes, once per animation frame, when the chart's server-rendered figure and then uPlot's canvas
+ * are first in the page (`window.__chartMarks`). A string: tsx's transform of a function would
+ * reference its own helpers, which the page does not have.
+ */
+const MARK_CHART = `(() => {
+  const marks = (window.__chartMarks = {});
+  const look = () => {
+    if (marks.figure === undefined && document.querySelector('[data-testid="token-chart"]')) marks.figure = performance.now();
+    if (marks.canvas === undefined && document.querySelector('[data-testid="token-chart"] canvas')) marks.canvas = performance.now();
+    if (marks.canvas === undefined) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();`;
+
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const ws = await ensureRealShapedWorkspace({ fresh: true, workspace: WORKSPACE });
+  const ws = await ensureRealShapedWorkspace({ fresh: !REUSE, workspace: WORKSPACE });
   const s = ws.claudeSession;
-  if (CLI_PREPARE) {
+  if (CLI_PREPARE && (!REUSE || ws.prepareMs !== null)) {
     const ctx = createCoreContext(ws.workspace);
     const t1 = performance.now();
     await refreshCatalog(ctx);
@@ -91,13 +133,14 @@ async function main(): Promise<void> {
     for (let i = 0; i < VISITS; i++) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
+      await page.addInitScript(MARK_CHART);
       try {
         const start = performance.now();
         await page.goto(url, { waitUntil: "commit", timeout: 300_000 });
         await waitForDrawnChart(page);
         times.push(performance.now() - start);
         const points = await page.evaluate(() => document.querySelectorAll('[data-testid="reset-marker"]').length);
-        console.log(`visit ${i + 1} (${i === 0 ? "cold" : "warm"}): chart drawn after ${ms(times[i]!)} (${points} reset markers)`);
+        console.log(`visit ${i + 1} (${i === 0 ? "cold" : "warm"}): chart drawn after ${ms(times[i]!)} (${points} reset markers); ${await phases(page)}`);
         if (SCREENSHOT && i === VISITS - 1) await page.screenshot({ path: SCREENSHOT, fullPage: false });
       } finally {
         await context.close();

@@ -2,14 +2,16 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 
 import { findWorkspaceSession } from "./evidence-workspace";
+import { unreadableFields } from "./pages/fields";
 import { expect, test } from "./fixtures";
 import { READER_SESSION_ID } from "./fixtures/make-reader-case";
 import { HAS_CORPUS, LONG_SESSION, NO_CORPUS_REASON, PHANTOM_BAD_SESSION, REPO_ROOT } from "./paths";
 
 /*
  * Issue 29: every page at 1440 and 480 px, screenshotted to e2e/.tmp/screens/ for a person to
- * look at; at 480 px the transcript starts in the first third of the screen and the project's
- * session table keeps its columns (it scrolls sideways instead of clipping them).
+ * look at; at 480 px the transcript starts in the first third of the screen, the project's
+ * session table keeps its columns (it scrolls sideways instead of clipping them) and every field
+ * of every page shows its whole placeholder or value.
  */
 const SHOTS = path.join(REPO_ROOT, "e2e", ".tmp", "screens");
 
@@ -70,6 +72,26 @@ test.describe("pages at 1440 and 480 px", () => {
     expect(b.width, "the transcript has the screen's width").toBeGreaterThan(300);
   });
 
+  test("at 480 px every field of every page shows its whole placeholder or value, on screen", async ({ page }) => {
+    await page.setViewportSize({ width: 480, height: 900 });
+    const long = findWorkspaceSession(LONG_SESSION.sourceSessionId);
+    const reader = findWorkspaceSession(READER_SESSION_ID);
+    const pages: [string, string][] = [
+      ["project", `/projects/${encodeURIComponent(long.projectKey)}`],
+      ["transcript", reader.url],
+      ["timeline", `${reader.url}/timeline`],
+      ["project search", `/projects/${encodeURIComponent(reader.projectKey)}/search?q=overloaded`],
+      ["synthesis", `/projects/${encodeURIComponent(long.projectKey)}/synthesis`],
+      ["usage", "/usage"],
+      ["audit", "/audit"],
+    ];
+    for (const [name, url] of pages) {
+      await page.goto(url);
+      await page.waitForLoadState("networkidle").catch(() => undefined);
+      expect(await unreadableFields(page.locator("body")), `${name} at 480 px`).toEqual([]);
+    }
+  });
+
   for (const width of [1440, 480]) {
     test(`screenshots at ${width} px`, async ({ page }) => {
       test.setTimeout(180_000);
@@ -87,6 +109,8 @@ test.describe("pages at 1440 and 480 px", () => {
         ["analysis", `${long.url}/analysis`],
         ["export", `${long.url}/export`],
         ["search", `/projects/${encodeURIComponent(reader.projectKey)}/search?q=overloaded`],
+        ["search-all", "/search?q=overloaded"],
+        ["usage", "/usage"],
         ["synthesis", `/projects/${encodeURIComponent(long.projectKey)}/synthesis`],
         ["audit", "/audit"],
       ];

@@ -34,6 +34,23 @@ test.describe("search across every session (issue 25)", () => {
   });
 });
 
+test("at 480 and 1440 px every field of the search page shows its whole placeholder or value, on screen", async ({ page }) => {
+  const search = new SearchPage(page);
+  for (const width of [480, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/search");
+    await expect(search.form().getByLabel("File touched")).toBeVisible();
+    expect(await search.unreadableFields(), `search form at ${width} px`).toEqual([]);
+    expect(await search.unreadableFields(page.getByRole("banner")), `header at ${width} px`).toEqual([]);
+    // Filled in from the URL, the longest choices still fit.
+    await page.goto("/search?q=overloaded&has_error=false&source=claude-code");
+    await expect(search.form().getByLabel("Tool errors")).toHaveValue("false");
+    expect(await search.unreadableFields(), `search form with filters at ${width} px`).toEqual([]);
+    // The page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  }
+});
+
 test("a project page with 100+ sessions renders its first rows from the server's HTML", async ({ browser, homePage }) => {
   await homePage.goto();
   const href = await homePage.projectLink(MANY_PROJECT_LABEL).getAttribute("href");

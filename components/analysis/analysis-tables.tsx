@@ -18,12 +18,6 @@ function LineLink({ line, href }: { line: number | null; href: LineHref }) {
   );
 }
 
-/**
- * Rows a table shows before "Show all": a 1 GB session has ~20,000 reads, far too many to render
- * at once.
- */
-export const TABLE_ROWS = 50;
-
 /** Below a cut table: how many rows are shown, and a link that shows them all. */
 export function MoreRows({ shown, total, allHref }: { shown: number; total: number; allHref: string }) {
   if (shown >= total) return null;

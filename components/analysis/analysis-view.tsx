@@ -3,12 +3,12 @@ import { Suspense } from "react";
 
 import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import type { AnalysisSummary } from "@/lib/analysis/schema";
+import type { AnalysisSummary, TokenChartLoad } from "@/lib/analysis/schema";
 import type { SessionCounts } from "@/lib/forensics/schema";
 
 import { MoreRows, ReadsTable, ResetsTable } from "./analysis-tables";
 import { RiskBadge } from "./risk-badge";
-import { TokenChartPanel } from "./token-chart-panel";
+import { TokenChartPanel, TokenChartPlaceholder } from "./token-chart-panel";
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -26,6 +26,8 @@ type AnalysisViewProps = {
   sessionRef: string;
   /** The session's summary (`read_analysis_summary`, tables cut to `TABLE_ROWS` unless `showAllRows`); awaited in its own Suspense boundaries. */
   summary: Promise<Summary>;
+  /** The token chart's series (`read_token_chart`), streamed in its own Suspense boundary. */
+  chart: Promise<TokenChartLoad>;
   /** The session's counts (files read), from its overview; null when unknown. */
   counts: Promise<SessionCounts | null>;
   showAllRows?: boolean;
@@ -33,12 +35,11 @@ type AnalysisViewProps = {
 
 /**
  * The Analysis view of one session (seed 003): risk and facts, token chart with resets, resets and
- * reads tables. Light by construction (a gigabyte session has a large analysis): the chart fetches
- * its compact series after first paint ({@link TokenChartPanel}), the facts and tables stream in as
- * the summary is ready, and the tables show their first `TABLE_ROWS` rows unless `showAllRows`
- * (`?rows=all`).
+ * reads tables. Light by construction: the chart's compact series (~60 KB, {@link TokenChartPanel}),
+ * the facts and the tables each stream in as they are ready, and the tables show their first
+ * `TABLE_ROWS` rows unless `showAllRows` (`?rows=all`).
  */
-export function AnalysisView({ projectKey, sessionRef, summary, counts, showAllRows = false }: AnalysisViewProps) {
+export function AnalysisView({ projectKey, sessionRef, summary, chart, counts, showAllRows = false }: AnalysisViewProps) {
   const pending = (what: string) => <p className="rounded border border-line bg-surface px-4 py-3 text-sm text-muted">{what}</p>;
   return (
     <div className="flex flex-col gap-5">
@@ -49,13 +50,20 @@ export function AnalysisView({ projectKey, sessionRef, summary, counts, showAllR
         <h2 id="chart-h" className="text-sm font-semibold">
           Tokens over the session <span className="font-normal text-muted">— click a point or a red reset marker to open the transcript there</span>
         </h2>
-        <TokenChartPanel projectKey={projectKey} sessionRef={sessionRef} viewerHref={routes.session(projectKey, sessionRef)} />
+        <Suspense fallback={<TokenChartPlaceholder />}>
+          <TokenChartSection chart={chart} viewerHref={routes.session(projectKey, sessionRef)} />
+        </Suspense>
       </section>
       <Suspense fallback={null}>
         <AnalysisTables summary={summary} showAllRows={showAllRows} />
       </Suspense>
     </div>
   );
+}
+
+/** The chart's series awaited here, on the server, so the client component gets them as plain props. */
+async function TokenChartSection({ chart, viewerHref }: { chart: Promise<TokenChartLoad>; viewerHref: string }) {
+  return <TokenChartPanel load={await chart} viewerHref={viewerHref} />;
 }
 
 async function AnalysisFacts({ summary, counts: countsPromise }: { summary: Promise<Summary>; counts: Promise<SessionCounts | null> }) {

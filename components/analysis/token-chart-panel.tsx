@@ -1,43 +1,26 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { preload } from "react-dom";
-
 import { formatCount } from "@/components/format/format";
-import { fetchJson } from "@/components/query/fetch-json";
-import type { TokenChartData } from "@/lib/analysis/schema";
+import type { TokenChartLoad } from "@/lib/analysis/schema";
 
 import { CHART_HEIGHT, TokenChart } from "./token-chart";
 
 /**
- * The Analysis tab's token chart, fetched after first paint (issue 29): its compact series comes
- * from `read_token_chart` (`GET …/token-chart`), so the page carries none of it. While the series
- * loads (a cold gigabyte session's analysis takes seconds) a box of the chart's size holds its place.
+ * The Analysis tab's token chart. Its compact series (`read_token_chart`, ~60 KB) is read by the
+ * page on the server and streamed with it (issue 29: fetched after hydration, a cold server
+ * first loaded a second route's modules for it, ~0.7 s of a 2–3 s first visit). It takes the
+ * series resolved, not a promise: a promise read with `use()` suspended the boundary while it
+ * hydrated, and React's throttled retry made the canvas ~0.3 s later.
  */
-export function TokenChartPanel({ projectKey, sessionRef, viewerHref }: { projectKey: string; sessionRef: string; viewerHref: string }) {
-  const url = tokenChartUrl(projectKey, sessionRef);
-  // Asked for with the page's first bytes (a <link rel="preload"> in its head), not after hydration: the fetch below then finds it on its way.
-  preload(url, { as: "fetch", crossOrigin: "anonymous" });
-  const query = useQuery({
-    queryKey: ["analysis", "token-chart", projectKey, sessionRef],
-    queryFn: ({ signal }) => fetchJson<TokenChartData>(url, { signal }),
-    staleTime: 30_000,
-  });
-  if (query.error) {
+export function TokenChartPanel({ load, viewerHref }: { load: TokenChartLoad; viewerHref: string }) {
+  if (!load.ok) {
     return (
       <p role="alert" className="rounded border border-line bg-surface p-6 text-center text-sm text-danger">
-        The token chart could not be loaded: {query.error.message}
+        The token chart could not be loaded: {load.message}
       </p>
     );
   }
-  const data = query.data;
-  if (!data) {
-    return (
-      <div data-testid="token-chart-loading" className="flex items-center justify-center rounded border border-line bg-surface text-sm text-muted" style={{ height: CHART_HEIGHT + 48 }}>
-        Reading the token figures…
-      </div>
-    );
-  }
+  const data = load.chart;
   return (
     <>
       <TokenChart data={data} viewerHref={viewerHref} />
@@ -55,7 +38,11 @@ export function TokenChartPanel({ projectKey, sessionRef, viewerHref }: { projec
   );
 }
 
-/** `GET /api/projects/<key>/sessions/<ref>/token-chart` (`read_token_chart`). */
-function tokenChartUrl(projectKey: string, sessionRef: string): string {
-  return `/api/projects/${encodeURIComponent(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/token-chart`;
+/** The chart's place while its series stream in (a cold gigabyte session's analysis may take seconds). */
+export function TokenChartPlaceholder() {
+  return (
+    <div data-testid="token-chart-loading" className="flex items-center justify-center rounded border border-line bg-surface text-sm text-muted" style={{ height: CHART_HEIGHT + 48 }}>
+      Reading the token figures…
+    </div>
+  );
 }

@@ -26,28 +26,29 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
       <h1 className="text-lg font-semibold">Search all sessions</h1>
       <form role="search" method="get" action={routes.searchAll()} className="flex flex-col gap-2">
         <div className="flex items-center gap-2">
-          <input name="q" type="search" defaultValue={params.q} aria-label="Search query" placeholder="A phrase, a file name, an error…" className={`${field} flex-1`} />
+          <input name="q" type="search" defaultValue={params.q} aria-label="Search query" placeholder="A phrase, a file name, an error…" className={`${field} min-w-0 flex-1`} />
           <button type="submit" className="h-8 rounded border border-line-strong bg-surface px-3 text-sm hover:bg-canvas">
             Search
           </button>
         </div>
-        <fieldset className="flex flex-wrap items-center gap-2 text-xs text-muted">
+        {/* Two columns on a phone (the file and tool filters across both), one wrapping row from 640 px: every placeholder whole at 480 px and at 1440 px (issue 29). */}
+        <fieldset className="grid grid-cols-2 items-center gap-2 text-xs text-muted sm:flex sm:flex-wrap">
           <legend className="sr-only">Filters</legend>
-          <input name="project_key" defaultValue={params.project_key} aria-label="Project key" placeholder="project_key" className={`${field} w-48 font-mono`} />
-          <select name="source" defaultValue={params.source} aria-label="Source" className={field}>
+          <input name="project_key" defaultValue={params.project_key} aria-label="Project key" placeholder="project_key" className={`${field} w-full min-w-0 font-mono sm:w-48`} />
+          <select name="source" defaultValue={params.source} aria-label="Source" className={`${field} w-full min-w-0 sm:w-auto`}>
             <option value="">any source</option>
             <option value="claude-code">Claude Code</option>
             <option value="codex">Codex</option>
           </select>
-          <label className="flex items-center gap-1">
-            since <input name="since" type="date" defaultValue={params.since} aria-label="Since" className={field} />
+          <label className="flex min-w-0 items-center gap-1">
+            since <input name="since" type="date" defaultValue={params.since} aria-label="Since" className={`${field} min-w-0 flex-1`} />
           </label>
-          <label className="flex items-center gap-1">
-            until <input name="until" type="date" defaultValue={params.until} aria-label="Until" className={field} />
+          <label className="flex min-w-0 items-center gap-1">
+            until <input name="until" type="date" defaultValue={params.until} aria-label="Until" className={`${field} min-w-0 flex-1`} />
           </label>
-          <input name="file" defaultValue={params.file} aria-label="File touched" placeholder="sessions that touched, e.g. src/auth.ts" title="Only sessions whose tools named a path containing this" className={`${field} w-80 font-mono`} />
-          <input name="tool" defaultValue={params.tool} aria-label="Tool used" placeholder="sessions that used, e.g. WebFetch" title="Only sessions that used this tool" className={`${field} w-72 font-mono`} />
-          <select name="has_error" defaultValue={params.has_error} aria-label="Tool errors" className={field}>
+          <input name="file" defaultValue={params.file} aria-label="File touched" placeholder="file touched, e.g. src/auth.ts" title="Only sessions whose tools named a path containing this" className={`${field} col-span-2 w-full min-w-0 font-mono sm:w-80`} />
+          <input name="tool" defaultValue={params.tool} aria-label="Tool used" placeholder="tool used, e.g. WebFetch" title="Only sessions that used this tool" className={`${field} col-span-2 w-full min-w-0 font-mono sm:w-64`} />
+          <select name="has_error" defaultValue={params.has_error} aria-label="Tool errors" className={`${field} col-span-2 w-full min-w-0 sm:w-auto`}>
             <option value="">errors or not</option>
             <option value="true">sessions with tool errors</option>
             <option value="false">sessions without tool errors</option>

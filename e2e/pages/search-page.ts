@@ -1,4 +1,6 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+
+import { unreadableFields } from "./fields";
 
 /** The header's search box (every page) and the global search results page (issue 25). */
 export class SearchPage {
@@ -24,5 +26,15 @@ export class SearchPage {
 
   highlights() {
     return this.results().locator("mark");
+  }
+
+  /** The global search page's form: the query box and its filters. */
+  form() {
+    return this.page.getByRole("search").filter({ has: this.page.getByLabel("Search query") });
+  }
+
+  /** {@link unreadableFields} of the form (or of `scope`, e.g. the header). */
+  async unreadableFields(scope: Locator = this.form()): Promise<string[]> {
+    return unreadableFields(scope);
   }
 }

@@ -1,6 +1,13 @@
 // What the Analysis tab shows of a session's analysis: the token chart's thinned series and the summary with its tables cut.
 import type { AnalysisSummary, SessionAnalysis, TokenChartData, TokenPoint } from "@/lib/analysis/schema";
 
+/**
+ * Rows a table of the Analysis tab shows before "Show all": a 1 GB session has ~20,000 reads, far
+ * too many to render at once, and 200 rows of each table were ~800 KB of the page's HTML and RSC
+ * payload (issue 29).
+ */
+export const TABLE_ROWS = 50;
+
 /** At most this many points are sent to the chart: a canvas draws more, but each costs bytes on the wire. */
 export const MAX_CHART_POINTS = 2000;
 

@@ -117,6 +117,9 @@ export type TokenChartData = {
   markers: Pick<ContextReset, "session_line" | "from_tokens" | "to_tokens">[];
 };
 
+/** What the Analysis tab's token chart is given: its series, or why they could not be read (shown in its place). */
+export type TokenChartLoad = { ok: true; chart: TokenChartData } | { ok: false; message: string };
+
 /**
  * An analysis as the Analysis tab's facts and tables show it (issue 29: the page carried a
  * gigabyte session's whole analysis, ~15 MB, through the server): every figure, each long list

@@ -3,7 +3,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { TABLE_ROWS } from "@/lib/analysis/analysis-view";
+import { warmAnalysisViews } from "@/lib/analysis/session-analysis";
 import { createCoreContext, type CoreContext } from "@/lib/context";
+import { derivedPath } from "@/lib/fs/workspace-layout";
+import { resolveSession } from "@/lib/workspace/sessions";
 import { callTool } from "@/lib/tools/registry";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
@@ -66,6 +70,22 @@ describe.skipIf(!HAS_SHARED)(`prepare keeps chat exports; analyze_session and li
     expect((chart.markers as { session_line: number }[]).map((m) => m.session_line)).toEqual([36, 57, 69]);
     expect(await callTool(ctx, "read_token_chart", { project_key: s.project, session_ref: "S9999" }, CALL)).toMatchObject({ status: "invalid", errors: [{ field: "session_ref" }] });
     expect(await callTool(ctx, "read_analysis_summary", { project_key: s.project, session_ref: s.ref, rows: 0 }, CALL)).toMatchObject({ status: "invalid", errors: [{ field: "rows" }] });
+  });
+
+  it("warmAnalysisViews stores the Analysis tab's chart and summary beside the analysis, as read_token_chart and read_analysis_summary answer them", async () => {
+    const s = refs.get("c489af7a-584d-4276-a76c-ddb29f988ace")!;
+    const resolved = await resolveSession(ctx, s.project, s.ref);
+    if (!resolved.ok) throw new Error(resolved.failure.message);
+    await warmAnalysisViews(ctx, resolved.session, TABLE_ROWS);
+    const stored = async (view: string) => JSON.parse(await fs.readFile(derivedPath(ctx.workspaceRoot, "analysis", `${s.project}--${s.ref}--10000.${view}.json`), "utf8")) as { stamp: string; view: object };
+    const strip = ({ status: _s, project_key: _p, session_ref: _r, ...rest }: Record<string, unknown>) => rest;
+    const chart = await stored("chart");
+    expect(chart.view).toEqual(strip(await callTool(ctx, "read_token_chart", { project_key: s.project, session_ref: s.ref }, CALL)));
+    const summary = await stored(`summary-${TABLE_ROWS}`);
+    expect(summary.view).toEqual(strip(await callTool(ctx, "read_analysis_summary", { project_key: s.project, session_ref: s.ref, rows: TABLE_ROWS }, CALL)));
+    // Both belong to the analysis' file version: the stamp the whole analysis is stored under.
+    const analysis = JSON.parse(await fs.readFile(derivedPath(ctx.workspaceRoot, "analysis", `${s.project}--${s.ref}--10000.json`), "utf8")) as { stamp: string };
+    expect([chart.stamp, summary.stamp]).toEqual([analysis.stamp, analysis.stamp]);
   });
 
   it("list_sessions carries risk_level and reset_count, sorts by reset_count and filters by risk", async () => {

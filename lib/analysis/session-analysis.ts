@@ -68,10 +68,10 @@ const analysisBuilds = sharedBuilds<SessionAnalysis>("analysis:analyses");
 async function buildAnalysis(ctx: CoreContext, session: ResolvedSession, threshold: number, side: SessionSideFiles, stamp: string): Promise<SessionAnalysis> {
   const key = session.filePath;
   const diskFile = analysisFile(ctx, session, `${threshold}.json`);
-  const disk = await readCache(diskFile, stamp);
+  const disk = await readCache<SessionAnalysis>(diskFile, stamp, "analysis");
   let analysis: SessionAnalysis;
   let textBytes: number;
-  if (disk) ({ analysis, textBytes } = disk);
+  if (disk) ({ value: analysis, textBytes } = disk);
   else {
     // The token chart draws what lib/usage counted (issue 28: one message once, with its final
     // usage); its pass runs beside the analysis' own (issue 29: a cold gigabyte session waited for both in turn).
@@ -234,8 +234,8 @@ export async function readAnalysisSummary(ctx: CoreContext, input: z.infer<typeo
 
 /**
  * `read_token_chart` (dashboard, issue 29): the token chart's thinned series as columns and its
- * reset markers ({@link tokenChartOf}), what the Analysis tab's chart fetches after first paint.
- * Unknown project/session → `invalid`.
+ * reset markers ({@link tokenChartOf}), what the Analysis page streams to its chart; served from
+ * its stored view when there is one. Unknown project/session → `invalid`.
  */
 export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInput): Promise<({ status: "ok"; project_key: string; session_ref: string } & TokenChartData) | AnalyzeSessionInvalid> {
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
@@ -252,13 +252,39 @@ export async function readTokenChart(ctx: CoreContext, input: AnalyzeSessionInpu
  */
 const views = stampedCache<object>("analysis:views", ANALYSIS_MEMORY_BYTES);
 
+/**
+ * A view's JSON up to this many characters is also stored beside the analysis
+ * (`.casefile/analysis/<key>--<ref>--<threshold>.<view>.json`), so a restarted server answers the
+ * Analysis tab from a file of tens of KB instead of parsing the whole analysis (issue 29: the
+ * 11 MB parse was ~0.25 s of a cold token chart); a larger view (every row of a long table) is not.
+ */
+const VIEW_FILE_MAX_CHARS = 1 << 20;
+
 async function analysisView<V extends object>(ctx: CoreContext, session: ResolvedSession, threshold: number, name: string, make: (analysis: SessionAnalysis) => V): Promise<V> {
   const { stamp, side } = await analysisStamp(session, threshold);
   const value = await views.getOrBuild(`${session.filePath}\n${name}`, stamp, async () => {
+    const file = analysisFile(ctx, session, `${threshold}.${name.replace(/[^a-z0-9]+/gi, "-")}.json`);
+    const stored = await readCache<V>(file, stamp, "view");
+    if (stored) return { value: stored.value, bytes: 2 * stored.textBytes };
     const view = make(await analysisFor(ctx, session, threshold, side, stamp));
-    return { value: view, bytes: 2 * JSON.stringify(view).length };
+    const text = JSON.stringify(view);
+    if (text.length <= VIEW_FILE_MAX_CHARS) await writeFileAtomic(file, `{"stamp":${JSON.stringify(stamp)},"view":${text}}`, { durable: false }).catch(() => undefined);
+    return { value: view, bytes: 2 * text.length };
   });
   return value as V;
+}
+
+/**
+ * Brings in step what the Analysis tab of a session reads first (its token chart and its summary
+ * cut to `summaryRows`), in memory and in their view files: `casefile prepare`'s warm-up
+ * (lib/catalog/warm) calls it so the first visit after it reads tens of KB. Computes the analysis
+ * when it is not stored.
+ * @throws the fs error when the session file cannot be read.
+ */
+export async function warmAnalysisViews(ctx: CoreContext, session: ResolvedSession, summaryRows: number): Promise<void> {
+  const threshold = analyzeSessionInputSchema.shape.threshold.parse(undefined);
+  await analysisView(ctx, session, threshold, "chart", (a) => tokenChartOf(a));
+  await analysisView(ctx, session, threshold, `summary:${summaryRows}`, (a) => analysisSummaryOf(a, summaryRows));
 }
 
 /** Path of the chat export paired with a session (seed 003 Q2), or null. */
@@ -294,11 +320,13 @@ async function readStoredRisk(file: string): Promise<{ stamp: string; risk: Sess
   }
 }
 
-async function readCache(file: string, stamp: string): Promise<{ analysis: SessionAnalysis; textBytes: number } | null> {
+/** The value under `field` of a stored cache file when its stamp is `stamp`, with the file's length in characters; null when missing, stale or malformed. */
+async function readCache<T>(file: string, stamp: string, field: "analysis" | "view"): Promise<{ value: T; textBytes: number } | null> {
   try {
     const text = await fs.readFile(file, "utf8");
-    const parsed = JSON.parse(text) as { stamp?: string; analysis?: SessionAnalysis };
-    return parsed.stamp === stamp && parsed.analysis ? { analysis: parsed.analysis, textBytes: text.length } : null;
+    const parsed = JSON.parse(text) as { stamp?: string } & Partial<Record<typeof field, T>>;
+    const value = parsed[field];
+    return parsed.stamp === stamp && value ? { value, textBytes: text.length } : null;
   } catch {
     return null;
   }

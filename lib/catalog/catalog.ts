@@ -7,10 +7,11 @@ import path from "node:path";
 
 import Database from "better-sqlite3";
 
-import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
+import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { processWide } from "@/lib/cache/process-wide";
 import { lineFacts } from "@/lib/catalog/extract";
 import { LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
+import { RiskFill } from "@/lib/catalog/risk-fill";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
@@ -224,7 +225,14 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
   try {
     const done = await refreshWhole(ctx);
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
-    if (options.risk) for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS));
+    if (options.risk) {
+      const fill = new RiskFill();
+      try {
+        for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, fill));
+      } finally {
+        await fill.close();
+      }
+    }
     return done;
   } finally {
     h.syncing -= 1;
@@ -751,12 +759,21 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
-async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16): Promise<string[]> {
+async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: RiskFill): Promise<string[]> {
   const db = catalogDb(ctx);
-  const stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  let stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
   const pending: string[] = [];
   const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  if (fill) {
+    // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
+    const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
+    await fill.map(ctx.workspaceRoot, small.map((s) => ({ project_key: project.projectKey, session_ref: s.session_ref })), (risk, i) => {
+      if (risk) update.run(small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id);
+    });
+    const done = new Set(small);
+    stale = stale.filter((s) => !done.has(s));
+  }
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < stale.length; i = next++) {

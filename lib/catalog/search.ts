@@ -4,7 +4,6 @@ import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";
 import { SqlWhere } from "@/lib/catalog/where";
-import { compareCodePoints } from "@/lib/json/python-json";
 
 /**
  * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
@@ -27,10 +26,15 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
   if (input.has_error !== undefined) where.add(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
   const params = where.params;
   const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.sql}`;
-  // The match is evaluated once: every hit's rank and keys, sorted here; only the page's hits are highlighted.
-  const matched = db.prepare(`SELECT lines_fts.rowid, bm25(lines_fts), s.id, s.project_key, s.session_ref, s.source_session_id, lines_fts.line_number ${from}`).raw().all(params) as Matched[];
-  matched.sort(byRank);
-  const page = matched.slice(input.offset, input.offset + input.limit);
+  // The match is evaluated once: rank, keys and the total of every hit in one query (a window count
+  // over the ranked rows), then only the page's hits are highlighted.
+  const page = db
+    .prepare(
+      `SELECT *, count(*) OVER () FROM (SELECT lines_fts.rowid AS rid, bm25(lines_fts) AS rank, s.id AS sid, s.project_key AS pk, s.session_ref AS sr,
+         s.source_session_id AS ssid, lines_fts.line_number AS ln ${from}) ORDER BY rank, pk, sr, ln LIMIT @limit OFFSET @offset`,
+    )
+    .raw()
+    .all({ ...params, limit: input.limit, offset: input.offset }) as Matched[];
   const highlight = db.prepare(`SELECT highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') FROM lines_fts WHERE lines_fts MATCH ? AND rowid = ?`).pluck();
   const rows = page.map(([rowid, rank, sid, project_key, session_ref, source_session_id, line_number]) => ({
     sid,
@@ -41,7 +45,8 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     rank,
     snippet: (highlight.get(params.match, rowid) as string | undefined) ?? "",
   }));
-  const total = matched.length;
+  // An empty page (no hit, or past the last one) has no row to carry the count: counted alone then.
+  const total = page.length > 0 ? page[0]![7] : (db.prepare(`SELECT count(*) ${from}`).pluck().get(params) as number);
   const turnOf = db.prepare("SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
   const hits = rows.map((r) => ({
     project_key: r.project_key,
@@ -56,13 +61,8 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
   return { status: "ok", total, offset: input.offset, limit: input.limit, hits };
 }
 
-/** One matching line: FTS rowid, BM25 rank (lower is better), session row id, project key, session ref, source session id, line number. */
-type Matched = [bigint | number, number, number, string, string, string, number];
-
-/** Best first: BM25, then project, session (code-point order, as SQLite's BINARY collation compares UTF-8) and line. */
-function byRank(a: Matched, b: Matched): number {
-  return a[1] - b[1] || compareCodePoints(a[3], b[3]) || compareCodePoints(a[4], b[4]) || a[6] - b[6];
-}
+/** One hit of a page: FTS rowid, BM25 rank (lower is better), session row id, project key, session ref, source session id, line number, and the total of hits. */
+type Matched = [number, number, number, string, string, string, number, number];
 
 /** Characters of context kept before the first match and after it in a snippet. */
 const SNIPPET_BEFORE = 80;

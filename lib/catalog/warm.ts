@@ -1,5 +1,6 @@
 /** Warm-up of the stored analysis and forensics scan of big sessions, after a catalog refresh (prepare and the server). */
-import { getSessionRisk } from "@/lib/analysis/session-analysis";
+import { TABLE_ROWS } from "@/lib/analysis/analysis-view";
+import { getSessionRisk, warmAnalysisViews } from "@/lib/analysis/session-analysis";
 import { catalogDb } from "@/lib/catalog/catalog";
 import type { CoreContext } from "@/lib/context";
 import { scanSession } from "@/lib/forensics/scan";
@@ -11,8 +12,8 @@ export type WarmSummary = { sessions: number };
 /**
  * Computes and stores under `.casefile/` what a session page reads of each transcript session
  * (Claude Code, Codex) the catalog lists at `minBytes` or more (the size a list does not wait
- * for, `RISK_WAIT_MAX_BYTES`): its seed 003 analysis with risk (`.casefile/analysis/`: the
- * Analysis tab's facts, tables and token chart) and its forensics scan (`.casefile/forensics/`:
+ * for, `RISK_WAIT_MAX_BYTES`): its seed 003 analysis with risk and the Analysis tab's first views of
+ * it, token chart and summary (`.casefile/analysis/`), and its forensics scan (`.casefile/forensics/`:
  * the overview card), so a first visit reads those files instead of a gigabyte transcript. Run
  * after `refreshCatalog` by `casefile prepare` and by the server after its syncs, one session at a
  * time; an unchanged session costs a few stats. A session that fails is left to its first reader.
@@ -29,6 +30,7 @@ export async function warmSessionPages(ctx: CoreContext, minBytes: number): Prom
     const resolved = await resolveSession(ctx, project_key, session_ref).catch(() => null);
     if (!resolved?.ok) continue;
     await getSessionRisk(ctx, resolved.session).catch(() => undefined);
+    await warmAnalysisViews(ctx, resolved.session, TABLE_ROWS).catch(() => undefined);
     await scanSession(ctx, resolved.session).catch(() => undefined);
     sessions += 1;
   }

@@ -1,9 +1,10 @@
 /** Prepare's plan: which source sessions go in, and which are skipped and why. */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
+import { PARALLEL_MIN_BYTES } from "@/lib/jsonl/workers";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
@@ -58,6 +59,9 @@ export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 /** Source roots by source: each a root directory or one `.jsonl` file. */
 export type SourceRoots = { claude: string[]; codex: string[] };
 
+/** Small source files analysed at once by {@link planSources}. */
+const ANALYSIS_LANES = 3;
+
 type Candidate =
   | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
   | { source: "codex"; path: string };
@@ -108,31 +112,52 @@ export async function planSources(
   // Line indexes built by this run's analysis passes (never remembered: the memo holds JSON).
   const indexes = new Map<string, LineIndex>();
   const keepIndex = (file: string) => (index: LineIndex) => void indexes.set(file, index);
-  let done = 0;
-  for (const c of ordered) {
-    onProgress?.(done, ordered.length, path.basename(c.path));
-    done += 1;
-    const analysed = c.source === "codex" ? await remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : await analyseClaude(c, window, remember, keepIndex(c.path));
-    if ("skip" in analysed) {
-      skipped.push({ path: c.path, reason: analysed.skip });
+  // Small files are analysed a few at a time: one file's reads overlap another's parsing, where one
+  // at a time left the thread waiting on the disk for a third of a sync of many small sessions.
+  // Files large enough for range workers take turns (each one's workers already use every core).
+  const analysed = new Array<Promise<Analysed | { skip: string }>>(ordered.length);
+  let started = 0;
+  let big: Promise<unknown> = Promise.resolve();
+  const analyseAt = async (i: number): Promise<Analysed | { skip: string }> => {
+    const c = ordered[i]!;
+    onProgress?.(started, ordered.length, path.basename(c.path));
+    started += 1;
+    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path)));
+    if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
+    const alone = big.then(run);
+    big = alone.catch(() => undefined);
+    return alone;
+  };
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < ordered.length; i = next++) {
+      analysed[i] = analyseAt(i);
+      await analysed[i]!.catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ANALYSIS_LANES, ordered.length) }, lane));
+  for (const [i, c] of ordered.entries()) {
+    const result = await analysed[i]!;
+    if ("skip" in result) {
+      skipped.push({ path: c.path, reason: result.skip });
       continue;
     }
-    const identity = await deriveProjectIdentity(analysed.projectRoot, c.source, analysed.sourceSessionId);
+    const identity = await deriveProjectIdentity(result.projectRoot, c.source, result.sourceSessionId);
     if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) {
       skipped.push({ path: c.path, reason: "session ran inside the Casefile workspace itself" });
       continue;
     }
     selected.push({
       source: c.source,
-      sourceSessionId: analysed.sourceSessionId,
+      sourceSessionId: result.sourceSessionId,
       sourcePath: c.path,
       fileName: path.basename(c.path),
       projectKey: identity.projectKey,
       projectLabel: identity.projectLabel,
-      lineCount: analysed.lineCount,
-      turns: analysed.turns,
-      attachments: analysed.attachments,
-      forkCandidate: analysed.forkCandidate,
+      lineCount: result.lineCount,
+      turns: result.turns,
+      attachments: result.attachments,
+      forkCandidate: result.forkCandidate,
       sourceIndex: indexes.get(c.path),
     });
   }

@@ -85,7 +85,7 @@ describe("casefile prepare --control-plane ROOT (issue 11 beside issue 12's reco
 describe("casefile prepare stores what a first session page reads (issue 29)", () => {
   const listed = (workspace: string, area: "analysis" | "forensics") => fs.readdir(derivedPath(workspace, area)).catch(() => [] as string[]);
 
-  it("stores the analysis, risk and forensics scan of sessions at least minBytes long, and an unchanged session is not read again", async () => {
+  it("stores the analysis, risk, chart and summary views and forensics scan of sessions at least minBytes long, and an unchanged session is not read again", async () => {
     const claude = path.join(home, "claude-warm");
     await fs.mkdir(path.join(claude, "-home-me-app"), { recursive: true });
     await fs.writeFile(path.join(claude, "-home-me-app", `${ID}.jsonl`), claudeLines(ID, "/home/me/app", 3));
@@ -98,9 +98,12 @@ describe("casefile prepare stores what a first session page reads (issue 29)", (
     const ctx = createCoreContext(workspace);
     await warmSessionPages(ctx, 0);
     const analysis = (await listed(workspace, "analysis")).sort();
-    expect(analysis).toHaveLength(2);
-    expect(analysis[0]).toMatch(/^app-[0-9a-f]{12}--S0001--10000\.json$/);
-    expect(analysis[1]).toMatch(/--S0001--risk\.json$/);
+    // The analysis, its risk, and the Analysis tab's first views of it (chart, summary of 50 rows).
+    expect(analysis).toHaveLength(4);
+    expect(analysis[0]).toMatch(/^app-[0-9a-f]{12}--S0001--10000\.chart\.json$/);
+    expect(analysis[1]).toMatch(/^app-[0-9a-f]{12}--S0001--10000\.json$/);
+    expect(analysis[2]).toMatch(/--S0001--10000\.summary-50\.json$/);
+    expect(analysis[3]).toMatch(/--S0001--risk\.json$/);
     expect((await listed(workspace, "forensics")).filter((n) => n.endsWith(".scan"))).toHaveLength(1);
 
     // Stored per file version: a second warm-up in a new process rewrites nothing.

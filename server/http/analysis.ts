@@ -7,7 +7,7 @@ import { errorResponse, jsonText } from "@/server/http/respond";
 
 type SessionParams = { params: Promise<{ projectKey: string; sessionRef: string }> };
 
-/** `GET /api/projects/<key>/sessions/<ref>/token-chart?threshold` → `read_token_chart` (door `ui`): what the Analysis tab's chart fetches after first paint. */
+/** `GET /api/projects/<key>/sessions/<ref>/token-chart?threshold` → `read_token_chart` (door `ui`): the chart's series over HTTP (the Analysis page itself reads the tool on the server). */
 export async function tokenChartHandler(request: Request, { params }: SessionParams): Promise<Response> {
   try {
     const { projectKey, sessionRef } = await params;

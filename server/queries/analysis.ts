@@ -3,7 +3,8 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
-import { readAnalysisSummaryTool, readChatExportTool } from "@/lib/analysis/tools";
+import type { TokenChartLoad } from "@/lib/analysis/schema";
+import { readAnalysisSummaryTool, readChatExportTool, readTokenChartTool } from "@/lib/analysis/tools";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { listSessionsTool } from "@/lib/catalog/tools";
 import { getCoreContext } from "@/server/core";
@@ -16,6 +17,22 @@ export const getAnalysisSummaryQuery = cache(async (projectKey: string, sessionR
   const result = await invokeToolForUi(getCoreContext(), readAnalysisSummaryTool, { project_key: projectKey, session_ref: sessionRef, rows: rows ?? undefined });
   if (result.status !== "ok") notFound();
   return result;
+});
+
+/**
+ * A session's token chart (`read_token_chart`), read with the Analysis page rather than fetched
+ * after hydration (issue 29: the chart's own request loaded a second route's modules on a cold
+ * server). Never rejects: an invalid input or a read error comes back as its message.
+ */
+export const getTokenChartQuery = cache(async (projectKey: string, sessionRef: string): Promise<TokenChartLoad> => {
+  try {
+    const result = await invokeToolForUi(getCoreContext(), readTokenChartTool, { project_key: projectKey, session_ref: sessionRef });
+    if (result.status !== "ok") return { ok: false, message: "errors" in result ? result.errors.map((e) => e.message).join("; ") : "unreadable session" };
+    const { status: _status, project_key: _key, session_ref: _ref, ...chart } = result;
+    return { ok: true, chart };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
 });
 
 /** A session's paired chat export (null when none), or the not-found page. */

@@ -46,9 +46,17 @@ describe("the server's syncs warm the pages of big sessions (issue 29)", () => {
     expect(sizes[0]!.size_bytes).toBeLessThan(4096);
     expect(sizes[1]!.size_bytes).toBeGreaterThanOrEqual(4096);
     const bigRef = sizes[1]!.session_ref;
-    // The catalog's risk pass stores every session's analysis and risk; the warm-up adds the big one's scan.
+    // The catalog's risk pass stores every session's analysis and risk; the warm-up adds the big one's
+    // Analysis tab views (token chart, first summary rows) and its scan.
     const analysis = await listed(workspace, "analysis");
-    expect(analysis.filter((n) => n.includes(`--${bigRef}--`)).sort()).toEqual([expect.stringMatching(/--10000\.json$/), expect.stringMatching(/--risk\.json$/)]);
+    expect(analysis.filter((n) => n.includes(`--${bigRef}--`)).sort()).toEqual([
+      expect.stringMatching(/--10000\.chart\.json$/),
+      expect.stringMatching(/--10000\.json$/),
+      expect.stringMatching(/--10000\.summary-50\.json$/),
+      expect.stringMatching(/--risk\.json$/),
+    ]);
+    const smallRef = sizes[0]!.session_ref;
+    expect(analysis.filter((n) => n.includes(`--${smallRef}--`)).sort()).toEqual([expect.stringMatching(/--10000\.json$/), expect.stringMatching(/--risk\.json$/)]);
     // Only the big session's scan (the small one is below warmMinBytes): its overview card is stored.
     const scans = (await listed(workspace, "forensics")).filter((n) => n.endsWith(".scan"));
     expect(scans).toHaveLength(1);

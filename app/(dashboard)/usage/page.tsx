@@ -72,12 +72,16 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
           <p className="text-sm text-danger">The filters were not accepted: dates are YYYY-MM-DD and the time zone an IANA name.</p>
         ) : (
           <>
-            <p className="text-xs text-muted">
+            {/* The pricing source is a long URL: it breaks anywhere rather than run off a phone's screen. */}
+            <p className="text-xs text-muted [overflow-wrap:anywhere]">
               {filters.project_key ? `Project ${filters.project_key}. ` : ""}Times in {chart.timezone}. Prices: {chart.pricing.source}, snapshot {chart.pricing.snapshot_date}
               {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
             </p>
             <UsageChart rows={chart.rows} />
-            <UsageTable rows={topRows(rows.rows)} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            {/* The table keeps its columns and scrolls sideways in its own box on a narrow screen; the page does not. */}
+            <div className="overflow-x-auto">
+              <UsageTable rows={topRows(rows.rows)} totals={rows.totals} keyLabel={table === "period" ? period : table} />
+            </div>
             {rows.rows.length > TABLE_MAX_ROWS && (
               <p className="text-xs text-muted" data-testid="usage-table-cut">
                 The {formatCount(TABLE_MAX_ROWS)} {table === "period" ? `${period}s` : `${table}s`} with the most tokens of {formatCount(rows.rows.length)}; the totals count them all. Narrow with the dates, the source or a project.
