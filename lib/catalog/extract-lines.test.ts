@@ -1,3 +1,4 @@
+// The catalog's line extraction read ahead on a worker: facts, positions and the half-written last line.
 import fs from "node:fs/promises";
 import path from "node:path";
 

@@ -1,5 +1,5 @@
 /** The skim's field plans: what to build of a line's values, and the registry of planned members the scanner's tape names. */
-import { grown } from "@/lib/jsonl/grown";
+import { grown } from "@/lib/columns/typed-columns";
 
 /** Plan: skip the value (its grammar checked, nothing built). */
 export const SKIP = 0;
