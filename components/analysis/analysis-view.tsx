@@ -40,10 +40,10 @@ type AnalysisViewProps = {
  * `TABLE_ROWS` rows unless `showAllRows` (`?rows=all`).
  */
 export function AnalysisView({ projectKey, sessionRef, summary, chart, counts, showAllRows = false }: AnalysisViewProps) {
-  const pending = (what: string) => <p className="rounded border border-line bg-surface px-4 py-3 text-sm text-muted">{what}</p>;
   return (
     <div className="flex flex-col gap-5">
-      <Suspense fallback={pending("Analysing the session…")}>
+      {/* The facts arrive after the chart: their placeholder keeps their height (two rows at desktop width), so the chart does not jump under the pointer. */}
+      <Suspense fallback={<p className="min-h-28 rounded border border-line bg-surface px-4 py-3 text-sm text-muted">Analysing the session…</p>}>
         <AnalysisFacts summary={summary} counts={counts} />
       </Suspense>
       <section aria-labelledby="chart-h" className="flex flex-col gap-2">
