@@ -9,8 +9,7 @@ import Database from "better-sqlite3";
 
 import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { processWide } from "@/lib/cache/process-wide";
-import { lineFacts } from "@/lib/catalog/extract";
-import { LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
+import { LineExtractor, LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
 import { RiskFill } from "@/lib/catalog/risk-fill";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
@@ -665,7 +664,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
   const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
   const offset = resumable ? at.indexed_bytes : 0;
-  let line = resumable ? at.indexed_lines : 0;
+  const line = resumable ? at.indexed_lines : 0;
   if (!resumable && !fresh) {
     atomically(db, () => {
       deleteSessionLines(db, sessionId);
@@ -678,68 +677,47 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
   const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
   const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
-  const extracted = offset === 0 && prefetched ? await prefetched : null;
-  // Extracted ahead from the file at its present size (else read below, as a grown file is).
-  if (extracted && extracted.size === st.size) {
-    const n = extracted.lines.length;
-    const headOfExtracted = (bytes: number) => sha256(extracted.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
-    for (let from = 0; from < n || from === 0; from += BATCH_LINES) {
+  // Writes extracted lines BATCH_LINES a transaction, each with the session's progress after its
+  // last line (the last one: after every line seen, blank ones at the end included).
+  const write = async (ex: ExtractedLines) => {
+    const n = ex.lines.length;
+    const headOf = (bytes: number) => sha256(ex.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
+    for (let from = 0; ; from += BATCH_LINES) {
       const to = Math.min(n, from + BATCH_LINES);
       atomically(db, () => {
         let errors = 0;
         for (let k = from; k < to; k++) {
-          const sessionLine = extracted.lines[k]!;
-          if (extracted.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), extracted.texts[k], sessionId, sessionLine);
-          for (const tool of extracted.tools[k]!) addTool.run(sessionId, tool);
-          for (const file of extracted.files[k]!) addFile.run(sessionId, file);
-          errors += extracted.errors[k]!;
+          const sessionLine = ex.lines[k]!;
+          if (ex.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), ex.texts[k], sessionId, sessionLine);
+          for (const tool of ex.tools[k]!) addTool.run(sessionId, tool);
+          for (const file of ex.files[k]!) addFile.run(sessionId, file);
+          errors += ex.errors[k]!;
         }
-        // The last batch stores the position after every whole line, blank ones at the end included.
-        const [bytes, lastLine] = to === n ? [extracted.consumed, extracted.lastLine] : [extracted.ends[to - 1]!, extracted.lines[to - 1]!];
-        progress.run(errors, bytes, lastLine, headOfExtracted(bytes), sessionId);
+        const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
+        progress.run(errors, bytes, lastLine, headOf(bytes), sessionId);
       });
-      if (to === n) break;
+      if (to === n) return;
       await commitIfDue(db);
     }
+  };
+  const extracted = offset === 0 && prefetched ? await prefetched : null;
+  // Extracted ahead from the file at its present size (else read here, as a grown file is).
+  if (extracted && extracted.size === st.size) {
+    await write(extracted);
     return extracted.lastLine;
   }
-  let batch: { text: string; line: number }[] = [];
-  let consumed = offset;
-  // Hashed from the first line's buffer when reading from the start, rather than read again.
-  let head: Buffer | null = offset === 0 ? null : fileHead;
-  const headOf = (bytes: number) => sha256((head ?? Buffer.alloc(0)).subarray(0, Math.min(HEAD_BYTES, bytes)));
-  const flush = () =>
-    atomically(db, () => {
-      let errors = 0;
-      for (const b of batch) {
-        const facts = lineFacts(b.text);
-        if (facts.text !== "") insertLine.run(lineRowid(sessionId, b.line), facts.text, sessionId, b.line);
-        for (const tool of facts.tools) addTool.run(sessionId, tool);
-        for (const file of facts.files) addFile.run(sessionId, file);
-        if (facts.error) errors += 1;
-      }
-      progress.run(errors, consumed, line, headOf(consumed), sessionId);
-      batch = [];
-    });
-  // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line too).
+  // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
+  // too), from where the index stopped; the head is hashed from the first read when from the start.
+  const lines = new LineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size);
   const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
   // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));
   for await (const l of streamLineBytes(filePath, { range, chunkBytes, headroomBytes: 1 << 16 })) {
-    if (head === null) head = Buffer.from(l.bytes.subarray(l.start, l.start + Math.min(HEAD_BYTES, st.size)));
-    // A last line still being written (no terminator yet) is indexed once it is whole.
-    if (l.end === l.next) break;
-    line = l.line;
-    const text = l.bytes.toString("utf8", l.start, l.end);
-    if (text.trim() !== "") batch.push({ text, line });
-    consumed += l.next - l.start;
-    if (batch.length >= BATCH_LINES) {
-      flush();
-      await commitIfDue(db);
-    }
+    if (!lines.push(l.line, l.bytes, l.start, l.end, l.next)) break;
+    if (lines.count >= BATCH_LINES) await write(lines.take());
   }
-  flush();
-  return line - (resumable ? at.indexed_lines : 0);
+  await write(lines.take());
+  return lines.lastLine - (resumable ? at.indexed_lines : 0);
 }
 
 /** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */

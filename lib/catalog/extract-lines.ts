@@ -29,35 +29,75 @@ export type ExtractedLines = {
 };
 
 /**
+ * Collects what the catalog indexes of a file's lines as they stream by (contract §1.6 lines from
+ * lib/jsonl/stream-line-bytes): the one extraction of the worker's whole-file pass and of the
+ * refresh's own streamed pass over a grown or large file. Starts after `lastLine` at byte
+ * `consumed`, with the file's `head` when already read (null: taken from line 1).
+ */
+export class LineExtractor {
+  private readonly rows = new Columns(LINE_COLUMNS, 64);
+  private texts: string[] = [];
+  private tools: string[][] = [];
+  private files: string[][] = [];
+
+  constructor(
+    public consumed: number,
+    public lastLine: number,
+    public head: Uint8Array | null,
+    private readonly headBytes: number,
+    private readonly size: number,
+  ) {}
+
+  /** Lines collected since the last {@link take}. */
+  get count(): number {
+    return this.rows.count;
+  }
+
+  /**
+   * Takes one physical line (its number, buffer, start, end without terminator, next line's
+   * start); false for a last line without its terminator, which is left for when it is whole.
+   */
+  push(line: number, bytes: Buffer, start: number, end: number, next: number): boolean {
+    if (this.head === null) this.head = Uint8Array.from(bytes.subarray(start, start + Math.min(this.headBytes, this.size)));
+    if (end === next) return false;
+    this.lastLine = line;
+    this.consumed += next - start;
+    const text = bytes.toString("utf8", start, end);
+    if (text.trim() === "") return true;
+    const facts = lineFacts(text);
+    const i = this.rows.add();
+    const c = this.rows.cols;
+    c.lines[i] = line;
+    c.errors[i] = facts.error ? 1 : 0;
+    c.ends[i] = this.consumed;
+    this.texts.push(facts.text);
+    this.tools.push(facts.tools);
+    this.files.push(facts.files);
+    return true;
+  }
+
+  /** The lines collected since the last call, with the position after every line seen so far. */
+  take(): ExtractedLines {
+    const out: ExtractedLines = { size: this.size, head: this.head ?? new Uint8Array(0), ...this.rows.take(), texts: this.texts, tools: this.tools, files: this.files, consumed: this.consumed, lastLine: this.lastLine };
+    this.texts = [];
+    this.tools = [];
+    this.files = [];
+    return out;
+  }
+}
+
+/**
  * The range-pool task (lib/jsonl/range-pool) behind {@link ExtractedLines}: reads bytes
  * `[0, range.endByte)` of `filePath` (the caller's stat of its size), `headBytes` the head kept.
  * @throws the fs error when the file cannot be read.
  */
 export async function extractFileLines(filePath: string, range: LineRange, headBytes: number): Promise<ExtractedLines> {
   const size = range.endByte;
-  const rows = new Columns(LINE_COLUMNS, size / 2048);
-  const out: ExtractedLines = { size, head: new Uint8Array(0), ...rows.take(), texts: [], tools: [], files: [], consumed: 0, lastLine: 0 };
-  if (size === 0) return out;
+  const lines = new LineExtractor(0, 0, null, headBytes, size);
+  if (size === 0) return lines.take();
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, size));
-  await forEachLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes, headroomBytes: 1 << 16 }, (line, bytes, start, end, next) => {
-    if (line === 1) out.head = Uint8Array.from(bytes.subarray(start, start + Math.min(headBytes, size)));
-    if (end === next) return false;
-    out.lastLine = line;
-    out.consumed += next - start;
-    const text = bytes.toString("utf8", start, end);
-    if (text.trim() === "") return true;
-    const facts = lineFacts(text);
-    const i = rows.add();
-    const c = rows.cols;
-    c.lines[i] = line;
-    c.errors[i] = facts.error ? 1 : 0;
-    c.ends[i] = out.consumed;
-    out.texts.push(facts.text);
-    out.tools.push(facts.tools);
-    out.files.push(facts.files);
-    return true;
-  });
-  return { ...out, ...rows.take() };
+  await forEachLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes, headroomBytes: 1 << 16 }, (line, bytes, start, end, next) => lines.push(line, bytes, start, end, next));
+  return lines.take();
 }
 
 /** The typed columns of {@link ExtractedLines}. */
