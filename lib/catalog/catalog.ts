@@ -225,11 +225,13 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
     const done = await refreshWhole(ctx);
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
     if (options.risk) {
-      const fill = new RiskFill();
+      // Its worker starts only when some small session's risk is stale (most syncs have none).
+      let fill: RiskFill | null = null;
+      const startFill = () => (fill ??= new RiskFill());
       try {
-        for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, fill));
+        for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, startFill));
       } finally {
-        await fill.close();
+        await (fill as RiskFill | null)?.close();
       }
     }
     return done;
@@ -737,7 +739,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
-async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: RiskFill): Promise<string[]> {
+async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: () => RiskFill): Promise<string[]> {
   const db = catalogDb(ctx);
   let stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
@@ -746,7 +748,7 @@ async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 1
   if (fill) {
     // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
     const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
-    await fill.map(ctx.workspaceRoot, small.map((s) => ({ project_key: project.projectKey, session_ref: s.session_ref })), (risk, i) => {
+    if (small.length > 0) await fill().map(ctx.workspaceRoot, small.map((s) => ({ project_key: project.projectKey, session_ref: s.session_ref })), (risk, i) => {
       if (risk) update.run(small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id);
     });
     const done = new Set(small);
