@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import { callToolHandler } from "@/server/http/tools";
@@ -94,6 +95,9 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
 
   it("search_sessions answers the same through every door (issue 25)", async () => {
     const input = { query: "message 1", project_key: TEST_PROJECT_KEY, limit: 5 };
+    // The index filled first (as the dashboard's watcher does): a one-shot CLI call fills it itself, a long-running door answers from it.
+    await refreshCatalog(createCoreContext(root));
+    await fillFullText(createCoreContext(root));
     const [cli, http, fromMcp] = await Promise.all([viaCli("search_sessions", input), viaHttp("search_sessions", input), viaMcp("search_sessions", input)]);
     expect(http.text).toBe(cli.text);
     expect(fromMcp.text).toBe(cli.text);

@@ -17,7 +17,7 @@ const field = "h-8 rounded border border-line-strong bg-surface px-2 text-sm";
  * The global search page (issue 25): a GET form with the query and the filters (project,
  * source, since/until, file touched, tool used, tool errors) and the ranked hits, each a
  * `project · session · line` link that opens the viewer at the line, with its snippet's
- * matches highlighted. Works without scripts.
+ * matches highlighted. While the index is still being filled, says how many sessions it covers. Works without scripts.
  */
 export function GlobalSearch({ params, result }: { params: GlobalSearchParams; result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string }[] } | null }) {
   const pageParams = (offset: number) => ({ ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== "offset").map(([k, v]) => [k, String(v)])), offset: String(offset) });
@@ -67,6 +67,11 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
         </ul>
       ) : (
         <>
+          {result.status === "indexing" && (
+            <p role="status" className="rounded border border-line bg-canvas px-3 py-2 text-sm text-ink">
+              Still indexing: {formatCount(result.coverage.sessions_indexed)} of {formatCount(result.coverage.sessions_total)} sessions are searchable so far, and the results below cover those. The rest is being indexed in the background; this page updates when it is done.
+            </p>
+          )}
           <p className="text-sm text-muted" aria-live="polite">
             {result.total === 0 ? "No matches." : `${formatCount(result.total)} matching line${result.total === 1 ? "" : "s"}, best first; showing ${formatCount(result.offset + 1)}–${formatCount(result.offset + result.hits.length)}.`}
           </p>

@@ -4,7 +4,8 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { catalogDb, closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { catalogDb, closeCatalog, fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema } from "@/lib/catalog/schema";
@@ -41,7 +42,13 @@ function dump(ctx: CoreContext) {
   };
 }
 
-/** A workspace synced from a copy of the corpus (Claude Code and Codex), its catalog built by the sync's refresh. */
+/** The catalog in step as the server keeps it: the rows refresh, then the full-text fill. */
+async function upToDate(ctx: CoreContext) {
+  const rows = await refreshCatalog(ctx);
+  return { ...rows, ...(await fillFullText(ctx)) };
+}
+
+/** A workspace synced from a copy of the corpus (Claude Code and Codex), its catalog built by the sync's refresh and fill. */
 async function corpusSetup() {
   const sources = await makeTempDir("casefile-catalog-src-");
   await fs.cp(CLAUDE, path.join(sources, "claude"), { recursive: true });
@@ -49,7 +56,7 @@ async function corpusSetup() {
   const root = await makeTempDir("casefile-catalog-ws-");
   const ctx = createCoreContext(root, { now: () => new Date("2026-11-28T00:00:00Z"), oneShot: true });
   await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
-  const first = await refreshCatalog(ctx);
+  const first = await upToDate(ctx);
   return { sources, root, ctx, first };
 }
 
@@ -65,19 +72,19 @@ async function allSessionLists(ctx: CoreContext, via: "catalog" | "files") {
 describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
   if (!HAS_SHARED) it.skip(SKIP_SHARED_MESSAGE, () => {});
 
-  it("a CLI prepare's refresh and the dashboard's list read fill one catalog at once: both finish, and it equals a rebuild", async () => {
+  it("a CLI prepare's refresh, the dashboard's list read and two full-text fills build one catalog at once: all finish, and it equals a rebuild", async () => {
     const { ctx } = await corpusSetup();
     const rebuilt = dump(ctx);
     closeCatalog(ctx);
     for (let round = 0; round < 3; round += 1) {
       await fs.rm(catalogPath(ctx.workspaceRoot), { force: true });
       // Through tsx, not bundled: better-sqlite3 finds its native addon from its own folder.
-      const runs = ["refresh", "lists"].map((mode) => startWorker("--import=tsx", ["lib/catalog/__fixtures__/catalog-worker.ts", mode, ctx.workspaceRoot]));
+      const runs = ["refresh", "lists", "fill", "fill"].map((mode) => startWorker("--import=tsx", ["lib/catalog/__fixtures__/catalog-worker.ts", mode, ctx.workspaceRoot]));
       for (const r of runs) await untilOutput(r, "ready");
       for (const r of runs) r.child.stdin!.end("go\n");
       const codes = await Promise.all(runs.map((r) => r.exit));
-      expect(runs.map((r) => r.stderr())).toEqual(["", ""]);
-      expect(codes).toEqual([0, 0]);
+      expect(runs.map((r) => r.stderr())).toEqual(["", "", "", ""]);
+      expect(codes).toEqual([0, 0, 0, 0]);
       expect(dump(ctx)).toEqual(rebuilt);
       closeCatalog(ctx);
     }
@@ -87,7 +94,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     const { sources, ctx, first } = await corpusSetup();
     expect(first.sessions_updated).toBeGreaterThan(10);
     expect(first.lines_indexed).toBeGreaterThan(1000);
-    expect(await refreshCatalog(ctx)).toMatchObject({ sessions_updated: 0, lines_indexed: 0 });
+    expect(await upToDate(ctx)).toMatchObject({ sessions_updated: 0, sessions_indexed: 0, lines_indexed: 0 });
 
     // Grow one Codex session by its own lines, and add a new Claude Code session.
     const codexFile = path.join(sources, "codex", "kvsankar__agent-history");
@@ -99,8 +106,9 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     const newId = "0c0ffee0-0000-4000-8000-000000000025";
     await fs.writeFile(path.join(spotter, `${newId}.jsonl`), text.replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${newId}"`));
     await syncWorkspace(ctx);
-    const step = await refreshCatalog(ctx);
+    const step = await upToDate(ctx);
     expect(step.sessions_updated).toBe(2);
+    expect(step.sessions_indexed).toBe(2);
     expect(step.lines_indexed).toBe(3 + text.split("\n").filter((l) => l !== "").length);
 
     const incremental = dump(ctx);
@@ -108,7 +116,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     const projectsBefore = await catalogProjects(ctx);
     closeCatalog(ctx);
     await fs.rm(catalogPath(ctx.workspaceRoot));
-    await refreshCatalog(ctx);
+    await upToDate(ctx);
     const rebuilt = dump(ctx);
     expect(rebuilt.lines.length).toBe(incremental.lines.length);
     expect(rebuilt).toEqual(incremental);
@@ -148,12 +156,12 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, fts_stamp = NULL WHERE id = ?").run(bytes, cut, s.id);
     // Lines are compared: a real cut leaves tool and error counts at the cut too, this imitation does not.
     const expectedLines = dump(ctx).lines.length;
-    await refreshCatalog(ctx);
+    await upToDate(ctx);
     const resumed = dump(ctx);
     expect(resumed.lines.length).toBeGreaterThan(expectedLines);
     closeCatalog(ctx);
     await fs.rm(catalogPath(ctx.workspaceRoot));
-    await refreshCatalog(ctx);
+    await upToDate(ctx);
     expect(dump(ctx).lines).toEqual(resumed.lines);
   }, 120_000);
 
@@ -202,6 +210,31 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     // A hit names its turn when the line lies inside one.
     const inTurn = (await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "phantom", limit: 200 }))).hits.find((h) => h.turn_ref !== null);
     expect(inTurn?.turn_ref).toMatch(/^T\d{4,}$/);
+  }, 120_000);
+
+  it("in a long-running process, a search answers from what is indexed and says so, while a worker fills the rest", async () => {
+    const { ctx } = await corpusSetup();
+    const complete = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "README.md", limit: 200 }));
+    expect(complete).toMatchObject({ status: "ok" });
+    expect(complete.coverage.sessions_indexed).toBe(complete.coverage.sessions_total);
+    // The dashboard after a prepare: rows only, no line indexed yet.
+    closeCatalog(ctx);
+    await fs.rm(catalogPath(ctx.workspaceRoot));
+    const server = createCoreContext(ctx.workspaceRoot, { now: ctx.now });
+    await refreshCatalog(server);
+    const early = await searchSessions(server, searchSessionsInputSchema.parse({ query: "README.md", limit: 200 }));
+    expect(early.status).toBe("indexing");
+    expect(early.coverage).toEqual({ sessions_indexed: 0, sessions_total: complete.coverage.sessions_total });
+    expect(early.total).toBe(0);
+    // The search asked for the fill; it runs on a worker thread with its own connection.
+    const filled = await requestFullTextFill(server.workspaceRoot);
+    expect(filled.lines_indexed).toBeGreaterThan(1000);
+    const late = await searchSessions(server, searchSessionsInputSchema.parse({ query: "README.md", limit: 200 }));
+    expect(late).toEqual(complete);
+    // Scoped coverage: one project's sessions only.
+    const key = late.hits[0]!.project_key;
+    const scoped = await searchSessions(server, searchSessionsInputSchema.parse({ query: "README.md", project_key: key }));
+    expect(scoped.coverage.sessions_total).toBe((await loadWorkspace(server)).projects.find((p) => p.projectKey === key)!.rows.length);
   }, 120_000);
 
   it("numbers hits by physical lines as the viewer does: a raw U+2028 inside a string ends a line (contract §1.6), and a half-written last line waits", async () => {

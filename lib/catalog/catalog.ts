@@ -11,6 +11,7 @@ import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/sessi
 import { processWide } from "@/lib/cache/process-wide";
 import { LineExtractor, LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
 import { RiskFill } from "@/lib/catalog/risk-fill";
+import { SqlWhere } from "@/lib/catalog/where";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
@@ -30,7 +31,7 @@ import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 8;
 /** SQLite's own wait for another process's lock, outside refresh transactions ({@link beginWrite}). */
 const BUSY_TIMEOUT_MS = 5_000;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
@@ -44,7 +45,7 @@ const SCHEMA = `
 CREATE TABLE projects (
   project_key TEXT PRIMARY KEY, ord INTEGER NOT NULL, project_label TEXT NOT NULL, index_stamp TEXT NOT NULL,
   session_count INTEGER NOT NULL, turn_count INTEGER NOT NULL, cwd TEXT, git_branch TEXT, broken_rows TEXT NOT NULL,
-  fts_stamp TEXT, coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
+  coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
   indexed_turns INTEGER NOT NULL DEFAULT 0, synthesis_complete INTEGER NOT NULL DEFAULT 0, has_envelope INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE sessions (
@@ -206,8 +207,8 @@ export function pricingStamp(ctx: CoreContext): string {
   return stampOf(pricingOverrideFile(ctx.workspaceRoot));
 }
 
-/** What a refresh did: sessions whose rows were (re)written, and lines added to the full-text index. */
-export type CatalogRefresh = { projects: number; sessions_updated: number; lines_indexed: number };
+/** What a refresh did: projects seen, sessions whose rows were (re)written. */
+export type CatalogRefresh = { projects: number; sessions_updated: number };
 
 /**
  * Brings the whole catalog in step with the workspace files (prepare, start-up sync, the
@@ -241,26 +242,89 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
 }
 
 function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
-  return serialized(ctx, () => withIndexLock(ctx, async () => {
+  return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
-    const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0, lines_indexed: 0 };
+    const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0 };
     const db = catalogDb(ctx);
     const keep = new Set(ws.projects.map((p) => p.projectKey));
     for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
       if (!keep.has(row.project_key)) dropProject(db, row.project_key);
     }
-    const prefetch = new LinePrefetch(HEAD_BYTES);
+    for (const [ord, project] of ws.projects.entries()) out.sessions_updated += await refreshProject(ctx, project, ord);
+    return out;
+  });
+}
+
+/** What a full-text fill did: sessions whose new lines it indexed, and how many lines. */
+export type FullTextFillResult = { sessions_indexed: number; lines_indexed: number };
+
+/**
+ * Brings the full-text index (`lines_fts`, with each session's tools, files and error count) in
+ * step with the session rows: every session whose file stamp differs from what was indexed has
+ * its new lines indexed (from where it stopped when the file only grew, else from the start).
+ * Run after a rows refresh: by the server in the background ({@link requestFullTextFill}, on a
+ * worker) and by a one-shot search before it answers. Holds the catalog's cross-process index
+ * lock, so two processes never index the same lines. A session dropped or replaced meanwhile by a
+ * rows refresh stops being indexed at its next batch (its rows go with it). `prefetch: false` (a
+ * fill already on a background worker): lines are extracted on this thread, not on a worker of its own.
+ * @throws AppError io_error when the index lock cannot be taken within 30 s; not_found | parse_error from the workspace loader.
+ */
+export function fillFullText(ctx: CoreContext, options: { prefetch?: boolean } = {}): Promise<FullTextFillResult> {
+  return serialized(ctx, () => withIndexLock(ctx, async () => {
+    const ws = await loadWorkspace(ctx);
+    const db = catalogDb(ctx);
+    const out: FullTextFillResult = { sessions_indexed: 0, lines_indexed: 0 };
+    const prefetch = options.prefetch === false ? null : new LinePrefetch(HEAD_BYTES);
     try {
-      for (const [ord, project] of ws.projects.entries()) {
-        const done = await refreshProject(ctx, project, ord, { fts: true, prefetch });
-        out.sessions_updated += done.sessions_updated;
-        out.lines_indexed += done.lines_indexed;
+      for (const project of ws.projects) {
+        const stale = stmt(db, "SELECT id, session_path, indexed_bytes FROM sessions WHERE project_key = ? AND missing = 0 AND file_stamp IS NOT NULL AND fts_stamp IS NOT file_stamp ORDER BY ord").all(project.projectKey) as { id: number; session_path: string; indexed_bytes: number }[];
+        if (stale.length === 0) continue;
+        // Sessions indexed from their first byte have their lines extracted on a worker a few sessions ahead.
+        const fileOf = (i: number) => path.join(project.dir, stale[i]!.session_path);
+        const ahead = (i: number) => {
+          if (i < stale.length && stale[i]!.indexed_bytes === 0) prefetch?.want(fileOf(i));
+        };
+        for (let k = 0; k < PREFETCH_AHEAD; k++) ahead(k);
+        await beginWrite(db);
+        try {
+          for (const [i, s] of stale.entries()) {
+            ahead(i + PREFETCH_AHEAD);
+            const file = fileOf(i);
+            const st = statSync(file, { throwIfNoEntry: false });
+            if (st?.isFile()) {
+              const lines = await indexLines(db, s.id, file, s.indexed_bytes === 0, prefetch?.take(file));
+              if (lines !== null) {
+                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(`${st.size}:${st.mtimeMs}`, s.id);
+                out.sessions_indexed += 1;
+                out.lines_indexed += lines;
+              }
+            }
+            prefetch?.drop(file);
+            await commitIfDue(db);
+          }
+          if (db.inTransaction) db.exec("COMMIT");
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw error;
+        } finally {
+          txStarted.delete(db);
+        }
       }
     } finally {
-      await prefetch.close();
+      await prefetch?.close();
     }
     return out;
   }));
+}
+
+/**
+ * How much of the workspace the full-text index covers: sessions (with a file) whose every line
+ * up to their present size is indexed, of all such sessions; `project_key` and `source` narrow both.
+ */
+export function fullTextCoverage(ctx: CoreContext, filter: { project_key?: string; source?: string } = {}): { sessions_indexed: number; sessions_total: number } {
+  const where = new SqlWhere(["missing = 0", "file_stamp IS NOT NULL"]).add("project_key = @project_key", "project_key", filter.project_key || undefined).add("source = @source", "source", filter.source || undefined);
+  const row = stmt(catalogDb(ctx), `SELECT count(*) AS total, coalesce(sum(fts_stamp IS file_stamp), 0) AS indexed FROM sessions WHERE ${where.sql}`).get(where.params) as { total: number; indexed: number };
+  return { sessions_indexed: row.indexed, sessions_total: row.total };
 }
 
 /**
@@ -274,36 +338,35 @@ function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Read path of the lists (list_projects, the home page): re-reads only projects whose index,
+ * Read path of the lists (list_projects, the home page, search): re-reads only projects whose index,
  * project.json, evidence folder or synthesis envelope moved since the catalog last saw them,
- * with O(projects) stats; a project new to the catalog is read whole. With `fts` (search), a
- * project whose lines were never indexed at its current index is indexed too; lines a session
- * gains without an index change are the sync's to index ({@link refreshCatalog}). While a
- * {@link refreshCatalog} is queued or running, a catalog that knows every project is read as it is.
+ * with O(projects) stats; a project new to the catalog is read whole. The full-text index is
+ * {@link fillFullText}'s. While a {@link refreshCatalog} is queued or running, a catalog that
+ * knows every project is read as it is.
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function ensureProjects(ctx: CoreContext, options: RefreshOptions = { fts: false }): Promise<void> {
+export async function ensureProjects(ctx: CoreContext): Promise<void> {
   // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
   // knows every project answers as it is rather than queue behind it: the refresh brings it in
   // step and the change feed tells the pages (issue 25: the server answers first).
-  if (syncing(ctx) && knowsEveryProject(ctx, await loadWorkspace(ctx), options)) return;
+  if (syncing(ctx) && knowsEveryProject(ctx, await loadWorkspace(ctx))) return;
   const run = async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
-    const stored = new Map((stmt(db, "SELECT project_key, ord, index_stamp, fts_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; fts_stamp: string | null; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const stored = new Map((stmt(db, "SELECT project_key, ord, index_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
     const keep = new Set(ws.projects.map((p) => p.projectKey));
     for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
     for (const [ord, project] of ws.projects.entries()) {
       const row = stored.get(project.projectKey);
       const indexStamp = projectIndexStamp(project);
-      if (!row || row.index_stamp !== indexStamp || (options.fts && row.fts_stamp !== indexStamp)) await refreshProject(ctx, project, ord, options);
+      if (!row || row.index_stamp !== indexStamp) await refreshProject(ctx, project, ord);
       else {
         if (row.ord !== ord) stmt(db, "UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
       }
     }
   };
-  return serialized(ctx, options.fts ? () => withIndexLock(ctx, run) : run);
+  return serialized(ctx, run);
 }
 
 /**
@@ -323,7 +386,7 @@ export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject):
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
-    await refreshProject(ctx, project, ord, { fts: false });
+    await refreshProject(ctx, project, ord);
     return refreshRisk(ctx, project);
   });
 }
@@ -333,11 +396,10 @@ function syncing(ctx: CoreContext): boolean {
   return (handles.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
 }
 
-/** Whether the catalog has a row for every project of the workspace (with `fts`, one whose lines were indexed at least once). */
-function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }, options: RefreshOptions): boolean {
-  const rows = stmt(catalogDb(ctx), "SELECT project_key, fts_stamp FROM projects").all() as { project_key: string; fts_stamp: string | null }[];
-  const known = new Map(rows.map((r) => [r.project_key, r.fts_stamp]));
-  return ws.projects.every((p) => known.has(p.projectKey) && (!options.fts || known.get(p.projectKey) !== null));
+/** Whether the catalog has a row for every project of the workspace. */
+function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }): boolean {
+  const known = new Set((stmt(catalogDb(ctx), "SELECT project_key FROM projects").all() as { project_key: string }[]).map((r) => r.project_key));
+  return ws.projects.every((p) => known.has(p.projectKey));
 }
 
 function projectIndexStamp(project: LoadedProject): string {
@@ -369,11 +431,15 @@ function dropSessionRows(db: Database.Database, id: number): void {
   stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(id);
 }
 
-type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; fts_stamp: string | null; status_recent: number };
+/** Forgets what the full-text index holds of a session (lines, tools, files, errors, progress): it is indexed again from the start. */
+function clearIndexed(db: Database.Database, id: number): void {
+  deleteSessionLines(db, id);
+  stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(id);
+  stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(id);
+  stmt(db, "UPDATE sessions SET error_count = 0, indexed_bytes = 0, indexed_lines = 0, head_sha = NULL, fts_stamp = NULL WHERE id = ?").run(id);
+}
 
-/** `fts`: also bring the full-text index in step (the sync's refresh); the read paths refresh rows only. */
-/** `fts`: index new lines too; `prefetch`: the refresh's extraction worker for sessions it indexes from the start. */
-export type RefreshOptions = { fts: boolean; prefetch?: LinePrefetch };
+type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number };
 
 /** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
 const BACKGROUND_RISK_WORKERS = 2;
@@ -389,12 +455,12 @@ const txStarted = new WeakMap<Database.Database, number>();
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
-async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number): Promise<number> {
   const db = catalogDb(ctx);
-  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, options);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord);
   await beginWrite(db);
   try {
-    const done = await refreshProjectRows(ctx, project, ord, options);
+    const done = await refreshProjectRows(ctx, project, ord);
     if (db.inTransaction) db.exec("COMMIT");
     return done;
   } catch (error) {
@@ -468,14 +534,15 @@ async function commitIfDue(db: Database.Database): Promise<void> {
   await beginWrite(db);
 }
 
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, options: RefreshOptions): Promise<{ sessions_updated: number; lines_indexed: number }> {
+/** Brings one project's rows in step; returns how many session rows were (re)written. */
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number): Promise<number> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
   if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
-    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.fts_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
+    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
   const refs = new Set(project.rows.map((r) => r.session_ref));
   for (const [ref, row] of stored) {
@@ -486,27 +553,14 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
     });
   }
   let sessionsUpdated = 0;
-  let linesIndexed = 0;
-  // Sessions new to the catalog are read from their first byte: their lines are extracted on a
-  // worker a few sessions ahead while this thread writes (the others stream their new lines here).
-  const ahead = (i: number) => {
-    const next = project.rows[i];
-    if (options.fts && options.prefetch && next && !stored.has(next.session_ref)) options.prefetch.want(path.join(project.dir, next.session_path));
-  };
-  for (let k = 0; k < PREFETCH_AHEAD; k++) ahead(k);
   for (const [i, row] of project.rows.entries()) {
-    ahead(i + PREFETCH_AHEAD);
-    const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
-    options.prefetch?.drop(path.join(project.dir, row.session_path));
+    if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref))) sessionsUpdated += 1;
     await commitIfDue(db);
-    if (done.updated) sessionsUpdated += 1;
-    linesIndexed += done.lines;
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
-  if (options.fts) stmt(db, "UPDATE projects SET fts_stamp = ? WHERE project_key = ?").run(indexStamp, project.projectKey);
   await refreshCoverage(ctx, project, indexStamp);
-  return { sessions_updated: sessionsUpdated, lines_indexed: linesIndexed };
+  return sessionsUpdated;
 }
 
 /** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
@@ -544,8 +598,11 @@ function turnsSig(row: IndexRow): string {
   return [...row.turns].sort((a, b) => a.turn_start_line - b.turn_start_line).map((t) => `${t.turn_ref}:${t.turn_start_line}:${t.turn_end_line}`).join(",");
 }
 
-/** Rewrites one session's rows when its file or index row changed; indexes only the lines it gained. */
-async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, options: RefreshOptions): Promise<{ updated: boolean; lines: number }> {
+/**
+ * Rewrites one session's rows when its file or index row changed (its lines are {@link fillFullText}'s
+ * to index); returns whether anything was written.
+ */
+async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined): Promise<boolean> {
   const db = catalogDb(ctx);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
@@ -563,15 +620,14 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   const sameIdentity = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path;
   const sameTurns = stored && (stored.turns_sig ?? "") === turnsSig(row);
   const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;
-  const ftsFresh = !options.fts || (sameIdentity && stored.fts_stamp === fileStamp);
-  if (rowsFresh && ftsFresh) {
+  if (rowsFresh) {
     stmt(db, "UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
     // "active because recent" expires with the clock, not with the file: recheck only that.
-    if (stored.status_recent === 0 || filePath === null) return { updated: false, lines: 0 };
+    if (stored.status_recent === 0 || filePath === null) return false;
     const summary = await getSessionSummary(ctx, { project, row, filePath });
     const recent = mayBeRecent(ctx, summary.status, summary.ended_at);
     const changed = stmt(db, "UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
-    return { updated: changed > 0, lines: 0 };
+    return changed > 0;
   }
   let id = stored?.id;
   if (stored && !sameIdentity) {
@@ -581,14 +637,10 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     });
     id = undefined;
   }
-  // A session row made now has no full-text, tool or file rows to clear.
-  let fresh = false;
   if (id === undefined) {
     const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length);
-    fresh = made.changes === 1;
-    // Else another process made the row between two of this refresh's transactions (and may be
-    // indexing its lines): its rows stay, and the stored progress says what is indexed.
-    id = fresh ? Number(made.lastInsertRowid) : (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
+    // Else another process made the row between two of this refresh's transactions: its rows stay.
+    id = made.changes === 1 ? Number(made.lastInsertRowid) : (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
   }
   const sessionId = id;
   atomically(db, () => {
@@ -597,18 +649,14 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
   });
   if (fileStamp === null || filePath === null) {
+    // A session whose file is gone has no lines to find.
+    atomically(db, () => clearIndexed(db, sessionId));
     stmt(db, 
       "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, usage_buckets = NULL, usage_last_ms = NULL, usage_stamp = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
-    return { updated: true, lines: 0 };
+    return true;
   }
   const session: ResolvedSession = { project, row, filePath };
-  let lines = 0;
-  if (!ftsFresh) {
-    lines = await indexLines(db, sessionId, filePath, fresh, options.prefetch?.take(path.join(project.dir, row.session_path)));
-    stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
-  }
-  if (rowsFresh) return { updated: false, lines };
   const summary = await getSessionSummary(ctx, session);
   const tokens = await sessionTokenTotals(ctx, session);
   stmt(db, 
@@ -639,7 +687,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     recent: mayBeRecent(ctx, summary.status, summary.ended_at),
     last_response_preview: summary.last_response_preview,
   });
-  return { updated: true, lines };
+  return true;
 }
 
 /**
@@ -657,46 +705,47 @@ function mayBeRecent(ctx: CoreContext, status: string | null, endedAt: string | 
  * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
  * a line still being written is taken when it ends. Tools, files and errors are counted with it.
  * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
- * a commit or a crash cuts, the next run resumes exactly after the last stored line.
+ * a commit or a crash cuts, the next run resumes exactly after the last stored line. Returns the
+ * lines added, or null when the session's row went away (a rows refresh dropped it between two
+ * transactions): nothing more is written for it.
  */
-async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean, prefetched?: Promise<ExtractedLines | null>): Promise<number> {
-  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null };
+async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
+  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null } | undefined;
+  if (!at) return null;
   const st = await fs.stat(filePath);
   // The file's head as it is now: it must hash as stored for the file to have only grown.
   const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
   const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
   const offset = resumable ? at.indexed_bytes : 0;
   const line = resumable ? at.indexed_lines : 0;
-  if (!resumable && !fresh) {
-    atomically(db, () => {
-      deleteSessionLines(db, sessionId);
-      stmt(db, "DELETE FROM session_tools WHERE session_id = ?").run(sessionId);
-      stmt(db, "DELETE FROM session_files WHERE session_id = ?").run(sessionId);
-      stmt(db, "UPDATE sessions SET error_count = 0, indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = ?").run(sessionId);
-    });
-  }
+  if (!resumable && !fresh) atomically(db, () => clearIndexed(db, sessionId));
   const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
   const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
   const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
   const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
   // Writes extracted lines BATCH_LINES a transaction, each with the session's progress after its
   // last line (the last one: after every line seen, blank ones at the end included).
+  let gone = false;
   const write = async (ex: ExtractedLines) => {
     const n = ex.lines.length;
     const headOf = (bytes: number) => sha256(ex.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
-    for (let from = 0; ; from += BATCH_LINES) {
+    for (let from = 0; !gone; from += BATCH_LINES) {
       const to = Math.min(n, from + BATCH_LINES);
       atomically(db, () => {
         let errors = 0;
+        for (let k = from; k < to; k++) errors += ex.errors[k]!;
+        const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
+        // The progress first, in the batch's transaction: no row means the session was dropped.
+        if (progress.run(errors, bytes, lastLine, headOf(bytes), sessionId).changes === 0) {
+          gone = true;
+          return;
+        }
         for (let k = from; k < to; k++) {
           const sessionLine = ex.lines[k]!;
           if (ex.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), ex.texts[k], sessionId, sessionLine);
           for (const tool of ex.tools[k]!) addTool.run(sessionId, tool);
           for (const file of ex.files[k]!) addFile.run(sessionId, file);
-          errors += ex.errors[k]!;
         }
-        const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
-        progress.run(errors, bytes, lastLine, headOf(bytes), sessionId);
       });
       if (to === n) return;
       await commitIfDue(db);
@@ -706,7 +755,7 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   // Extracted ahead from the file at its present size (else read here, as a grown file is).
   if (extracted && extracted.size === st.size) {
     await write(extracted);
-    return extracted.lastLine;
+    return gone ? null : extracted.lastLine;
   }
   // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
   // too), from where the index stopped; the head is hashed from the first read when from the start.
@@ -717,9 +766,10 @@ async function indexLines(db: Database.Database, sessionId: number, filePath: st
   for await (const l of streamLineBytes(filePath, { range, chunkBytes, headroomBytes: 1 << 16 })) {
     if (!lines.push(l.line, l.bytes, l.start, l.end, l.next)) break;
     if (lines.count >= BATCH_LINES) await write(lines.take());
+    if (gone) return null;
   }
   await write(lines.take());
-  return lines.lastLine - (resumable ? at.indexed_lines : 0);
+  return gone ? null : lines.lastLine - (resumable ? at.indexed_lines : 0);
 }
 
 /** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */

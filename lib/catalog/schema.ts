@@ -24,7 +24,16 @@ export type SearchSessionsInput = z.infer<typeof searchSessionsInputSchema>;
 
 /** One hit: a line of a session; `snippet` marks the matches with `[[` and `]]`. */
 export type SearchHit = { project_key: string; session_ref: string; session_id: string; line_number: number; turn_ref: string | null; snippet: string; score: number };
-export type SearchSessionsResult = { status: "ok"; total: number; offset: number; limit: number; hits: SearchHit[] };
+/**
+ * How much the full-text index covers of the sessions searched (narrowed by `project_key` and
+ * `source`): sessions whose lines are all indexed, of all sessions with a file.
+ */
+export type SearchCoverage = { sessions_indexed: number; sessions_total: number };
+/**
+ * A page of hits. `status` is `indexing` while the index is still being filled (a new or grown
+ * workspace, in the background): the hits are then those of the `coverage.sessions_indexed` sessions indexed so far.
+ */
+export type SearchSessionsResult = { status: "ok" | "indexing"; total: number; offset: number; limit: number; coverage: SearchCoverage; hits: SearchHit[] };
 
 /** Marks around a match in a snippet (plain text: the dashboard renders them as highlights). */
 export const HIT_OPEN = "[[";

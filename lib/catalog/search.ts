@@ -1,6 +1,7 @@
 // search_sessions: ranked full-text search over every session's lines, through the catalog's FTS5 trigram index.
 
-import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
+import { catalogDb, ensureProjects, fillFullText, fullTextCoverage } from "@/lib/catalog/catalog";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -9,12 +10,22 @@ import { SqlWhere } from "@/lib/catalog/where";
  * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
  * tool results), best first (BM25; ties by project, session, line), with the session filters.
  * `total` counts every matching line; `session_id` is the source's session id; `turn_ref` the
- * indexed turn holding the line, null outside every turn. The catalog is brought in step with
- * moved projects first (stats only).
+ * indexed turn holding the line, null outside every turn. The catalog's rows are brought in step
+ * with moved projects first (stats only). Lines not yet indexed: a one-shot process (the CLI)
+ * indexes them before it answers; a long-running one (the dashboard, the MCP server) answers from
+ * what is indexed, says so (`status: "indexing"`, `coverage`), and has the rest indexed in the background.
  * @throws AppError not_found | parse_error when the workspace cannot be loaded.
  */
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
-  await ensureProjects(ctx, { fts: true });
+  await ensureProjects(ctx);
+  const scope = { project_key: input.project_key, source: input.source };
+  let coverage = fullTextCoverage(ctx, scope);
+  if (coverage.sessions_indexed < coverage.sessions_total) {
+    if (ctx.oneShot) {
+      await fillFullText(ctx);
+      coverage = fullTextCoverage(ctx, scope);
+    } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
+  }
   const db = catalogDb(ctx);
   const where = new SqlWhere(["lines_fts MATCH @match"], { match: `"${input.query.replaceAll('"', '""')}"` })
     .add("s.project_key = @project_key", "project_key", input.project_key || undefined)
@@ -58,7 +69,7 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     // BM25 is lower-is-better and negative; the score is its negation, higher is better.
     score: Math.round(-r.rank * 1000) / 1000,
   }));
-  return { status: "ok", total, offset: input.offset, limit: input.limit, hits };
+  return { status: coverage.sessions_indexed < coverage.sessions_total ? "indexing" : "ok", total, offset: input.offset, limit: input.limit, coverage, hits };
 }
 
 /** One hit of a page: FTS rowid, BM25 rank (lower is better), session row id, project key, session ref, source session id, line number, and the total of hits. */

@@ -1,5 +1,6 @@
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { refreshCatalog } from "@/lib/catalog/catalog";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { warmSessionPages } from "@/lib/catalog/warm";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { createCoreContext, stderrLogger, type CoreContext } from "@/lib/context";
@@ -86,9 +87,17 @@ export function followSyncs(ctx: CoreContext, options: FollowSyncsOptions = {}):
     }
     // Pages read while the refresh ran were answered from the catalog as it was: they refetch now.
     const first = !catalogInStep;
-    if (refresh.sessions_updated > 0 || refresh.lines_indexed > 0 || first) getChangeFeed(ctx.workspaceRoot).announce();
+    if (refresh.sessions_updated > 0 || first) getChangeFeed(ctx.workspaceRoot).announce();
     catalogInStep = true;
+    // The full-text index follows the rows, on a background worker; a search meanwhile says how much it covers.
+    const filled = requestFullTextFill(ctx.workspaceRoot).then(
+      (fill) => {
+        if (fill.lines_indexed > 0) getChangeFeed(ctx.workspaceRoot).announce();
+      },
+      (error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${describe(error)}`),
+    );
     if (first || refresh.sessions_updated > 0) await warm();
+    await filled;
   };
 }
 
