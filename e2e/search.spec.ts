@@ -14,6 +14,12 @@ test.describe("search across every session (issue 25)", () => {
     const search = new SearchPage(page);
     await homePage.goto();
     await search.searchFromHeader(PHRASE.text);
+    // Right after start the server may still be filling the index in the background: the page says
+    // so and updates when it is done (a reload covers a fill that ended before the page listened).
+    await expect(async () => {
+      if ((await search.indexingNote().count()) > 0) await page.reload();
+      await expect(search.indexingNote()).toHaveCount(0, { timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
     await expect(search.results()).toBeVisible();
     await expect(search.highlights().first()).toHaveText(new RegExp(PHRASE.text, "i"));
     const hit = search.hitLinks().filter({ hasText: new RegExp(`^${LONG_SESSION.projectLabel}-[0-9a-f]+ · S\\d+(?: · T\\d+)? · line ${PHRASE.line}$`) }).first();

@@ -28,6 +28,11 @@ export class SearchPage {
     return this.results().locator("mark");
   }
 
+  /** The note shown while the full-text index is still being filled in the background. */
+  indexingNote() {
+    return this.page.getByRole("status").filter({ hasText: "Still indexing" });
+  }
+
   /** The global search page's form: the query box and its filters. */
   form() {
     return this.page.getByRole("search").filter({ has: this.page.getByLabel("Search query") });
