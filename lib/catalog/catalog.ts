@@ -211,19 +211,21 @@ export function pricingStamp(ctx: CoreContext): string {
 export type CatalogRefresh = { projects: number; sessions_updated: number };
 
 /**
- * Brings the whole catalog in step with the workspace files (prepare, start-up sync, the
+ * Brings the whole catalog's rows in step with the workspace files (prepare, start-up sync, the
  * watcher): projects whose index moved are re-read, and every session whose file changed (size,
- * mtime) has its row rewritten and, when it grew, only its new lines indexed; unchanged sessions
- * cost one stat. Projects gone from the workspace are dropped. With `risk` (the server's
+ * mtime) has its row rewritten; unchanged sessions cost one stat. Projects gone from the
+ * workspace are dropped. The full-text index is {@link fillFullText}'s (`afterRows` is called
+ * once the rows are written: the server starts its fill there). With `risk` (the server's
  * watcher, in the background), seed 003 risk is filled in for every session whose stored risk is
  * older than its file, so a project page never waits on it (list_sessions computes it otherwise).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean } = {}): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void } = {}): Promise<CatalogRefresh> {
   const h = handle(ctx);
   h.syncing += 1;
   try {
     const done = await refreshWhole(ctx);
+    options.afterRows?.();
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
     if (options.risk) {
       // Its worker starts only when some small session's risk is stale (most syncs have none).

@@ -78,24 +78,28 @@ export function followSyncs(ctx: CoreContext, options: FollowSyncsOptions = {}):
     // The catalog follows every sync (issue 25): only sessions whose files moved are re-read.
     if (s.unchanged && catalogInStep) return;
     let refresh;
+    // The full-text index follows the rows, on a background worker, while risk is filled; a search meanwhile says how much it covers.
+    let filled: Promise<void> = Promise.resolve();
+    const fill = () => {
+      filled = requestFullTextFill(ctx.workspaceRoot).then(
+        (done) => {
+          if (done.lines_indexed > 0) getChangeFeed(ctx.workspaceRoot).announce();
+        },
+        (error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${describe(error)}`),
+      );
+    };
     try {
       // Risk too: computed here in the background, a project page never waits on it.
-      refresh = await refreshCatalog(ctx, { risk: true });
+      refresh = await refreshCatalog(ctx, { risk: true, afterRows: fill });
     } catch (error) {
       ctx.log.warn(`[casefile] catalog refresh failed: ${describe(error)}`);
+      await filled;
       return;
     }
     // Pages read while the refresh ran were answered from the catalog as it was: they refetch now.
     const first = !catalogInStep;
     if (refresh.sessions_updated > 0 || first) getChangeFeed(ctx.workspaceRoot).announce();
     catalogInStep = true;
-    // The full-text index follows the rows, on a background worker; a search meanwhile says how much it covers.
-    const filled = requestFullTextFill(ctx.workspaceRoot).then(
-      (fill) => {
-        if (fill.lines_indexed > 0) getChangeFeed(ctx.workspaceRoot).announce();
-      },
-      (error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${describe(error)}`),
-    );
     if (first || refresh.sessions_updated > 0) await warm();
     await filled;
   };
