@@ -7,6 +7,8 @@ import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { editSources, readSources } from "@/lib/workspace/sources";
 import { syncOnStart } from "@/server/cli/serve-command";
+import { catalogDb, closeCatalog } from "@/lib/catalog/catalog";
+import { createCoreContext } from "@/lib/context";
 
 const saved = { HOME: process.env.HOME, CODEX_HOME: process.env.CODEX_HOME };
 let home = "";
@@ -55,6 +57,10 @@ describe("npm start syncs on every start (issue 12, items 1 and 2)", () => {
     const key = (await fs.readdir(path.join(workspace, "projects")))[0]!;
     const rows = (await fs.readFile(path.join(workspace, "projects", key, "sessions.index.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { session_ref: string; source_session_id: string });
     expect(rows.map((r) => [r.session_ref, r.source_session_id])).toEqual([["S0001", ID(1)], ["S0002", ID(2)]]);
+    // The catalog's rows are written before the server starts: its first pages know both sessions.
+    const ctx = createCoreContext(workspace);
+    expect((catalogDb(ctx).prepare("SELECT session_ref, turn_count FROM sessions ORDER BY session_ref").all() as { session_ref: string }[]).map((r) => r.session_ref)).toEqual(["S0001", "S0002"]);
+    closeCatalog(ctx);
     expect(await syncOnStart(workspace)).toMatch(/^0 source file\(s\) read/m);
   });
 
