@@ -23,6 +23,7 @@ import { SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
@@ -220,11 +221,11 @@ export type CatalogRefresh = { projects: number; sessions_updated: number };
  * older than its file, so a project page never waits on it (list_sessions computes it otherwise).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void } = {}): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void; onProgress?: PlanProgress } = {}): Promise<CatalogRefresh> {
   const h = handle(ctx);
   h.syncing += 1;
   try {
-    const done = await refreshWhole(ctx);
+    const done = await refreshWhole(ctx, options.onProgress);
     options.afterRows?.();
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
     if (options.risk) {
@@ -243,7 +244,8 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
   }
 }
 
-function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
+/** `onProgress(done, total, label)`: sessions looked at of the workspace's, the project's label. */
+function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress): Promise<CatalogRefresh> {
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0 };
@@ -252,7 +254,12 @@ function refreshWhole(ctx: CoreContext): Promise<CatalogRefresh> {
     for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
       if (!keep.has(row.project_key)) dropProject(db, row.project_key);
     }
-    for (const [ord, project] of ws.projects.entries()) out.sessions_updated += await refreshProject(ctx, project, ord);
+    const total = ws.projects.reduce((n, p) => n + p.rows.length, 0);
+    let done = 0;
+    for (const [ord, project] of ws.projects.entries()) {
+      const tick = onProgress ? () => onProgress(++done, total, project.projectLabel) : undefined;
+      out.sessions_updated += await refreshProject(ctx, project, ord, tick);
+    }
     return out;
   });
 }
@@ -457,12 +464,12 @@ const txStarted = new WeakMap<Database.Database, number>();
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
-async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number): Promise<number> {
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void): Promise<number> {
   const db = catalogDb(ctx);
-  if (db.inTransaction) return refreshProjectRows(ctx, project, ord);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick);
   await beginWrite(db);
   try {
-    const done = await refreshProjectRows(ctx, project, ord);
+    const done = await refreshProjectRows(ctx, project, ord, tick);
     if (db.inTransaction) db.exec("COMMIT");
     return done;
   } catch (error) {
@@ -536,8 +543,8 @@ async function commitIfDue(db: Database.Database): Promise<void> {
   await beginWrite(db);
 }
 
-/** Brings one project's rows in step; returns how many session rows were (re)written. */
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number): Promise<number> {
+/** Brings one project's rows in step; returns how many session rows were (re)written. `tick` is called after each session. */
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void): Promise<number> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
@@ -557,6 +564,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   let sessionsUpdated = 0;
   for (const [i, row] of project.rows.entries()) {
     if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref))) sessionsUpdated += 1;
+    tick?.();
     await commitIfDue(db);
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.

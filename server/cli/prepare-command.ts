@@ -79,6 +79,8 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
       bar.start(total, done, { label });
       started = true;
     }
+    // The catalog's phase counts sessions, not source files.
+    if (bar.getTotal() !== total) bar.setTotal(total);
     bar.update(done, { label: label.slice(0, 40) });
   };
   // All time (the default) goes through the sync, which records the roots as the workspace's
@@ -88,8 +90,9 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
     flags.date || flags.timezone
       ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
       : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
-  // The catalog and its full-text index are built with the workspace (issue 25), incrementally.
-  await refreshCatalog(ctx);
+  // The catalog's rows are written with the workspace (issue 25), incrementally; the full-text
+  // index is filled by the dashboard in the background (a one-shot search fills it first).
+  await refreshCatalog(ctx, { onProgress: (done, total, label) => onProgress(done, total, `catalog ${label}`) });
   await warmSessionPages(ctx, RISK_WAIT_MAX_BYTES);
   bar?.stop();
   // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.
