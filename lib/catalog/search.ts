@@ -22,6 +22,7 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
   let coverage = fullTextCoverage(ctx, scope);
   if (coverage.sessions_indexed < coverage.sessions_total) {
     if (ctx.oneShot) {
+      ctx.log.info(`[casefile] indexing ${coverage.sessions_total - coverage.sessions_indexed} session(s) for full-text search first (the dashboard does this in the background)`);
       await fillFullText(ctx);
       coverage = fullTextCoverage(ctx, scope);
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
