@@ -11,6 +11,7 @@ import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/sessi
 import { processWide } from "@/lib/cache/process-wide";
 import { LineExtractor, LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
 import { RiskFill } from "@/lib/catalog/risk-fill";
+import { readRowFacts, ROW_FACTS_MIN_SESSIONS, RowFactsAhead, type RowFacts } from "@/lib/catalog/row-facts";
 import { SqlWhere } from "@/lib/catalog/where";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
@@ -27,9 +28,6 @@ import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
-import { BUCKET_MS } from "@/lib/usage/session-usage";
-import { readSessionUsage } from "@/lib/workspace/session-usage";
-import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
 const SCHEMA_VERSION = 8;
@@ -174,38 +172,6 @@ function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
   const run = h.queue.then(fn, fn);
   h.queue = run.catch(() => undefined);
   return run;
-}
-
-/** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
-export type SessionUsageFacts = {
-  output_tokens: number | null;
-  total_tokens: number | null;
-  cost_usd: number | null;
-  /** The session's usage buckets (lib/usage), JSON; a bucket without a time has `startMs: null`. */
-  usage_buckets: string;
-  /** End of the session's last timed bucket (epoch ms), null when none is timed. */
-  usage_last_ms: number | null;
-  /** {@link pricingStamp} the costs were computed with. */
-  usage_stamp: string;
-};
-
-/**
- * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
- * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
- * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
- */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
-  const stamp = pricingStamp(ctx);
-  const { totals, buckets } = await readSessionUsage(ctx, session);
-  const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
-  const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
-  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
-  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd, ...facts };
-}
-
-/** The workspace's price override file's stamp (`-` when absent): costs computed under another stamp are recomputed. */
-export function pricingStamp(ctx: CoreContext): string {
-  return stampOf(pricingOverrideFile(ctx.workspaceRoot));
 }
 
 /** What a refresh did: projects seen, sessions whose rows were (re)written. */
@@ -562,10 +528,21 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
     });
   }
   let sessionsUpdated = 0;
-  for (const [i, row] of project.rows.entries()) {
-    if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref))) sessionsUpdated += 1;
-    tick?.();
-    await commitIfDue(db);
+  // Sessions new to the catalog or whose file moved have their row facts read ahead, on a worker
+  // beside this thread, while this thread writes the rows.
+  const moved = project.rows.filter((row) => {
+    const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
+    return stored.get(row.session_ref)?.file_stamp !== (st ? `${st.size}:${st.mtimeMs}` : null);
+  });
+  const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((r) => ({ project_key: project.projectKey, session_ref: r.session_ref }))) : null;
+  try {
+    for (const [i, row] of project.rows.entries()) {
+      if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref))) sessionsUpdated += 1;
+      tick?.();
+      await commitIfDue(db);
+    }
+  } finally {
+    await ahead?.close();
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
@@ -612,7 +589,7 @@ function turnsSig(row: IndexRow): string {
  * Rewrites one session's rows when its file or index row changed (its lines are {@link fillFullText}'s
  * to index); returns whether anything was written.
  */
-async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined): Promise<boolean> {
+async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>): Promise<boolean> {
   const db = catalogDb(ctx);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
@@ -667,8 +644,9 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     return true;
   }
   const session: ResolvedSession = { project, row, filePath };
-  const summary = await getSessionSummary(ctx, session);
-  const tokens = await sessionTokenTotals(ctx, session);
+  // Facts read ahead serve when they were read from this file at this version.
+  const ready = (await early) ?? null;
+  const { summary, tokens } = ready && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,

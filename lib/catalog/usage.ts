@@ -1,6 +1,7 @@
 // get_usage from the catalog (issue 25): the usage buckets every session's row keeps, grouped by lib/usage's report, in O(rows), not O(bytes).
 
-import { catalogDb, ensureProjects, pricingStamp, sessionTokenTotals } from "@/lib/catalog/catalog";
+import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
+import { pricingStamp, sessionTokenTotals } from "@/lib/catalog/row-facts";
 import type { CoreContext } from "@/lib/context";
 import type { GetUsageResult } from "@/lib/forensics/usage-tool";
 import { resolveInside } from "@/lib/fs/paths";

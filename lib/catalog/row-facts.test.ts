@@ -1,0 +1,37 @@
+/** The catalog's row facts read ahead on a worker equal those read on this thread (issue 25). */
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { readRowFacts, RowFactsAhead } from "@/lib/catalog/row-facts";
+import { createCoreContext } from "@/lib/context";
+import { resolveInside } from "@/lib/fs/paths";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { syncWorkspace } from "@/lib/workspace/sync";
+
+describe.skipIf(!HAS_SHARED)("row facts read ahead", () => {
+  if (!HAS_SHARED) it.skip(SKIP_SHARED_MESSAGE, () => {});
+
+  it("gives every corpus session the facts this thread reads, in order, and null for a session that is not there", async () => {
+    const root = await makeTempDir("casefile-row-facts-");
+    const ctx = createCoreContext(root, { oneShot: true });
+    await syncWorkspace(ctx, { sources: { claude: [path.join(SHARED_DIR, "corpus", "claude-code")], codex: [path.join(SHARED_DIR, "corpus", "codex")], demo: false } });
+    const ws = await loadWorkspace(ctx);
+    const sessions = ws.projects.flatMap((p) => p.rows.map((r) => ({ row: r, project_key: p.projectKey, session_ref: r.session_ref })));
+    expect(sessions.length).toBeGreaterThan(10);
+    const ahead = new RowFactsAhead(root, [...sessions.map((s) => ({ project_key: s.project_key, session_ref: s.session_ref })), { project_key: ws.projects[0]!.projectKey, session_ref: "S9999" }]);
+    try {
+      for (const s of sessions) {
+        const project = ws.projects.find((p) => p.projectKey === s.project_key)!;
+        // The path as the catalog's refresh resolves it: the facts serve only for that same path.
+        const here = await readRowFacts(ctx, { project, row: s.row, filePath: await resolveInside(project.dir, s.row.session_path) });
+        expect(await ahead.get(s.project_key, s.session_ref), `${s.project_key}/${s.session_ref}`).toEqual(here);
+      }
+      expect(await ahead.get(ws.projects[0]!.projectKey, "S9999")).toBeNull();
+      expect(await ahead.get("no-such-project", "S0001")).toBeNull();
+    } finally {
+      await ahead.close();
+    }
+  }, 120_000);
+});

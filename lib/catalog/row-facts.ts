@@ -1,0 +1,119 @@
+/** A session's catalog row facts (list summary, usage), read on this thread or ahead on a worker while the refresh writes rows. */
+import { statSync } from "node:fs";
+
+import type { CoreContext } from "@/lib/context";
+import { createCoreContext } from "@/lib/context";
+import { getSessionSummary } from "@/lib/forensics/session-summary";
+import { RangePool } from "@/lib/jsonl/range-pool";
+import { startWorker, type LineRange } from "@/lib/jsonl/workers";
+import { BUCKET_MS } from "@/lib/usage/session-usage";
+import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
+
+/** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
+export type SessionUsageFacts = {
+  output_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  /** The session's usage buckets (lib/usage), JSON; a bucket without a time has `startMs: null`. */
+  usage_buckets: string;
+  /** End of the session's last timed bucket (epoch ms), null when none is timed. */
+  usage_last_ms: number | null;
+  /** {@link pricingStamp} the costs were computed with. */
+  usage_stamp: string;
+};
+
+/**
+ * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
+ * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
+ * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
+ */
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
+  const stamp = pricingStamp(ctx);
+  const { totals, buckets } = await readSessionUsage(ctx, session);
+  const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
+  const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
+  if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
+  return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd, ...facts };
+}
+
+/** The workspace's price override file's stamp (`size:mtimeMs:ino`, `-` when absent): costs computed under another stamp are recomputed. */
+export function pricingStamp(ctx: CoreContext): string {
+  const st = statSync(pricingOverrideFile(ctx.workspaceRoot), { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
+}
+
+/** What a session's catalog row is made of, with the file version it was read from (`size:mtimeMs`, stat'ed first). */
+export type RowFacts = { filePath: string; fileStamp: string; summary: Awaited<ReturnType<typeof getSessionSummary>>; tokens: SessionUsageFacts };
+
+/**
+ * Reads a session's row facts: its list summary (lib/forensics/session-summary) and usage facts
+ * ({@link sessionTokenTotals}), stamped with the file's size and mtime as they were before the read.
+ * @throws the fs error when the session file cannot be read.
+ */
+export async function readRowFacts(ctx: CoreContext, session: ResolvedSession): Promise<RowFacts> {
+  const st = statSync(session.filePath);
+  const summary = await getSessionSummary(ctx, session);
+  return { filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, summary, tokens: await sessionTokenTotals(ctx, session) };
+}
+
+/** The sessions of one pass: `range.firstLine` of each job indexes `sessions`. */
+export type RowFactsArg = { workspaceRoot: string; sessions: { project_key: string; session_ref: string }[] };
+
+/** The worker's own contexts, one per workspace (their caches live and die with the worker). */
+const contexts = new Map<string, CoreContext>();
+
+/**
+ * The range-pool task (lib/jsonl/range-pool) of {@link RowFactsAhead}: the row facts of session
+ * `arg.sessions[range.firstLine]`, or null when it cannot be resolved or read (the refresh then
+ * reads it itself and meets the error there). `filePath` is unused.
+ */
+export async function rowFactsTask(_filePath: string, range: LineRange, arg: RowFactsArg): Promise<RowFacts | null> {
+  const s = arg.sessions[range.firstLine]!;
+  let ctx = contexts.get(arg.workspaceRoot);
+  if (!ctx) contexts.set(arg.workspaceRoot, (ctx = createCoreContext(arg.workspaceRoot)));
+  try {
+    const resolved = await resolveSession(ctx, s.project_key, s.session_ref);
+    return resolved.ok ? await readRowFacts(ctx, resolved.session) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Fewest sessions worth a worker (its start costs ~0.1–0.5 s): fewer are read on the refresh's thread. */
+export const ROW_FACTS_MIN_SESSIONS = 8;
+
+/**
+ * Row facts of many sessions read ahead by this thread and one worker side by side (issue 25: the
+ * catalog's rows of 20,000 new sessions were read on one core), in the order given; in a process
+ * that keeps its main thread free (the dashboard) by the worker alone. {@link get} is the promise
+ * of one session's facts. Close it when done (also on error).
+ */
+export class RowFactsAhead {
+  private readonly pool: RangePool<RowFactsArg, RowFacts | null>;
+  private readonly facts = new Map<string, Promise<RowFacts | null>>();
+  private readonly done: Promise<void>;
+
+  constructor(workspaceRoot: string, sessions: RowFactsArg["sessions"]) {
+    this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1);
+    const settle: ((facts: RowFacts | null) => void)[] = [];
+    for (const [i, s] of sessions.entries()) this.facts.set(`${s.project_key}\u0000${s.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
+    const ranges = sessions.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));
+    this.done = this.pool.map(rowFactsTask, "", ranges, { workspaceRoot, sessions }, (facts, i) => settle[i]!(facts)).catch(() => {
+      // A pass that failed as a whole: what is not answered is read by the refresh itself.
+      for (const resolve of settle) resolve(null);
+    });
+  }
+
+  /** The facts read ahead for a session, null when it was not asked for or could not be read. */
+  get(projectKey: string, sessionRef: string): Promise<RowFacts | null> {
+    return this.facts.get(`${projectKey}\u0000${sessionRef}`) ?? Promise.resolve(null);
+  }
+
+  /** Waits for the pass to end and ends the worker. */
+  async close(): Promise<void> {
+    await this.done;
+    await this.pool.close();
+  }
+}
