@@ -222,9 +222,17 @@ function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress): Promise<Cata
     }
     const total = ws.projects.reduce((n, p) => n + p.rows.length, 0);
     let done = 0;
-    for (const [ord, project] of ws.projects.entries()) {
-      const tick = onProgress ? () => onProgress(++done, total, project.projectLabel) : undefined;
-      out.sessions_updated += await refreshProject(ctx, project, ord, tick);
+    // One read-ahead of row facts for the whole workspace, in the order the rows are written.
+    const storedStamps = new Map((stmt(db, "SELECT project_key, session_ref, file_stamp FROM sessions").all() as { project_key: string; session_ref: string; file_stamp: string | null }[]).map((r) => [`${r.project_key}\u0000${r.session_ref}`, r.file_stamp]));
+    const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((r) => ({ project_key: p.projectKey, session_ref: r.session_ref })));
+    const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved) : null;
+    try {
+      for (const [ord, project] of ws.projects.entries()) {
+        const tick = onProgress ? () => onProgress(++done, total, project.projectLabel) : undefined;
+        out.sessions_updated += await refreshProject(ctx, project, ord, tick, ahead ?? undefined);
+      }
+    } finally {
+      await ahead?.close();
     }
     return out;
   });
@@ -430,12 +438,12 @@ const txStarted = new WeakMap<Database.Database, number>();
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
-async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void): Promise<number> {
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead): Promise<number> {
   const db = catalogDb(ctx);
-  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick, ahead);
   await beginWrite(db);
   try {
-    const done = await refreshProjectRows(ctx, project, ord, tick);
+    const done = await refreshProjectRows(ctx, project, ord, tick, ahead);
     if (db.inTransaction) db.exec("COMMIT");
     return done;
   } catch (error) {
@@ -509,8 +517,22 @@ async function commitIfDue(db: Database.Database): Promise<void> {
   await beginWrite(db);
 }
 
-/** Brings one project's rows in step; returns how many session rows were (re)written. `tick` is called after each session. */
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void): Promise<number> {
+/**
+ * The project's rows whose file is new to the catalog or moved (size, mtime) since its row was
+ * written: their row facts will be read. `storedStamp(ref)` is the stored file stamp (undefined: no row).
+ */
+function movedRows(project: LoadedProject, storedStamp: (sessionRef: string) => string | null | undefined): IndexRow[] {
+  return project.rows.filter((row) => {
+    const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
+    return storedStamp(row.session_ref) !== (st ? `${st.size}:${st.mtimeMs}` : null);
+  });
+}
+
+/**
+ * Brings one project's rows in step; returns how many session rows were (re)written. `tick` is
+ * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's own, when many moved).
+ */
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead): Promise<number> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
@@ -530,11 +552,9 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   let sessionsUpdated = 0;
   // Sessions new to the catalog or whose file moved have their row facts read ahead, on a worker
   // beside this thread, while this thread writes the rows.
-  const moved = project.rows.filter((row) => {
-    const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
-    return stored.get(row.session_ref)?.file_stamp !== (st ? `${st.size}:${st.mtimeMs}` : null);
-  });
-  const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((r) => ({ project_key: project.projectKey, session_ref: r.session_ref }))) : null;
+  const moved = given ? [] : movedRows(project, (ref) => stored.get(ref)?.file_stamp);
+  const own = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((r) => ({ project_key: project.projectKey, session_ref: r.session_ref }))) : null;
+  const ahead = given ?? own;
   try {
     for (const [i, row] of project.rows.entries()) {
       if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref))) sessionsUpdated += 1;
@@ -542,7 +562,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
       await commitIfDue(db);
     }
   } finally {
-    await ahead?.close();
+    await own?.close();
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);

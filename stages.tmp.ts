@@ -1,0 +1,10 @@
+import { refreshCatalog } from "@/lib/catalog/catalog";
+import { createCoreContext } from "@/lib/context";
+import { syncWorkspace } from "@/lib/workspace/sync";
+const ctx = createCoreContext(process.argv[2]!, {});
+const t0 = performance.now();
+await syncWorkspace(ctx, { sources: { claude: ["/work/.bm1/sources/claude"], codex: ["/work/.bm1/sources/codex"], demo: false } });
+const t1 = performance.now();
+await refreshCatalog(ctx);
+console.log({ sync: t1 - t0, rows: performance.now() - t1, cpu: process.cpuUsage() });
+process.exit(0);
