@@ -25,7 +25,7 @@ import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
-import { BUCKET_MS } from "@/lib/usage/session-usage";
+import { BUCKET_MS, type SessionUsage } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
@@ -191,10 +191,11 @@ export type SessionUsageFacts = {
  * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
  * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
  * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
+ * `usage`: the session's usage when the caller has just read it.
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession, usage?: SessionUsage): Promise<SessionUsageFacts> {
   const stamp = pricingStamp(ctx);
-  const { totals, buckets } = await readSessionUsage(ctx, session);
+  const { totals, buckets } = usage ?? (await readSessionUsage(ctx, session));
   const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
   const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
@@ -609,8 +610,10 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
   }
   if (rowsFresh) return { updated: false, lines };
-  const summary = await getSessionSummary(ctx, session);
-  const tokens = await sessionTokenTotals(ctx, session);
+  // The usage is read once, for the summary's tokens and the row's usage facts.
+  const usage = await readSessionUsage(ctx, session);
+  const summary = await getSessionSummary(ctx, session, usage);
+  const tokens = await sessionTokenTotals(ctx, session, usage);
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
