@@ -39,6 +39,8 @@ const HEAD_BYTES = 4096;
 const BATCH_LINES = 2000;
 /** New sessions whose lines are extracted ahead of the one being written ({@link LinePrefetch}). */
 const PREFETCH_AHEAD = 2;
+/** New sessions whose row facts (usage, summary) are read ahead of the one being written. */
+const FACTS_AHEAD = 2;
 
 const SCHEMA = `
 CREATE TABLE projects (
@@ -495,9 +497,21 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
     if (options.fts && options.prefetch && next && !stored.has(next.session_ref)) options.prefetch.want(path.join(project.dir, next.session_path));
   };
   for (let k = 0; k < PREFETCH_AHEAD; k++) ahead(k);
+  // A new session's row facts are read a few sessions ahead too, so one's file reads overlap
+  // another's (one at a time, this thread mostly waited on them).
+  const factsAhead = new Map<string, Promise<RowFacts | null>>();
+  const readAhead = (i: number) => {
+    const next = project.rows[i];
+    if (!next || stored.has(next.session_ref)) return;
+    factsAhead.set(next.session_ref, resolveInside(project.dir, next.session_path).then((filePath) => readRowFacts(ctx, { project, row: next, filePath })).catch(() => null));
+  };
+  for (let k = 0; k < FACTS_AHEAD; k++) readAhead(k);
   for (const [i, row] of project.rows.entries()) {
     ahead(i + PREFETCH_AHEAD);
-    const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options);
+    readAhead(i + FACTS_AHEAD);
+    const early = factsAhead.get(row.session_ref);
+    factsAhead.delete(row.session_ref);
+    const done = await refreshSession(ctx, project, row, i, stored.get(row.session_ref), options, early);
     options.prefetch?.drop(path.join(project.dir, row.session_path));
     await commitIfDue(db);
     if (done.updated) sessionsUpdated += 1;
@@ -546,7 +560,15 @@ function turnsSig(row: IndexRow): string {
 }
 
 /** Rewrites one session's rows when its file or index row changed; indexes only the lines it gained. */
-async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, options: RefreshOptions): Promise<{ updated: boolean; lines: number }> {
+async function refreshSession(
+  ctx: CoreContext,
+  project: LoadedProject,
+  row: IndexRow,
+  ord: number,
+  stored: StoredSession | undefined,
+  options: RefreshOptions,
+  early?: Promise<RowFacts | null>,
+): Promise<{ updated: boolean; lines: number }> {
   const db = catalogDb(ctx);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
@@ -610,9 +632,9 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp, sessionId);
   }
   if (rowsFresh) return { updated: false, lines };
-  // The usage is read once, for the summary's tokens and the row's usage facts.
-  const usage = await readSessionUsage(ctx, session);
-  const summary = await getSessionSummary(ctx, session, usage);
+  // Facts read ahead serve when they were read from this file at this version (or later).
+  const ready = await early;
+  const { usage, summary } = ready && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
   const tokens = await sessionTokenTotals(ctx, session, usage);
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
@@ -643,6 +665,16 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     last_response_preview: summary.last_response_preview,
   });
   return { updated: true, lines };
+}
+
+/** What a session's row is made of, read from its files, with the file version it was read from (`size:mtimeMs`, stat'ed first). */
+type RowFacts = { filePath: string; fileStamp: string; usage: SessionUsage; summary: Awaited<ReturnType<typeof getSessionSummary>> };
+
+/** The usage (read once, for the summary's tokens and the row's usage facts) and list summary of a session. */
+async function readRowFacts(ctx: CoreContext, session: ResolvedSession): Promise<RowFacts> {
+  const st = await fs.stat(session.filePath);
+  const usage = await readSessionUsage(ctx, session);
+  return { filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, usage, summary: await getSessionSummary(ctx, session, usage) };
 }
 
 /**
