@@ -83,44 +83,20 @@ export type UsageStore = {
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad price override file.
  */
 export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string, store?: UsageStore): Promise<SessionUsage> {
-  const stamp = await usageStamp(files, overrideFile);
+  const stamps = await Promise.all(files.map(async (f) => {
+    const st = await fs.stat(f.path);
+    return `${f.path}:${st.size}:${st.mtimeMs}`;
+  }));
+  const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
+  const stamp = `${USAGE_VERSION}|${stamps.join("|")}#${priceStamp}`;
   return cache.getOrBuild(key, stamp, async () => {
     let usage = (await store?.load(stamp).catch(() => null)) ?? null;
     if (usage === null) {
       usage = await usageOfFiles(source, files, await loadPricing(overrideFile));
       await store?.save(stamp, usage).catch(() => undefined);
     }
-    return { value: usage, bytes: usageBytes(usage) };
+    return { value: usage, bytes: 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44 };
   });
-}
-
-/**
- * Hands {@link readUsage} the usage of `files` counted by a {@link UsageCounter} that another
- * pass fed (prepare's analysis reads every line of a transcript it copies: issue 25), as if
- * readUsage had counted it now: stored under the files' present stamp in `store` and in this
- * process's cache, so the next readUsage of `key` reads nothing. The caller vouches that the
- * counter saw exactly these files as they are now (main first, then subagents).
- * @throws the fs error when a file cannot be stat'ed; AppError parse_error for a bad price override file.
- */
-export async function primeUsage(key: string, counter: UsageCounter, files: readonly UsageFile[], overrideFile: string, store?: UsageStore): Promise<SessionUsage> {
-  const stamp = await usageStamp(files, overrideFile);
-  const usage = counter.build(await loadPricing(overrideFile));
-  await store?.save(stamp, usage).catch(() => undefined);
-  return cache.getOrBuild(key, stamp, async () => ({ value: usage, bytes: usageBytes(usage) }));
-}
-
-/** What {@link readUsage} keys a count by: the counting rules' version, every file's path, size and mtime, the price override file's. */
-async function usageStamp(files: readonly UsageFile[], overrideFile: string): Promise<string> {
-  const stamps = await Promise.all(files.map(async (f) => {
-    const st = await fs.stat(f.path);
-    return `${f.path}:${st.size}:${st.mtimeMs}`;
-  }));
-  const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
-  return `${USAGE_VERSION}|${stamps.join("|")}#${priceStamp}`;
-}
-
-function usageBytes(usage: SessionUsage): number {
-  return 2000 + usage.buckets.length * 120 + usage.lines.line.length * 44;
 }
 
 /**
@@ -167,47 +143,15 @@ export function clearUsageCache(): void {
  * @throws the fs error when a file cannot be read.
  */
 export async function usageOfFiles(source: string, files: readonly UsageFile[], pricing: PricingTable): Promise<SessionUsage> {
-  const counter = new UsageCounter(source);
-  for (const f of files) await counter.read(f);
-  return counter.build(pricing);
-}
-
-/** Takes one physical line of a transcript: its number, the buffer and the line's bytes `[start, end)` (terminator excluded). */
-export type UsageLineSink = (line: number, bytes: Buffer, start: number, end: number) => void;
-
-/**
- * The count of one session's usage, fed line by line (the rules of {@link SessionUsage}): each
- * transcript's physical lines in order through its {@link transcript} sink, main first, then
- * the subagents. {@link usageOfFiles} reads the files into one; prepare's analysis pass, which
- * reads every line of a transcript anyway, feeds one the main transcript (issue 25).
- */
-export class UsageCounter {
-  private readonly requests: Request[] = [];
-  private readonly byId = new Map<string, number>();
-  private readonly span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-
-  constructor(readonly source: string) {}
-
-  /** Requests counted so far (what the count's memory grows with). */
-  get requestCount(): number {
-    return this.requests.length;
+  const requests: Request[] = [];
+  const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+  if (source === "codex") {
+    for (const f of files) await readCodex(f.path, f.kind, requests, span);
+  } else {
+    const byId = new Map<string, number>();
+    for (const f of files) await readClaude(f.path, f.kind, requests, byId, span);
   }
-
-  /** The sink of the next transcript's lines (each transcript's own state: a Codex file's model and running total start afresh). */
-  transcript(kind: "main" | "subagent"): UsageLineSink {
-    return this.source === "codex" ? codexSink(kind, this.requests, this.span) : claudeSink(kind, this.requests, this.byId, this.span);
-  }
-
-  /** Feeds every line of `file` (one streaming pass). @throws the fs error when it cannot be read. */
-  async read(file: UsageFile): Promise<void> {
-    const sink = this.transcript(file.kind);
-    await forEachLineBytes(file.path, {}, (line, bytes, start, end) => sink(line, bytes, start, end));
-  }
-
-  /** The {@link SessionUsage} of the lines fed so far, priced with `pricing`. */
-  build(pricing: PricingTable): SessionUsage {
-    return summarize(this.source, this.requests, pricing, this.span);
-  }
+  return summarize(source, requests, pricing, span);
 }
 
 const USAGE_NEEDLE = Buffer.from('"usage"');
@@ -268,17 +212,18 @@ function widen(span: { first: number; last: number }, ts: number): void {
 }
 
 /**
- * A line sink that calls `onRecord` with each line `wanted` accepts (a byte test, no parse),
+ * Calls `onRecord` with each line of `filePath` that `wanted` accepts (a byte test, no parse),
  * built by `build`, with its time and line number; every line's time widens `span` (a line not
  * wanted only by the time peeked from its bytes). Lines `build` cannot read are skipped.
  */
-function wantedRecordSink(
+async function forEachWantedRecord(
+  filePath: string,
   wanted: (view: Buffer) => boolean,
   build: (bytes: Buffer, start: number, end: number) => Record<string, unknown> | null,
   span: { first: number; last: number },
   onRecord: (record: Record<string, unknown>, ts: number, line: number) => void,
-): UsageLineSink {
-  return (line, bytes, start, end) => {
+): Promise<void> {
+  await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
     if (!wanted(bytes.subarray(start, end))) {
       widen(span, peekTime(bytes, start, end));
       return;
@@ -288,7 +233,7 @@ function wantedRecordSink(
     const ts = timeOf(record);
     widen(span, ts);
     onRecord(record, ts, line);
-  };
+  });
 }
 
 /** Only an assistant record carries a counted usage: a line without both tokens is never built. */
@@ -306,8 +251,8 @@ function isCodexUsageLine(view: Buffer): boolean {
   return CODEX_NEEDLES.some((n) => view.indexOf(n) !== -1);
 }
 
-function claudeSink(kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): UsageLineSink {
-  return wantedRecordSink(isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => {
+async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
+  await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => {
     if (record.type !== "assistant") return;
     const message = obj(record.message);
     const usage = obj(message?.usage);
@@ -352,10 +297,10 @@ function codexUsage(v: unknown): CodexTotal | null {
   return { input: count(u.input_tokens), cached: count(u.cached_input_tokens), output: count(u.output_tokens) };
 }
 
-function codexSink(kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): UsageLineSink {
+async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
   let model = "unknown";
   let previous: CodexTotal | null = null;
-  return wantedRecordSink(isCodexUsageLine, parse, span, (record, ts, line) => {
+  await forEachWantedRecord(filePath, isCodexUsageLine, parse, span, (record, ts, line) => {
     const payload = obj(record.payload);
     if (!payload) return;
     if (record.type === "turn_context" || record.type === "session_meta") {

@@ -14,7 +14,6 @@ import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNee
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
-import { UsageCounter } from "@/lib/usage/session-usage";
 
 /** One selected root session, before refs are assigned. */
 export type PlannedSession = {
@@ -38,12 +37,6 @@ export type PlannedSession = {
   forkCandidate?: { parentId: string | null } | null;
   /** The source's line index, built by the analysis pass when it read the file in this run: prepare adopts it for the byte copy (issue 13). */
   sourceIndex?: LineIndex;
-  /**
-   * The session's usage count, fed every line of the source (as `sourceIndex` describes it) by
-   * the analysis pass when it read the file in this thread in this run: prepare primes the copy's
-   * usage with it (issue 25). Kept for at most {@link USAGE_KEPT_BYTES} of counts a plan.
-   */
-  usage?: UsageCounter;
 };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
@@ -68,12 +61,6 @@ export type SourceRoots = { claude: string[]; codex: string[] };
 
 /** Small source files analysed at once by {@link planSources}. */
 const ANALYSIS_LANES = 3;
-/**
- * Estimated bytes of usage counts a plan keeps for prepare to prime (each counted request ~300
- * bytes, plus 1 KB a session): beyond it, a session's usage is counted by the catalog as before,
- * so a plan of many thousand sessions does not hold them all until they are written.
- */
-const USAGE_KEPT_BYTES = 32 << 20;
 
 type Candidate =
   | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
@@ -125,15 +112,6 @@ export async function planSources(
   // Line indexes built by this run's analysis passes (never remembered: the memo holds JSON).
   const indexes = new Map<string, LineIndex>();
   const keepIndex = (file: string) => (index: LineIndex) => void indexes.set(file, index);
-  // Usage counts made by this run's analysis passes, within USAGE_KEPT_BYTES.
-  const counters = new Map<string, UsageCounter>();
-  let keptBytes = 0;
-  const keepUsage = (file: string, counter: UsageCounter) => {
-    const bytes = 1024 + 300 * counter.requestCount;
-    if (keptBytes + bytes > USAGE_KEPT_BYTES) return;
-    keptBytes += bytes;
-    counters.set(file, counter);
-  };
   // Small files are analysed a few at a time: one file's reads overlap another's parsing, where one
   // at a time left the thread waiting on the disk for a third of a sync of many small sessions.
   // Files large enough for range workers take turns (each one's workers already use every core).
@@ -144,7 +122,7 @@ export async function planSources(
     const c = ordered[i]!;
     onProgress?.(started, ordered.length, path.basename(c.path));
     started += 1;
-    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path), (counter) => keepUsage(c.path, counter)));
+    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path)));
     if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
@@ -181,7 +159,6 @@ export async function planSources(
       attachments: result.attachments,
       forkCandidate: result.forkCandidate,
       sourceIndex: indexes.get(c.path),
-      usage: counters.get(c.path),
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
@@ -201,20 +178,10 @@ async function analyseClaude(
   window: ReportWindow,
   remember: NonNullable<PlanMemo>["remember"],
   onIndex: (index: LineIndex) => void,
-  onUsage: (counter: UsageCounter) => void,
 ): Promise<Analysed | { skip: string }> {
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
-    // The pass counts the session's usage from the lines it reads anyway (issue 25), when it reads them all here.
-    const counter = new UsageCounter("claude-code");
-    const sink = counter.transcript("main");
-    let fed = 0;
-    const onLine = (line: number, bytes: Buffer, start: number, end: number) => {
-      fed += 1;
-      sink(line, bytes, start, end);
-    };
-    const a = await analyzeClaudeTranscript(c.path, window, { onIndex, onLine });
-    if (fed === a.lineCount && !a.isSidechain && a.turns.length > 0) onUsage(counter);
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
     return {
       isSidechain: a.isSidechain,
       projectRoot: a.projectRoot,

@@ -7,8 +7,7 @@ import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { configPath, derivedPath, metadataPath, projectDir as projectDirOf, projectJsonPath, projectsDir, REBUILT_ENTRIES, sessionsDir, sessionsIndexPath, stagingDir } from "@/lib/fs/workspace-layout";
-import { resolveInside } from "@/lib/fs/paths";
-import { adoptLineIndex, getLineIndex, type LineIndex } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { textRecords } from "@/lib/jsonl/text-lines";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
@@ -17,8 +16,6 @@ import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/p
 import type { IndexRow } from "@/lib/workspace/schema";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
-import { primeSessionUsage } from "@/lib/workspace/session-usage";
-import type { UsageCounter } from "@/lib/usage/session-usage";
 
 export type PrepareOptions = {
   /** Claude Code sources: a projects root, one project directory or one `.jsonl` file each. */
@@ -144,8 +141,7 @@ const COPY_LANES = 4;
 
 /**
  * Writes one project: its `project.json`, each session's copy (and attachments, copied side by
- * side; {@link COPY_LANES} sessions at once) with its line index and, when the analysis pass
- * counted it, its usage primed, then its `sessions.index.jsonl`.
+ * side; {@link COPY_LANES} sessions at once) with its line index, then its `sessions.index.jsonl`.
  * Returns the files written, the physical lines and the index
  * rows. An index the analysis built is adopted while the next files are copied and the rows
  * written (their fsyncs overlap), and every adoption is settled before this returns or throws;
@@ -169,7 +165,6 @@ async function writeProject(
     written += await writeIfChanged(projectJsonPath(projectDir), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
     const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
     const rows = assignRefs(sessions, existing);
-    const rowOf = new Map(rows.map((r) => [`${r.source}\u0000${r.source_session_id}`, r]));
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
@@ -187,11 +182,6 @@ async function writeProject(
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
           adopting.push(adopted);
         } else await getLineIndex(sessionFile, cacheDir);
-        // The analysis pass counted its usage too: the catalog reads no transcript for it (issue 25).
-        const counter = s.usage;
-        s.usage = undefined;
-        const row = rowOf.get(`${s.source}\u0000${s.sourceSessionId}`);
-        if (counter && s.sourceIndex && row) await primeCopiedUsage(ctx, projectDir, row, s.sourceIndex, counter);
       }
       lines += s.lineCount;
     };
@@ -222,24 +212,6 @@ async function writeProject(
   }
   for (const r of await Promise.allSettled(adopting)) if (r.status === "rejected") throw r.reason;
   return done;
-}
-
-/**
- * Primes the usage of a session copied this run with the count its analysis pass made
- * (lib/workspace/session-usage `primeSessionUsage`) when the copy is the version the pass read:
- * same size, mtime within a millisecond (as copyIfChanged compares). Best effort: when it
- * cannot, the catalog counts the session as before.
- */
-async function primeCopiedUsage(ctx: CoreContext, projectDir: string, row: IndexRow, read: LineIndex, counter: UsageCounter): Promise<void> {
-  try {
-    // The session's file as the workspace resolves it, so the count is keyed as readSessionUsage keys it.
-    const filePath = await resolveInside(projectDir, row.session_path);
-    const st = await fs.stat(filePath);
-    if (st.size !== read.size || Math.abs(st.mtimeMs - read.mtimeMs) >= 1) return;
-    await primeSessionUsage(ctx, projectDir, row.session_ref, filePath, counter);
-  } catch {
-    /* counted by the catalog instead */
-  }
 }
 
 /**

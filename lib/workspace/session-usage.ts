@@ -1,13 +1,12 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
-import { primeUsage, readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageCounter, type UsageFile, type UsageStore } from "@/lib/usage/session-usage";
-import { listSubagents, sessionFiles, subagentsDir, type ResolvedSession } from "@/lib/workspace/sessions";
+import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageStore } from "@/lib/usage/session-usage";
+import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /**
@@ -19,39 +18,13 @@ import { pricingOverrideFile } from "@/lib/workspace/sources";
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
  */
 export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
-  const key = usageKey(session.project.dir, session.row.session_ref);
-  return readUsage(key, session.row.source, await usageFiles(session.filePath), pricingOverrideFile(ctx.workspaceRoot), usageStore(ctx.workspaceRoot, key));
+  const files = (await sessionFiles(session)).flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
+  const key = `${session.project.dir}\u0000${session.row.session_ref}`;
+  return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)));
 }
 
-/**
- * Hands {@link readSessionUsage} the usage of a session just copied, whose main transcript
- * `filePath` (resolved as the workspace resolves it) prepare's analysis pass fed to `counter`
- * line by line as it is now (issue 25: the catalog then reads no transcript for its row): its
- * subagents are read into the counter here, and the count is cached and stored as
- * readSessionUsage would have counted it. `projectDir` and `sessionRef` name the session as
- * lib/workspace/load does.
- * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad price override file.
- */
-export async function primeSessionUsage(ctx: { workspaceRoot: string }, projectDir: string, sessionRef: string, filePath: string, counter: UsageCounter): Promise<void> {
-  const files = await usageFiles(filePath);
-  for (const f of files.slice(1)) await counter.read(f);
-  const key = usageKey(projectDir, sessionRef);
-  await primeUsage(key, counter, files, pricingOverrideFile(ctx.workspaceRoot), usageStore(ctx.workspaceRoot, key));
-}
-
-function usageKey(projectDir: string, sessionRef: string): string {
-  return `${projectDir}\u0000${sessionRef}`;
-}
-
-/** The transcripts a session's usage is counted from: the main one, then its subagents as lib/workspace/sessions lists them (persisted tool results carry none). */
-async function usageFiles(filePath: string): Promise<UsageFile[]> {
-  const dir = subagentsDir({ filePath });
-  return [{ kind: "main", path: filePath }, ...(await listSubagents({ filePath })).map((s): UsageFile => ({ kind: "subagent", path: path.join(dir, s.file_name) }))];
-}
-
-/** The {@link UsageStore} of the session `key`: one JSON file `{stamp, usage}` under `.casefile/usage/` (a cache its reader checks: no fsync). */
-function usageStore(workspaceRoot: string, key: string): UsageStore {
-  const file = derivedPath(workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`);
+/** A {@link UsageStore} in one JSON file `{stamp, usage}` (a cache its reader checks: no fsync). */
+function usageStore(file: string): UsageStore {
   return {
     async load(stamp) {
       const text = await fs.readFile(file, "utf8").catch(() => null);

@@ -13,9 +13,6 @@ import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { TranscriptDiagnostics } from "@/lib/sources/common/diagnostics";
 
-/** Takes one physical line: its number and its bytes `bytes[start, end)` (terminator excluded, valid only during the call). */
-export type LineSink = (line: number, bytes: Buffer, start: number, end: number) => void;
-
 /** One timestamped human trigger (a turn start, in or out of the window). */
 export type ClaudeTrigger = {
   /** 1-based physical line (contract §1.6). */
@@ -63,13 +60,10 @@ export type ClaudeAnalysis = {
  * @param window report window for turn inclusion (`startMs ≤ ts < endMs`); null = all time.
  *   Out-of-window triggers still bound the previous turn.
  * @param options `onIndex` receives the file's line index, built in the same pass (prepare
- *   persists it for the byte copy instead of reading the copy again, issue 13). `onLine` is
- *   given every physical line's bytes in order when the file is read in this thread (below
- *   `PARALLEL_MIN_BYTES`; a file read on several cores gives it none): prepare counts the
- *   session's usage from them (lib/usage `UsageCounter`, issue 25).
+ *   persists it for the byte copy instead of reading the copy again, issue 13).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void; onLine?: LineSink } = {}): Promise<ClaudeAnalysis> {
+export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void } = {}): Promise<ClaudeAnalysis> {
   const result: ClaudeAnalysis = {
     lineCount: 0,
     triggers: [],
@@ -130,7 +124,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   };
 
   try {
-    const streams = await readFacts(filePath, fold, options.onIndex, options.onLine);
+    const streams = await readFacts(filePath, fold, options.onIndex);
     for (const stream of streams) {
       result.projectRoot ??= stream.cwd;
       result.sessionIdField ??= stream.sessionId;
@@ -156,15 +150,12 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
  * read once by the skim; each range's facts are folded here in file order as soon as the ranges
  * before it are, so the result is the same as one pass (issue 13: prepare at disk speed).
  */
-async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLineFact) => void, onIndex?: (index: LineIndex) => void, onLine?: LineSink): Promise<ClaudeStreamFacts[]> {
+async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLineFact) => void, onIndex?: (index: LineIndex) => void): Promise<ClaudeStreamFacts[]> {
   const stat = await fs.stat(filePath);
   const threads = rangeCount(stat.size);
   if (threads <= 1) {
     const stream = newStreamFacts();
-    await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => {
-      fold(line, claudeLineFact(bytes, start, end, next, stream));
-      onLine?.(line, bytes, start, end);
-    });
+    await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => fold(line, claudeLineFact(bytes, start, end, next, stream)));
     return [stream];
   }
   const streams: ClaudeStreamFacts[] = [];
