@@ -575,9 +575,11 @@ async function refreshSession(
   let fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
   const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === fileStamp && fileStamp !== null;
   let filePath: string | null = unmoved ? path.join(project.dir, row.session_path) : null;
+  // Facts read ahead (a new session) come with the path they resolved.
+  const ready = (await early) ?? null;
   if (!unmoved) {
     try {
-      filePath = await resolveInside(project.dir, row.session_path);
+      filePath = ready?.filePath ?? (await resolveInside(project.dir, row.session_path));
     } catch {
       filePath = null;
       fileStamp = null;
@@ -633,7 +635,6 @@ async function refreshSession(
   }
   if (rowsFresh) return { updated: false, lines };
   // Facts read ahead serve when they were read from this file at this version (or later).
-  const ready = await early;
   const { usage, summary } = ready && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
   const tokens = await sessionTokenTotals(ctx, session, usage);
   stmt(db, 
