@@ -105,9 +105,14 @@ function usageFields(usage: SessionUsage | null): Pick<SummaryItem, "output_toke
 
 const TIMESTAMP = Buffer.from('"timestamp"');
 
-/** The first valid aware `"timestamp": "…"` of a line's text, epoch ms (a line without those bytes is not decoded). */
+/**
+ * The first valid aware `"timestamp": "…"` of a line's text, epoch ms. Only the bytes from the
+ * first `"timestamp"` on are decoded: no match starts before them (ASCII bytes never sit inside
+ * a decoded multi-byte character), and a Claude Code record carries its own near its end.
+ */
 function timestampOf(bytes: Buffer): number | null {
-  if (bytes.indexOf(TIMESTAMP) === -1) return null;
-  const match = /"timestamp"\s*:\s*"([^"]+)"/.exec(bytes.toString("utf8"));
+  const at = bytes.indexOf(TIMESTAMP);
+  if (at === -1) return null;
+  const match = /"timestamp"\s*:\s*"([^"]+)"/.exec(bytes.toString("utf8", at));
   return match ? parseAwareTimestamp(match[1]) : null;
 }
