@@ -34,8 +34,9 @@ export type StreamLineBytesOptions = {
   };
   /**
    * The two work buffers to read into, when both hold at least `headroomBytes + chunkBytes`
-   * (else a small pass takes this thread's pooled ones and a big one allocates its own): a caller streaming many ranges one after another (a range
-   * pool's thread) reuses its buffers instead of allocating and faulting in fresh ones each time.
+   * (else a small pass takes this thread's pooled ones and a big one allocates its own): a
+   * caller streaming many ranges one after another (a range pool's thread) reuses its buffers
+   * instead of allocating and faulting in fresh ones each time.
    */
   buffers?: readonly [Buffer, Buffer];
   /**
@@ -51,8 +52,8 @@ export type StreamLineBytesOptions = {
  * `scanChunk`) as a byte range of a read buffer, in ONE pass that also builds the file's line
  * index. Reads up to the size the file had when opened, the next chunk in flight while
  * the caller works on this one. A yielded buffer is reused once the caller moves past its
- * lines or the pass ends: copy what must outlive them. Memory: two chunks plus the longest line, plus 8 bytes
- * a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
+ * lines or the pass ends: copy what must outlive them. Memory: two chunks plus the longest
+ * line, plus 8 bytes a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
  * @throws the fs error when the file cannot be opened or read; AppError io_error when it
  *   shrank while being read.
  */
