@@ -141,11 +141,11 @@ const COPY_LANES = 4;
 
 /**
  * Writes one project: its `project.json`, each session's copy (and attachments, copied side by
- * side; {@link COPY_LANES} sessions at once) with its line index, then its `sessions.index.jsonl`.
- * Returns the files written, the physical lines and the index
- * rows. An index the analysis built is adopted while the next files are copied and the rows
- * written (their fsyncs overlap), and every adoption is settled before this returns or throws;
- * an index still to build is built in turn (one read at a time).
+ * side; {@link COPY_LANES} sessions at once) with its line index, then its
+ * `sessions.index.jsonl`. Returns the files written, the physical lines and the index rows. An
+ * index the analysis built is adopted while the next files are copied and the rows written
+ * (their fsyncs overlap), and every adoption is settled before this returns or throws; an index
+ * still to build is built in its session's turn.
  * @throws the fs error of a copy, a write or an adoption.
  */
 async function writeProject(
