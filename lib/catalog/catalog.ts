@@ -616,9 +616,12 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   let fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
   const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === fileStamp && fileStamp !== null;
   let filePath: string | null = unmoved ? path.join(project.dir, row.session_path) : null;
+  // Facts read ahead come with the path they resolved (the same containment check) for this row's path.
+  const ready = (await early) ?? null;
+  const readyHere = ready !== null && ready.sessionPath === row.session_path;
   if (!unmoved) {
     try {
-      filePath = await resolveInside(project.dir, row.session_path);
+      filePath = readyHere ? ready.filePath : await resolveInside(project.dir, row.session_path);
     } catch {
       filePath = null;
       fileStamp = null;
@@ -665,8 +668,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   }
   const session: ResolvedSession = { project, row, filePath };
   // Facts read ahead serve when they were read from this file at this version.
-  const ready = (await early) ?? null;
-  const { summary, tokens } = ready && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
+  const { summary, tokens } = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,

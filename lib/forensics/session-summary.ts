@@ -4,13 +4,14 @@ import fs from "node:fs/promises";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
-import { readLineRange } from "@/lib/jsonl/line-index";
+import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readableUserText } from "@/lib/format/display-text";
 import { previewLine } from "@/lib/format/one-line";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import type { SessionListItem } from "@/lib/workspace/schema";
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import type { SessionUsage } from "@/lib/usage/session-usage";
 import { sessionUsageIfReady } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
 
@@ -41,15 +42,16 @@ function itemBytes(item: SummaryItem): number {
  * trigger line as a person reads it — a slash command as typed, `/wsd:init --custom` — first
  * 300 chars), subagent count, file size in bytes, and how it ended
  * (`status`, `last_response_preview`: lib/forensics/status, from the last 400 lines). Cached per file
- * size and mtime, so an unchanged session costs one stat.
+ * size and mtime, so an unchanged session costs one stat. Tokens and cost come from `usage`
+ * when the caller has read it (the catalog), else from lib/usage when it is ready.
  * @throws the fs error when the copied file cannot be read.
  */
-export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession): Promise<SummaryItem> {
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession, usage?: SessionUsage): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath, stamp);
   // Tokens and cost come from lib/usage each time (its own cache follows subagent files and the price override file).
-  const usage = await usageFields(ctx, session);
+  const tokens = usageFields(usage === undefined ? await sessionUsageIfReady(ctx, session, RISK_WAIT_MAX_BYTES) : usage);
   if (hit) {
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (hit.recent) {
@@ -57,29 +59,24 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
       hit.recent = ending.reason === "recent";
       hit.item = { ...hit.item, status: ending.status };
     }
-    return { ...hit.item, ...usage };
+    return { ...hit.item, ...tokens };
   }
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   const { row } = session;
+  // One reader for every probe: the head's and the tail's windows serve the first message and the ending too.
+  const windows = new LineWindows(session.filePath, index);
   let startedAt: number | null = null;
   let endedAt: number | null = null;
-  if (index.lineCount > 0) {
-    const head = await readLineRange(session.filePath, index, 1, Math.min(PROBE_LINES, index.lineCount));
-    startedAt = firstTimestamp(head.map((l) => l.text));
-    const tailStart = Math.max(1, index.lineCount - PROBE_LINES + 1);
-    const tail = await readLineRange(session.filePath, index, tailStart, index.lineCount);
-    endedAt = firstTimestamp(tail.map((l) => l.text).reverse());
-  }
+  for (let line = 1; line <= Math.min(PROBE_LINES, index.lineCount) && startedAt === null; line++) startedAt = timestampOf(await windows.line(line, "end"));
+  for (let line = index.lineCount; line >= Math.max(1, index.lineCount - PROBE_LINES + 1) && endedAt === null; line--) endedAt = timestampOf(await windows.line(line, "start"));
   const firstTurn = row.turns[0];
   let firstMessage: string | null = null;
   if (firstTurn && firstTurn.turn_start_line <= index.lineCount) {
-    const [line] = await readLineRange(session.filePath, index, firstTurn.turn_start_line, firstTurn.turn_start_line);
-    if (line) {
-      const preview = buildCompactRecord({ line: line.line, text: line.text, source: row.source }).text_preview;
-      firstMessage = previewLine(preview === null ? null : readableUserText(preview), FIRST_MESSAGE_CHARS);
-    }
+    const text = (await windows.line(firstTurn.turn_start_line, "end")).toString("utf8");
+    const preview = buildCompactRecord({ line: firstTurn.turn_start_line, text, source: row.source }).text_preview;
+    firstMessage = previewLine(preview === null ? null : readableUserText(preview), FIRST_MESSAGE_CHARS);
   }
-  const ending = await sessionEnding(ctx, session.filePath, index, row.source);
+  const ending = await sessionEnding(ctx, session.filePath, index, row.source, windows);
   const item: SummaryItem = {
     session_ref: row.session_ref,
     source: row.source,
@@ -91,7 +88,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
     first_user_message: firstMessage,
     subagent_count: (await listSubagents(session)).length,
     size_bytes: st.size,
-    ...usage,
+    ...tokens,
     status: ending.status,
     last_response_preview: ending.last_response_preview,
   };
@@ -99,21 +96,23 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
   return item;
 }
 
-async function usageFields(ctx: CoreContext, session: ResolvedSession): Promise<Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd">> {
-  const usage = await sessionUsageIfReady(ctx, session, RISK_WAIT_MAX_BYTES);
+function usageFields(usage: SessionUsage | null): Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd"> {
   if (usage === null) return { output_tokens: null, total_tokens: null, cost_usd: null };
   const { totals } = usage;
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };
   return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd };
 }
 
-function firstTimestamp(texts: string[]): number | null {
-  for (const text of texts) {
-    const match = /"timestamp"\s*:\s*"([^"]+)"/.exec(text);
-    if (!match) continue;
-    const ms = parseAwareTimestamp(match[1]);
-    if (ms !== null) return ms;
-  }
-  return null;
-}
+const TIMESTAMP = Buffer.from('"timestamp"');
 
+/**
+ * The first valid aware `"timestamp": "…"` of a line's text, epoch ms. Only the bytes from the
+ * first `"timestamp"` on are decoded: no match starts before them (ASCII bytes never sit inside
+ * a decoded multi-byte character), and a Claude Code record carries its own near its end.
+ */
+function timestampOf(bytes: Buffer): number | null {
+  const at = bytes.indexOf(TIMESTAMP);
+  if (at === -1) return null;
+  const match = /"timestamp"\s*:\s*"([^"]+)"/.exec(bytes.toString("utf8", at));
+  return match ? parseAwareTimestamp(match[1]) : null;
+}

@@ -2,7 +2,8 @@
 import type { CoreContext } from "@/lib/context";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { previewLine } from "@/lib/format/one-line";
-import { readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -74,18 +75,19 @@ const EXIT_COMMANDS = new Set(["exit", "quit"]);
  * Trailing local commands (`/export`, `/exit`, their output, injected context) are skipped when
  * finding the last outcome; `/exit` or `/quit` among them is the `user_exit` end marker when the
  * last turn got no reply. `last_response_preview` is the last agent reply's text, one line, ≤ 300 chars.
+ * `windows`: the file's lines as another probe of the same index already read some of them.
  * @throws the fs error when the file cannot be read.
  */
-export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string): Promise<SessionEnding> {
+export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string, windows = new LineWindows(filePath, index)): Promise<SessionEnding> {
   let lastMs: number | null = null;
   let outcome: Outcome = null;
   let preview: string | null = null;
   let exited = false;
   if (index.lineCount > 0) {
     const from = Math.max(1, index.lineCount - STATUS_TAIL_LINES + 1);
-    const lines = await readLineRange(filePath, index, from, index.lineCount);
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const { line, text } = lines[i]!;
+    // Read backwards a window at a time: the answer is nearly always in the last few lines.
+    for (let line = index.lineCount; line >= from; line--) {
+      const text = (await windows.line(line, "start")).toString("utf8");
       const record = parseJsonObject(text);
       if (record === null) continue;
       const facts = classifyRecord(record, source);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { scannerOf } from "@/lib/jsonl/json-scan";
 import { buildLineIndex, readLineRange, type LineIndex } from "@/lib/jsonl/line-index";
 import { streamLineBytes, type StreamLineBytesOptions } from "@/lib/jsonl/stream-line-bytes";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
@@ -92,6 +93,25 @@ describe("streamLineBytes (one pass: lines plus the line index, contract §1.6; 
         if (bytes.length > 0 && bytes[0] !== 0xfe) expect(wrote, `case ${n}`).toBe(fits);
       }
     }
+  });
+
+  it("gives small passes run side by side their own pooled scan memories, and a pass after them the same lines", async () => {
+    const files = await Promise.all(CASES.map((bytes) => writeTemp(bytes)));
+    const refs = await Promise.all(files.map((f) => reference(f)));
+    const buffers = new Set<ArrayBufferLike>();
+    // Every case at once, twice over (more passes than the pool keeps): each sees only its own lines.
+    const runs = [...files, ...files].map(async (file) => {
+      const got: { line: number; text: string }[] = [];
+      for await (const l of streamLineBytes(file, { chunkBytes: 3 })) {
+        buffers.add(l.bytes.buffer);
+        got.push({ line: l.line, text: l.bytes.toString("utf8", l.start, l.end) });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return got;
+    });
+    expect(await Promise.all(runs)).toEqual([...refs, ...refs].map((r) => r.lines));
+    // Read into scan memories (WebAssembly memories), so the skim scans lines where they lie.
+    expect([...buffers].some((buffer) => scannerOf(buffer) !== undefined)).toBe(true);
   });
 
   it("hands each line's terminator bytes between end and next", async () => {

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
+import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import type { LineBytes, LineIndex } from "@/lib/jsonl/line-index";
 import { LineStartList, MAX_PENDING_BYTES, scanChunk } from "@/lib/jsonl/line-scan";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
@@ -33,8 +34,9 @@ export type StreamLineBytesOptions = {
   };
   /**
    * The two work buffers to read into, when both hold at least `headroomBytes + chunkBytes`
-   * (else new ones are allocated): a caller streaming many ranges one after another (a range
-   * pool's thread) reuses its buffers instead of allocating and faulting in fresh ones each time.
+   * (else a small pass takes this thread's pooled ones and a big one allocates its own): a
+   * caller streaming many ranges one after another (a range pool's thread) reuses its buffers
+   * instead of allocating and faulting in fresh ones each time.
    */
   buffers?: readonly [Buffer, Buffer];
   /**
@@ -50,8 +52,8 @@ export type StreamLineBytesOptions = {
  * `scanChunk`) as a byte range of a read buffer, in ONE pass that also builds the file's line
  * index. Reads up to the size the file had when opened, the next chunk in flight while
  * the caller works on this one. A yielded buffer is reused once the caller moves past its
- * lines: copy what must outlive them. Memory: two chunks plus the longest line, plus 8 bytes
- * a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
+ * lines or the pass ends: copy what must outlive them. Memory: two chunks plus the longest
+ * line, plus 8 bytes a line of index. {@link forEachLineBytes} is the same pass with a callback per line.
  * @throws the fs error when the file cannot be opened or read; AppError io_error when it
  *   shrank while being read.
  */
@@ -138,6 +140,7 @@ type ChunkLines = {
 async function* chunkLines(filePath: string, options: StreamLineBytesOptions, indexOnly = false): AsyncGenerator<ChunkLines, LineStartList> {
   const handle = options.syncReads ? syncHandle(filePath) : await fs.open(filePath, "r");
   let reading: Promise<{ bytesRead: number }> | null = null;
+  let pooled: readonly [Buffer, Buffer] | null = null;
   try {
     const stat = await handle.stat();
     const range = options.range;
@@ -150,7 +153,10 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions, in
     const headroom = indexOnly ? MAX_PENDING_BYTES : Math.min(Math.max(0, Math.floor(options.headroomBytes ?? 4 << 20)), size - first);
     const capacity = Math.min(chunkBytes, Math.max(1, size - first));
     const given = options.buffers;
-    const buffers = given && given[0].length >= headroom + capacity && given[1].length >= headroom + capacity ? given : ([Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const);
+    const fits = (b: readonly [Buffer, Buffer] | undefined): b is readonly [Buffer, Buffer] => b !== undefined && b[0].length >= headroom + capacity && b[1].length >= headroom + capacity;
+    // A small pass reads into pooled scan memories (see pooledPairs); a big one allocates its own.
+    if (!fits(given) && headroom + capacity <= POOLED_BUFFER_BYTES) pooled = takePooled();
+    const buffers = fits(given) ? given : pooled ?? ([Buffer.allocUnsafe(headroom + capacity), Buffer.allocUnsafe(headroom + capacity)] as const);
     // NOTE: ~1 line per 2 KiB is typical of agent transcripts; the list grows if needed.
     const starts = new LineStartList((size - first) / 2048);
     if (size > first) starts.push(first);
@@ -199,8 +205,42 @@ async function* chunkLines(filePath: string, options: StreamLineBytesOptions, in
   } finally {
     // Never close the handle under a read still in flight (the caller stopped early or failed).
     await reading?.catch(() => undefined);
+    if (pooled !== null) givePooled(pooled);
     await handle.close();
   }
+}
+
+/** Work buffers of the passes that need at most this many bytes each are taken from {@link pooledPairs}. */
+export const POOLED_BUFFER_BYTES = 2 << 20;
+/** Pairs kept for reuse (prepare's analysis reads three small files at once). */
+const POOLED_PAIRS = 3;
+/** A pool left untouched this long is dropped (an idle server keeps no read buffers). */
+const POOL_IDLE_MS = 10_000;
+/**
+ * This thread's spare work buffers of small passes, scan memories (lib/jsonl/json-scan) so the
+ * skim reads their lines in place: a sync of thousands of small sessions allocated and collected
+ * two fresh buffers a file (half the time of a usage pass over 1,000 files of 540 KB went to it).
+ */
+const pooledPairs: (readonly [Buffer, Buffer])[] = [];
+let poolUsedAt = 0;
+let poolTimer: ReturnType<typeof setTimeout> | null = null;
+
+function takePooled(): readonly [Buffer, Buffer] {
+  poolUsedAt = Date.now();
+  return pooledPairs.pop() ?? [scanMemoryBuffer(POOLED_BUFFER_BYTES), scanMemoryBuffer(POOLED_BUFFER_BYTES)];
+}
+
+function givePooled(pair: readonly [Buffer, Buffer]): void {
+  if (pooledPairs.length < POOLED_PAIRS) pooledPairs.push(pair);
+  poolTimer ??= setTimeout(dropIdlePool, POOL_IDLE_MS).unref();
+}
+
+function dropIdlePool(): void {
+  poolTimer = null;
+  if (pooledPairs.length === 0) return;
+  const idle = Date.now() - poolUsedAt;
+  if (idle >= POOL_IDLE_MS) pooledPairs.length = 0;
+  else poolTimer = setTimeout(dropIdlePool, POOL_IDLE_MS - idle).unref();
 }
 
 /** Bytes of a pass's first read (at most its chunk size). */

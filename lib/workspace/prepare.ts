@@ -136,13 +136,16 @@ async function prepareInto(
   };
 }
 
+/** Sessions {@link writeProject} copies at once. */
+const COPY_LANES = 4;
+
 /**
  * Writes one project: its `project.json`, each session's copy (and attachments, copied side by
- * side) with its line index, then its `sessions.index.jsonl`, while the turn usage of each
- * session copied this run is primed. Returns the files written, the physical lines and the index
- * rows. An index the analysis built is adopted while the next files are copied and the rows
- * written (their fsyncs overlap), and every adoption is settled before this returns or throws;
- * an index still to build is built in turn (one read at a time).
+ * side; {@link COPY_LANES} sessions at once) with its line index, then its
+ * `sessions.index.jsonl`. Returns the files written, the physical lines and the index rows. An
+ * index the analysis built is adopted while the next files are copied and the rows written
+ * (their fsyncs overlap), and every adoption is settled before this returns or throws; an index
+ * still to build is built in its session's turn.
  * @throws the fs error of a copy, a write or an adoption.
  */
 async function writeProject(
@@ -162,13 +165,14 @@ async function writeProject(
     written += await writeIfChanged(projectJsonPath(projectDir), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
     const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
     const rows = assignRefs(sessions, existing);
-    // Only sessions copied this run get their usage primed: an unchanged one was primed when it was copied.
-    for (const s of sessions) {
+    const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
-      written += await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
+      // Added after the await: `written` moves while this copy waits (other lanes).
+      const attached = await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
+      written += attached;
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
       // The analysis pass already indexed the source: its copy adopts that index (issue 13).
       if (copied) {
@@ -180,7 +184,22 @@ async function writeProject(
         } else await getLineIndex(sessionFile, cacheDir);
       }
       lines += s.lineCount;
-    }
+    };
+    // A few sessions are copied at once: one at a time, each copy's round trips to the thread
+    // pool (mkdir, copy, utimes, rename) left this thread waiting most of a sync of many small files.
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      while (!failed && next < sessions.length) {
+        try {
+          await copyOne(sessions[next++]!);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    for (const r of await Promise.allSettled(Array.from({ length: Math.min(COPY_LANES, sessions.length) }, lane))) if (r.status === "rejected") throw r.reason;
     written += await writeIfChanged(sessionsIndexPath(projectDir), serializeIndex(rows));
     return { written, lines, rows };
   };

@@ -1,27 +1,41 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
+import path from "node:path";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
-import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageStore } from "@/lib/usage/session-usage";
-import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
+import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore } from "@/lib/usage/session-usage";
+import { listSubagents, sessionFiles, subagentsDir, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /**
  * The usage of one prepared session (main transcript and subagents; see lib/usage's
  * `SessionUsage`), priced with the bundled snapshot and the workspace's override file. Cached per
- * process while the files and the override file are unchanged, and under the workspace's
- * `.casefile/usage/<sha256 of the session key>.session.json`, so a restarted server does not
- * read a gigabyte transcript again for it.
+ * process while the files and the override file are unchanged, and, for transcripts of at least
+ * {@link STORED_MIN_BYTES}, under the workspace's `.casefile/usage/<sha256 of the session
+ * key>.session.json`, so a restarted server does not read a gigabyte transcript again for it.
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
  */
 export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
-  const files = (await sessionFiles(session)).flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;
-  return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)));
+  // The main transcript, then its subagents, as sessionFiles lists them (persisted tool results carry no usage).
+  const dir = subagentsDir(session);
+  const subagents = await listSubagents(session);
+  const files: UsageFile[] = [{ kind: "main", path: session.filePath }, ...subagents.map((s): UsageFile => ({ kind: "subagent", path: path.join(dir, s.file_name) }))];
+  const bytes = (statSync(session.filePath, { throwIfNoEntry: false })?.size ?? 0) + subagents.reduce((n, s) => n + s.size_bytes, 0);
+  const store = bytes >= STORED_MIN_BYTES ? usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)) : undefined;
+  return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), store);
 }
+
+/**
+ * Sessions whose transcripts total fewer bytes are not stored: counting one again costs a few
+ * milliseconds, where a catalog refresh of thousands of small sessions spent a third of its usage
+ * time writing their files (issue 25).
+ */
+const STORED_MIN_BYTES = 4 << 20;
 
 /** A {@link UsageStore} in one JSON file `{stamp, usage}` (a cache its reader checks: no fsync). */
 function usageStore(file: string): UsageStore {

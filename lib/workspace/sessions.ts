@@ -88,7 +88,7 @@ export function workspaceIndexDir(ctx: CoreContext): string {
 }
 
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */
-export function subagentsDir(session: ResolvedSession): string {
+export function subagentsDir(session: Pick<ResolvedSession, "filePath">): string {
   return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
 }
 
@@ -106,7 +106,7 @@ export async function listSideFiles(session: ResolvedSession, subdir: "tool-resu
 }
 
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */
-export async function listSubagents(session: ResolvedSession): Promise<SubagentSummary[]> {
+export async function listSubagents(session: Pick<ResolvedSession, "filePath">): Promise<SubagentSummary[]> {
   const dir = subagentsDir(session);
   const names = await listDir(dir, { filter: (n) => n.endsWith(".jsonl") });
   const out: SubagentSummary[] = [];

@@ -12,8 +12,8 @@ export type ClaudeProbe = {
 
 /** Lines read at most; real files carry the envelope on line 1–20 (after summaries/snapshots). */
 export const PROBE_MAX_LINES = 64;
-/** Reads of 1 MiB (the head is all a probe wants), with room for a line of up to 1 MiB carried over. */
-const PROBE_READ = { chunkBytes: 1 << 20, headroomBytes: 1 << 20 };
+/** Reads of 64 KiB (the few head lines are all a probe wants), with room for a line of up to 1 MiB carried over. */
+const PROBE_READ = { chunkBytes: 64 << 10, headroomBytes: 1 << 20 };
 
 /**
  * Reads only the first records of a transcript to tell a sidechain (subagent) file from a main

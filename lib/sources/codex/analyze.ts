@@ -6,7 +6,7 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
-import { forEachLineBytes, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { forEachLineBytes, POOLED_BUFFER_BYTES, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { codexLineRecord, codexRangeRecords, rangeRecordsReader, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -91,7 +91,8 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSiz
   // A small file gets small buffers, as streamLineBytes sizes its own (a prepare or sync reads
   // thousands of small rollouts); a file that grew since the stat gets streamLineBytes' own buffers.
   const bufferBytes = skim ? Math.min(READ_HEADROOM, skimSize) + Math.min(READ_CHUNK, Math.max(1, skimSize)) : 0;
-  const buffers = skim ? ([scanMemoryBuffer(bufferBytes), scanMemoryBuffer(bufferBytes)] as const) : undefined;
+  // One that fits the line reader's pooled scan memories reads into those (no memory made per file).
+  const buffers = skim && bufferBytes > POOLED_BUFFER_BYTES ? ([scanMemoryBuffer(bufferBytes), scanMemoryBuffer(bufferBytes)] as const) : undefined;
   await forEachLineBytes(filePath, { onIndex, buffers, chunkBytes: READ_CHUNK, headroomBytes: READ_HEADROOM }, (line, bytes, start, end) => {
     if (line < from) return;
     if (skim && analyzer.skimmable) {

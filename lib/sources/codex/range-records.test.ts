@@ -8,10 +8,10 @@ import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { codexLineRecord, codexRangeRecords, rangeRecordsReader, type CodexLineRecord } from "@/lib/sources/codex/range-records";
 import { makeTempDir } from "@/lib/testing/shared";
 
-/** Each line's `codexLineRecord`, read in one stream. */
+/** Each line's `codexLineRecord`, read in one stream (without `facts`: a cache of shared records the packed form does not carry). */
 async function lineRecords(file: string): Promise<CodexLineRecord[]> {
   const out: CodexLineRecord[] = [];
-  for await (const { bytes, start, end } of streamLineBytes(file)) out.push({ ...codexLineRecord(bytes, start, end) });
+  for await (const { bytes, start, end } of streamLineBytes(file)) out.push({ ...codexLineRecord(bytes, start, end), facts: undefined });
   return out;
 }
 
