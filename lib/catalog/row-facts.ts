@@ -6,7 +6,7 @@ import { createCoreContext } from "@/lib/context";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
-import { BUCKET_MS } from "@/lib/usage/session-usage";
+import { BUCKET_MS, type SessionUsage } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
@@ -28,10 +28,11 @@ export type SessionUsageFacts = {
  * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
  * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
  * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
+ * `usage`: the session's usage when the caller has just read it.
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession): Promise<SessionUsageFacts> {
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession, usage?: SessionUsage): Promise<SessionUsageFacts> {
   const stamp = pricingStamp(ctx);
-  const { totals, buckets } = await readSessionUsage(ctx, session);
+  const { totals, buckets } = usage ?? (await readSessionUsage(ctx, session));
   const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
   const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
@@ -44,18 +45,23 @@ export function pricingStamp(ctx: CoreContext): string {
   return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
 }
 
-/** What a session's catalog row is made of, with the file version it was read from (`size:mtimeMs`, stat'ed first). */
-export type RowFacts = { filePath: string; fileStamp: string; summary: Awaited<ReturnType<typeof getSessionSummary>>; tokens: SessionUsageFacts };
+/**
+ * What a session's catalog row is made of, with the index row path and the resolved file it was
+ * read from, and the file's version (`size:mtimeMs`, stat'ed first).
+ */
+export type RowFacts = { sessionPath: string; filePath: string; fileStamp: string; summary: Awaited<ReturnType<typeof getSessionSummary>>; tokens: SessionUsageFacts };
 
 /**
  * Reads a session's row facts: its list summary (lib/forensics/session-summary) and usage facts
- * ({@link sessionTokenTotals}), stamped with the file's size and mtime as they were before the read.
+ * ({@link sessionTokenTotals}), the usage counted once for both, stamped with the file's size and
+ * mtime as they were before the read.
  * @throws the fs error when the session file cannot be read.
  */
 export async function readRowFacts(ctx: CoreContext, session: ResolvedSession): Promise<RowFacts> {
   const st = statSync(session.filePath);
-  const summary = await getSessionSummary(ctx, session);
-  return { filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, summary, tokens: await sessionTokenTotals(ctx, session) };
+  const usage = await readSessionUsage(ctx, session);
+  const summary = await getSessionSummary(ctx, session, usage);
+  return { sessionPath: session.row.session_path, filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, summary, tokens: await sessionTokenTotals(ctx, session, usage) };
 }
 
 /** The sessions of one pass: `range.firstLine` of each job indexes `sessions`. */
