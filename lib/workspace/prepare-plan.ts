@@ -4,9 +4,7 @@ import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
-import { RangePool } from "@/lib/jsonl/range-pool";
-import { PARALLEL_MIN_BYTES, startWorker, type LineRange } from "@/lib/jsonl/workers";
-import { AppError, isAppError } from "@/lib/errors";
+import { PARALLEL_MIN_BYTES } from "@/lib/jsonl/workers";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
@@ -53,11 +51,7 @@ export type PlanProgress = (done: number, total: number, label: string) => void;
  * `compute` (which reads the file) and records its JSON-serializable result. Prepare without a
  * memo reads every file, as before.
  */
-export type PlanMemo = {
-  remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T>;
-  /** Whether `remember(kind, file, …)` would answer without computing (the file unchanged since it was recorded). */
-  known(kind: MemoKind, file: string): boolean;
-};
+export type PlanMemo = { remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T> };
 
 /** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
 export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
@@ -67,8 +61,6 @@ export type SourceRoots = { claude: string[]; codex: string[] };
 
 /** Small source files analysed at once by {@link planSources}. */
 const ANALYSIS_LANES = 3;
-/** Fewest small files to analyse that start a worker to share them ({@link analysisPool}); fewer are read on this thread. */
-const POOL_MIN_FILES = 8;
 
 type Candidate =
   | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
@@ -126,22 +118,12 @@ export async function planSources(
   const analysed = new Array<Promise<Analysed | { skip: string }>>(ordered.length);
   let started = 0;
   let big: Promise<unknown> = Promise.resolve();
-  const sizes = ordered.map((c) => statSync(c.path, { throwIfNoEntry: false })?.size ?? 0);
-  // Small files the memo does not know are analysed on this thread and a worker side by side.
-  const pooled = analysisPool(
-    ordered.filter((c, i) => sizes[i]! < PARALLEL_MIN_BYTES && !memo?.known("analysis", c.path)),
-    window,
-  );
   const analyseAt = async (i: number): Promise<Analysed | { skip: string }> => {
     const c = ordered[i]!;
     onProgress?.(started, ordered.length, path.basename(c.path));
     started += 1;
-    const facts = pooled?.facts.get(c.path);
-    const run = () =>
-      c.source === "codex"
-        ? remember("analysis", c.path, () => (facts ? facts.then((f) => adoptFacts(f, keepIndex(c.path)) as Analysed | { skip: string }) : analyseCodex(c.path, window, keepIndex(c.path))))
-        : analyseClaude(c, window, remember, keepIndex(c.path), facts?.then((f) => adoptFacts(f, keepIndex(c.path)) as ClaudeFacts));
-    if (sizes[i]! < PARALLEL_MIN_BYTES) return run();
+    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path)));
+    if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
     return alone;
@@ -153,11 +135,7 @@ export async function planSources(
       await analysed[i]!.catch(() => undefined);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(ANALYSIS_LANES, ordered.length) }, lane));
-  } finally {
-    await pooled?.close();
-  }
+  await Promise.all(Array.from({ length: Math.min(ANALYSIS_LANES, ordered.length) }, lane));
   for (const [i, c] of ordered.entries()) {
     const result = await analysed[i]!;
     if ("skip" in result) {
@@ -195,29 +173,22 @@ export async function planSources(
   return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
 }
 
-/** What prepare remembers of a Claude Code transcript's analysis (the memo's JSON). */
-type ClaudeFacts = { isSidechain: boolean; projectRoot: string | null; lineCount: number; turns: PlannedSession["turns"] };
-
-async function claudeFacts(filePath: string, window: ReportWindow, onIndex: (index: LineIndex) => void): Promise<ClaudeFacts> {
-  const a = await analyzeClaudeTranscript(filePath, window, { onIndex });
-  return {
-    isSidechain: a.isSidechain,
-    projectRoot: a.projectRoot,
-    lineCount: a.lineCount,
-    turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
-  };
-}
-
-/** `facts`: the file's analysis already under way on the {@link analysisPool}; else it is read here. */
 async function analyseClaude(
   c: Extract<Candidate, { source: "claude-code" }>,
   window: ReportWindow,
   remember: NonNullable<PlanMemo>["remember"],
   onIndex: (index: LineIndex) => void,
-  facts?: Promise<ClaudeFacts>,
 ): Promise<Analysed | { skip: string }> {
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
-  const analysis = await remember("analysis", c.path, () => facts ?? claudeFacts(c.path, window, onIndex));
+  const analysis = await remember("analysis", c.path, async () => {
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
+    return {
+      isSidechain: a.isSidechain,
+      projectRoot: a.projectRoot,
+      lineCount: a.lineCount,
+      turns: a.turns.map((t) => ({ turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line })),
+    };
+  });
   if (analysis.isSidechain) return { skip: "subagent transcript (isSidechain records) with no parent session found" };
   if (analysis.turns.length === 0) return { skip: window ? "no human trigger inside the report window" : "no human trigger (no user turn to index)" };
   const sessionDir = path.join(path.dirname(c.path), c.sessionId);
@@ -238,71 +209,6 @@ async function analyseCodex(filePath: string, window: ReportWindow, onIndex: (in
   if ("skip" in result) return result;
   const { fork: _none, ...selected } = result.selected;
   return { ...selected, attachments: [] };
-}
-
-/** The files of one {@link analysisPool} pass, and the window they are analysed for. */
-export type AnalysisArg = { window: ReportWindow; files: { source: "claude-code" | "codex"; path: string }[] };
-/** One file's analysis from the pool: what prepare remembers of it and its line index, or the error that stopped it. */
-export type AnalysisAnswer = { value: unknown; index: LineIndex | null } | { error: { code: string | null; message: string; details?: object } };
-
-/**
- * The range-pool task (lib/jsonl/range-pool) of {@link analysisPool}: analyses file
- * `arg.files[range.firstLine]` as prepare does on its own thread (Claude Code facts, or a Codex
- * selection), with the line index the pass built. An error is answered, not thrown, so the
- * caller rethrows it with its code. `filePath` is unused (a pass is a list of files).
- */
-export async function analysisTask(_filePath: string, range: LineRange, arg: AnalysisArg): Promise<AnalysisAnswer> {
-  const f = arg.files[range.firstLine]!;
-  let index: LineIndex | null = null;
-  const onIndex = (built: LineIndex) => void (index = built);
-  try {
-    const value = f.source === "codex" ? await analyseCodex(f.path, arg.window, onIndex) : await claudeFacts(f.path, arg.window, onIndex);
-    return { value, index };
-  } catch (error) {
-    return { error: { code: isAppError(error) ? error.code : null, message: error instanceof Error ? error.message : String(error), ...(isAppError(error) ? { details: error.details } : {}) } };
-  }
-}
-
-/** The buffers an {@link AnalysisAnswer} moves to the calling thread without a copy. */
-export function analysisTransfer(answer: AnalysisAnswer): ArrayBuffer[] {
-  return "index" in answer && answer.index ? [answer.index.starts.buffer as ArrayBuffer] : [];
-}
-
-/** An analysis from the pool as the reader wants it: its line index handed to `onIndex`, an error thrown again. */
-function adoptFacts(answer: AnalysisAnswer, onIndex: (index: LineIndex) => void): unknown {
-  if ("error" in answer) {
-    const e = answer.error;
-    throw e.code ? new AppError(e.code as ConstructorParameters<typeof AppError>[0], e.message, e.details as ConstructorParameters<typeof AppError>[2]) : new Error(e.message);
-  }
-  if (answer.index) onIndex(answer.index);
-  return answer.value;
-}
-
-/**
- * Analyses many small source files on this thread and one worker side by side (a sync of a heavy
- * user's 20,000 sessions used one core; issue 25): `facts` has, per file, the promise of its
- * answer, settled in file order as each is known. Null for fewer than {@link POOL_MIN_FILES}
- * files (a worker's start costs more than it saves). Close it when done.
- */
-function analysisPool(files: Candidate[], window: ReportWindow): { facts: Map<string, Promise<AnalysisAnswer>>; close: () => Promise<void> } | null {
-  if (files.length < POOL_MIN_FILES) return null;
-  const pool = new RangePool<AnalysisArg, AnalysisAnswer>(() => startWorker(import.meta.url, "./analysis-worker.ts"), 1);
-  const settle: ((answer: AnalysisAnswer) => void)[] = [];
-  const facts = new Map(files.map((f, i) => [f.path, new Promise<AnalysisAnswer>((resolve) => (settle[i] = resolve))]));
-  const ranges = files.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));
-  const arg: AnalysisArg = { window, files: files.map((f) => ({ source: f.source, path: f.path })) };
-  const done = pool.map(analysisTask, "", ranges, arg, (answer, i) => settle[i]!(answer)).catch((error: unknown) => {
-    // A pool that failed as a whole: every file not yet answered carries its error.
-    const message = error instanceof Error ? error.message : String(error);
-    for (const resolve of settle) resolve({ error: { code: null, message } });
-  });
-  return {
-    facts,
-    close: async () => {
-      await done;
-      await pool.close();
-    },
-  };
 }
 
 /**

@@ -72,14 +72,6 @@ export class SyncMemo implements PlanMemo {
     return memo;
   }
 
-  known(kind: Kind, file: string): boolean {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (!st) return false;
-    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
-    const entry = this.next.get(file) ?? this.prior.get(file);
-    return entry !== undefined && entry.stamp === stamp && kind in entry.values;
-  }
-
   async remember<T>(kind: Kind, file: string, compute: () => Promise<T>): Promise<T> {
     // A synchronous stat: a sync looks up every source file, and a thread-pool round trip per
     // file costs far more wall time on a loaded machine than the stat itself.
