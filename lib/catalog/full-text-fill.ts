@@ -56,11 +56,6 @@ export function requestFullTextFill(workspaceRoot: string): Promise<FullTextFill
   return entry.done;
 }
 
-/** Whether a fill of this workspace is running in this process. */
-export function fullTextFillRunning(workspaceRoot: string): boolean {
-  return running.has(workspaceRoot);
-}
-
 async function fillOnWorker(workspaceRoot: string): Promise<FullTextFillResult> {
   const pool = new RangePool<FullTextFillArg, FullTextFillResult>(() => startWorker(import.meta.url, "./full-text-worker.ts"), 1, { workersOnly: true, bigRanges: true });
   try {

@@ -102,7 +102,8 @@ export class RowFactsAhead {
   private readonly done: Promise<void>;
 
   constructor(workspaceRoot: string, sessions: RowFactsArg["sessions"]) {
-    this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1);
+    // Four in flight: the worker stays busy while this thread writes rows and reads facts itself.
+    this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 4 });
     const settle: ((facts: RowFacts | null) => void)[] = [];
     for (const [i, s] of sessions.entries()) this.facts.set(`${s.project_key}\u0000${s.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
     const ranges = sessions.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));

@@ -1,7 +1,9 @@
 /** Paths resolved inside a root without escapes (no `..`, no symlink out). */
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -15,12 +17,30 @@ export async function resolveInside(root: string, relative: string): Promise<str
   if (path.isAbsolute(relative) || relative.split(/[\\/]/).includes("..")) {
     throw new AppError("invalid_input", `path '${relative}' must be relative and stay inside ${root}`, { path: relative });
   }
-  const realRoot = await fs.realpath(root);
+  const realRoot = await realRootOf(root);
   const candidate = path.resolve(realRoot, relative);
   const real = await realpathOfExisting(candidate);
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
     throw new AppError("invalid_input", `path '${relative}' resolves outside ${root}`, { path: relative });
   }
+  return real;
+}
+
+/** Real paths of roots, kept while the root names the same directory (device and inode). */
+const realRoots = stampedCache<string>("fs:real-roots", 1 << 20);
+
+/**
+ * `realpath(root)`, remembered while `root` resolves to the same directory: a catalog refresh
+ * resolves 20,000 session paths under 200 project roots, and each root's walk cost as much as the path's.
+ */
+async function realRootOf(root: string): Promise<string> {
+  const st = statSync(root, { throwIfNoEntry: false });
+  if (!st) return fs.realpath(root);
+  const stamp = `${st.dev}:${st.ino}`;
+  const known = realRoots.get(root, stamp);
+  if (known !== undefined) return known;
+  const real = await fs.realpath(root);
+  realRoots.set(root, stamp, real, 64 + 2 * (root.length + real.length));
   return real;
 }
 

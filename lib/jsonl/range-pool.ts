@@ -223,9 +223,10 @@ export class RangePool<A, R> {
    * `workersOnly`: this thread maps ranges only while a worker has yet to start (or when none
    * can), then only hands results over; its event loop stays free and its heap small (the
    * mapping's garbage is collected in the workers' heaps). `bigRanges` (with `workersOnly`): not
-   * even while a worker starts, for passes of one big range per worker.
+   * even while a worker starts, for passes of one big range per worker. `depth`: ranges a worker
+   * holds at once (default 2); more keep it busy through this thread's longer synchronous turns.
    */
-  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean; bigRanges?: boolean } = {}) {
+  constructor(spawn: () => Worker | Promise<Worker>, workers: number, private readonly options: { workersOnly?: boolean; bigRanges?: boolean; depth?: number } = {}) {
     for (let k = 0; k < workers; k++) {
       const slot: Slot = { worker: null, waiting: true, lost: false, release: () => undefined, inflight: new Set(), pass: -1 };
       this.slots.push(slot);
@@ -382,7 +383,7 @@ export class RangePool<A, R> {
     pass?.wake?.();
   }
 
-  /** Gives every live worker ranges from the queue's front, up to {@link DEPTH} each. */
+  /** Gives every live worker ranges from the queue's front, up to {@link DEPTH} (or the pool's `depth`) each. */
   private pump(): void {
     const pass = this.pass;
     if (pass === null || pass.failure) return;
@@ -394,7 +395,7 @@ export class RangePool<A, R> {
         slot.pass = pass.id;
         worker.postMessage({ kind: "arg", arg: pass.arg } satisfies Message<A>);
       }
-      while (slot.inflight.size < DEPTH && pass.queue.length > 0) {
+      while (slot.inflight.size < (this.options.depth ?? DEPTH) && pass.queue.length > 0) {
         const id = pass.queue.shift()!;
         slot.inflight.add(id);
         worker.postMessage({ kind: "job", id, filePath: pass.filePath, range: pass.ranges[id]! } satisfies Message<A>);
