@@ -5,7 +5,8 @@
  * fresh id, each project its own cwd), then prints every figure of the issue's table:
  * prepare vs `cp -r` + `wc -l` (and prepare's peak RSS), server start to first answer, the home
  * page and a project page (3 loads each), list_projects / list_sessions over HTTP, a search
- * across every project, and the server's idle RSS (after start and after browsing).
+ * across every project, and the server's idle RSS (after start and after browsing). The server
+ * runs as `npm start` runs it (`dashboardServerEnv`: its malloc and young-generation settings).
  * Defaults are the issue's size (200 × 100 × 540 KB ≈ 10.8 GB); env BENCH_PROJECTS,
  * BENCH_SESSIONS_PER_PROJECT, BENCH_SESSION_BYTES, BENCH_CODEX_EVERY, BENCH_DIR, BENCH_PORT
  * scale it. Needs `npx next build` first. Deletes what it made unless BENCH_KEEP=1; BENCH_REUSE=1
@@ -18,6 +19,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+
+import { dashboardServerEnv } from "@/server/cli/serve-command";
 
 const REPO = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
 const CORPUS = path.resolve(REPO, "../shared/corpus");
@@ -224,7 +227,7 @@ async function run(): Promise<void> {
 async function serve(ws: string): Promise<void> {
   const base = `http://127.0.0.1:${PORT}`;
   const startAt = performance.now();
-  const server = spawn(process.execPath, [path.join(REPO, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], { cwd: REPO, env: { ...process.env, CASEFILE_WORKSPACE: ws }, stdio: "ignore", detached: true });
+  const server = spawn(process.execPath, [path.join(REPO, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(PORT)], { cwd: REPO, env: dashboardServerEnv(process.env, ws), stdio: "ignore", detached: true });
   try {
     let first: { ms: number; status: number } | null = null;
     while (!first) {

@@ -224,7 +224,7 @@ function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress): Promise<Cata
     let done = 0;
     // One read-ahead of row facts for the whole workspace, in the order the rows are written.
     const storedStamps = new Map((stmt(db, "SELECT project_key, session_ref, file_stamp FROM sessions").all() as { project_key: string; session_ref: string; file_stamp: string | null }[]).map((r) => [`${r.project_key}\u0000${r.session_ref}`, r.file_stamp]));
-    const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((r) => ({ project_key: p.projectKey, session_ref: r.session_ref })));
+    const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((row) => ({ project: p, row })));
     const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved) : null;
     try {
       for (const [ord, project] of ws.projects.entries()) {
@@ -553,7 +553,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   // Sessions new to the catalog or whose file moved have their row facts read ahead, on a worker
   // beside this thread, while this thread writes the rows.
   const moved = given ? [] : movedRows(project, (ref) => stored.get(ref)?.file_stamp);
-  const own = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((r) => ({ project_key: project.projectKey, session_ref: r.session_ref }))) : null;
+  const own = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((row) => ({ project, row }))) : null;
   const ahead = given ?? own;
   try {
     for (const [i, row] of project.rows.entries()) {

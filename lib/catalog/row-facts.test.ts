@@ -20,7 +20,11 @@ describe.skipIf(!HAS_SHARED)("row facts read ahead", () => {
     const ws = await loadWorkspace(ctx);
     const sessions = ws.projects.flatMap((p) => p.rows.map((r) => ({ row: r, project_key: p.projectKey, session_ref: r.session_ref })));
     expect(sessions.length).toBeGreaterThan(10);
-    const ahead = new RowFactsAhead(root, [...sessions.map((s) => ({ project_key: s.project_key, session_ref: s.session_ref })), { project_key: ws.projects[0]!.projectKey, session_ref: "S9999" }]);
+    // A row whose file is not there (the index names it, the copy is gone).
+    const first = ws.projects[0]!;
+    const ghost = { ...first.rows[0]!, session_ref: "S9999", session_path: "sessions/claude-code/gone.jsonl" };
+    const withGhost = { ...first, rows: [...first.rows, ghost] };
+    const ahead = new RowFactsAhead(root, [...sessions.map((s) => ({ project: ws.projects.find((p) => p.projectKey === s.project_key)!, row: s.row })), { project: withGhost, row: ghost }]);
     try {
       for (const s of sessions) {
         const project = ws.projects.find((p) => p.projectKey === s.project_key)!;
@@ -28,7 +32,7 @@ describe.skipIf(!HAS_SHARED)("row facts read ahead", () => {
         const here = await readRowFacts(ctx, { project, row: s.row, filePath: await resolveInside(project.dir, s.row.session_path) });
         expect(await ahead.get(s.project_key, s.session_ref), `${s.project_key}/${s.session_ref}`).toEqual(here);
       }
-      expect(await ahead.get(ws.projects[0]!.projectKey, "S9999")).toBeNull();
+      expect(await ahead.get(first.projectKey, "S9999")).toBeNull();
       expect(await ahead.get("no-such-project", "S0001")).toBeNull();
     } finally {
       await ahead.close();

@@ -4,11 +4,14 @@ import { statSync } from "node:fs";
 import type { CoreContext } from "@/lib/context";
 import { createCoreContext } from "@/lib/context";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
+import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
 import { BUCKET_MS, type SessionUsage } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
-import { resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
+import type { LoadedProject } from "@/lib/workspace/load";
+import type { IndexRow } from "@/lib/workspace/schema";
+import type { ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
@@ -64,8 +67,12 @@ export async function readRowFacts(ctx: CoreContext, session: ResolvedSession): 
   return { sessionPath: session.row.session_path, filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, summary, tokens: await sessionTokenTotals(ctx, session, usage) };
 }
 
-/** The sessions of one pass: `range.firstLine` of each job indexes `sessions`. */
-export type RowFactsArg = { workspaceRoot: string; sessions: { project_key: string; session_ref: string }[] };
+/**
+ * The sessions of one pass, as the refresh loaded them: `range.firstLine` of each job indexes
+ * `sessions`, each naming a project of `projects` and a row of its `rows` (the worker resolves no
+ * workspace: loading it stats every project's index, 400 stats a session for 200 projects).
+ */
+export type RowFactsArg = { workspaceRoot: string; projects: LoadedProject[]; sessions: { project: number; row: number }[] };
 
 /** The worker's own contexts, one per workspace (their caches live and die with the worker). */
 const contexts = new Map<string, CoreContext>();
@@ -79,9 +86,12 @@ export async function rowFactsTask(_filePath: string, range: LineRange, arg: Row
   const s = arg.sessions[range.firstLine]!;
   let ctx = contexts.get(arg.workspaceRoot);
   if (!ctx) contexts.set(arg.workspaceRoot, (ctx = createCoreContext(arg.workspaceRoot)));
+  const project = arg.projects[s.project]!;
+  const row = project.rows[s.row]!;
   try {
-    const resolved = await resolveSession(ctx, s.project_key, s.session_ref);
-    return resolved.ok ? await readRowFacts(ctx, resolved.session) : null;
+    // The same containment check as the refresh's (lib/fs/paths).
+    const filePath = await resolveInside(project.dir, row.session_path);
+    return statSync(filePath, { throwIfNoEntry: false })?.isFile() ? await readRowFacts(ctx, { project, row, filePath }) : null;
   } catch {
     return null;
   }
@@ -101,13 +111,22 @@ export class RowFactsAhead {
   private readonly facts = new Map<string, Promise<RowFacts | null>>();
   private readonly done: Promise<void>;
 
-  constructor(workspaceRoot: string, sessions: RowFactsArg["sessions"]) {
+  /** `sessions`: rows of the workspace's loaded projects, in the order the refresh writes them. */
+  constructor(workspaceRoot: string, sessions: { project: LoadedProject; row: IndexRow }[]) {
     // Four in flight: the worker stays busy while this thread writes rows and reads facts itself.
     this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 4 });
+    const projects: LoadedProject[] = [];
+    const projectIndex = new Map<LoadedProject, number>();
+    const jobs: RowFactsArg["sessions"] = [];
     const settle: ((facts: RowFacts | null) => void)[] = [];
-    for (const [i, s] of sessions.entries()) this.facts.set(`${s.project_key}\u0000${s.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
+    for (const [i, s] of sessions.entries()) {
+      let p = projectIndex.get(s.project);
+      if (p === undefined) projectIndex.set(s.project, (p = projects.push(s.project) - 1));
+      jobs.push({ project: p, row: s.project.rows.indexOf(s.row) });
+      this.facts.set(`${s.project.projectKey}\u0000${s.row.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
+    }
     const ranges = sessions.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));
-    this.done = this.pool.map(rowFactsTask, "", ranges, { workspaceRoot, sessions }, (facts, i) => settle[i]!(facts)).catch(() => {
+    this.done = this.pool.map(rowFactsTask, "", ranges, { workspaceRoot, projects, sessions: jobs }, (facts, i) => settle[i]!(facts)).catch(() => {
       // A pass that failed as a whole: what is not answered is read by the refresh itself.
       for (const resolve of settle) resolve(null);
     });
