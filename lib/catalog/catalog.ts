@@ -808,7 +808,7 @@ async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 1
   if (fill) {
     // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
     const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
-    if (small.length > 0) await fill().map(ctx.workspaceRoot, small.map((s) => ({ project_key: project.projectKey, session_ref: s.session_ref })), (risk, i) => {
+    if (small.length > 0) await fill().map(ctx.workspaceRoot, project, small.map((s) => rows.get(s.session_ref)!), (risk, i) => {
       if (risk) update.run(small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id);
     });
     const done = new Set(small);

@@ -24,14 +24,17 @@ describe.skipIf(!HAS_SHARED)("RiskFill (issue 25: the server's background risk f
     dirs.push(root);
     const ctx = createCoreContext(root, { oneShot: true });
     await syncWorkspace(ctx, { sources: { claude: [path.join(SHARED_DIR, "corpus", "claude-code")], codex: [path.join(SHARED_DIR, "corpus", "codex")], demo: false } });
-    const sessions = (await loadWorkspace(ctx)).projects.flatMap((p) => p.rows.map((r) => ({ project_key: p.projectKey, session_ref: r.session_ref }))).slice(0, 12);
+    // The project with the most sessions, plus a row whose file is gone.
+    const project = (await loadWorkspace(ctx)).projects.reduce((a, b) => (b.rows.length > a.rows.length ? b : a));
+    const sessions = project.rows.map((r) => ({ project_key: project.projectKey, session_ref: r.session_ref }));
     expect(sessions.length).toBeGreaterThan(3);
-    const asked = [...sessions, { project_key: sessions[0]!.project_key, session_ref: "S9999" }];
+    const ghost = { ...project.rows[0]!, session_ref: "S9999", session_path: "sessions/claude-code/gone.jsonl" };
+    const withGhost = { ...project, rows: [...project.rows, ghost] };
     const got: unknown[] = [];
     const fill = new RiskFill();
     try {
       expect(await fill.ready()).toBe(1);
-      await fill.map(root, asked, (answer, i) => (got[i] = answer));
+      await fill.map(root, withGhost, withGhost.rows, (answer, i) => (got[i] = answer));
     } finally {
       await fill.close();
     }
