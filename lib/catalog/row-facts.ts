@@ -113,8 +113,9 @@ export class RowFactsAhead {
 
   /** `sessions`: rows of the workspace's loaded projects, in the order the refresh writes them. */
   constructor(workspaceRoot: string, sessions: { project: LoadedProject; row: IndexRow }[]) {
-    // Four in flight: the worker stays busy while this thread writes rows and reads facts itself.
-    this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 4 });
+    // Six in flight, three read at once by the worker (row-facts-worker.ts): it stays busy while
+    // this thread writes rows and reads facts itself, and its small reads overlap.
+    this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 6 });
     const projects: LoadedProject[] = [];
     const projectIndex = new Map<LoadedProject, number>();
     const jobs: RowFactsArg["sessions"] = [];

@@ -150,28 +150,42 @@ type Message<A> = { kind: "arg"; arg: A } | { kind: "job"; id: number; filePath:
 type Answer<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string };
 
 /**
- * Inside a worker entry module: answers every job a {@link RangePool} posts, one at a time in
- * the order received, with `task`'s result (its `transfer` buffers moved, not copied) or its
- * error message. Does nothing on the main thread, so importing the entry elsewhere is harmless.
+ * Inside a worker entry module: answers every job a {@link RangePool} posts with `task`'s result
+ * (its `transfer` buffers moved, not copied) or its error message, one at a time in the order
+ * received, or up to `concurrency` at once (tasks that mostly wait on small reads: their waits
+ * overlap; answers may then come out of order, which the pool puts back in order). Does nothing
+ * on the main thread, so importing the entry elsewhere is harmless.
  */
-export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result: R) => ArrayBuffer[]): void {
+export function serveRangeStream<A, R>(task: RangeTask<A, R>, transfer?: (result: R) => ArrayBuffer[], options: { concurrency?: number } = {}): void {
   if (isMainThread || parentPort === null) return;
   yieldToForeground();
   const port = parentPort;
+  const lanes = Math.max(1, Math.floor(options.concurrency ?? 1));
   let arg: A | undefined;
-  let chain = Promise.resolve();
+  let running = 0;
+  const waiting: { message: Extract<Message<A>, { kind: "job" }>; arg: A }[] = [];
+  const next = (): void => {
+    while (running < lanes && waiting.length > 0) {
+      const { message, arg: jobArg } = waiting.shift()!;
+      running += 1;
+      void task(message.filePath, message.range, jobArg)
+        .then(
+          (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Answer<R>, transfer?.(result) ?? []),
+          (error: unknown) => port.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Answer<R>),
+        )
+        .finally(() => {
+          running -= 1;
+          next();
+        });
+    }
+  };
   port.on("message", (message: Message<A>) => {
     if (message.kind === "arg") {
       arg = message.arg;
       return;
     }
-    const jobArg = arg as A;
-    chain = chain.then(() =>
-      task(message.filePath, message.range, jobArg).then(
-        (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Answer<R>, transfer?.(result) ?? []),
-        (error: unknown) => port.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Answer<R>),
-      ),
-    );
+    waiting.push({ message, arg: arg as A });
+    next();
   });
 }
 
