@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { catalogDb, closeCatalog, fillFullText, followPrepare, refreshCatalog } from "@/lib/catalog/catalog";
+import { catalogDb, closeCatalog, fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
@@ -139,35 +139,6 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(activity).toEqual([...activity].sort().reverse());
     expect(await allSessionLists(ctx, "catalog")).toEqual(listsBefore);
     expect(listsBefore).toEqual(await allSessionLists(ctx, "files"));
-  }, 120_000);
-
-  it("a prepare followed project by project (followPrepare) leaves the catalog a refresh after it makes from the files", async () => {
-    const sources = await makeTempDir("casefile-catalog-src-");
-    await fs.cp(CLAUDE, path.join(sources, "claude"), { recursive: true });
-    await fs.cp(CODEX, path.join(sources, "codex"), { recursive: true });
-    const followed = createCoreContext(await makeTempDir("casefile-catalog-ws-"), { now: () => new Date("2026-11-28T00:00:00Z"), oneShot: true });
-    const follow = followPrepare(followed);
-    const written: string[] = [];
-    await syncWorkspace(followed, {
-      sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false },
-      onProjectWritten: (key) => {
-        written.push(key);
-        follow.onProjectWritten(key);
-      },
-    });
-    await follow.close();
-    // The session rows are there before the refresh (project rows and coverage are the refresh's).
-    const sessionRows = (catalogDb(followed).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-    expect(written.length).toBeGreaterThan(3);
-    expect(sessionRows).toBe((await loadWorkspace(followed)).projects.reduce((n, p) => n + p.rows.length, 0));
-    expect(await refreshCatalog(followed)).toMatchObject({ sessions_updated: 0 });
-    await fillFullText(followed);
-    const plain = createCoreContext(await makeTempDir("casefile-catalog-ws-"), { now: () => new Date("2026-11-28T00:00:00Z"), oneShot: true });
-    await syncWorkspace(plain, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
-    await upToDate(plain);
-    // Stamps name each workspace's own files (inodes): the rest is equal.
-    const norm = (d: ReturnType<typeof dump>) => ({ ...d, projects: (d.projects as Record<string, unknown>[]).map(({ index_stamp: _i, coverage_stamp: _c, ...p }) => p) });
-    expect(norm(dump(followed))).toEqual(norm(dump(plain)));
   }, 120_000);
 
   it("resumes a session cut after any committed batch without duplicates or lost lines (progress is stored with each batch)", async () => {

@@ -22,7 +22,7 @@ import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { resolveInside } from "@/lib/fs/paths";
 import { SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
-import { loadProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
@@ -311,36 +311,6 @@ export function fullTextCoverage(ctx: CoreContext, filter: { project_key?: strin
 }
 
 /**
- * Follows a prepare (issue 25): `onProjectWritten(key)` (lib/workspace/prepare's option) has
- * that project's session rows written as soon as prepare has written the project, their row facts
- * read on a worker, so the catalog's reads overlap prepare's copies of the next projects. Rows only:
- * a {@link refreshCatalog} after prepare writes the projects' own rows and coverage (and finds the
- * followed sessions in step, at one stat each). A project that fails here is left to that refresh.
- * `close()` waits for the projects asked for and ends the worker.
- */
-export function followPrepare(ctx: CoreContext): { onProjectWritten: (projectKey: string) => void; close: () => Promise<void> } {
-  const ahead = new RowFactsAhead(ctx.workspaceRoot);
-  let chain: Promise<unknown> = Promise.resolve();
-  let ord = 0;
-  const onProjectWritten = (projectKey: string) => {
-    const at = ord++;
-    chain = chain.then(async () => {
-      const project = await loadProject(ctx.workspaceRoot, projectKey);
-      const stored = new Map((stmt(catalogDb(ctx), "SELECT session_ref, file_stamp FROM sessions WHERE project_key = ?").all(projectKey) as { session_ref: string; file_stamp: string | null }[]).map((r) => [r.session_ref, r.file_stamp]));
-      ahead.read(movedRows(project, (ref) => stored.get(ref)).map((row) => ({ project, row })));
-      await serialized(ctx, () => refreshProject(ctx, project, at, undefined, ahead, true));
-    }).catch((error: unknown) => ctx.log.warn(`[casefile] catalog rows of ${projectKey} left to the refresh after prepare: ${String(error)}`));
-  };
-  return {
-    onProjectWritten,
-    close: async () => {
-      await chain;
-      await ahead.close();
-    },
-  };
-}
-
-/**
  * Runs `fn` holding the catalog's cross-process lock (`catalog.sqlite.lock`): one process at a
  * time adds lines to the full-text index, so a CLI prepare and the server's watcher never index
  * the same lines twice. Row upserts of the read paths need no lock (they are idempotent).
@@ -468,12 +438,12 @@ const txStarted = new WeakMap<Database.Database, number>();
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
-async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead, sessionsOnly = false): Promise<number> {
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead): Promise<number> {
   const db = catalogDb(ctx);
-  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick, ahead, sessionsOnly);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick, ahead);
   await beginWrite(db);
   try {
-    const done = await refreshProjectRows(ctx, project, ord, tick, ahead, sessionsOnly);
+    const done = await refreshProjectRows(ctx, project, ord, tick, ahead);
     if (db.inTransaction) db.exec("COMMIT");
     return done;
   } catch (error) {
@@ -560,16 +530,14 @@ function movedRows(project: LoadedProject, storedStamp: (sessionRef: string) => 
 
 /**
  * Brings one project's rows in step; returns how many session rows were (re)written. `tick` is
- * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's
- * own, when many moved). `sessionsOnly`: its session rows only, not its own row nor its coverage
- * (which read the whole workspace: {@link followPrepare}, while prepare is still writing it).
+ * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's own, when many moved).
  */
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead, sessionsOnly = false): Promise<number> {
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead): Promise<number> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
-  if (!sessionsOnly && (!known || known.index_stamp !== indexStamp || known.ord !== ord)) await upsertProject(ctx, project, ord, indexStamp);
+  if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
     (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
@@ -597,7 +565,6 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
     await own?.close();
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
-  if (sessionsOnly) return sessionsUpdated;
   if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
   await refreshCoverage(ctx, project, indexStamp);
   return sessionsUpdated;

@@ -103,28 +103,19 @@ export const ROW_FACTS_MIN_SESSIONS = 8;
 /**
  * Row facts of many sessions read ahead by this thread and one worker side by side (issue 25: the
  * catalog's rows of 20,000 new sessions were read on one core), in the order given; in a process
- * that keeps its main thread free (the dashboard) by the worker alone. {@link read} asks for a
- * list of sessions (one pass after another on the same worker); {@link get} is the promise of one
- * session's facts. Close it when done (also on error).
+ * that keeps its main thread free (the dashboard) by the worker alone. {@link get} is the promise
+ * of one session's facts. Close it when done (also on error).
  */
 export class RowFactsAhead {
   private readonly pool: RangePool<RowFactsArg, RowFacts | null>;
   private readonly facts = new Map<string, Promise<RowFacts | null>>();
-  private done: Promise<void> = Promise.resolve();
+  private readonly done: Promise<void>;
 
   /** `sessions`: rows of the workspace's loaded projects, in the order the refresh writes them. */
-  constructor(
-    private readonly workspaceRoot: string,
-    sessions: { project: LoadedProject; row: IndexRow }[] = [],
-  ) {
+  constructor(workspaceRoot: string, sessions: { project: LoadedProject; row: IndexRow }[]) {
     // Six in flight, three read at once by the worker (row-facts-worker.ts): it stays busy while
     // this thread writes rows and reads facts itself, and its small reads overlap.
     this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 6 });
-    if (sessions.length > 0) this.read(sessions);
-  }
-
-  /** Asks for the facts of `sessions` (rows of loaded projects), read after those asked for before. */
-  read(sessions: { project: LoadedProject; row: IndexRow }[]): void {
     const projects: LoadedProject[] = [];
     const projectIndex = new Map<LoadedProject, number>();
     const jobs: RowFactsArg["sessions"] = [];
@@ -136,21 +127,15 @@ export class RowFactsAhead {
       this.facts.set(`${s.project.projectKey}\u0000${s.row.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
     }
     const ranges = sessions.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));
-    const arg: RowFactsArg = { workspaceRoot: this.workspaceRoot, projects, sessions: jobs };
-    this.done = this.done.then(() =>
-      this.pool.map(rowFactsTask, "", ranges, arg, (facts, i) => settle[i]!(facts)).catch(() => {
-        // A pass that failed as a whole: what is not answered is read by the refresh itself.
-        for (const resolve of settle) resolve(null);
-      }),
-    );
+    this.done = this.pool.map(rowFactsTask, "", ranges, { workspaceRoot, projects, sessions: jobs }, (facts, i) => settle[i]!(facts)).catch(() => {
+      // A pass that failed as a whole: what is not answered is read by the refresh itself.
+      for (const resolve of settle) resolve(null);
+    });
   }
 
-  /** The facts read ahead for a session (handed over once), null when it was not asked for or could not be read. */
+  /** The facts read ahead for a session, null when it was not asked for or could not be read. */
   get(projectKey: string, sessionRef: string): Promise<RowFacts | null> {
-    const key = `${projectKey}\u0000${sessionRef}`;
-    const facts = this.facts.get(key);
-    this.facts.delete(key);
-    return facts ?? Promise.resolve(null);
+    return this.facts.get(`${projectKey}\u0000${sessionRef}`) ?? Promise.resolve(null);
   }
 
   /** Waits for the pass to end and ends the worker. */

@@ -115,16 +115,6 @@ async function readWorkspace(root: string): Promise<LoadedWorkspace> {
   return { root, metadata, readOnly: schema !== 3, projects };
 }
 
-/**
- * One project of the workspace at `root`, read as {@link loadWorkspace} reads it (project.json and
- * its index; malformed rows in `brokenRows`), uncached: for a writer's follower that reads a
- * project just written (the catalog during prepare).
- * @throws AppError parse_error (malformed project.json).
- */
-export function loadProject(root: string, projectKey: string): Promise<LoadedProject> {
-  return readProject(root, projectKey);
-}
-
 async function readProject(root: string, dirName: string): Promise<LoadedProject> {
   const dir = projectDir(root, dirName);
   const rel = `${PROJECTS_DIR}/${dirName}`;

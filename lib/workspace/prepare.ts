@@ -34,8 +34,6 @@ export type PrepareOptions = {
   onProgress?: PlanProgress;
   /** Remembered per-file work of earlier runs (the incremental sync); without it every file is read. */
   memo?: PlanMemo;
-  /** Told each project's key once its files and index are written (the catalog follows, lib/catalog). */
-  onProjectWritten?: (projectKey: string) => void;
 };
 
 export type PrepareSummary = {
@@ -112,7 +110,6 @@ async function prepareInto(
   let lines = 0;
   for (const [projectKey, sessions] of byProject) {
     const done = await writeProject(ctx, projectKey, sessions, options, staging);
-    options.onProjectWritten?.(projectKey);
     written += done.written;
     lines += done.lines;
     const projectTurns = done.rows.reduce((n, r) => n + r.turns.length, 0);

@@ -24,8 +24,6 @@ export type SyncOptions = {
   /** Folders of chat exports to pair this time (`prepare --exports DIR`; seed 003 Question 2); exports beside the transcripts are always looked for. */
   exportRoots?: string[];
   onProgress?: PlanProgress;
-  /** Told each project's key once prepare wrote it (see PrepareOptions). */
-  onProjectWritten?: (projectKey: string) => void;
 };
 
 /**
@@ -59,7 +57,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (!force && memo.fingerprint === `${sourceStamp}/${workspaceDigest(root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, onProjectWritten: options.onProjectWritten });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress });
     memo.fingerprint = `${sourceStamp}/${workspaceDigest(root)}`;
     memo.summary = summary;
     await memo.save();

@@ -5,7 +5,7 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
-import { followPrepare, refreshCatalog } from "@/lib/catalog/catalog";
+import { refreshCatalog } from "@/lib/catalog/catalog";
 import { warmSessionPages } from "@/lib/catalog/warm";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
@@ -86,19 +86,12 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   // All time (the default) goes through the sync, which records the roots as the workspace's
   // sources and remembers what it read, so the next start or a running dashboard reads only
   // what changes. A day window is prompt-diary's one-off shape: prepared as before.
-  // The catalog's rows are written with the workspace (issue 25), incrementally: each project's
-  // session rows as soon as it is written, then the rest; the full-text index is filled by the
-  // dashboard in the background (a one-shot search fills it first).
-  const follow = followPrepare(ctx);
-  let summary;
-  try {
-    summary =
-      flags.date || flags.timezone
-        ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress, onProjectWritten: follow.onProjectWritten }))
-        : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress, onProjectWritten: follow.onProjectWritten });
-  } finally {
-    await follow.close();
-  }
+  const summary =
+    flags.date || flags.timezone
+      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
+      : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
+  // The catalog's rows are written with the workspace (issue 25), incrementally; the full-text
+  // index is filled by the dashboard in the background (a one-shot search fills it first).
   await refreshCatalog(ctx, { onProgress: (done, total, label) => onProgress(done, total, `catalog ${label}`) });
   await warmSessionPages(ctx, RISK_WAIT_MAX_BYTES);
   bar?.stop();

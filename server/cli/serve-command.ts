@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { closeCatalog, followPrepare, refreshCatalog } from "@/lib/catalog/catalog";
+import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
@@ -94,15 +94,9 @@ export async function syncOnStart(workspace: string): Promise<string> {
     await generateDemoCodexSources(demoCodexDir());
   }
   const ctx = createCoreContext(workspace, { log: stderrLogger });
+  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force });
   // The catalog's rows too, as `casefile prepare` writes them: the server's first pages read a
   // catalog that knows every session (a heavy user's first start would otherwise wait on it). Stats only when nothing moved.
-  const follow = followPrepare(ctx);
-  let summary;
-  try {
-    summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force, onProjectWritten: follow.onProjectWritten });
-  } finally {
-    await follow.close();
-  }
   await refreshCatalog(ctx);
   closeCatalog(ctx);
   // The demo shows a chain and a synthesis item too (written once; later starts find them there).
