@@ -133,9 +133,12 @@ export class RowFactsAhead {
     });
   }
 
-  /** The facts read ahead for a session, null when it was not asked for or could not be read. */
+  /** The facts read ahead for a session, handed over once (not kept for the whole refresh), null when it was not asked for or could not be read. */
   get(projectKey: string, sessionRef: string): Promise<RowFacts | null> {
-    return this.facts.get(`${projectKey}\u0000${sessionRef}`) ?? Promise.resolve(null);
+    const key = `${projectKey}\u0000${sessionRef}`;
+    const facts = this.facts.get(key);
+    this.facts.delete(key);
+    return facts ?? Promise.resolve(null);
   }
 
   /** Waits for the pass to end and ends the worker. */
