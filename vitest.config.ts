@@ -13,6 +13,8 @@ export default defineConfig({
     // Component tests are components/**/*.test.tsx, each with `// @vitest-environment happy-dom`.
     include: ["lib/**/*.test.ts", "server/**/*.test.ts", "bench/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx"],
     environment: "node",
+    // Temp workspaces live in one folder per run, removed at its end (lib/testing/global-setup.ts).
+    globalSetup: ["lib/testing/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
