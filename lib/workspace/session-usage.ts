@@ -1,14 +1,12 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import fs from "node:fs/promises";
-import path from "node:path";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore } from "@/lib/usage/session-usage";
-import { listSubagents, sessionFiles, subagentsDir, type ResolvedSession } from "@/lib/workspace/sessions";
+import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
 /**
@@ -21,11 +19,10 @@ import { pricingOverrideFile } from "@/lib/workspace/sources";
  */
 export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;
-  // The main transcript, then its subagents, as sessionFiles lists them (persisted tool results carry no usage).
-  const dir = subagentsDir(session);
-  const subagents = await listSubagents(session);
-  const files: UsageFile[] = [{ kind: "main", path: session.filePath }, ...subagents.map((s): UsageFile => ({ kind: "subagent", path: path.join(dir, s.file_name) }))];
-  const bytes = (statSync(session.filePath, { throwIfNoEntry: false })?.size ?? 0) + subagents.reduce((n, s) => n + s.size_bytes, 0);
+  // The main transcript and its subagents (persisted tool results carry no usage).
+  const listed = await sessionFiles(session, { toolResults: false });
+  const files: UsageFile[] = listed.flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
+  const bytes = listed.reduce((n, f) => n + f.size_bytes, 0);
   const store = bytes >= STORED_MIN_BYTES ? usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)) : undefined;
   return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), store);
 }
@@ -67,7 +64,7 @@ const pending = processWide("workspace:usage-pending", () => new Map<string, Pen
  * @throws as {@link readSessionUsage} for a session it waits on.
  */
 export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?: boolean }, session: ResolvedSession, waitBytes: number): Promise<SessionUsage | null> {
-  const files = (await sessionFiles(session)).filter((f) => f.kind !== "tool_result");
+  const files = await sessionFiles(session, { toolResults: false });
   const bytes = files.reduce((n, f) => n + f.size_bytes, 0);
   if (ctx.oneShot || bytes <= waitBytes) return readSessionUsage(ctx, session);
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;

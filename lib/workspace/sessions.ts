@@ -88,7 +88,7 @@ export function workspaceIndexDir(ctx: CoreContext): string {
 }
 
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */
-export function subagentsDir(session: Pick<ResolvedSession, "filePath">): string {
+export function subagentsDir(session: ResolvedSession): string {
   return path.join(path.dirname(session.filePath), path.basename(session.filePath, ".jsonl"), "subagents");
 }
 
@@ -106,7 +106,7 @@ export async function listSideFiles(session: ResolvedSession, subdir: "tool-resu
 }
 
 /** Lists the subagent transcripts copied beside a session, sorted by file name. */
-export async function listSubagents(session: Pick<ResolvedSession, "filePath">): Promise<SubagentSummary[]> {
+export async function listSubagents(session: ResolvedSession): Promise<SubagentSummary[]> {
   const dir = subagentsDir(session);
   const names = await listDir(dir, { filter: (n) => n.endsWith(".jsonl") });
   const out: SubagentSummary[] = [];
@@ -151,9 +151,10 @@ export type SessionFile = {
  * transcripts (`<stem>/subagents/*.jsonl`, both directory eras are copied there by prepare),
  * then its persisted tool results (`<stem>/tool-results/*`), each group sorted by file name.
  * Codex sessions have only the main file. Missing folders are empty groups; never throws for them.
+ * `toolResults: false` leaves the tool results out unlisted (token usage has none to count).
  * @throws the fs error when the main transcript cannot be stat'ed.
  */
-export async function sessionFiles(session: ResolvedSession): Promise<SessionFile[]> {
+export async function sessionFiles(session: ResolvedSession, options: { toolResults?: boolean } = {}): Promise<SessionFile[]> {
   const projectDir = session.project.dir;
   const rel = (p: string) => path.relative(projectDir, p).split(path.sep).join("/");
   const out: SessionFile[] = [{ kind: "main", path: session.filePath, relative: rel(session.filePath), id: null, size_bytes: (await fs.stat(session.filePath)).size }];
@@ -161,6 +162,7 @@ export async function sessionFiles(session: ResolvedSession): Promise<SessionFil
     const p = path.join(subagentsDir(session), sub.file_name);
     out.push({ kind: "subagent", path: p, relative: rel(p), id: sub.agent_id, size_bytes: sub.size_bytes });
   }
+  if (options.toolResults === false) return out;
   const toolDir = path.join(path.dirname(subagentsDir(session)), "tool-results");
   for (const name of await listDir(toolDir)) {
     const p = path.join(toolDir, name);
