@@ -102,6 +102,11 @@ async function generate(src: string): Promise<{ files: number; bytes: number }> 
   return { files, bytes };
 }
 
+/** prepare's source flags: each source folder the generation made (fewer than CODEX_EVERY projects have no Codex one). */
+function sourceFlags(src: string): string[] {
+  return (["claude", "codex"] as const).flatMap((kind) => (existsSync(path.join(src, kind)) ? [`--${kind}`, path.join(src, kind)] : []));
+}
+
 /** Wall time and peak RSS (KB) of a command, through /usr/bin/time. */
 function timedCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { ms: number; peakKb: number } {
   const start = performance.now();
@@ -222,7 +227,7 @@ async function run(): Promise<void> {
     return ms;
   };
   const cpBefore = await cpAndWc();
-  const prep = timedCommand(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "prepare", "--workspace", ws, "--claude", path.join(src, "claude"), "--codex", path.join(src, "codex"), "--json"]);
+  const prep = timedCommand(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "prepare", "--workspace", ws, ...sourceFlags(src), "--json"]);
   const cpAfter = await cpAndWc();
   const catalogBytes = statSync(path.join(ws, ".casefile", "catalog.sqlite")).size + (statSync(path.join(ws, ".casefile", "catalog.sqlite-wal"), { throwIfNoEntry: false })?.size ?? 0);
   console.log(`${"prepare (sync + catalog rows) vs cp -r + wc -l".padEnd(44)} ${sec(prep.ms)} vs ${sec(cpBefore)} before / ${sec(cpAfter)} after = ${(prep.ms / cpBefore).toFixed(1)}× / ${(prep.ms / cpAfter).toFixed(1)}×, peak RSS ${(prep.peakKb / 1024).toFixed(0)} MB, catalog ${mb(catalogBytes)}`);
