@@ -21,6 +21,7 @@ import { listProjects } from "@/lib/workspace/projects";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { GetUsageInput } from "@/lib/usage/schema";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { CountedUsages } from "@/lib/workspace/session-usage";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const CLAUDE = path.join(SHARED_DIR, "corpus", "claude-code");
@@ -42,21 +43,29 @@ function dump(ctx: CoreContext) {
   };
 }
 
-/** The catalog in step as the server keeps it: the rows refresh, then the full-text fill. */
-async function upToDate(ctx: CoreContext) {
-  const rows = await refreshCatalog(ctx);
+/** The catalog in step as the server keeps it: the rows refresh (given the usage the sync counted), then the full-text fill. */
+async function upToDate(ctx: CoreContext, counted?: CountedUsages) {
+  const rows = await refreshCatalog(ctx, { counted });
   return { ...rows, ...(await fillFullText(ctx)) };
 }
 
-/** A workspace synced from a copy of the corpus (Claude Code and Codex), its catalog built by the sync's refresh and fill. */
+/**
+ * A workspace synced from a copy of the corpus (Claude Code and Codex), its catalog built by the
+ * sync's refresh and fill as `casefile prepare` builds it: the rows take the usage the sync counted.
+ */
 async function corpusSetup() {
   const sources = await makeTempDir("casefile-catalog-src-");
   await fs.cp(CLAUDE, path.join(sources, "claude"), { recursive: true });
   await fs.cp(CODEX, path.join(sources, "codex"), { recursive: true });
   const root = await makeTempDir("casefile-catalog-ws-");
   const ctx = createCoreContext(root, { now: () => new Date("2026-11-28T00:00:00Z"), oneShot: true });
-  await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
-  const first = await upToDate(ctx);
+  const counted = new CountedUsages();
+  await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false }, counted });
+  const countedSessions = counted.size;
+  const first = await upToDate(ctx, counted);
+  // Every Claude Code session's usage was counted by the sync, and every one was taken by the rows.
+  expect(countedSessions).toBeGreaterThan(10);
+  expect(counted.size).toBe(0);
   return { sources, root, ctx, first };
 }
 

@@ -12,6 +12,7 @@ import { processWide } from "@/lib/cache/process-wide";
 import { LineExtractor, LinePrefetch, type ExtractedLines } from "@/lib/catalog/extract-lines";
 import { RiskFill } from "@/lib/catalog/risk-fill";
 import { readRowFacts, ROW_FACTS_MIN_SESSIONS, RowFactsAhead, type RowFacts } from "@/lib/catalog/row-facts";
+import type { CountedUsage, CountedUsages } from "@/lib/workspace/session-usage";
 import { SqlWhere } from "@/lib/catalog/where";
 import type { CoreContext } from "@/lib/context";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
@@ -185,13 +186,15 @@ export type CatalogRefresh = { projects: number; sessions_updated: number };
  * once the rows are written: the server starts its fill there). With `risk` (the server's
  * watcher, in the background), seed 003 risk is filled in for every session whose stored risk is
  * older than its file, so a project page never waits on it (list_sessions computes it otherwise).
+ * `counted`: the usage the prepare just run counted of the sessions it copied, taken instead of
+ * reading their transcripts again (issue 25).
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void; onProgress?: PlanProgress } = {}): Promise<CatalogRefresh> {
+export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void; onProgress?: PlanProgress; counted?: CountedUsages } = {}): Promise<CatalogRefresh> {
   const h = handle(ctx);
   h.syncing += 1;
   try {
-    const done = await refreshWhole(ctx, options.onProgress);
+    const done = await refreshWhole(ctx, options.onProgress, options.counted);
     options.afterRows?.();
     // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
     if (options.risk) {
@@ -210,8 +213,8 @@ export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean
   }
 }
 
-/** `onProgress(done, total, label)`: sessions looked at of the workspace's, the project's label. */
-function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress): Promise<CatalogRefresh> {
+/** `onProgress(done, total, label)`: sessions looked at of the workspace's, the project's label; `counted` as {@link refreshCatalog}'s. */
+function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress, counted?: CountedUsages): Promise<CatalogRefresh> {
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0 };
@@ -224,12 +227,12 @@ function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress): Promise<Cata
     let done = 0;
     // One read-ahead of row facts for the whole workspace, in the order the rows are written.
     const storedStamps = new Map((stmt(db, "SELECT project_key, session_ref, file_stamp FROM sessions").all() as { project_key: string; session_ref: string; file_stamp: string | null }[]).map((r) => [`${r.project_key}\u0000${r.session_ref}`, r.file_stamp]));
-    const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((row) => ({ project: p, row })));
+    const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((row) => ({ project: p, row, counted: counted?.take(p.projectKey, row.session_ref) })));
     const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved) : null;
     try {
       for (const [ord, project] of ws.projects.entries()) {
         const tick = onProgress ? () => onProgress(++done, total, project.projectLabel) : undefined;
-        out.sessions_updated += await refreshProject(ctx, project, ord, tick, ahead ?? undefined);
+        out.sessions_updated += await refreshProject(ctx, project, ord, tick, ahead ?? undefined, ahead ? undefined : counted);
       }
     } finally {
       await ahead?.close();
@@ -438,12 +441,12 @@ const txStarted = new WeakMap<Database.Database, number>();
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
-async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead): Promise<number> {
+async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead, counted?: CountedUsages): Promise<number> {
   const db = catalogDb(ctx);
-  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick, ahead);
+  if (db.inTransaction) return refreshProjectRows(ctx, project, ord, tick, ahead, counted);
   await beginWrite(db);
   try {
-    const done = await refreshProjectRows(ctx, project, ord, tick, ahead);
+    const done = await refreshProjectRows(ctx, project, ord, tick, ahead, counted);
     if (db.inTransaction) db.exec("COMMIT");
     return done;
   } catch (error) {
@@ -530,9 +533,10 @@ function movedRows(project: LoadedProject, storedStamp: (sessionRef: string) => 
 
 /**
  * Brings one project's rows in step; returns how many session rows were (re)written. `tick` is
- * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's own, when many moved).
+ * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's own, when many moved);
+ * `counted`: usage prepare counted (see {@link refreshCatalog}) of sessions not read ahead.
  */
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead): Promise<number> {
+async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead, counted?: CountedUsages): Promise<number> {
   const db = catalogDb(ctx);
   const indexStamp = projectIndexStamp(project);
   const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
@@ -553,11 +557,11 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   // Sessions new to the catalog or whose file moved have their row facts read ahead, on a worker
   // beside this thread, while this thread writes the rows.
   const moved = given ? [] : movedRows(project, (ref) => stored.get(ref)?.file_stamp);
-  const own = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((row) => ({ project, row }))) : null;
+  const own = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved.map((row) => ({ project, row, counted: counted?.take(project.projectKey, row.session_ref) }))) : null;
   const ahead = given ?? own;
   try {
     for (const [i, row] of project.rows.entries()) {
-      if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref))) sessionsUpdated += 1;
+      if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref), counted?.take(project.projectKey, row.session_ref))) sessionsUpdated += 1;
       tick?.();
       await commitIfDue(db);
     }
@@ -609,7 +613,7 @@ function turnsSig(row: IndexRow): string {
  * Rewrites one session's rows when its file or index row changed (its lines are {@link fillFullText}'s
  * to index); returns whether anything was written.
  */
-async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>): Promise<boolean> {
+async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>, counted?: CountedUsage): Promise<boolean> {
   const db = catalogDb(ctx);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
@@ -668,7 +672,7 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
   }
   const session: ResolvedSession = { project, row, filePath };
   // Facts read ahead serve when they were read from this file at this version.
-  const { summary, tokens } = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session);
+  const { summary, tokens } = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session, counted);
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,

@@ -1,4 +1,4 @@
-/** The catalog's row facts read ahead on a worker equal those read on this thread (issue 25). */
+/** The catalog's row facts: read ahead on a worker they equal those read on this thread, and prepare's counted usage serves while true (issue 25). */
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { createCoreContext } from "@/lib/context";
 import { resolveInside } from "@/lib/fs/paths";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { CountedUsages } from "@/lib/workspace/session-usage";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 describe.skipIf(!HAS_SHARED)("row facts read ahead", () => {
@@ -37,5 +38,30 @@ describe.skipIf(!HAS_SHARED)("row facts read ahead", () => {
     } finally {
       await ahead.close();
     }
+  }, 120_000);
+
+  it("takes the usage prepare counted only while it is true of the session's files, its subagents and the prices", async () => {
+    const root = await makeTempDir("casefile-row-facts-counted-");
+    const ctx = createCoreContext(root, { oneShot: true });
+    const counted = new CountedUsages();
+    await syncWorkspace(ctx, { sources: { claude: [path.join(SHARED_DIR, "corpus", "claude-code")], codex: [], demo: false }, counted });
+    const ws = await loadWorkspace(ctx);
+    let withSubagents = 0;
+    for (const project of ws.projects) {
+      for (const row of project.rows) {
+        const session = { project, row, filePath: await resolveInside(project.dir, row.session_path) };
+        const c = counted.take(project.projectKey, row.session_ref)!;
+        const read = await readRowFacts(ctx, session);
+        expect(await readRowFacts(ctx, session, c), `${project.projectKey}/${row.session_ref}`).toEqual(read);
+        if (c.subagents !== "") withSubagents += 1;
+        // A made-up tally shows whether the counted usage was taken or the files were read.
+        const fake = { ...c, usage: { ...c.usage, totals: { ...c.usage.totals, requests: 1, output_tokens: 123_456_789 } } };
+        expect((await readRowFacts(ctx, session, fake)).tokens.output_tokens).toBe(123_456_789);
+        for (const stale of [{ fileStamp: "1:1" }, { subagents: `${c.subagents}|agent-new.jsonl:10` }, { pricingStamp: "0:0:0" }]) {
+          expect(await readRowFacts(ctx, session, { ...fake, ...stale }), JSON.stringify(stale)).toEqual(read);
+        }
+      }
+    }
+    expect(withSubagents).toBeGreaterThan(5);
   }, 120_000);
 });

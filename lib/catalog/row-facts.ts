@@ -7,12 +7,11 @@ import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
-import { BUCKET_MS, type SessionUsage } from "@/lib/usage/session-usage";
-import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { BUCKET_MS, type UsageTally } from "@/lib/usage/session-usage";
+import { pricingStamp, readSessionUsage, subagentsSignature, type CountedUsage } from "@/lib/workspace/session-usage";
 import type { LoadedProject } from "@/lib/workspace/load";
 import type { IndexRow } from "@/lib/workspace/schema";
-import type { ResolvedSession } from "@/lib/workspace/sessions";
-import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
 export type SessionUsageFacts = {
@@ -23,7 +22,7 @@ export type SessionUsageFacts = {
   usage_buckets: string;
   /** End of the session's last timed bucket (epoch ms), null when none is timed. */
   usage_last_ms: number | null;
-  /** {@link pricingStamp} the costs were computed with. */
+  /** The price override file's stamp the costs were computed with (lib/workspace/session-usage `pricingStamp`). */
   usage_stamp: string;
 };
 
@@ -31,21 +30,15 @@ export type SessionUsageFacts = {
  * The one function the catalog reads a session's usage through (issue 28 owns the accounting,
  * lib/usage): output and total tokens and cost (null when no request is counted), and the usage
  * buckets get_usage groups (issue 25: the home page's usage summary reads them from the catalog).
- * `usage`: the session's usage when the caller has just read it.
+ * `usage`: the session's usage when the caller has it, counted under the present price override file.
  */
-export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession, usage?: SessionUsage): Promise<SessionUsageFacts> {
-  const stamp = pricingStamp(ctx);
+export async function sessionTokenTotals(ctx: CoreContext, session: ResolvedSession, usage?: UsageTally): Promise<SessionUsageFacts> {
+  const stamp = pricingStamp(ctx.workspaceRoot);
   const { totals, buckets } = usage ?? (await readSessionUsage(ctx, session));
   const timed = buckets.filter((b) => !Number.isNaN(b.startMs));
   const facts = { usage_buckets: JSON.stringify(buckets), usage_last_ms: timed.length === 0 ? null : Math.max(...timed.map((b) => b.startMs)) + BUCKET_MS, usage_stamp: stamp };
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null, ...facts };
   return { output_tokens: totals.output_tokens, total_tokens: totals.total_tokens, cost_usd: totals.cost_usd, ...facts };
-}
-
-/** The workspace's price override file's stamp (`size:mtimeMs:ino`, `-` when absent): costs computed under another stamp are recomputed. */
-export function pricingStamp(ctx: CoreContext): string {
-  const st = statSync(pricingOverrideFile(ctx.workspaceRoot), { throwIfNoEntry: false });
-  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
 }
 
 /**
@@ -57,14 +50,22 @@ export type RowFacts = { sessionPath: string; filePath: string; fileStamp: strin
 /**
  * Reads a session's row facts: its list summary (lib/forensics/session-summary) and usage facts
  * ({@link sessionTokenTotals}), the usage counted once for both, stamped with the file's size and
- * mtime as they were before the read.
+ * mtime as they were before the read. `counted`: the usage prepare counted from the copy's bytes
+ * (issue 25), taken instead of reading the transcripts when it is still true of them (same
+ * stamp, same subagent transcripts and sizes, same prices).
  * @throws the fs error when the session file cannot be read.
  */
-export async function readRowFacts(ctx: CoreContext, session: ResolvedSession): Promise<RowFacts> {
+export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, counted?: CountedUsage): Promise<RowFacts> {
   const st = statSync(session.filePath);
+  const fileStamp = `${st.size}:${st.mtimeMs}`;
+  const facts = (summary: RowFacts["summary"], usage: UsageTally) => sessionTokenTotals(ctx, session, usage).then((tokens) => ({ sessionPath: session.row.session_path, filePath: session.filePath, fileStamp, summary, tokens }));
+  if (counted && counted.fileStamp === fileStamp && counted.pricingStamp === pricingStamp(ctx.workspaceRoot)) {
+    const summary = await getSessionSummary(ctx, session, counted.usage);
+    const subagents = summary.subagent_count === 0 ? "" : subagentsSignature((await listSubagents(session)).map((s) => ({ name: s.file_name, size: s.size_bytes })));
+    if (subagents === counted.subagents) return facts(summary, counted.usage);
+  }
   const usage = await readSessionUsage(ctx, session);
-  const summary = await getSessionSummary(ctx, session, usage);
-  return { sessionPath: session.row.session_path, filePath: session.filePath, fileStamp: `${st.size}:${st.mtimeMs}`, summary, tokens: await sessionTokenTotals(ctx, session, usage) };
+  return facts(await getSessionSummary(ctx, session, usage), usage);
 }
 
 /**
@@ -72,7 +73,7 @@ export async function readRowFacts(ctx: CoreContext, session: ResolvedSession): 
  * `sessions`, each naming a project of `projects` and a row of its `rows` (the worker resolves no
  * workspace: loading it stats every project's index, 400 stats a session for 200 projects).
  */
-export type RowFactsArg = { workspaceRoot: string; projects: LoadedProject[]; sessions: { project: number; row: number }[] };
+export type RowFactsArg = { workspaceRoot: string; projects: LoadedProject[]; sessions: { project: number; row: number; counted?: CountedUsage }[] };
 
 /** The worker's own contexts, one per workspace (their caches live and die with the worker). */
 const contexts = new Map<string, CoreContext>();
@@ -91,7 +92,7 @@ export async function rowFactsTask(_filePath: string, range: LineRange, arg: Row
   try {
     // The same containment check as the refresh's (lib/fs/paths).
     const filePath = await resolveInside(project.dir, row.session_path);
-    return statSync(filePath, { throwIfNoEntry: false })?.isFile() ? await readRowFacts(ctx, { project, row, filePath }) : null;
+    return statSync(filePath, { throwIfNoEntry: false })?.isFile() ? await readRowFacts(ctx, { project, row, filePath }, s.counted) : null;
   } catch {
     return null;
   }
@@ -111,8 +112,8 @@ export class RowFactsAhead {
   private readonly facts = new Map<string, Promise<RowFacts | null>>();
   private readonly done: Promise<void>;
 
-  /** `sessions`: rows of the workspace's loaded projects, in the order the refresh writes them. */
-  constructor(workspaceRoot: string, sessions: { project: LoadedProject; row: IndexRow }[]) {
+  /** `sessions`: rows of the workspace's loaded projects, in the order the refresh writes them, with the usage prepare counted of each (see {@link readRowFacts}). */
+  constructor(workspaceRoot: string, sessions: { project: LoadedProject; row: IndexRow; counted?: CountedUsage }[]) {
     // Six in flight, three read at once by the worker (row-facts-worker.ts): it stays busy while
     // this thread writes rows and reads facts itself, and its small reads overlap.
     this.pool = new RangePool(() => startWorker(import.meta.url, "./row-facts-worker.ts"), 1, { depth: 6 });
@@ -123,7 +124,7 @@ export class RowFactsAhead {
     for (const [i, s] of sessions.entries()) {
       let p = projectIndex.get(s.project);
       if (p === undefined) projectIndex.set(s.project, (p = projects.push(s.project) - 1));
-      jobs.push({ project: p, row: s.project.rows.indexOf(s.row) });
+      jobs.push({ project: p, row: s.project.rows.indexOf(s.row), counted: s.counted });
       this.facts.set(`${s.project.projectKey}\u0000${s.row.session_ref}`, new Promise((resolve) => (settle[i] = resolve)));
     }
     const ranges = sessions.map((_, i) => ({ firstLine: i, lastLine: i, startByte: 0, endByte: 0 }));

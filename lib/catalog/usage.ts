@@ -1,7 +1,7 @@
 // get_usage from the catalog (issue 25): the usage buckets every session's row keeps, grouped by lib/usage's report, in O(rows), not O(bytes).
 
 import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
-import { pricingStamp, sessionTokenTotals } from "@/lib/catalog/row-facts";
+import { sessionTokenTotals } from "@/lib/catalog/row-facts";
 import type { CoreContext } from "@/lib/context";
 import type { GetUsageResult } from "@/lib/forensics/usage-tool";
 import { resolveInside } from "@/lib/fs/paths";
@@ -10,6 +10,7 @@ import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
 import type { GetUsageInput } from "@/lib/usage/schema";
 import type { UsageBucket } from "@/lib/usage/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { pricingStamp } from "@/lib/workspace/session-usage";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 import { SqlWhere } from "@/lib/catalog/where";
 
@@ -41,7 +42,7 @@ export async function catalogUsage(ctx: CoreContext, input: GetUsageInput): Prom
   if (input.since !== undefined) where.add("usage_last_ms >= @since_ms", "since_ms", Date.parse(`${input.since}T00:00:00Z`) - ZONE_AHEAD_MS);
   else if (input.until !== undefined) where.add("usage_last_ms IS NOT NULL");
   const rows = db.prepare(`SELECT id, project_key, session_ref, source_session_id, source, usage_buckets, usage_stamp FROM sessions WHERE ${where.sql}`).all(where.params) as UsageRowOfCatalog[];
-  const stamp = pricingStamp(ctx);
+  const stamp = pricingStamp(ctx.workspaceRoot);
   const entries: SessionUsageEntry[] = [];
   for (const r of rows) {
     const buckets = r.usage_stamp === stamp && r.usage_buckets !== null ? r.usage_buckets : await repriced(ctx, ws, r);

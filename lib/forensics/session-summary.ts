@@ -46,7 +46,7 @@ function itemBytes(item: SummaryItem): number {
  * when the caller has read it (the catalog), else from lib/usage when it is ready.
  * @throws the fs error when the copied file cannot be read.
  */
-export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession, usage?: SessionUsage): Promise<SummaryItem> {
+export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession, usage?: Pick<SessionUsage, "totals">): Promise<SummaryItem> {
   const st = await fs.stat(session.filePath);
   const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath, stamp);
@@ -96,7 +96,7 @@ export async function getSessionSummary(ctx: CoreContext, session: ResolvedSessi
   return item;
 }
 
-function usageFields(usage: SessionUsage | null): Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd"> {
+function usageFields(usage: Pick<SessionUsage, "totals"> | null): Pick<SummaryItem, "output_tokens" | "total_tokens" | "cost_usd"> {
   if (usage === null) return { output_tokens: null, total_tokens: null, cost_usd: null };
   const { totals } = usage;
   if (totals.requests === 0) return { output_tokens: null, total_tokens: null, cost_usd: null };

@@ -3,8 +3,11 @@ import fs from "node:fs/promises";
 
 import { lowerBound } from "@/lib/columns/typed-columns";
 import { stampedCache } from "@/lib/cache/stamped-cache";
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { BLANK, FULL, objectPlan, skimLine } from "@/lib/sources/common/skim";
+import { CLAUDE_USAGE_FIELDS } from "@/lib/sources/claude-code/skim-plans";
+import { BLANK, skimLine } from "@/lib/sources/common/skim";
+import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
 import { TotalsBuilder } from "@/lib/usage/totals";
@@ -103,7 +106,7 @@ export async function readUsage(key: string, source: string, files: readonly Usa
  * Bumped when the counting rules or the bundled prices change, so usage stored by an older
  * Casefile (a {@link UsageStore}) is counted again.
  */
-const USAGE_VERSION = "u1";
+const USAGE_VERSION = "u2";
 
 /** A {@link SessionUsage} as plain JSON (its typed arrays as arrays), for a {@link UsageStore}. */
 export function usageToJson(usage: SessionUsage): unknown {
@@ -156,21 +159,6 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
 
 const USAGE_NEEDLE = Buffer.from('"usage"');
 const ASSISTANT_NEEDLE = Buffer.from('"assistant"');
-/**
- * What the Claude Code pass builds of a line (lib/sources/common/skim: the whole line's grammar
- * checked as `JSON.parse` checks it, only these fields built): an assistant record's text,
- * thinking and tool input, most of its bytes, are never decoded.
- */
-const CLAUDE_USAGE_FIELDS = objectPlan({
-  type: FULL,
-  timestamp: FULL,
-  requestId: FULL,
-  message: objectPlan({
-    id: FULL,
-    model: FULL,
-    usage: objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL, cache_creation: objectPlan({ ephemeral_1h_input_tokens: FULL }) }),
-  }),
-});
 const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
 const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
 
@@ -190,8 +178,9 @@ function parse(bytes: Buffer, start: number, end: number): Record<string, unknow
   }
 }
 
+/** A record's own time: its aware top-level `timestamp` (as every other reader takes it; a naive one has none), epoch ms, NaN when none. */
 function timeOf(record: Record<string, unknown>): number {
-  return typeof record.timestamp === "string" ? Date.parse(record.timestamp) : NaN;
+  return parseAwareTimestamp(record.timestamp) ?? NaN;
 }
 
 /** The `"timestamp":"…"` of a line, read without parsing it (for the first/last record time). */
@@ -215,6 +204,7 @@ function widen(span: { first: number; last: number }, ts: number): void {
  * Calls `onRecord` with each line of `filePath` that `wanted` accepts (a byte test, no parse),
  * built by `build`, with its time and line number; every line's time widens `span` (a line not
  * wanted only by the time peeked from its bytes). Lines `build` cannot read are skipped.
+ * `onIndex` is given the file's line index (its size and mtime as read) when the pass ends.
  */
 async function forEachWantedRecord(
   filePath: string,
@@ -222,8 +212,9 @@ async function forEachWantedRecord(
   build: (bytes: Buffer, start: number, end: number) => Record<string, unknown> | null,
   span: { first: number; last: number },
   onRecord: (record: Record<string, unknown>, ts: number, line: number) => void,
+  onIndex?: (index: LineIndex) => void,
 ): Promise<void> {
-  await forEachLineBytes(filePath, {}, (line, bytes, start, end) => {
+  await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end) => {
     if (!wanted(bytes.subarray(start, end))) {
       widen(span, peekTime(bytes, start, end));
       return;
@@ -252,41 +243,91 @@ function isCodexUsageLine(view: Buffer): boolean {
 }
 
 async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
-  await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => {
-    if (record.type !== "assistant") return;
-    const message = obj(record.message);
-    const usage = obj(message?.usage);
-    if (!message || !usage) return;
-    const model = typeof message.model === "string" && message.model !== "" ? message.model : "unknown";
-    if (model === "<synthetic>") return;
-    const creation = obj(usage.cache_creation);
-    const request: Request = {
-      model,
-      kind,
-      ts,
-      line,
-      input: count(usage.input_tokens),
-      output: count(usage.output_tokens),
-      cacheWrite: count(usage.cache_creation_input_tokens),
-      cacheWrite1h: Math.min(count(creation?.ephemeral_1h_input_tokens), count(usage.cache_creation_input_tokens)),
-      cacheRead: count(usage.cache_read_input_tokens),
-    };
-    const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
-    if (id === null) {
-      out.push(request);
-      return;
-    }
-    // Older and re-serialized transcripts carry no requestId: the message id alone is the key (as ccusage's).
-    const key = `${id}\u0000${typeof record.requestId === "string" ? record.requestId : ""}`;
-    const at = byId.get(key);
-    if (at === undefined) {
-      byId.set(key, out.length);
-      out.push(request);
-    } else {
-      // A later line of the same streamed message: its usage is the more final count.
-      out[at] = { ...request, kind: out[at]!.kind };
-    }
-  });
+  await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => countClaudeRecord(record, ts, line, kind, out, byId));
+}
+
+/**
+ * The Claude Code counting rule of one built record (see {@link SessionUsage}): an assistant
+ * record's `message.usage` becomes a request, or replaces the earlier line's of the same message.
+ */
+function countClaudeRecord(record: Record<string, unknown>, ts: number, line: number, kind: "main" | "subagent", out: Request[], byId: Map<string, number>): void {
+  if (record.type !== "assistant") return;
+  const message = obj(record.message);
+  const usage = obj(message?.usage);
+  if (!message || !usage) return;
+  const model = typeof message.model === "string" && message.model !== "" ? message.model : "unknown";
+  if (model === "<synthetic>") return;
+  const creation = obj(usage.cache_creation);
+  const request: Request = {
+    model,
+    kind,
+    ts,
+    line,
+    input: count(usage.input_tokens),
+    output: count(usage.output_tokens),
+    cacheWrite: count(usage.cache_creation_input_tokens),
+    cacheWrite1h: Math.min(count(creation?.ephemeral_1h_input_tokens), count(usage.cache_creation_input_tokens)),
+    cacheRead: count(usage.cache_read_input_tokens),
+  };
+  const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
+  if (id === null) {
+    out.push(request);
+    return;
+  }
+  // Older and re-serialized transcripts carry no requestId: the message id alone is the key (as ccusage's).
+  const key = `${id}\u0000${typeof record.requestId === "string" ? record.requestId : ""}`;
+  const at = byId.get(key);
+  if (at === undefined) {
+    byId.set(key, out.length);
+    out.push(request);
+  } else {
+    // A later line of the same streamed message: its usage is the more final count.
+    out[at] = { ...request, kind: out[at]!.kind };
+  }
+}
+
+/** What the catalog keeps of a session's usage: its totals and time buckets (no per-line arrays, no first/last record time). */
+export type UsageTally = Pick<SessionUsage, "totals" | "buckets">;
+
+/**
+ * The usage of one Claude Code main transcript counted from records another pass has already
+ * built (prepare's analysis skims every line of a transcript it copies, issue 25), by the same
+ * rule as {@link usageOfFiles}: fed each line's record in file order through {@link claudeLine},
+ * it tallies what usageOfFiles would of that file alone.
+ */
+export class ClaudeUsageCounter {
+  private readonly requests: Request[] = [];
+  private readonly byId = new Map<string, number>();
+
+  /**
+   * Counts line `line` (bytes `bytes[start, end)`), whose record was built with at least the
+   * fields of {@link CLAUDE_USAGE_FIELDS}, `timestampMs` its aware top-level timestamp (null when
+   * none). Only a line {@link usageOfFiles} would build (its bytes hold `"usage"` and
+   * `"assistant"`) is counted.
+   */
+  claudeLine(line: number, record: Record<string, unknown>, timestampMs: number | null, bytes: Buffer, start: number, end: number): void {
+    if (record.type !== "assistant" || !obj(obj(record.message)?.usage) || !isClaudeUsageLine(bytes.subarray(start, end))) return;
+    countClaudeRecord(record, timestampMs ?? NaN, line, "main", this.requests, this.byId);
+  }
+
+  /**
+   * Counts a subagent transcript of the session (after the main one; subagents in the order the
+   * session lists them), read in one pass as {@link usageOfFiles} reads it. Returns the bytes read
+   * (the file's size when opened).
+   * @throws the fs error when it cannot be read.
+   */
+  async readSubagent(filePath: string): Promise<number> {
+    let size = 0;
+    const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+    await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => countClaudeRecord(record, ts, line, "subagent", this.requests, this.byId), (index) => (size = index.size));
+    return size;
+  }
+
+  /** The totals and buckets of the lines fed so far, priced with `pricing`. */
+  tally(pricing: PricingTable): UsageTally {
+    const { totals, buckets } = summarize("claude-code", this.requests, pricing, { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY });
+    return { totals, buckets };
+  }
 }
 
 type CodexTotal = { input: number; cached: number; output: number };

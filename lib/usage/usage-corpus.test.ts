@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import type { SessionUsage } from "@/lib/usage/session-usage";
-import { readSessionUsage } from "@/lib/workspace/session-usage";
+import { CountedUsages, readSessionUsage } from "@/lib/workspace/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 import { getSession } from "@/lib/workspace/sessions";
@@ -18,16 +18,17 @@ type Recorded = (typeof recorded.sessions)[number] & { source_session_id?: strin
 /** Per-session usage of every corpus session against the figures recorded from ccusage 20.0.24 --offline (see the fixture's `how`). */
 describe.skipIf(!HAS_SHARED)(`token accounting equals ccusage on the corpus${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   let ctx: CoreContext;
-  const usage = new Map<string, { row: { source: string; source_session_id: string; session_path: string }; usage: SessionUsage }>();
+  const counted = new CountedUsages();
+  const usage = new Map<string, { projectKey: string; row: { source: string; source_session_id: string; session_path: string; session_ref: string }; usage: SessionUsage }>();
 
   beforeAll(async () => {
     ctx = createCoreContext(await makeTempDir(), { now: () => new Date("2026-11-28T00:00:00Z") });
-    await prepareWorkspace(ctx, { claudeRoots: [path.join(SHARED_DIR, "corpus", "claude-code")], codexRoots: [path.join(SHARED_DIR, "corpus", "codex")] });
+    await prepareWorkspace(ctx, { claudeRoots: [path.join(SHARED_DIR, "corpus", "claude-code")], codexRoots: [path.join(SHARED_DIR, "corpus", "codex")], counted });
     for (const p of (await loadWorkspace(ctx)).projects) {
       for (const row of p.rows) {
         const stem = path.basename(row.session_path, ".jsonl");
         const key = row.source === "codex" ? `codex:${p.projectKey}/${stem}` : `claude-code:${p.projectKey}/${row.source_session_id}`;
-        usage.set(key, { row, usage: await readSessionUsage(ctx, await getSession(ctx, p.projectKey, row.session_ref)) });
+        usage.set(key, { projectKey: p.projectKey, row, usage: await readSessionUsage(ctx, await getSession(ctx, p.projectKey, row.session_ref)) });
       }
     }
   }, 120_000);
@@ -65,5 +66,24 @@ describe.skipIf(!HAS_SHARED)(`token accounting equals ccusage on the corpus${HAS
     expect(u.subagents.requests).toBeGreaterThan(0);
     expect(u.main.output_tokens + u.subagents.output_tokens).toBe(u.totals.output_tokens);
     expect(u.main.cost_usd! + u.subagents.cost_usd!).toBeCloseTo(u.totals.cost_usd!, 9);
+  });
+
+  it("prepare's analysis tallies the usage of every Claude Code session it copies, subagents included, as reading its copies counts it (issue 25)", () => {
+    let tallied = 0;
+    let withSubagents = 0;
+    for (const { projectKey, row, usage: u } of usage.values()) {
+      const c = counted.take(projectKey, row.session_ref);
+      if (row.source === "codex") {
+        expect(c, `${projectKey}/${row.session_ref}`).toBeUndefined();
+        continue;
+      }
+      expect(c, `${projectKey}/${row.session_ref}`).toBeDefined();
+      tallied += 1;
+      if (u.subagents.requests > 0) withSubagents += 1;
+      expect(c!.usage, `${projectKey}/${row.session_ref}`).toEqual({ totals: u.totals, buckets: u.buckets });
+    }
+    expect(tallied).toBeGreaterThan(10);
+    expect(withSubagents).toBeGreaterThan(5);
+    expect(counted.size).toBe(0);
   });
 });

@@ -172,3 +172,33 @@ describe("usage kept across processes", () => {
     expect(usageFromJson(null)).toBeNull();
   });
 });
+
+describe("usage counted from the records prepare's analysis builds (issue 25)", () => {
+  it("tallies what usageOfFiles counts of the same file: streamed duplicates, escaped keys, naive and missing timestamps, synthetic messages, a parsed trigger line", async () => {
+    const { analyzeClaudeTranscript } = await import("@/lib/sources/claude-code/analyze");
+    const { ClaudeUsageCounter } = await import("@/lib/usage/session-usage");
+    const u = { input_tokens: 10, output_tokens: 3, cache_read_input_tokens: 7, cache_creation_input_tokens: 40, cache_creation: { ephemeral_1h_input_tokens: 25 } };
+    const main = await file([
+      JSON.stringify({ type: "user", timestamp: "2026-01-01T23:50:00Z", sessionId: "s", cwd: "/p", message: { role: "user", content: "hi" } }),
+      assistant("2026-01-01T23:55:00Z", "m1", "r1", "claude-sonnet-4-5-20250929", { ...u, output_tokens: 1 }),
+      assistant("2026-01-01T23:55:01Z", "m1", "r1", "claude-sonnet-4-5-20250929", u),
+      // The key escaped: usageOfFiles' byte test leaves the line out, so must the tally.
+      assistant("2026-01-02T00:10:00Z", "m2", "r2", "claude-sonnet-4-5-20250929", u).replace('"usage"', '"\\u0075sage"'),
+      // A naive timestamp (no zone) and none at all: counted, in the bucket without a time.
+      assistant("2026-01-02T00:20:00", "m3", "r3", "claude-opus-4-5-20251101", u),
+      JSON.stringify({ type: "assistant", requestId: "r4", message: { id: "m4", model: "claude-opus-4-5-20251101", usage: u } }),
+      assistant("2026-01-02T00:30:00Z", "m5", null, "<synthetic>", u),
+      "not json",
+      assistant("2026-01-02T00:40:00Z", "", "r6", "", u),
+      JSON.stringify({ type: "user", timestamp: "2026-01-02T01:00:00Z", message: { role: "user", content: "again" } }),
+      assistant("2026-01-02T01:01:00.123456+02:00", "m7", "r7", "claude-haiku-4-5-20251001", u),
+    ]);
+    const counter = new ClaudeUsageCounter();
+    const analysis = await analyzeClaudeTranscript(main, null, { onRecord: counter.claudeLine.bind(counter) });
+    expect(analysis.recordsGiven).toBe(true);
+    const read = await usageOfFiles("claude-code", [{ kind: "main", path: main }], bundledPricing());
+    expect(read.totals.requests).toBe(5);
+    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets });
+    expect(read.buckets.filter((b) => Number.isNaN(b.startMs)).map((b) => b.requests)).toEqual([2]);
+  });
+});

@@ -14,6 +14,9 @@ import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNee
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
+import type { PricingTable } from "@/lib/usage/pricing";
+import { ClaudeUsageCounter, type UsageTally } from "@/lib/usage/session-usage";
+import { subagentsSignature } from "@/lib/workspace/session-usage";
 
 /** One selected root session, before refs are assigned. */
 export type PlannedSession = {
@@ -37,7 +40,23 @@ export type PlannedSession = {
   forkCandidate?: { parentId: string | null } | null;
   /** The source's line index, built by the analysis pass when it read the file in this run: prepare adopts it for the byte copy (issue 13). */
   sourceIndex?: LineIndex;
+  /** The usage the analysis pass counted (see {@link UsagePricing}), with the source's size and mtime it read. */
+  counted?: CountedSource;
 };
+
+/**
+ * A session's usage counted by the analysis pass from its source at `size` bytes and `mtimeMs`
+ * and its subagent transcripts (`subagents`: {@link subagentsSignature} of what was read), priced
+ * under `pricingStamp`.
+ */
+export type CountedSource = { usage: UsageTally; size: number; mtimeMs: number; subagents: string; pricingStamp: string };
+
+/**
+ * The prices a plan counts usage with, and the price override file's stamp they were read under:
+ * given, the analysis of a Claude Code session without subagents read on this thread also
+ * tallies its usage (issue 25: the catalog then reads no transcript for it).
+ */
+export type UsagePricing = { table: PricingTable; stamp: string };
 
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
 export type SkippedFile = { path: string; reason: string };
@@ -73,6 +92,7 @@ type Analysed = {
   turns: PlannedSession["turns"];
   attachments: PlannedSession["attachments"];
   forkCandidate?: { parentId: string | null } | null;
+  counted?: CountedSource;
 };
 
 /**
@@ -81,7 +101,8 @@ type Analysed = {
  * session id, Codex fork inheritance, filename collisions) and returns the sessions to write
  * plus every skipped file with its reason. Conflicting duplicates and colliding filenames are
  * skipped, naming both paths, instead of aborting the whole run. `onRead` is told each file
- * whose analysis reads it in this run (not a remembered one), as its reading starts.
+ * whose analysis reads it in this run (not a remembered one), as its reading starts. With
+ * `pricing`, sessions read in this run have their usage counted too ({@link UsagePricing}).
  */
 export async function planSources(
   roots: SourceRoots,
@@ -90,6 +111,7 @@ export async function planSources(
   onProgress?: PlanProgress,
   memo?: PlanMemo,
   onRead?: (file: string) => void,
+  pricing?: UsagePricing,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
   const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => {
     const run = kind === "analysis" && onRead ? () => (onRead(file), compute()) : compute;
@@ -122,7 +144,7 @@ export async function planSources(
     const c = ordered[i]!;
     onProgress?.(started, ordered.length, path.basename(c.path));
     started += 1;
-    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path)));
+    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path), pricing));
     if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
@@ -159,6 +181,7 @@ export async function planSources(
       attachments: result.attachments,
       forkCandidate: result.forkCandidate,
       sourceIndex: indexes.get(c.path),
+      counted: result.counted,
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed");
@@ -178,10 +201,16 @@ async function analyseClaude(
   window: ReportWindow,
   remember: NonNullable<PlanMemo>["remember"],
   onIndex: (index: LineIndex) => void,
+  pricing?: UsagePricing,
 ): Promise<Analysed | { skip: string }> {
+  const counter = pricing ? new ClaudeUsageCounter() : null;
+  let read: LineIndex | null = null;
+  let counted: CountedSource | undefined;
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
-    const a = await analyzeClaudeTranscript(c.path, window, { onIndex });
+    const onRecord = counter ? counter.claudeLine.bind(counter) : undefined;
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex: (index) => ((read = index), onIndex(index)), onRecord });
+    if (counter && pricing && a.recordsGiven && read) counted = await withSubagents(counter, c.subagents, pricing, read);
     return {
       isSidechain: a.isSidechain,
       projectRoot: a.projectRoot,
@@ -197,11 +226,28 @@ async function analyseClaude(
     projectRoot: analysis.projectRoot,
     lineCount: analysis.lineCount,
     turns: analysis.turns,
+    counted,
     attachments: [
       ...c.subagents.map((p) => ({ sourcePath: p, relative: path.join("subagents", path.basename(p)) })),
       ...c.toolResults.map((p) => ({ sourcePath: p, relative: isInside(p, sessionDir) ? path.relative(sessionDir, p) : path.join("tool-results", path.basename(p)) })),
     ],
   };
+}
+
+/**
+ * The usage of a session whose main transcript `counter` counted (from `main`'s bytes), its
+ * subagent transcripts read after it in the order the workspace lists their copies
+ * (`subagents/<name>`, by name); undefined when one cannot be read (the catalog then counts).
+ */
+async function withSubagents(counter: ClaudeUsageCounter, subagents: string[], pricing: UsagePricing, main: LineIndex): Promise<CountedSource | undefined> {
+  const byName = subagents.map((p) => ({ path: p, name: path.basename(p) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const read: { name: string; size: number }[] = [];
+  try {
+    for (const s of byName) read.push({ name: s.name, size: await counter.readSubagent(s.path) });
+  } catch {
+    return undefined;
+  }
+  return { usage: counter.tally(pricing.table), size: main.size, mtimeMs: main.mtimeMs, subagents: subagentsSignature(read), pricingStamp: pricing.stamp };
 }
 
 async function analyseCodex(filePath: string, window: ReportWindow, onIndex: (index: LineIndex) => void): Promise<Analysed | { skip: string }> {

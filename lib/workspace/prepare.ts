@@ -11,11 +11,15 @@ import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { textRecords } from "@/lib/jsonl/text-lines";
 import { dayWindow } from "@/lib/sources/common/window";
 import { buildMetadata, sameTarget, type PrepareTarget } from "@/lib/workspace/metadata";
-import { planSources, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile } from "@/lib/workspace/prepare-plan";
+import { planSources, type CountedSource, type PlanMemo, type PlannedSession, type PlanProgress, type SkippedFile, type UsagePricing } from "@/lib/workspace/prepare-plan";
 import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/prepare-refs";
 import type { IndexRow } from "@/lib/workspace/schema";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
+import type { CountedUsages} from "@/lib/workspace/session-usage";
+import { pricingStamp } from "@/lib/workspace/session-usage";
+import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { loadPricing } from "@/lib/usage/pricing";
 
 export type PrepareOptions = {
   /** Claude Code sources: a projects root, one project directory or one `.jsonl` file each. */
@@ -34,6 +38,12 @@ export type PrepareOptions = {
   onProgress?: PlanProgress;
   /** Remembered per-file work of earlier runs (the incremental sync); without it every file is read. */
   memo?: PlanMemo;
+  /**
+   * Filled with the usage of each session copied in this run whose analysis counted it (a Claude
+   * Code session without subagents, read on this thread): the catalog refresh that follows takes
+   * it instead of reading the copy again (issue 25).
+   */
+  counted?: CountedUsages;
 };
 
 export type PrepareSummary = {
@@ -100,7 +110,7 @@ async function prepareInto(
 ): Promise<PrepareSummary> {
   const root = ctx.workspaceRoot;
   const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
@@ -165,10 +175,12 @@ async function writeProject(
     written += await writeIfChanged(projectJsonPath(projectDir), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
     const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
     const rows = assignRefs(sessions, existing);
+    const refs = new Map(rows.map((r) => [`${r.source}\u0000${r.source_session_id}`, r.session_ref]));
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
+      if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
       // Added after the await: `written` moves while this copy waits (other lanes).
       const attached = await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
@@ -212,6 +224,25 @@ async function writeProject(
   }
   for (const r of await Promise.allSettled(adopting)) if (r.status === "rejected") throw r.reason;
   return done;
+}
+
+/** The prices usage is counted with in the plan, or undefined when the override file cannot be read (the catalog then counts, and reports the error). */
+async function usagePricing(root: string): Promise<UsagePricing | undefined> {
+  // Stamped first: a file changed meanwhile leaves a stamp that no longer matches, never a wrong one.
+  const stamp = pricingStamp(root);
+  try {
+    return { table: await loadPricing(pricingOverrideFile(root)), stamp };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hands the usage counted from a session's source to the catalog, when its new copy is a copy of the bytes counted (same size and mtime). */
+function handOverUsage(counted: CountedUsages, projectKey: string, sessionRef: string | undefined, copy: string, source: CountedSource): void {
+  const st = statSync(copy, { throwIfNoEntry: false });
+  // utimes keeps about a microsecond of precision (as copyIfChanged compares).
+  if (!sessionRef || !st || st.size !== source.size || Math.abs(st.mtimeMs - source.mtimeMs) >= 1) return;
+  counted.set(projectKey, sessionRef, { fileStamp: `${st.size}:${st.mtimeMs}`, subagents: source.subagents, pricingStamp: source.pricingStamp, usage: source.usage });
 }
 
 /**

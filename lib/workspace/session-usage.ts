@@ -1,11 +1,12 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
-import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore } from "@/lib/usage/session-usage";
+import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore, type UsageTally } from "@/lib/usage/session-usage";
 import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
@@ -79,4 +80,49 @@ export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?
   pending.set(key, entry);
   readSessionUsage(ctx, session).then(() => (entry.done = true), () => (entry.failed = true));
   return null;
+}
+
+/** The workspace's price override file's stamp (`size:mtimeMs:ino`, `-` when absent): costs computed under another stamp are recomputed. */
+export function pricingStamp(workspaceRoot: string): string {
+  const st = statSync(pricingOverrideFile(workspaceRoot), { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
+}
+
+/**
+ * A session's usage counted by prepare from the bytes it copied (its analysis pass builds every
+ * line's record anyway, issue 25): true of the copy while its size and mtime are `fileStamp`
+ * (`size:mtimeMs`), its subagent transcripts are `subagents` (prepare-plan's
+ * `subagentsSignature`) and the price override file's stamp is `pricingStamp`.
+ */
+export type CountedUsage = { fileStamp: string; subagents: string; pricingStamp: string; usage: UsageTally };
+
+/** The subagent transcripts a session's usage was counted from, as `name:size` in listing order joined by `|` (empty for none). */
+export function subagentsSignature(files: readonly { name: string; size: number }[]): string {
+  return files.map((f) => `${f.name}:${f.size}`).join("|");
+}
+
+/**
+ * The usages one prepare counted, by project and session ref, for the catalog refresh that
+ * follows it in the same process: each handed over once ({@link take}), so none outlives its row.
+ */
+export class CountedUsages {
+  private readonly byKey = new Map<string, CountedUsage>();
+
+  /** Records the usage counted for a session's copy. */
+  set(projectKey: string, sessionRef: string, counted: CountedUsage): void {
+    this.byKey.set(`${projectKey}\u0000${sessionRef}`, counted);
+  }
+
+  /** The usage counted for a session, removed from here; undefined when none was. */
+  take(projectKey: string, sessionRef: string): CountedUsage | undefined {
+    const key = `${projectKey}\u0000${sessionRef}`;
+    const counted = this.byKey.get(key);
+    this.byKey.delete(key);
+    return counted;
+  }
+
+  /** How many usages are waiting to be taken. */
+  get size(): number {
+    return this.byKey.size;
+  }
 }

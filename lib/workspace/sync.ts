@@ -9,6 +9,7 @@ import { withFileLock } from "@/lib/fs/file-lock";
 import { metadataPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import type { CountedUsages } from "@/lib/workspace/session-usage";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { SyncMemo } from "@/lib/workspace/sync-memo";
@@ -24,6 +25,8 @@ export type SyncOptions = {
   /** Folders of chat exports to pair this time (`prepare --exports DIR`; seed 003 Question 2); exports beside the transcripts are always looked for. */
   exportRoots?: string[];
   onProgress?: PlanProgress;
+  /** Filled with the usage this sync counted of the sessions it copied (prepare's `counted`). */
+  counted?: CountedUsages;
 };
 
 /**
@@ -57,7 +60,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (!force && memo.fingerprint === `${sourceStamp}/${workspaceDigest(root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, counted: options.counted });
     memo.fingerprint = `${sourceStamp}/${workspaceDigest(root)}`;
     memo.summary = summary;
     await memo.save();

@@ -11,6 +11,7 @@ import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
+import { CountedUsages } from "@/lib/workspace/session-usage";
 import { readSources } from "@/lib/workspace/sources";
 import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
 
@@ -86,13 +87,15 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   // All time (the default) goes through the sync, which records the roots as the workspace's
   // sources and remembers what it read, so the next start or a running dashboard reads only
   // what changes. A day window is prompt-diary's one-off shape: prepared as before.
+  // The usage the analysis counts of the sessions it copies is handed to the catalog's rows (no second read).
+  const counted = new CountedUsages();
   const summary =
     flags.date || flags.timezone
-      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
-      : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress });
+      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress, counted }))
+      : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress, counted });
   // The catalog's rows are written with the workspace (issue 25), incrementally; the full-text
   // index is filled by the dashboard in the background (a one-shot search fills it first).
-  await refreshCatalog(ctx, { onProgress: (done, total, label) => onProgress(done, total, `catalog ${label}`) });
+  await refreshCatalog(ctx, { onProgress: (done, total, label) => onProgress(done, total, `catalog ${label}`), counted });
   await warmSessionPages(ctx, RISK_WAIT_MAX_BYTES);
   bar?.stop();
   // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.

@@ -11,6 +11,7 @@ import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { metadataPath } from "@/lib/fs/workspace-layout";
 import { callTool } from "@/lib/tools/registry";
+import { CountedUsages } from "@/lib/workspace/session-usage";
 import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
@@ -94,10 +95,12 @@ export async function syncOnStart(workspace: string): Promise<string> {
     await generateDemoCodexSources(demoCodexDir());
   }
   const ctx = createCoreContext(workspace, { log: stderrLogger });
-  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force });
+  // The usage the sync counts of the sessions it copies is handed to the catalog's rows (no second read).
+  const counted = new CountedUsages();
+  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force, counted });
   // The catalog's rows too, as `casefile prepare` writes them: the server's first pages read a
   // catalog that knows every session (a heavy user's first start would otherwise wait on it). Stats only when nothing moved.
-  await refreshCatalog(ctx);
+  await refreshCatalog(ctx, { counted });
   closeCatalog(ctx);
   // The demo shows a chain and a synthesis item too (written once; later starts find them there).
   if (decision.sources.demo) await seedDemoWork(ctx, callTool);

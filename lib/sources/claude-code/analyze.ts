@@ -7,6 +7,7 @@ import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { claudeLineFact, claudeRangeFacts, factColumnsReader, newStreamFacts, type ClaudeLineFact, type ClaudeStreamFacts } from "@/lib/sources/claude-code/line-facts";
+import type { JsonObject } from "@/lib/sources/common/json-object";
 import { ClaudeTurnUsage } from "@/lib/sources/claude-code/turn-usage";
 import { formatIsoSeconds } from "@/lib/sources/common/timestamps";
 import type { ReportWindow } from "@/lib/sources/common/window";
@@ -50,7 +51,15 @@ export type ClaudeAnalysis = {
    * pass (issue 13).
    */
   listedOutputTokens: (number | null)[];
+  /** Whether every line's record was given to `options.onRecord` (the file was read on this thread). */
+  recordsGiven: boolean;
 } & TranscriptDiagnostics;
+
+/**
+ * Takes one JSON-object line's record as the analysis built it (see line-facts' `LineRecordSink`)
+ * with its number and bytes `bytes[start, end)` (terminator excluded): valid only during the call.
+ */
+export type AnalysisRecordSink = (line: number, record: JsonObject, timestampMs: number | null, bytes: Buffer, start: number, end: number) => void;
 
 /**
  * Reads a Claude Code transcript once and derives triggers, turns and the audit counters of
@@ -60,10 +69,13 @@ export type ClaudeAnalysis = {
  * @param window report window for turn inclusion (`startMs ≤ ts < endMs`); null = all time.
  *   Out-of-window triggers still bound the previous turn.
  * @param options `onIndex` receives the file's line index, built in the same pass (prepare
- *   persists it for the byte copy instead of reading the copy again, issue 13).
+ *   persists it for the byte copy instead of reading the copy again, issue 13). `onRecord` is
+ *   given every JSON-object line's record in file order when the file is read on this thread
+ *   (below `PARALLEL_MIN_BYTES`; `recordsGiven` says so): prepare counts the session's usage from
+ *   them instead of reading the copy again (issue 25).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void } = {}): Promise<ClaudeAnalysis> {
+export async function analyzeClaudeTranscript(filePath: string, window: ReportWindow, options: { onIndex?: (index: LineIndex) => void; onRecord?: AnalysisRecordSink } = {}): Promise<ClaudeAnalysis> {
   const result: ClaudeAnalysis = {
     lineCount: 0,
     triggers: [],
@@ -73,6 +85,7 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
     projectRoot: null,
     sessionIdField: null,
     listedOutputTokens: [],
+    recordsGiven: false,
     malformedLineCount: 0,
     untimestampedRecordCount: 0,
     nonMonotonicTimestampCount: 0,
@@ -124,7 +137,8 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
   };
 
   try {
-    const streams = await readFacts(filePath, fold, options.onIndex);
+    const { streams, recordsGiven } = await readFacts(filePath, fold, options.onIndex, options.onRecord);
+    result.recordsGiven = recordsGiven;
     for (const stream of streams) {
       result.projectRoot ??= stream.cwd;
       result.sessionIdField ??= stream.sessionId;
@@ -148,15 +162,33 @@ export async function analyzeClaudeTranscript(filePath: string, window: ReportWi
  * is cut into ranges of a few MiB after a `\n` and mapped by this thread and worker threads from
  * one queue (lib/jsonl/range-lines, range-pool: the threads finish together, whatever starts late), each line
  * read once by the skim; each range's facts are folded here in file order as soon as the ranges
- * before it are, so the result is the same as one pass (issue 13: prepare at disk speed).
+ * before it are, so the result is the same as one pass (issue 13: prepare at disk speed). Only
+ * the pass on this thread gives `onRecord` the records (`recordsGiven`).
  */
-async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLineFact) => void, onIndex?: (index: LineIndex) => void): Promise<ClaudeStreamFacts[]> {
+async function readFacts(
+  filePath: string,
+  fold: (line: number, fact: ClaudeLineFact) => void,
+  onIndex?: (index: LineIndex) => void,
+  onRecord?: AnalysisRecordSink,
+): Promise<{ streams: ClaudeStreamFacts[]; recordsGiven: boolean }> {
   const stat = await fs.stat(filePath);
   const threads = rangeCount(stat.size);
   if (threads <= 1) {
     const stream = newStreamFacts();
-    await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => fold(line, claudeLineFact(bytes, start, end, next, stream)));
-    return [stream];
+    if (onRecord === undefined) await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => fold(line, claudeLineFact(bytes, start, end, next, stream)));
+    else {
+      // The line being read, for the record sink (no closure per line).
+      const at: { line: number; bytes: Buffer; start: number; end: number } = { line: 0, bytes: EMPTY, start: 0, end: 0 };
+      const sink = (record: JsonObject, timestampMs: number | null) => onRecord(at.line, record, timestampMs, at.bytes, at.start, at.end);
+      await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end, next) => {
+        at.line = line;
+        at.bytes = bytes;
+        at.start = start;
+        at.end = end;
+        fold(line, claudeLineFact(bytes, start, end, next, stream, sink));
+      });
+    }
+    return { streams: [stream], recordsGiven: onRecord !== undefined };
   }
   const streams: ClaudeStreamFacts[] = [];
   let line = 0;
@@ -166,8 +198,10 @@ async function readFacts(filePath: string, fold: (line: number, fact: ClaudeLine
     streams.push(part.stream);
   });
   onIndex?.(index);
-  return streams;
+  return { streams, recordsGiven: false };
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Claude turn extent (contract §1.7): a turn runs from its trigger to the line before the next

@@ -31,6 +31,12 @@ export type ClaudeLineFact = {
   listed: ClaudeUsageFact | null;
 };
 
+/**
+ * Takes the record a line's fact was made from, with at least the fields of `TURN_FIELDS_ONLY`
+ * built (skim-plans), and its aware `timestamp` (epoch ms, null when none): valid only during the call.
+ */
+export type LineRecordSink = (record: JsonObject, timestampMs: number | null) => void;
+
 /** Stream-level facts gathered beside the per-line ones: first non-blank `cwd` and `sessionId` of a JSON-object line. */
 export type ClaudeStreamFacts = { cwd: string | null; sessionId: string | null; firstMessageFound: boolean };
 
@@ -46,15 +52,17 @@ export function newStreamFacts(): ClaudeStreamFacts {
  * grammar checked, string contents included, and only {@link TURN_FIELDS} built), so the bytes of
  * tool output and file snapshots are never decoded (issue 13). A line the skim cannot settle, a
  * blank line, and the first timestamped trigger (whose text becomes the first message) are parsed
- * whole.
+ * whole. `onRecord` is given the line's record (skimmed or parsed; a malformed line has none) and
+ * its aware timestamp.
  */
-export function claudeLineFact(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
+export function claudeLineFact(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts, onRecord?: LineRecordSink): ClaudeLineFact {
   const plan = stream.cwd === null || stream.sessionId === null ? TURN_FIELDS : TURN_FIELDS_ONLY;
   const skimmed = skimLine(bytes, start, end, plan);
-  if (skimmed === null || skimmed === BLANK) return claudeLineFactByParse(bytes, start, end, next, stream);
+  if (skimmed === null || skimmed === BLANK) return claudeLineFactByParse(bytes, start, end, next, stream, onRecord);
   const record = skimmed.record;
   const cls = classifyClaudeRecord(record, skimmed.timestampMs);
-  if (cls.isTrigger && cls.timestampMs !== null && !stream.firstMessageFound) return claudeLineFactByParse(bytes, start, end, next, stream);
+  if (cls.isTrigger && cls.timestampMs !== null && !stream.firstMessageFound) return claudeLineFactByParse(bytes, start, end, next, stream, onRecord);
+  onRecord?.(record, cls.timestampMs);
   stream.cwd ??= nonBlankString(record.cwd);
   stream.sessionId ??= nonBlankString(record.sessionId);
   const usage = claudeUsageFact(record);
@@ -65,12 +73,13 @@ export function claudeLineFact(bytes: Buffer, start: number, end: number, next: 
  * {@link claudeLineFact} by `JSON.parse` of the decoded line: the reference, and the path of the
  * lines the skim leaves. Same arguments and result.
  */
-export function claudeLineFactByParse(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts): ClaudeLineFact {
+export function claudeLineFactByParse(bytes: Buffer, start: number, end: number, next: number, stream: ClaudeStreamFacts, onRecord?: LineRecordSink): ClaudeLineFact {
   const record = parseJsonObject(bytes.toString("utf8", start, end));
   const listedRecord = listedRecordOf(bytes, start, end, next, record);
   const listed = listedRecord === undefined ? null : claudeUsageFact(listedRecord);
   if (record === null) return { malformed: true, type: null, isSidechain: false, timestampMs: null, isTrigger: false, firstMessage: null, usage: "invalid", listed };
   const cls = classifyClaudeRecord(record);
+  onRecord?.(record, cls.timestampMs);
   stream.cwd ??= nonBlankString(record.cwd);
   stream.sessionId ??= nonBlankString(record.sessionId);
   let firstMessage: string | null = null;

@@ -36,9 +36,20 @@ export const SCAN_FIELDS: ObjectPlan = objectPlan({
   message: MESSAGE,
 });
 
-const TURN_MESSAGE = objectPlan({ role: FULL, id: FULL, usage: objectPlan({ output_tokens: FULL }), content: { items: objectPlan({ type: FULL }), orElse: TEXT } });
+/** The tokens of `message.usage` lib/usage counts. */
+const USAGE_TOKENS = objectPlan({ input_tokens: FULL, output_tokens: FULL, cache_read_input_tokens: FULL, cache_creation_input_tokens: FULL, cache_creation: objectPlan({ ephemeral_1h_input_tokens: FULL }) });
+
+/**
+ * What lib/usage builds of a line it counts (the whole line's grammar checked as `JSON.parse`
+ * checks it, only these fields built): an assistant record's text, thinking and tool input, most
+ * of its bytes, are never decoded.
+ */
+export const CLAUDE_USAGE_FIELDS: ObjectPlan = objectPlan({ type: FULL, timestamp: FULL, requestId: FULL, message: objectPlan({ id: FULL, model: FULL, usage: USAGE_TOKENS }) });
+
+const TURN_MESSAGE = objectPlan({ role: FULL, id: FULL, model: FULL, usage: USAGE_TOKENS, content: { items: objectPlan({ type: FULL }), orElse: TEXT } });
 const TURN_RECORD = {
   type: FULL,
+  requestId: FULL,
   timestamp: STAMP,
   isSidechain: FULL,
   sourceToolAssistantUUID: TEXT,
@@ -49,7 +60,9 @@ const TURN_RECORD = {
 };
 /**
  * The fields turn splitting and per-turn usage read (classify-record's trigger rules, turn-usage's
- * identity and `output_tokens`; contract §1.7–§1.8), plus the stream's `cwd` and `sessionId`.
+ * identity and `output_tokens`; contract §1.7–§1.8), the stream's `cwd` and `sessionId`, and those
+ * of {@link CLAUDE_USAGE_FIELDS} (timestamp aside, read as `timestampMs`): prepare counts a
+ * session's usage from the records its analysis builds (issue 25).
  */
 export const TURN_FIELDS: ObjectPlan = objectPlan({ ...TURN_RECORD, cwd: FULL, sessionId: FULL });
 /** {@link TURN_FIELDS} without `cwd` and `sessionId`, once the stream has both. */
