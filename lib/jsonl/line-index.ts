@@ -156,9 +156,12 @@ export async function getLineIndex(filePath: string, cacheDir: string | null): P
  */
 export async function adoptLineIndex(filePath: string, cacheDir: string | null, index: LineIndex): Promise<LineIndex> {
   const key = path.resolve(filePath);
-  const stat = await fs.stat(key).catch((error: unknown) => {
+  let stat: Stats;
+  try {
+    stat = statSync(key);
+  } catch (error) {
     throw toAppError(error, key);
-  });
+  }
   if (stat.size !== index.size || Math.abs(stat.mtimeMs - index.mtimeMs) >= 1) return getLineIndex(filePath, cacheDir);
   const adopted: LineIndex = { size: stat.size, mtimeMs: stat.mtimeMs, lineCount: index.lineCount, starts: index.starts };
   remember(key, adopted);
