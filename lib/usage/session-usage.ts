@@ -339,9 +339,18 @@ function codexUsage(v: unknown): CodexTotal | null {
 }
 
 async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
+  await forEachWantedRecord(filePath, isCodexUsageLine, parse, span, codexCounter(kind, out));
+}
+
+/**
+ * The Codex counting rule over one transcript's records in order (see {@link SessionUsage}): the
+ * model of the latest `turn_context` or `session_meta`, and each `token_count` event's increase of
+ * the cumulative total (its own last usage when there is no total, or when the total went back).
+ */
+function codexCounter(kind: "main" | "subagent", out: Request[]): (record: Record<string, unknown>, ts: number, line: number) => void {
   let model = "unknown";
   let previous: CodexTotal | null = null;
-  await forEachWantedRecord(filePath, isCodexUsageLine, parse, span, (record, ts, line) => {
+  return (record, ts, line) => {
     const payload = obj(record.payload);
     if (!payload) return;
     if (record.type === "turn_context" || record.type === "session_meta") {
@@ -364,7 +373,37 @@ async function readCodex(filePath: string, kind: "main" | "subagent", out: Reque
     if (delta === null || (delta.input === 0 && delta.cached === 0 && delta.output === 0)) return;
     const cached = Math.min(delta.cached, delta.input);
     out.push({ model, kind, ts, line, input: delta.input - cached, output: delta.output, cacheWrite: 0, cacheWrite1h: 0, cacheRead: cached });
-  });
+  };
+}
+
+/**
+ * The usage of one Codex rollout counted from records another pass has already built (prepare's
+ * analysis reads every line of a rollout it copies, issue 25), by the rule of {@link usageOfFiles}:
+ * fed each line's record in file order through {@link codexLine}, it tallies what usageOfFiles
+ * would of that file.
+ */
+export class CodexUsageCounter {
+  private readonly requests: Request[] = [];
+  private readonly count = codexCounter("main", this.requests);
+
+  /**
+   * Counts line `line` (bytes `bytes[start, end)`): its record (with at least the fields lib/sources/codex/skim-plan's
+   * `CODEX_ENVELOPE` builds, or parsed whole) and its aware top-level timestamp (`undefined`: read
+   * it from the record). Only a line {@link usageOfFiles} would build (its bytes name a
+   * `token_count`, `turn_context` or `session_meta`) is counted.
+   */
+  codexLine(line: number, record: Record<string, unknown>, timestampMs: number | null | undefined, bytes: Buffer, start: number, end: number): void {
+    const type = record.type;
+    if (type !== "turn_context" && type !== "session_meta" && !(type === "event_msg" && obj(record.payload)?.type === "token_count")) return;
+    if (!isCodexUsageLine(bytes.subarray(start, end))) return;
+    this.count(record, timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN), line);
+  }
+
+  /** The totals and buckets of the lines fed so far, priced with `pricing`. */
+  tally(pricing: PricingTable): UsageTally {
+    const { totals, buckets } = summarize("codex", this.requests, pricing, { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY });
+    return { totals, buckets };
+  }
 }
 
 function summarize(source: string, requests: Request[], pricing: PricingTable, span: { first: number; last: number }): SessionUsage {

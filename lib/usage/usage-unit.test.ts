@@ -202,3 +202,33 @@ describe("usage counted from the records prepare's analysis builds (issue 25)", 
     expect(read.buckets.filter((b) => Number.isNaN(b.startMs)).map((b) => b.requests)).toEqual([2]);
   });
 });
+
+describe("Codex usage counted from the records prepare's analysis reads (issue 25)", () => {
+  it("tallies what usageOfFiles counts of the same rollout: model changes, a total that goes back, last usage only, escaped kinds, naive times", async () => {
+    const { analyzeCodexTranscript } = await import("@/lib/sources/codex/analyze");
+    const { CodexUsageCounter } = await import("@/lib/usage/session-usage");
+    const event = (ts: string, info: unknown) => JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info, rate_limits: { primary: { used_percent: 1 } } } });
+    const total = (input: number, cached: number, output: number) => ({ input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output });
+    const rollout = await file([
+      JSON.stringify({ timestamp: "2026-02-13T17:49:21.451Z", type: "session_meta", payload: { id: "019c581e-8542-7bb1-b7e1-7e6221c3047c", timestamp: "2026-02-13T17:48:41.154Z", cwd: "/p", originator: "codex_cli_rs", model: "gpt-5" } }),
+      JSON.stringify({ timestamp: "2026-02-13T17:49:22.000Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] } }),
+      event("2026-02-13T17:49:23.000Z", null),
+      event("2026-02-13T17:49:24.000Z", { total_token_usage: total(1000, 200, 50), last_token_usage: total(1000, 200, 50) }),
+      JSON.stringify({ timestamp: "2026-02-13T17:50:00.000Z", type: "turn_context", payload: { cwd: "/p", model: "gpt-5-codex", approval_policy: "never" } }),
+      event("2026-02-13T18:10:00.000Z", { total_token_usage: total(3000, 1200, 90), last_token_usage: total(2000, 1000, 40) }),
+      // The total went back (a resumed file): this event's own last usage counts.
+      event("2026-02-13T18:11:00.000Z", { total_token_usage: total(500, 0, 10), last_token_usage: total(500, 0, 10) }),
+      event("2026-02-13T18:12:00", { last_token_usage: total(70, 7, 7) }),
+      // The kind escaped: usageOfFiles' byte test leaves it out, so must the tally.
+      event("2026-02-13T18:13:00.000Z", { last_token_usage: total(9, 0, 9) }).replace('"token_count"', '"token\\u005fcount"'),
+      "{ not json",
+      event("2026-02-13T18:14:00.000Z", { total_token_usage: total(800, 100, 30) }),
+    ]);
+    const counter = new CodexUsageCounter();
+    await analyzeCodexTranscript(rollout, null, undefined, { fingerprints: false, onRecord: (line, record, ts, bytes, start, end) => record && counter.codexLine(line, record, ts, bytes, start, end) });
+    const read = await usageOfFiles("codex", [{ kind: "main", path: rollout }], bundledPricing());
+    expect(read.totals.requests).toBe(5);
+    expect(read.by_model.map((m) => m.model)).toEqual(["gpt-5", "gpt-5-codex"]);
+    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets });
+  });
+});

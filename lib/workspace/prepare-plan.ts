@@ -8,6 +8,7 @@ import { PARALLEL_MIN_BYTES } from "@/lib/jsonl/workers";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
+import type { CodexRecordSink } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
@@ -15,7 +16,7 @@ import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
 import type { PricingTable } from "@/lib/usage/pricing";
-import { ClaudeUsageCounter, type UsageTally } from "@/lib/usage/session-usage";
+import { ClaudeUsageCounter, CodexUsageCounter, type UsageTally } from "@/lib/usage/session-usage";
 import { subagentsSignature } from "@/lib/workspace/session-usage";
 
 /** One selected root session, before refs are assigned. */
@@ -53,8 +54,8 @@ export type CountedSource = { usage: UsageTally; size: number; mtimeMs: number; 
 
 /**
  * The prices a plan counts usage with, and the price override file's stamp they were read under:
- * given, the analysis of a Claude Code session without subagents read on this thread also
- * tallies its usage (issue 25: the catalog then reads no transcript for it).
+ * given, the analysis of a session read on this thread also tallies its usage (a Claude Code
+ * session's subagent transcripts read after it; issue 25: the catalog then reads no transcript for it).
  */
 export type UsagePricing = { table: PricingTable; stamp: string };
 
@@ -144,7 +145,7 @@ export async function planSources(
     const c = ordered[i]!;
     onProgress?.(started, ordered.length, path.basename(c.path));
     started += 1;
-    const run = () => (c.source === "codex" ? remember("analysis", c.path, () => analyseCodex(c.path, window, keepIndex(c.path))) : analyseClaude(c, window, remember, keepIndex(c.path), pricing));
+    const run = () => (c.source === "codex" ? analyseCodex(c.path, window, remember, keepIndex(c.path), pricing) : analyseClaude(c, window, remember, keepIndex(c.path), pricing));
     if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
@@ -204,13 +205,13 @@ async function analyseClaude(
   pricing?: UsagePricing,
 ): Promise<Analysed | { skip: string }> {
   const counter = pricing ? new ClaudeUsageCounter() : null;
-  let read: LineIndex | null = null;
+  const read: { index?: LineIndex } = {};
   let counted: CountedSource | undefined;
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
     const onRecord = counter ? counter.claudeLine.bind(counter) : undefined;
-    const a = await analyzeClaudeTranscript(c.path, window, { onIndex: (index) => ((read = index), onIndex(index)), onRecord });
-    if (counter && pricing && a.recordsGiven && read) counted = await withSubagents(counter, c.subagents, pricing, read);
+    const a = await analyzeClaudeTranscript(c.path, window, { onIndex: (index) => ((read.index = index), onIndex(index)), onRecord });
+    if (counter && pricing && a.recordsGiven && read.index) counted = await withSubagents(counter, c.subagents, pricing, read.index);
     return {
       isSidechain: a.isSidechain,
       projectRoot: a.projectRoot,
@@ -250,11 +251,34 @@ async function withSubagents(counter: ClaudeUsageCounter, subagents: string[], p
   return { usage: counter.tally(pricing.table), size: main.size, mtimeMs: main.mtimeMs, subagents: subagentsSignature(read), pricingStamp: pricing.stamp };
 }
 
-async function analyseCodex(filePath: string, window: ReportWindow, onIndex: (index: LineIndex) => void): Promise<Analysed | { skip: string }> {
-  const result = await selectCodexSession(filePath, window, { fingerprints: false, onIndex });
-  if ("skip" in result) return result;
-  const { fork: _none, ...selected } = result.selected;
-  return { ...selected, attachments: [] };
+async function analyseCodex(
+  filePath: string,
+  window: ReportWindow,
+  remember: NonNullable<PlanMemo>["remember"],
+  onIndex: (index: LineIndex) => void,
+  pricing?: UsagePricing,
+): Promise<Analysed | { skip: string }> {
+  const counter = pricing ? new CodexUsageCounter() : null;
+  const read: { index?: LineIndex } = {};
+  // The usage counts only when the pass gave every line, in order, on this thread.
+  let seen = 0;
+  let inOrder = true;
+  let counted: CountedSource | undefined;
+  const result = await remember("analysis", filePath, async () => {
+    const onRecord: CodexRecordSink | undefined = counter
+      ? (line, record, timestampMs, bytes, start, end) => {
+          inOrder &&= line === seen + 1;
+          seen = line;
+          if (record !== null) counter.codexLine(line, record, timestampMs, bytes, start, end);
+        }
+      : undefined;
+    const selection = await selectCodexSession(filePath, window, { fingerprints: false, onIndex: (index) => ((read.index = index), onIndex(index)), onRecord });
+    if ("skip" in selection) return selection;
+    const { fork: _none, ...selected } = selection.selected;
+    if (counter && pricing && read.index && inOrder && seen === selected.lineCount) counted = { usage: counter.tally(pricing.table), size: read.index.size, mtimeMs: read.index.mtimeMs, subagents: "", pricingStamp: pricing.stamp };
+    return { ...selected, attachments: [] };
+  });
+  return "skip" in result ? result : { ...result, counted };
 }
 
 /**

@@ -7,7 +7,7 @@ import { scanMemoryBuffer } from "@/lib/jsonl/json-scan";
 import { rangeCount, startWorker } from "@/lib/jsonl/workers";
 import { mapLineRanges } from "@/lib/jsonl/range-lines";
 import { forEachLineBytes, POOLED_BUFFER_BYTES, streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { codexLineRecord, codexRangeRecords, rangeRecordsReader, type CodexRangeRecords } from "@/lib/sources/codex/range-records";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { CodexAnalysis } from "@/lib/sources/codex/analysis";
@@ -26,6 +26,12 @@ const READ_HEADROOM = 4 << 20;
  */
 const POOL_MIN_BYTES = 512 << 20;
 
+/** Takes one line of a Codex rollout as its analysis read it (see `analyzeCodexTranscript`'s `onRecord`): valid only during the call. */
+export type CodexRecordSink = (line: number, record: JsonObject | null, timestampMs: number | null | undefined, bytes: Buffer, start: number, end: number) => void;
+
+/** How `analyzeCodexTranscript` reads (see its `options`). */
+export type CodexReadOptions = { fingerprints?: boolean; skim?: boolean; onIndex?: (index: LineIndex) => void; onRecord?: CodexRecordSink };
+
 /**
  * Streams a Codex rollout once and analyses it with `CodexAnalyzer` (contract §1.3, §1.4, §1.7,
  * §1.8): triggers, in-window turns with output tokens and display usage, project root,
@@ -43,14 +49,18 @@ const POOL_MIN_BYTES = 512 << 20;
  *   only by its envelope are skimmed, not parsed (lib/sources/codex/skim-plan), on every core
  *   for an envelope-format file of at least 512 MiB; `skim: false` parses every line in this thread (the
  *   reference the skim is tested against); `onIndex` receives the file's line index built in
- *   the same pass (not when reading stopped early).
+ *   the same pass (not when reading stopped early). `onRecord` is given each line read on this
+ *   thread, in order (a big file read on every core gives none, and its first line is read apart):
+ *   its record as the analysis read it (skimmed or parsed; null when malformed), its aware
+ *   timestamp when the skim read it (`undefined`: read it from the record) and its bytes;
+ *   prepare counts the session's usage from them (issue 25).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog, options: { fingerprints?: boolean; skim?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<CodexAnalysis> {
+export async function analyzeCodexTranscript(filePath: string, window: ReportWindow, usageLog?: CodexUsageLog, options: CodexReadOptions = {}): Promise<CodexAnalysis> {
   const analyzer = new CodexAnalyzer(window, { fileStem: path.basename(filePath, ".jsonl"), usageLog, fingerprints: options.fingerprints });
   try {
     // Only a pass without fingerprints may skim (`analyzer.skimmable`).
-    await readLines(analyzer, filePath, options.skim !== false && options.fingerprints === false, options.onIndex);
+    await readLines(analyzer, filePath, options.skim !== false && options.fingerprints === false, options.onIndex, options.onRecord);
   } catch (error) {
     throw toTranscriptReadError(filePath, error);
   }
@@ -68,14 +78,14 @@ export async function analyzeCodexTranscript(filePath: string, window: ReportWin
  * fed here first, parsed whole as in one thread, since the format decides how every other line
  * is read. Anything else is read in this thread.
  */
-async function readLines(analyzer: CodexAnalyzer, filePath: string, skim: boolean, onIndex?: (index: LineIndex) => void): Promise<void> {
+async function readLines(analyzer: CodexAnalyzer, filePath: string, skim: boolean, onIndex?: (index: LineIndex) => void, onRecord?: CodexRecordSink): Promise<void> {
   const stat = skim ? await fs.stat(filePath) : null;
   const threads = stat === null ? 1 : rangeCount(stat.size, POOL_MIN_BYTES);
   const first = stat !== null && threads > 1 ? await firstLine(filePath, stat.size) : null;
-  if (stat === null || first === null) return readSequential(analyzer, filePath, stat === null ? null : stat.size, 1, onIndex);
+  if (stat === null || first === null) return readSequential(analyzer, filePath, stat === null ? null : stat.size, 1, onIndex, onRecord);
   analyzer.pushRecord(1, parseJsonObject(first));
   if (analyzer.excluded) return;
-  if (!analyzer.skimmable) return readSequential(analyzer, filePath, stat.size, 2, onIndex);
+  if (!analyzer.skimmable) return readSequential(analyzer, filePath, stat.size, 2, onIndex, onRecord);
   return readPooled(analyzer, { path: filePath, size: stat.size, mtimeMs: stat.mtimeMs }, threads, onIndex);
 }
 
@@ -86,7 +96,7 @@ async function readLines(analyzer: CodexAnalyzer, filePath: string, skim: boolea
  * is skimmed where it was read (grammar checked, only the envelope built) and parsed whole only
  * when its kind is read further (issue 13); else each is decoded once and parsed.
  */
-async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSize: number | null, from: number, onIndex?: (index: LineIndex) => void): Promise<void> {
+async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSize: number | null, from: number, onIndex?: (index: LineIndex) => void, onRecord?: CodexRecordSink): Promise<void> {
   const skim = skimSize !== null;
   // A small file gets small buffers, as streamLineBytes sizes its own (a prepare or sync reads
   // thousands of small rollouts); a file that grew since the stat gets streamLineBytes' own buffers.
@@ -98,7 +108,12 @@ async function readSequential(analyzer: CodexAnalyzer, filePath: string, skimSiz
     if (skim && analyzer.skimmable) {
       const { record, timestampMs, facts } = codexLineRecord(bytes, start, end);
       analyzer.pushRecord(line, record, timestampMs, facts);
-    } else analyzer.pushRecord(line, parseJsonObject(bytes.toString("utf8", start, end)));
+      onRecord?.(line, record, timestampMs, bytes, start, end);
+    } else {
+      const record = parseJsonObject(bytes.toString("utf8", start, end));
+      analyzer.pushRecord(line, record);
+      onRecord?.(line, record, undefined, bytes, start, end);
+    }
     return !analyzer.excluded;
   });
 }

@@ -1,7 +1,6 @@
 /** Codex rollouts selected (contract §1.8) and fork history inherited. */
-import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { ReportWindow } from "@/lib/sources/common/window";
-import { analyzeCodexTranscript } from "@/lib/sources/codex/analyze";
+import { analyzeCodexTranscript, type CodexReadOptions } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import { inheritedTurnStarts } from "@/lib/sources/codex/fork";
 import { type CodexSpanUsage, CodexUsageLog } from "@/lib/sources/codex/token-usage";
@@ -28,11 +27,11 @@ export type CodexSelected = {
  * sessions and report-generation sessions are excluded with their reason, a file without an
  * in-window trigger is skipped, anything else is selected with its turns and fork history.
  * @param options `fingerprints: false` leaves `fork` null (see {@link CodexSelected.forkCandidate});
- *   `onIndex` receives the line index built in the same pass.
+ *   `onIndex` receives the line index built in the same pass, `onRecord` the lines (see `analyzeCodexTranscript`).
  * @returns `{ selected }` or `{ skip: reason }`.
  * @throws AppError not_found / io_error when the file cannot be read.
  */
-export async function selectCodexSession(filePath: string, window: ReportWindow, options: { fingerprints?: boolean; onIndex?: (index: LineIndex) => void } = {}): Promise<{ selected: CodexSelected } | { skip: string }> {
+export async function selectCodexSession(filePath: string, window: ReportWindow, options: Pick<CodexReadOptions, "fingerprints" | "onIndex" | "onRecord"> = {}): Promise<{ selected: CodexSelected } | { skip: string }> {
   const usageLog = new CodexUsageLog();
   const analysis = await analyzeCodexTranscript(filePath, window, usageLog, options);
   const excluded = analysis.subagentReason ?? analysis.reportReason;

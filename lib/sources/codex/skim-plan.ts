@@ -2,22 +2,22 @@
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { FULL, objectPlan, STAMP, type ObjectPlan } from "@/lib/sources/common/skim";
 
-/** The counters of a `token_count` snapshot lib/sources/codex/token-usage reads (`readTokenSnapshot`, `CodexOutputTokens`). */
+/** The counters of a `token_count` snapshot lib/sources/codex/token-usage reads (`readTokenSnapshot`, `CodexOutputTokens`), and those lib/usage counts. */
 const TOKEN_INFO = objectPlan({
-  total_token_usage: objectPlan({ input_tokens: FULL, output_tokens: FULL, total_tokens: FULL }),
-  last_token_usage: objectPlan({ output_tokens: FULL }),
+  total_token_usage: objectPlan({ input_tokens: FULL, cached_input_tokens: FULL, output_tokens: FULL, total_tokens: FULL }),
+  last_token_usage: objectPlan({ input_tokens: FULL, cached_input_tokens: FULL, output_tokens: FULL }),
 });
 
 /**
  * What lib/sources/common/skim builds of a Codex rollout line (envelope format): the top-level
- * `type`, the payload's `type`, `role` and `cwd`, and of a payload's `info` the token counters a
- * `token_count` snapshot is read by; the top-level `timestamp` is parsed from its bytes to epoch
+ * `type`, the payload's `type`, `role`, `cwd` and `model` (lib/usage's model of a `turn_context`),
+ * and of a payload's `info` the token counters a `token_count` snapshot is read by (and lib/usage counts); the top-level `timestamp` is parsed from its bytes to epoch
  * ms (the skim's `timestampMs`, which the analyzer takes beside the record) and left out of it.
  * The rest of a rollout's bytes (instructions, tool output, reasoning, rate limits) is only
  * checked, never built. An object plan meeting another value builds it whole; the readers
  * take only objects there (`objectField`), as of the parsed record.
  */
-export const CODEX_ENVELOPE: ObjectPlan = objectPlan({ timestamp: STAMP, type: FULL, payload: objectPlan({ type: FULL, role: FULL, cwd: FULL, info: TOKEN_INFO }) }, { shared: true });
+export const CODEX_ENVELOPE: ObjectPlan = objectPlan({ timestamp: STAMP, type: FULL, payload: objectPlan({ type: FULL, role: FULL, cwd: FULL, model: FULL, info: TOKEN_INFO }) }, { shared: true });
 
 /**
  * True when the Codex analysis (lib/sources/codex/analyze-core without fork fingerprints) reads

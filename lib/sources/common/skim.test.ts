@@ -410,7 +410,12 @@ describe("skimLine settles a line by an earlier line's repeated tail (Codex: tur
       bytes.copy(memory, 5);
       return skimLine(memory, 5, 5 + bytes.length, plan) as unknown as { record: { payload: { info: Record<string, Record<string, number>> } } };
     };
-    for (const ts of stamps) expect(at(ts, CODEX_ENVELOPE).record.payload.info.total_token_usage).toEqual({ input_tokens: 37614, output_tokens: 204, total_tokens: 37818 });
+    for (const ts of stamps) {
+      expect(at(ts, CODEX_ENVELOPE).record.payload.info).toEqual({
+        total_token_usage: { input_tokens: 37614, cached_input_tokens: 18304, output_tokens: 204, total_tokens: 37818 },
+        last_token_usage: { input_tokens: 18911, cached_input_tokens: 18304, output_tokens: 37 },
+      });
+    }
     for (const ts of stamps) {
       const info = at(ts, CODEX_SCAN_FIELDS).record.payload.info;
       expect(info).toEqual({ total_token_usage: { input_tokens: 37614, output_tokens: 204, cached_input_tokens: 18304 }, last_token_usage: { input_tokens: 18911, cached_input_tokens: 18304 } });
