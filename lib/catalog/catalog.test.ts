@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { catalogDb, closeCatalog, fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
@@ -172,6 +172,49 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     await fs.rm(catalogPath(ctx.workspaceRoot));
     await upToDate(ctx);
     expect(dump(ctx).lines).toEqual(resumed.lines);
+  }, 120_000);
+
+  it("a session whose file cannot be read is left for its next version: the refresh and the fill go on with the others, say which, and search covers the rest", async () => {
+    const { ctx } = await corpusSetup();
+    const warnings: string[] = [];
+    const logged = createCoreContext(ctx.workspaceRoot, { now: ctx.now, oneShot: true, log: { ...ctx.log, warn: (message: string) => void warnings.push(message) } });
+    const search = async (n: number) => searchSessions(logged, searchSessionsInputSchema.parse({ query: `zebra-quartz-${n}` }));
+    // Two Claude Code sessions grow by a line naming a marker; one of them cannot be read.
+    const claude = (await loadWorkspace(logged)).projects.flatMap((p) => p.rows.filter((r) => r.source === "claude-code").map((r) => path.join(p.dir, r.session_path))).slice(0, 2);
+    const marker = (n: number) => JSON.stringify({ type: "user", timestamp: "2026-11-29T06:00:00.000Z", message: { role: "user", content: `zebra-quartz-${n} marker` } });
+    for (const [n, file] of claude.entries()) await fs.appendFile(file, `${marker(n)}\n`);
+    const [, blocked] = claude as [string, string];
+    const realStat = fs.stat;
+    const deny = () => vi.spyOn(fs, "stat").mockImplementation(((file: string, ...rest: []) => (String(file) === blocked ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, stat '${blocked}'`), { code: "EACCES" })) : realStat(file, ...rest))) as typeof fs.stat);
+
+    // Readable for the rows, not for the full-text fill.
+    expect(await refreshCatalog(logged)).toMatchObject({ sessions_updated: 2 });
+    let denied = deny();
+    try {
+      expect(await fillFullText(logged)).toEqual({ sessions_indexed: 1, lines_indexed: 1 });
+    } finally {
+      denied.mockRestore();
+    }
+    expect(warnings.filter((w) => w.includes("full-text index") && w.includes(blocked))).toHaveLength(1);
+    expect(await search(0)).toMatchObject({ status: "ok", total: 1 });
+    expect((await search(1)).total).toBe(0);
+    // Its next version is indexed: the line it could not read, and the new one.
+    await fs.appendFile(blocked, `${marker(2)}\n`);
+    expect(await upToDate(logged)).toMatchObject({ sessions_updated: 1, sessions_indexed: 1, lines_indexed: 2 });
+    for (const n of [1, 2]) expect((await search(n)).total, `marker ${n}`).toBe(1);
+
+    // Not readable for the rows either: the refresh goes on, and the session waits for its next version as a missing one.
+    await fs.appendFile(blocked, `${marker(3)}\n`);
+    denied = deny();
+    try {
+      expect(await refreshCatalog(logged)).toMatchObject({ sessions_updated: 1 });
+    } finally {
+      denied.mockRestore();
+    }
+    expect(warnings.filter((w) => w.includes("catalog: cannot read") && w.includes(blocked))).toHaveLength(1);
+    expect(await search(1)).toMatchObject({ status: "ok", total: 0 });
+    expect(await upToDate(logged)).toMatchObject({ sessions_updated: 1, sessions_indexed: 1 });
+    for (const n of [1, 2, 3]) expect((await search(n)).total, `marker ${n}`).toBe(1);
   }, 120_000);
 
   it("searches with precision and recall against a scan of the same text, with the filters", async () => {

@@ -15,6 +15,7 @@ import { readRowFacts, ROW_FACTS_MIN_SESSIONS, RowFactsAhead, type RowFacts } fr
 import type { CountedUsage, CountedUsages } from "@/lib/workspace/session-usage";
 import { SqlWhere } from "@/lib/catalog/where";
 import type { CoreContext } from "@/lib/context";
+import { isAppError } from "@/lib/errors";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
@@ -278,7 +279,17 @@ export function fillFullText(ctx: CoreContext, options: { prefetch?: boolean } =
             const file = fileOf(i);
             const st = statSync(file, { throwIfNoEntry: false });
             if (st?.isFile()) {
-              const lines = await indexLines(db, s.id, file, s.indexed_bytes === 0, prefetch?.take(file));
+              let lines: number | null;
+              try {
+                lines = await indexLines(db, s.id, file, s.indexed_bytes === 0, prefetch?.take(file));
+              } catch (error) {
+                if (!isFsError(error)) throw error;
+                // A file that cannot be read is left for its next version (the search then says
+                // it covers everything it can), instead of ending every fill at it.
+                ctx.log.warn(`[casefile] full-text index: cannot read ${file}: ${String(error)}`);
+                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(`${st.size}:${st.mtimeMs}`, s.id);
+                lines = null;
+              }
               if (lines !== null) {
                 stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(`${st.size}:${st.mtimeMs}`, s.id);
                 out.sessions_indexed += 1;
@@ -301,6 +312,13 @@ export function fillFullText(ctx: CoreContext, options: { prefetch?: boolean } =
     }
     return out;
   }));
+}
+
+/** An error reading a file (a Node `code` such as EACCES or EIO, or the readers' io_error / not_found), not of the catalog's database (`SQLITE_…`). */
+function isFsError(error: unknown): boolean {
+  if (isAppError(error)) return error.code === "io_error" || error.code === "not_found";
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code);
 }
 
 /**
@@ -662,17 +680,27 @@ async function refreshSession(ctx: CoreContext, project: LoadedProject, row: Ind
     const insert = stmt(db, "INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
     for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
   });
-  if (fileStamp === null || filePath === null) {
-    // A session whose file is gone has no lines to find.
+  const gone = () => {
+    // A session whose file is gone (or cannot be read) has no lines to find; with no stamp, the next refresh looks again.
     atomically(db, () => clearIndexed(db, sessionId));
     stmt(db, 
       "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, usage_buckets = NULL, usage_last_ms = NULL, usage_stamp = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
     ).run(ord, row.turns.length, sessionId);
     return true;
-  }
+  };
+  if (fileStamp === null || filePath === null) return gone();
   const session: ResolvedSession = { project, row, filePath };
-  // Facts read ahead serve when they were read from this file at this version.
-  const { summary, tokens } = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session, counted);
+  let facts: Pick<RowFacts, "summary" | "tokens">;
+  try {
+    // Facts read ahead serve when they were read from this file at this version.
+    facts = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session, counted);
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    // One file that cannot be read must not stop the whole refresh (prepare, the watcher).
+    ctx.log.warn(`[casefile] catalog: cannot read ${filePath}: ${String(error)}`);
+    return gone();
+  }
+  const { summary, tokens } = facts;
   stmt(db, 
     `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
        turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
