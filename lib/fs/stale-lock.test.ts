@@ -72,6 +72,17 @@ describe("breakIfStale with several breakers", () => {
     expect(await fs.readdir(dir)).toEqual([]);
   });
 
+  it("sweeps a break lock whose breaker died after removing the stale lock, and keeps a live breaker's", async () => {
+    const { file, lock, dir } = await lockIn();
+    // Killed between removing the lock and its own break lock: no lock is left to break, so only the sweep clears it.
+    await fs.writeFile(`${lock}.break`, record(process.pid, "live-breaker"));
+    await sweepOrphans(file);
+    expect(await fs.readdir(dir)).toEqual([path.basename(`${lock}.break`)]);
+    await fs.writeFile(`${lock}.break`, record(deadPid(), "dead-breaker"));
+    await sweepOrphans(file);
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+
   it("never breaks a live holder's lock", async () => {
     const { lock } = await lockIn();
     await fs.writeFile(lock, record(process.pid, "live"));

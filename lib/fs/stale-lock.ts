@@ -1,4 +1,5 @@
 /** Lock owner records, stale-lock breaking and orphaned temp-file sweeping. */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -82,23 +83,34 @@ async function takeBreakLock(breakPath: string, myToken: string): Promise<boolea
   } finally {
     await fs.rm(tmp, { force: true });
   }
-  const held = await readLock(breakPath);
-  if (held && isStale(held)) {
-    const aside = `${breakPath}.stale.${process.pid}.${myToken}`;
-    try {
-      await fs.rename(breakPath, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      return false;
-    }
-    const moved = await fs.readFile(aside, "utf8").catch(() => "");
-    if (moved !== held.text) await fs.link(aside, breakPath).catch(() => undefined);
-    await fs.rm(aside, { force: true });
-  }
+  await clearStaleBreakLock(breakPath, myToken);
   return false;
 }
 
-/** Deletes temp files, set-aside locks and break-lock temp files of this card left by writers that no longer run. */
+/**
+ * Removes `<lock>.break` when its breaker died (the staleness rule of locks), set aside first and
+ * put back when it turns out to be a live one taken meanwhile.
+ */
+async function clearStaleBreakLock(breakPath: string, myToken: string): Promise<void> {
+  const held = await readLock(breakPath);
+  if (!held || !isStale(held)) return;
+  const aside = `${breakPath}.stale.${process.pid}.${myToken}`;
+  try {
+    await fs.rename(breakPath, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return;
+  }
+  const moved = await fs.readFile(aside, "utf8").catch(() => "");
+  if (moved !== held.text) await fs.link(aside, breakPath).catch(() => undefined);
+  await fs.rm(aside, { force: true });
+}
+
+/**
+ * Deletes temp files, set-aside locks, break-lock temp files and a break lock of this card left by
+ * writers that no longer run (a breaker killed after removing the stale lock, before its break
+ * lock, left `<card>.lock.break` behind for good: nothing breaks a lock that is not there).
+ */
 export async function sweepOrphans(cardPath: string): Promise<void> {
   const dir = path.dirname(cardPath);
   const base = path.basename(cardPath).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -108,6 +120,7 @@ export async function sweepOrphans(cardPath: string): Promise<void> {
     const pid = Number(m?.[1] ?? m?.[2]);
     if (m && pid !== process.pid && !pidAlive(pid)) await fs.rm(path.join(dir, name), { force: true });
   }
+  await clearStaleBreakLock(`${cardPath}.lock.break`, randomBytes(8).toString("hex"));
 }
 
 /** The owner record of a lock file, or null when absent or unreadable. */
