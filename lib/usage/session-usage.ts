@@ -325,8 +325,7 @@ export class ClaudeUsageCounter {
 
   /** The totals and buckets of the lines fed so far, priced with `pricing`. */
   tally(pricing: PricingTable): UsageTally {
-    const { totals, buckets } = summarize("claude-code", this.requests, pricing, { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY });
-    return { totals, buckets };
+    return tallyOf(this.requests, pricing);
   }
 }
 
@@ -401,27 +400,22 @@ export class CodexUsageCounter {
 
   /** The totals and buckets of the lines fed so far, priced with `pricing`. */
   tally(pricing: PricingTable): UsageTally {
-    const { totals, buckets } = summarize("codex", this.requests, pricing, { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY });
-    return { totals, buckets };
+    return tallyOf(this.requests, pricing);
   }
 }
 
-function summarize(source: string, requests: Request[], pricing: PricingTable, span: { first: number; last: number }): SessionUsage {
+/**
+ * The totals and time buckets of `requests`, each priced with `pricing`; `more` is given each
+ * request with its count and cost (for the breakdowns {@link summarize} adds).
+ */
+function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r: Request, counted: Request & { requests: number }, cost: number | null) => void): UsageTally {
   const all = new TotalsBuilder();
-  const main = new TotalsBuilder();
-  const sub = new TotalsBuilder();
-  const models = new Map<string, TotalsBuilder>();
   const buckets = new Map<string, UsageBucket>();
-  const mainLines: Request[] = [];
   for (const r of requests) {
     const price = priceOf(pricing, r.model);
     const cost = price === null ? null : requestCost(price, r, pricing.tierThreshold);
     const counted = { ...r, requests: 1 };
     all.add(r.model, counted, cost);
-    (r.kind === "main" ? main : sub).add(r.model, counted, cost);
-    let m = models.get(r.model);
-    if (!m) models.set(r.model, (m = new TotalsBuilder()));
-    m.add(r.model, counted, cost);
     const startMs = r.ts === r.ts ? Math.floor(r.ts / BUCKET_MS) * BUCKET_MS : NaN;
     const key = `${r.model}\u0000${r.kind}\u0000${startMs}`;
     let b = buckets.get(key);
@@ -433,8 +427,26 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
     b.cacheRead += r.cacheRead;
     b.requests += 1;
     b.cost = cost === null || b.cost === null ? null : b.cost + cost;
-    if (r.kind === "main") mainLines.push(r);
+    more?.(r, counted, cost);
   }
+  return {
+    totals: all.build(),
+    buckets: [...buckets.values()].sort((a, b) => (a.startMs - b.startMs) || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0) || (a.kind < b.kind ? -1 : 1)),
+  };
+}
+
+function summarize(source: string, requests: Request[], pricing: PricingTable, span: { first: number; last: number }): SessionUsage {
+  const main = new TotalsBuilder();
+  const sub = new TotalsBuilder();
+  const models = new Map<string, TotalsBuilder>();
+  const mainLines: Request[] = [];
+  const { totals, buckets } = tallyOf(requests, pricing, (r, counted, cost) => {
+    (r.kind === "main" ? main : sub).add(r.model, counted, cost);
+    let m = models.get(r.model);
+    if (!m) models.set(r.model, (m = new TotalsBuilder()));
+    m.add(r.model, counted, cost);
+    if (r.kind === "main") mainLines.push(r);
+  });
   mainLines.sort((a, b) => a.line - b.line);
   const n = mainLines.length;
   const lines = { line: new Uint32Array(n), input: new Float64Array(n), output: new Float64Array(n), cacheWrite: new Float64Array(n), cacheRead: new Float64Array(n), total: new Float64Array(n) };
@@ -448,11 +460,11 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
   });
   return {
     source,
-    totals: all.build(),
+    totals,
     main: main.build(),
     subagents: sub.build(),
     by_model: [...models].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, b]) => ({ model, ...b.build() })),
-    buckets: [...buckets.values()].sort((a, b) => (a.startMs - b.startMs) || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0) || (a.kind < b.kind ? -1 : 1)),
+    buckets,
     lines,
     firstMs: span.first === Number.POSITIVE_INFINITY ? null : span.first,
     lastMs: span.last === Number.NEGATIVE_INFINITY ? null : span.last,

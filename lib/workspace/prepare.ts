@@ -16,7 +16,7 @@ import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/p
 import type { IndexRow } from "@/lib/workspace/schema";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
-import type { CountedUsages} from "@/lib/workspace/session-usage";
+import type { CountedUsages } from "@/lib/workspace/session-usage";
 import { pricingStamp } from "@/lib/workspace/session-usage";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 import { loadPricing } from "@/lib/usage/pricing";
@@ -39,9 +39,9 @@ export type PrepareOptions = {
   /** Remembered per-file work of earlier runs (the incremental sync); without it every file is read. */
   memo?: PlanMemo;
   /**
-   * Filled with the usage of each session copied in this run whose analysis counted it (a Claude
-   * Code session without subagents, read on this thread): the catalog refresh that follows takes
-   * it instead of reading the copy again (issue 25).
+   * Filled with the usage of each session copied in this run whose analysis counted it (one read
+   * on this thread; a Claude Code session's subagent transcripts counted after it): the catalog
+   * refresh that follows takes it instead of reading the copy again (issue 25).
    */
   counted?: CountedUsages;
 };
