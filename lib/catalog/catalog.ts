@@ -74,7 +74,7 @@ CREATE VIRTUAL TABLE lines_fts USING fts5 (body, session_id UNINDEXED, line_numb
  * ones, so a session's rows are one rowid range (FTS5 deletes a range through its b-tree; a
  * filter on an UNINDEXED column scans the whole table, which made indexing 20,000 new sessions quadratic).
  */
-function lineRowid(sessionId: number, line: number): bigint {
+export function lineRowid(sessionId: number, line: number): bigint {
   return (BigInt(sessionId) << 32n) | BigInt(line);
 }
 

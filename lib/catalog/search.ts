@@ -1,6 +1,6 @@
 // search_sessions: ranked full-text search over every session's lines, through the catalog's FTS5 trigram index.
 
-import { catalogDb, ensureProjects, fillFullText, fullTextCoverage } from "@/lib/catalog/catalog";
+import { catalogDb, ensureProjects, fillFullText, fullTextCoverage, lineRowid } from "@/lib/catalog/catalog";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";
@@ -47,15 +47,17 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     )
     .raw()
     .all({ ...params, limit: input.limit, offset: input.offset }) as Matched[];
+  // The snippet is the hit's own line, addressed by its session and line number (a rowid over 2^32
+  // bound as a JS number reached FTS5 as a REAL and highlighted the first match's row instead).
   const highlight = db.prepare(`SELECT highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') FROM lines_fts WHERE lines_fts MATCH ? AND rowid = ?`).pluck();
-  const rows = page.map(([rowid, rank, sid, project_key, session_ref, source_session_id, line_number]) => ({
+  const rows = page.map(([, rank, sid, project_key, session_ref, source_session_id, line_number]) => ({
     sid,
     project_key,
     session_ref,
     source_session_id,
     line_number,
     rank,
-    snippet: (highlight.get(params.match, rowid) as string | undefined) ?? "",
+    snippet: (highlight.get(params.match, lineRowid(sid, line_number)) as string | undefined) ?? "",
   }));
   // An empty page (no hit, or past the last one) has no row to carry the count: counted alone then.
   const total = page.length > 0 ? page[0]![7] : (db.prepare(`SELECT count(*) ${from}`).pluck().get(params) as number);

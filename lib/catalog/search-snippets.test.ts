@@ -1,0 +1,65 @@
+/** Issue 35 item 1: a search hit's snippet is its own line's text, on many sessions and lines. */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { catalogDb } from "@/lib/catalog/catalog";
+import { HIT_CLOSE, HIT_OPEN, searchSessionsInputSchema } from "@/lib/catalog/schema";
+import { searchSessions } from "@/lib/catalog/search";
+import { createCoreContext, type CoreContext } from "@/lib/context";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { buildTestWorkspace } from "@/lib/testing/workspace-builder";
+import { syncWorkspace } from "@/lib/workspace/sync";
+
+/** Every hit of `query`, page by page. */
+async function allHits(ctx: CoreContext, query: string) {
+  const first = await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200 }));
+  const hits = [...first.hits];
+  for (let offset = 200; offset < first.total; offset += 200) hits.push(...(await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200, offset }))).hits);
+  return hits;
+}
+
+/** A snippet's text without its marks and cut ellipses, split where it was cut. */
+function snippetPieces(snippet: string): string[] {
+  return snippet.replaceAll(HIT_OPEN, "").replaceAll(HIT_CLOSE, "").split("…").map((p) => p.trim()).filter((p) => p !== "");
+}
+
+describe("search snippets", () => {
+  it("come from the hit's own line, for every hit of 40 sessions of look-alike turns", async () => {
+    const lines = (s: number) =>
+      Array.from({ length: 6 }, (_, i) => JSON.stringify({ type: "user", timestamp: "2026-05-12T01:00:00Z", message: { role: "user", content: `turn ${i + 1} question about conc-${s}-${i + 1}` } })).join("\n") + "\n";
+    const refs = Array.from({ length: 40 }, (_, s) => `S${String(s + 1).padStart(4, "0")}`);
+    const root = await buildTestWorkspace(refs.map((ref, s) => ({ ref, content: lines(s) })));
+    const ctx = createCoreContext(root, { oneShot: true });
+    const hits = await allHits(ctx, "question about conc");
+    expect(hits).toHaveLength(240);
+    for (const hit of hits) {
+      const s = refs.indexOf(hit.session_ref);
+      expect(hit.snippet, `${hit.session_ref} line ${hit.line_number}`).toBe(`turn ${hit.line_number} ${HIT_OPEN}question about conc${HIT_CLOSE}-${s}-${hit.line_number}`);
+    }
+  });
+
+  it.skipIf(!HAS_SHARED)("come from the hit's own line on the corpus, for common words in every kind of record", async () => {
+    if (!HAS_SHARED) console.warn(SKIP_SHARED_MESSAGE);
+    const sources = await makeTempDir("casefile-snippet-src-");
+    await fs.cp(path.join(SHARED_DIR, "corpus", "claude-code"), path.join(sources, "claude"), { recursive: true });
+    await fs.cp(path.join(SHARED_DIR, "corpus", "codex"), path.join(sources, "codex"), { recursive: true });
+    const ctx = createCoreContext(await makeTempDir("casefile-snippet-ws-"), { oneShot: true });
+    await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
+    const db = catalogDb(ctx);
+    const bodyOf = db.prepare("SELECT f.body FROM lines_fts f JOIN sessions s ON s.id = f.session_id WHERE s.project_key = ? AND s.session_ref = ? AND f.line_number = ?").pluck();
+    let checked = 0;
+    for (const query of ["function", "error", "README", "git status"]) {
+      const hits = (await allHits(ctx, query)).slice(0, 400);
+      expect(hits.length, query).toBeGreaterThan(5);
+      for (const hit of hits) {
+        const body = (bodyOf.get(hit.project_key, hit.session_ref, hit.line_number) as string).replace(/\s+/g, " ");
+        expect(hit.snippet.toLowerCase(), `${query}: ${hit.session_ref} line ${hit.line_number}`).toContain(`${HIT_OPEN}${query.toLowerCase()}${HIT_CLOSE}`);
+        for (const piece of snippetPieces(hit.snippet)) expect(body, `${query}: ${hit.session_ref} line ${hit.line_number}`).toContain(piece);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  }, 180_000);
+});
