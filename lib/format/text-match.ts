@@ -1,4 +1,5 @@
 /** Finding a search pattern in display text: the regex, whether it matches, the text cut at its matches (issue 29). */
+import { escapeControls, stripTerminal } from "@/lib/format/display-text";
 
 /**
  * A case-insensitive global regex for `pattern` (grep_jsonl's RE2 syntax is close to JS's); a
@@ -60,7 +61,8 @@ export function matchSnippet(raw: string, regex: RegExp | null, context = 110): 
     }
   }
   const text = (value !== undefined && findString(value, regex)) || unescapeJson(raw);
-  return excerptAround(text.replace(/\s+/g, " ").trim(), regex, context);
+  // Shown as text on the page: no terminal junk, no invisible or reordering characters (issue 35).
+  return excerptAround(escapeControls(stripTerminal(text).replace(/\s+/g, " ").trim()), regex, context);
 }
 
 function findString(value: unknown, regex: RegExp | null): string | null {
@@ -82,7 +84,7 @@ function findString(value: unknown, regex: RegExp | null): string | null {
 }
 
 function unescapeJson(raw: string): string {
-  return raw.replace(/\\(["\\/nrt])/g, (_, c: string) => (c === "n" || c === "r" || c === "t" ? " " : c));
+  return raw.replace(/\\(["\\/nrt]|u[0-9a-fA-F]{4})/g, (_, c: string) => (c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c === "n" || c === "r" || c === "t" ? " " : c));
 }
 
 function excerptAround(text: string, regex: RegExp | null, context: number): string {
