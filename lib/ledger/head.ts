@@ -5,7 +5,7 @@ import path from "node:path";
 import { sha256Text } from "@/lib/json/canonical-json";
 import { textRecords } from "@/lib/jsonl/text-lines";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
-import { type LedgerPaths, segmentName } from "@/lib/ledger/paths";
+import { type LedgerPaths, listSegmentsSync, segmentName } from "@/lib/ledger/paths";
 import { merkleRoot } from "@/lib/sources/control-plane/verify";
 
 /** A rotated segment closed by its Merkle root (seed 004's pairwise SHA-256 over its lines' hashes). */
@@ -159,5 +159,39 @@ export function rebuildHeadSync(paths: LedgerPaths, segments: readonly number[])
   advanceHead(head, splitLines(active, false));
   head.active_bytes = active.length;
   if (head.entries > 0) head.rebuilt = [{ entries: head.entries, timestamp: new Date().toISOString() }];
+  return head;
+}
+
+/**
+ * The head brought up to what is on disk, as the writers see it under their lock (and as
+ * reconciliation decides against it): rebuilt when missing; moved past lines a writer that died
+ * between its append and the head's update left; with the seals of segments a writer that died
+ * between a rotation and its seal left. Only reads: the caller writes it back, or not (verify).
+ * @throws fs errors other than a missing active file.
+ */
+export function currentHeadSync(paths: LedgerPaths): LedgerHead {
+  const head = readHeadSync(paths);
+  if (!head) return rebuildHeadSync(paths, listSegmentsSync(paths));
+  const size = fs.statSync(paths.active, { throwIfNoEntry: false })?.size ?? 0;
+  if (size < head.active_bytes) {
+    // A writer died between renaming the active file (its entries already in the head) and
+    // recording the segment's seal; or the active file was truncated, which verify reports.
+    const sealed = new Set(head.segments.map((s) => s.file));
+    for (const n of listSegmentsSync(paths)) {
+      const file = segmentName(n);
+      if (!sealed.has(file)) head.segments.push(sealSegment(file, fs.readFileSync(path.join(paths.tracesDir, file))));
+    }
+  } else if (size > head.active_bytes) {
+    // A writer died between its append and the head's update: the lines it wrote are on record.
+    const fd = fs.openSync(paths.active, "r");
+    try {
+      const data = Buffer.alloc(size - head.active_bytes);
+      fs.readSync(fd, data, 0, data.length, head.active_bytes);
+      advanceHead(head, splitLines(data, false));
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  head.active_bytes = size;
   return head;
 }

@@ -9,7 +9,7 @@ import { processWide } from "@/lib/cache/process-wide";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { breakIfStale, type Owner } from "@/lib/fs/stale-lock";
 import { sealEntry } from "@/lib/ledger/chain";
-import { advanceHead, type LedgerHead, noteEntry, readHeadSync, rebuildHeadSync, sealSegment, splitLines, writeHeadSync } from "@/lib/ledger/head";
+import { currentHeadSync, type LedgerHead, noteEntry, readHeadSync, sealSegment, writeHeadSync } from "@/lib/ledger/head";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
 import { type LedgerPaths, ledgerPaths, listSegmentsSync, segmentName } from "@/lib/ledger/paths";
 import { type LedgerEntry, ledgerEntrySchema } from "@/lib/ledger/schema";
@@ -83,32 +83,9 @@ export class Ledger {
     return readHeadSync(this.paths);
   }
 
-  /** The head brought up to what is on disk (caller holds the lock): rebuilt when missing, moved past a dead writer's lines. */
+  /** The head brought up to what is on disk (caller holds the lock): lib/ledger/head `currentHeadSync`. */
   private headLocked(): LedgerHead {
-    const head = readHeadSync(this.paths);
-    if (!head) return rebuildHeadSync(this.paths, listSegmentsSync(this.paths));
-    const size = fsSync.statSync(this.paths.active, { throwIfNoEntry: false })?.size ?? 0;
-    if (size < head.active_bytes) {
-      // A writer died between renaming the active file (its entries already in the head) and
-      // recording the segment's seal; or the active file was truncated, which verify reports.
-      const sealed = new Set(head.segments.map((s) => s.file));
-      for (const n of listSegmentsSync(this.paths)) {
-        const file = segmentName(n);
-        if (!sealed.has(file)) head.segments.push(sealSegment(file, fsSync.readFileSync(path.join(this.paths.tracesDir, file))));
-      }
-    } else if (size > head.active_bytes) {
-      // A writer died between its append and the head's update: the lines it wrote are on record.
-      const fd = fsSync.openSync(this.paths.active, "r");
-      try {
-        const data = Buffer.alloc(size - head.active_bytes);
-        fsSync.readSync(fd, data, 0, data.length, head.active_bytes);
-        advanceHead(head, splitLines(data, false));
-      } finally {
-        fsSync.closeSync(fd);
-      }
-    }
-    head.active_bytes = size;
-    return head;
+    return currentHeadSync(this.paths);
   }
 
   /** Seals and appends `entries`, rotates past the threshold and writes the head. Caller holds the lock. */

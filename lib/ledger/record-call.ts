@@ -1,6 +1,5 @@
 /** Every registered tool call traced in the audit ledger: started and finished entries with hashes. */
 import { randomUUID } from "node:crypto";
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 
 import type { CallInfo, CallTrace, CoreContext, PolicyDecision } from "@/lib/context";
@@ -8,7 +7,8 @@ import { isAppError } from "@/lib/errors";
 import { persistBlob, type SourceRange } from "@/lib/ledger/blobs";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import type { LedgerPaths } from "@/lib/ledger/paths";
-import { openLedger, PROCESS_ID } from "@/lib/ledger/reconcile";
+import { processIdentity } from "@/lib/ledger/process-identity";
+import { openLedger } from "@/lib/ledger/reconcile";
 import { pruneBlobs, readRetention } from "@/lib/ledger/retention";
 import { type CallResult, type LedgerDecision, LEDGER_SCHEMA_VERSION, type Scope } from "@/lib/ledger/schema";
 
@@ -76,9 +76,7 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
         input_hash: blob.hash,
         input_ref: blob.ref,
         scope_enforced: scopeOf(taskId, meta.readOnly),
-        pid: process.pid,
-        host: os.hostname(),
-        process_id: PROCESS_ID,
+        ...processIdentity(),
       },
     ]);
   });

@@ -40,7 +40,11 @@ export type LedgerDecision = z.infer<typeof ledgerDecisionSchema>;
 export const scopeSchema = z.object({ type: z.literal("path"), pattern: z.string(), access: z.enum(["read", "write"]) });
 export type Scope = z.infer<typeof scopeSchema>;
 
-/** Written before the tool runs. `pid`/`host`/`process_id` let reconciliation tell a live caller from a dead one. */
+/**
+ * Written before the tool runs. `pid`/`host`/`process_id`/`process_start` name the OS process
+ * that runs the call, so reconciliation tells a live caller from a dead one
+ * (lib/ledger/process-identity; `process_start` where /proc exists, absent on older entries).
+ */
 export const startedEntrySchema = z.object({
   schema_version: z.literal(LEDGER_SCHEMA_VERSION),
   kind: z.literal("tool_call_started"),
@@ -56,6 +60,7 @@ export const startedEntrySchema = z.object({
   pid: z.number().int(),
   host: z.string(),
   process_id: z.string(),
+  process_start: z.string().optional(),
   ...chainFields,
 });
 export type StartedEntry = z.infer<typeof startedEntrySchema>;

@@ -6,10 +6,10 @@ import { listDir } from "@/lib/fs/list-dir";
 import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import { readBlob, readPruned } from "@/lib/ledger/blobs";
 import { type ChainLine, GENESIS_HASH, lineHash, readChainLine } from "@/lib/ledger/chain";
-import { type LedgerHead, readHeadSync, sealSegment } from "@/lib/ledger/head";
+import { currentHeadSync, type LedgerHead, readHeadSync, sealSegment } from "@/lib/ledger/head";
 import { LedgerIndex } from "@/lib/ledger/ledger-index";
 import { ACTIVE_NAME, type LedgerPaths, listSegments, segmentName } from "@/lib/ledger/paths";
-import { writerIsGone } from "@/lib/ledger/reconcile";
+import { openCallState } from "@/lib/ledger/reconcile";
 
 /** The kinds of break in the hash chain (issue 26), in the words `casefile audit verify` prints. */
 export type ChainBreakKind = "edited" | "deleted" | "reordered" | "truncated" | "head_mismatch";
@@ -43,17 +43,20 @@ export type VerifyReport = { ok: boolean; entries: number; receipts: number; seg
 
 /**
  * Checks a ledger end to end with a fresh index (never the cached one, never the lock): segments
- * numbered 1..N without gaps; no malformed, torn or duplicate line; every started entry has exactly
- * one finished entry (one still running in a live process is counted as in flight, not a
- * finding) and every finished one a started; every referenced blob exists and every blob in
- * `inputs/` recomputes to its name. `ok` when there are no findings.
+ * numbered 1..N without gaps (each run of missing ones reported once, `segment_missing`); no
+ * malformed, torn or duplicate line; every started entry has exactly one finished entry (one
+ * still running in a live process, lib/ledger/process-identity, is counted as in flight, not a
+ * finding; one whose process is gone is an `orphan` reconciliation will finish, a `finish_deleted`
+ * whose finish the head saw, or an `orphan_legacy` before the chain, each saying what happens to
+ * it) and every finished one a started; every referenced blob exists and every blob in `inputs/`
+ * recomputes to its name. `ok` when there are no findings.
  */
 export async function verifyLedger(paths: LedgerPaths): Promise<VerifyReport> {
   const findings: VerifyFinding[] = [];
   const segments = await listSegments(paths);
-  segments.forEach((n, i) => {
-    if (n !== i + 1) findings.push({ kind: "segment_gap", file: segmentName(n), message: `segment ${segmentName(n)} follows ${i === 0 ? "nothing" : segmentName(segments[i - 1]!)}; expected ${segmentName(i + 1)}` });
-  });
+  // The head as reconciliation sees it, read before the index: which open calls it would finish.
+  const head = currentHeadSync(paths);
+  findings.push(...missingSegments(segments, head));
   const chain = await verifyChain(paths, segments);
   if (chain.first_break) findings.push(chain.first_break);
   const index = new LedgerIndex(paths);
@@ -69,8 +72,9 @@ export async function verifyLedger(paths: LedgerPaths): Promise<VerifyReport> {
   for (const [id, r] of index.receipts) {
     if (!r.started) findings.push({ kind: "finish_without_start", receipt_id: id, message: `receipt ${id} has a finished entry but no started entry` });
     else if (!r.finished) {
-      if (writerIsGone(r.started)) findings.push({ kind: "orphan", receipt_id: id, message: `receipt ${id} (${r.started.tool_name}) has no finished entry and its process is gone; start any door to reconcile it` });
-      else inFlight += 1;
+      const state = openCallState(r.started, head);
+      if (state === "in_flight") inFlight += 1;
+      else findings.push({ kind: OPEN_CALL_KINDS[state], receipt_id: id, message: `receipt ${id} (${r.started.tool_name}) has no finished entry and its process is gone; ${OPEN_CALL_HINTS[state]}` });
     }
     if (r.started) referenced.set(r.started.input_hash, id);
     if (r.finished?.output_hash) referenced.set(r.finished.output_hash, id);
@@ -95,6 +99,42 @@ export async function verifyLedger(paths: LedgerPaths): Promise<VerifyReport> {
   }
   return { ok: findings.length === 0, entries: index.entries.length, receipts: index.receipts.size, segments: segments.length, blobs: names.length, blob_states: blobs, in_flight: inFlight, chain, findings };
 }
+
+/** Finding kinds of a call without a finished entry whose process is gone, by what reconciliation does with it. */
+const OPEN_CALL_KINDS = { orphan: "orphan", finish_removed: "finish_deleted", legacy: "orphan_legacy" } as const;
+
+/** What happens to such a call: true whether or not a door has started since (issue 35 item 9). */
+const OPEN_CALL_HINTS = {
+  orphan: "the next door to start (a casefile command, the MCP server or the dashboard) finishes it as crashed",
+  finish_removed: "the head recorded its finish, so that entry was deleted from the ledger; reconciliation never replaces a deleted finish",
+  legacy: "it precedes the hash chain, and reconciliation only finishes chained calls",
+} as const;
+
+/**
+ * Segments that should be there and are not, one finding per run of consecutive missing numbers
+ * (never one per later segment): segments are numbered from 1 without gaps up to the highest
+ * present or sealed in the head (seed 002 "numbered segment file"; issue 26 seals).
+ */
+function missingSegments(segments: readonly number[], head: LedgerHead): VerifyFinding[] {
+  const present = new Set(segments);
+  const sealed = head.segments.map((s) => SEGMENT_NUMBER.exec(s.file)).flatMap((m) => (m ? [Number(m[1])] : []));
+  const last = Math.max(0, ...segments, ...sealed);
+  const out: VerifyFinding[] = [];
+  for (let n = 1; n <= last; n += 1) {
+    if (present.has(n)) continue;
+    let end = n;
+    while (end + 1 <= last && !present.has(end + 1)) end += 1;
+    const before = segments.filter((k) => k < n).at(-1);
+    const after = segments.find((k) => k > end);
+    const where = after !== undefined ? `before ${segmentName(after)}` : before !== undefined ? `after ${segmentName(before)}, sealed in the head` : "sealed in the head";
+    const what = end === n ? `segment ${segmentName(n)} is missing` : `segments ${segmentName(n)}–${segmentName(end)} (${end - n + 1}) are missing`;
+    out.push({ kind: "segment_missing", file: segmentName(n), message: `${what} (${where})` });
+    n = end;
+  }
+  return out;
+}
+
+const SEGMENT_NUMBER = /^tool-traces\.(\d{8})\.jsonl$/;
 
 type Located = { file: string; line: number };
 const at = (l: Located): string => `${l.file}:${l.line}`;

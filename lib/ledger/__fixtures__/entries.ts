@@ -1,9 +1,8 @@
 /** Test ledger entries: a started entry of this process (fields overridable), its finished entry, and the pid of a process that has ended. */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import os from "node:os";
 
-import { PROCESS_ID } from "@/lib/ledger/reconcile";
+import { processIdentity } from "@/lib/ledger/process-identity";
 import type { FinishedEntry, StartedEntry } from "@/lib/ledger/schema";
 
 /** The pid of a child process that has already exited. */
@@ -22,9 +21,7 @@ export function started(over: Partial<StartedEntry> = {}): StartedEntry {
     input_hash: "0".repeat(64),
     input_ref: `inputs/${"0".repeat(64)}`,
     scope_enforced: [],
-    pid: process.pid,
-    host: os.hostname(),
-    process_id: PROCESS_ID,
+    ...processIdentity(),
     ...over,
   };
 }
