@@ -24,7 +24,8 @@ const config = [
   // Component tests run in Node (happy-dom): they may build their data with lib/ as the server does.
   restrict(["components/**"], [
     { regex: "^@/server/(?!actions/)", message: "UI may import server actions only." },
-    { regex: "^@/lib/(?!(errors|result)$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$)", message: "UI may import only client-safe lib modules." },
+    // evidence/check-turn: stage C's rule, pure (types only), so the editor flags what the server would refuse.
+    { regex: "^@/lib/(?!(errors|result)$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$|evidence/check-turn$)", message: "UI may import only client-safe lib modules." },
     { group: ["node:*"], message: "No Node built-ins in UI code." },
   ], ["components/**/*.test.tsx"]),
   restrict(["server/**"], [{ group: ["@/components/*", "@/app/*"], message: "Adapters never import UI." }], [

@@ -93,6 +93,36 @@ describe("the evidence chain editor", () => {
     expect(String(await cardBytes(ctx.workspaceRoot))).toContain("An agent's version.");
   });
 
+  it("flags a citation outside the turn as it is typed, in the server's words, before any save (issue 36)", async () => {
+    await openEditor("create");
+    fireEvent.click(screen.getByRole("button", { name: "+ Add citation to Trigger" }));
+    const citation = screen.getByLabelText("Trigger citation 1") as HTMLInputElement;
+    fireEvent.change(citation, { target: { value: "5" } });
+    expect(screen.queryByText(/are not in turn T0001/)).toBeNull();
+    fireEvent.change(citation, { target: { value: "9-12" } });
+    const plain = screen.getByText(/Lines 9–12 are not in turn T0001 \(lines 2–8\)\./);
+    // The same message stage C gives on the server (lib/evidence/check-turn), as its tooltip.
+    expect(plain.closest("[title]")?.getAttribute("title")).toBe("line span 9-12 is outside turn T0001 span 2-8");
+    expect(citation.getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(citation, { target: { value: "3-8" } });
+    expect(screen.queryByText(/are not in turn T0001/)).toBeNull();
+  });
+
+  it("flags a transcript selection outside the turn before it is cited, and the citation once it is (issue 36)", async () => {
+    window.history.replaceState(null, "", "/#L9-L10");
+    try {
+      await openEditor("create");
+      expect(screen.getByTestId("selection-outside-turn").textContent).toMatch(/Lines 9–10 are not in turn T0001 \(lines 2–8\)\./);
+      fireEvent.click(screen.getByRole("button", { name: "Cite L9–L10" }));
+      const citation = screen.getByLabelText("Trigger citation 1") as HTMLInputElement;
+      expect(citation.value).toBe("9-10");
+      expect(citation.getAttribute("aria-invalid")).toBe("true");
+      expect(document.getElementById(citation.getAttribute("aria-describedby")!)?.textContent).toMatch(/Lines 9–10 are not in turn T0001/);
+    } finally {
+      window.history.replaceState(null, "", "/");
+    }
+  });
+
   it("shows the server's structural error at the field it concerns, keeping the draft", async () => {
     await invokeToolForUi(ctx, createEvidenceChainTool, { project_key: PROJECT, session_ref: "S0001", evidence_chain: basicT1Chain() });
     const before = String(await cardBytes(ctx.workspaceRoot));

@@ -32,12 +32,13 @@ type ChainEditorProps = {
 
 /**
  * Create or replace the chain of one turn. Shape errors show as you type (the shared zod
- * schema); the server's structural errors show at the field their path names, with the hint,
- * until that field changes. A refused save — invalid or stale — keeps the draft.
+ * schema), and a citation outside the turn as soon as it is typed or cited (the server's own
+ * stage C rule); the server's structural errors show at the field their path names, with the
+ * hint, until that field changes. A refused save — invalid or stale — keeps the draft.
  */
 export function ChainEditor({ cardRef, turn, mode, chain, opened, lineCount, onClose, onSaved }: ChainEditorProps) {
   const saver = useChainSave(cardRef, mode, turn.turn_ref, opened);
-  const form = useChainDraft(() => (mode === "replace" ? draftFromChain(chain, turn.turn_ref) : emptyDraft(turn.turn_ref)), saver.feedback);
+  const form = useChainDraft(() => (mode === "replace" ? draftFromChain(chain, turn.turn_ref) : emptyDraft(turn.turn_ref)), saver.feedback, turn);
   const turnPath = "evidence_chain.turn_ref";
   const turnErrors = form.errorsAt(turnPath);
   const problems = saver.invalidCount || (form.submitted ? form.clientErrorCount : 0);
@@ -69,7 +70,7 @@ export function ChainEditor({ cardRef, turn, mode, chain, opened, lineCount, onC
           </span>
         </div>
         <FieldError id={`${fieldId(turnPath)}-error`} errors={turnErrors} />
-        <CiteToolbar form={form} lineCount={lineCount} />
+        <CiteToolbar form={form} lineCount={lineCount} turn={turn} />
         {/* In the sticky header, so a refused save is seen wherever the reviewer scrolled to. */}
         {saver.conflict && <ConflictNotice error={saver.conflict} reloading={saver.reloading} onReload={saver.reload} />}
         {stale && <ConflictNotice error={null} reloading={saver.reloading} onReload={saver.reload} />}

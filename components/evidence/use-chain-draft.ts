@@ -1,9 +1,10 @@
 import { useMemo, useState } from "react";
 
+import type { TurnSpan } from "@/lib/evidence/check-turn";
 import type { EvidenceError } from "@/lib/evidence/schema";
 
 import { type ChainDraft, type ChainInput, type CitationDraft, newCitation, toChainInput } from "./draft";
-import { fieldPaths, groupByPath, sameValue, shapeErrors, valueAt } from "./validation";
+import { fieldPaths, groupByPath, sameValue, shapeErrors, turnErrors, valueAt } from "./validation";
 
 /** What the server said about the chain it was sent (structural errors with hints). */
 export type ServerFeedback = { errors: readonly EvidenceError[]; chain: ChainInput };
@@ -29,9 +30,10 @@ function citationsAt(draft: ChainDraft, owner: string): CitationDraft[] | undefi
 /**
  * The editor's state: the draft, which fields were edited (their shape errors show as you
  * type; all of them after a save attempt), the last active citation list, and every error
- * derived during render — zod's, plus the server's while the value they named is unchanged.
+ * derived during render — zod's, citations outside `turn` (shown at once, whether typed or
+ * cited), plus the server's while the value they named is unchanged.
  */
-export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback | null) {
+export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback | null, turn: TurnSpan) {
   const [draft, setDraft] = useState(initial);
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
   const [submitted, setSubmitted] = useState(false);
@@ -39,6 +41,13 @@ export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback 
 
   const chain = useMemo(() => toChainInput(draft), [draft]);
   const clientErrors = useMemo(() => groupByPath(shapeErrors(chain)), [chain]);
+  const { turn_ref: turnRef, turn_start_line: turnStart, turn_end_line: turnEnd } = turn;
+  const outsideTurn = useMemo(
+    () => groupByPath(turnErrors(chain, { turn_ref: turnRef, turn_start_line: turnStart, turn_end_line: turnEnd })),
+    [chain, turnRef, turnStart, turnEnd],
+  );
+  // Both kinds block a save; a field has one or the other (an outside span is a well-formed one).
+  const blocking = useMemo(() => new Map([...clientErrors, ...outsideTurn]), [clientErrors, outsideTurn]);
   const paths = useMemo(() => fieldPaths(draft), [draft]);
 
   /** Applies `recipe` to a copy of the draft; `path` marks the edited field. */
@@ -53,7 +62,7 @@ export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback 
 
   const errorsAt = (path: string): EvidenceError[] => {
     const shown = submitted || touched.has(path) || (path === OUTCOMES && touched.has(TERMINAL_TYPE));
-    const client = shown ? (clientErrors.get(path) ?? []) : [];
+    const client = [...(outsideTurn.get(path) ?? []), ...(shown ? (clientErrors.get(path) ?? []) : [])];
     const fromServer = (server?.errors ?? []).filter((e) => e.path === path && sameValue(valueAt(chain, path), valueAt(server!.chain, path)));
     return [...fromServer, ...client.filter((c) => !fromServer.some((s) => s.message === c.message))];
   };
@@ -87,10 +96,10 @@ export function useChainDraft(initial: () => ChainDraft, server: ServerFeedback 
     edit,
     errorsAt,
     formErrors,
-    /** Fields with shape errors (shown or not yet). */
-    clientErrorCount: clientErrors.size,
-    /** The first field with a shape error, in schema order (top of the form first). */
-    firstClientErrorPath: clientErrors.keys().next().value as string | undefined,
+    /** Fields with shape errors (shown or not yet) or citations outside the turn. */
+    clientErrorCount: blocking.size,
+    /** The first field with a shape error, in schema order (top of the form first), else the first citation outside the turn. */
+    firstClientErrorPath: blocking.keys().next().value as string | undefined,
     submitted,
     /** Marks every field as shown; the caller saves only when there are no shape errors. */
     attemptSave: () => setSubmitted(true),

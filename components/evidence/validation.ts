@@ -1,4 +1,5 @@
-import { type EvidenceError, evidenceChainSchema, zodToEvidenceErrors } from "@/lib/evidence/schema";
+import { citationsOutsideTurn, type TurnSpan } from "@/lib/evidence/check-turn";
+import { type EvidenceError, evidenceChainSchema, parseCitationLines, zodToEvidenceErrors } from "@/lib/evidence/schema";
 
 import type { ChainDraft, ChainInput } from "./draft";
 
@@ -25,6 +26,14 @@ export function groupByPath(errors: readonly EvidenceError[]): Map<string, Evide
 export function shapeErrors(chain: ChainInput): EvidenceError[] {
   const parsed = evidenceChainSchema.safeParse(chain);
   return parsed.success ? [] : zodToEvidenceErrors(parsed.error);
+}
+
+/**
+ * Citations outside the turn, in the server's words (stage C's containment rule, shared with
+ * lib/evidence/check-turn): known as soon as a span is typed or cited, before any save.
+ */
+export function turnErrors(chain: ChainInput, turn: TurnSpan): EvidenceError[] {
+  return citationsOutsideTurn(chain, turn, (citation) => parseCitationLines(citation.lines));
 }
 
 const TOKEN = /\.([A-Za-z_]+)|\[(\d+)\]/g;

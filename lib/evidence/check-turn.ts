@@ -12,16 +12,7 @@ export type TurnSpan = { turn_ref: string; turn_start_line: number; turn_end_lin
  * that an outcome must not cite only trigger lines (path always `…outcomes[i].citations[0].lines`).
  */
 export function checkChainAgainstTurn(chain: ParsedChain, turn: TurnSpan): EvidenceError[] {
-  const errors: EvidenceError[] = [];
-  for (const [path, span] of citationsInOrder(chain)) {
-    if (span.start < turn.turn_start_line || span.end > turn.turn_end_line) {
-      errors.push({
-        path,
-        message: `line span ${span.start}-${span.end} is outside turn ${chain.turn_ref} span ${turn.turn_start_line}-${turn.turn_end_line}`,
-        hint: "cite only lines inside the indexed turn",
-      });
-    }
-  }
+  const errors = citationsOutsideTurn(chain, turn, (span) => span);
   const triggerLines = merge(chain.trigger.citations);
   const reactionLines = merge(chain.agent_reactions.flatMap((r) => r.citations));
   chain.outcomes.forEach((outcome, i) => {
@@ -36,9 +27,48 @@ export function checkChainAgainstTurn(chain: ParsedChain, turn: TurnSpan): Evide
   return errors;
 }
 
-function* citationsInOrder(chain: ParsedChain): Generator<[string, LineSpan]> {
+/** The citation lists of a chain, whatever its citations hold: parsed spans (stage C) or the editor's typed `{lines}`. */
+export type ChainCitations<C> = {
+  turn_ref: string;
+  trigger: { citations: readonly C[]; quoted_messages: readonly { citations: readonly C[] }[] };
+  agent_reactions: readonly { citations: readonly C[] }[];
+  outcomes: readonly { citations: readonly C[] }[];
+  observed_checks: readonly { citations: readonly C[] }[];
+  terminal_state: { citations: readonly C[] };
+};
+
+/**
+ * Stage C's containment rule alone: one error per citation outside `turn`, in the contract's
+ * order, worded as the server words it. `spanOf` reads a citation's span; a citation it gives
+ * null for (not yet a span) is skipped. The evidence editor runs it on the draft as the
+ * reviewer types, with the chain's other parts still incomplete (issue 36).
+ */
+export function citationsOutsideTurn<C>(chain: ChainCitations<C>, turn: TurnSpan, spanOf: (citation: C) => LineSpan | null): EvidenceError[] {
+  const errors: EvidenceError[] = [];
+  for (const [path, citation] of citationsInOrder(chain)) {
+    const span = spanOf(citation);
+    const error = span && spanOutsideTurn(path, span, turn, chain.turn_ref);
+    if (error) errors.push(error);
+  }
+  return errors;
+}
+
+/**
+ * The containment rule for one span: its error at `path` (the message names `turnRef`, the
+ * chain's turn_ref), or null when the span lies inside `turn`.
+ */
+export function spanOutsideTurn(path: string, span: LineSpan, turn: TurnSpan, turnRef = turn.turn_ref): EvidenceError | null {
+  if (span.start >= turn.turn_start_line && span.end <= turn.turn_end_line) return null;
+  return {
+    path,
+    message: `line span ${span.start}-${span.end} is outside turn ${turnRef} span ${turn.turn_start_line}-${turn.turn_end_line}`,
+    hint: "cite only lines inside the indexed turn",
+  };
+}
+
+function* citationsInOrder<C>(chain: ChainCitations<C>): Generator<[string, C]> {
   const p = "evidence_chain";
-  const each = function* (spans: LineSpan[], owner: string): Generator<[string, LineSpan]> {
+  const each = function* (spans: readonly C[], owner: string): Generator<[string, C]> {
     for (const [k, span] of spans.entries()) yield [`${owner}.citations[${k}].lines`, span];
   };
   yield* each(chain.trigger.citations, `${p}.trigger`);
