@@ -1,5 +1,21 @@
+/**
+ * Headers of every response (issue 35, item 5), the same as SECURITY_HEADERS and
+ * STRICT_CONTENT_SECURITY_POLICY of lib/security/content-security-policy.ts (this file cannot
+ * import TypeScript; server/http/proxy.test.ts holds them equal). Set here rather than in proxy.ts
+ * because these reach what the proxy never sees (/_next/static files, the proxy's own answers).
+ * Pages replace this policy with theirs (proxy.ts): the proxy's header has the same lowercase
+ * name, and Next applies the proxy's headers after these.
+ */
+const SECURITY_HEADERS = [
+  { key: "x-content-type-options", value: "nosniff" },
+  { key: "referrer-policy", value: "no-referrer" },
+  { key: "x-frame-options", value: "DENY" },
+  { key: "content-security-policy", value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  headers: async () => [{ source: "/:path*", headers: SECURITY_HEADERS }],
   // The dashboard reads the workspace with Node APIs; keep these packages out of the bundle.
   serverExternalPackages: ["@secretlint/core", "@secretlint/secretlint-rule-preset-recommend", "chokidar", "esbuild"],
   devIndicators: false,

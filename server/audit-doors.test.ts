@@ -175,7 +175,9 @@ describe.skipIf(!HAS_SHARED)(`the audit ledger through every door${HAS_SHARED ? 
     );
     expect(refused.status).toBe(403);
     const [denied] = await newCalls();
-    expect(denied!.started).toMatchObject({ door: "http", tool_name: "write_evidence", task_id: `${projectKey}/${s.ref}`, input_hash: sha256Text(canonicalJson(write)) });
+    // The refused body is never read nor stored (issue 35, item 3): the input on record is the refusal, so the task is the workspace.
+    const refusal = { refused_request: { method: "POST", path: "/api/tools/write_evidence", reason: "POST from an opaque origin ('null': a sandboxed frame or data: page) refused", content_length: null } };
+    expect(denied!.started).toMatchObject({ door: "http", tool_name: "write_evidence", task_id: "workspace", input_hash: sha256Text(canonicalJson(refusal)) });
     expect(denied!.finished).toMatchObject({ result: "denied", status: "denied", artifacts_written: [] });
     expect(rules(denied!)).toEqual(["door.host:allow", "door.origin:deny"]);
     expect(await cardBytes(s.ref)).toBe(before);

@@ -1,6 +1,9 @@
 /** Requests accepted only from this machine: Host and Origin checks of the HTTP door. */
 import type { PolicyDecision } from "@/lib/context";
 
+/** A header value as a refusal quotes it: at most 100 characters, so a huge header makes no huge record. */
+const shown = (value: string): string => (value.length > 100 ? `${value.slice(0, 99)}…` : value);
+
 /** The loopback names a Host may carry, exactly (issue 26: no suffix, no other 127.x address). */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -27,10 +30,10 @@ export function hostProblem(host: string | null, port: number | null = serverPor
   try {
     url = new URL(`http://${value}`);
   } catch {
-    return `Host '${host}' is not a host name`;
+    return `Host '${shown(host)}' is not a host name`;
   }
-  if (url.host !== value || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return `Host '${host}' is not a loopback name and port`;
-  if (!LOOPBACK_HOSTS.has(url.hostname)) return `Host '${host}' is not a loopback name`;
+  if (url.host !== value || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return `Host '${shown(host)}' is not a loopback name and port`;
+  if (!LOOPBACK_HOSTS.has(url.hostname)) return `Host '${shown(host)}' is not a loopback name`;
   const given = url.port === "" ? 80 : Number(url.port);
   if (port !== null && given !== port) return `Host '${host}' names port ${given}, not this server's ${port}`;
   return null;
@@ -61,11 +64,11 @@ export function localRequestDecisions(method: string, host: string | null, origi
   try {
     originHost = new URL(origin).host.toLowerCase();
   } catch {
-    decisions.push({ rule: "door.origin", decision: "deny", detail: `Origin '${origin}' is not a URL` });
+    decisions.push({ rule: "door.origin", decision: "deny", detail: `Origin '${shown(origin)}' is not a URL` });
     return decisions;
   }
   const same = Boolean(host) && originHost === host!.trim().toLowerCase();
-  decisions.push(same ? { rule: "door.origin", decision: "allow", detail: `same origin ${origin}` } : { rule: "door.origin", decision: "deny", detail: `cross-origin ${method} from '${origin}' refused` });
+  decisions.push(same ? { rule: "door.origin", decision: "allow", detail: `same origin ${origin}` } : { rule: "door.origin", decision: "deny", detail: `cross-origin ${shown(method)} from '${shown(origin)}' refused` });
   return decisions;
 }
 

@@ -1,6 +1,8 @@
 import "server-only";
 
+import { AppError } from "@/lib/errors";
 import { getChainAuthorsTool, inspectLedgerTaskTool, queryLedgerFullTool } from "@/lib/ledger/tools";
+import { inputFromQuery } from "@/lib/tools/query-input";
 import { invokeToolForUi, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
@@ -14,22 +16,28 @@ const FILTERS = ["door", "tool_name", "result", "task_id", "offset", "max_entrie
 export async function listAuditCallsHandler(request: Request): Promise<Response> {
   try {
     const search = new URL(request.url).searchParams;
-    const input: Record<string, string> = { ledger: "audit", event_type: "tool_call_started", order: "desc" };
+    const query: Record<string, string> = { ledger: "audit", event_type: "tool_call_started", order: "desc" };
     for (const key of FILTERS) {
       const value = search.get(key);
-      if (value) input[key] = value;
+      if (value) query[key] = value;
     }
-    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), queryLedgerFullTool, input)), 200);
+    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), queryLedgerFullTool, inputFromQuery(queryLedgerFullTool.input, query))), 200);
   } catch (error) {
     return errorResponse(error);
   }
 }
 
-/** `GET /api/audit/<receipt_id>` → `inspect_ledger_task` of one call: entries, input and output from their blobs. */
+/**
+ * `GET /api/audit/<receipt_id>` → `inspect_ledger_task` of one call: entries, input and output
+ * from their blobs. A receipt id the ledger does not hold answers 404 `not_found` (issue 35,
+ * item 8: any path under /api/audit answered 200 with no receipts).
+ */
 export async function getAuditCallHandler(_request: Request, { params }: { params: Promise<{ receiptId: string }> }): Promise<Response> {
   try {
     const { receiptId } = await params;
-    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), inspectLedgerTaskTool, { receipt_id: receiptId })), 200);
+    const result = await invokeToolForUi(getCoreContext(), inspectLedgerTaskTool, { receipt_id: receiptId });
+    if (result.receipts.length === 0) throw new AppError("not_found", `no call with receipt id '${receiptId.slice(0, 100)}' in the audit ledger`);
+    return jsonText(serializeToolResult(result), 200);
   } catch (error) {
     return errorResponse(error);
   }

@@ -2,18 +2,19 @@ import "server-only";
 
 import { AppError } from "@/lib/errors";
 import { localRequestDecisions } from "@/lib/security/local-request";
+import { HTTP_BODY_LIMIT_BYTES } from "@/lib/security/request-limits";
 import { callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
 
-/**
- * The largest tool input body: 10 MiB. Next buffers a body for proxy.ts up to
- * `proxyClientMaxBodySize` (next.config.mjs: 64 MiB) and silently drops the rest, the chunk
+/*
+ * The largest tool input body is HTTP_BODY_LIMIT_BYTES (10 MiB). Next buffers a body for proxy.ts
+ * up to `proxyClientMaxBodySize` (next.config.mjs: 64 MiB) and silently drops the rest, the chunk
  * that crossed it included; that is set well above this limit so a cut body is still over it,
  * and a chunked body (no Content-Length) is counted here as it streams (issue 26 probe: 11 and
  * 60 MB chunked bodies answered "not valid JSON").
  */
-export const HTTP_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+export { HTTP_BODY_LIMIT_BYTES };
 
 /**
  * `POST /api/tools/<tool_name>`: the JSON body is the tool input; 200 with the result on

@@ -1,0 +1,40 @@
+/** Bounds on what the HTTP door accepts of a request: its body, and what a refusal keeps of it. */
+
+/**
+ * The largest request body the dashboard accepts: 10 MiB (a tool input, `POST /api/tools/<name>`;
+ * nothing else takes more). A body of this size or more is refused with 413: by the server before
+ * Next sees the request when its Content-Length says so (server/serve/dashboard-server), by the
+ * tool door as it streams otherwise (server/http/tools).
+ */
+export const HTTP_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** The longest path and reason a refusal record keeps (a header may be 16 KiB; the record stays small). */
+const RECORD_TEXT_LIMIT = 256;
+
+/**
+ * What the audit ledger keeps of a request refused at the door (issue 35, item 3): method, path,
+ * reason and the declared body size, each bounded, never the body. The body is not read: a
+ * refused request cannot fill the disk, however large it is.
+ */
+export type RefusedRequestRecord = {
+  refused_request: { method: string; path: string; reason: string; content_length: number | null };
+};
+
+/**
+ * The fixed-size record of a refused request ({@link RefusedRequestRecord}): `path` and `reason`
+ * cut to 256 characters; `contentLength` is the Content-Length header, null when absent or not a
+ * number (a chunked body's size is unknown, and it is not read to learn it).
+ */
+export function refusedRequestRecord(method: string, path: string, reason: string, contentLength: string | null): RefusedRequestRecord {
+  const declared = contentLength === null || contentLength.trim() === "" ? NaN : Number(contentLength);
+  return {
+    refused_request: {
+      method: method.slice(0, 16),
+      path: cut(path),
+      reason: cut(reason),
+      content_length: Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
+    },
+  };
+}
+
+const cut = (text: string): string => (text.length > RECORD_TEXT_LIMIT ? `${text.slice(0, RECORD_TEXT_LIMIT - 1)}…` : text);
