@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 
+import { AnsiText } from "@/components/viewer/ansi-text";
 import { CONTROLLED, type ControlledLabel, type EvidenceError } from "@/lib/evidence/schema";
 
 import { CitationChips } from "./citation-chip";
@@ -31,9 +32,10 @@ function Block({ title, children }: { title: string; children: ReactNode }) {
 function Cited({ tag, text, citations }: { tag?: ReactNode; text: string; citations: readonly { lines: string }[] }) {
   return (
     <li className="flex flex-col gap-0.5 text-xs leading-snug">
-      <p className="break-words whitespace-pre-wrap">
+      {/* A quote is transcript text: its terminal colours and control characters read like the viewer's (issue 35). */}
+      <p className="wrap-anywhere whitespace-pre-wrap">
         {tag && <>{tag} </>}
-        {text || <span className="text-faint">(no summary)</span>}
+        {text ? <AnsiText text={text} /> : <span className="text-faint">(no summary)</span>}
       </p>
       <CitationChips citations={citations} />
     </li>

@@ -1,6 +1,7 @@
 "use client";
 
 import type { EvidenceChainEntry, EvidenceTurnState } from "@/lib/evidence/schema";
+import { oneLine } from "@/lib/format/one-line";
 
 import { ChainAuthorLine } from "./chain-author";
 import { ChainView } from "./chain-view";
@@ -47,7 +48,7 @@ export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, readOnl
         </span>
         <span className={`ml-auto shrink-0 rounded px-1.5 text-2xs font-medium ${style.className}`}>{style.label}</span>
       </button>
-      {!expanded && chain && <p className="truncate px-3 pb-1.5 text-2xs text-muted">{chain.trigger.summary}</p>}
+      {!expanded && chain && <p className="truncate px-3 pb-1.5 text-2xs text-muted">{oneLine(chain.trigger.summary, 300)}</p>}
       {expanded && (
         <div className="flex flex-col gap-2 px-3 pt-1 pb-3">
           {chain && entry ? <ChainView chain={chain} issues={entry.issues} /> : <p className="text-xs text-muted">No evidence chain for this turn yet.</p>}

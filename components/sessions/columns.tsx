@@ -5,6 +5,7 @@ import { RiskBadge } from "@/components/analysis/risk-badge";
 import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatBytes, formatCount, formatUsd, formatDuration, formatLocalDateTime } from "@/components/format/format";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
+import { oneLine } from "@/lib/format/one-line";
 import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 
 /** A list item plus its viewer link and evidence coverage, computed once per page of results. */
@@ -13,12 +14,6 @@ export type SessionRow = SessionListItem & { href: string; evidence: SessionEvid
 
 /** The DOM never needs more than a screen width of the first message. */
 const MESSAGE_CLIP = 300;
-
-function oneLine(text: string | null, max: number): string {
-  if (!text) return "";
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
 
 export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
   {
@@ -88,7 +83,11 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
     width: "minmax(12rem, 1fr)", // the rest; every column fits a 1280 px window
     cell: (row) =>
       row.first_user_message ? (
-        <span title={oneLine(row.first_user_message, 1000)}>{oneLine(row.first_user_message, MESSAGE_CLIP)}</span>
+        // lib/format's one line: no terminal sequence, control and bidi characters as escapes (issue 35);
+        // a block, so the cell's ellipsis clips it at the column's width.
+        <span className="block truncate" title={oneLine(row.first_user_message, 1000)}>
+          {oneLine(row.first_user_message, MESSAGE_CLIP)}
+        </span>
       ) : (
         <span className="text-faint">—</span>
       ),

@@ -35,7 +35,7 @@ export function ClampedText({ text, previewChars = 600, previewLines = 4, classN
 
   return (
     <div className={className}>
-      <div className={`break-words whitespace-pre-wrap ${expanded ? "" : LINE_CLAMP[previewLines]}`}>
+      <div className={`wrap-anywhere whitespace-pre-wrap ${expanded ? "" : LINE_CLAMP[previewLines]}`}>
         <AnsiText text={shown} highlight={highlight} />
       </div>
       {expanded && text.length > MAX_RENDER_CHARS && (

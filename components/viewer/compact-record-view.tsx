@@ -2,12 +2,12 @@ import { useMemo } from "react";
 
 import { formatBytes } from "@/components/format/format";
 import { oneLine } from "@/lib/format/one-line";
-import { readableUserText } from "@/lib/format/display-text";
+import { displayText, hasEscapes, readableUserText } from "@/lib/format/display-text";
 import type { CompactToolResult, CompactToolUse, ViewerCompactRecord } from "@/lib/session-reader/schema";
 
 import { Badge, type BadgeTone } from "./badge";
 import { AnsiText } from "./ansi-text";
-import { ClampedText } from "./clamped-text";
+import { ClampedText, MAX_RENDER_CHARS } from "./clamped-text";
 import { EditDiff } from "./edit-diff";
 import { MarkdownText } from "./markdown-text";
 import { useSearchHighlight } from "./search-highlight";
@@ -29,7 +29,9 @@ function statusTone(status: string): BadgeTone {
 function ToolUseView({ use, highlight }: { use: CompactToolUse; highlight: RegExp | null }) {
   return (
     <div className="flex min-w-0 items-baseline gap-2 rounded bg-canvas px-1.5 py-0.5">
-      <span className="shrink-0 font-sans text-2xs font-semibold text-accent">⚙ {use.name}</span>
+      <span className="shrink-0 font-sans text-2xs font-semibold text-accent">
+        ⚙ <AnsiText text={use.name} />
+      </span>
       <ClampedText text={use.input_summary} previewChars={300} previewLines={2} className="min-w-0 flex-1" highlight={highlight} />
       {use.truncated && (
         <Badge tone="warn" title="The tool input was trimmed in compact mode.">
@@ -48,13 +50,13 @@ function ToolResultView({ result, highlight }: { result: CompactToolResult; high
         <Badge>{result.kind}</Badge>
         {result.status && <Badge tone={statusTone(result.status)}>{result.status}</Badge>}
         {result.file_path && (
-          <span className="min-w-0 truncate" title={result.file_path}>
-            {result.file_path}
+          <span className="min-w-0 truncate" title={displayText(result.file_path)}>
+            <AnsiText text={result.file_path} />
           </span>
         )}
         {result.command && (
-          <span className="min-w-0 truncate" title={result.command.slice(0, 2000)}>
-            $ {result.command.slice(0, 500)}
+          <span className="min-w-0 truncate" title={displayText(result.command.slice(0, 2000))}>
+            $ <AnsiText text={result.command.slice(0, 500)} />
           </span>
         )}
         <span className="font-sans text-2xs text-faint tabular-nums">{formatBytes(result.raw_bytes)}</span>
@@ -90,11 +92,13 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
         <Badge tone={malformed ? "danger" : typeTone(record.record_type)}>{record.record_type}</Badge>
         {record.role && record.role !== record.record_type && <span className="text-2xs text-muted">{record.role}</span>}
         {headline ? (
-          <span data-testid="record-headline" className="min-w-0 font-mono text-xs font-semibold break-all text-ink" title={record.summary}>
+          <span data-testid="record-headline" className="min-w-0 font-mono text-xs font-semibold break-all text-ink" title={displayText(record.summary)}>
             <AnsiText text={headline} highlight={highlight} />
           </span>
         ) : (
-          <span className="font-sans text-xs text-ink/80">{record.summary}</span>
+          <span className="min-w-0 font-sans text-xs wrap-anywhere text-ink/80">
+            <AnsiText text={record.summary} />
+          </span>
         )}
         {record.content_kinds.length > 0 && (
           <span className="font-sans text-2xs text-faint">{record.content_kinds.join(" · ")}</span>
@@ -116,8 +120,8 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
       {command ? (
         <p className="flex min-w-0 items-baseline gap-1.5">
           <span className="font-sans text-2xs text-muted">command</span>
-          <code data-testid="slash-command" className="rounded bg-accent-soft px-1 text-[0.8125rem] font-semibold text-accent">
-            {command}
+          <code data-testid="slash-command" className="min-w-0 rounded bg-accent-soft px-1 text-[0.8125rem] font-semibold wrap-anywhere text-accent">
+            <AnsiText text={command.slice(0, MAX_RENDER_CHARS)} />
           </code>
         </p>
       ) : text !== null && text.trim() === "" ? (
@@ -125,7 +129,8 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
         <span className="font-sans text-2xs text-faint">(whitespace only)</span>
       ) : (
         text &&
-        (message ? <MarkdownText text={text} highlight={highlight} /> : <ClampedText text={text} className="text-[0.8125rem] leading-5" highlight={highlight} />)
+        // Terminal output (a local command's, such as `/context`) is not Markdown: its colours show as colour.
+        (message && !hasEscapes(text) ? <MarkdownText text={text} highlight={highlight} /> : <ClampedText text={text} className="text-[0.8125rem] leading-5" highlight={highlight} />)
       )}
       {detail && !(headline && (headline.startsWith("Hook ") || headline.includes(oneLine(detail, 60).replace(/…$/, "")))) && <ClampedText text={detail} previewChars={300} previewLines={2} className="text-ink/75" highlight={highlight} />}
       {record.tool_uses.map((use, i) => (editTools.has(use.name) ? null : <ToolUseView key={i} use={use} highlight={highlight} />))}

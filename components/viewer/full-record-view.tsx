@@ -5,6 +5,7 @@ import { useMemo, useState } from "react";
 import { formatBytes } from "@/components/format/format";
 import { VIEWER_RAW_CLIP_BYTES, type ViewerFullRecord } from "@/lib/session-reader/schema";
 
+import { AnsiText } from "./ansi-text";
 import { MAX_RENDER_CHARS } from "./clamped-text";
 import { LineFlags } from "./line-flags";
 import { hasReplacementChar, parseRawLine } from "./record-flags";
@@ -39,7 +40,7 @@ export function FullRecordView({ record, isLast }: { record: ViewerFullRecord; i
         >
           {expanded ? "▾" : "▸"}
         </button>
-        <code className="min-w-0 flex-1 truncate whitespace-pre">{record.raw_line.slice(0, ONE_LINE_CHARS) || "(empty line)"}</code>
+        <code className="min-w-0 flex-1 truncate whitespace-pre">{record.raw_line ? <AnsiText text={record.raw_line.slice(0, ONE_LINE_CHARS)} /> : "(empty line)"}</code>
         <LineFlags
           malformed={parsed.kind === "malformed"}
           isLast={isLast}
@@ -58,7 +59,9 @@ export function FullRecordView({ record, isLast }: { record: ViewerFullRecord; i
               cannot be parsed here. Raw start:
             </p>
           )}
-          <pre className="break-all whitespace-pre-wrap">{body.text}</pre>
+          <pre className="break-all whitespace-pre-wrap">
+            <AnsiText text={body.text} />
+          </pre>
           {body.note && <p className="mt-1 font-sans text-2xs text-warn">{body.note}</p>}
         </div>
       )}

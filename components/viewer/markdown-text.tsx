@@ -6,8 +6,17 @@ import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 
+import { splitControls } from "@/lib/format/display-text";
+
+import { CONTROL_TOKEN_CLASS } from "./ansi-text";
 import { MAX_RENDER_CHARS } from "./clamped-text";
 import { hasMatch, splitMatches } from "./search-highlight";
+
+/**
+ * Long words, links and code lines wrap (issue 35 item 10): no element wider than the row, so the
+ * virtualized viewer measures each row at its real height; tables wrap their cells the same way.
+ */
+const WRAP = "wrap-anywhere [&_pre]:whitespace-pre-wrap";
 
 /** Characters or lines past which a message starts collapsed. */
 const PREVIEW_CHARS = 1200;
@@ -50,6 +59,32 @@ function rehypeMarks(regex: RegExp | null) {
   };
 }
 
+/**
+ * A rehype step that shows control and bidi characters as visible tokens, like the rest of the
+ * viewer ({@link splitControls}; issue 35 item 10): a U+202E in a message never reorders it.
+ */
+function rehypeControls() {
+  return (tree: HastNode) => {
+    const walk = (node: HastNode) => {
+      if (!node.children) return;
+      node.children = node.children.flatMap((child): HastNode[] => {
+        if (child.type !== "text" || !child.value) {
+          walk(child);
+          return [child];
+        }
+        const pieces = splitControls(child.value);
+        if (pieces.length === 1 && !pieces[0]!.control) return [child];
+        return pieces.map((piece) =>
+          piece.control
+            ? { type: "element", tagName: "span", properties: { dataControl: "", title: piece.control, className: CONTROL_TOKEN_CLASS.split(" ") }, children: [{ type: "text", value: piece.text }] }
+            : { type: "text", value: piece.text },
+        );
+      });
+    };
+    walk(tree);
+  };
+}
+
 const REMARK_PLUGINS = [remarkGfm, remarkHtmlAsText];
 
 // Links open outside the dashboard; images are not fetched (a transcript's URLs are the agent's, not
@@ -78,10 +113,10 @@ export function MarkdownText({ text, highlight = null }: { text: string; highlig
   const isLong = text.length > PREVIEW_CHARS || text.slice(0, PREVIEW_CHARS).split("\n", PREVIEW_LINES + 1).length > PREVIEW_LINES;
   const expanded = toggled ?? (isLong && hasMatch(highlight, text.slice(0, MAX_RENDER_CHARS)));
   const shown = text.length > MAX_RENDER_CHARS ? text.slice(0, MAX_RENDER_CHARS) : text;
-  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeHighlight, { detect: false, ignoreMissing: true }], rehypeMarks(highlight)] as never, [highlight]);
+  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeHighlight, { detect: false, ignoreMissing: true }], rehypeMarks(highlight), rehypeControls] as never, [highlight]);
   return (
     <div>
-      <div data-testid="markdown" className={`markdown font-sans text-[0.8125rem] leading-5 ${isLong && !expanded ? "max-h-56 overflow-hidden [mask-image:linear-gradient(to_bottom,black_75%,transparent)]" : ""}`}>
+      <div data-testid="markdown" className={`markdown font-sans text-[0.8125rem] leading-5 ${WRAP} ${isLong && !expanded ? "max-h-56 overflow-hidden [mask-image:linear-gradient(to_bottom,black_75%,transparent)]" : ""}`}>
         <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={rehypePlugins} components={COMPONENTS}>
           {shown}
         </ReactMarkdown>
