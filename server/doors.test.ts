@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext } from "@/lib/context";
+import { findTool } from "@/lib/tools/registry";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import { callToolHandler } from "@/server/http/tools";
 import { createMcpServer } from "@/server/mcp/server";
@@ -138,6 +139,28 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     expect(result.status).toBe("invalid");
     expect(result.errors.map((e) => e.field)).toContain(field);
     for (const error of result.errors) expect(Object.keys(error)).toEqual(["field", "message", "hint"]);
+  });
+
+  const WHOLE = (field: string, got: string) => `${field} must be a whole number (a JSON number), not ${got}`;
+  const DATE = (field: string, got: string) => `${field} must be a date that exists (YYYY-MM-DD) or an ISO timestamp with its offset (2026-11-20T10:00:00Z), not the string ${JSON.stringify(got)}`;
+  it.each([
+    ["search_sessions: query with a NUL character", "search_sessions", { query: "abc\u0000def" }, "query", "query must not contain a NUL character (U+0000): the full-text index cannot search for it"],
+    ["search_sessions: limit a string of digits", "search_sessions", { query: "message 1", limit: "10" }, "limit", WHOLE("limit", 'the string "10"')],
+    ["search_sessions: limit a boolean", "search_sessions", { query: "message 1", limit: true }, "limit", WHOLE("limit", "true")],
+    ["search_sessions: limit an array", "search_sessions", { query: "message 1", limit: [5] }, "limit", WHOLE("limit", "an array")],
+    ["search_sessions: offset a padded string", "search_sessions", { query: "message 1", offset: " 7 " }, "offset", WHOLE("offset", 'the string " 7 "')],
+    ["search_sessions: since a day that does not exist", "search_sessions", { query: "message 1", since: "2026-02-30" }, "since", DATE("since", "2026-02-30")],
+    ["search_sessions: until not a date", "search_sessions", { query: "message 1", until: "0" }, "until", DATE("until", "0")],
+    ["list_sessions: limit a string of digits", "list_sessions", { project_key: TEST_PROJECT_KEY, limit: "10" }, "limit", WHOLE("limit", 'the string "10"')],
+    ["grep_jsonl: offset a string of digits", "grep_jsonl", { project_key: TEST_PROJECT_KEY, pattern: "message", offset: "1" }, "offset", WHOLE("offset", 'the string "1"')],
+    ["get_usage: since a day that does not exist", "get_usage", { group_by: "day", since: "2026-02-30" }, "since", 'since must be a date that exists, YYYY-MM-DD, not the string "2026-02-30"'],
+    ["query_ledger_full: max_entries a string of digits", "query_ledger_full", { ledger: "audit", max_entries: "10" }, "max_entries", WHOLE("max_entries", 'the string "10"')],
+  ])("issue 35: the same field, message and hint through every door: %s", async (_label, tool, input, field, message) => {
+    const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([2, 400, true]);
+    expect(JSON.parse(cli.text)).toEqual({ status: "invalid", errors: [{ field, message, hint: findTool(tool)!.inputHint }] });
   });
 
   it("lists agent tools on MCP and keeps the dashboard's own tools off it", async () => {

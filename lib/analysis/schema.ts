@@ -2,6 +2,7 @@
 import * as z from "zod";
 
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
+import { wholeNumber } from "@/lib/tools/input-fields";
 import type { RiskLevel } from "@/lib/workspace/schema";
 
 /** Seed 003's reset threshold: a drop of more than 10,000 cached tokens. */
@@ -147,7 +148,7 @@ export type ReadChatExportResult = { status: "ok"; project_key: string; session_
 export const analyzeSessionInputSchema = z.object({
   project_key: z.string().min(1, "project_key must be a non-empty string"),
   session_ref: z.string().min(1, "session_ref must be a non-empty string"),
-  threshold: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_RESET_THRESHOLD),
+  threshold: wholeNumber().min(1).max(10_000_000).default(DEFAULT_RESET_THRESHOLD),
 });
 export type AnalyzeSessionInput = z.infer<typeof analyzeSessionInputSchema>;
 

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import * as z from "zod";
+import type * as z from "zod";
 
 import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyze-file";
 import { readChatExport } from "@/lib/analysis/export-links";
@@ -16,6 +16,7 @@ import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { inBackground } from "@/lib/jsonl/workers";
+import { wholeNumber } from "@/lib/tools/input-fields";
 import { tokenPointsOf } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -217,7 +218,7 @@ export async function analyzeSession(ctx: CoreContext, input: unknown): Promise<
 }
 
 /** Input of the Analysis tab's reads: `analyze_session`'s, plus how many rows of each table (`rows`, default all). */
-export const analysisViewInputSchema = analyzeSessionInputSchema.extend({ rows: z.coerce.number().int().min(1).max(1_000_000).optional() });
+export const analysisViewInputSchema = analyzeSessionInputSchema.extend({ rows: wholeNumber().min(1).max(1_000_000).optional() });
 
 /**
  * `read_analysis_summary` (dashboard, issue 29): {@link analysisSummaryOf} the session's analysis

@@ -8,6 +8,7 @@ import { writeEvidenceInputSchema } from "@/lib/evidence/tool-input";
 import { appendEvidenceChain, writeEvidence } from "@/lib/evidence/write-evidence";
 import { contractField, contractInput } from "@/lib/tools/contract-fields";
 import { defineTool } from "@/lib/tools/define-tool";
+import { wholeNumber } from "@/lib/tools/input-fields";
 
 const EVIDENCE_HINT = "pass {project_key, session_ref, evidence_chain}";
 
@@ -80,8 +81,8 @@ export const getEvidenceCardTool = defineTool({
     project_key: z.string().min(1),
     session_ref: z.string().min(1),
     /** Issue 13: a page of the turns (the panel of a session with tens of thousands of them); without both, every turn. */
-    turns_offset: z.coerce.number().int().min(0).optional(),
-    turns_limit: z.coerce.number().int().min(1).max(5000).optional(),
+    turns_offset: wholeNumber().min(0).optional(),
+    turns_limit: wholeNumber().min(1).max(5000).optional(),
   }),
   inputHint: "pass {project_key, session_ref} and optionally turns_offset ≥ 0 with turns_limit 1-5000",
   run: (ctx, input) =>

@@ -1,6 +1,7 @@
 /** Input schemas and result types of the forensics tools (seed 004). */
 import * as z from "zod";
 
+import { wholeNumber } from "@/lib/tools/input-fields";
 import type { UsageTotals } from "@/lib/usage/schema";
 
 /** Timeline sources, in tie-break priority order (issue 9: main > subagent > tool_result > audit). */
@@ -26,8 +27,8 @@ export const MAX_RESPONSE_BYTES = 10_000_000;
 export const sessionOverviewInputSchema = z.object({
   project_key: projectKey,
   session_ref: sessionRef,
-  limit: z.coerce.number().int().min(1).max(1000).default(50).describe("Errors and warnings listed per page, each list (1-1000); their counts are always exact."),
-  offset: z.coerce.number().int().min(0).default(0).describe("Errors and warnings to skip, each list, in file then line order."),
+  limit: wholeNumber().min(1).max(1000).default(50).describe("Errors and warnings listed per page, each list (1-1000); their counts are always exact."),
+  offset: wholeNumber().min(0).default(0).describe("Errors and warnings to skip, each list, in file then line order."),
 });
 /** The parsed input; `limit`/`offset` may be left out by direct callers (defaults 50 and 0). */
 export type SessionOverviewInput = Omit<z.infer<typeof sessionOverviewInputSchema>, "limit" | "offset"> & { limit?: number; offset?: number };
@@ -36,10 +37,10 @@ export type SessionOverviewInput = Omit<z.infer<typeof sessionOverviewInputSchem
 export const reconstructSessionInputSchema = z.object({
   project_key: projectKey,
   session_ref: sessionRef,
-  limit: z.coerce.number().int().min(1).max(5000).default(100).describe("Events per page (1-5000)."),
-  offset: z.coerce.number().int().min(0).default(0).describe("Events to skip in timeline order."),
+  limit: wholeNumber().min(1).max(5000).default(100).describe("Events per page (1-5000)."),
+  offset: wholeNumber().min(0).default(0).describe("Events to skip in timeline order."),
   // min 1: seed 004's test_reconstruct_max_bytes_cap asks for max_bytes=100 → truncated.
-  max_bytes: z.coerce.number().int().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
+  max_bytes: wholeNumber().min(1).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; rows past it are cut and truncated is true."),
   verbosity: z.enum(["compact", "full"]).default("compact").describe("compact: kinds, names and sizes only; full: bounded text and tool payloads."),
   include_prompts: flag.default(false).describe("Include human and injected prompt text: as `text` (full) and as the prompt row's `headline` (include_headlines)."),
   include_tool_payloads: flag.default(true).describe("full only: include tool inputs and result previews."),
@@ -57,9 +58,9 @@ export const grepJsonlInputSchema = z.object({
   session_ref: sessionRef.optional(),
   ledger: z.string().min(1).optional().describe('"main", "subagent:<agent_id>", "tool_results", or absent for every file of the session.'),
   pattern: z.string().min(1, "pattern must be a non-empty string").max(1000).describe("RE2 regular expression (linear time; no backreferences or lookaround)."),
-  limit: z.coerce.number().int().min(1).max(1000).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; matches past it are cut and truncated is true."),
+  limit: wholeNumber().min(1).max(1000).default(20),
+  offset: wholeNumber().min(0).default(0),
+  max_bytes: wholeNumber().min(200).max(MAX_RESPONSE_BYTES).default(50_000).describe("Cap on the serialized response; matches past it are cut and truncated is true."),
 });
 export type GrepJsonlInput = z.infer<typeof grepJsonlInputSchema>;
 
@@ -69,10 +70,10 @@ export const sessionLedgerInputSchema = z.object({
   session_ref: sessionRef,
   ledger: z.string().min(1).describe('"main" or "subagent:<agent_id>".'),
   event_type: z.string().min(1).optional(),
-  max_entries: z.coerce.number().int().min(1).max(1000).default(10),
-  offset: z.coerce.number().int().min(0).default(0),
+  max_entries: wholeNumber().min(1).max(1000).default(10),
+  offset: wholeNumber().min(0).default(0),
   order: z.enum(["asc", "desc"]).default("asc"),
-  max_bytes: z.coerce.number().int().min(200).max(MAX_RESPONSE_BYTES).default(200_000),
+  max_bytes: wholeNumber().min(200).max(MAX_RESPONSE_BYTES).default(200_000),
 });
 export type SessionLedgerInput = z.infer<typeof sessionLedgerInputSchema>;
 

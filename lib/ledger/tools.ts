@@ -9,6 +9,7 @@ import { inspectAudit, queryAudit } from "@/lib/ledger/query";
 import { type AuditPage, callResultSchema, type ChainAuthor, doorSchema, LEDGER_EVENT_TYPES, type ReceiptInspection } from "@/lib/ledger/schema";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
 import { defineTool, type ToolInputInvalid } from "@/lib/tools/define-tool";
+import { wholeNumber } from "@/lib/tools/input-fields";
 
 const QUERY_HINT = "pass {ledger?: \"audit\", event_type?, task_id?, project_key?, session_ref?, tool_name?, door?, result?, max_entries?, offset?, order?}";
 
@@ -24,10 +25,10 @@ const queryInput = z.object({
   tool_name: z.string().optional(),
   door: doorSchema.optional(),
   result: z.union([callResultSchema, z.literal("running")]).optional(),
-  max_entries: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  max_entries: wholeNumber().min(1).max(1000).default(100),
+  offset: wholeNumber().min(0).default(0),
   order: z.enum(["asc", "desc"]).default("asc").describe("asc: oldest first (ledger order); desc: newest first."),
-  max_bytes: z.coerce.number().int().min(200).max(10_000_000).optional().describe("Session ledgers (main, subagent:<id>): cap on the serialized response, default 200000; entries past it are cut and truncated is true."),
+  max_bytes: wholeNumber().min(200).max(10_000_000).optional().describe("Session ledgers (main, subagent:<id>): cap on the serialized response, default 200000; entries past it are cut and truncated is true."),
 });
 type QueryInput = z.output<typeof queryInput>;
 

@@ -6,6 +6,7 @@ import { READ_MODES } from "@/lib/session-reader/schema";
 import { readViewerLines } from "@/lib/session-reader/viewer-lines";
 import { contractField, contractInput } from "@/lib/tools/contract-fields";
 import { defineTool } from "@/lib/tools/define-tool";
+import { wholeNumber } from "@/lib/tools/input-fields";
 
 /**
  * `read_session_lines` (seed 000). Its fields are contract fields: seed 000 defines the message
@@ -41,8 +42,8 @@ export const readSessionLinesTool = defineTool({
 const viewerLinesInput = z.object({
   project_key: z.string().min(1),
   session_ref: z.string().min(1),
-  start_line: z.coerce.number().int(),
-  end_line: z.coerce.number().int(),
+  start_line: wholeNumber(),
+  end_line: wholeNumber(),
   mode: z.enum(READ_MODES).default("compact"),
   agent_id: z.string().min(1).optional(),
 });

@@ -1,6 +1,8 @@
 // Usage shapes shared by the core, the tool and the UI (client-safe: types and the get_usage input schema).
 import * as z from "zod";
 
+import { calendarDate } from "@/lib/tools/input-fields";
+
 /**
  * Tokens by kind and their cost. `input_tokens` is input not read from cache (Codex's
  * `input_tokens - cached_input_tokens`); `cache_creation_tokens` includes the 1-hour writes
@@ -26,8 +28,6 @@ export type UsageTotals = {
 export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "session"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 function validTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
@@ -40,8 +40,8 @@ function validTimeZone(tz: string): boolean {
 /** `get_usage` input (issue 28). Dates are calendar days in `timezone` (default UTC), inclusive. */
 export const getUsageInputSchema = z.object({
   group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project or session"),
-  since: z.string().regex(DATE, "since must be a date YYYY-MM-DD").optional().describe("First day counted (YYYY-MM-DD in timezone)."),
-  until: z.string().regex(DATE, "until must be a date YYYY-MM-DD").optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
+  since: calendarDate().optional().describe("First day counted (YYYY-MM-DD in timezone)."),
+  until: calendarDate().optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
   project_key: z.string().min(1, "project_key must be a non-empty string").optional().describe("Only this project."),
   source: z.enum(["claude-code", "codex"]).optional().describe("Only this transcript source."),
   timezone: z.string().refine(validTimeZone, "timezone must be an IANA time zone such as UTC or Europe/Vilnius").optional().describe("IANA time zone for days, weeks and months (default UTC)."),

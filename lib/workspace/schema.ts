@@ -2,6 +2,7 @@
 import * as z from "zod";
 
 import { indexTurnSchema, type IndexTurn } from "@/lib/sources/common/schema";
+import { wholeNumber } from "@/lib/tools/input-fields";
 
 /** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
 export const RISK_LEVELS = ["low", "high"] as const;
@@ -102,8 +103,8 @@ export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
 /** Input of the `list_sessions` tool: paginated with limit/offset, 20 rows by default (seed 004 §3 list_sessions). */
 export const listSessionsInputSchema = z.object({
   project_key: projectKeySchema,
-  limit: z.coerce.number().int().min(1).max(500).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: wholeNumber().min(1).max(500).default(20),
+  offset: wholeNumber().min(0).default(0),
   sort: z.enum(SESSION_SORT_KEYS).default("started_at"),
   order: z.enum(["asc", "desc"]).default("desc"),
   q: z.string().trim().max(500).optional(),
@@ -183,10 +184,10 @@ export const MAX_TURNS_PAGE = 2000;
 export const sessionTurnsInputSchema = z.object({
   project_key: z.string().min(1),
   session_ref: z.string().min(1),
-  offset: z.coerce.number().int().min(0).default(0),
-  line: z.coerce.number().int().min(1).optional(),
-  to_line: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_TURNS_PAGE).default(200),
+  offset: wholeNumber().min(0).default(0),
+  line: wholeNumber().min(1).optional(),
+  to_line: wholeNumber().min(1).optional(),
+  limit: wholeNumber().min(1).max(MAX_TURNS_PAGE).default(200),
   usage: z
     .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
     .transform((v) => v === true || v === "true" || v === "1")

@@ -56,7 +56,7 @@ describe("get_evidence_card with a page of turns (issue 13)", () => {
     const full = await callTool(ctx, "get_evidence_card", { project_key: PROJECT, session_ref: "S0001" }, UI);
     expect(full).toMatchObject({ turns_offset: 0, turn_count: 2, turns_with_chain: 0, other_chain_indexes: [] });
     expect((full.turns as unknown[]).length).toBe(2);
-    const page = await callTool(ctx, "get_evidence_card", { project_key: PROJECT, session_ref: "S0001", turns_offset: "1", turns_limit: "1" }, UI);
+    const page = await callTool(ctx, "get_evidence_card", { project_key: PROJECT, session_ref: "S0001", turns_offset: 1, turns_limit: 1 }, UI);
     expect(page).toMatchObject({ turns_offset: 1, turn_count: 2, turns: [{ turn_ref: "T0002" }] });
   });
 });

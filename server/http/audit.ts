@@ -2,6 +2,7 @@ import "server-only";
 
 import { AppError } from "@/lib/errors";
 import { getChainAuthorsTool, inspectLedgerTaskTool, queryLedgerFullTool } from "@/lib/ledger/tools";
+import { inputFromQuery } from "@/lib/tools/query-input";
 import { invokeToolForUi, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
@@ -15,12 +16,12 @@ const FILTERS = ["door", "tool_name", "result", "task_id", "offset", "max_entrie
 export async function listAuditCallsHandler(request: Request): Promise<Response> {
   try {
     const search = new URL(request.url).searchParams;
-    const input: Record<string, string> = { ledger: "audit", event_type: "tool_call_started", order: "desc" };
+    const query: Record<string, string> = { ledger: "audit", event_type: "tool_call_started", order: "desc" };
     for (const key of FILTERS) {
       const value = search.get(key);
-      if (value) input[key] = value;
+      if (value) query[key] = value;
     }
-    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), queryLedgerFullTool, input)), 200);
+    return jsonText(serializeToolResult(await invokeToolForUi(getCoreContext(), queryLedgerFullTool, inputFromQuery(queryLedgerFullTool.input, query))), 200);
   } catch (error) {
     return errorResponse(error);
   }

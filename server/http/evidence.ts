@@ -1,6 +1,7 @@
 import "server-only";
 
 import { getEvidenceCardTool } from "@/lib/evidence/tools";
+import { inputFromQuery } from "@/lib/tools/query-input";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
@@ -12,7 +13,7 @@ export async function getEvidenceCardHandler(request: Request, { params }: Sessi
   try {
     const { projectKey, sessionRef } = await params;
     const { turns_offset, turns_limit } = Object.fromEntries(new URL(request.url).searchParams);
-    const input = { project_key: projectKey, session_ref: sessionRef, turns_offset, turns_limit };
+    const input = inputFromQuery(getEvidenceCardTool.input, { project_key: projectKey, session_ref: sessionRef, turns_offset, turns_limit });
     return Response.json(await invokeToolForUi(getCoreContext(), getEvidenceCardTool, input), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return errorResponse(error);

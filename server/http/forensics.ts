@@ -1,6 +1,7 @@
 import "server-only";
 
 import { grepJsonlTool } from "@/lib/forensics/tools";
+import { inputFromQuery } from "@/lib/tools/query-input";
 import { reconstructSessionTool } from "@/lib/tools/session-forensics";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
@@ -13,7 +14,7 @@ type SessionParams = { params: Promise<{ projectKey: string; sessionRef: string 
 export async function sessionTimelineHandler(request: Request, { params }: SessionParams): Promise<Response> {
   try {
     const { projectKey, sessionRef } = await params;
-    const query = Object.fromEntries(new URL(request.url).searchParams);
+    const query = inputFromQuery(reconstructSessionTool.input, Object.fromEntries(new URL(request.url).searchParams));
     const result = await invokeToolForUi(getCoreContext(), reconstructSessionTool, { max_bytes: 4_000_000, ...query, project_key: projectKey, session_ref: sessionRef });
     return jsonText(serializeToolResult(result), isToolSuccess(result) ? 200 : 400);
   } catch (error) {
@@ -25,7 +26,7 @@ export async function sessionTimelineHandler(request: Request, { params }: Sessi
 export async function projectSearchHandler(request: Request, { params }: ProjectParams): Promise<Response> {
   try {
     const { projectKey } = await params;
-    const query = Object.fromEntries(new URL(request.url).searchParams);
+    const query = inputFromQuery(grepJsonlTool.input, Object.fromEntries(new URL(request.url).searchParams));
     const result = await invokeToolForUi(getCoreContext(), grepJsonlTool, { max_bytes: 2_000_000, ...query, project_key: projectKey });
     return jsonText(serializeToolResult(result), isToolSuccess(result) ? 200 : 400);
   } catch (error) {

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { readViewerLinesTool } from "@/lib/session-reader/tools";
+import { inputFromQuery } from "@/lib/tools/query-input";
 import { invokeToolForUi, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { listSessionTurnsTool } from "@/lib/workspace/tools";
 import { listSessionsTool } from "@/lib/catalog/tools";
@@ -14,7 +15,7 @@ type SessionParams = { params: Promise<{ projectKey: string; sessionRef: string 
 export async function listSessionsHandler(request: Request, { params }: ProjectParams): Promise<Response> {
   try {
     const { projectKey } = await params;
-    const query = Object.fromEntries(new URL(request.url).searchParams);
+    const query = inputFromQuery(listSessionsTool.input, Object.fromEntries(new URL(request.url).searchParams));
     const result = await invokeToolForUi(getCoreContext(), listSessionsTool, { ...query, project_key: projectKey });
     return jsonText(serializeToolResult(result), isToolSuccess(result) ? 200 : 400);
   } catch (error) {
@@ -27,7 +28,7 @@ export async function sessionLinesHandler(request: Request, { params }: SessionP
   try {
     const { projectKey, sessionRef } = await params;
     const { start, end, mode, agent } = Object.fromEntries(new URL(request.url).searchParams);
-    const input = { project_key: projectKey, session_ref: sessionRef, start_line: start, end_line: end, mode, agent_id: agent };
+    const input = inputFromQuery(readViewerLinesTool.input, { project_key: projectKey, session_ref: sessionRef, start_line: start, end_line: end, mode, agent_id: agent });
     return Response.json(await invokeToolForUi(getCoreContext(), readViewerLinesTool, input));
   } catch (error) {
     return errorResponse(error);
@@ -38,7 +39,7 @@ export async function sessionLinesHandler(request: Request, { params }: SessionP
 export async function sessionTurnsHandler(request: Request, { params }: SessionParams): Promise<Response> {
   try {
     const { projectKey, sessionRef } = await params;
-    const query = Object.fromEntries(new URL(request.url).searchParams);
+    const query = inputFromQuery(listSessionTurnsTool.input, Object.fromEntries(new URL(request.url).searchParams));
     return Response.json(await invokeToolForUi(getCoreContext(), listSessionTurnsTool, { ...query, project_key: projectKey, session_ref: sessionRef }));
   } catch (error) {
     return errorResponse(error);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 
 import { GLOBAL_SEARCH_PAGE, GlobalSearch, type GlobalSearchParams } from "@/components/search/global-search";
+import { queryInteger, queryNumber } from "@/lib/tools/query-input";
 import { searchSessionsQuery } from "@/server/queries/search";
 
 type SearchPageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -22,10 +23,12 @@ export default async function GlobalSearchPage({ searchParams }: SearchPageProps
     file: text("file"),
     tool: text("tool"),
     has_error: text("has_error"),
-    offset: Math.max(0, Number(text("offset")) || 0),
+    offset: queryInteger(search.offset) ?? 0,
   };
-  // Unset filters are left out; the tool validates the rest (a short query comes back invalid).
-  const input: Record<string, unknown> = { query: params.q, limit: GLOBAL_SEARCH_PAGE, offset: params.offset };
+  // Unset filters are left out; the tool validates the rest (a short query, or an offset that is
+  // not digits, comes back invalid and the page says so).
+  const offset = typeof search.offset === "string" && search.offset !== "" ? queryNumber(search.offset) : 0;
+  const input: Record<string, unknown> = { query: params.q, limit: GLOBAL_SEARCH_PAGE, offset };
   for (const key of ["project_key", "source", "since", "until", "file", "tool"] as const) if (params[key] !== "") input[key] = params[key];
   if (params.has_error !== "") input.has_error = params.has_error === "true";
   const result = params.q === "" ? null : await searchSessionsQuery(input);

@@ -7,6 +7,7 @@ import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { controlPlaneLayoutFor, findControlPlaneProject } from "@/lib/sources/control-plane/projects";
 import { verifyControlPlane, verifyLedger } from "@/lib/sources/control-plane/verify";
 import { defineTool } from "@/lib/tools/define-tool";
+import { wholeNumber } from "@/lib/tools/input-fields";
 
 const projectKey = z.string().min(1, "project_key must be a non-empty string").describe("A control-plane project (casefile prepare --control-plane ROOT).");
 
@@ -46,7 +47,7 @@ export const readLedgerLinesTool = defineTool({
   description: "A window of raw lines (segment file, line number, text) of one ledger of a control-plane project, in chain order; with file and line, the window starts 20 lines before that line. Read-only.",
   readOnly: true,
   audience: "dashboard",
-  input: z.object({ project_key: projectKey, ledger: z.string().min(1), offset: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(200), file: z.string().min(1).optional(), line: z.coerce.number().int().min(1).optional() }),
+  input: z.object({ project_key: projectKey, ledger: z.string().min(1), offset: wholeNumber().min(0).default(0), limit: wholeNumber().min(1).max(1000).default(200), file: z.string().min(1).optional(), line: wholeNumber().min(1).optional() }),
   inputHint: "pass {project_key, ledger, offset ≥ 0, limit 1-1000, file?, line?}",
   run: async (ctx, input) => {
     const layout = await layoutOrThrow(ctx, input.project_key);

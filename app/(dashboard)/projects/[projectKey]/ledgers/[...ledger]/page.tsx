@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 
 import { CpLedgerView } from "@/components/control-plane/cp-ledger-view";
 import { getControlPlaneProjectQuery, ledgerLinesQuery, verifyLedgersQuery } from "@/server/queries/control-plane";
+import { queryInteger } from "@/lib/tools/query-input";
 
 type LedgerPageProps = {
   params: Promise<{ projectKey: string; ledger: string[] }>;
@@ -20,8 +21,8 @@ export default async function LedgerPage({ params, searchParams }: LedgerPagePro
   if (!project) notFound();
   const ledger = parts.map(decodeURIComponent).join("/");
   const file = typeof search.file === "string" ? search.file : undefined;
-  const line = typeof search.line === "string" ? Number(search.line) || undefined : undefined;
-  const offset = Math.max(0, Number(search.offset) || 0);
+  const line = queryInteger(search.line) || undefined;
+  const offset = queryInteger(search.offset) ?? 0;
   // Only this ledger is verified (verify_ledgers {ledger}); read_ledger_lines 404s an unknown one first.
   const lines = await ledgerLinesQuery(projectKey, ledger, offset, file, line);
   const integrity = await verifyLedgersQuery(projectKey, ledger);

@@ -16,6 +16,7 @@ import { isToolPageError, orToolError } from "@/server/queries/tool-error";
 import { getViewerWindowQuery } from "@/server/queries/viewer";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
+import { queryInteger } from "@/lib/tools/query-input";
 
 type ViewerPageProps = {
   params: Promise<{ projectKey: string; sessionRef: string }>;
@@ -45,7 +46,7 @@ export default async function SessionViewerPage(props: ViewerPageProps) {
     // A Control Plane session (issue 11): overview and merged Timeline instead of a transcript viewer.
     const search = await props.searchParams;
     const verbosity = search.verbosity === "full" ? "full" : "compact";
-    const offset = Math.max(0, Number(search.offset) || 0);
+    const offset = queryInteger(search.offset) ?? 0;
     const [overview, timeline] = await Promise.all([cpOverviewQuery(projectKey, sessionRef), cpTimelineQuery(projectKey, sessionRef, offset, verbosity)]);
     return <CpSessionView project={controlPlane} overview={overview} timeline={timeline} verbosity={verbosity} />;
   }

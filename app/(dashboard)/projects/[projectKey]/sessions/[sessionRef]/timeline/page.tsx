@@ -7,6 +7,7 @@ import { SessionFrame } from "@/components/sessions/session-frame";
 import { cpOverviewQuery, cpTimelineQuery, getControlPlaneProjectQuery } from "@/server/queries/control-plane";
 import { getSessionOverviewQuery } from "@/server/queries/forensics";
 import { getSessionDetailQuery } from "@/server/queries/workspace";
+import { queryInteger } from "@/lib/tools/query-input";
 
 type TimelinePageProps = {
   params: Promise<{ projectKey: string; sessionRef: string }>;
@@ -26,17 +27,16 @@ export default async function SessionTimelinePage({ params, searchParams }: Time
   if (controlPlane) {
     // A Control Plane session (issue 11): its overview and the ho2m/ho1m/governance Timeline.
     const verbosity = one(search.verbosity) === "full" ? "full" : "compact";
-    const offset = Math.max(0, Number(one(search.offset)) || 0);
+    const offset = queryInteger(one(search.offset)) ?? 0;
     const [cpOverview, timeline] = await Promise.all([cpOverviewQuery(projectKey, sessionRef), cpTimelineQuery(projectKey, sessionRef, offset, verbosity)]);
     return <CpSessionView project={controlPlane} overview={cpOverview} timeline={timeline} verbosity={verbosity} />;
   }
   const [overview, detail] = await Promise.all([getSessionOverviewQuery(projectKey, sessionRef), getSessionDetailQuery(projectKey, sessionRef)]);
-  const row = Number(one(search.row));
   const filters: TimelineFilters = {
     verbosity: one(search.verbosity) === "full" ? "full" : "compact",
     source: one(search.source),
     type: one(search.type),
-    row: Number.isInteger(row) && row >= 0 ? row : null,
+    row: queryInteger(one(search.row)) ?? null,
   };
   return (
     <>

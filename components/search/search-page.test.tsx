@@ -1,0 +1,30 @@
+// @vitest-environment happy-dom
+// The global search page's own reading of its URL (issue 35 items 6 and 8): what the tool refuses is said on the page, never an error page.
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import GlobalSearchPage from "@/app/(dashboard)/search/page";
+import { buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
+
+beforeAll(async () => {
+  process.env.CASEFILE_WORKSPACE = await buildTestWorkspace([{ ref: "S0001", content: userLines(3), turns: [{ turn_ref: "T0001", turn_start_line: 1, turn_end_line: 3 }] }]);
+});
+
+afterEach(cleanup);
+
+/** The page for `search` (its URL's values, as Next passes them), rendered. */
+async function renderPage(search: Record<string, string>) {
+  render(await GlobalSearchPage({ searchParams: Promise.resolve(search) }));
+}
+
+describe("the global search page refuses with a message", () => {
+  it.each([
+    ["a query with a NUL character (?q=abc%00def)", { q: "abc\u0000def" }, "query: query must not contain a NUL character (U+0000): the full-text index cannot search for it"],
+    ["an offset that is not digits only", { q: "message", offset: "1e1" }, 'offset: offset must be a whole number (a JSON number), not the string "1e1"'],
+    ["a since that is not a day", { q: "message", since: "2026-02-30" }, "since: since must be a date that exists"],
+  ])("%s", async (_label, search, message) => {
+    await renderPage(search);
+    expect(screen.getByRole("alert").textContent).toContain(message);
+    expect(screen.getByRole("search")).toBeTruthy();
+  });
+});
