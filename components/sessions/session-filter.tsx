@@ -1,8 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
-
-const DEBOUNCE_MS = 250;
+import { FilterInput } from "@/components/data-table/filter-input";
 
 type SessionFilterProps = {
   /** The committed filter (from the URL). */
@@ -10,56 +8,7 @@ type SessionFilterProps = {
   onCommit: (value: string) => void;
 };
 
-/** Text filter: typing updates the field at once and commits to the URL once typing pauses, or when focus leaves the field. */
+/** The session list's text filter ({@link FilterInput}): ref, id or first message. */
 export function SessionFilter({ value, onCommit }: SessionFilterProps) {
-  const [text, setText] = useState(value);
-  const [committed, setCommitted] = useState(value);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  // The URL changed under us (back/forward, a shared link): show its filter. Adjusting state
-  // during render is React's documented alternative to an effect for this.
-  if (value !== committed) {
-    setCommitted(value);
-    if (value !== text.trim()) setText(value);
-  }
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const commitLater = (next: string) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => onCommit(next.trim()), DEBOUNCE_MS);
-  };
-
-  return (
-    <div className="flex items-center gap-2">
-      <label htmlFor="session-filter" className="text-xs font-medium text-muted">
-        Filter sessions
-      </label>
-      <input
-        id="session-filter"
-        type="search"
-        value={text}
-        placeholder="ref, id or first message…"
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => {
-          setText(event.target.value);
-          commitLater(event.target.value);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") {
-            clearTimeout(timer.current);
-            onCommit(text.trim());
-          }
-        }}
-        // Leaving the field commits at once: a pending commit firing after a row link was
-        // clicked would rewrite the URL under that navigation and cancel it.
-        onBlur={() => {
-          clearTimeout(timer.current);
-          if (text.trim() !== committed) onCommit(text.trim());
-        }}
-        className="h-8 w-72 rounded-md border border-line-strong bg-surface px-2.5 text-sm placeholder:text-faint focus:border-accent"
-      />
-    </div>
-  );
+  return <FilterInput id="session-filter" label="Filter sessions" placeholder="ref, id or first message…" value={value} onCommit={onCommit} />;
 }
