@@ -9,6 +9,7 @@ import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
+import { bundledEntry } from "@/lib/jsonl/workers";
 import { metadataPath } from "@/lib/fs/workspace-layout";
 import { callTool } from "@/lib/tools/registry";
 import { CountedUsages } from "@/lib/workspace/session-usage";
@@ -19,9 +20,8 @@ import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/c
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
- * `casefile serve`: serves the dashboard for a workspace on 127.0.0.1:<port> with
- * `next start`, building the app first when no production build exists.
- * Resolves with the server's exit code.
+ * `casefile serve`: serves the dashboard for a workspace on 127.0.0.1:<port>, building the app
+ * first when no production build exists. Resolves with the server's exit code.
  */
 export async function runServe(workspace: string, port: number): Promise<number> {
   // The Host check accepts this port only (lib/security/local-request).
@@ -33,7 +33,25 @@ export async function runServe(workspace: string, port: number): Promise<number>
     if (built !== 0) return built;
   }
   process.stderr.write(`Casefile dashboard: http://127.0.0.1:${port}  (workspace ${workspace})\n`);
-  return run(nextBin(), ["start", "--hostname", "127.0.0.1", "--port", String(port)], env);
+  const [script, args] = await serverCommand(port);
+  return run(script, args, { ...env, NODE_ENV: "production" });
+}
+
+/** The dashboard server's entry: Next behind Casefile's own http.Server (issue 35, item 8). */
+export const DASHBOARD_SERVER_ENTRY = path.join(APP_DIR, "server", "serve", "start-dashboard.ts");
+
+/**
+ * The script and arguments of the dashboard server process for `port`: the bundle of
+ * {@link DASHBOARD_SERVER_ENTRY} (built once, then reused until its sources change), which
+ * bounds how long a request may take to arrive and refuses absolute-form targets, repeated Host
+ * headers and over-limit Content-Lengths before Next sees them; `next start` only when the entry
+ * cannot be bundled (no esbuild), with a warning.
+ */
+export async function serverCommand(port: number): Promise<[script: string, args: string[]]> {
+  const bundle = await bundledEntry(DASHBOARD_SERVER_ENTRY);
+  if (bundle !== null) return [bundle, ["--dir", APP_DIR, "--hostname", "127.0.0.1", "--port", String(port)]];
+  process.stderr.write("warning: the dashboard server could not be bundled; serving with `next start` (no request timeouts)\n");
+  return [nextBin(), ["start", "--hostname", "127.0.0.1", "--port", String(port)]];
 }
 
 /**
@@ -53,7 +71,7 @@ export const MALLOC_MMAP_THRESHOLD = "131072";
 export const SERVER_SEMI_SPACE_MB = 4;
 
 /**
- * The environment `next start` gets from `casefile serve` / `casefile start`: `base` with the
+ * The environment the dashboard server gets from `casefile serve` / `casefile start`: `base` with the
  * workspace and, unless `base` already sets them, {@link MALLOC_MMAP_THRESHOLD} and
  * {@link SERVER_SEMI_SPACE_MB} (in NODE_OPTIONS, after the caller's own options). The
  * real-shaped bench starts its server with it too, so it measures the server as users start it.
