@@ -8,8 +8,10 @@ import { terminatorBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 import { getWorkspaceLineIndex, resolveSession, sessionFiles, type SessionFile } from "@/lib/workspace/sessions";
 
-/** A returned `raw` line longer than this many characters is clipped (`raw_clipped: true`). */
+/** A returned `raw` line longer than this many characters is clipped (`raw_clipped: true`, see {@link clipRaw}). */
 export const MAX_RAW_CHARS = 16_384;
+/** Characters a clip around a match keeps before it. */
+const CLIP_BEFORE_MATCH = 2_048;
 
 type Target = { sessionRef: string; file: SessionFile };
 
@@ -25,7 +27,7 @@ type Target = { sessionRef: string; file: SessionFile };
  * exact count. A scan past its time budget (10 s) answers `invalid` naming `pattern` and where it
  * stopped; it yields to the event loop every 20 ms. Rows are added while the response stays
  * within `max_bytes`; `raw` is clipped at
- * 16,384 characters. The regex engine is RE2 (re2js, linear time); a required literal is
+ * 16,384 characters, around the first match when it lies past them ({@link clipRaw}). The regex engine is RE2 (re2js, linear time); a required literal is
  * searched first over whole chunks with SIMD (see {@link grepFile}). Streaming: memory is one
  * 1 MiB chunk (or the longest line) plus each file's line index, whatever the file size.
  * An invalid pattern, unknown project, session or ledger → `{status:"invalid"}` naming the field.
@@ -65,7 +67,7 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput, budgetM
         if (result.entries.length >= input.limit || result.truncated) throw new GrepStop();
         const text = decode();
         const clipped = text.length > MAX_RAW_CHARS;
-        const entry: GrepMatch = { session_ref: target.sessionRef, file: target.file.relative, line_number: lineNumber, raw: clipped ? text.slice(0, MAX_RAW_CHARS) : text, raw_clipped: clipped };
+        const entry: GrepMatch = { session_ref: target.sessionRef, file: target.file.relative, line_number: lineNumber, raw: clipped ? clipRaw(text, compiled) : text, raw_clipped: clipped };
         const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
         if (used + size > input.max_bytes) {
           result.truncated = true;
@@ -96,6 +98,22 @@ export async function grepJsonl(ctx: CoreContext, input: GrepJsonlInput, budgetM
   }
   // Stopped early: other matches may follow, so `count` is a lower bound.
   return { ...result, count: seen, count_exact: !stopped, returned: result.entries.length };
+}
+
+/**
+ * A matching line longer than {@link MAX_RAW_CHARS}, cut to that many characters: its start
+ * when the first match ends within them, else from {@link CLIP_BEFORE_MATCH} characters before
+ * that match (issue 36: a hit 30,000 characters into a tool result showed the line's first
+ * 16,384, without the match, and the search page's snippet began at `{"parentUuid":…`).
+ */
+export function clipRaw(text: string, pattern: GrepPattern): string {
+  const matcher = pattern.re.matcher(text);
+  const found = matcher.find();
+  if (!found || matcher.end() <= MAX_RAW_CHARS) return text.slice(0, MAX_RAW_CHARS);
+  let start = Math.min(matcher.start() - CLIP_BEFORE_MATCH, text.length - MAX_RAW_CHARS);
+  // Never start on the second half of a surrogate pair.
+  if (/[\uDC00-\uDFFF]/.test(text[start] ?? "")) start += 1;
+  return text.slice(start, start + MAX_RAW_CHARS);
 }
 
 async function collectTargets(ctx: CoreContext, input: GrepJsonlInput): Promise<Target[] | ForensicsInvalid> {
