@@ -77,6 +77,7 @@ export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
                   {project.broken_row_count > 0 && (
                     <p className="text-2xs text-danger">{project.broken_row_count === 1 ? "1 index row is malformed" : `${formatCount(project.broken_row_count)} index rows are malformed`}</p>
                   )}
+                  {project.problem && <p className="text-2xs text-danger">{project.problem}</p>}
                 </td>
                 <td className="hidden px-3 py-2 font-mono text-xs text-muted md:table-cell">{project.project_key}</td>
                 <td className="px-3 py-2 text-xs whitespace-nowrap">

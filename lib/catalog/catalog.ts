@@ -1,8 +1,9 @@
 // The workspace catalog: one derived SQLite file (WAL) of projects, sessions, turns, coverage and a full-text index of every line.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 import Database from "better-sqlite3";
@@ -21,18 +22,19 @@ import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { resolveInside } from "@/lib/fs/paths";
-import { SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
+import { linksOutside, resolveInside } from "@/lib/fs/paths";
+import { setAsideDerived } from "@/lib/fs/set-aside";
+import { catalogPath, EVIDENCE_DIR, SESSIONS_DIR, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import { projectProblem } from "@/lib/workspace/project-problem";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
-import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
 
 /** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 8;
+const SCHEMA_VERSION = 9;
 /** SQLite's own wait for another process's lock, outside refresh transactions ({@link beginWrite}). */
 const BUSY_TIMEOUT_MS = 5_000;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
@@ -47,7 +49,8 @@ CREATE TABLE projects (
   project_key TEXT PRIMARY KEY, ord INTEGER NOT NULL, project_label TEXT NOT NULL, index_stamp TEXT NOT NULL,
   session_count INTEGER NOT NULL, turn_count INTEGER NOT NULL, cwd TEXT, git_branch TEXT, broken_rows TEXT NOT NULL,
   coverage_stamp TEXT, turns_with_chain INTEGER NOT NULL DEFAULT 0, covered_turns INTEGER NOT NULL DEFAULT 0,
-  indexed_turns INTEGER NOT NULL DEFAULT 0, synthesis_complete INTEGER NOT NULL DEFAULT 0, has_envelope INTEGER NOT NULL DEFAULT 0
+  indexed_turns INTEGER NOT NULL DEFAULT 0, synthesis_complete INTEGER NOT NULL DEFAULT 0, has_envelope INTEGER NOT NULL DEFAULT 0,
+  problem TEXT
 );
 CREATE TABLE sessions (
   id INTEGER PRIMARY KEY, project_key TEXT NOT NULL, session_ref TEXT NOT NULL, ord INTEGER NOT NULL,
@@ -83,48 +86,247 @@ function deleteSessionLines(db: Database.Database, sessionId: number): void {
   stmt(db, "DELETE FROM lines_fts WHERE rowid BETWEEN ? AND ?").run(lineRowid(sessionId, 0), lineRowid(sessionId, 0xffffffff));
 }
 
-/** An open catalog: `queue` serializes this process's refreshes; `syncing` counts whole-catalog refreshes queued or running. */
-type Handle = { db: Database.Database; file: string; ino: number; queue: Promise<unknown>; syncing: number };
-const handles = processWide("catalog:handles", () => new Map<string, Handle>());
+/**
+ * Where a workspace's catalog lives: its own `.casefile/catalog.sqlite`; else, when that cannot be
+ * written (a read-only file or folder), a file in the temp folder named after the workspace (every
+ * process of the workspace finds the same one); else memory, private to the process (issue 35).
+ */
+type CatalogPlace = "workspace" | "temp" | "memory";
+const PLACES: readonly CatalogPlace[] = ["workspace", "temp", "memory"];
+
+/** An open catalog: its file (null in memory), that file's inode, and its place. */
+type Handle = { db: Database.Database; file: string | null; ino: number; place: CatalogPlace };
+const handles = processWide("catalog:open-handles", () => new Map<string, Handle>());
+
+/**
+ * Per workspace, whatever happens to its handle: `queue` serializes this process's refreshes;
+ * `syncing` counts whole-catalog refreshes queued or running; `generation` counts handles closed
+ * under the process (a caller that saw it move retries rather than set a new catalog aside);
+ * `place` is where the next open starts.
+ */
+type WorkspaceState = { queue: Promise<unknown>; syncing: number; generation: number; place: CatalogPlace };
+const states = processWide("catalog:workspace-states", () => new Map<string, WorkspaceState>());
+
+function stateOf(ctx: CoreContext): WorkspaceState {
+  let state = states.get(ctx.workspaceRoot);
+  if (!state) states.set(ctx.workspaceRoot, (state = { queue: Promise.resolve(), syncing: 0, generation: 0, place: "workspace" }));
+  return state;
+}
 
 /**
  * The workspace's catalog database, opened once per process (WAL, foreign writers waited for up
  * to 5 s). A missing file, one of an older schema, or one deleted under the process (`prepare
  * --force` clears `.casefile/`) is created anew, empty: the refresh functions fill it from the
- * files, which stay the source of truth.
+ * files, which stay the source of truth. A file that is corrupt or cannot be written is set aside
+ * with a warning and made anew ({@link withCatalog} says how; issue 35).
  */
 export function catalogDb(ctx: CoreContext): Database.Database {
   return handle(ctx).db;
 }
 
 function handle(ctx: CoreContext): Handle {
-  const file = catalogPath(ctx.workspaceRoot);
   const open = handles.get(ctx.workspaceRoot);
-  const st = statSync(file, { throwIfNoEntry: false });
-  if (open && st && st.ino === open.ino) return open;
-  if (open) {
-    open.db.close();
-    handles.delete(ctx.workspaceRoot);
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (open && isCurrent(open)) return open;
+  if (open) dropHandle(ctx);
+  return openCatalog(ctx);
+}
+
+/** Whether an open handle's file is still the one at its path (not deleted, replaced or set aside by another process). */
+function isCurrent(h: Handle): boolean {
+  if (h.file === null) return true;
+  const st = statSync(h.file, { throwIfNoEntry: false });
+  return st !== undefined && st.ino === h.ino;
+}
+
+/** Closes the workspace's handle, if any; callers holding its connection then fail and retry ({@link withCatalog}). */
+function dropHandle(ctx: CoreContext): Handle | undefined {
+  const open = handles.get(ctx.workspaceRoot);
+  if (!open) return undefined;
+  handles.delete(ctx.workspaceRoot);
+  stateOf(ctx).generation += 1;
   try {
-    db.pragma("journal_mode = WAL");
-  } catch (error) {
-    // Busy: another process is making this catalog, which it put in WAL mode first.
-    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+    open.db.close();
+  } catch {
+    // NOTE: a connection that cannot even close is dropped all the same: a new one is opened.
   }
-  if (schemaVersion(db) !== SCHEMA_VERSION) createSchema(db);
-  db.pragma("synchronous = NORMAL");
-  // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
-  // and each checkpoint copies them again.
-  db.pragma("wal_autocheckpoint = 16384");
-  // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
-  db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
-  const made: Handle = { db, file, ino: statSync(file).ino, queue: Promise.resolve(), syncing: 0 };
-  handles.set(ctx.workspaceRoot, made);
-  return made;
+  return open;
+}
+
+/** The catalog file of a place (null: memory). */
+function placeFile(root: string, place: CatalogPlace): string | null {
+  if (place === "workspace") return catalogPath(root);
+  if (place === "temp") return path.join(os.tmpdir(), `casefile-catalog-${createHash("sha256").update(root).digest("hex").slice(0, 16)}`, "catalog.sqlite");
+  return null;
+}
+
+/**
+ * Why a catalog cannot serve: its bytes (`corrupt`: SQLITE_CORRUPT, SQLITE_NOTADB), its file
+ * cannot be written (`readonly`), its folder cannot hold it (`place`), or the file was moved under
+ * the connection (`moved`: another process set it aside or `prepare --force` deleted it). Null for
+ * any other error, which is not the catalog's (a transcript that cannot be read, a bug).
+ */
+type CatalogFault = "corrupt" | "readonly" | "place" | "moved";
+
+function catalogFault(error: unknown): CatalogFault | null {
+  if (error instanceof PlaceError) return error.fault;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return null;
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return "corrupt";
+  if (code === "SQLITE_READONLY_DBMOVED") return "moved";
+  if (code.startsWith("SQLITE_READONLY")) return "readonly";
+  return code.startsWith("SQLITE_CANTOPEN") ? "place" : null;
+}
+
+/** A catalog file or folder that the file system will not let this process write. */
+class PlaceError extends Error {
+  constructor(
+    readonly fault: "readonly" | "place",
+    message: string,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** What a fault is, for the warning. */
+function faultText(fault: CatalogFault, error: unknown): string {
+  const detail = error instanceof PlaceError ? error.message : `${(error as { code?: string }).code ?? "error"}: ${(error as Error).message}`;
+  if (fault === "corrupt") return `is corrupt or truncated (${detail})`;
+  return `cannot be written (${detail})`;
+}
+
+/**
+ * Opens the workspace's catalog where it can be, from its state's place on: a file that is
+ * corrupt or read-only is set aside and made anew; a place that cannot hold it (its folder, or a
+ * file that cannot even be moved) gives way to the next, with a warning.
+ */
+function openCatalog(ctx: CoreContext): Handle {
+  const state = stateOf(ctx);
+  for (let setAside = 0; ; ) {
+    const file = placeFile(ctx.workspaceRoot, state.place);
+    try {
+      const made = openAt(file, state.place);
+      handles.set(ctx.workspaceRoot, made);
+      return made;
+    } catch (error) {
+      const fault = catalogFault(error);
+      if (fault === null || fault === "moved" || file === null) throw error;
+      // A file is set aside (twice at most: a new file failing again is its place's fault).
+      if (fault !== "place" && setAside < 2 && existsSync(file) && setAsideDerived(file, fault, faultText(fault, error), ctx.log, { companions: CATALOG_COMPANIONS }) !== null) {
+        setAside += 1;
+        continue;
+      }
+      giveWay(ctx, state, file, fault, error);
+    }
+  }
+}
+
+/** The files SQLite keeps beside a catalog: they go with it when it is set aside. */
+const CATALOG_COMPANIONS = ["-wal", "-shm"] as const;
+
+/** Moves the workspace's catalog to the place after `file`'s, with a warning. */
+function giveWay(ctx: CoreContext, state: WorkspaceState, file: string, fault: CatalogFault, error: unknown): void {
+  const next = PLACES[PLACES.indexOf(state.place) + 1]!;
+  state.place = next;
+  const where = next === "memory" ? "a catalog in memory, rebuilt by each process" : `${placeFile(ctx.workspaceRoot, next)!}`;
+  ctx.log.warn(`[casefile] catalog ${file} ${faultText(fault, error)}; using ${where} instead, built from the transcripts`);
+}
+
+/** Opens (or makes) the catalog file at `file` (null: in memory) and checks it can be read and written. */
+function openAt(file: string | null, place: CatalogPlace): Handle {
+  if (file !== null) checkWritable(file);
+  const db = new Database(file ?? ":memory:");
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (file !== null) {
+      try {
+        db.pragma("journal_mode = WAL");
+      } catch (error) {
+        // Busy: another process is making this catalog, which it put in WAL mode first.
+        if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+      }
+    }
+    if (schemaVersion(db) !== SCHEMA_VERSION) createSchema(db);
+    // Reads the schema (page 1 whole): a file with a sound header but a broken first page fails here, not at a query.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+    db.pragma("synchronous = NORMAL");
+    // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
+    // and each checkpoint copies them again.
+    db.pragma("wal_autocheckpoint = 16384");
+    // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
+    db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
+    return { db, file, ino: file === null ? 0 : statSync(file).ino, place };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Makes the catalog's folder and checks that it and an existing catalog file may be written
+ * (`access(2)`: it also refuses an immutable file to root, which SQLite would open read-only).
+ * @throws PlaceError `place` for the folder, `readonly` for the file.
+ */
+function checkWritable(file: string): void {
+  const dir = path.dirname(file);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, fsConstants.W_OK);
+  } catch (error) {
+    throw new PlaceError("place", `its folder ${dir} cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  try {
+    accessSync(file, fsConstants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") throw new PlaceError("readonly", `the file cannot be written: ${code ?? String(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Runs `fn`, a use of the workspace's catalog, and heals the catalog when `fn` meets it broken
+ * (issue 35: the catalog is derived, so it must never make a call fail): corrupt or truncated
+ * (SQLITE_CORRUPT, SQLITE_NOTADB, at open, at the first query or later), read-only
+ * (SQLITE_READONLY, a file or folder that cannot be written) or moved under the process. The
+ * broken file is set aside (renamed with a timestamp, a warning naming it through `ctx.log`) or,
+ * when it cannot even be moved, left for a catalog elsewhere ({@link CatalogPlace}); then `fn`
+ * runs again on a new catalog, which it fills from the transcripts. `fn` must be safe to run
+ * again (every catalog use is: the catalog is derived). This is the one place such faults are
+ * handled: every function that reads or writes the catalog runs inside it.
+ * @throws whatever `fn` throws that is not a catalog fault, or a fault that persists.
+ */
+export async function withCatalog<T>(ctx: CoreContext, fn: () => T | Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const generation = stateOf(ctx).generation;
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= CATALOG_ATTEMPTS) throw error;
+      // Another caller replaced the handle meanwhile: this one's connection closed under it.
+      if (stateOf(ctx).generation !== generation && (catalogFault(error) !== null || isClosedConnection(error))) continue;
+      const fault = catalogFault(error);
+      if (fault === null) throw error;
+      recoverCatalog(ctx, fault, error);
+    }
+  }
+}
+
+/** Tries of a catalog use: the first, one after setting a broken file aside, one after its place gave way. */
+const CATALOG_ATTEMPTS = 3;
+
+/** better-sqlite3's error for a statement of a closed connection. */
+function isClosedConnection(error: unknown): boolean {
+  return error instanceof TypeError && /database connection is not open/.test(error.message);
+}
+
+/** Sets the open catalog aside after `fault` (or lets its place give way when it cannot be moved); the next use opens a new one. */
+function recoverCatalog(ctx: CoreContext, fault: CatalogFault, error: unknown): void {
+  const broken = dropHandle(ctx);
+  if (!broken || fault === "moved" || broken.file === null) return;
+  // Only the file this connection had: another process may have put a new one there already.
+  if (statSync(broken.file, { throwIfNoEntry: false })?.ino !== broken.ino) return;
+  const aside = fault === "place" ? null : setAsideDerived(broken.file, fault, faultText(fault, error), ctx.log, { companions: CATALOG_COMPANIONS });
+  if (aside === null) giveWay(ctx, stateOf(ctx), broken.file, fault, error);
 }
 
 function schemaVersion(db: Database.Database): number {
@@ -162,17 +364,19 @@ function createSchema(db: Database.Database): void {
  */
 const FTS_CONFIG = `INSERT INTO lines_fts (lines_fts, rank) VALUES ('hashsize', ${16 << 20}); INSERT INTO lines_fts (lines_fts, rank) VALUES ('automerge', 8);`;
 
-/** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown). */
+/** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown); the next open tries the workspace's own file first again. */
 export function closeCatalog(ctx: CoreContext): void {
   handles.get(ctx.workspaceRoot)?.db.close();
   handles.delete(ctx.workspaceRoot);
+  const state = states.get(ctx.workspaceRoot);
+  if (state) state.place = "workspace";
 }
 
 /** Runs refreshes of one workspace one at a time in this process (SQLite serializes other processes). */
 function serialized<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
-  const h = handle(ctx);
-  const run = h.queue.then(fn, fn);
-  h.queue = run.catch(() => undefined);
+  const state = stateOf(ctx);
+  const run = state.queue.then(fn, fn);
+  state.queue = run.catch(() => undefined);
   return run;
 }
 
@@ -192,26 +396,43 @@ export type CatalogRefresh = { projects: number; sessions_updated: number };
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export async function refreshCatalog(ctx: CoreContext, options: { risk?: boolean; afterRows?: () => void; onProgress?: PlanProgress; counted?: CountedUsages } = {}): Promise<CatalogRefresh> {
-  const h = handle(ctx);
-  h.syncing += 1;
+  const done = await withCatalog(ctx, () => refreshCatalogOnce(ctx, options));
+  options.afterRows?.();
+  if (options.risk) await fillCatalogRisk(ctx);
+  return done;
+}
+
+async function refreshCatalogOnce(ctx: CoreContext, options: { onProgress?: PlanProgress; counted?: CountedUsages }): Promise<CatalogRefresh> {
+  const state = stateOf(ctx);
+  state.syncing += 1;
   try {
-    const done = await refreshWhole(ctx, options.onProgress, options.counted);
-    options.afterRows?.();
-    // Risk after the index lock is released (a CLI prepare may wait on it), a project at a time between reads.
-    if (options.risk) {
-      // Its worker starts only when some small session's risk is stale (most syncs have none).
-      let fill: RiskFill | null = null;
-      const startFill = () => (fill ??= new RiskFill());
-      try {
-        for (const project of (await loadWorkspace(ctx)).projects) await serialized(ctx, () => refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, startFill));
-      } finally {
-        await (fill as RiskFill | null)?.close();
-      }
-    }
-    return done;
+    return await refreshWhole(ctx, options.onProgress, options.counted);
   } finally {
-    h.syncing -= 1;
+    state.syncing -= 1;
   }
+}
+
+/**
+ * Fills in seed 003 risk for every session whose stored risk is older than its file (the
+ * server's pipeline, in the background), so a project page never waits on it. Small sessions'
+ * risk is computed on one worker thread, which may wait for a process worker slot: this runs
+ * outside the catalog's refresh queue, so a wait for a slot (a long full-text fill or warm-up
+ * holding them) never holds a rows refresh back (issue 36 item 1: live sync stalled behind it).
+ * Each risk is stored with the file stamp it was computed for, so a session that moved meanwhile
+ * stays stale and is filled again.
+ * @throws AppError not_found | parse_error from the workspace loader.
+ */
+export function fillCatalogRisk(ctx: CoreContext): Promise<void> {
+  return withCatalog(ctx, async () => {
+    // Its worker starts only when some small session's risk is stale (most syncs have none).
+    let fill: RiskFill | null = null;
+    const startFill = () => (fill ??= new RiskFill());
+    try {
+      for (const project of (await loadWorkspace(ctx)).projects) await refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, startFill);
+    } finally {
+      await (fill as RiskFill | null)?.close();
+    }
+  });
 }
 
 /** `onProgress(done, total, label)`: sessions looked at of the workspace's, the project's label; `counted` as {@link refreshCatalog}'s. */
@@ -257,6 +478,10 @@ export type FullTextFillResult = { sessions_indexed: number; lines_indexed: numb
  * @throws AppError io_error when the index lock cannot be taken within 30 s; not_found | parse_error from the workspace loader.
  */
 export function fillFullText(ctx: CoreContext, options: { prefetch?: boolean } = {}): Promise<FullTextFillResult> {
+  return withCatalog(ctx, () => fillFullTextOnce(ctx, options));
+}
+
+function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Promise<FullTextFillResult> {
   return serialized(ctx, () => withIndexLock(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
@@ -338,7 +563,9 @@ export function fullTextCoverage(ctx: CoreContext, filter: { project_key?: strin
  * @throws AppError io_error when the lock cannot be taken within 30 s; whatever `fn` throws.
  */
 function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
-  return withFileLock(catalogPath(ctx.workspaceRoot), () => fn());
+  const { file } = handle(ctx);
+  // A catalog in memory is this process's alone.
+  return file === null ? fn() : withFileLock(file, () => fn());
 }
 
 /**
@@ -349,7 +576,11 @@ function withIndexLock<T>(ctx: CoreContext, fn: () => Promise<T>): Promise<T> {
  * knows every project is read as it is.
  * @throws AppError not_found | parse_error from the workspace loader.
  */
-export async function ensureProjects(ctx: CoreContext): Promise<void> {
+export function ensureProjects(ctx: CoreContext): Promise<void> {
+  return withCatalog(ctx, () => ensureProjectsOnce(ctx));
+}
+
+async function ensureProjectsOnce(ctx: CoreContext): Promise<void> {
   // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
   // knows every project answers as it is rather than queue behind it: the refresh brings it in
   // step and the change feed tells the pages (issue 25: the server answers first).
@@ -381,6 +612,10 @@ export async function ensureProjects(ctx: CoreContext): Promise<void> {
  * @throws AppError not_found | parse_error from the workspace loader.
  */
 export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  return withCatalog(ctx, () => ensureProjectSessionsOnce(ctx, project));
+}
+
+function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
   const db = catalogDb(ctx);
   // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
   if (syncing(ctx) && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
@@ -397,7 +632,7 @@ export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject):
 
 /** Whether a whole-catalog refresh is queued or running in this process (never opens the catalog: the workspace may not exist). */
 function syncing(ctx: CoreContext): boolean {
-  return (handles.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
+  return (states.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
 }
 
 /** Whether the catalog has a row for every project of the workspace. */
@@ -411,7 +646,9 @@ function projectIndexStamp(project: LoadedProject): string {
 }
 
 function coverageStamp(project: LoadedProject, indexStamp: string): string {
-  return [indexStamp, stampOf(path.join(project.dir, "evidence")), stampOf(path.join(project.dir, SYNTHESIS_FILE))].join("|");
+  // An entry linked out of the project is not stat'ed through the link (issue 35): its row says so instead.
+  const part = (name: string) => (linksOutside(project.dir, name) ? "outside" : stampOf(path.join(project.dir, name)));
+  return [indexStamp, part(EVIDENCE_DIR), part(SYNTHESIS_FILE), linksOutside(project.dir, SESSIONS_DIR) ? "outside" : "-"].join("|");
 }
 
 function stampOf(file: string): string {
@@ -613,14 +850,31 @@ async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: numb
   });
 }
 
+/**
+ * Writes a project's evidence and synthesis coverage, and what is wrong with its folder (issue 35):
+ * an entry linked out of the project is not read, and evidence or synthesis that cannot be read
+ * (a coded error, a file system error) leaves the coverage empty; either way the project's row
+ * says why in `problem`, and the other projects are not affected.
+ */
 async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
   const stamp = coverageStamp(project, indexStamp);
   const db = catalogDb(ctx);
   const stored = stmt(db, "SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
   if (stored?.coverage_stamp === stamp) return;
-  const [evidence, synthesis] = await Promise.all([evidenceCoverage(ctx, project.projectKey), getSynthesisState(ctx, project.projectKey)]);
-  stmt(db, "UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ? WHERE project_key = ?")
-    .run(stamp, evidence.turns_with_chain, synthesis.counts.covered_turns, synthesis.counts.indexed_turns, synthesis.complete ? 1 : 0, synthesis.envelope !== null ? 1 : 0, project.projectKey);
+  let problem = projectProblem(project);
+  let counts = { turns_with_chain: 0, covered_turns: 0, indexed_turns: project.rows.reduce((n, r) => n + r.turns.length, 0), synthesis_complete: 0, has_envelope: 0 };
+  if (problem === null) {
+    try {
+      const [evidence, synthesis] = await Promise.all([evidenceCoverage(ctx, project.projectKey), getSynthesisState(ctx, project.projectKey)]);
+      counts = { turns_with_chain: evidence.turns_with_chain, covered_turns: synthesis.counts.covered_turns, indexed_turns: synthesis.counts.indexed_turns, synthesis_complete: synthesis.complete ? 1 : 0, has_envelope: synthesis.envelope !== null ? 1 : 0 };
+    } catch (error) {
+      if (!isAppError(error) && !isFsError(error)) throw error;
+      problem = `its evidence or synthesis cannot be read: ${(error as Error).message}`;
+      ctx.log.warn(`[casefile] catalog: project ${project.projectKey}: ${problem}`);
+    }
+  }
+  stmt(db, "UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ?, problem = ? WHERE project_key = ?")
+    .run(stamp, counts.turns_with_chain, counts.covered_turns, counts.indexed_turns, counts.synthesis_complete, counts.has_envelope, problem, project.projectKey);
 }
 
 function turnsSig(row: IndexRow): string {

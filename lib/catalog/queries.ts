@@ -1,6 +1,6 @@
 // The lists and pages read from the catalog: projects, one project's sessions, the home overview — each in O(page).
 
-import { catalogDb, ensureProjects, ensureProjectSessions, sessionItem } from "@/lib/catalog/catalog";
+import { catalogDb, ensureProjects, ensureProjectSessions, sessionItem, withCatalog } from "@/lib/catalog/catalog";
 import type { CoreContext } from "@/lib/context";
 import { type InvalidFieldResult, listSessionsRequest } from "@/lib/forensics/list-sessions";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
@@ -25,10 +25,17 @@ export type CatalogProjectRow = {
   last_activity_at: string | null;
   /** Tokens of the project's sessions (sum of those known), null when none is known. */
   total_tokens: number | null;
+  /** What is wrong with the project's folder (lib/workspace/project-problem, issue 35), null when nothing. */
+  problem: string | null;
 };
 
-/** A `list_projects` row: the project's summary, its last activity and its tokens (issue 25: "sorted by last activity"). */
-export type ProjectListItem = ProjectSummary & { last_activity_at: string | null; total_tokens: number | null };
+/**
+ * A `list_projects` row: the project's summary, its last activity and its tokens (issue 25: "sorted
+ * by last activity"), and `problem` only when something is wrong with the project's folder, such as
+ * an evidence folder linked out of the workspace (issue 35: that project's row says so, the others
+ * are listed as ever).
+ */
+export type ProjectListItem = ProjectSummary & { last_activity_at: string | null; total_tokens: number | null; problem?: string };
 
 /**
  * The catalog's transcript projects, most recently active first (a session's activity is its last
@@ -36,15 +43,17 @@ export type ProjectListItem = ProjectSummary & { last_activity_at: string | null
  * step first (only projects whose index, evidence folder or envelope moved are re-read).
  * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
  */
-export async function catalogProjectRows(ctx: CoreContext): Promise<CatalogProjectRow[]> {
-  await ensureProjects(ctx);
-  return catalogDb(ctx)
-    .prepare(
-      `SELECT p.*, a.last_activity_at, a.total_tokens FROM projects p
-       LEFT JOIN (SELECT project_key, max(coalesce(ended_at, started_at)) AS last_activity_at, sum(total_tokens) AS total_tokens FROM sessions GROUP BY project_key) a USING (project_key)
-       ORDER BY a.last_activity_at IS NULL, a.last_activity_at DESC, p.ord`,
-    )
-    .all() as CatalogProjectRow[];
+export function catalogProjectRows(ctx: CoreContext): Promise<CatalogProjectRow[]> {
+  return withCatalog(ctx, async () => {
+    await ensureProjects(ctx);
+    return catalogDb(ctx)
+      .prepare(
+        `SELECT p.*, a.last_activity_at, a.total_tokens FROM projects p
+         LEFT JOIN (SELECT project_key, max(coalesce(ended_at, started_at)) AS last_activity_at, sum(total_tokens) AS total_tokens FROM sessions GROUP BY project_key) a USING (project_key)
+         ORDER BY a.last_activity_at IS NULL, a.last_activity_at DESC, p.ord`,
+      )
+      .all() as CatalogProjectRow[];
+  });
 }
 
 /**
@@ -66,6 +75,7 @@ export async function catalogProjects(ctx: CoreContext): Promise<ProjectListItem
     broken_rows: JSON.parse(r.broken_rows) as ProjectSummary["broken_rows"],
     last_activity_at: r.last_activity_at,
     total_tokens: r.total_tokens,
+    ...(r.problem !== null ? { problem: r.problem } : {}),
   }));
   const controlPlane: ProjectListItem[] = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [], last_activity_at: null, total_tokens: null }));
   return [...transcripts, ...controlPlane];
@@ -81,7 +91,11 @@ const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "
  * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
-export async function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+export function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+  return withCatalog(ctx, () => catalogListSessionsOnce(ctx, input));
+}
+
+async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
   const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 
+import { withCatalog } from "@/lib/catalog/catalog";
 import { catalogListSessions, catalogProjects, type ProjectListItem } from "@/lib/catalog/queries";
 import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
@@ -60,7 +61,8 @@ export const searchSessionsTool = defineTool({
   readOnly: true,
   input: searchSessionsInputSchema,
   inputHint: "pass {query} (3+ characters) and optionally project_key, source, since, until, file, tool, has_error, limit 1-200, offset ≥ 0",
-  run: (ctx, input): Promise<SearchSessionsResult> => searchSessions(ctx, input),
+  // A catalog met broken while searching is set aside and the search runs again on a new one (issue 35).
+  run: (ctx, input): Promise<SearchSessionsResult> => withCatalog(ctx, () => searchSessions(ctx, input)),
 });
 
 /**

@@ -1,6 +1,6 @@
 // get_usage from the catalog (issue 25): the usage buckets every session's row keeps, grouped by lib/usage's report, in O(rows), not O(bytes).
 
-import { catalogDb, ensureProjects } from "@/lib/catalog/catalog";
+import { catalogDb, ensureProjects, withCatalog } from "@/lib/catalog/catalog";
 import { sessionTokenTotals } from "@/lib/catalog/row-facts";
 import type { CoreContext } from "@/lib/context";
 import type { GetUsageResult } from "@/lib/forensics/usage-tool";
@@ -27,7 +27,11 @@ type UsageRowOfCatalog = { id: number; project_key: string; session_ref: string;
  * sessions that ended days before it are not read at all.
  * @throws AppError parse_error for a bad price override file; AppError not_found | parse_error from the workspace loader.
  */
-export async function catalogUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
+export function catalogUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
+  return withCatalog(ctx, () => catalogUsageOnce(ctx, input));
+}
+
+async function catalogUsageOnce(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
   const ws = await loadWorkspace(ctx);
   if (input.project_key !== undefined && !ws.projects.some((p) => p.projectKey === input.project_key)) {
     return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${input.project_key}'`, hint: "use a project_key from list_projects" }] };

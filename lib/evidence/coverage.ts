@@ -8,9 +8,9 @@ import { pyRepr } from "@/lib/evidence/py-repr";
 import { ABSENT_VERSION, type ProjectEvidenceCoverage, type SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
-import { resolveInside } from "@/lib/fs/paths";
+import { linksOutside, resolveInside } from "@/lib/fs/paths";
 import { listDir } from "@/lib/fs/list-dir";
-import { evidenceCardPath, evidenceCardRel, evidenceDir } from "@/lib/fs/workspace-layout";
+import { EVIDENCE_DIR, evidenceCardPath, evidenceCardRel, evidenceDir, projectRelPath } from "@/lib/fs/workspace-layout";
 import { findProject, loadWorkspace } from "@/lib/workspace/load";
 
 /**
@@ -18,11 +18,17 @@ import { findProject, loadWorkspace } from "@/lib/workspace/load";
  * order, the indexed turns that have a chain in the card over all indexed turns, plus the card's
  * §2.5 status; and the project totals. A chain counts when it is a stored object whose
  * `turn_ref` names an indexed turn, valid or not (`status` tells validity).
- * @throws AppError not_found (unknown project) | parse_error (malformed workspace)
+ * @throws AppError not_found (unknown project) | parse_error (malformed workspace) | invalid_input (the
+ * project's evidence folder is a link leading outside it)
  */
 export async function evidenceCoverage(ctx: CoreContext, projectKey: string): Promise<ProjectEvidenceCoverage> {
   const project = findProject(await loadWorkspace(ctx), projectKey);
   if (!project) throw new AppError("not_found", `unknown project_key ${pyRepr(projectKey)} in prepared workspace`, { hint: "use the project_key from the prepared workspace" });
+  // A folder linked out of the project is not listed (issue 35): nothing outside the workspace is read.
+  if (linksOutside(project.dir, EVIDENCE_DIR)) {
+    const where = projectRelPath(projectKey, EVIDENCE_DIR);
+    throw new AppError("invalid_input", `${where} is a link leading outside the project; its evidence is not read`, { path: where, hint: "make it a folder inside the project" });
+  }
   const sessions: SessionEvidenceCoverage[] = [];
   // The evidence folder is listed once: a session without a card costs no lookup (a catalog
   // refresh of 20,000 sessions spent seconds failing to resolve and read cards that do not exist).

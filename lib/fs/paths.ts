@@ -1,5 +1,5 @@
 /** Paths resolved inside a root without escapes (no `..`, no symlink out). */
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -49,14 +49,37 @@ async function realRootOf(root: string): Promise<string> {
  * thread: a thread-pool round trip cost ~60 µs of CPU, ten times the call (issue 25: a catalog
  * refresh resolves every session's path).
  */
-function realpathOfExisting(p: string): string {
+function realpathOfExisting(p: string, hops = 0): string {
   try {
     return realpathSync.native(p);
   } catch {
+    // A dangling link resolves where it leads: a write through it would land there (issue 35).
+    const link = hops < 40 ? lstatSync(p, { throwIfNoEntry: false }) : undefined;
+    if (link?.isSymbolicLink()) return realpathOfExisting(path.resolve(path.dirname(p), readlinkSync(p)), hops + 1);
     const parent = path.dirname(p);
     if (parent === p) return p;
-    return path.join(/*turbopackIgnore: true*/ realpathOfExisting(parent), path.basename(p));
+    return path.join(/*turbopackIgnore: true*/ realpathOfExisting(parent, hops), path.basename(p));
   }
+}
+
+/**
+ * Whether the entry `name` of folder `dir` is a link that leads outside `dir` (after `realpath`;
+ * a dangling link counts by where it points). False for a missing entry, a plain file or folder,
+ * or a link that stays inside. Synchronous, one `lstat` unless the entry is a link: the change
+ * stamps ask it of every project's evidence folder (issue 35: a project's `evidence` linked out
+ * of the workspace must not be listed or read).
+ */
+export function linksOutside(dir: string, name: string): boolean {
+  const entry = path.join(dir, name);
+  if (!lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+  let realDir: string;
+  try {
+    realDir = realpathSync.native(dir);
+  } catch {
+    return true;
+  }
+  const real = realpathOfExisting(entry);
+  return real !== realDir && !real.startsWith(realDir + path.sep);
 }
 
 /** True when `p` exists (any type). */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 
 import { listDirSync } from "@/lib/fs/list-dir";
+import { linksOutside } from "@/lib/fs/paths";
 
 /*
  * <workspace>/
@@ -47,10 +48,14 @@ export const projectDir = (root: string, projectKey: string): string => path.joi
 export const projectJsonPath = (projectDirPath: string): string => path.join(projectDirPath, "project.json");
 /** `<project>/sessions.index.jsonl`. */
 export const sessionsIndexPath = (projectDirPath: string): string => path.join(projectDirPath, "sessions.index.jsonl");
+/** A project's folder of transcript copies. */
+export const SESSIONS_DIR = "sessions";
 /** `<project>/sessions`: transcript copies and their side folders. */
-export const sessionsDir = (projectDirPath: string): string => path.join(projectDirPath, "sessions");
+export const sessionsDir = (projectDirPath: string): string => path.join(projectDirPath, SESSIONS_DIR);
+/** A project's folder of evidence cards. */
+export const EVIDENCE_DIR = "evidence";
 /** `<project>/evidence`. */
-export const evidenceDir = (projectDirPath: string): string => path.join(projectDirPath, "evidence");
+export const evidenceDir = (projectDirPath: string): string => path.join(projectDirPath, EVIDENCE_DIR);
 /** `evidence/<session_ref>.json`: one session's evidence card, relative to its project folder. */
 export const evidenceCardRel = (sessionRef: string): string => `evidence/${sessionRef}.json`;
 /** `<project>/evidence/<session_ref>.json`. */
@@ -107,9 +112,13 @@ export function workspaceStamp(root: string, scope: StampScope = "index"): strin
   for (const name of listDirSync(projectsDir(root))) {
     const dir = projectDir(root, name);
     parts.push(name, statPart(projectJsonPath(dir)), statPart(sessionsIndexPath(dir)));
-    if (scope === "folders") parts.push(statPart(synthesisPath(dir)), statPart(evidenceDir(dir)));
-    if (scope === "content") {
-      parts.push(statPart(synthesisPath(dir)));
+    if (scope === "index") continue;
+    // An evidence folder or envelope linked out of the project is neither listed nor stat'ed through the link (issue 35).
+    const outside = (name: string) => linksOutside(dir, name);
+    parts.push(outside(SYNTHESIS_FILE) ? "outside" : statPart(synthesisPath(dir)));
+    const evidenceOutside = outside(EVIDENCE_DIR);
+    if (scope === "folders") parts.push(evidenceOutside ? "outside" : statPart(evidenceDir(dir)));
+    if (scope === "content" && !evidenceOutside) {
       for (const card of listDirSync(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));
     }
   }

@@ -4,7 +4,9 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
+import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { setAsideDerived } from "@/lib/fs/set-aside";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 
 /**
@@ -74,15 +76,33 @@ export function decodeLineIndexFile(bytes: Buffer, sourcePath: string): LineInde
 }
 
 /**
- * Reads the persisted index of absolute `sourcePath` from `cacheDir`.
+ * Reads the persisted index of absolute `sourcePath` from `cacheDir`. With `log` (a workspace's
+ * reads), a file that is corrupt or truncated (not merely of another format version, endianness or
+ * source) is set aside with a warning naming it (issue 35), and the caller builds the index anew.
  * @returns the decoded index, or null when it is missing, unreadable or corrupt (never throws).
  */
-export async function readPersistedLineIndex(cacheDir: string, sourcePath: string): Promise<LineIndex | null> {
+export async function readPersistedLineIndex(cacheDir: string, sourcePath: string, log?: Logger): Promise<LineIndex | null> {
+  const file = lineIndexCachePath(cacheDir, sourcePath);
+  let bytes: Buffer;
   try {
     // On this thread: an index file is 8 bytes a line, and a thread-pool read of it cost more than the read (issue 25).
-    return decodeLineIndexFile(readFileSync(lineIndexCachePath(cacheDir, sourcePath)), sourcePath);
+    bytes = readFileSync(file);
   } catch {
     return null;
+  }
+  const index = decodeLineIndexFile(bytes, sourcePath);
+  if (index === null && log && !isForeignIndex(bytes, sourcePath)) setAsideDerived(file, "corrupt", "is not a valid line index (corrupt or truncated)", log);
+  return index;
+}
+
+/** Whether `bytes` start with a whole header of this format written by another version, machine or source: not corrupt, only not ours to use. */
+function isForeignIndex(bytes: Buffer, sourcePath: string): boolean {
+  if (bytes.length < 4 || 4 + bytes.readUInt32LE(0) > bytes.length) return false;
+  try {
+    const header = JSON.parse(bytes.toString("utf8", 4, 4 + bytes.readUInt32LE(0))) as Record<string, unknown> | null;
+    return header?.format === FORMAT && (header.version !== LINE_INDEX_FILE_VERSION || header.endian !== ENDIAN || header.sourcePath !== sourcePath);
+  } catch {
+    return false;
   }
 }
 

@@ -4,6 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
+import type { Logger } from "@/lib/context";
 import { AppError, isAppError } from "@/lib/errors";
 import { readPersistedLineIndex, writePersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { scanLineStarts } from "@/lib/jsonl/stream-line-bytes";
@@ -137,12 +138,13 @@ const inFlight = sharedBuilds<LineIndex>("line-index:in-flight");
  * Returns a current line index of `filePath`: from the in-process LRU (bounded by
  * {@link LINE_INDEX_MEMORY_BYTES}, keyed by absolute path), else from the persisted index in `cacheDir` (when not null), else built.
  * An entry is current when size and mtimeMs match; a grown file is extended, any other change
- * rebuilds. New indexes are persisted atomically; a corrupt cache file is ignored.
+ * rebuilds. New indexes are persisted atomically; a corrupt cache file is ignored (and with `log`,
+ * set aside with a warning naming it).
  * @throws AppError not_found when the file does not exist, io_error when it cannot be read.
  */
-export async function getLineIndex(filePath: string, cacheDir: string | null): Promise<LineIndex> {
+export async function getLineIndex(filePath: string, cacheDir: string | null, log?: Logger): Promise<LineIndex> {
   const key = path.resolve(filePath);
-  return inFlight.run(key, () => resolveLineIndex(key, cacheDir));
+  return inFlight.run(key, () => resolveLineIndex(key, cacheDir, log));
 }
 
 /**
@@ -174,7 +176,7 @@ export function clearLineIndexCache(): void {
   memory.clear();
 }
 
-async function resolveLineIndex(key: string, cacheDir: string | null): Promise<LineIndex> {
+async function resolveLineIndex(key: string, cacheDir: string | null, log?: Logger): Promise<LineIndex> {
   let stat: Stats;
   try {
     // On this thread: the stat decides whether the cached index serves (see SYNC_READ_MAX_BYTES).
@@ -188,7 +190,7 @@ async function resolveLineIndex(key: string, cacheDir: string | null): Promise<L
   // NOTE: an in-process entry is at least as recent as what this process persisted, so the
   // cache file is only consulted on a miss (a live session would otherwise reread it per call).
   if (!base && cacheDir !== null) {
-    const stored = await readPersistedLineIndex(cacheDir, key);
+    const stored = await readPersistedLineIndex(cacheDir, key, log);
     if (stored && isCurrent(stored)) return remember(key, stored);
     base = stored ?? undefined;
   }

@@ -24,6 +24,8 @@ export const projectOverviewSchema = z.object({
   total_tokens: z.number().nullable(),
   /** Index rows left out because they are malformed. */
   broken_row_count: z.number().int(),
+  /** What is wrong with the project's folder (issue 35: e.g. its evidence folder links outside the workspace); absent when nothing. */
+  problem: z.string().optional(),
 });
 export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
 

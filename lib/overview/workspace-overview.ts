@@ -28,6 +28,7 @@ export async function getWorkspaceOverview(ctx: CoreContext): Promise<WorkspaceO
     last_activity_at: r.last_activity_at,
     total_tokens: r.total_tokens,
     broken_row_count: (JSON.parse(r.broken_rows) as unknown[]).length,
+    ...(r.problem !== null ? { problem: r.problem } : {}),
   }));
   for (const cp of await controlPlaneProjectSummaries(ctx)) {
     projects.push({ project_key: cp.project_key, project_label: cp.project_label, session_count: cp.session_count, turn_count: cp.turn_count, turns_with_chain: 0, covered_turns: 0, synthesis_complete: false, has_envelope: false, cwd: cp.root, git_branch: null, last_activity_at: null, total_tokens: null, broken_row_count: 0, source_kind: "control-plane" });

@@ -6,7 +6,9 @@ import { AppError } from "@/lib/errors";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
+import { projectProblem } from "@/lib/workspace/project-problem";
 import { readSources } from "@/lib/workspace/sources";
+import { CLOCK_WAIT_MAX_BYTES, readSessionClock, readTranscriptClock } from "@/lib/workspace/session-clock";
 import { readSessionFacts } from "@/lib/workspace/session-facts";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import { subagentOverview, subagentTurns } from "@/lib/workspace/subagent-view";
@@ -15,17 +17,22 @@ import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile }
 
 /**
  * The workspace's projects in directory order, with session and turn counts, the working
- * directory and git branch of each ({@link getProjectOrigin}) and its malformed index rows.
+ * directory and git branch of each ({@link getProjectOrigin}), its malformed index rows and, when
+ * something is wrong with its folder, `problem`.
  * @throws AppError not_found (no workspace) | parse_error (contract §1.10).
  */
-export async function listProjects(ctx: CoreContext): Promise<ProjectSummary[]> {
+export async function listProjects(ctx: CoreContext): Promise<ProjectSummaryWithProblem[]> {
   const ws = await loadWorkspace(ctx);
   const transcripts = await Promise.all(ws.projects.map((p) => transcriptSummary(ctx, p)));
   // Registered Control Plane roots follow the transcript projects (issue 11).
   return [...transcripts, ...(await controlPlaneSummaries(ctx))];
 }
 
-async function transcriptSummary(ctx: CoreContext, p: LoadedProject): Promise<ProjectSummary> {
+/** A project's summary, with `problem` only when something is wrong with its folder (lib/workspace/project-problem, issue 35). */
+export type ProjectSummaryWithProblem = ProjectSummary & { problem?: string };
+
+async function transcriptSummary(ctx: CoreContext, p: LoadedProject): Promise<ProjectSummaryWithProblem> {
+  const problem = projectProblem(p);
   return {
     project_key: p.projectKey,
     project_label: p.projectLabel,
@@ -33,6 +40,7 @@ async function transcriptSummary(ctx: CoreContext, p: LoadedProject): Promise<Pr
     turn_count: p.rows.reduce((n, r) => n + r.turns.length, 0),
     ...(await getProjectOrigin(ctx, p)),
     broken_rows: p.brokenRows,
+    ...(problem !== null ? { problem } : {}),
   };
 }
 
@@ -44,7 +52,7 @@ async function controlPlaneSummaries(ctx: CoreContext): Promise<ProjectSummary[]
  * One project's summary, as {@link listProjects} lists it.
  * @throws AppError not_found | parse_error
  */
-export async function getProject(ctx: CoreContext, projectKey: string): Promise<ProjectSummary> {
+export async function getProject(ctx: CoreContext, projectKey: string): Promise<ProjectSummaryWithProblem> {
   // Only this project is summarised (issue 25: a project page costs O(project), not O(workspace)).
   const transcript = findProject(await loadWorkspace(ctx), projectKey);
   const project = transcript ? await transcriptSummary(ctx, transcript) : (await controlPlaneSummaries(ctx)).find((p) => p.project_key === projectKey);
@@ -55,7 +63,9 @@ export async function getProject(ctx: CoreContext, projectKey: string): Promise<
 /**
  * Everything the viewer needs for a session (or one of its subagent transcripts): line count
  * from the line index, byte size, turns (none for a subagent), the attached subagents, and the
- * header facts (model, client version, cwd, git branch, start, duration).
+ * header facts (model, client version, cwd, git branch, and the start and duration of
+ * lib/workspace/session-clock: the session's, a subagent transcript's own; a session of more
+ * than {@link CLOCK_WAIT_MAX_BYTES} not counted yet has none until its pass has run).
  * `options.turns: false` (the session page, issue 13) leaves `turns` and `turn_usage` empty and
  * reads no usage: the page asks for its turns page by page (`list_session_turns`); `turn_count`
  * is always set.
@@ -70,6 +80,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
   // A subagent transcript is small: its own turns and overview come with it (issue 29).
   const agentTurns = agentId ? await subagentTurns(filePath, index.lineCount) : [];
   const subagent = agentId ? await subagentOverview(session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), filePath, index, agentId) : null;
+  const clock = agentId ? await readTranscriptClock(ctx, filePath, session.row.source) : await readSessionClock(ctx, session, CLOCK_WAIT_MAX_BYTES);
   return {
     project_key: projectKey,
     project_label: project.projectLabel,
@@ -84,7 +95,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     turn_usage: withTurns ? await getTurnUsage(ctx, session) : [],
     subagents,
     agent_id: agentId ?? null,
-    facts: await readSessionFacts(filePath, index, session.row.source),
+    facts: await readSessionFacts(filePath, index, session.row.source, clock),
     subagent,
   };
 }

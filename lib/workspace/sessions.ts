@@ -77,9 +77,9 @@ export async function getSession(ctx: CoreContext, projectKey: string, sessionRe
   return resolved.session;
 }
 
-/** The persisted line index of a workspace file (cached under `.casefile/index`). */
+/** The persisted line index of a workspace file (cached under `.casefile/index`; a corrupt one is set aside with a warning through `ctx.log` and built again). */
 export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promise<LineIndex> {
-  return getLineIndex(filePath, workspaceIndexDir(ctx));
+  return getLineIndex(filePath, workspaceIndexDir(ctx), ctx.log);
 }
 
 /** `<workspace>/.casefile/index`: line indexes and, beside them, persisted compact records. */
