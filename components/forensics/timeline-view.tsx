@@ -12,6 +12,7 @@ import { Badge, type BadgeTone } from "@/components/viewer/badge";
 import type { ReconstructSessionResult, TimelineRow } from "@/lib/forensics/schema";
 
 import { fileLineHref } from "./finding-link";
+import { spansDays, type TimelineTime, timelineTime, utcDay } from "./timeline-time";
 
 /** Rows per request (well within reconstruct_session's 5000). */
 const PAGE_ROWS = 200;
@@ -25,7 +26,14 @@ const SOURCE_TONE: Record<string, BadgeTone> = { main: "neutral", subagent: "acc
 
 export type TimelineFilters = { verbosity: "compact" | "full"; source: string | null; type: string | null; row: number | null };
 
-type TimelineViewProps = { projectKey: string; sessionRef: string; eventTypes: Record<string, number>; filters: TimelineFilters };
+type TimelineViewProps = {
+  projectKey: string;
+  sessionRef: string;
+  eventTypes: Record<string, number>;
+  filters: TimelineFilters;
+  /** The session's first and last record times (its overview's): over more than one day, every row shows its date. */
+  span?: { startedAt: string | null; endedAt: string | null };
+};
 
 const pageQuery = (projectKey: string, sessionRef: string, f: TimelineFilters, page: number) => ({
   queryKey: ["timeline", projectKey, sessionRef, f.verbosity, f.source ?? "", f.type ?? "", page] as const,
@@ -50,9 +58,10 @@ const pageQuery = (projectKey: string, sessionRef: string, f: TimelineFilters, p
  * The session's merged timeline (reconstruct_session), virtualized with fixed row heights and
  * fetched page by page as rows scroll in. Filters and the selected row live in the URL
  * (`?verbosity&source&type&row`), so a view is deep-linkable; a row's file:line opens the
- * viewer at that line, and the row is recorded first so Back returns to it.
+ * viewer at that line, and the row is recorded first so Back returns to it. Times are UTC, with
+ * dates when the session spans days; a row that starts a new day is marked.
  */
-export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: TimelineViewProps) {
+export function TimelineView({ projectKey, sessionRef, eventTypes, filters, span }: TimelineViewProps) {
   const router = useRouter();
   const pathname = usePathname();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -70,6 +79,12 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
   const pageList = [...pages];
   const results = useQueries({ queries: pageList.map((p) => pageQuery(projectKey, sessionRef, filters, p)) });
   const byPage = new Map(pageList.map((p, i) => [p, results[i]!.data]));
+  const eventAt = (index: number) => {
+    const data = byPage.get(Math.floor(index / PAGE_ROWS));
+    return data?.timeline[index - data.offset];
+  };
+  // Dates show when the session spans days, or when the rows on screen do (a span left unknown).
+  const multiDay = spansDays(span?.startedAt, span?.endedAt) || new Set(items.map((item) => utcDay(eventAt(item.index)?.timestamp)).filter((d) => d !== null)).size > 1;
 
   const href = (next: Partial<TimelineFilters>) => {
     const f = { ...filters, ...next };
@@ -129,21 +144,24 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
       <div ref={scrollRef} role="region" aria-label="Timeline" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
         <div role="list" aria-label="Timeline events" className="relative w-full" style={{ height: virtualizer.getTotalSize() + (count - rowCount) * height }}>
           {items.map((item) => {
-            const data = byPage.get(Math.floor(item.index / PAGE_ROWS));
-            const event = data?.timeline[item.index - (data?.offset ?? 0)];
+            const event = eventAt(item.index);
+            const time = event ? timelineTime(event.timestamp, item.index > 0 ? (eventAt(item.index - 1)?.timestamp ?? undefined) : undefined, multiDay) : null;
             return (
               <div
                 key={item.key}
                 role="listitem"
                 data-index={item.index}
                 data-source={event?.source}
+                data-day-start={time?.dayStart || undefined}
                 aria-current={row === item.index ? "true" : undefined}
-                className="absolute inset-x-0 overflow-hidden border-b border-line/60 px-4 aria-[current=true]:bg-highlight"
+                className="absolute inset-x-0 overflow-hidden border-b border-line/60 px-4 aria-[current=true]:bg-highlight data-day-start:border-t-2 data-day-start:border-t-accent/50"
                 style={{ top: item.start, height }}
               >
-                {event ? (
+                {event && time ? (
                   <Row
                     event={event}
+                    time={time}
+                    wideTime={multiDay}
                     full={filters.verbosity === "full"}
                     href={fileLineHref(projectKey, sessionRef, event.source, event.file, event.line)}
                     onOpen={() => window.history.replaceState(null, "", href({ row: item.index }))}
@@ -161,7 +179,9 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters }: Ti
   );
 }
 
-function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean; href: string | null; onOpen: () => void }) {
+type RowProps = { event: TimelineRow; time: TimelineTime; wideTime: boolean; full: boolean; href: string | null; onOpen: () => void };
+
+function Row({ event, time, wideTime, full, href, onOpen }: RowProps) {
   const p = event.payload;
   const tools = Array.isArray(p.tools) ? (p.tools as string[]) : Array.isArray(p.tool_uses) ? (p.tool_uses as { name: string }[]).map((t) => t.name) : [];
   const text = typeof p.text === "string" ? p.text : typeof p.preview === "string" ? p.preview : null;
@@ -171,8 +191,12 @@ function Row({ event, full, href, onOpen }: { event: TimelineRow; full: boolean;
       <div className="flex min-w-0 items-center gap-2">
         {/* Below 40rem only the index, the event and what it did (issue 29: at 480 px the fixed columns left no room for the headline). */}
         <span className="w-8 shrink-0 text-right font-mono text-2xs text-faint sm:w-14">{event.index + 1}</span>
-        <span className="hidden w-20 shrink-0 font-mono text-2xs text-muted sm:block" title={event.timestamp ?? "no timestamp"}>
-          {event.timestamp ? event.timestamp.slice(11, 23) : "—"}
+        <span
+          data-testid="timeline-time"
+          className={`hidden shrink-0 font-mono text-2xs text-muted sm:block ${wideTime ? "w-36" : "w-20"} ${time.dayStart ? "font-semibold text-ink" : ""}`}
+          title={event.timestamp ? `${event.timestamp}${time.dayStart ? " · a new day" : ""}` : "no timestamp"}
+        >
+          {time.text}
         </span>
         <span className="hidden w-20 shrink-0 sm:block">
           <Badge tone={SOURCE_TONE[event.source] ?? "neutral"}>{event.source}</Badge>

@@ -41,7 +41,13 @@ export default async function SessionTimelinePage({ params, searchParams }: Time
   return (
     <>
       <SessionFrame project={detail} sessionRef={sessionRef} active="timeline" overview={<OverviewCard overview={overview} />} />
-      <TimelineView projectKey={projectKey} sessionRef={sessionRef} eventTypes={overview.diagnostics.event_types} filters={filters} />
+      <TimelineView
+        projectKey={projectKey}
+        sessionRef={sessionRef}
+        eventTypes={overview.diagnostics.event_types}
+        filters={filters}
+        span={{ startedAt: overview.summary.started_at, endedAt: overview.summary.ended_at }}
+      />
     </>
   );
 }
