@@ -33,8 +33,12 @@ import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow, SessionListItem } from "@/lib/workspace/schema";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
 
-/** Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file is deleted and rebuilt. */
-const SCHEMA_VERSION = 9;
+/**
+ * Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file
+ * is deleted and rebuilt. 10: a row's times are the session's clock (min and max record time) and
+ * its first user message the first real prompt (issue 36 items 5, 6).
+ */
+const SCHEMA_VERSION = 10;
 /** SQLite's own wait for another process's lock, outside refresh transactions ({@link beginWrite}). */
 const BUSY_TIMEOUT_MS = 5_000;
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */

@@ -9,7 +9,11 @@ import { createCoreContext, type CoreContext } from "@/lib/context";
 import { sessionOverview } from "@/lib/forensics/overview";
 import type { SessionOverviewResult } from "@/lib/forensics/schema";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { readLineRange } from "@/lib/jsonl/line-index";
+import { claudeUserText } from "@/lib/sources/claude-code/classify-record";
+import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { getSession, getWorkspaceLineIndex } from "@/lib/workspace/sessions";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 import { callTool } from "@/lib/tools/registry";
 
@@ -46,9 +50,17 @@ describe.skipIf(!HAS_SHARED)(`one count per concept on every corpus session${HAS
       else expect(about, ref.label).not.toMatch(/ read \d+ file/);
       if (counts.commands_run.total > 0) expect(about, ref.label).toContain(`ran ${counts.commands_run.total} command${counts.commands_run.total === 1 ? "" : "s"}`);
       else expect(about, ref.label).not.toMatch(/ ran \d+ command/);
-      // The first real request is quoted, never a slash command when a later message is not one.
-      expect(about, ref.label).not.toMatch(/^User asked: "\/[\w:-]+/);
       if (ref.source === "claude-code") {
+        // The first real prompt is quoted: a slash command only when no turn starts with a prompt (issue 36 item 5).
+        const session = await getSession(ctx, ref.project_key, ref.session_ref);
+        const index = await getWorkspaceLineIndex(ctx, session.filePath);
+        let prompted = false;
+        for (const t of session.row.turns) {
+          const [line] = await readLineRange(session.filePath, index, t.turn_start_line, t.turn_start_line);
+          prompted ||= userTextKind(claudeUserText(JSON.parse(line!.text))) === "prompt";
+        }
+        if (prompted) expect(about, ref.label).not.toMatch(/^User asked: "\/[\w:-]+/);
+        else expect(about, ref.label).toMatch(/^User asked: "\/[\w:-]+/);
         // The Analysis tab's Read table lists the main transcript's Read calls: part of the main files read.
         const analysis = (await callTool(ctx, "analyze_session", { project_key: ref.project_key, session_ref: ref.session_ref }, { door: "cli" })) as AnalyzeSessionResult;
         expect(analysis.status, ref.label).toBe("ok");

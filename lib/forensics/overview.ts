@@ -4,12 +4,14 @@ import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { sessionCounts } from "@/lib/forensics/counts";
 import { scanSession, type SessionStats } from "@/lib/forensics/scan";
+import { readSessionRequest, type SessionRequest } from "@/lib/forensics/session-request";
 import type { ForensicsInvalid, SessionCounts, SessionOverviewDiagnostics, SessionOverviewInput, SessionOverviewResult, SessionOverviewSummary, ToolCounts } from "@/lib/forensics/schema";
 import { sessionEnding, type SessionEnding } from "@/lib/forensics/status";
 import { formatCount } from "@/lib/format/count";
 import { humanDuration } from "@/lib/format/duration";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
+import { sessionClock } from "@/lib/workspace/session-clock";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
@@ -23,8 +25,9 @@ export const TOP_MESSAGE_CHARS = 200;
 
 /**
  * `session_overview` (seed 004, adapted): the human summary first — start, end, a human
- * duration, turn count, status ({@link sessionEnding}), the deterministic `about` paragraph
- * ({@link buildAbout}), the first human messages, errors (tool errors, API errors, interrupted
+ * duration (lib/workspace/session-clock, as every list and page has them), turn count, status
+ * ({@link sessionEnding}), the deterministic `about` paragraph ({@link buildAbout}, its request
+ * from lib/forensics/session-request), the first human messages, errors (tool errors, API errors, interrupted
  * turns) and warnings (compactions, context resets, truncated lines), each pointing at its file
  * and physical line (paged by `limit`/`offset` on each list, counts exact) — then diagnostics: tokens, tool calls by tool and
  * family, subagents by type, events per source, the files read, and the audit ledger's calls
@@ -42,7 +45,9 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const { stats } = scan;
   const ending = await sessionEnding(ctx, session.filePath, await getWorkspaceLineIndex(ctx, session.filePath), session.row.source);
   const subagentFiles = scan.files.filter((f) => f.kind === "subagent").length;
-  const durationSeconds = stats.firstMs !== null && stats.lastMs !== null ? Math.round((stats.lastMs - stats.firstMs) / 1000) : null;
+  const usage = await readSessionUsage(ctx, session);
+  const clock = sessionClock(usage);
+  const request = await readSessionRequest(ctx, session);
   const offset = input.offset ?? 0;
   const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
   const pageEnd = offset + limit;
@@ -51,13 +56,13 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     project_key: input.project_key,
     session_ref: input.session_ref,
     source: session.row.source,
-    started_at: stats.firstMs === null ? null : new Date(stats.firstMs).toISOString(),
-    ended_at: stats.lastMs === null ? null : new Date(stats.lastMs).toISOString(),
-    duration: durationSeconds === null ? null : humanDuration(durationSeconds),
-    duration_seconds: durationSeconds,
+    started_at: clock.started_at,
+    ended_at: clock.ended_at,
+    duration: clock.duration_seconds === null ? null : humanDuration(clock.duration_seconds),
+    duration_seconds: clock.duration_seconds,
     turn_count: session.row.turns.length,
     status: ending.status,
-    about: buildAbout(stats, ending, subagentFiles, counts),
+    about: buildAbout(stats, ending, subagentFiles, counts, request),
     counts,
     top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
     errors: stats.errors.slice(offset, pageEnd),
@@ -67,7 +72,6 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
   };
-  const usage = await readSessionUsage(ctx, session);
   const byTool: Record<string, ToolCounts> = {};
   for (const name of [...stats.byTool.keys()].sort()) {
     const c = stats.byTool.get(name)!;
@@ -135,18 +139,21 @@ const WARNING_WORDS: Record<string, string> = { compaction: "context compaction"
 
 /**
  * The `about` paragraph (seed 004: deterministic, template-based, no LLM): what the user asked
- * first (quoted, ≤ 140 chars, a slash command as typed rather than its tags) and how many more messages they sent; what the agent did by tool
- * family, most-used first (ties in {@link TOOL_FAMILIES} order, `other` last), with failures; attached
- * subagents; errors and warnings by kind; and how the session ended. Sessions with no user
- * message, no tool calls, or only subagent work get their own sentences.
+ * (`request`, lib/forensics/session-request: the first real prompt, or a slash command as typed;
+ * quoted, ≤ 140 chars) and how many more messages they sent, or Claude Code's title when no
+ * prompt was typed; what the agent did by tool family, most-used first (ties in
+ * {@link TOOL_FAMILIES} order, `other` last), with failures; attached subagents; errors and
+ * warnings by kind; and how the session ended. Sessions with no user message, no tool calls, or
+ * only subagent work get their own sentences.
  */
-export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number, counts: SessionCounts = sessionCounts(stats, 0)): string {
+export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentFiles: number, counts: SessionCounts, request: SessionRequest | null): string {
   const parts: string[] = [];
-  // The first real request: not a slash command (`/wsd:init --custom`) when a later message is one.
-  const first = stats.userMessages.find((m) => !readableUserText(m.text).trimStart().startsWith("/")) ?? stats.userMessages[0];
-  if (first) {
+  const first = request !== null;
+  if (request?.kind === "summary") {
+    parts.push(`No prompt was typed; Claude Code titled the session "${oneLine(request.text, ABOUT_QUOTE_CHARS)}".`);
+  } else if (request !== null) {
     const more = stats.userMessageCount - 1;
-    parts.push(`User asked: "${oneLine(readableUserText(first.text), ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
+    parts.push(`User asked: "${oneLine(request.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
   } else if (stats.eventsBySource.subagent > 0) {
     parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);
   } else if (stats.eventsBySource.main === 0) {

@@ -24,10 +24,11 @@ import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 /** How many human messages are kept for `top_user_messages`. */
 export const MAX_USER_MESSAGES = 5;
 
-/** Aggregates of one session's files, gathered in the same pass that indexes its events. */
+/**
+ * Aggregates of one session's files, gathered in the same pass that indexes its events (the
+ * session's start and end are not among them: lib/workspace/session-clock has the one clock).
+ */
 export type SessionStats = {
-  firstMs: number | null;
-  lastMs: number | null;
   /** First human messages (text, location), at most {@link MAX_USER_MESSAGES}. */
   userMessages: { text: string; file: string; line: number }[];
   userMessageCount: number;
@@ -124,8 +125,6 @@ class EventBuffer {
 /** The stats of a session with no events yet: every count 0, every list and map empty. */
 export function emptyStats(): SessionStats {
   return {
-    firstMs: null,
-    lastMs: null,
     userMessages: [],
     userMessageCount: 0,
     byTool: new Map(),
@@ -265,19 +264,11 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     const reduce = (mapped: MappedLines): void => {
       const at = events.append(mapped, fi);
       const sortKey = events.rows.cols.sortKey;
-      let first = stats.firstMs ?? Number.POSITIVE_INFINITY;
-      let last = stats.lastMs ?? Number.NEGATIVE_INFINITY;
       for (let k = 0; k < mapped.count; k++) {
         const ts = mapped.ts[k]!;
-        if (ts === ts) {
-          prev = ts;
-          if (ts < first) first = ts;
-          if (ts > last) last = ts;
-        }
+        if (ts === ts) prev = ts;
         sortKey[at + k] = prev;
       }
-      if (first !== Number.POSITIVE_INFINITY) stats.firstMs = first;
-      if (last !== Number.NEGATIVE_INFINITY) stats.lastMs = last;
       const extras = new ExtraReader(mapped.extra);
       while (extras.nextSlot !== -1) {
         const k = extras.nextSlot;

@@ -5,6 +5,7 @@ import { previewLine } from "@/lib/format/one-line";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
 /** Seed 004 status, adapted to transcripts. */
@@ -44,8 +45,9 @@ const COMMAND_NAME = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/;
  * A Claude Code record a user's local command left after the conversation (issue 28: a trailing
  * `/exit`, `/export` or other local command does not make a session unfinished): a slash command
  * (`<command-name>`), its output (`<local-command-stdout>`, `<local-command-caveat>`), injected
- * meta text, or a `system` `local_command` record. Returns the command name for a slash command
- * (`exit`), `""` for the other local records, null for a record of the conversation.
+ * meta text, or a `system` `local_command` record (the user-side texts by lib/sources/claude-code/user-text's
+ * rule, which also keeps them from being "the user's request"). Returns the command name for a
+ * slash command (`exit`), `""` for the other local records, null for a record of the conversation.
  */
 export function localCommandOf(record: Record<string, unknown>): string | null {
   if (record.type === "system" && record.subtype === "local_command") {
@@ -58,10 +60,9 @@ export function localCommandOf(record: Record<string, unknown>): string | null {
   const content = message?.content;
   const text = typeof content === "string" ? content : Array.isArray(content) && content.length === 1 && typeof (content[0] as { text?: unknown })?.text === "string" ? (content[0] as { text: string }).text : null;
   if (text === null) return null;
-  const m = COMMAND_NAME.exec(text);
-  if (m) return m[1]!;
-  const t = text.trimStart();
-  return t.startsWith("<local-command-stdout>") || t.startsWith("<local-command-stderr>") || t.startsWith("<local-command-caveat>") ? "" : null;
+  const kind = userTextKind(text);
+  if (kind === "command") return COMMAND_NAME.exec(text)?.[1] ?? "";
+  return kind === "command_output" ? "" : null;
 }
 
 const EXIT_COMMANDS = new Set(["exit", "quit"]);

@@ -6,7 +6,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { CLAUDE_USAGE_FIELDS } from "@/lib/sources/claude-code/skim-plans";
-import { BLANK, skimLine } from "@/lib/sources/common/skim";
+import { BLANK, objectPlan, skimLine, STAMP } from "@/lib/sources/common/skim";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
@@ -51,7 +51,12 @@ export type SessionUsage = {
   buckets: UsageBucket[];
   /** Main-transcript physical lines that carry a counted request (ascending), with its tokens. */
   lines: { line: Uint32Array; input: Float64Array; output: Float64Array; cacheWrite: Float64Array; cacheRead: Float64Array; total: Float64Array };
-  /** Own timestamps of the first and last record of any of the session's transcripts (epoch ms), null when none has one. */
+  /**
+   * The earliest and latest own timestamp (a record's top-level, timezone-aware `timestamp`; a
+   * naive or unparseable one is left out) of any record of the session's transcripts, epoch ms,
+   * null when none has one: the min and max, whatever order the records are in (issue 36 item 6).
+   * lib/workspace/session-clock turns them into the session's start, end and duration.
+   */
   firstMs: number | null;
   lastMs: number | null;
 };
@@ -106,7 +111,7 @@ export async function readUsage(key: string, source: string, files: readonly Usa
  * Bumped when the counting rules or the bundled prices change, so usage stored by an older
  * Casefile (a {@link UsageStore}) is counted again.
  */
-const USAGE_VERSION = "u2";
+const USAGE_VERSION = "u3";
 
 /** A {@link SessionUsage} as plain JSON (its typed arrays as arrays), for a {@link UsageStore}. */
 export function usageToJson(usage: SessionUsage): unknown {
@@ -183,15 +188,22 @@ function timeOf(record: Record<string, unknown>): number {
   return parseAwareTimestamp(record.timestamp) ?? NaN;
 }
 
-/** The `"timestamp":"…"` of a line, read without parsing it (for the first/last record time). */
-function peekTime(bytes: Buffer, start: number, end: number): number {
-  const at = bytes.subarray(start, end).indexOf(TIMESTAMP_NEEDLE);
-  if (at === -1) return NaN;
-  const from = bytes.indexOf(0x22, start + at + TIMESTAMP_NEEDLE.length);
-  if (from === -1 || from >= end || from > start + at + TIMESTAMP_NEEDLE.length + 3) return NaN;
-  const to = bytes.indexOf(0x22, from + 1);
-  if (to === -1 || to >= end || to - from > 40) return NaN;
-  return Date.parse(bytes.toString("latin1", from + 1, to));
+/** The skim plan of a line read only for its time: its top-level `timestamp`, nothing built. */
+const OWN_TIME = objectPlan({ timestamp: STAMP });
+
+/**
+ * A line's own time, the aware top-level `timestamp` ({@link timeOf}), epoch ms, NaN when none (a
+ * line without the key costs one byte search). Skimmed, not peeked at: the first `"timestamp"` of
+ * a line can be a nested one (a file-history-snapshot's `snapshot.timestamp`, a progress
+ * record's mirrored subagent message), which would move the session's start or end.
+ */
+function ownTime(bytes: Buffer, start: number, end: number): number {
+  if (bytes.subarray(start, end).indexOf(TIMESTAMP_NEEDLE) === -1) return NaN;
+  const skimmed = skimLine(bytes, start, end, OWN_TIME);
+  if (skimmed === BLANK) return NaN;
+  if (skimmed !== null) return skimmed.timestampMs ?? NaN;
+  const record = parse(bytes, start, end);
+  return record === null ? NaN : timeOf(record);
 }
 
 function widen(span: { first: number; last: number }, ts: number): void {
@@ -202,8 +214,8 @@ function widen(span: { first: number; last: number }, ts: number): void {
 
 /**
  * Calls `onRecord` with each line of `filePath` that `wanted` accepts (a byte test, no parse),
- * built by `build`, with its time and line number; every line's time widens `span` (a line not
- * wanted only by the time peeked from its bytes). Lines `build` cannot read are skipped.
+ * built by `build`, with its time and line number; every line's own time widens `span` (a line
+ * not wanted by {@link ownTime}). Lines `build` cannot read are skipped.
  * `onIndex` is given the file's line index (its size and mtime as read) when the pass ends.
  */
 async function forEachWantedRecord(
@@ -216,7 +228,7 @@ async function forEachWantedRecord(
 ): Promise<void> {
   await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end) => {
     if (!wanted(bytes.subarray(start, end))) {
-      widen(span, peekTime(bytes, start, end));
+      widen(span, ownTime(bytes, start, end));
       return;
     }
     const record = build(bytes, start, end);
@@ -286,8 +298,8 @@ function countClaudeRecord(record: Record<string, unknown>, ts: number, line: nu
   }
 }
 
-/** What the catalog keeps of a session's usage: its totals and time buckets (no per-line arrays, no first/last record time). */
-export type UsageTally = Pick<SessionUsage, "totals" | "buckets">;
+/** What the catalog keeps of a session's usage: its totals, time buckets and first and last record time (no per-line arrays). */
+export type UsageTally = Pick<SessionUsage, "totals" | "buckets" | "firstMs" | "lastMs">;
 
 /**
  * The usage of one Claude Code main transcript counted from records another pass has already
@@ -298,14 +310,16 @@ export type UsageTally = Pick<SessionUsage, "totals" | "buckets">;
 export class ClaudeUsageCounter {
   private readonly requests: Request[] = [];
   private readonly byId = new Map<string, number>();
+  private readonly span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
 
   /**
    * Counts line `line` (bytes `bytes[start, end)`), whose record was built with at least the
    * fields of {@link CLAUDE_USAGE_FIELDS}, `timestampMs` its aware top-level timestamp (null when
    * none). Only a line {@link usageOfFiles} would build (its bytes hold `"usage"` and
-   * `"assistant"`) is counted.
+   * `"assistant"`) is counted; every line's time widens the first and last record time.
    */
   claudeLine(line: number, record: Record<string, unknown>, timestampMs: number | null, bytes: Buffer, start: number, end: number): void {
+    widen(this.span, timestampMs ?? NaN);
     if (record.type !== "assistant" || !obj(obj(record.message)?.usage) || !isClaudeUsageLine(bytes.subarray(start, end))) return;
     countClaudeRecord(record, timestampMs ?? NaN, line, "main", this.requests, this.byId);
   }
@@ -318,14 +332,13 @@ export class ClaudeUsageCounter {
    */
   async readSubagent(filePath: string): Promise<number> {
     let size = 0;
-    const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-    await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => countClaudeRecord(record, ts, line, "subagent", this.requests, this.byId), (index) => (size = index.size));
+    await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, this.span, (record, ts, line) => countClaudeRecord(record, ts, line, "subagent", this.requests, this.byId), (index) => (size = index.size));
     return size;
   }
 
-  /** The totals and buckets of the lines fed so far, priced with `pricing`. */
+  /** The totals, buckets and first and last record time of the lines fed so far, priced with `pricing`. */
   tally(pricing: PricingTable): UsageTally {
-    return tallyOf(this.requests, pricing);
+    return { ...tallyOf(this.requests, pricing), ...spanTimes(this.span) };
   }
 }
 
@@ -384,23 +397,26 @@ function codexCounter(kind: "main" | "subagent", out: Request[]): (record: Recor
 export class CodexUsageCounter {
   private readonly requests: Request[] = [];
   private readonly count = codexCounter("main", this.requests);
+  private readonly span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
 
   /**
    * Counts line `line` (bytes `bytes[start, end)`): its record (with at least the fields lib/sources/codex/skim-plan's
    * `CODEX_ENVELOPE` builds, or parsed whole) and its aware top-level timestamp (`undefined`: read
    * it from the record). Only a line {@link usageOfFiles} would build (its bytes name a
-   * `token_count`, `turn_context` or `session_meta`) is counted.
+   * `token_count`, `turn_context` or `session_meta`) is counted; every line's time widens the
+   * first and last record time.
    */
   codexLine(line: number, record: Record<string, unknown>, timestampMs: number | null | undefined, bytes: Buffer, start: number, end: number): void {
+    widen(this.span, timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN));
     const type = record.type;
     if (type !== "turn_context" && type !== "session_meta" && !(type === "event_msg" && obj(record.payload)?.type === "token_count")) return;
     if (!isCodexUsageLine(bytes.subarray(start, end))) return;
     this.count(record, timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN), line);
   }
 
-  /** The totals and buckets of the lines fed so far, priced with `pricing`. */
+  /** The totals, buckets and first and last record time of the lines fed so far, priced with `pricing`. */
   tally(pricing: PricingTable): UsageTally {
-    return tallyOf(this.requests, pricing);
+    return { ...tallyOf(this.requests, pricing), ...spanTimes(this.span) };
   }
 }
 
@@ -408,7 +424,7 @@ export class CodexUsageCounter {
  * The totals and time buckets of `requests`, each priced with `pricing`; `more` is given each
  * request with its count and cost (for the breakdowns {@link summarize} adds).
  */
-function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r: Request, counted: Request & { requests: number }, cost: number | null) => void): UsageTally {
+function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r: Request, counted: Request & { requests: number }, cost: number | null) => void): Pick<UsageTally, "totals" | "buckets"> {
   const all = new TotalsBuilder();
   const buckets = new Map<string, UsageBucket>();
   for (const r of requests) {
@@ -466,9 +482,13 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
     by_model: [...models].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, b]) => ({ model, ...b.build() })),
     buckets,
     lines,
-    firstMs: span.first === Number.POSITIVE_INFINITY ? null : span.first,
-    lastMs: span.last === Number.NEGATIVE_INFINITY ? null : span.last,
+    ...spanTimes(span),
   };
+}
+
+/** A widened span as `firstMs`/`lastMs`, null when no time widened it. */
+function spanTimes(span: { first: number; last: number }): Pick<SessionUsage, "firstMs" | "lastMs"> {
+  return { firstMs: span.first === Number.POSITIVE_INFINITY ? null : span.first, lastMs: span.last === Number.NEGATIVE_INFINITY ? null : span.last };
 }
 
 /**

@@ -76,7 +76,7 @@ describe.skipIf(!HAS_SHARED)(`token accounting equals ccusage on the corpus${HAS
       tallied[row.source as "claude-code" | "codex"] += 1;
       if (row.source === "codex" && u.totals.requests > 0) tallied.codexUsed += 1;
       if (u.subagents.requests > 0) tallied.subagents += 1;
-      expect(c!.usage, `${projectKey}/${row.session_ref}`).toEqual({ totals: u.totals, buckets: u.buckets });
+      expect(c!.usage, `${projectKey}/${row.session_ref}`).toEqual({ totals: u.totals, buckets: u.buckets, firstMs: u.firstMs, lastMs: u.lastMs });
     }
     expect(tallied["claude-code"]).toBeGreaterThan(10);
     expect(tallied.codex).toBeGreaterThanOrEqual(5);

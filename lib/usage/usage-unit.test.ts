@@ -198,7 +198,7 @@ describe("usage counted from the records prepare's analysis builds (issue 25)", 
     expect(analysis.recordsGiven).toBe(true);
     const read = await usageOfFiles("claude-code", [{ kind: "main", path: main }], bundledPricing());
     expect(read.totals.requests).toBe(5);
-    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets });
+    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets, firstMs: read.firstMs, lastMs: read.lastMs });
     expect(read.buckets.filter((b) => Number.isNaN(b.startMs)).map((b) => b.requests)).toEqual([2]);
   });
 });
@@ -229,6 +229,6 @@ describe("Codex usage counted from the records prepare's analysis reads (issue 2
     const read = await usageOfFiles("codex", [{ kind: "main", path: rollout }], bundledPricing());
     expect(read.totals.requests).toBe(5);
     expect(read.by_model.map((m) => m.model)).toEqual(["gpt-5", "gpt-5-codex"]);
-    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets });
+    expect(counter.tally(bundledPricing())).toEqual({ totals: read.totals, buckets: read.buckets, firstMs: read.firstMs, lastMs: read.lastMs });
   });
 });
