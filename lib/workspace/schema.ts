@@ -64,7 +64,9 @@ export type SubagentSummary = z.infer<typeof subagentSummarySchema>;
 
 /**
  * One row of `list_sessions` (seed 004's shape, adapted to transcripts): times are ISO
- * strings, `duration_seconds` whole seconds, `size_bytes` the copied file size.
+ * strings, `duration_seconds` whole seconds (the session's clock, lib/workspace/session-clock:
+ * its earliest and latest record time), `first_user_message` the first real prompt
+ * (lib/forensics/session-request), `size_bytes` the copied file size.
  */
 export const sessionListItemSchema = z.object({
   session_ref: z.string(),
@@ -138,8 +140,9 @@ export const sessionFactsSchema = z.object({
   client_version: z.string().nullable(),
   cwd: z.string().nullable(),
   git_branch: z.string().nullable(),
-  /** ISO time of the first timestamped record. */
+  /** ISO time of the earliest record (lib/workspace/session-clock), null until known. */
   started_at: z.string().nullable(),
+  /** Whole seconds from the earliest to the latest record (lib/workspace/session-clock), null until known. */
   duration_seconds: z.number().int().nullable(),
 });
 export type SessionFacts = z.infer<typeof sessionFactsSchema>;
