@@ -1,9 +1,11 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
+import { useDebouncedValue } from "@/components/hooks/use-debounced-value";
 import { DockedPanel } from "@/components/viewer/docked-panel";
+import { FOLLOW_DELAY_MS, useReadingTurn } from "@/components/viewer/reading-turn";
 import type { EvidenceCardView, EvidenceTurnState } from "@/lib/evidence/schema";
 
 import { CardSummary } from "./card-summary";
@@ -19,16 +21,24 @@ import { TurnEvidenceItem } from "./turn-evidence-item";
 type EvidencePanelProps = { cardRef: CardRef; initialCard: EvidenceCardView; lineCount: number };
 /** The open editor: its turn and mode, and the chain and card version it started from. */
 type Editing = { turnRef: string; mode: SaveMode; chain: unknown; opened: BaseVersions };
+/** The most turns one card read lists (get_evidence_card's turns_limit cap): the panel follows the reader that far. */
+const MAX_SHOWN_TURNS = 5000;
 
 /**
  * The session's evidence beside the transcript: the indexed turns, {@link TURNS_PAGE} at a time
  * (issue 13: only those are read from the server), each with its chain (or none),
  * one expanded at a time (opening it scrolls the transcript to the turn), and the editor for
- * one turn. The card is polled, so an agent's appends show up; an open
+ * one turn. The turn being read in the viewer is marked and kept in view, its page listed once
+ * the reader stays on it (issue 36). The card is polled, so an agent's appends show up; an open
  * editor keeps its draft through those refreshes (and when the panel is collapsed).
  */
 export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanelProps) {
   const [shown, setShown] = useState(TURNS_PAGE);
+  const reading = useReadingTurn();
+  const follow = useDebouncedValue(reading?.ordinal ?? null, FOLLOW_DELAY_MS);
+  const reach = follow === null ? 0 : Math.min(MAX_SHOWN_TURNS, (Math.floor(follow / TURNS_PAGE) + 1) * TURNS_PAGE);
+  // Grows only: adjusting state during render is React's alternative to an effect for this.
+  if (reach > shown) setShown(reach);
   const pagedRef = { ...cardRef, turnsLimit: shown };
   const { data } = useQuery({
     ...evidenceCardQuery(cardRef.projectKey, cardRef.sessionRef, shown),
@@ -60,6 +70,13 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
     setExpanded(turnRef);
   };
 
+  const listRef = useRef<HTMLUListElement>(null);
+  const readingRef = reading?.turn_ref ?? null;
+  const listing = !(editing && editTurn);
+  useEffect(() => {
+    if (listing) listRef.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
+  }, [readingRef, card.turns.length, listing]);
+
   return (
     <DockedPanel layout="evidence" label="Evidence">
       {editing && editTurn ? (
@@ -80,7 +97,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
         <>
           <CardSummary card={card} />
           {card.turn_count === 0 && <p className="p-3 text-xs text-faint">No turns indexed for this session.</p>}
-          <ul aria-label="Turns and their evidence">
+          <ul ref={listRef} aria-label="Turns and their evidence">
             {card.turns.map((turn) => (
               <TurnEvidenceItem
                 key={turn.turn_ref}
@@ -89,6 +106,7 @@ export function EvidencePanel({ cardRef, initialCard, lineCount }: EvidencePanel
                 entry={entryOf(turn)}
                 base={{ version: card.version, chainVersion: turn.chain_version }}
                 expanded={expanded === turn.turn_ref}
+                current={turn.turn_ref === readingRef}
                 readOnly={card.read_only}
                 onToggle={() => toggle(turn)}
                 onEdit={() => edit(turn)}

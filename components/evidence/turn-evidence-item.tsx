@@ -24,18 +24,25 @@ type TurnEvidenceItemProps = {
   entry: EvidenceChainEntry | undefined;
   base: BaseVersions;
   expanded: boolean;
+  /** The turn being read in the viewer beside the panel. */
+  current: boolean;
   readOnly: boolean;
   onToggle: () => void;
   onEdit: () => void;
 };
 
 /** One indexed turn: its state, and when expanded its chain with edit and delete, or "create". */
-export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, readOnly, onToggle, onEdit }: TurnEvidenceItemProps) {
+export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, current, readOnly, onToggle, onEdit }: TurnEvidenceItemProps) {
   const state: TurnEvidenceState = !entry ? "none" : entry.issues.length > 0 ? "issues" : "chain";
   const style = STATE_STYLE[state];
   const chain = entry ? readChain(entry.chain, turn.turn_ref) : null;
   return (
-    <li aria-label={`Turn ${turn.turn_ref}`} data-state={state} className="border-b border-line last:border-b-0">
+    <li
+      aria-label={`Turn ${turn.turn_ref}`}
+      aria-current={current || undefined}
+      data-state={state}
+      className="border-b border-l-2 border-line border-l-transparent last:border-b-0 aria-[current=true]:border-l-accent"
+    >
       <button
         type="button"
         onClick={onToggle}

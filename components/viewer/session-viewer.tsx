@@ -10,10 +10,11 @@ import { useVirtualRowCount } from "@/components/hooks/use-hydrated";
 import type { ReadMode, ViewerLinesResult } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
-import { type LineRange, onScrollToLineRequest } from "./line-hash";
+import { type LineRange, onScrollToLineRequest, pastEndNotice } from "./line-hash";
 import { lineMarker, NO_MARKS } from "./line-marks";
 import { LineRow } from "./line-row";
 import { lineWindowQuery, windowBounds } from "./queries";
+import { ReadingTurnContext } from "./reading-turn";
 import { findTurn } from "./turn-index";
 import { adjustsScrollOnResize } from "./scroll-anchor";
 import { stepTurnFrom, useVisibleTurns } from "./turns";
@@ -118,6 +119,12 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
   useEffect(() => {
     turnStartsRef.current = new Set(turns.map((t) => t.turn_start_line));
   }, [turns]);
+  // The side lists follow the reading position (issue 36: they stayed at T0001 while the reader was at T0786).
+  const reading = findTurn(turns, cursor.anchorLine());
+  const readingRef = reading?.turn.turn_ref ?? null;
+  const readingOrdinal = reading?.index ?? 0;
+  const readingTurn = useMemo(() => (readingRef === null ? null : { turn_ref: readingRef, ordinal: readingOrdinal }), [readingRef, readingOrdinal]);
+  const pastEnd = pastEndNotice(cursor.hash, lineCount, detail.agent_id ? "subagent transcript" : "session");
 
   // Row heights change with the mode: keep the line the reader was on at the top.
   const modeAnchor = useRef<number | null>(null);
@@ -177,6 +184,11 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
         onHelp={() => setHelpOpen(true)}
       />
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+      {pastEnd && (
+        <p role="status" className="border-b border-warn/30 bg-warn-soft px-4 py-1.5 text-xs text-warn">
+          {pastEnd}
+        </p>
+      )}
       {windows.failed.map((f) => (
         <div key={f.index} role="alert" className="flex items-center gap-3 border-b border-danger/30 bg-danger-soft px-4 py-1.5 text-xs text-danger">
           Could not load lines {f.start}–{f.end}: {f.message}
@@ -225,12 +237,8 @@ export function SessionViewer({ detail, marks = NO_MARKS, panel, initialWindow =
           )}
           {lineCount > 0 && <p className="py-4 text-center text-2xs text-muted">End of file · {plural(lineCount, "line")}</p>}
         </div>
-        <ViewerSidebar
-          detail={detail}
-          currentTurnRef={findTurn(turns, currentLine)?.turn.turn_ref ?? null}
-          onTurnClick={(turn) => cursor.moveTo(turn.turn_start_line, "start")}
-        />
-        {panel}
+        <ViewerSidebar detail={detail} current={readingTurn} onTurnClick={(turn) => cursor.moveTo(turn.turn_start_line, "start")} />
+        <ReadingTurnContext value={readingTurn}>{panel}</ReadingTurnContext>
       </div>
     </div>
   );

@@ -6,8 +6,10 @@ import { type ScrollAlign, useSettledScroll } from "./use-settled-scroll";
 
 /**
  * Where the reader is: the highlighted range from the URL fragment (`#L23-L114`) and the
- * current line that j/k/g/G move. Fragments written by gutter clicks do not scroll; links,
- * jump-to-line and back/forward do.
+ * current line that j/k/g/G move. Moving the current line selects it: the fragment follows,
+ * replaced in place (issue 36: the keys left `#L` behind; no history entry per keypress).
+ * Fragments written by gutter clicks and moves do not scroll again; links, jump-to-line and
+ * back/forward do.
  */
 export function useLineCursor(virtualizer: Virtualizer<HTMLDivElement, Element>, lineCount: number) {
   const hash = useLocationHash();
@@ -35,7 +37,12 @@ export function useLineCursor(virtualizer: Virtualizer<HTMLDivElement, Element>,
 
   const moveTo = (line: number, align: ScrollAlign = "auto") => {
     const target = clamp(line);
-    setCursor({ line: target, hash });
+    const range = { start: target, end: target };
+    const next = formatLineHash(range);
+    // Marked as own (this move scrolls itself), unless the fragment is that already and no change comes to clear the mark.
+    if (next !== window.location.hash) ownHash.current = next;
+    setCursor({ line: target, hash: next });
+    writeLineHash(range, "replace");
     scrollToLine(target, align);
   };
 
@@ -66,8 +73,8 @@ export function useLineCursor(virtualizer: Virtualizer<HTMLDivElement, Element>,
     [lineCount],
   );
 
-  /** First line to keep in view when the row heights are about to change (mode toggle). */
+  /** The reading position: the current line while it is on screen, else the first line shown (also kept in view through a mode toggle). */
   const anchorLine = () => (isVisible(currentLine) ? currentLine : (virtualizer.range?.startIndex ?? 0) + 1);
 
-  return { highlight, currentLine, moveTo, step, jump, onLineClick, anchorLine, scrollToLine };
+  return { hash, highlight, currentLine, moveTo, step, jump, onLineClick, anchorLine, scrollToLine };
 }

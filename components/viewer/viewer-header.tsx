@@ -6,7 +6,7 @@ import { formatBytes, formatDuration, plural } from "@/components/format/format"
 import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
-import { type LineRange, parseLineHash } from "./line-hash";
+import { type LineRange, readLineHash } from "./line-hash";
 import { HIDEABLE_GROUPS, type HideableGroup } from "./viewer-params";
 
 type ViewerHeaderProps = {
@@ -66,10 +66,12 @@ function JumpToLine({ lineCount, onJump }: { lineCount: number; onJump: (range: 
   const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Accepts "120", "40-45" or "L40-L45".
-    const range = parseLineHash(`#L${value.replace(/\s+/g, "").replace(/^L/i, "")}`, lineCount);
-    setInvalid(!range);
-    if (range) onJump(range);
+    // Accepts "120", "40-45" or "L40-L45". A line past the end is asked for as typed: the viewer
+    // shows the last line and says the rest is not there (issue 36), as for a pasted link.
+    const range = readLineHash(`#L${value.replace(/\s+/g, "").replace(/^L/i, "")}`);
+    const ok = range !== null && range.start >= 1 && lineCount >= 1;
+    setInvalid(!ok);
+    if (ok) onJump(range);
   };
   return (
     <form onSubmit={submit} className="flex items-center gap-1.5">

@@ -1,29 +1,49 @@
 import Link from "next/link";
+import { useEffect, useRef } from "react";
 
 import { formatBytes, formatCount } from "@/components/format/format";
+import { useDebouncedValue } from "@/components/hooks/use-debounced-value";
 import { routes } from "@/components/navigation/routes";
 import { DockedPanel } from "@/components/viewer/docked-panel";
 import type { SessionDetail, SessionTurn } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 
+import { FOLLOW_DELAY_MS, type ReadingTurn } from "./reading-turn";
 import { SIDEBAR_TURNS_PAGE, useTurnList } from "./turns";
+
+/** The furthest the list loads pages by itself to reach the reading turn (25 pages); past it, "Show more" still does. */
+const FOLLOW_MAX_TURNS = 5000;
 
 type ViewerSidebarProps = {
   detail: SessionDetail;
-  currentTurnRef: string | null;
+  /** The turn being read: highlighted, and scrolled into view (its page loaded first). */
+  current: ReadingTurn | null;
   onTurnClick: (turn: IndexTurn) => void;
 };
 
 /**
  * Turns (click to scroll) with their tokens, {@link SIDEBAR_TURNS_PAGE} at a time (issue 13:
- * read page by page through `list_session_turns`), and the session's subagent transcripts
- * (links), or the way back to the main one.
+ * read page by page through `list_session_turns`), following the reading turn (issue 36), and
+ * the session's subagent transcripts (links), or the way back to the main one.
  */
-export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSidebarProps) {
+export function ViewerSidebar({ detail, current, onTurnClick }: ViewerSidebarProps) {
   const total = detail.turn_count;
   const list = useTurnList({ projectKey: detail.project_key, sessionRef: detail.session_ref }, !detail.agent_id && total > 0);
   // A subagent transcript's own turns come with its detail (issue 29); a session's are paged.
   const listed: SessionTurn[] = detail.agent_id ? detail.turns.map((t, ordinal) => ({ ...t, ordinal })) : (list.data?.pages.flatMap((p) => p.turns) ?? []);
+  const currentTurnRef = current?.turn_ref ?? null;
+
+  // Once the reading position settles, load the pages up to its turn, one after another.
+  const follow = useDebouncedValue(current?.ordinal ?? null, FOLLOW_DELAY_MS);
+  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = list;
+  useEffect(() => {
+    if (follow !== null && follow >= listed.length && follow < FOLLOW_MAX_TURNS && hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [follow, listed.length, hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
+  // Keep the reading turn in view in the list (no scroll when it is already).
+  const turnsRef = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    turnsRef.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
+  }, [currentTurnRef, listed.length]);
   return (
     <DockedPanel layout="turns" label="Turns" bodyClassName="flex flex-col gap-4 p-3 text-xs">
       {(dismiss) => (
@@ -42,7 +62,7 @@ export function ViewerSidebar({ detail, currentTurnRef, onTurnClick }: ViewerSid
             <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Turns ({formatCount(total)})</h2>
             {total === 0 && <p className="text-faint">No turns indexed for this transcript.</p>}
             {list.isError && <p className="text-danger">Could not load the turns: {list.error.message}</p>}
-            <ul className="flex flex-col">
+            <ul ref={turnsRef} className="flex flex-col">
               {listed.map((turn) => (
                 <li key={turn.turn_ref}>
                   <button

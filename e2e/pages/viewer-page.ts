@@ -29,6 +29,11 @@ export class ViewerPage {
     return this.page.getByLabel("Jump to line");
   }
 
+  /** The notice a `#L` past the last line gets ("Line 200 is past the end: …"). */
+  pastEndNotice() {
+    return this.page.getByRole("status").filter({ hasText: "past the end" });
+  }
+
   subagentLinks() {
     return this.page.getByRole("navigation", { name: "Subagents" }).getByRole("link");
   }
