@@ -15,6 +15,7 @@ import { CASEFILE_DIR, catalogPath, projectDir } from "@/lib/fs/workspace-layout
 import { clearLineIndexCache } from "@/lib/jsonl/line-index";
 import { lineIndexCachePath } from "@/lib/jsonl/line-index-file";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
+import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import { workspaceIndexDir } from "@/lib/workspace/sessions";
 
@@ -127,21 +128,25 @@ describe("a broken catalog heals itself (issue 35, item 4)", () => {
     closeCatalog(ctx);
   });
 
-  it("handles a fault at one place: a use that fails with SQLITE_CORRUPT runs again on a new catalog, and any other error is passed on", async () => {
+  it("handles faults at one place: a passing SQLITE_CORRUPT is rechecked on a new connection and spares the catalog; a lasting one sets it aside and the use runs on a new catalog; any other error is passed on", async () => {
     const { root, ctx, warnings } = await setup();
+    // A fault as a statement raises it: on an open connection.
+    const corrupt = () => (catalogDb(ctx), Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" }));
+    const sessionRows = () => (catalogDb(ctx).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+    // Once (a passing state): the recheck on a new connection answers from the same catalog.
     let calls = 0;
-    const result = await withCatalog(ctx, () => {
-      calls += 1;
-      catalogDb(ctx);
-      if (calls === 1) throw Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" });
-      return (catalogDb(ctx).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-    });
+    expect(await withCatalog(ctx, () => (++calls === 1 ? Promise.reject(corrupt()) : sessionRows()))).toBe(2);
     expect(calls).toBe(2);
-    // A new catalog: its rows are filled by the next list, not by this raw query.
-    expect(result).toBe(0);
+    expect(await setAside(catalogPath(root))).toEqual([]);
+    expect(warnings).toEqual([]);
+    // Twice in a row: set aside, and the use runs again on a new, empty catalog (the next list fills it).
+    calls = 0;
+    expect(await withCatalog(ctx, () => (++calls <= 2 ? Promise.reject(corrupt()) : sessionRows()))).toBe(0);
+    expect(calls).toBe(3);
     expect(await setAside(catalogPath(root))).toHaveLength(1);
     expect(warnings).toHaveLength(1);
     await expect(withCatalog(ctx, () => Promise.reject(Object.assign(new Error("EACCES: a transcript"), { code: "EACCES" })))).rejects.toThrow(/a transcript/);
+    await expect(withCatalog(ctx, () => Promise.reject(Object.assign(new Error("locked"), { code: "SQLITE_BUSY" })))).rejects.toThrow(/locked/);
     expect(await setAside(catalogPath(root))).toHaveLength(1);
     closeCatalog(ctx);
   });
@@ -195,6 +200,23 @@ describe("a broken catalog heals itself (issue 35, item 4)", () => {
       expect(warnings.some((w) => aside.some((a) => w.includes(a)))).toBe(true);
       await Promise.all(aside.map((a) => fs.rm(a)));
     }
+    closeCatalog(ctx);
+  });
+
+  it("a corrupt block of stored compact records: set aside with a warning naming it, and read_session_lines (compact) answers as before", async () => {
+    const { ctx, warnings } = await setup();
+    const input = { project_key: TEST_PROJECT_KEY, session_ref: "S0002", start_line: 1, end_line: 5, mode: "compact" };
+    const first = await readSessionLines(ctx, input);
+    expect(first).toMatchObject({ status: "ok" });
+    const index = workspaceIndexDir(ctx);
+    const folder = (await fs.readdir(index)).find((n) => n.endsWith(".compact"))!;
+    const block = path.join(index, folder, (await fs.readdir(path.join(index, folder))).find((n) => n.endsWith("-b0.json"))!);
+    await fs.writeFile(block, (await fs.readFile(block, "utf8")).slice(0, 40));
+    compactRecordCache.clear();
+    expect(await readSessionLines(ctx, input)).toEqual(first);
+    const aside = await setAside(block);
+    expect(aside).toHaveLength(1);
+    expect(warnings.some((w) => w.includes(aside[0]!))).toBe(true);
     closeCatalog(ctx);
   });
 });

@@ -201,12 +201,16 @@ function faultText(fault: CatalogFault, error: unknown): string {
 
 /**
  * Opens the workspace's catalog where it can be, from its state's place on: a file that is
- * corrupt or read-only is set aside and made anew; a place that cannot hold it (its folder, or a
- * file that cannot even be moved) gives way to the next, with a warning.
+ * corrupt (seen twice, a moment apart: never a passing state of a file another process is making)
+ * or that cannot be written is set aside and made anew; a place that cannot hold it (its folder, or
+ * a file that cannot even be moved) gives way to the next, with a warning. What cannot be written
+ * is decided by `access(2)`, not by an SQLite code alone, which a busy moment can also raise.
  */
 function openCatalog(ctx: CoreContext): Handle {
   const state = stateOf(ctx);
-  for (let setAside = 0; ; ) {
+  let corruptSeen = false;
+  let healedAt: CatalogPlace | null = null;
+  for (let tries = 1; ; tries += 1) {
     const file = placeFile(ctx.workspaceRoot, state.place);
     try {
       const made = openAt(file, state.place);
@@ -214,15 +218,49 @@ function openCatalog(ctx: CoreContext): Handle {
       return made;
     } catch (error) {
       const fault = catalogFault(error);
-      if (fault === null || fault === "moved" || file === null) throw error;
-      // A file is set aside (twice at most: a new file failing again is its place's fault).
-      if (fault !== "place" && setAside < 2 && existsSync(file) && setAsideDerived(file, fault, faultText(fault, error), ctx.log, { companions: CATALOG_COMPANIONS }) !== null) {
-        setAside += 1;
+      if (fault === null || fault === "moved" || file === null || tries >= OPEN_TRIES) throw error;
+      const sure = fault === "corrupt" ? (corruptSeen ? "corrupt" : null) : error instanceof PlaceError ? error.fault : writeFault(file);
+      corruptSeen ||= fault === "corrupt";
+      if (sure === null) {
+        pause(FAULT_RECHECK_MS);
         continue;
       }
-      giveWay(ctx, state, file, fault, error);
+      // A new file that fails as well: the place is at fault, not the file.
+      if (healedAt === state.place) giveWay(ctx, state, file, sure, error);
+      else {
+        healedAt = state.place;
+        healPlace(ctx, file, sure, error);
+      }
     }
   }
+}
+
+/** Opens of one catalog before a fault is final: a recheck, a set aside, a place given way, once more. */
+const OPEN_TRIES = 6;
+/** How long a fault waits before it is looked at again (a file another process is making settles). */
+const FAULT_RECHECK_MS = 50;
+
+/** Blocks this thread for `ms` (an open is synchronous; only a suspected fault waits). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** What `access(2)` says cannot be written of a catalog: its folder (`place`), the file (`readonly`), or nothing (null). */
+function writeFault(file: string): "place" | "readonly" | null {
+  try {
+    checkWritable(file);
+    return null;
+  } catch (error) {
+    if (error instanceof PlaceError) return error.fault;
+    throw error;
+  }
+}
+
+/** After a confirmed fault of the catalog at `file`: sets it aside, or when that cannot be done, lets its place give way. */
+function healPlace(ctx: CoreContext, file: string, fault: CatalogFault, error: unknown): void {
+  const movable = fault !== "place" && existsSync(file);
+  if (movable && setAsideDerived(file, fault, faultText(fault, error), ctx.log, { companions: CATALOG_COMPANIONS }) !== null) return;
+  giveWay(ctx, stateOf(ctx), file, fault, error);
 }
 
 /** The files SQLite keeps beside a catalog: they go with it when it is set aside. */
@@ -291,46 +329,57 @@ function checkWritable(file: string): void {
  * Runs `fn`, a use of the workspace's catalog, and heals the catalog when `fn` meets it broken
  * (issue 35: the catalog is derived, so it must never make a call fail): corrupt or truncated
  * (SQLITE_CORRUPT, SQLITE_NOTADB, at open, at the first query or later), read-only
- * (SQLITE_READONLY, a file or folder that cannot be written) or moved under the process. The
- * broken file is set aside (renamed with a timestamp, a warning naming it through `ctx.log`) or,
- * when it cannot even be moved, left for a catalog elsewhere ({@link CatalogPlace}); then `fn`
- * runs again on a new catalog, which it fills from the transcripts. `fn` must be safe to run
- * again (every catalog use is: the catalog is derived). This is the one place such faults are
- * handled: every function that reads or writes the catalog runs inside it.
+ * (SQLITE_READONLY, a file or folder that cannot be written) or moved under the process. A fault
+ * is confirmed first (corruption seen again on a new connection a moment later; a read-only file
+ * or folder by `access(2)`); then the broken file is set aside (renamed with a timestamp, a warning
+ * naming it through `ctx.log`) or, when it cannot even be moved, left for a catalog elsewhere
+ * ({@link CatalogPlace}); and `fn` runs again on a new catalog, which it fills from the
+ * transcripts. `fn` must be safe to run again (every catalog use is: the catalog is derived).
+ * This is the one place such faults are handled: every function that reads or writes the catalog
+ * runs inside it (opening one runs the same checks: {@link openCatalog}).
  * @throws whatever `fn` throws that is not a catalog fault, or a fault that persists.
  */
 export async function withCatalog<T>(ctx: CoreContext, fn: () => T | Promise<T>): Promise<T> {
+  let suspected = false;
   for (let attempt = 1; ; attempt += 1) {
     const generation = stateOf(ctx).generation;
     try {
       return await fn();
     } catch (error) {
       if (attempt >= CATALOG_ATTEMPTS) throw error;
-      // Another caller replaced the handle meanwhile: this one's connection closed under it.
-      if (stateOf(ctx).generation !== generation && (catalogFault(error) !== null || isClosedConnection(error))) continue;
       const fault = catalogFault(error);
+      // Another caller replaced the handle meanwhile: this one's connection closed under it.
+      if (stateOf(ctx).generation !== generation && (fault !== null || isClosedConnection(error))) continue;
       if (fault === null) throw error;
-      recoverCatalog(ctx, fault, error);
+      const open = handles.get(ctx.workspaceRoot);
+      const sure = fault === "moved" || open === undefined || open.file === null ? null : fault === "corrupt" ? (suspected ? "corrupt" : null) : writeFault(open.file);
+      if (sure === null) {
+        // Moved, or not confirmed yet: a new connection, a moment later.
+        dropHandle(ctx);
+        suspected = fault === "corrupt";
+        if (fault !== "moved") await new Promise((resolve) => setTimeout(resolve, FAULT_RECHECK_MS));
+        continue;
+      }
+      recoverCatalog(ctx, sure, error);
     }
   }
 }
 
-/** Tries of a catalog use: the first, one after setting a broken file aside, one after its place gave way. */
-const CATALOG_ATTEMPTS = 3;
+/** Tries of a catalog use: the first, a recheck on a new connection, one after setting a broken file aside, one after its place gave way. */
+const CATALOG_ATTEMPTS = 5;
 
 /** better-sqlite3's error for a statement of a closed connection. */
 function isClosedConnection(error: unknown): boolean {
   return error instanceof TypeError && /database connection is not open/.test(error.message);
 }
 
-/** Sets the open catalog aside after `fault` (or lets its place give way when it cannot be moved); the next use opens a new one. */
+/** Closes the open catalog after a confirmed `fault` and sets it aside (or lets its place give way when it cannot be moved); the next use opens a new one. */
 function recoverCatalog(ctx: CoreContext, fault: CatalogFault, error: unknown): void {
   const broken = dropHandle(ctx);
-  if (!broken || fault === "moved" || broken.file === null) return;
+  if (!broken || broken.file === null) return;
   // Only the file this connection had: another process may have put a new one there already.
   if (statSync(broken.file, { throwIfNoEntry: false })?.ino !== broken.ino) return;
-  const aside = fault === "place" ? null : setAsideDerived(broken.file, fault, faultText(fault, error), ctx.log, { companions: CATALOG_COMPANIONS });
-  if (aside === null) giveWay(ctx, stateOf(ctx), broken.file, fault, error);
+  healPlace(ctx, broken.file, fault, error);
 }
 
 function schemaVersion(db: Database.Database): number {

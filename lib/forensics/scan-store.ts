@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import type { CoreContext } from "@/lib/context";
 import type { SessionScan, SessionStats } from "@/lib/forensics/scan";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { setAsideDerived } from "@/lib/fs/set-aside";
 import type { SessionFile } from "@/lib/workspace/sessions";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 
@@ -28,22 +29,29 @@ const MAP_FIELDS = ["byTool", "families", "errorCounts", "warningCounts", "subag
 /**
  * The stored scan of a session when its stamp (every file's size and mtime, the turn count)
  * and {@link SCAN_STORE_VERSION} match, else null (missing, stale, or unreadable: never throws).
+ * A stored scan that is corrupt or cut short is set aside with a warning through `ctx.log`
+ * (issue 35); one of another version or stamp is only stale (the next store replaces it).
  * `files` are the session's current files, in the order the scan was built with.
  */
 export async function loadStoredScan(ctx: CoreContext, key: string, stamp: string, files: SessionFile[]): Promise<SessionScan | null> {
+  const file = scanFile(ctx, key);
   let data: Buffer;
   try {
-    data = await fs.readFile(scanFile(ctx, key));
+    data = await fs.readFile(file);
   } catch {
     return null;
   }
+  const corrupt = () => {
+    setAsideDerived(file, "corrupt", "is not a valid forensics scan (corrupt or truncated)", ctx.log);
+    return null;
+  };
   try {
     const headerBytes = data.readUInt32LE(0);
     const header = JSON.parse(data.toString("utf8", 4, 4 + headerBytes)) as Header;
     if (header.version !== SCAN_STORE_VERSION || header.stamp !== stamp) return null;
     const n = header.count;
     let at = align8(4 + headerBytes);
-    if (data.length !== at + 2 * align8(n * 8) + 3 * align8(n * 4) + align8(n * 2) + align8(n)) return null;
+    if (data.length !== at + 2 * align8(n * 8) + 3 * align8(n * 4) + align8(n * 2) + align8(n)) return corrupt();
     // Arrays are copied out of the file buffer: aligned, and independent of it.
     const take = <T>(bytes: number, make: (b: ArrayBuffer) => T): T => {
       const copy = new Uint8Array(bytes);
@@ -62,7 +70,7 @@ export async function loadStoredScan(ctx: CoreContext, key: string, stamp: strin
     for (const field of MAP_FIELDS) stats[field] = new Map(stats[field] as [string, unknown][]);
     return { source: header.source, files, count: n, ts, fileIndex, line, typeId, actorId, types: header.types, order, sortKey, stats: stats as SessionStats };
   } catch {
-    return null;
+    return corrupt();
   }
 }
 

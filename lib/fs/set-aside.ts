@@ -1,5 +1,6 @@
 /** Derived files (under `.casefile/`) that cannot be used are set aside, renamed with a timestamp, and said so: never deleted unseen, never a failure. */
 import { renameSync, rmSync } from "node:fs";
+import fs from "node:fs/promises";
 
 import type { Logger } from "@/lib/context";
 
@@ -37,9 +38,40 @@ export function setAsideDerived(file: string, reason: string, why: string, log: 
     } catch {
       // Absent (the usual case), else removed: a stale WAL left under the old name would be
       // replayed into the new file made there.
-      rmSync(`${file}${suffix}`, { force: true });
+      try {
+        rmSync(`${file}${suffix}`, { force: true });
+      } catch {
+        // NOTE: the folder let the file move, so this is not expected; the file is set aside all the same.
+      }
     }
   }
   log.warn(`[casefile] ${file} ${why}; set aside as ${aside} and rebuilt from the transcripts`);
   return aside;
 }
+
+/**
+ * Reads a derived JSON file (a cache its reader checks): the parsed value, or null when it is
+ * missing or cannot be read (the caller builds it anew). One that is not valid JSON, or fails
+ * `valid` (cut short, overwritten, of the wrong shape), is set aside with a warning through `log`
+ * ({@link setAsideDerived}) and reads as null. Never throws.
+ */
+export async function readDerivedJson(file: string, log: Logger | undefined, valid: (value: unknown) => boolean = () => true): Promise<unknown> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch {
+    return null;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (value !== undefined && valid(value)) return value;
+  if (log) setAsideDerived(file, "corrupt", "is not valid (corrupt or truncated)", log);
+  return null;
+}
+
+/** Whether `value` is a JSON object (not null, not an array): the shape of every derived JSON file but the compact blocks. */
+export const isJsonRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -4,7 +4,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { listDir } from "@/lib/fs/list-dir";
+import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { readDerivedJson } from "@/lib/fs/set-aside";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
@@ -36,8 +38,9 @@ export class CompactStore {
    * @param filePath absolute path of the session (or subagent) file.
    * @param index the file's current line index (its size and mtime version the blocks).
    * @param source the index row's source (`claude-code`, `codex`, …): records depend on it.
+   * @param log where a corrupt block set aside is said (issue 35); none: it is only rebuilt.
    */
-  constructor(indexDir: string, filePath: string, index: LineIndex, source: string) {
+  constructor(indexDir: string, filePath: string, index: LineIndex, source: string, private readonly log?: Logger) {
     this.dir = path.join(indexDir, `${createHash("sha256").update(filePath).digest("hex")}.compact`);
     this.prefix = `${COMPACT_STORE_VERSION}-${index.size}-${index.mtimeMs}-${source.replace(/[^\w-]/g, "_")}-`;
   }
@@ -52,14 +55,9 @@ export class CompactStore {
     return { start: block * COMPACT_BLOCK_LINES + 1, end: Math.min(lineCount, (block + 1) * COMPACT_BLOCK_LINES) };
   }
 
-  /** The persisted records of `block`, or null when missing or unreadable (never throws). */
+  /** The persisted records of `block`, or null when missing or unreadable (never throws); a corrupt block is set aside ({@link readDerivedJson}). */
   async read(block: number): Promise<CompactRecord[] | null> {
-    try {
-      const value: unknown = JSON.parse(await fs.readFile(this.file(block), "utf8"));
-      return Array.isArray(value) ? (value as CompactRecord[]) : null;
-    } catch {
-      return null;
-    }
+    return (await readDerivedJson(this.file(block), this.log, Array.isArray)) as CompactRecord[] | null;
   }
 
   /** Persists the records of `block` (atomic, best effort) and drops blocks of older file versions. */

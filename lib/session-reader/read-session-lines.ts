@@ -1,6 +1,6 @@
 /** `read_session_lines` (seed 000): physical lines of an indexed session, compact or full. */
 import { sharedBuilds } from "@/lib/cache/stamped-cache";
-import type { CoreContext } from "@/lib/context";
+import type { CoreContext, Logger } from "@/lib/context";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
@@ -40,7 +40,7 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
   if (rangeError) return invalid(rangeError);
   const records =
     mode === "compact"
-      ? await readCompactRecords(filePath, index, start_line, end_line, row.source, workspaceIndexDir(ctx))
+      ? await readCompactRecords(filePath, index, start_line, end_line, row.source, workspaceIndexDir(ctx), ctx.log)
       : (await readLineRange(filePath, index, start_line, end_line)).map((l): FullRecord => toFullRecord(l.line, l.text));
   // The records are a pure function of the input and these bytes (the range with the lines around
   // it, which compact mode reads as context): the audit ledger may keep this reference (issue 26).
@@ -57,11 +57,12 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
  * read of its lines and persisted, so later windows (in any process) never re-read or re-parse
  * those lines. Without a store, misses are built from one read of the missing span. Either way
  * a span's neighbouring lines (one before, one after) are read as context so a Codex echo on its
- * edge is still marked (contract §4.3 step 1); records are identical on every path.
+ * edge is still marked (contract §4.3 step 1); records are identical on every path. A corrupt
+ * stored block is set aside with a warning through `log` (issue 35) and built again.
  */
-export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null): Promise<CompactRecord[]> {
+export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null, log?: Logger): Promise<CompactRecord[]> {
   const version = `${filePath}\u0000${index.size}\u0000${index.mtimeMs}\u0000${source}`;
-  const store = storeDir === null ? null : new CompactStore(storeDir, filePath, index, source);
+  const store = storeDir === null ? null : new CompactStore(storeDir, filePath, index, source, log);
   const out: CompactRecord[] = [];
   let line = start;
   while (line <= end) {

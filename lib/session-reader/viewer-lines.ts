@@ -31,7 +31,7 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const calls: ToolCallNames = new Map();
   const records =
     query.mode === "compact"
-      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx))).map((record, i): ViewerCompactRecord => {
+      ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx), ctx.log)).map((record, i): ViewerCompactRecord => {
           const text = lines[i]?.line === record.line ? lines[i]!.text : "";
           return { ...record, view: { ...compactViewerExtras(text, source, record), ...lineView(text, source, record, calls) } };
         })

@@ -1,10 +1,11 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import fs from "node:fs/promises";
 
 import { processWide } from "@/lib/cache/process-wide";
+import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { isJsonRecord, readDerivedJson, setAsideDerived } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore, type UsageTally } from "@/lib/usage/session-usage";
 import { sessionFiles, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -18,13 +19,13 @@ import { pricingOverrideFile } from "@/lib/workspace/sources";
  * key>.session.json`, so a restarted server does not read a gigabyte transcript again for it.
  * @throws the fs error when a transcript cannot be read; AppError parse_error for a bad override file.
  */
-export async function readSessionUsage(ctx: { workspaceRoot: string }, session: ResolvedSession): Promise<SessionUsage> {
+export async function readSessionUsage(ctx: { workspaceRoot: string; log?: Logger }, session: ResolvedSession): Promise<SessionUsage> {
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;
   // The main transcript and its subagents (persisted tool results carry no usage).
   const listed = await sessionFiles(session, { toolResults: false });
   const files: UsageFile[] = listed.flatMap((f) => (f.kind === "tool_result" ? [] : [{ kind: f.kind, path: f.path }]));
   const bytes = listed.reduce((n, f) => n + f.size_bytes, 0);
-  const store = bytes >= STORED_MIN_BYTES ? usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`)) : undefined;
+  const store = bytes >= STORED_MIN_BYTES ? usageStore(derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(key).digest("hex")}.session.json`), ctx.log) : undefined;
   return readUsage(key, session.row.source, files, pricingOverrideFile(ctx.workspaceRoot), store);
 }
 
@@ -35,16 +36,16 @@ export async function readSessionUsage(ctx: { workspaceRoot: string }, session: 
  */
 const STORED_MIN_BYTES = 4 << 20;
 
-/** A {@link UsageStore} in one JSON file `{stamp, usage}` (a cache its reader checks: no fsync). */
-function usageStore(file: string): UsageStore {
+/** A {@link UsageStore} in one JSON file `{stamp, usage}` (a cache its reader checks: no fsync); a corrupt one is set aside with a warning through `log` (issue 35). */
+function usageStore(file: string, log?: Logger): UsageStore {
   return {
     async load(stamp) {
-      const text = await fs.readFile(file, "utf8").catch(() => null);
-      if (text === null) return null;
+      const stored = (await readDerivedJson(file, log, isJsonRecord)) as { stamp?: unknown; usage?: unknown } | null;
+      if (stored?.stamp !== stamp) return null;
       try {
-        const stored = JSON.parse(text) as { stamp?: unknown; usage?: unknown };
-        return stored.stamp === stamp ? usageFromJson(stored.usage) : null;
+        return usageFromJson(stored.usage);
       } catch {
+        if (log) setAsideDerived(file, "corrupt", "holds no valid usage (corrupt)", log);
         return null;
       }
     },

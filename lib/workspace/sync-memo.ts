@@ -3,7 +3,9 @@ import { statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import type { PlanMemo } from "@/lib/workspace/prepare-plan";
 
@@ -46,26 +48,30 @@ export class SyncMemo implements PlanMemo {
     private readonly root: string,
     private readonly window: string,
     private readonly prior: Map<string, Entry>,
+    private readonly log?: Logger,
   ) {}
 
-  /** Loads the memo of `workspaceRoot` for `window` (a key such as `all` or `2026-05-12 UTC`); a missing, unreadable or other-window memo starts empty. */
-  static async load(workspaceRoot: string, window: string): Promise<SyncMemo> {
+  /**
+   * Loads the memo of `workspaceRoot` for `window` (a key such as `all` or `2026-05-12 UTC`); a
+   * missing, unreadable or other-window memo starts empty, and a corrupt one is set aside with a
+   * warning through `log` (issue 35).
+   */
+  static async load(workspaceRoot: string, window: string, log?: Logger): Promise<SyncMemo> {
     let prior = new Map<string, Entry>();
     let lastDemo = false;
     let fingerprint: string | null = null;
     let summary: unknown = null;
-    try {
-      const file = JSON.parse(await fs.readFile(memoFile(workspaceRoot), "utf8")) as MemoFile;
+    // No memo yet: everything is read once.
+    const file = (await readDerivedJson(memoFile(workspaceRoot), log, (v) => isJsonRecord(v) && (v.version !== VERSION || isJsonRecord(v.entries)))) as MemoFile | null;
+    if (file) {
       lastDemo = file.demo === true;
       if (file.version === VERSION && file.window === window) {
         prior = new Map(Object.entries(file.entries));
         fingerprint = file.fingerprint ?? null;
         summary = file.summary ?? null;
       }
-    } catch {
-      /* no memo yet: everything is read once */
     }
-    const memo = new SyncMemo(workspaceRoot, window, prior);
+    const memo = new SyncMemo(workspaceRoot, window, prior, log);
     memo.lastDemo = lastDemo;
     memo.fingerprint = fingerprint;
     memo.summary = summary;
@@ -104,11 +110,19 @@ export class SyncMemo implements PlanMemo {
     return this.next.size === 0 && this.read.size === 0;
   }
 
-  /** Writes what this run saw (atomically); files not seen this run are forgotten. */
+  /**
+   * Writes what this run saw (atomically); files not seen this run are forgotten. A memo that
+   * cannot be written (a read-only `.casefile/`) costs the next sync its reads, not this one: it
+   * is warned about through the load's `log`, never thrown (issue 35).
+   */
   async save(): Promise<void> {
     const entries = this.untouched ? this.prior : this.next;
     const file: MemoFile = { version: VERSION, window: this.window, demo: this.demo, fingerprint: this.fingerprint ?? undefined, summary: this.summary ?? undefined, entries: Object.fromEntries(entries) };
-    await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
-    await writeFileAtomic(memoFile(this.root), JSON.stringify(file));
+    try {
+      await fs.mkdir(path.dirname(memoFile(this.root)), { recursive: true });
+      await writeFileAtomic(memoFile(this.root), JSON.stringify(file));
+    } catch (error) {
+      this.log?.warn(`[casefile] the sync memo ${memoFile(this.root)} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}): the next sync reads every source file again`);
+    }
   }
 }

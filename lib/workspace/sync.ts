@@ -45,12 +45,12 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     const sources = await readSources(root);
     if (!sources) throw new AppError("not_found", "the workspace records no sources", { hint: "add one with casefile sources add --claude PATH (or --codex PATH)" });
     let day = options.force ? null : await recordedDay(root);
-    let memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all");
+    let memo = await SyncMemo.load(root, day ? `${day.date} ${day.timezone}` : "all", ctx.log);
     // Real sources after a demo sync: rebuild, so demo projects are never mixed into a real workspace.
     const force = options.force === true || (memo.lastDemo && !sources.demo);
     if (force && !options.force) {
       day = null;
-      memo = await SyncMemo.load(root, "all");
+      memo = await SyncMemo.load(root, "all", ctx.log);
     }
     memo.demo = sources.demo;
     // Fast path: no source file and no workspace index moved since the last sync (stats only).

@@ -3,8 +3,9 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
-import type { CoreContext } from "@/lib/context";
+import type { CoreContext, Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { usageOfLines } from "@/lib/usage/session-usage";
 import type { TurnUsage } from "@/lib/workspace/schema";
@@ -34,7 +35,7 @@ export async function getTurnUsage(ctx: CoreContext, session: ResolvedSession): 
   const hit = memory.get(session.filePath, stamp);
   if (hit) return hit;
   const cacheFile = usageCacheFile(ctx, session.filePath);
-  const persisted = await readCache(cacheFile, stamp);
+  const persisted = await readCache(cacheFile, stamp, ctx.log);
   const rows = persisted ?? (await computeUsage(ctx, session));
   // A cache its reader checks (stamp, JSON): no fsync.
   if (!persisted) await writeFileAtomic(cacheFile, JSON.stringify({ stamp, rows }), { durable: false }).catch(() => undefined);
@@ -80,11 +81,8 @@ async function computeUsage(ctx: CoreContext, session: ResolvedSession): Promise
   });
 }
 
-async function readCache(file: string, stamp: string): Promise<TurnUsage[] | null> {
-  try {
-    const value = JSON.parse(await fs.readFile(file, "utf8")) as { stamp?: string; rows?: TurnUsage[] };
-    return value.stamp === stamp && Array.isArray(value.rows) ? value.rows : null;
-  } catch {
-    return null;
-  }
+/** The cached rows when stored for `stamp`; a corrupt cache file is set aside with a warning through `log` (issue 35). */
+async function readCache(file: string, stamp: string, log: Logger): Promise<TurnUsage[] | null> {
+  const value = (await readDerivedJson(file, log, (v) => isJsonRecord(v) && Array.isArray(v.rows))) as { stamp?: string; rows: TurnUsage[] } | null;
+  return value?.stamp === stamp ? value.rows : null;
 }
