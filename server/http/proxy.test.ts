@@ -112,6 +112,14 @@ describe("security headers (issue 35, item 5)", () => {
     expect((await page("/api/overview")).headers.get("content-security-policy")).toBeNull();
   });
 
+  it("the browser never probes eval, which the policy refuses: instrumentation-client makes zod jitless before the pages hydrate", async () => {
+    const { config } = await import("zod/v4/core");
+    expect(config().jitless).toBeFalsy();
+    await import("@/instrumentation-client");
+    // zod's eval probe (util.allowsEval) returns false without probing under jitless.
+    expect(config().jitless).toBe(true);
+  });
+
   it("next.config.mjs gives every path (pages, /api/*, /_next/static) the headers and the strict policy of lib/security", async () => {
     const config = (await import(pathToFileURL(path.resolve("next.config.mjs")).href)) as { default: { headers: () => Promise<{ source: string; headers: { key: string; value: string }[] }[]> } };
     const rules = await config.default.headers();
