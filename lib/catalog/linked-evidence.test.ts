@@ -10,10 +10,12 @@ import { closeCatalog } from "@/lib/catalog/catalog";
 import { listProjectsTool, listSessionsTool } from "@/lib/catalog/tools";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { evidenceCardPath, evidenceDir, projectDir, projectJsonPath, sessionsIndexPath } from "@/lib/fs/workspace-layout";
+import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { getWorkspaceOverview } from "@/lib/overview/workspace-overview";
+import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { makeTempDir } from "@/lib/testing/shared";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
-import { listProjects } from "@/lib/workspace/projects";
+import { getProject, listProjects } from "@/lib/workspace/projects";
 
 /** Every path the code under test opened, listed or read (node:fs, sync and promises), to prove what was not read. */
 const touched = vi.hoisted(() => [] as string[]);
@@ -91,8 +93,14 @@ describe("a project whose evidence folder links outside the workspace (issue 35,
     expect(viewB).toMatchObject({ turns_with_chain: 1 });
     expect(viewB.problem).toBeUndefined();
 
-    // The file-based summary (get_project's) says the same.
+    // The file-based summaries (list_projects' oracle, get_project's) say the same.
     expect((await listProjects(ctx)).find((p) => p.project_key === TEST_PROJECT_KEY)!.problem).toBe(rowA.problem);
+    expect((await getProject(ctx, TEST_PROJECT_KEY)).problem).toBe(rowA.problem);
+    // A's own evidence and synthesis pages refuse with the reason; B's answer as ever.
+    await expect(evidenceCoverage(ctx, TEST_PROJECT_KEY)).rejects.toMatchObject({ code: "invalid_input", message: expect.stringMatching(/evidence is a link leading outside the project/) });
+    await expect(getSynthesisState(ctx, TEST_PROJECT_KEY)).rejects.toMatchObject({ code: "invalid_input" });
+    expect(await evidenceCoverage(ctx, OTHER_KEY)).toMatchObject({ turns_with_chain: 1 });
+    expect(await getSynthesisState(ctx, OTHER_KEY)).toMatchObject({ project_key: OTHER_KEY });
     // The recorder sees reads (B's evidence folder was listed), and none went through A's link.
     expect(touched).toContain(evidenceDir(b));
     expect(readThroughLink(a, outside)).toEqual([]);

@@ -5,7 +5,9 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { isJsonObject } from "@/lib/evidence/card-file";
-import { evidenceCardPath, synthesisPath } from "@/lib/fs/workspace-layout";
+import { AppError } from "@/lib/errors";
+import { linksOutside } from "@/lib/fs/paths";
+import { EVIDENCE_DIR, evidenceCardPath, projectRelPath, synthesisPath } from "@/lib/fs/workspace-layout";
 import { loadCommittedChains, turnId } from "@/lib/synthesis/cards";
 import { envelopeObject, nextWorkItemRef, readEnvelopeFile, storedCoveredTurns, storedWorkItems, uncoveredTurns } from "@/lib/synthesis/envelope-file";
 import { inspectSynthesis } from "@/lib/synthesis/inspect-synthesis";
@@ -38,10 +40,16 @@ const cache = stampedCache<SynthesisState>("synthesis:state", SYNTHESIS_STATE_ME
  * verdict (`complete`, `sound`, `errors` verbatim; an unreadable card adds its message first).
  * Cheap to poll: the result is cached per project and reused until the workspace, the envelope
  * or any of its cards changes (inode, mtime and size of each file). Treat it as read-only.
- * @throws AppError not_found (unknown project) | parse_error (malformed workspace)
+ * @throws AppError not_found (unknown project) | parse_error (malformed workspace) | invalid_input
+ * (the project's evidence folder is a link leading outside it)
  */
 export async function getSynthesisState(ctx: CoreContext, projectKey: string): Promise<SynthesisState> {
   const target = await getSynthesisTarget(ctx, projectKey);
+  // Cards behind a link out of the project are not even stat'ed (issue 35): the project's row says why.
+  if (linksOutside(target.project.dir, EVIDENCE_DIR)) {
+    const where = projectRelPath(projectKey, EVIDENCE_DIR);
+    throw new AppError("invalid_input", `${where} is a link leading outside the project; its evidence is not read`, { path: where, hint: "make it a folder inside the project" });
+  }
   const key = `${ctx.workspaceRoot}\u0000${projectKey}`;
   const stamp = await stampOf(target);
   const hit = cache.get(key, stamp);
