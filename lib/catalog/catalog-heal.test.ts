@@ -1,13 +1,16 @@
 /** Issue 35, item 4: derived data under `.casefile/` that is corrupt, truncated or unwritable is set aside and rebuilt, never a failure. */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 
 import { catalogDb, closeCatalog, withCatalog } from "@/lib/catalog/catalog";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { listProjectsTool, listSessionsTool, searchSessionsTool } from "@/lib/catalog/tools";
 import { createCoreContext, type CoreContext } from "@/lib/context";
@@ -107,6 +110,18 @@ describe("a broken catalog heals itself (issue 35, item 4)", () => {
     closeCatalog(ctx);
   });
 
+  it("a folder where the catalog file should be: it is set aside, and every tool answers as before", async () => {
+    const { root, ctx, warnings, before } = await setup();
+    const file = catalogPath(root);
+    await fs.rm(file);
+    await fs.mkdir(file);
+    expect(await answers(ctx)).toEqual(before);
+    const aside = await setAside(file);
+    expect(aside).toHaveLength(1);
+    expect(warnings.some((w) => w.includes(aside[0]!))).toBe(true);
+    closeCatalog(ctx);
+  });
+
   it("corruption met while the catalog is open (at a later query, not at open) is healed in the same call", async () => {
     const { root, ctx, warnings, before } = await setup();
     const file = catalogPath(root);
@@ -179,6 +194,34 @@ describe("a broken catalog heals itself (issue 35, item 4)", () => {
     } finally {
       closeCatalog(ctx);
       await undo();
+    }
+  });
+
+  it("no catalog file can be written anywhere (.casefile and the temp fallback read-only): one in memory serves, filled on this thread, and every tool answers as before", async ({ skip }) => {
+    const { root, ctx, warnings, before } = await setup();
+    const temp = path.join(os.tmpdir(), `casefile-catalog-${createHash("sha256").update(ctx.workspaceRoot).digest("hex").slice(0, 16)}`);
+    await fs.mkdir(temp, { recursive: true });
+    const undoTemp = await makeReadOnly(temp);
+    const undoDir = undoTemp ? await makeReadOnly(path.join(root, CASEFILE_DIR)) : null;
+    if (!undoTemp || !undoDir) {
+      await undoTemp?.();
+      return skip("no way to make a folder read-only here");
+    }
+    try {
+      expect(await answers(ctx)).toEqual(before);
+      expect(warnings.some((w) => w.includes(catalogPath(root)))).toBe(true);
+      expect(warnings.some((w) => /in memory/.test(w))).toBe(true);
+      // A long-running process's search: its background fill fills this process's catalog, not a worker's own.
+      closeCatalog(ctx);
+      const server = createCoreContext(root);
+      const early = await searchSessionsTool.run(server, SEARCH);
+      expect(early.status).toBe("indexing");
+      await requestFullTextFill(root);
+      expect(await searchSessionsTool.run(server, SEARCH)).toEqual(before.search);
+    } finally {
+      closeCatalog(ctx);
+      await undoDir();
+      await undoTemp();
     }
   });
 

@@ -208,7 +208,7 @@ function faultText(fault: CatalogFault, error: unknown): string {
  */
 function openCatalog(ctx: CoreContext): Handle {
   const state = stateOf(ctx);
-  let corruptSeen = false;
+  let rechecked = false;
   let healedAt: CatalogPlace | null = null;
   for (let tries = 1; ; tries += 1) {
     const file = placeFile(ctx.workspaceRoot, state.place);
@@ -219,9 +219,9 @@ function openCatalog(ctx: CoreContext): Handle {
     } catch (error) {
       const fault = catalogFault(error);
       if (fault === null || fault === "moved" || file === null || tries >= OPEN_TRIES) throw error;
-      const sure = fault === "corrupt" ? (corruptSeen ? "corrupt" : null) : error instanceof PlaceError ? error.fault : writeFault(file);
-      corruptSeen ||= fault === "corrupt";
+      const sure = confirmedFault(file, fault, error, rechecked);
       if (sure === null) {
+        rechecked = true;
         pause(FAULT_RECHECK_MS);
         continue;
       }
@@ -243,6 +243,21 @@ const FAULT_RECHECK_MS = 50;
 /** Blocks this thread for `ms` (an open is synchronous; only a suspected fault waits). */
 function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * A fault of the catalog at `file` once it is sure, else null (look again a moment later, on a new
+ * connection): what cannot be written as `access(2)` says (at once); corruption, or an SQLite
+ * refusal that `access(2)` does not explain (a folder where the file should be), once `rechecked`.
+ */
+function confirmedFault(file: string, fault: CatalogFault, error: unknown, rechecked: boolean): CatalogFault | null {
+  if (error instanceof PlaceError) return error.fault;
+  if (fault !== "corrupt") {
+    const denied = writeFault(file);
+    if (denied !== null) return denied;
+  }
+  if (!rechecked) return null;
+  return fault === "corrupt" ? "corrupt" : existsSync(file) ? "readonly" : "place";
 }
 
 /** What `access(2)` says cannot be written of a catalog: its folder (`place`), the file (`readonly`), or nothing (null). */
@@ -340,7 +355,7 @@ function checkWritable(file: string): void {
  * @throws whatever `fn` throws that is not a catalog fault, or a fault that persists.
  */
 export async function withCatalog<T>(ctx: CoreContext, fn: () => T | Promise<T>): Promise<T> {
-  let suspected = false;
+  let rechecked = false;
   for (let attempt = 1; ; attempt += 1) {
     const generation = stateOf(ctx).generation;
     try {
@@ -352,12 +367,14 @@ export async function withCatalog<T>(ctx: CoreContext, fn: () => T | Promise<T>)
       if (stateOf(ctx).generation !== generation && (fault !== null || isClosedConnection(error))) continue;
       if (fault === null) throw error;
       const open = handles.get(ctx.workspaceRoot);
-      const sure = fault === "moved" || open === undefined || open.file === null ? null : fault === "corrupt" ? (suspected ? "corrupt" : null) : writeFault(open.file);
+      const sure = fault === "moved" || open === undefined || open.file === null ? null : confirmedFault(open.file, fault, error, rechecked);
       if (sure === null) {
-        // Moved, or not confirmed yet: a new connection, a moment later.
+        // Moved, or not sure yet: a new connection, a moment later.
         dropHandle(ctx);
-        suspected = fault === "corrupt";
-        if (fault !== "moved") await new Promise((resolve) => setTimeout(resolve, FAULT_RECHECK_MS));
+        if (fault !== "moved") {
+          rechecked = true;
+          await new Promise((resolve) => setTimeout(resolve, FAULT_RECHECK_MS));
+        }
         continue;
       }
       recoverCatalog(ctx, sure, error);
@@ -416,6 +433,11 @@ function createSchema(db: Database.Database): void {
  * ~30% less CPU for the same query times (bench/many-sessions.bench.ts; docs/catalog.md).
  */
 const FTS_CONFIG = `INSERT INTO lines_fts (lines_fts, rank) VALUES ('hashsize', ${16 << 20}); INSERT INTO lines_fts (lines_fts, rank) VALUES ('automerge', 8);`;
+
+/** Whether this process's catalog of the workspace is in memory (issue 35: no file could be written), so no other thread can fill it. */
+export function catalogInMemory(workspaceRoot: string): boolean {
+  return handles.get(workspaceRoot)?.place === "memory";
+}
 
 /** Closes the process's handle on this workspace's catalog (tests that delete the file; shutdown); the next open tries the workspace's own file first again. */
 export function closeCatalog(ctx: CoreContext): void {

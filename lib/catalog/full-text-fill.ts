@@ -1,5 +1,5 @@
 /** The full-text index's fill on a worker thread: a long-running process indexes new lines off its main thread. */
-import { fillFullText, type FullTextFillResult } from "@/lib/catalog/catalog";
+import { catalogInMemory, fillFullText, type FullTextFillResult } from "@/lib/catalog/catalog";
 import { processWide } from "@/lib/cache/process-wide";
 import { createCoreContext } from "@/lib/context";
 import { RangePool } from "@/lib/jsonl/range-pool";
@@ -27,8 +27,8 @@ const running = processWide("catalog:full-text-fill", () => new Map<string, Runn
  * thread (low CPU priority, its own heap and SQLite connection, ended when the fill ends), so the
  * process's main thread keeps answering pages. One fill runs at a time per workspace: a request
  * during one is answered by it plus one more pass once it ends (it finds what the first could not
- * see). Resolves with the sessions and lines indexed in all; a worker that cannot start leaves the
- * fill to this thread.
+ * see). Resolves with the sessions and lines indexed in all; a worker that cannot start, or a
+ * catalog in memory (issue 35), leaves the fill to this thread.
  * @throws whatever the fill throws (the message of the worker's error).
  */
 export function requestFullTextFill(workspaceRoot: string): Promise<FullTextFillResult> {
@@ -43,7 +43,8 @@ export function requestFullTextFill(workspaceRoot: string): Promise<FullTextFill
     try {
       do {
         entry.again = false;
-        const done = await inBackground(() => fillOnWorker(workspaceRoot));
+        // A catalog in memory is this thread's alone: a worker would fill a catalog of its own.
+        const done = catalogInMemory(workspaceRoot) ? await fillFullText(createCoreContext(workspaceRoot)) : await inBackground(() => fillOnWorker(workspaceRoot));
         total.sessions_indexed += done.sessions_indexed;
         total.lines_indexed += done.lines_indexed;
       } while (entry.again);
