@@ -24,7 +24,7 @@ import { withFileLock } from "@/lib/fs/file-lock";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { linksOutside, resolveInside } from "@/lib/fs/paths";
 import { setAsideDerived } from "@/lib/fs/set-aside";
-import { catalogPath, EVIDENCE_DIR, SESSIONS_DIR, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
+import { catalogPath, entryStamp, EVIDENCE_DIR, PROJECT_JSON, SESSIONS_DIR, SESSIONS_INDEX, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import { loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
@@ -716,19 +716,13 @@ function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }):
   return ws.projects.every((p) => known.has(p.projectKey));
 }
 
+// An entry linked out of the project is not stat'ed through the link (issue 35): its row says so instead.
 function projectIndexStamp(project: LoadedProject): string {
-  return [stampOf(path.join(project.dir, "sessions.index.jsonl")), stampOf(path.join(project.dir, "project.json")), project.projectLabel].join("|");
+  return [entryStamp(project.dir, SESSIONS_INDEX), entryStamp(project.dir, PROJECT_JSON), project.projectLabel].join("|");
 }
 
 function coverageStamp(project: LoadedProject, indexStamp: string): string {
-  // An entry linked out of the project is not stat'ed through the link (issue 35): its row says so instead.
-  const part = (name: string) => (linksOutside(project.dir, name) ? "outside" : stampOf(path.join(project.dir, name)));
-  return [indexStamp, part(EVIDENCE_DIR), part(SYNTHESIS_FILE), linksOutside(project.dir, SESSIONS_DIR) ? "outside" : "-"].join("|");
-}
-
-function stampOf(file: string): string {
-  const st = statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
+  return [indexStamp, entryStamp(project.dir, EVIDENCE_DIR), entryStamp(project.dir, SYNTHESIS_FILE), linksOutside(project.dir, SESSIONS_DIR) ? "outside" : "-"].join("|");
 }
 
 function dropProject(db: Database.Database, projectKey: string): void {

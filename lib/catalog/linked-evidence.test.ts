@@ -105,4 +105,21 @@ describe("a project whose evidence folder links outside the workspace (issue 35,
     expect(touched).toContain(evidenceDir(b));
     expect(readThroughLink(a, outside)).toEqual([]);
   });
+
+  it("a project whose project.json and index link outside: listed without them (no sessions, label from its key), its row says why, and neither is read", async () => {
+    const { ctx, a, outside } = await setup();
+    await fs.rm(evidenceDir(a));
+    for (const file of [projectJsonPath(a), sessionsIndexPath(a)]) {
+      await fs.rename(file, path.join(outside, path.basename(file)));
+      await fs.symlink(path.join(outside, path.basename(file)), file);
+    }
+    touched.length = 0;
+    const listed = await listProjectsTool.run(ctx, {});
+    const rowA = listed.projects.find((p) => p.project_key === TEST_PROJECT_KEY)!;
+    expect(rowA).toMatchObject({ project_label: "Demo", session_count: 0 });
+    expect(rowA.problem).toMatch(/project\.json, projects\/[^ ]+\/sessions\.index\.jsonl are links leading outside the project/);
+    expect(listed.projects.find((p) => p.project_key === OTHER_KEY)).toMatchObject({ session_count: 1 });
+    expect(listed.projects.find((p) => p.project_key === OTHER_KEY)!.problem).toBeUndefined();
+    expect(touched.filter((p) => p === projectJsonPath(a) || p === sessionsIndexPath(a) || p.startsWith(outside + path.sep))).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 /** Every path under a Casefile workspace, and the one change stamp of its indexed content: no other module builds these paths. */
-import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 
 import { listDirSync } from "@/lib/fs/list-dir";
@@ -44,10 +44,14 @@ export const metadataPath = (root: string): string => path.join(root, METADATA_F
 export const projectsDir = (root: string): string => path.join(root, PROJECTS_DIR);
 /** `<root>/projects/<project_key>`. */
 export const projectDir = (root: string, projectKey: string): string => path.join(root, PROJECTS_DIR, projectKey);
+/** A project's identity file (contract §1.3). */
+export const PROJECT_JSON = "project.json";
+/** A project's index of sessions (contract §1.4). */
+export const SESSIONS_INDEX = "sessions.index.jsonl";
 /** `<project>/project.json`. */
-export const projectJsonPath = (projectDirPath: string): string => path.join(projectDirPath, "project.json");
+export const projectJsonPath = (projectDirPath: string): string => path.join(projectDirPath, PROJECT_JSON);
 /** `<project>/sessions.index.jsonl`. */
-export const sessionsIndexPath = (projectDirPath: string): string => path.join(projectDirPath, "sessions.index.jsonl");
+export const sessionsIndexPath = (projectDirPath: string): string => path.join(projectDirPath, SESSIONS_INDEX);
 /** A project's folder of transcript copies. */
 export const SESSIONS_DIR = "sessions";
 /** `<project>/sessions`: transcript copies and their side folders. */
@@ -111,18 +115,29 @@ export function workspaceStamp(root: string, scope: StampScope = "index"): strin
   const parts: string[] = [statPart(metadataPath(root))];
   for (const name of listDirSync(projectsDir(root))) {
     const dir = projectDir(root, name);
-    parts.push(name, statPart(projectJsonPath(dir)), statPart(sessionsIndexPath(dir)));
+    // An entry linked out of the project is neither stat'ed nor listed through the link (issue 35).
+    parts.push(name, entryStamp(dir, PROJECT_JSON), entryStamp(dir, SESSIONS_INDEX));
     if (scope === "index") continue;
-    // An evidence folder or envelope linked out of the project is neither listed nor stat'ed through the link (issue 35).
-    const outside = (name: string) => linksOutside(dir, name);
-    parts.push(outside(SYNTHESIS_FILE) ? "outside" : statPart(synthesisPath(dir)));
-    const evidenceOutside = outside(EVIDENCE_DIR);
-    if (scope === "folders") parts.push(evidenceOutside ? "outside" : statPart(evidenceDir(dir)));
-    if (scope === "content" && !evidenceOutside) {
+    parts.push(entryStamp(dir, SYNTHESIS_FILE));
+    if (scope === "folders") parts.push(entryStamp(dir, EVIDENCE_DIR));
+    if (scope === "content" && !linksOutside(dir, EVIDENCE_DIR)) {
       for (const card of listDirSync(evidenceDir(dir)).filter((n) => n.endsWith(".json"))) parts.push(card, statPart(path.join(evidenceDir(dir), card)));
     }
   }
   return parts.join("|");
+}
+
+/**
+ * The change stamp (inode, size, mtime; `-` when absent) of the entry `name` of folder `dir`, from
+ * one `lstat`: a link is followed only when it stays inside `dir`, else the stamp reads `outside`
+ * (issue 35: nothing outside a project is stat'ed through a link).
+ */
+export function entryStamp(dir: string, name: string): string {
+  const file = path.join(dir, name);
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return "-";
+  if (st.isSymbolicLink()) return linksOutside(dir, name) ? "outside" : statPart(file);
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
 function statPart(file: string): string {

@@ -6,7 +6,8 @@ import type { CoreContext } from "@/lib/context";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { AppError } from "@/lib/errors";
 import { listDir } from "@/lib/fs/list-dir";
-import { METADATA_FILE, metadataPath, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
+import { linksOutside } from "@/lib/fs/paths";
+import { METADATA_FILE, metadataPath, PROJECT_JSON, projectDir, projectJsonPath, projectsDir, PROJECTS_DIR, SESSIONS_INDEX, sessionsDir, sessionsIndexPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import { forEachTextRecord } from "@/lib/jsonl/text-lines";
 import type { IndexRow } from "@/lib/workspace/schema";
 
@@ -119,11 +120,11 @@ async function readProject(root: string, dirName: string): Promise<LoadedProject
   const dir = projectDir(root, dirName);
   const rel = `${PROJECTS_DIR}/${dirName}`;
   const projectPath = `${rel}/project.json`;
-  const index = () => readIndex(sessionsIndexPath(dir), `${rel}/${path.basename(sessionsIndexPath(dir))}`, sessionsDir(dir));
-  let raw: string;
-  try {
-    raw = await fs.readFile(projectJsonPath(dir), "utf8");
-  } catch {
+  // A file linked out of the project is not read (issue 35): the project reads as without it, and
+  // its row says why (lib/workspace/project-problem).
+  const index = () => (linksOutside(dir, SESSIONS_INDEX) ? Promise.resolve({ rows: [], brokenRows: [] }) : readIndex(sessionsIndexPath(dir), `${rel}/${SESSIONS_INDEX}`, sessionsDir(dir)));
+  const raw = linksOutside(dir, PROJECT_JSON) ? null : await fs.readFile(projectJsonPath(dir), "utf8").catch(() => null);
+  if (raw === null) {
     // NOTE: prompt-diary's own session-reader fixture ships without project.json; a reader
     // that refused it could not open what users have. The label comes from the key instead.
     return { projectKey: dirName, projectLabel: dirName.replace(/-[0-9a-f]{12}$/, ""), dir, ...(await index()) };
