@@ -20,7 +20,7 @@ export const listProjectsTool = defineTool({
   name: "list_projects",
   title: "List projects",
   description:
-    "List the workspace's projects, most recently active first: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, broken_rows (malformed index rows, with their errors), last_activity_at (ISO time of the latest session record) and total_tokens (null when unknown); registered Control Plane roots last. Read-only.",
+    "List the workspace's projects, most recently active first: project_key (the key every other tool takes), project_label, session_count, turn_count, the working directory (cwd) and git_branch recorded in the latest session, broken_rows (malformed index rows, with their errors), last_activity_at (ISO time of the latest session record), total_tokens (null when unknown) and, only when something is wrong with the project's folder (such as an evidence folder linked outside the project, which is then not read), problem saying what; registered Control Plane roots last. Read-only.",
   readOnly: true,
   input: z.object({}),
   inputHint: "list_projects takes no input: pass {}",
