@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Base utilities: may import each other, never anything above.
-  ["errors", "fs", "json", "columns", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields"],
+  ["errors", "fs", "json", "columns", "jsonl", "cache", "format", "security", "context", "config", "result", "tools/define-tool", "tools/contract-fields", "tools/input-fields", "tools/query-input"],
   ["sources"],
   // Token accounting and cost (issue 28): transcripts in, totals out; workspace, forensics and lists read it.
   ["usage"],
@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The derived SQLite catalog: reads every domain below it to fill its rows.
   ["catalog"],
   // session_overview and reconstruct_session are defined above the ledger, which passes its reader in.
-  ["overview", "demo", "tools/session-forensics"],
+  ["overview", "demo", "pipeline", "tools/session-forensics"],
   ["tools/registry"],
 ];
 

@@ -16,6 +16,11 @@ export type SourceWatcherOptions = {
   debounceMs?: number;
   /** How often `sources.json` is checked for edits (`casefile sources`), in ms. */
   sourcesPollMs?: number;
+  /**
+   * What a burst of changes runs: default an incremental {@link syncWorkspace} as background
+   * work; the server passes its workspace pipeline's run (sync, then the catalog and the rest).
+   */
+  sync?: () => Promise<SyncSummary>;
   /** Called after every sync that ran (tests and logs). */
   onSync?: (summary: SyncSummary) => void;
   /** Called when a sync fails; the watcher keeps running and retries on the next event. */
@@ -107,7 +112,9 @@ export class SourceWatcher {
   private async sync(): Promise<void> {
     try {
       // Background work: a page's passes take the worker slots first.
-      this.options.onSync?.(await inBackground(() => syncWorkspace(this.ctx)));
+      // Awaited apart: `onSync?.(await …)` would skip the sync itself when there is no onSync.
+      const summary = await (this.options.sync ? this.options.sync() : inBackground(() => syncWorkspace(this.ctx)));
+      this.options.onSync?.(summary);
     } catch (error) {
       this.options.onError?.(error);
       // A failed sync (the workspace locked by a long prepare, a file mid-write) is retried once

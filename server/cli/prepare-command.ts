@@ -4,16 +4,13 @@ import path from "node:path";
 
 import cliProgress from "cli-progress";
 
-import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
-import { refreshCatalog } from "@/lib/catalog/catalog";
-import { warmSessionPages } from "@/lib/catalog/warm";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
-import { CountedUsages } from "@/lib/workspace/session-usage";
 import { readSources } from "@/lib/workspace/sources";
-import { syncWorkspace, withWorkspaceLock } from "@/lib/workspace/sync";
+import { withWorkspaceLock } from "@/lib/workspace/sync";
+import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
@@ -88,22 +85,24 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   // sources and remembers what it read, so the next start or a running dashboard reads only
   // what changes. A day window is prompt-diary's one-off shape: prepared as before.
   // The usage the analysis counts of the sessions it copies is handed to the catalog's rows (no second read).
-  const counted = new CountedUsages();
-  const summary =
-    flags.date || flags.timezone
-      ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress, counted }))
-      : await syncWorkspace(ctx, { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force, onProgress, counted });
-  // The catalog's rows are written with the workspace (issue 25), incrementally; the full-text
-  // index is filled by the dashboard in the background (a one-shot search fills it first).
-  await refreshCatalog(ctx, { onProgress: (done, total, label) => onProgress(done, total, `catalog ${label}`), counted });
-  await warmSessionPages(ctx, RISK_WAIT_MAX_BYTES);
+  // The workspace pipeline (lib/pipeline): the sync, then the catalog's rows (issue 25),
+  // incrementally. The full-text index is filled by the dashboard in the background (a one-shot
+  // search fills it first), and so is the warm-up of big sessions (issue 36: never on the path
+  // to the first page).
+  const day = Boolean(flags.date || flags.timezone);
+  const pipeline = new WorkspacePipeline(ctx, { sync: !day, warm: "skip", retryMs: 0, onProgress });
+  const summary = day
+    ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
+    : null;
+  const run = await pipeline.request(day ? {} : { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force });
   bar?.stop();
   // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.
   const changed = !(flags.date || flags.timezone) && !keepRecorded && recorded ? sourcesChange(recorded, { claude: claudeRoots, codex: codexRoots }, flags.workspace) : null;
   if (changed) process.stderr.write(changed.message);
-  const data = { ...summary, ...(controlPlane ? { control_plane: controlPlane.projects } : {}), ...(changed ? { sources_changed: { before: changed.before, after: changed.after, undo: changed.undo } } : {}) };
+  const prepared = summary ?? run.sync!;
+  const data = { ...prepared, ...(controlPlane ? { control_plane: controlPlane.projects } : {}), ...(changed ? { sources_changed: { before: changed.before, after: changed.after, undo: changed.undo } } : {}) };
   const cpLines = (controlPlane?.projects ?? []).map((p) => `  ${p.project_key}  Control Plane root ${p.root}, ${p.ledgers} ledger(s), read in place\n`).join("");
-  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(summary) + cpLines);
+  process.stdout.write(flags.json ? `${JSON.stringify({ ok: true, data })}\n` : renderSummary(prepared) + cpLines);
   return 0;
 }
 

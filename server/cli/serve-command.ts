@@ -5,17 +5,17 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { closeCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { bundledEntry } from "@/lib/jsonl/workers";
 import { metadataPath } from "@/lib/fs/workspace-layout";
 import { callTool } from "@/lib/tools/registry";
-import { CountedUsages } from "@/lib/workspace/session-usage";
 import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
-import { syncWorkspace } from "@/lib/workspace/sync";
+import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
+import { consoleProgress } from "@/server/watch/console-progress";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -113,12 +113,11 @@ export async function syncOnStart(workspace: string): Promise<string> {
     await generateDemoCodexSources(demoCodexDir());
   }
   const ctx = createCoreContext(workspace, { log: stderrLogger });
-  // The usage the sync counts of the sessions it copies is handed to the catalog's rows (no second read).
-  const counted = new CountedUsages();
-  const summary = await syncWorkspace(ctx, { sources: decision.sources, force: decision.force, counted });
-  // The catalog's rows too, as `casefile prepare` writes them: the server's first pages read a
-  // catalog that knows every session (a heavy user's first start would otherwise wait on it). Stats only when nothing moved.
-  await refreshCatalog(ctx, { counted });
+  // The pipeline's sync and the catalog's rows, as `casefile prepare` writes them: the server's
+  // first pages read a catalog that knows every session (a heavy user's first start would
+  // otherwise wait on it). The warm-up is the server's, in the background. Stats only when nothing moved.
+  const pipeline = new WorkspacePipeline(ctx, { warm: "skip", retryMs: 0, onProgress: consoleProgress(process.stderr) });
+  const summary = (await pipeline.request({ sources: decision.sources, force: decision.force })).sync!;
   closeCatalog(ctx);
   // The demo shows a chain and a synthesis item too (written once; later starts find them there).
   if (decision.sources.demo) await seedDemoWork(ctx, callTool);

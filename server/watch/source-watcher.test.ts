@@ -8,8 +8,7 @@ import { createCoreContext, type CoreContext } from "@/lib/context";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
-import { syncWorkspace } from "@/lib/workspace/sync";
-import { followSyncs } from "@/server/watch/source-watcher";
+import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 
 const BIG = "9a7e0000-0000-4000-8000-0000000000b1";
 const SMALL = "9a7e0000-0000-4000-8000-0000000000a1";
@@ -37,10 +36,11 @@ describe("the server's syncs warm the pages of big sessions (issue 29)", () => {
     await fs.writeFile(path.join(project, `${SMALL}.jsonl`), claudeLines(SMALL, "/home/me/app", 1));
     const workspace = path.join(home, "workspace");
     ctx = createCoreContext(workspace);
-    const onSync = followSyncs(ctx, { warmMinBytes: 4096 });
+    // The server's pipeline, with its background stages awaited so the test can look at what they stored.
+    const pipeline = new WorkspacePipeline(ctx, { warmMinBytes: 4096, risk: "await", warm: "await", retryMs: 0 });
 
-    // The start-up sync: nothing stored before the server's follow-up runs.
-    await onSync(await syncWorkspace(ctx, { sources: { claude: [path.join(home, "claude")], codex: [], demo: false } }));
+    // The start-up run: the sync, the rows, then risk and the warm-up.
+    await pipeline.request({ sources: { claude: [path.join(home, "claude")], codex: [], demo: false } });
     const sizes = catalogDb(ctx).prepare("SELECT session_ref, size_bytes FROM sessions ORDER BY size_bytes").all() as { session_ref: string; size_bytes: number }[];
     expect(sizes).toHaveLength(2);
     expect(sizes[0]!.size_bytes).toBeLessThan(4096);
@@ -64,14 +64,13 @@ describe("the server's syncs warm the pages of big sessions (issue 29)", () => {
     const scanBefore = await fs.readFile(scanFile);
 
     // A sync that changed nothing: the scan is not rewritten.
-    const unchanged = await syncWorkspace(ctx);
-    expect(unchanged.unchanged).toBe(true);
-    await onSync(unchanged);
+    const unchanged = await pipeline.request();
+    expect(unchanged.sync?.unchanged).toBe(true);
     expect((await fs.readFile(scanFile)).equals(scanBefore)).toBe(true);
 
     // The big session grows: the watcher's sync and refresh store the scan of its new version.
     await fs.appendFile(bigFile, claudeLines(BIG, "/home/me/app", 5, 41));
-    await onSync(await syncWorkspace(ctx));
+    await pipeline.request();
     expect((await fs.readFile(scanFile)).equals(scanBefore)).toBe(false);
     expect((await listed(workspace, "forensics")).filter((n) => n.endsWith(".scan"))).toEqual(scans);
   });
