@@ -33,7 +33,8 @@ import { performance } from "node:perf_hooks";
 import { chromium, type Page } from "@playwright/test";
 
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
-import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { closeCatalog } from "@/lib/catalog/catalog";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { warmSessionPages } from "@/lib/catalog/warm";
 import { createCoreContext } from "@/lib/context";
 

@@ -7,7 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
+import { fillFullText } from "@/lib/catalog/full-text-index";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { createCoreContext } from "@/lib/context";
 import { findTool } from "@/lib/tools/registry";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";

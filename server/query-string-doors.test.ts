@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
+import { fillFullText } from "@/lib/catalog/full-text-index";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import { tokenChartHandler } from "@/server/http/analysis";

@@ -4,7 +4,9 @@ import path from "node:path";
 
 import { describe, expect, it, vi } from "vitest";
 
-import { catalogDb, closeCatalog, fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
+import { catalogDb, closeCatalog } from "@/lib/catalog/catalog";
+import { fillFullText } from "@/lib/catalog/full-text-index";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";

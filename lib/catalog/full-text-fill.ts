@@ -1,5 +1,6 @@
 /** The full-text index's fill on a worker thread: a long-running process indexes new lines off its main thread. */
-import { catalogInMemory, fillFullText, type FullTextFillResult } from "@/lib/catalog/catalog";
+import { catalogInMemory } from "@/lib/catalog/catalog";
+import { fillFullText, type FullTextFillResult } from "@/lib/catalog/full-text-index";
 import { processWide } from "@/lib/cache/process-wide";
 import { createCoreContext } from "@/lib/context";
 import { RangePool } from "@/lib/jsonl/range-pool";

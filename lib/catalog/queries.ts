@@ -1,6 +1,8 @@
 // The lists and pages read from the catalog: projects, one project's sessions, the home overview — each in O(page).
 
-import { catalogDb, ensureProjects, ensureProjectSessions, sessionItem, withCatalog } from "@/lib/catalog/catalog";
+import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { ensureProjects, ensureProjectSessions } from "@/lib/catalog/ensure";
+import { sessionItem } from "@/lib/catalog/session-item";
 import type { CoreContext } from "@/lib/context";
 import { type InvalidFieldResult, listSessionsRequest } from "@/lib/forensics/list-sessions";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";

@@ -1,6 +1,9 @@
 // search_sessions: ranked full-text search over every session's lines, through the catalog's FTS5 trigram index.
 
-import { catalogDb, ensureProjects, fillFullText, fullTextCoverage, lineRowid } from "@/lib/catalog/catalog";
+import { catalogDb } from "@/lib/catalog/catalog";
+import { lineRowid } from "@/lib/catalog/db-schema";
+import { ensureProjects } from "@/lib/catalog/ensure";
+import { fillFullText, fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
 import type { CoreContext } from "@/lib/context";

@@ -4,7 +4,8 @@ import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { closeCatalog, refreshCatalog } from "@/lib/catalog/catalog";
+import { closeCatalog } from "@/lib/catalog/catalog";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { catalogListSessions } from "@/lib/catalog/queries";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { listSessions } from "@/lib/forensics/list-sessions";

@@ -1,6 +1,7 @@
 // get_usage from the catalog (issue 25): the usage buckets every session's row keeps, grouped by lib/usage's report, in O(rows), not O(bytes).
 
-import { catalogDb, ensureProjects, withCatalog } from "@/lib/catalog/catalog";
+import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { ensureProjects } from "@/lib/catalog/ensure";
 import { sessionTokenTotals } from "@/lib/catalog/row-facts";
 import type { CoreContext } from "@/lib/context";
 import type { GetUsageResult } from "@/lib/forensics/usage-tool";

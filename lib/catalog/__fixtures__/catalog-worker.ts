@@ -1,5 +1,8 @@
 /** Test process refreshing a workspace's catalog, for the catalog's cross-process test. */
-import { closeCatalog, ensureProjects, fillFullText, refreshCatalog } from "@/lib/catalog/catalog";
+import { closeCatalog } from "@/lib/catalog/catalog";
+import { ensureProjects } from "@/lib/catalog/ensure";
+import { fillFullText } from "@/lib/catalog/full-text-index";
+import { refreshCatalog } from "@/lib/catalog/refresh";
 import { createCoreContext } from "@/lib/context";
 
 /*

@@ -1,0 +1,105 @@
+// One session file's lines added to the full-text index, from where the index stopped when the file only grew.
+
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+
+import type Database from "better-sqlite3";
+
+import { lineRowid } from "@/lib/catalog/db-schema";
+import { clearIndexed } from "@/lib/catalog/drop-rows";
+import { type ExtractedLines, LineExtractor } from "@/lib/catalog/extract-lines";
+import { atomically, commitIfDue, stmt } from "@/lib/catalog/transactions";
+import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
+
+/** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
+export const HEAD_BYTES = 4096;
+/** FTS rows inserted per transaction while a session is indexed. */
+const BATCH_LINES = 2000;
+
+/**
+ * Adds a session file's lines to the full-text index: from where it stopped when the file grew
+ * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
+ * a line still being written is taken when it ends. Tools, files and errors are counted with it.
+ * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
+ * a commit or a crash cuts, the next run resumes exactly after the last stored line. Returns the
+ * lines added, or null when the session's row went away (a rows refresh dropped it between two
+ * transactions): nothing more is written for it.
+ */
+export async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
+  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null } | undefined;
+  if (!at) return null;
+  const st = await fs.stat(filePath);
+  // The file's head as it is now: it must hash as stored for the file to have only grown.
+  const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
+  const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
+  const offset = resumable ? at.indexed_bytes : 0;
+  const line = resumable ? at.indexed_lines : 0;
+  if (!resumable && !fresh) atomically(db, () => clearIndexed(db, sessionId));
+  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
+  const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
+  const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
+  const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
+  // Writes extracted lines BATCH_LINES a transaction, each with the session's progress after its
+  // last line (the last one: after every line seen, blank ones at the end included).
+  let gone = false;
+  const write = async (ex: ExtractedLines) => {
+    const n = ex.lines.length;
+    const headOf = (bytes: number) => sha256(ex.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
+    for (let from = 0; !gone; from += BATCH_LINES) {
+      const to = Math.min(n, from + BATCH_LINES);
+      atomically(db, () => {
+        let errors = 0;
+        for (let k = from; k < to; k++) errors += ex.errors[k]!;
+        const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
+        // The progress first, in the batch's transaction: no row means the session was dropped.
+        if (progress.run(errors, bytes, lastLine, headOf(bytes), sessionId).changes === 0) {
+          gone = true;
+          return;
+        }
+        for (let k = from; k < to; k++) {
+          const sessionLine = ex.lines[k]!;
+          if (ex.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), ex.texts[k], sessionId, sessionLine);
+          for (const tool of ex.tools[k]!) addTool.run(sessionId, tool);
+          for (const file of ex.files[k]!) addFile.run(sessionId, file);
+        }
+      });
+      if (to === n) return;
+      await commitIfDue(db);
+    }
+  };
+  const extracted = offset === 0 && prefetched ? await prefetched : null;
+  // Extracted ahead from the file at its present size (else read here, as a grown file is).
+  if (extracted && extracted.size === st.size) {
+    await write(extracted);
+    return gone ? null : extracted.lastLine;
+  }
+  // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
+  // too), from where the index stopped; the head is hashed from the first read when from the start.
+  const lines = new LineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size);
+  const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
+  // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
+  const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));
+  for await (const l of streamLineBytes(filePath, { range, chunkBytes, headroomBytes: 1 << 16 })) {
+    if (!lines.push(l.line, l.bytes, l.start, l.end, l.next)) break;
+    if (lines.count >= BATCH_LINES) await write(lines.take());
+    if (gone) return null;
+  }
+  await write(lines.take());
+  return gone ? null : lines.lastLine - (resumable ? at.indexed_lines : 0);
+}
+
+/** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */
+async function readHead(filePath: string): Promise<Buffer> {
+  const fh = await fs.open(filePath, "r");
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}

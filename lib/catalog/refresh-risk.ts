@@ -1,0 +1,70 @@
+// Seed 003 risk stored in the catalog's session rows, for every session whose stored risk is older than its file.
+
+import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
+import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { RiskFill } from "@/lib/catalog/risk-fill";
+import { stmt } from "@/lib/catalog/transactions";
+import type { CoreContext } from "@/lib/context";
+import { resolveInside } from "@/lib/fs/paths";
+import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
+import type { ResolvedSession } from "@/lib/workspace/sessions";
+
+/** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
+const BACKGROUND_RISK_WORKERS = 2;
+
+/**
+ * Fills in seed 003 risk for every session whose stored risk is older than its file (the
+ * server's pipeline, in the background), so a project page never waits on it. Small sessions'
+ * risk is computed on one worker thread, which may wait for a process worker slot: this runs
+ * outside the catalog's refresh queue, so a wait for a slot (a long full-text fill or warm-up
+ * holding them) never holds a rows refresh back (issue 36 item 1: live sync stalled behind it).
+ * Each risk is stored with the file stamp it was computed for, so a session that moved meanwhile
+ * stays stale and is filled again.
+ * @throws AppError not_found | parse_error from the workspace loader.
+ */
+export function fillCatalogRisk(ctx: CoreContext): Promise<void> {
+  return withCatalog(ctx, async () => {
+    // Its worker starts only when some small session's risk is stale (most syncs have none).
+    let fill: RiskFill | null = null;
+    const startFill = () => (fill ??= new RiskFill());
+    try {
+      for (const project of (await loadWorkspace(ctx)).projects) await refreshRisk(ctx, project, BACKGROUND_RISK_WORKERS, startFill);
+    } finally {
+      await (fill as RiskFill | null)?.close();
+    }
+  });
+}
+
+/** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
+export async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: () => RiskFill): Promise<string[]> {
+  const db = catalogDb(ctx);
+  let stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
+  const pending: string[] = [];
+  const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  if (fill) {
+    // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
+    const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
+    if (small.length > 0) await fill().map(ctx.workspaceRoot, project, small.map((s) => rows.get(s.session_ref)!), (risk, i) => {
+      if (risk) update.run(small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id);
+    });
+    const done = new Set(small);
+    stale = stale.filter((s) => !done.has(s));
+  }
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < stale.length; i = next++) {
+      const s = stale[i]!;
+      const row = rows.get(s.session_ref);
+      if (!row) continue;
+      const session: ResolvedSession = { project, row, filePath: await resolveInside(project.dir, row.session_path) };
+      const risk = await getSessionRiskIfReady(ctx, session);
+      if (risk === "pending") {
+        pending.push(s.session_ref);
+        update.run(null, null, null, s.id);
+      } else update.run(s.file_stamp, risk.risk_level, risk.reset_count, s.id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));
+  return pending.sort();
+}

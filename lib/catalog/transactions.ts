@@ -1,0 +1,91 @@
+// The catalog's write transactions: prepared statements, transactions kept short and shared with other processes' writers.
+
+import type Database from "better-sqlite3";
+
+/** SQLite's own wait for another process's lock, outside refresh transactions ({@link beginWrite}). */
+export const BUSY_TIMEOUT_MS = 5_000;
+/** Longest a refresh keeps its write transaction open before committing (other processes' writers wait meanwhile). */
+const TX_MAX_MS = 200;
+/** When the open refresh transaction of a connection began (performance.now()). */
+const txStarted = new WeakMap<Database.Database, number>();
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, prepared once per connection (preparing is a third of a small statement's cost). */
+export function stmt(db: Database.Database, sql: string): Database.Statement {
+  let map = statements.get(db);
+  if (!map) statements.set(db, (map = new Map()));
+  let prepared = map.get(sql);
+  if (!prepared) map.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}
+
+/**
+ * Runs `fn` in a transaction, or inside the refresh's open one as it is: better-sqlite3 would
+ * open a savepoint, and FTS5 writes a new index segment at every savepoint (to merge later).
+ */
+export function atomically(db: Database.Database, fn: () => void): void {
+  if (db.inTransaction) fn();
+  else db.transaction(fn)();
+}
+
+/** Longest a refresh waits for another process's write transaction (a CLI prepare's commits every {@link TX_MAX_MS} ms). */
+const WRITE_WAIT_MS = 120_000;
+/** Pause between a refresh's commit and its next transaction: the turn of another process waiting to write. */
+const WRITE_TURN_MS = 8;
+
+/**
+ * Opens the refresh's write transaction, IMMEDIATE so what it reads stays true until it writes (a
+ * CLI prepare and the dashboard may refresh one catalog at once). Another process's transaction
+ * is waited for in short async polls, not SQLite's busy wait, which would block this process's
+ * event loop (the dashboard's pages) for as long.
+ * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms.
+ */
+export async function beginWrite(db: Database.Database): Promise<void> {
+  const deadline = performance.now() + WRITE_WAIT_MS;
+  db.pragma("busy_timeout = 0");
+  try {
+    for (;;) {
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * WRITE_TURN_MS));
+      }
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+  txStarted.set(db, performance.now());
+}
+
+/**
+ * Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS}
+ * ms, leaving another process waiting to write its turn in between.
+ */
+export async function commitIfDue(db: Database.Database): Promise<void> {
+  const since = txStarted.get(db);
+  if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
+  db.exec("COMMIT");
+  await new Promise((resolve) => setTimeout(resolve, WRITE_TURN_MS));
+  await beginWrite(db);
+}
+
+/**
+ * Runs `fn` in the refresh's write transaction ({@link beginWrite}), which {@link commitIfDue}
+ * may commit and reopen meanwhile: committed when `fn` returns, rolled back when it throws.
+ */
+export async function writeTransaction<T>(db: Database.Database, fn: () => Promise<T>): Promise<T> {
+  await beginWrite(db);
+  try {
+    const done = await fn();
+    if (db.inTransaction) db.exec("COMMIT");
+    return done;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    txStarted.delete(db);
+  }
+}
