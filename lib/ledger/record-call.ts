@@ -22,10 +22,10 @@ export type CallOutput = { status: string } & Record<string, unknown>;
  * Tools whose dashboard calls are not recorded: the Audit page re-reads the ledger on every
  * append, so recording its own reads would make it feed itself forever; and the reads every open
  * page repeats on a timer or on every page (the demo badge, the Control Plane routing lookup, the
- * home overview and synthesis polls), which would bury the calls that did something. The same
- * tools called through MCP, HTTP or the CLI are recorded like any other call.
+ * home overview, workspace status and synthesis polls), which would bury the calls that did
+ * something. The same tools called through MCP, HTTP or the CLI are recorded like any other call.
  */
-const UNRECORDED_UI_TOOLS = new Set(["query_ledger_full", "inspect_ledger_task", "get_chain_authors", "is_demo_workspace", "get_control_plane_project", "get_workspace_overview", "get_synthesis_state"]);
+const UNRECORDED_UI_TOOLS = new Set(["query_ledger_full", "inspect_ledger_task", "get_chain_authors", "is_demo_workspace", "get_control_plane_project", "get_workspace_overview", "get_synthesis_state", "workspace_status"]);
 
 /** `project_key/session_ref`, the project alone, or `workspace`: what a call works on (issue 8). */
 export function taskIdOf(input: unknown): string {

@@ -151,25 +151,26 @@ export class WorkspacePipeline {
 
   private async run(options: RunOptions): Promise<PipelineRun> {
     const { ctx } = this;
-    let stage = this.options.sync ? "sync" : "catalog refresh";
+    // The stage a failure is recorded against, as the log names it.
+    let step = this.options.sync ? "sync" : "catalog refresh";
     try {
       const counted = new CountedUsages();
       let sync: SyncSummary | null = null;
       if (this.options.sync) {
         const work = () => syncWorkspace(ctx, { ...options, onProgress: this.report, counted });
         sync = await this.stage("syncing", () => (this.options.syncInBackground ? inBackground(work) : work()));
-        this.status.succeeded(stage);
+        this.status.succeeded(step);
         if (!sync.unchanged && this.options.logSyncs) ctx.log.info(`[casefile] synced ${sync.workspace}: ${sync.sessions} session(s), ${sync.files_read} source file(s) read, ${sync.files_written} file(s) written`);
       }
       if (sync?.unchanged && this.rowsInStep) {
         for (const [name, stage] of [...this.failed]) this.follow(name, stage.mode, stage.work);
         return { sync, rows: null };
       }
-      stage = "catalog refresh";
+      step = "catalog refresh";
       let rows: CatalogRefresh;
       try {
         rows = await this.stage("cataloguing", () => refreshCatalog(ctx, { counted, onProgress: (done, total, label) => this.report(done, total, `${CATALOG_LABEL_PREFIX}${label}`) }));
-        this.status.succeeded(stage);
+        this.status.succeeded(step);
       } catch (error) {
         // The rows are out of step until a refresh succeeds: the next sync, even an unchanged one, refreshes.
         this.rowsInStep = false;
@@ -188,7 +189,7 @@ export class WorkspacePipeline {
       await Promise.all([...this.followers.values()].filter((f) => f.mode === "await").map((f) => f.running));
       return { sync, rows };
     } catch (error) {
-      this.status.failed(stage, error);
+      this.status.failed(step, error);
       ctx.log.warn(`[casefile] ${this.options.sync ? "sync" : "catalog refresh"} failed: ${describe(error)}${this.options.retryMs > 0 && !this.closed ? `; retrying in ${Math.round(this.options.retryMs / 1000)} s` : ""}`);
       this.retryLater();
       throw error;
@@ -208,12 +209,8 @@ export class WorkspacePipeline {
    */
   private async stage<T>(stage: PipelineStage, work: () => Promise<T>): Promise<T> {
     const run = this.status.begin(stage);
-    const timer = this.options.announce
-      ? setTimeout(() => {
-          if (this.status.watchable(stage, run)) getChangeFeed(this.ctx.workspaceRoot).announce();
-          // A little past the threshold: a timer may fire a millisecond before the clock says it is due.
-        }, WATCH_AFTER_MS + 50)
-      : null;
+    // A little past the threshold: a timer may fire a millisecond before the clock says it is due.
+    const timer = this.options.announce ? setTimeout(() => this.status.watchable(stage, run) && getChangeFeed(this.ctx.workspaceRoot).announce(), WATCH_AFTER_MS + 50) : null;
     timer?.unref();
     try {
       return await work();

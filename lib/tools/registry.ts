@@ -10,6 +10,7 @@ import { jsonText } from "@/lib/json/shared-values";
 import { traceToolCall } from "@/lib/ledger/record-call";
 import { ledgerTools } from "@/lib/ledger/tools";
 import { overviewTools } from "@/lib/overview/tools";
+import { pipelineTools } from "@/lib/pipeline/tools";
 import { controlPlaneTools } from "@/lib/sources/control-plane/tools";
 import { sessionReaderTools } from "@/lib/session-reader/tools";
 import { synthesisTools } from "@/lib/synthesis/tools";
@@ -26,7 +27,7 @@ export type { ToolResult } from "@/lib/tools/define-tool";
  * {@link callTool} / {@link invokeTool}, so validation, errors and auditing happen in one place
  * and a result is byte-identical whichever door it came through (issue 8, "one way in").
  */
-export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, getUsageTool, ...catalogTools];
+export const TOOLS: readonly AnyToolDefinition[] = [...sessionReaderTools, listSessionsTool, ...workspaceTools, ...evidenceTools, ...synthesisTools, ...ledgerTools, ...forensicsTools, ...analysisTools, ...controlPlaneTools, listProjectsTool, ...overviewTools, ...pipelineTools, getUsageTool, ...catalogTools];
 
 /** The tools advertised to agents (MCP's list): `dashboard` tools are left out. */
 export const AGENT_TOOLS: readonly AnyToolDefinition[] = TOOLS.filter((t) => t.audience === "agent");

@@ -62,8 +62,11 @@ export type UsagePricing = { table: PricingTable; stamp: string };
 /** A source file (or root) that prepare did not index, with a human-readable reason. */
 export type SkippedFile = { path: string; reason: string };
 
-/** Progress callback: `done` of `total` candidate files analysed, `label` the current file name. */
-export type PlanProgress = (done: number, total: number, label: string) => void;
+/**
+ * Progress callback: `done` of `total` candidate files analysed, `label` the current file name;
+ * `bytes`, where the caller knows it, the size of the `done` files (a console's MB/s, issue 36).
+ */
+export type PlanProgress = (done: number, total: number, label: string, bytes?: number) => void;
 
 /**
  * Per-file work remembered across runs (the incremental sync, issue 12): `remember` returns what
@@ -140,13 +143,16 @@ export async function planSources(
   // Files large enough for range workers take turns (each one's workers already use every core).
   const analysed = new Array<Promise<Analysed | { skip: string }>>(ordered.length);
   let started = 0;
+  let startedBytes = 0;
   let big: Promise<unknown> = Promise.resolve();
   const analyseAt = async (i: number): Promise<Analysed | { skip: string }> => {
     const c = ordered[i]!;
-    onProgress?.(started, ordered.length, path.basename(c.path));
+    const size = statSync(c.path, { throwIfNoEntry: false })?.size ?? 0;
+    onProgress?.(started, ordered.length, path.basename(c.path), startedBytes);
     started += 1;
+    startedBytes += size;
     const run = () => (c.source === "codex" ? analyseCodex(c.path, window, remember, keepIndex(c.path), pricing) : analyseClaude(c, window, remember, keepIndex(c.path), pricing));
-    if ((statSync(c.path, { throwIfNoEntry: false })?.size ?? 0) < PARALLEL_MIN_BYTES) return run();
+    if (size < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
     return alone;
@@ -185,7 +191,7 @@ export async function planSources(
       counted: result.counted,
     });
   }
-  onProgress?.(ordered.length, ordered.length, "analysed");
+  onProgress?.(ordered.length, ordered.length, "analysed", startedBytes);
   const unique = await dedupe(selected, skipped, (file) => remember("sha256", file, () => sha256File(file)));
   // Fork fingerprints cost more than the rest of a Codex analysis: only forks and their
   // ancestors get them, in a second pass over just those files (issue 13).
