@@ -111,6 +111,16 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     for (const hit of result.hits) expect(hit.snippet.toLowerCase()).toContain("[[message 1]]");
   });
 
+  it("workspace_status answers the same through every door, from the catalog where no pipeline runs (issue 36 item 2)", async () => {
+    await refreshCatalog(createCoreContext(root));
+    await fillFullText(createCoreContext(root));
+    const [cli, http, fromMcp] = await Promise.all([viaCli("workspace_status", {}), viaHttp("workspace_status", {}), viaMcp("workspace_status", {})]);
+    expect(http.text).toBe(cli.text);
+    expect(fromMcp.text).toBe(cli.text);
+    expect([cli.code, http.status, fromMcp.isError]).toEqual([0, 200, false]);
+    expect(JSON.parse(cli.text)).toEqual({ status: "ok", phase: "ready", done: 1, total: 1, sessions_indexed: 1, sessions_total: 1, started_at: null, last_error: null });
+  });
+
   it("advertises read_session_lines with the seed's input schema and the full-mode warning", async () => {
     const { tools } = await mcp.listTools();
     const tool = tools.find((t) => t.name === "read_session_lines")!;
