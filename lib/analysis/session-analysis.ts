@@ -8,6 +8,7 @@ import { analyzeSessionFile, type SessionSideFiles } from "@/lib/analysis/analyz
 import { readChatExport } from "@/lib/analysis/export-links";
 import { analysisSummaryOf, tokenChartOf } from "@/lib/analysis/analysis-view";
 import { analyzeSessionInputSchema, type AnalysisSummary, type AnalyzeSessionInput, type AnalyzeSessionResult, type ReadChatExportResult, type SessionAnalysis, type TokenChartData } from "@/lib/analysis/schema";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { RISK_LEVELS, type RiskLevel } from "@/lib/workspace/schema";
 import type { CoreContext } from "@/lib/context";
 import { sharedBuilds, stampedCache } from "@/lib/cache/stamped-cache";
@@ -139,7 +140,7 @@ const riskRefresh = processWide("analysis:risk-refresh", () => new Map<string, {
  */
 export async function getSessionRisk(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk> {
   const st = await fs.stat(session.filePath);
-  const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
+  const stamp = `${CACHE_VERSION}:${fileStamp(st)}`;
   return riskMemo.getOrBuild(session.filePath, stamp, async () => ({ value: await computeRisk(ctx, session, stamp), bytes: RISK_BYTES }));
 }
 
@@ -167,7 +168,7 @@ export const RISK_REFRESH_MS = 30_000;
 export async function getSessionRiskIfReady(ctx: CoreContext, session: ResolvedSession): Promise<SessionRisk | "pending"> {
   const st = await fs.stat(session.filePath);
   if (st.size < RISK_WAIT_MAX_BYTES || ctx.oneShot) return getSessionRisk(ctx, session);
-  const stamp = `${CACHE_VERSION}:${st.size}:${st.mtimeMs}`;
+  const stamp = `${CACHE_VERSION}:${fileStamp(st)}`;
   const hit = riskMemo.latest(session.filePath);
   if (hit && hit.stamp === stamp) return hit.value;
   const stored = await readStoredRisk(analysisFile(ctx, session, "risk.json"));

@@ -11,6 +11,7 @@ import { commitIfDue, stmt, writeTransaction } from "@/lib/catalog/transactions"
 import { SqlWhere } from "@/lib/catalog/where";
 import type { CoreContext } from "@/lib/context";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { loadWorkspace } from "@/lib/workspace/load";
 
 /** New sessions whose lines are extracted ahead of the one being written ({@link LinePrefetch}). */
@@ -64,11 +65,11 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
                 // A file that cannot be read is left for its next version (the search then says
                 // it covers everything it can), instead of ending every fill at it.
                 ctx.log.warn(`[casefile] full-text index: cannot read ${file}: ${String(error)}`);
-                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(`${st.size}:${st.mtimeMs}`, s.id);
+                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp(st), s.id);
                 lines = null;
               }
               if (lines !== null) {
-                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(`${st.size}:${st.mtimeMs}`, s.id);
+                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp(st), s.id);
                 out.sessions_indexed += 1;
                 out.lines_indexed += lines;
               }

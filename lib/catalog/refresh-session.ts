@@ -11,6 +11,7 @@ import { atomically, stmt } from "@/lib/catalog/transactions";
 import type { CoreContext } from "@/lib/context";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import type { LoadedProject } from "@/lib/workspace/load";
 import type { IndexRow } from "@/lib/workspace/schema";
@@ -32,8 +33,8 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
   const db = catalogDb(ctx);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
-  let fileStamp = st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
-  const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === fileStamp && fileStamp !== null;
+  let version = st?.isFile() ? fileStamp(st) : null;
+  const unmoved = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path && stored.file_stamp === version && version !== null;
   let filePath: string | null = unmoved ? path.join(project.dir, row.session_path) : null;
   // Facts read ahead come with the path they resolved (the same containment check) for this row's path.
   const ready = (await early) ?? null;
@@ -43,12 +44,12 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
       filePath = readyHere ? ready.filePath : await resolveInside(project.dir, row.session_path);
     } catch {
       filePath = null;
-      fileStamp = null;
+      version = null;
     }
   }
   const sameIdentity = stored && stored.source_session_id === row.source_session_id && stored.session_path === row.session_path;
   const sameTurns = stored && (stored.turns_sig ?? "") === turnsSig(row);
-  const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === fileStamp && fileStamp !== null;
+  const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === version && version !== null;
   if (rowsFresh) {
     stmt(db, "UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
     // "active because recent" expires with the clock, not with the file: recheck only that.
@@ -85,12 +86,12 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
     ).run(ord, row.turns.length, sessionId);
     return true;
   };
-  if (fileStamp === null || filePath === null) return gone();
+  if (version === null || filePath === null) return gone();
   const session: ResolvedSession = { project, row, filePath };
   let facts: Pick<RowFacts, "summary" | "tokens">;
   try {
     // Facts read ahead serve when they were read from this file at this version.
-    facts = readyHere && ready.filePath === filePath && ready.fileStamp === fileStamp ? ready : await readRowFacts(ctx, session, counted);
+    facts = readyHere && ready.filePath === filePath && ready.fileStamp === version ? ready : await readRowFacts(ctx, session, counted);
   } catch (error) {
     if (!isFsError(error)) throw error;
     // One file that cannot be read must not stop the whole refresh (prepare, the watcher).
@@ -107,7 +108,7 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
   ).run({
     id: sessionId,
     ord,
-    stamp: fileStamp,
+    stamp: version,
     started_at: summary.started_at,
     ended_at: summary.ended_at,
     duration_seconds: summary.duration_seconds,

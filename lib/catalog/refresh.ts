@@ -1,6 +1,5 @@
 // The rows refresh: the catalog's projects, sessions and turns brought in step with the workspace files.
 
-import { statSync } from "node:fs";
 import path from "node:path";
 
 import { catalogDb, serialized, whileSyncing, withCatalog } from "@/lib/catalog/catalog";
@@ -11,6 +10,7 @@ import { refreshSession, type StoredSession } from "@/lib/catalog/refresh-sessio
 import { ROW_FACTS_MIN_SESSIONS, RowFactsAhead } from "@/lib/catalog/row-facts";
 import { atomically, commitIfDue, stmt, writeTransaction } from "@/lib/catalog/transactions";
 import type { CoreContext } from "@/lib/context";
+import { fileStampOf } from "@/lib/fs/file-stamp";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import type { IndexRow } from "@/lib/workspace/schema";
@@ -89,8 +89,7 @@ export async function refreshProject(ctx: CoreContext, project: LoadedProject, o
  */
 function movedRows(project: LoadedProject, storedStamp: (sessionRef: string) => string | null | undefined): IndexRow[] {
   return project.rows.filter((row) => {
-    const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
-    return storedStamp(row.session_ref) !== (st ? `${st.size}:${st.mtimeMs}` : null);
+    return storedStamp(row.session_ref) !== fileStampOf(path.join(project.dir, row.session_path));
   });
 }
 

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import type { CoreContext } from "@/lib/context";
 import { createCoreContext } from "@/lib/context";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
@@ -57,9 +58,9 @@ export type RowFacts = { sessionPath: string; filePath: string; fileStamp: strin
  */
 export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, counted?: CountedUsage): Promise<RowFacts> {
   const st = statSync(session.filePath);
-  const fileStamp = `${st.size}:${st.mtimeMs}`;
-  const facts = (summary: RowFacts["summary"], usage: UsageTally) => sessionTokenTotals(ctx, session, usage).then((tokens) => ({ sessionPath: session.row.session_path, filePath: session.filePath, fileStamp, summary, tokens }));
-  if (counted && counted.fileStamp === fileStamp && counted.pricingStamp === pricingStamp(ctx.workspaceRoot)) {
+  const version = fileStamp(st);
+  const facts = (summary: RowFacts["summary"], usage: UsageTally) => sessionTokenTotals(ctx, session, usage).then((tokens) => ({ sessionPath: session.row.session_path, filePath: session.filePath, fileStamp: version, summary, tokens }));
+  if (counted && counted.fileStamp === version && counted.pricingStamp === pricingStamp(ctx.workspaceRoot)) {
     const summary = await getSessionSummary(ctx, session, counted.usage);
     const subagents = summary.subagent_count === 0 ? "" : subagentsSignature((await listSubagents(session)).map((s) => ({ name: s.file_name, size: s.size_bytes })));
     if (subagents === counted.subagents) return facts(summary, counted.usage);

@@ -10,6 +10,7 @@ import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource,
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
 import { ACTORS, ExtraReader, LineMapper, type MappedLines } from "@/lib/forensics/scan-map";
 import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/workers";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
 import { CUT_MARK } from "@/lib/sources/common/skim";
@@ -170,7 +171,7 @@ export async function scanSession(ctx: CoreContext, session: ResolvedSession): P
   const files = await sessionFiles(session);
   const stamps = await Promise.all(files.map(async (f) => {
     const st = await fs.stat(f.path);
-    return `${f.relative}:${st.size}:${st.mtimeMs}`;
+    return `${f.relative}:${fileStamp(st)}`;
   }));
   const stamp = `${stamps.join("|")}#${session.row.turns.length}`;
   const key = `${session.project.dir}\u0000${session.row.session_ref}`;

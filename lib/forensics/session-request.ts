@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { readableUserText } from "@/lib/format/display-text";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
@@ -44,7 +45,7 @@ const cache = stampedCache<SessionRequest | null>("forensics:session-request", 2
 export async function readSessionRequest(ctx: CoreContext, session: ResolvedSession, windows?: LineWindows): Promise<SessionRequest | null> {
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   // The turns read are part of the version: a new index row may start them elsewhere.
-  const stamp = `${index.size}:${index.mtimeMs}:${session.row.turns.slice(0, REQUEST_TURNS).map((t) => t.turn_start_line).join(",")}`;
+  const stamp = `${fileStamp(index)}:${session.row.turns.slice(0, REQUEST_TURNS).map((t) => t.turn_start_line).join(",")}`;
   return cache.getOrBuild(session.filePath, stamp, async () => {
     const reader = windows ?? new LineWindows(session.filePath, index);
     const value = await findRequest(session, reader);

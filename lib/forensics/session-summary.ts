@@ -5,6 +5,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { sessionEnding } from "@/lib/forensics/status";
 import { readSessionRequest } from "@/lib/forensics/session-request";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { previewLine } from "@/lib/format/one-line";
 import type { SessionListItem } from "@/lib/workspace/schema";
@@ -47,7 +48,7 @@ function itemBytes(item: SummaryItem): number {
 export async function getSessionSummary(ctx: CoreContext, session: ResolvedSession, usage?: Pick<SessionUsage, "totals" | "firstMs" | "lastMs">): Promise<SummaryItem> {
   // On this thread: an unchanged session costs this one stat (a thread-pool stat cost ~60 µs of CPU, issue 25).
   const st = statSync(session.filePath);
-  const stamp = `${st.size}:${st.mtimeMs}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
+  const stamp = `${fileStamp(st)}:${session.row.turns.length}:${session.row.turns[0]?.turn_start_line ?? 0}`;
   const hit = cache.get(session.filePath, stamp);
   // Clock, tokens and cost come from lib/usage each time (its own cache follows subagent files and the price override file).
   const counted = usage === undefined ? await sessionUsageIfReady(ctx, session, RISK_WAIT_MAX_BYTES) : usage;

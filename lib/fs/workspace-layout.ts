@@ -1,7 +1,8 @@
 /** Every path under a Casefile workspace, and the one change stamp of its indexed content: no other module builds these paths. */
-import { existsSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, renameSync } from "node:fs";
 import path from "node:path";
 
+import { fileStamp, fileStampOf } from "@/lib/fs/file-stamp";
 import { listDirSync } from "@/lib/fs/list-dir";
 import { linksOutside } from "@/lib/fs/paths";
 
@@ -128,19 +129,20 @@ export function workspaceStamp(root: string, scope: StampScope = "index"): strin
 }
 
 /**
- * The change stamp (inode, size, mtime; `-` when absent) of the entry `name` of folder `dir`, from
- * one `lstat`: a link is followed only when it stays inside `dir`, else the stamp reads `outside`
- * (issue 35: nothing outside a project is stat'ed through a link).
+ * The change stamp (size, mtime, inode: lib/fs/file-stamp; `-` when absent) of the entry `name` of
+ * folder `dir`, from one `lstat`: a link is followed only when it stays inside `dir`, else the stamp
+ * reads `outside` (issue 35: nothing outside a project is stat'ed through a link). The catalog
+ * stores it in its project stamps and the sync memo hashes it: a stamp stored before the inode
+ * went last (issue 36) only reads as a change, so each project's row is rewritten once.
  */
 export function entryStamp(dir: string, name: string): string {
   const file = path.join(dir, name);
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (!st) return "-";
   if (st.isSymbolicLink()) return linksOutside(dir, name) ? "outside" : statPart(file);
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  return fileStamp(st, { inode: true });
 }
 
 function statPart(file: string): string {
-  const st = statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "-";
+  return fileStampOf(file, { inode: true }) ?? "-";
 }

@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 
 import { processWide } from "@/lib/cache/process-wide";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { workspaceStamp } from "@/lib/fs/workspace-layout";
 import { ledgerPaths, listSegments } from "@/lib/ledger/paths";
 
@@ -114,8 +115,7 @@ async function ledgerStamp(root: string): Promise<string> {
 
 async function statPart(file: string): Promise<string> {
   try {
-    const st = await fs.stat(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    return fileStamp(await fs.stat(file), { inode: true });
   } catch {
     return "-";
   }

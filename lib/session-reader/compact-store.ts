@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { listDir } from "@/lib/fs/list-dir";
 import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -42,7 +43,8 @@ export class CompactStore {
    */
   constructor(indexDir: string, filePath: string, index: LineIndex, source: string, private readonly log?: Logger) {
     this.dir = path.join(indexDir, `${createHash("sha256").update(filePath).digest("hex")}.compact`);
-    this.prefix = `${COMPACT_STORE_VERSION}-${index.size}-${index.mtimeMs}-${source.replace(/[^\w-]/g, "_")}-`;
+    // A file name: the stamp's `:` (no file name may hold one on Windows) reads `-`, as the blocks already stored are named.
+    this.prefix = `${COMPACT_STORE_VERSION}-${fileStamp(index).replace(":", "-")}-${source.replace(/[^\w-]/g, "_")}-`;
   }
 
   /** Block number (0-based) holding 1-based `line`. */

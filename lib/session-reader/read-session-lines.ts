@@ -1,6 +1,7 @@
 /** `read_session_lines` (seed 000): physical lines of an indexed session, compact or full. */
 import { sharedBuilds } from "@/lib/cache/stamped-cache";
 import type { CoreContext, Logger } from "@/lib/context";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
@@ -61,7 +62,7 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
  * stored block is set aside with a warning through `log` (issue 35) and built again.
  */
 export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null, log?: Logger): Promise<CompactRecord[]> {
-  const version = `${filePath}\u0000${index.size}\u0000${index.mtimeMs}\u0000${source}`;
+  const version = `${filePath}\u0000${fileStamp(index)}\u0000${source}`;
   const store = storeDir === null ? null : new CompactStore(storeDir, filePath, index, source, log);
   const out: CompactRecord[] = [];
   let line = start;

@@ -6,6 +6,7 @@ import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { isJsonObject } from "@/lib/evidence/card-file";
 import { AppError } from "@/lib/errors";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { linksOutside } from "@/lib/fs/paths";
 import { EVIDENCE_DIR, evidenceCardPath, projectRelPath, synthesisPath } from "@/lib/fs/workspace-layout";
 import { loadCommittedChains, turnId } from "@/lib/synthesis/cards";
@@ -166,7 +167,7 @@ function countStates(turns: SynthesisTurnState[], items: SynthesisWorkItemView[]
 /** The stat stamp of everything the state is computed from. */
 async function stampOf(target: SynthesisTarget): Promise<string> {
   const files = [target.envelopePath, ...target.project.rows.map((r) => evidenceCardPath(target.project.dir, r.session_ref))];
-  const stats = await Promise.all(files.map((f) => fs.stat(f, { bigint: true }).then((s) => `${s.ino}:${s.mtimeNs}:${s.size}`, () => "-")));
+  const stats = await Promise.all(files.map((f) => fs.stat(f).then((s) => fileStamp(s, { inode: true }), () => "-")));
   return [identityOf(target.project), ...stats].join("|");
 }
 

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 
 import { lowerBound } from "@/lib/columns/typed-columns";
 import { stampedCache } from "@/lib/cache/stamped-cache";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { CLAUDE_USAGE_FIELDS } from "@/lib/sources/claude-code/skim-plans";
@@ -93,9 +94,9 @@ export type UsageStore = {
 export async function readUsage(key: string, source: string, files: readonly UsageFile[], overrideFile: string, store?: UsageStore): Promise<SessionUsage> {
   const stamps = await Promise.all(files.map(async (f) => {
     const st = await fs.stat(f.path);
-    return `${f.path}:${st.size}:${st.mtimeMs}`;
+    return `${f.path}:${fileStamp(st)}`;
   }));
-  const priceStamp = await fs.stat(overrideFile).then((s) => `${s.size}:${s.mtimeMs}`, () => "-");
+  const priceStamp = await fs.stat(overrideFile).then((s) => fileStamp(s), () => "-");
   const stamp = `${USAGE_VERSION}|${stamps.join("|")}#${priceStamp}`;
   return cache.getOrBuild(key, stamp, async () => {
     let usage = (await store?.load(stamp).catch(() => null)) ?? null;

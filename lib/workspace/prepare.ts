@@ -6,6 +6,7 @@ import path from "node:path";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { configPath, derivedPath, metadataPath, projectDir as projectDirOf, projectJsonPath, projectsDir, REBUILT_ENTRIES, sessionsDir, sessionsIndexPath, stagingDir } from "@/lib/fs/workspace-layout";
 import { adoptLineIndex, getLineIndex } from "@/lib/jsonl/line-index";
 import { textRecords } from "@/lib/jsonl/text-lines";
@@ -242,7 +243,7 @@ function handOverUsage(counted: CountedUsages, projectKey: string, sessionRef: s
   const st = statSync(copy, { throwIfNoEntry: false });
   // utimes keeps about a microsecond of precision (as copyIfChanged compares).
   if (!sessionRef || !st || st.size !== source.size || Math.abs(st.mtimeMs - source.mtimeMs) >= 1) return;
-  counted.set(projectKey, sessionRef, { fileStamp: `${st.size}:${st.mtimeMs}`, subagents: source.subagents, pricingStamp: source.pricingStamp, usage: source.usage });
+  counted.set(projectKey, sessionRef, { fileStamp: fileStamp(st), subagents: source.subagents, pricingStamp: source.pricingStamp, usage: source.usage });
 }
 
 /**

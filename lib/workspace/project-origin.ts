@@ -1,6 +1,7 @@
 /** Where a project's sessions ran: working directory and git branch. */
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import type { LoadedProject } from "@/lib/workspace/load";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
@@ -30,7 +31,7 @@ export async function getProjectOrigin(ctx: CoreContext, project: LoadedProject)
     const resolved = await resolveSession(ctx, project.projectKey, latest.session_ref);
     if (!resolved.ok) return none;
     const index = await getWorkspaceLineIndex(ctx, resolved.session.filePath);
-    const stamp = `${resolved.session.filePath}:${index.size}:${index.mtimeMs}`;
+    const stamp = `${resolved.session.filePath}:${fileStamp(index)}`;
     const hit = cache.get(project.dir, stamp);
     if (hit) return hit;
     const lines = index.lineCount === 0 ? [] : await readLineRange(resolved.session.filePath, index, 1, Math.min(PROBE_LINES, index.lineCount));

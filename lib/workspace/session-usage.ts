@@ -1,10 +1,10 @@
 // A prepared session's token usage and cost: its transcripts handed to lib/usage, the one place tokens are counted.
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 
 import { processWide } from "@/lib/cache/process-wide";
 import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { fileStampOf } from "@/lib/fs/file-stamp";
 import { isJsonRecord, readDerivedJson, setAsideDerived } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { readUsage, usageFromJson, usageToJson, type SessionUsage, type UsageFile, type UsageStore, type UsageTally } from "@/lib/usage/session-usage";
@@ -85,8 +85,7 @@ export async function sessionUsageIfReady(ctx: { workspaceRoot: string; oneShot?
 
 /** The workspace's price override file's stamp (`size:mtimeMs:ino`, `-` when absent): costs computed under another stamp are recomputed. */
 export function pricingStamp(workspaceRoot: string): string {
-  const st = statSync(pricingOverrideFile(workspaceRoot), { throwIfNoEntry: false });
-  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
+  return fileStampOf(pricingOverrideFile(workspaceRoot), { inode: true }) ?? "-";
 }
 
 /**

@@ -5,6 +5,7 @@ import path from "node:path";
 
 import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import type { PlanMemo } from "@/lib/workspace/prepare-plan";
@@ -88,7 +89,7 @@ export class SyncMemo implements PlanMemo {
       st = undefined;
     }
     if (!st) return compute(); // gone or unreadable: let the reader report it
-    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const stamp = fileStamp(st, { inode: true });
     let entry = this.next.get(file);
     if (!entry || entry.stamp !== stamp) {
       const old = this.prior.get(file);

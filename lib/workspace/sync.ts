@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { withFileLock } from "@/lib/fs/file-lock";
+import { fileStampOf } from "@/lib/fs/file-stamp";
 import { metadataPath, workspaceStamp } from "@/lib/fs/workspace-layout";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
@@ -92,8 +93,7 @@ async function sourcesStamp(sources: WorkspaceSources): Promise<string> {
   // Synchronous stats: a thousand awaited stats are a thousand thread-pool round trips, which a
   // loaded machine stretches to hundreds of milliseconds; the stats themselves take a few.
   const stamp = (file: string) => {
-    const st = statSync(file, { throwIfNoEntry: false });
-    parts.push(st ? `${file}:${st.size}:${st.mtimeMs}:${st.ino}` : `${file}:-`);
+    parts.push(`${file}:${fileStampOf(file, { inode: true }) ?? "-"}`);
   };
   for (const rootPath of [...sources.claude, ...sources.codex]) {
     const st = statSync(rootPath, { throwIfNoEntry: false });

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext, Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { usageOfLines } from "@/lib/usage/session-usage";
@@ -57,7 +58,7 @@ function usageStamp(st: { size: number; mtimeMs: number }, turns: readonly Index
     spanDigests.set(turns, digest);
   }
   // `u2`: counted by lib/usage (issue 28); older cache files (first streamed line's count) are ignored.
-  return `u2:${st.size}:${st.mtimeMs}:${turns.length}:${digest}`;
+  return `u2:${fileStamp(st)}:${turns.length}:${digest}`;
 }
 const spanDigests = new WeakMap<readonly IndexTurn[], string>();
 

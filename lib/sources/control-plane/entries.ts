@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import type { DiscoveredLedger } from "@/lib/sources/control-plane/discover";
 import { forEachLedgerLine } from "@/lib/sources/control-plane/ledger-lines";
 import { parseTimestampMicros } from "@/lib/sources/common/py-compat";
@@ -46,7 +47,7 @@ const cache = stampedCache<CpLedgerRead>("control-plane:entries", LEDGER_ENTRIES
 export async function readLedgerEntries(ledger: DiscoveredLedger): Promise<CpLedgerRead> {
   const stamp = (await Promise.all(ledger.segments.map(async (f) => {
     const st = await fs.stat(f);
-    return `${f}:${st.size}:${st.mtimeMs}`;
+    return `${f}:${fileStamp(st)}`;
   }))).join("|");
   const key = `${ledger.dir}\u0000${ledger.id}`;
   const hit = cache.get(key, stamp);
