@@ -1,6 +1,7 @@
 /** Input schemas and result types of the forensics tools (seed 004). */
 import * as z from "zod";
 
+import type { SessionStatus } from "@/lib/sources/common/schema";
 import { wholeNumber } from "@/lib/tools/input-fields";
 import type { UsageTotals } from "@/lib/usage/schema";
 
@@ -145,7 +146,7 @@ export type SessionOverviewSummary = {
   duration: string | null;
   duration_seconds: number | null;
   turn_count: number;
-  status: "completed" | "active" | "errored";
+  status: SessionStatus;
   /** One deterministic plain-language paragraph: what the session was about (seed 004 §`about`). */
   about: string;
   top_user_messages: { text: string; file: string; line: number }[];

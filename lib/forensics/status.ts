@@ -7,9 +7,7 @@ import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-
-/** Seed 004 status, adapted to transcripts. */
-export type SessionStatus = "completed" | "active" | "errored";
+import type { SessionStatus } from "@/lib/sources/common/schema";
 
 /**
  * How the session ended, from its records: `recent` (still active), `reply` (an agent reply),

@@ -1,7 +1,7 @@
 /** Schemas of the workspace's index rows, refs and risk levels. */
 import * as z from "zod";
 
-import { indexTurnSchema, type IndexTurn } from "@/lib/sources/common/schema";
+import { indexTurnSchema, type IndexTurn, sessionStatusSchema } from "@/lib/sources/common/schema";
 import { wholeNumber } from "@/lib/tools/input-fields";
 
 /** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
@@ -86,7 +86,7 @@ export const sessionListItemSchema = z.object({
   /** Cost in USD (lib/usage prices); null when no request was counted or no model could be priced. */
   cost_usd: z.number().nullable(),
   /** Seed 004 status adapted (issue 9): completed, active (changed < 10 min ago or no reply yet), errored; null when the file is missing. */
-  status: z.enum(["completed", "active", "errored"]).nullable(),
+  status: sessionStatusSchema.nullable(),
   /** The last agent reply, one line, at most 300 characters. */
   last_response_preview: z.string().nullable(),
   /**

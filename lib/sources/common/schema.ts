@@ -10,6 +10,15 @@ import * as z from "zod";
 export const SOURCE_NAMES = ["claude-code", "codex"] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
+/**
+ * A session's status, seed 004's adapted to transcripts (issue 9): `completed`, `active` (its last
+ * record within 10 minutes of now, or no reply yet) or `errored`. lib/forensics/status decides it
+ * for transcripts, lib/sources/control-plane for a Control Plane ledger; the list rows carry it.
+ */
+export const SESSION_STATUSES = ["completed", "active", "errored"] as const;
+export const sessionStatusSchema = z.enum(SESSION_STATUSES);
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
 /** One `turns[]` item of a `sessions.index.jsonl` row (contract §1.4). */
 export const indexTurnSchema = z.object({
   turn_ref: z.string(),

@@ -3,6 +3,8 @@
  * Result shapes of the Control Plane source (issue 11), client-safe: the dashboard imports
  * these types; the modules that compute them import them from here.
  */
+import type { SessionStatus } from "@/lib/sources/common/schema";
+
 /** What a verifier found wrong (errors) or noteworthy (warnings) at one line or segment. */
 export type IntegrityIssueKind =
   | "malformed" // not a JSON object
@@ -68,7 +70,7 @@ export type CpSessionRow = {
   ended_at: string | null;
   duration_seconds: number | null;
   turn_count: number;
-  status: "completed" | "active" | "errored";
+  status: SessionStatus;
   first_user_message: string | null;
   last_response_preview: string | null;
 };
