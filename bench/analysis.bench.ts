@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { analyzeSessionFile } from "@/lib/analysis/analyze-file";
 import { createCoreContext } from "@/lib/context";
 import { rangeCount } from "@/lib/jsonl/workers";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 

@@ -1,4 +1,4 @@
-import type { GetUsageResult } from "../lib/forensics/usage-tool";
+import type { GetUsageResult } from "../lib/usage/schema";
 import { expect, test } from "./fixtures";
 import { HAS_CORPUS, NO_CORPUS_REASON } from "./paths";
 

@@ -4,9 +4,10 @@ import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
 import { ensureProjects, ensureProjectSessions } from "@/lib/catalog/ensure";
 import { sessionItem } from "@/lib/catalog/session-item";
 import type { CoreContext } from "@/lib/context";
-import { type InvalidFieldResult, listSessionsRequest } from "@/lib/forensics/list-sessions";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
-import type { ListSessionsResult, ProjectSummary } from "@/lib/workspace/schema";
+import type { ToolInputInvalid } from "@/lib/tools/define-tool";
+import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
+import { type ListSessionsInput, listSessionsInputSchema, type ListSessionsResult, type ProjectSummary } from "@/lib/workspace/schema";
 import { SqlWhere } from "@/lib/catalog/where";
 
 /** A `projects` row of the catalog. */
@@ -86,6 +87,31 @@ export async function catalogProjects(ctx: CoreContext): Promise<ProjectListItem
 const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"]);
 
 /**
+ * `list_sessions`' input checked and its project found, for both readers (the catalog's and the
+ * files' one, its test oracle in lib/forensics/__fixtures__): `{status:"invalid", errors}` for bad
+ * input or an unknown project.
+ * @throws AppError parse_error when the workspace is malformed (contract §1.10).
+ */
+export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promise<{ status: "ok"; input: ListSessionsInput; project: LoadedProject } | ToolInputInvalid> {
+  const parsed = listSessionsInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      status: "invalid",
+      errors: parsed.error.issues.map((issue) => ({
+        field: issue.path.join(".") || "input",
+        message: issue.message,
+        hint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
+      })),
+    };
+  }
+  const project = findProject(await loadWorkspace(ctx), parsed.data.project_key);
+  if (!project) {
+    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${parsed.data.project_key}'`, hint: "use the project_key from the prepared workspace" }] };
+  }
+  return { status: "ok", input: parsed.data, project };
+}
+
+/**
  * `list_sessions` (seed 004's paginated shape) from the catalog: the project's rows are brought
  * in step (one stat per session), then filtered by `q` (case-insensitive, over session_ref,
  * source, source_session_id and the first user message) and `risk`, sorted by `sort`/`order`
@@ -93,11 +119,11 @@ const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "
  * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
-export function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+export function catalogListSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   return withCatalog(ctx, () => catalogListSessionsOnce(ctx, input));
 }
 
-async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
   const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;

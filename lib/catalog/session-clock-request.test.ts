@@ -8,7 +8,7 @@ import { closeCatalog } from "@/lib/catalog/catalog";
 import { refreshCatalog } from "@/lib/catalog/refresh";
 import { catalogListSessions } from "@/lib/catalog/queries";
 import { createCoreContext, type CoreContext } from "@/lib/context";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { sessionOverview } from "@/lib/forensics/overview";
 import type { SessionOverviewResult } from "@/lib/forensics/schema";
 import { sessionAuditEvents } from "@/lib/ledger/session-audit";

@@ -4,11 +4,11 @@ import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
 import { ensureProjects } from "@/lib/catalog/ensure";
 import { sessionTokenTotals } from "@/lib/catalog/row-facts";
 import type { CoreContext } from "@/lib/context";
-import type { GetUsageResult } from "@/lib/forensics/usage-tool";
 import { resolveInside } from "@/lib/fs/paths";
+import type { ToolInputInvalid } from "@/lib/tools/define-tool";
 import { loadPricing } from "@/lib/usage/pricing";
 import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
-import type { GetUsageInput } from "@/lib/usage/schema";
+import type { GetUsageInput, GetUsageResult } from "@/lib/usage/schema";
 import type { UsageBucket } from "@/lib/usage/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { pricingStamp } from "@/lib/workspace/session-usage";
@@ -22,17 +22,17 @@ type UsageRowOfCatalog = { id: number; project_key: string; session_ref: string;
 
 /**
  * `get_usage` (issue 28's report) read from the catalog: the same result as reading every
- * session's transcripts ({@link import("@/lib/forensics/usage-tool").getUsage}, the test oracle),
+ * session's transcripts (`getUsage` in lib/forensics/__fixtures__/usage-tool, the test oracle),
  * but from the buckets each session's row keeps. Projects whose files moved are brought in step
  * first; rows priced under another price override file are recomputed (once). With `since`,
  * sessions that ended days before it are not read at all.
  * @throws AppError parse_error for a bad price override file; AppError not_found | parse_error from the workspace loader.
  */
-export function catalogUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
+export function catalogUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | ToolInputInvalid> {
   return withCatalog(ctx, () => catalogUsageOnce(ctx, input));
 }
 
-async function catalogUsageOnce(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
+async function catalogUsageOnce(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | ToolInputInvalid> {
   const ws = await loadWorkspace(ctx);
   if (input.project_key !== undefined && !ws.projects.some((p) => p.projectKey === input.project_key)) {
     return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${input.project_key}'`, hint: "use a project_key from list_projects" }] };

@@ -7,7 +7,7 @@ import { createCoreContext } from "@/lib/context";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { makeTempDir } from "@/lib/testing/shared";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
 import { getSessionDetail } from "@/lib/workspace/projects";
 

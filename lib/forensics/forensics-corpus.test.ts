@@ -15,7 +15,7 @@ import { querySessionLedger, type SessionLedgerPage } from "@/lib/forensics/sess
 import { getLedger } from "@/lib/ledger/ledger-store";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool, TOOLS } from "@/lib/tools/registry";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { loadWorkspace } from "@/lib/workspace/load";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { prepareWorkspace } from "@/lib/workspace/prepare";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";

@@ -7,7 +7,7 @@ import { sessionAuditEvents } from "@/lib/ledger/session-audit";
 import { getSessionRisk, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 import { resolveSession } from "@/lib/workspace/sessions";
 

@@ -8,7 +8,7 @@ import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { viewerExtras } from "@/lib/session-reader/viewer-extras";
 import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, TEST_PROJECT_KEY } from "@/lib/testing/workspace-builder";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 const PHANTOM = path.join(SHARED_DIR, "corpus/claude-code/phantom-reads/session-examples/2.1.6-bad/bf88e2ff-ac8b-4f29-8dbf-c2467325fe4e.jsonl");

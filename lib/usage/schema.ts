@@ -69,3 +69,13 @@ export type UsageRow = {
   by_model?: { model: string; total_tokens: number; cost_usd: number | null }[];
 };
 
+/** The `get_usage` result: rows sorted by key, their totals, and the prices used. */
+export type GetUsageResult = {
+  status: "ok";
+  group_by: GetUsageInput["group_by"];
+  timezone: string;
+  rows: UsageRow[];
+  totals: UsageTotals;
+  pricing: { source: string; snapshot_date: string; override: string | null };
+};
+

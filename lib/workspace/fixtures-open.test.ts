@@ -9,7 +9,7 @@ import { createCoreContext } from "@/lib/context";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { readViewerLines } from "@/lib/session-reader/viewer-lines";
 import { copyFixtureWorkspace, HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
-import { listSessions } from "@/lib/forensics/list-sessions";
+import { listSessions } from "@/lib/forensics/__fixtures__/list-sessions";
 import { getSessionDetail, listProjects } from "@/lib/workspace/projects";
 
 const FIXTURES = ["session-reader/workspace", "evidence-extraction/basic-two-turns/workspace", "project-synthesis/disposition-scope/workspace", "daily-synthesis/two-projects/workspace"];

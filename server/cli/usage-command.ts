@@ -1,7 +1,7 @@
 // `casefile usage`: ccusage-like daily/weekly/monthly/session/model/project reports through the get_usage tool.
 import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
-import type { GetUsageResult } from "@/lib/forensics/usage-tool";
+import type { GetUsageResult } from "@/lib/usage/schema";
 import { callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 
 /** Report names as ccusage spells them, and the `get_usage` group each is. */

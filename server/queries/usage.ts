@@ -1,8 +1,7 @@
 import "server-only";
 
 import { getUsageTool } from "@/lib/catalog/tools";
-import type { GetUsageResult } from "@/lib/forensics/usage-tool";
-import type { GetUsageInput } from "@/lib/usage/schema";
+import type { GetUsageInput, GetUsageResult } from "@/lib/usage/schema";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 

@@ -1,45 +1,14 @@
-/** `list_sessions` (seed 004): a project's sessions with summary, status and risk, filtered and sorted. */
+/** Test oracle of `list_sessions` (seed 004): a project's sessions with summary, status and risk read from their files, filtered and sorted as the catalog does (lib/catalog/queries). */
 import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
+import { listSessionsRequest } from "@/lib/catalog/queries";
 import type { CoreContext } from "@/lib/context";
-import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
-import {
-  type ListSessionsInput,
-  listSessionsInputSchema,
-  type ListSessionsResult,
-  type SessionListItem,
-  type SessionSortKey,
-} from "@/lib/workspace/schema";
+import type { ListSessionsResult, SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
+import type { ToolInputInvalid } from "@/lib/tools/define-tool";
 import { resolveSession } from "@/lib/workspace/sessions";
 
 /** Rows summarised at once by `list_sessions`. */
 const LIST_CONCURRENCY = 16;
-
-export type InvalidFieldResult = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
-
-/**
- * `list_sessions`' input checked and its project found, for both readers (the catalog's and the
- * files' one, its test oracle): `{status:"invalid", errors}` for bad input or an unknown project.
- * @throws AppError parse_error when the workspace is malformed (contract §1.10).
- */
-export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promise<{ status: "ok"; input: ListSessionsInput; project: LoadedProject } | InvalidFieldResult> {
-  const parsed = listSessionsInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      status: "invalid",
-      errors: parsed.error.issues.map((issue) => ({
-        field: issue.path.join(".") || "input",
-        message: issue.message,
-        hint: "limit is 1-500, offset ≥ 0, sort one of the listed keys, order asc or desc",
-      })),
-    };
-  }
-  const project = findProject(await loadWorkspace(ctx), parsed.data.project_key);
-  if (!project) {
-    return { status: "invalid", errors: [{ field: "project_key", message: `unknown project_key '${parsed.data.project_key}'`, hint: "use the project_key from the prepared workspace" }] };
-  }
-  return { status: "ok", input: parsed.data, project };
-}
 
 /**
  * `list_sessions` (seed 004's paginated shape over a project's indexed sessions):
@@ -49,7 +18,7 @@ export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promi
  * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
-export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | InvalidFieldResult> {
+export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
   const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;

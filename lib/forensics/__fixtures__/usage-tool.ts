@@ -1,31 +1,22 @@
-// `get_usage` (issue 28): tokens and cost of the workspace's sessions by day, week, month, model, project or session.
+// Test oracle of `get_usage` (issue 28): tokens and cost of the workspace's sessions by day, week, month, model, project or session, read from every transcript.
 import type { CoreContext } from "@/lib/context";
+import type { ToolInputInvalid } from "@/lib/tools/define-tool";
 import { loadPricing } from "@/lib/usage/pricing";
 import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
-import { type GetUsageInput, type UsageRow, type UsageTotals } from "@/lib/usage/schema";
+import type { GetUsageInput, GetUsageResult } from "@/lib/usage/schema";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 
-/** The `get_usage` result: rows sorted by key, their totals, and the prices used. */
-export type GetUsageResult = {
-  status: "ok";
-  group_by: GetUsageInput["group_by"];
-  timezone: string;
-  rows: UsageRow[];
-  totals: UsageTotals;
-  pricing: { source: string; snapshot_date: string; override: string | null };
-};
-
 /**
  * Reads the usage of every Claude Code and Codex session of the workspace (or of `project_key`)
  * through lib/usage and groups it ({@link usageReport}): O(bytes of the workspace). The
- * `get_usage` tool reads the same from the catalog (lib/catalog/usage, issue 25); this stays as
- * its test oracle.
+ * `get_usage` tool reads the same from the catalog (lib/catalog/usage, issue 25); this is its
+ * test oracle.
  * @throws AppError parse_error for a bad price override file; AppError not_found for an unknown project_key.
  */
-export async function getUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | { status: "invalid"; errors: { field: string; message: string; hint: string }[] }> {
+export async function getUsage(ctx: CoreContext, input: GetUsageInput): Promise<GetUsageResult | ToolInputInvalid> {
   const ws = await loadWorkspace(ctx);
   const projects = input.project_key === undefined ? ws.projects : ws.projects.filter((p) => p.projectKey === input.project_key);
   if (input.project_key !== undefined && projects.length === 0) {
