@@ -33,8 +33,8 @@ export type UsageBucket = {
 };
 
 /**
- * What one session used: totals, the main transcript and subagents apart, by model, in time
- * buckets (for day/week/month reports in any time zone), and per main-transcript line (so a
+ * What one session used: totals, the main transcript and subagents apart, in time buckets by
+ * model (for day/week/month reports in any time zone), and per main-transcript line (so a
  * turn's usage is the sum over its line span). Claude Code: each assistant message counted once
  * by `message.id` + `requestId` (the id alone when a record has no `requestId`) with the usage of
  * its LAST line (the final streamed count; contract §2.5); a line without `message.id` is
@@ -48,7 +48,6 @@ export type SessionUsage = {
   totals: UsageTotals;
   main: UsageTotals;
   subagents: UsageTotals;
-  by_model: (UsageTotals & { model: string })[];
   buckets: UsageBucket[];
   /** Main-transcript physical lines that carry a counted request (ascending), with its tokens. */
   lines: { line: Uint32Array; input: Float64Array; output: Float64Array; cacheWrite: Float64Array; cacheRead: Float64Array; total: Float64Array };
@@ -129,11 +128,13 @@ export function usageFromJson(value: unknown): SessionUsage | null {
   const v = obj(value);
   const l = obj(v?.lines);
   const arrays = ["line", "input", "output", "cacheWrite", "cacheRead", "total"] as const;
-  if (!v || !l || typeof v.source !== "string" || !Array.isArray(v.buckets) || !Array.isArray(v.by_model) || !obj(v.totals) || !obj(v.main) || !obj(v.subagents)) return null;
+  if (!v || !l || typeof v.source !== "string" || !Array.isArray(v.buckets) || !obj(v.totals) || !obj(v.main) || !obj(v.subagents)) return null;
   if (!arrays.every((k) => Array.isArray(l[k]) && (l[k] as unknown[]).length === (l.line as unknown[]).length)) return null;
   const nums = (k: (typeof arrays)[number]) => (l[k] as unknown[]).map((n) => (typeof n === "number" ? n : 0));
+  // Usage stored before issue 36 also has totals by model, which nothing read: left out.
+  const { by_model: _byModel, ...stored } = v;
   return {
-    ...(v as unknown as SessionUsage),
+    ...(stored as unknown as SessionUsage),
     buckets: (v.buckets as UsageBucket[]).map((b) => ({ ...b, startMs: typeof b.startMs === "number" ? b.startMs : NaN })),
     lines: { line: Uint32Array.from(nums("line")), input: Float64Array.from(nums("input")), output: Float64Array.from(nums("output")), cacheWrite: Float64Array.from(nums("cacheWrite")), cacheRead: Float64Array.from(nums("cacheRead")), total: Float64Array.from(nums("total")) },
     firstMs: typeof v.firstMs === "number" ? v.firstMs : null,
@@ -455,13 +456,9 @@ function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r:
 function summarize(source: string, requests: Request[], pricing: PricingTable, span: { first: number; last: number }): SessionUsage {
   const main = new TotalsBuilder();
   const sub = new TotalsBuilder();
-  const models = new Map<string, TotalsBuilder>();
   const mainLines: Request[] = [];
   const { totals, buckets } = tallyOf(requests, pricing, (r, counted, cost) => {
     (r.kind === "main" ? main : sub).add(r.model, counted, cost);
-    let m = models.get(r.model);
-    if (!m) models.set(r.model, (m = new TotalsBuilder()));
-    m.add(r.model, counted, cost);
     if (r.kind === "main") mainLines.push(r);
   });
   mainLines.sort((a, b) => a.line - b.line);
@@ -480,7 +477,6 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
     totals,
     main: main.build(),
     subagents: sub.build(),
-    by_model: [...models].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, b]) => ({ model, ...b.build() })),
     buckets,
     lines,
     ...spanTimes(span),
