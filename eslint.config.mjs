@@ -25,7 +25,7 @@ const config = [
   restrict(["components/**"], [
     { regex: "^@/server/(?!actions/)", message: "UI may import server actions only." },
     // evidence/check-turn: stage C's rule, pure (types only), so the editor flags what the server would refuse.
-    { regex: "^@/lib/(?!(errors|result)$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$|evidence/check-turn$)", message: "UI may import only client-safe lib modules." },
+    { regex: "^@/lib/(?!errors$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$|evidence/check-turn$)", message: "UI may import only client-safe lib modules." },
     { group: ["node:*"], message: "No Node built-ins in UI code." },
   ], ["components/**/*.test.tsx"]),
   restrict(["server/**"], [{ group: ["@/components/*", "@/app/*"], message: "Adapters never import UI." }], [

@@ -93,19 +93,6 @@ export type LedgerEventType = (typeof LEDGER_EVENT_TYPES)[number];
 /** Where an entry sits on disk: its file (`tool-traces.jsonl` or a segment) and 1-based line. */
 export type EntryLocation = { file: string; line: number };
 
-/** One call as the Audit page lists it: the started entry joined with its finished entry. */
-export type CallRow = {
-  receipt_id: string;
-  task_id: string;
-  tool_name: string;
-  door: z.infer<typeof doorSchema>;
-  client?: string;
-  started_at: string;
-  result: CallResult | "running";
-  duration_ms?: number;
-  status?: string;
-};
-
 /**
  * One entry with its full metadata: where it sits on disk, and the other half of its receipt —
  * a started entry carries its `outcome` (absent while running), a finished one the `call` it ends.

@@ -48,8 +48,6 @@ export const WORK_ITEM_REF_PATTERN = /^W\p{Nd}{4}$/u;
 
 /** Envelope version written by Casefile and prompt-diary (contract §3.1). */
 export const ENVELOPE_SCHEMA_VERSION = 1;
-/** The envelope version reported when no envelope file exists yet. */
-export const ABSENT_ENVELOPE_VERSION = "absent";
 
 /** One structured rejection: dotted path, problem, correction hint (contract §3.4). */
 export type SynthesisError = { path: string; message: string; hint: string };
@@ -115,15 +113,6 @@ export type WorkItemJson = {
   reason?: string;
   confidence: string;
 };
-
-/**
- * One `source_user_messages` entry (contract §3.1): newest shape `messages: string[]`, legacy
- * (5274c80e/5d0239e8) `quoted_messages: [{text, citations}]`. Readers accept both.
- */
-export const sourceUserMessageSchema = z.union([
-  z.looseObject({ session_ref: z.string(), turn_ref: z.string(), messages: z.array(z.string()) }),
-  z.looseObject({ session_ref: z.string(), turn_ref: z.string(), quoted_messages: z.array(z.looseObject({ text: z.string() })) }),
-]);
 
 /** The envelope as Casefile reads it: unknown keys kept, work items not re-validated here. */
 export const envelopeSchema = z.looseObject({

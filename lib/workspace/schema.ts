@@ -9,7 +9,6 @@ export const RISK_LEVELS = ["low", "high"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export const projectKeySchema = z.string().min(1, "project_key must be a non-empty string");
-export const sessionRefSchema = z.string().min(1, "session_ref must be a non-empty string");
 
 /** One `sessions.index.jsonl` row as Casefile uses it (unknown legacy fields are ignored). */
 export const indexRowSchema = z.object({

@@ -66,12 +66,6 @@ function usageCacheFile(ctx: CoreContext, filePath: string): string {
   return derivedPath(ctx.workspaceRoot, "usage", `${createHash("sha256").update(filePath).digest("hex")}.json`);
 }
 
-/** Sum of the known counts, or null when every turn is unknown. */
-export function sumTokens(rows: TurnUsage[], key: "output_tokens" | "total_tokens"): number | null {
-  const known = rows.map((r) => r[key]).filter((v): v is number => v !== null);
-  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
-}
-
 async function computeUsage(ctx: CoreContext, session: ResolvedSession): Promise<TurnUsage[]> {
   const turns = session.row.turns;
   if (session.row.source !== "claude-code" && session.row.source !== "codex") return turns.map((t) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: null, total_tokens: null }));
