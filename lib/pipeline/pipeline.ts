@@ -14,6 +14,7 @@ import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { inBackground } from "@/lib/jsonl/workers";
 import { getChangeFeed } from "@/lib/ledger/change-feed";
+import { CATALOG_LABEL_PREFIX, INDEX_LABEL, type PipelineStage, stageOfLabel, StatusRecorder, WATCH_AFTER_MS } from "@/lib/pipeline/workspace-status";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
 import { CountedUsages } from "@/lib/workspace/session-usage";
 import { syncWorkspace, type SyncOptions, type SyncSummary } from "@/lib/workspace/sync";
@@ -40,9 +41,16 @@ export type PipelineOptions = {
   logSyncs?: boolean;
   /** Wait before a failed run is tried again, in ms (default 5,000); 0: never retried. */
   retryMs?: number;
-  /** Sync and rows progress: `(done, total, label)`, label prefixed `catalog ` in the rows phase. */
+  /**
+   * Progress: `(done, total, label, bytes?)` of the sync (source files, `bytes` read), the rows
+   * (label prefixed `catalog `) and the full-text fill (label `search index`, sessions indexed of
+   * all, every {@link INDEX_POLL_MS} while it runs and once when the index is complete).
+   */
   onProgress?: PlanProgress;
 };
+
+/** How often the full-text index's coverage is reported while a fill runs, in ms. */
+export const INDEX_POLL_MS = 2_500;
 
 /** What one run did: the sync's summary (null when the run did not sync) and the rows refresh (null when it was skipped). */
 export type PipelineRun = { sync: SyncSummary | null; rows: CatalogRefresh | null };
@@ -70,8 +78,12 @@ export class WorkspacePipeline {
   /** Stages that failed, run again by the next run even when it finds nothing moved. */
   private readonly failed = new Map<string, { mode: StageMode; work: () => Promise<unknown> }>();
   private readonly options: Required<Omit<PipelineOptions, "onProgress">> & Pick<PipelineOptions, "onProgress">;
+  /** The stages as `workspace_status` reports them (lib/pipeline/workspace-status). */
+  private readonly status: StatusRecorder;
 
   constructor(private readonly ctx: CoreContext, options: PipelineOptions = {}) {
+    this.status = new StatusRecorder(ctx.workspaceRoot, () => ctx.now().getTime());
+    this.status.open();
     this.options = {
       sync: options.sync ?? true,
       fullText: options.fullText ?? "skip",
@@ -121,10 +133,12 @@ export class WorkspacePipeline {
 
   /** Stops retries and new runs; a run in progress finishes. */
   async close(): Promise<void> {
+    if (this.closed) return this.settled();
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     await this.settled();
+    this.status.close();
   }
 
   private start(options: RunOptions): Promise<PipelineRun> {
@@ -137,22 +151,26 @@ export class WorkspacePipeline {
 
   private async run(options: RunOptions): Promise<PipelineRun> {
     const { ctx } = this;
+    // The stage a failure is recorded against, as the log names it.
+    let step = this.options.sync ? "sync" : "catalog refresh";
     try {
       const counted = new CountedUsages();
       let sync: SyncSummary | null = null;
       if (this.options.sync) {
-        const work = () => syncWorkspace(ctx, { ...options, onProgress: this.options.onProgress, counted });
-        sync = this.options.syncInBackground ? await inBackground(work) : await work();
+        const work = () => syncWorkspace(ctx, { ...options, onProgress: this.report, counted });
+        sync = await this.stage("syncing", () => (this.options.syncInBackground ? inBackground(work) : work()));
+        this.status.succeeded(step);
         if (!sync.unchanged && this.options.logSyncs) ctx.log.info(`[casefile] synced ${sync.workspace}: ${sync.sessions} session(s), ${sync.files_read} source file(s) read, ${sync.files_written} file(s) written`);
       }
       if (sync?.unchanged && this.rowsInStep) {
         for (const [name, stage] of [...this.failed]) this.follow(name, stage.mode, stage.work);
         return { sync, rows: null };
       }
-      const progress = this.options.onProgress;
+      step = "catalog refresh";
       let rows: CatalogRefresh;
       try {
-        rows = await refreshCatalog(ctx, { counted, onProgress: progress ? (done, total, label) => progress(done, total, `catalog ${label}`) : undefined });
+        rows = await this.stage("cataloguing", () => refreshCatalog(ctx, { counted, onProgress: (done, total, label) => this.report(done, total, `${CATALOG_LABEL_PREFIX}${label}`) }));
+        this.status.succeeded(step);
       } catch (error) {
         // The rows are out of step until a refresh succeeds: the next sync, even an unchanged one, refreshes.
         this.rowsInStep = false;
@@ -171,20 +189,69 @@ export class WorkspacePipeline {
       await Promise.all([...this.followers.values()].filter((f) => f.mode === "await").map((f) => f.running));
       return { sync, rows };
     } catch (error) {
+      this.status.failed(step, error);
       ctx.log.warn(`[casefile] ${this.options.sync ? "sync" : "catalog refresh"} failed: ${describe(error)}${this.options.retryMs > 0 && !this.closed ? `; retrying in ${Math.round(this.options.retryMs / 1000)} s` : ""}`);
       this.retryLater();
       throw error;
     }
   }
 
-  /** Fills the full-text index on its background worker and tells the pages when lines were added. */
-  private async fillFullText(): Promise<void> {
-    const done = await requestFullTextFill(this.ctx.workspaceRoot);
-    if (this.options.announce && done.lines_indexed > 0) getChangeFeed(this.ctx.workspaceRoot).announce();
-    const coverage = fullTextCoverage(this.ctx);
-    if (done.sessions_indexed > 0 && coverage.sessions_indexed === coverage.sessions_total) {
-      this.ctx.log.info(`[casefile] search index complete: ${coverage.sessions_total} session(s)`);
+  /** Progress of every stage: recorded for `workspace_status`, then passed to the options' sink. */
+  private readonly report: PlanProgress = (done, total, label, bytes) => {
+    this.status.progress(stageOfLabel(label), done, total);
+    this.options.onProgress?.(done, total, label, bytes);
+  };
+
+  /**
+   * Runs one stage on the status record. A stage that runs long enough to be watched is announced
+   * on the change feed (a server), so an open home page, which stops polling while all is ready,
+   * fetches the status and shows its bar.
+   */
+  private async stage<T>(stage: PipelineStage, work: () => Promise<T>): Promise<T> {
+    const run = this.status.begin(stage);
+    // A little past the threshold: a timer may fire a millisecond before the clock says it is due.
+    const timer = this.options.announce ? setTimeout(() => this.status.watchable(stage, run) && getChangeFeed(this.ctx.workspaceRoot).announce(), WATCH_AFTER_MS + 50) : null;
+    timer?.unref();
+    try {
+      return await work();
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.status.end(stage, run);
     }
+  }
+
+  /**
+   * Fills the full-text index on its background worker and tells the pages when lines were added.
+   * Its coverage is reported every {@link INDEX_POLL_MS} while the fill runs (the fill counts
+   * nothing itself: its worker commits as it goes), and once more when the index is complete.
+   */
+  private async fillFullText(): Promise<void> {
+    const coverage = () => {
+      try {
+        return fullTextCoverage(this.ctx);
+      } catch {
+        // NOTE: a catalog the fill is setting aside cannot be counted this moment; the next poll or the fill's own error says more.
+        return null;
+      }
+    };
+    const poll = () => {
+      const now = coverage();
+      if (now && now.sessions_indexed < now.sessions_total) this.report(now.sessions_indexed, now.sessions_total, INDEX_LABEL);
+    };
+    const done = await this.stage("indexing", async () => {
+      poll();
+      const timer = setInterval(poll, INDEX_POLL_MS);
+      timer.unref();
+      try {
+        return await requestFullTextFill(this.ctx.workspaceRoot);
+      } finally {
+        clearInterval(timer);
+      }
+    });
+    if (this.options.announce && done.lines_indexed > 0) getChangeFeed(this.ctx.workspaceRoot).announce();
+    const after = coverage();
+    // Complete: the sink prints it when the fill was watched (a console's "search index complete").
+    if (after && after.sessions_indexed === after.sessions_total) this.report(after.sessions_total, after.sessions_total, INDEX_LABEL);
   }
 
   /**
@@ -205,7 +272,9 @@ export class WorkspacePipeline {
         follower.again = false;
         try {
           await (mode === "background" ? inBackground(work) : work());
+          this.status.succeeded(name);
         } catch (error) {
+          this.status.failed(name, error);
           this.ctx.log.warn(`[casefile] ${name} failed: ${describe(error)}`);
           this.failed.set(name, { mode, work });
           this.retryLater();
