@@ -1,40 +1,61 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import os from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { closeCatalog } from "@/lib/catalog/catalog";
-import { createCoreContext, stderrLogger } from "@/lib/context";
-import { generateDemoCodexSources, seedDemoWork } from "@/lib/demo/demo-extras";
-import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { bundledEntry } from "@/lib/jsonl/workers";
-import { metadataPath } from "@/lib/fs/workspace-layout";
-import { callTool } from "@/lib/tools/registry";
-import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
-import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
-import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
-import { consoleProgress } from "@/server/watch/console-progress";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** `npm start`'s process (plain Node, no tsx): prepares the start in a child process that exits, then becomes the dashboard server. */
+export const START_SCRIPT = path.join(APP_DIR, "scripts", "start.mjs");
+
+/** The quiet `next build` of `npm ci` (npm's `prepare`), `npm start` and `casefile serve` when no build exists. */
+export const BUILD_SCRIPT = path.join(APP_DIR, "scripts", "build-app.mjs");
 
 /**
  * `casefile serve`: serves the dashboard for a workspace on 127.0.0.1:<port>, building the app
  * first when no production build exists. Resolves with the server's exit code.
  */
 export async function runServe(workspace: string, port: number): Promise<number> {
-  // The Host check accepts this port only (lib/security/local-request).
-  const env = { ...dashboardServerEnv(process.env, workspace), CASEFILE_PORT: String(port) };
-  if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) {
-    process.stderr.write("building the dashboard (first run only)…\n");
-    // Type checking is `npm test`'s job (tsc --noEmit): the first start only compiles (issue 29).
-    const built = await run(nextBin(), ["build"], { ...env, CASEFILE_SKIP_TYPECHECK: "1" });
-    if (built !== 0) return built;
-  }
+  const built = await buildIfMissing();
+  if (built !== 0) return built;
+  const launch = await serverLaunch(workspace, port);
+  await stopBundler();
   process.stderr.write(`Casefile dashboard: http://127.0.0.1:${port}  (workspace ${workspace})\n`);
+  return run(launch.script, launch.args, launch.env);
+}
+
+/**
+ * `casefile start`: runs {@link START_SCRIPT}, `npm start`'s process, with this workspace and
+ * port, in {@link dashboardServerEnv} (what package.json's `start` sets in its shell line), so
+ * it becomes the server itself (server/cli/start-command has what happens first). Resolves with its exit code.
+ */
+export function runStart(workspace: string, port: number): Promise<number> {
+  return run(START_SCRIPT, ["--workspace", workspace, "--port", String(port)], dashboardServerEnv(process.env, workspace));
+}
+
+/**
+ * Builds the app with {@link BUILD_SCRIPT} when it has no production build (`.next/BUILD_ID`);
+ * `npm ci` built it already, unless CI or CASEFILE_SKIP_BUILD=1 said not to. Resolves with the
+ * build's exit code (0 when there was nothing to build).
+ */
+export async function buildIfMissing(): Promise<number> {
+  if (existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) return 0;
+  return run(BUILD_SCRIPT, [], process.env);
+}
+
+/** How the dashboard server process is started: a script run by plain Node, its arguments, its whole environment. */
+export type ServerLaunch = { script: string; args: string[]; env: NodeJS.ProcessEnv };
+
+/**
+ * The dashboard server process for `workspace` on `port`: {@link serverCommand}'s script and
+ * arguments, with {@link dashboardServerEnv}, the port the Host check accepts
+ * (lib/security/local-request) and NODE_ENV=production (as `next start` sets it).
+ */
+export async function serverLaunch(workspace: string, port: number, base: NodeJS.ProcessEnv = process.env): Promise<ServerLaunch> {
   const [script, args] = await serverCommand(port);
-  return run(script, args, { ...env, NODE_ENV: "production" });
+  return { script, args, env: { ...dashboardServerEnv(base, workspace), CASEFILE_PORT: String(port), NODE_ENV: "production" } };
 }
 
 /** The dashboard server's entry: Next behind Casefile's own http.Server (issue 35, item 8). */
@@ -52,6 +73,35 @@ export async function serverCommand(port: number): Promise<[script: string, args
   if (bundle !== null) return [bundle, ["--dir", APP_DIR, "--hostname", "127.0.0.1", "--port", String(port)]];
   process.stderr.write("warning: the dashboard server could not be bundled; serving with `next start` (no request timeouts)\n");
   return [nextBin(), ["start", "--hostname", "127.0.0.1", "--port", String(port)]];
+}
+
+/**
+ * The worker entries of lib/ (`*-worker.ts`; lib/testing's are the tests' own). The dashboard
+ * server starts each from its bundle (lib/jsonl/workers' startWorker), which it would otherwise
+ * make on first use, keeping an esbuild service process alive beside it for the rest of its life.
+ */
+export function workerEntries(root = path.join(APP_DIR, "lib")): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith("-worker.ts") && !file.startsWith(`testing${path.sep}`) && !file.includes("__fixtures__"))
+    .map((file) => path.join(root, file))
+    .sort();
+}
+
+/**
+ * Bundles every {@link workerEntries} entry the server may start, so it finds them made (a few
+ * stats each when they are; about a second in all when they are not).
+ */
+export async function bundleWorkers(): Promise<void> {
+  await Promise.all(workerEntries().map((entry) => bundledEntry(entry)));
+}
+
+/**
+ * Ends this process's esbuild service, if bundling started one: esbuild keeps a service process
+ * for its whole life otherwise, idle beside the server (issue 36 item 2). A later bundle starts a new one.
+ */
+export async function stopBundler(): Promise<void> {
+  const { stop } = await import("esbuild");
+  await stop();
 }
 
 /**
@@ -86,75 +136,6 @@ export function dashboardServerEnv(base: NodeJS.ProcessEnv, workspace: string): 
   };
 }
 
-/**
- * `casefile start` (`npm start`): syncs the workspace from its recorded sources on every start
- * (issue 12, item 1: new files indexed, grown files extended, unchanged files not read), then
- * serves it; the server keeps syncing while it runs. A workspace without recorded sources gets
- * `~/.claude/projects` and `~/.codex/sessions` / `~/.codex/archived_sessions` (`$CODEX_HOME`),
- * those that exist, or, when none does, a generated demo transcript set. A demo workspace is
- * replaced (not mixed) as soon as real sources exist. A day-window workspace without recorded
- * sources (prompt-diary's) is served as it is.
- */
-export async function runStart(workspace: string, port: number): Promise<number> {
-  process.stderr.write(await syncOnStart(workspace));
-  return runServe(workspace, port);
-}
-
-/**
- * The start-up half of {@link runStart}: decides the sources (recorded, the user's defaults, or
- * the demo) and syncs the workspace from them. Returns the report printed before serving.
- * @throws AppError whatever the sync throws.
- */
-export async function syncOnStart(workspace: string): Promise<string> {
-  const decision = await startDecision(workspace);
-  if (decision.kind === "serve-only") return `${workspace} records no sources and has a date window: serving it as it is (casefile sources add … to sync it)\n`;
-  if (decision.sources.demo) {
-    await generateDemoSources(demoDir());
-    await generateDemoCodexSources(demoCodexDir());
-  }
-  const ctx = createCoreContext(workspace, { log: stderrLogger });
-  // The pipeline's sync and the catalog's rows, as `casefile prepare` writes them: the server's
-  // first pages read a catalog that knows every session (a heavy user's first start would
-  // otherwise wait on it). The warm-up is the server's, in the background. Stats only when nothing moved.
-  const pipeline = new WorkspacePipeline(ctx, { warm: "skip", retryMs: 0, onProgress: consoleProgress(process.stderr) });
-  const summary = (await pipeline.request({ sources: decision.sources, force: decision.force })).sync!;
-  closeCatalog(ctx);
-  // The demo shows a chain and a synthesis item too (written once; later starts find them there).
-  if (decision.sources.demo) await seedDemoWork(ctx, callTool);
-  return `${decision.note ? `${decision.note}\n` : ""}${renderSummary(summary)}${summary.files_read} source file(s) read; sources: casefile sources --workspace ${workspace}\n`;
-}
-
-/** Where `npm start` writes the demo transcripts when the machine has no real ones. */
-const demoDir = () => path.join(os.homedir(), ".casefile", "demo-sources");
-const demoCodexDir = () => path.join(os.homedir(), ".casefile", "demo-sources-codex");
-
-type StartDecision = { kind: "serve-only" } | { kind: "sync"; sources: WorkspaceSources; force: boolean; note?: string };
-
-async function startDecision(workspace: string): Promise<StartDecision> {
-  const real: WorkspaceSources = { claude: defaultClaudeRoots(), codex: defaultCodexRoots(), demo: false };
-  const hasReal = real.claude.length + real.codex.length > 0;
-  const demo: WorkspaceSources = { claude: [demoDir()], codex: [demoCodexDir()], demo: true };
-  const recorded = await readSources(workspace);
-  if (recorded?.demo) {
-    return hasReal
-      ? { kind: "sync", sources: real, force: true, note: "real sessions found: replacing the demo workspace with them" }
-      : { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: showing the demo transcripts in ${demoDir()}` };
-  }
-  if (recorded) return { kind: "sync", sources: recorded, force: false };
-  if (existsSync(metadataPath(workspace)) && !(await isAllTime(workspace))) return { kind: "serve-only" };
-  if (hasReal) return { kind: "sync", sources: real, force: false };
-  return { kind: "sync", sources: demo, force: false, note: `no ~/.claude/projects or ~/.codex/sessions found: preparing the demo transcripts in ${demoDir()}` };
-}
-
-async function isAllTime(workspace: string): Promise<boolean> {
-  try {
-    const meta = JSON.parse(await readFile(metadataPath(workspace), "utf8")) as { report_window_utc?: { start?: unknown } };
-    return meta.report_window_utc?.start === null;
-  } catch {
-    return false;
-  }
-}
-
 function nextBin(): string {
   return path.join(APP_DIR, "node_modules", "next", "dist", "bin", "next");
 }
@@ -166,6 +147,10 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<nu
     process.once("SIGINT", forward);
     process.once("SIGTERM", forward);
     child.on("error", reject);
-    child.on("exit", (code) => resolve(code ?? 1));
+    child.on("exit", (code) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      resolve(code ?? 1);
+    });
   });
 }
