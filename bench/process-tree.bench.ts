@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       pages.push(`/projects/${encodeURIComponent(key)}`, `/projects/${encodeURIComponent(key)}/synthesis`);
       for (const s of sessions.slice(0, 2)) {
         const at = `/projects/${encodeURIComponent(key)}/sessions/${encodeURIComponent(s.session_ref)}`;
-        pages.push(at, `${at}/timeline`, `${at}/analysis`, `/api/projects/${encodeURIComponent(key)}/sessions/${encodeURIComponent(s.session_ref)}/lines?start=1&end=200`);
+        pages.push(at, `${at}/timeline`, `${at}/analysis`, `/api/projects/${encodeURIComponent(key)}/sessions/${encodeURIComponent(s.session_ref)}/lines?start=1&end=5`);
       }
     }
     console.log(`\n${projects.length} project(s); browsing ${pages.length} pages`);

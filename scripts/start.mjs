@@ -42,16 +42,23 @@ function exited(child) {
   });
 }
 
+const SEMI_SPACE = /(^|\s)--max-semi-space-size[= ]\S+/g;
+
 /**
- * Whether this process has the server's environment where it matters: glibc and V8 read
- * MALLOC_MMAP_THRESHOLD_ and NODE_OPTIONS' --max-semi-space-size at process start only.
+ * Whether this process has the server's settings that only count at process start: glibc's
+ * MALLOC_MMAP_THRESHOLD_ and a young generation size in NODE_OPTIONS.
  */
 function startedAsServer(env) {
-  return process.env.MALLOC_MMAP_THRESHOLD_ === env.MALLOC_MMAP_THRESHOLD_ && (process.env.NODE_OPTIONS ?? "") === (env.NODE_OPTIONS ?? "");
+  return process.env.MALLOC_MMAP_THRESHOLD_ === env.MALLOC_MMAP_THRESHOLD_ && /--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? "");
 }
 
+// The start-up process gets V8's default young generation: the server's small one is meant for a
+// long-lived server, not for one-shot work (a full sync, the build).
+const prepareEnv = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(SEMI_SPACE, "").trim() };
+if (prepareEnv.NODE_OPTIONS === "") delete prepareEnv.NODE_OPTIONS;
 const prepare = spawn(process.execPath, ["--import", "tsx", path.join(root, "server", "cli", "start-prepare.ts"), ...process.argv.slice(2)], {
   cwd: root,
+  env: prepareEnv,
   stdio: ["inherit", "inherit", "inherit", "ipc"],
 });
 let launch = null;
@@ -65,7 +72,8 @@ if (prepared !== 0 || launch === null || stopped) {
   if (launch.script.endsWith(".mjs") && startedAsServer(launch.env)) {
     // The server's own handlers take over (a stop signal ends it with status 0, as `next start`).
     for (const signal of SIGNALS) process.off(signal, forward);
-    Object.assign(process.env, launch.env);
+    // NODE_OPTIONS as this process was started with (the user's young generation size, if set).
+    Object.assign(process.env, launch.env, { NODE_OPTIONS: process.env.NODE_OPTIONS });
     process.argv = [process.argv[0], launch.script, ...launch.args];
     await import(pathToFileURL(launch.script).href);
   } else {

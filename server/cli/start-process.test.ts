@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { makeTempDir } from "@/lib/testing/shared";
-import { START_SCRIPT } from "@/server/cli/serve-command";
+import { MALLOC_MMAP_THRESHOLD, SERVER_SEMI_SPACE_MB, START_SCRIPT } from "@/server/cli/serve-command";
 
 const ROOT = path.resolve(path.dirname(START_SCRIPT), "..");
 
@@ -47,8 +47,7 @@ describe("npm start (issue 36 item 2)", () => {
     const home = await makeTempDir("casefile-npm-start-");
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CODEX_HOME: path.join(home, ".codex") };
-    delete env.CASEFILE_WORKSPACE;
-    delete env.PORT;
+    for (const key of ["CASEFILE_WORKSPACE", "PORT", "MALLOC_MMAP_THRESHOLD_", "NODE_OPTIONS"]) delete env[key];
     const npm = spawn("npm", ["start", "--", "--port", String(port)], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -62,6 +61,10 @@ describe("npm start (issue 36 item 2)", () => {
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
       const tree = descendants(npm.pid!);
       expect(tree.map((p) => [p.parent, p.command])).toEqual([[npm.pid, `node scripts/start.mjs --port ${port}`]]);
+      // Started with the server's glibc and V8 settings, which count only at process start.
+      const environ = readFileSync(`/proc/${tree[0]!.pid}/environ`, "utf8").split("\0");
+      expect(environ).toContain(`MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD}`);
+      expect(environ.find((v) => v.startsWith("NODE_OPTIONS="))).toContain(`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`);
       expect(output).toMatch(/demo transcripts/);
     } finally {
       process.kill(-npm.pid!, "SIGTERM");
