@@ -4,15 +4,15 @@
  * nothing else left running beside it but npm (issue 36 item 2: no tsx, no esbuild service, no
  * sync process holding its memory for the server's whole life).
  *
- * 1. server/cli/start-prepare.ts, in a child process run with tsx, decides and records the
- *    workspace's sources (running a full sync there, whose memory goes when it exits), builds the
- *    app when there is no build, makes the server's bundles, sends back how to start the
- *    server, and exits;
- * 2. this process then runs the dashboard server's bundle itself (it syncs the workspace as it
- *    starts), when it was started as the server must be: glibc's MALLOC_MMAP_THRESHOLD_ and V8's
- *    --max-semi-space-size (in NODE_OPTIONS) set, as package.json's `start` sets them
- *    (server/cli/serve-command's dashboardServerEnv has why). Otherwise it starts the server as a child process with that environment and waits
- *    for it, passing stop signals on; its exit code is ours.
+ * 1. server/cli/start-prepare.ts, in a child process run with tsx, syncs the workspace from its
+ *    sources (server/cli/start-command), builds the app when there is no build, makes the
+ *    server's bundles, sends back how to start the server, and exits, its memory with it;
+ * 2. this process then runs the dashboard server's bundle itself (it keeps the workspace synced
+ *    while it runs), when it was started as the server must be: glibc's MALLOC_MMAP_THRESHOLD_
+ *    and V8's --max-semi-space-size (in NODE_OPTIONS) set, as package.json's `start` sets them
+ *    (server/cli/serve-command's dashboardServerEnv has why). Otherwise it starts the server as
+ *    a child process with that environment and waits for it, passing stop signals on; its exit
+ *    code is ours.
  */
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
