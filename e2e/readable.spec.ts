@@ -17,11 +17,13 @@ const JUNK = /\u001b|\[m|\(B/;
 test.describe("a transcript a person can read", () => {
   test.skip(!HAS_CORPUS, NO_CORPUS_REASON);
 
-  test("the session table's first message of a slash-command session reads as the command", async ({ page, projectPage }) => {
+  test("the session table's first message of a session that opens with a slash command is the first real prompt", async ({ page, projectPage }) => {
     const session = findWorkspaceSession(SLASH_SESSION);
     await page.goto(`/projects/${encodeURIComponent(session.projectKey)}`);
     const row = projectPage.dataRows().filter({ hasText: session.sessionRef });
-    await expect(row).toContainText("/wsd:init --custom");
+    // Issue 36 item 5: a slash command is never the user's request; T0002's prompt is.
+    await expect(row).toContainText("We have recently seen a number of User Agents");
+    await expect(row).not.toContainText("/wsd:init --custom");
     await expect(projectPage.table()).not.toContainText("<command-message>");
   });
 
