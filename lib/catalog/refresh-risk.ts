@@ -3,7 +3,7 @@
 import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
 import { RiskFill } from "@/lib/catalog/risk-fill";
-import { stmt } from "@/lib/catalog/transactions";
+import { stmt, writeWhenFree } from "@/lib/catalog/transactions";
 import type { CoreContext } from "@/lib/context";
 import { resolveInside } from "@/lib/fs/paths";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
@@ -11,6 +11,8 @@ import type { ResolvedSession } from "@/lib/workspace/sessions";
 
 /** Sessions analysed at once by the background risk pass (few: its peak heap stays in the server's RSS). */
 const BACKGROUND_RISK_WORKERS = 2;
+/** Risks stored per write transaction while a fill computes them. */
+const RISK_BATCH = 200;
 
 /**
  * Fills in seed 003 risk for every session whose stored risk is older than its file (the
@@ -42,12 +44,27 @@ export async function refreshRisk(ctx: CoreContext, project: LoadedProject, work
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
   const pending: string[] = [];
   const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
+  // Risks are stored in batches, each waiting its turn for the write lock (a full-text fill may hold it for seconds).
+  let batch: [string | null, string | null, number | null, number][] = [];
+  const flush = async () => {
+    const rowsToWrite = batch;
+    batch = [];
+    if (rowsToWrite.length > 0) await writeWhenFree(db, () => rowsToWrite.forEach((r) => update.run(...r)));
+  };
+  const flushing: Promise<void>[] = [];
   if (fill) {
     // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
     const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
     if (small.length > 0) await fill().map(ctx.workspaceRoot, project, small.map((s) => rows.get(s.session_ref)!), (risk, i) => {
-      if (risk) update.run(small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id);
+      if (risk) batch.push([small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id]);
+      if (batch.length >= RISK_BATCH) {
+        const flushed = flush();
+        flushed.catch(() => undefined); // handled by the Promise.all below; not an unhandled rejection meanwhile
+        flushing.push(flushed);
+      }
     });
+    flushing.push(flush());
+    await Promise.all(flushing);
     const done = new Set(small);
     stale = stale.filter((s) => !done.has(s));
   }
@@ -61,10 +78,11 @@ export async function refreshRisk(ctx: CoreContext, project: LoadedProject, work
       const risk = await getSessionRiskIfReady(ctx, session);
       if (risk === "pending") {
         pending.push(s.session_ref);
-        update.run(null, null, null, s.id);
-      } else update.run(s.file_stamp, risk.risk_level, risk.reset_count, s.id);
+        batch.push([null, null, null, s.id]);
+      } else batch.push([s.file_stamp, risk.risk_level, risk.reset_count, s.id]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));
+  await flush();
   return pending.sort();
 }

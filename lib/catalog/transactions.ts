@@ -61,6 +61,42 @@ export async function beginWrite(db: Database.Database): Promise<void> {
 }
 
 /**
+ * Runs the synchronous writes `fn` in a write transaction of their own, waiting for another
+ * connection's (a full-text fill indexing a big session holds the lock for seconds) in short
+ * async polls like {@link beginWrite}: SQLite's busy wait would block the event loop, and give
+ * up with "database is locked" after {@link BUSY_TIMEOUT_MS}. When this connection has a write
+ * transaction open (a refresh between two of its awaits), `fn` joins it.
+ * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms; whatever `fn` throws (its writes rolled back).
+ */
+export async function writeWhenFree(db: Database.Database, fn: () => void): Promise<void> {
+  const deadline = performance.now() + WRITE_WAIT_MS;
+  for (;;) {
+    if (db.inTransaction) {
+      fn();
+      return;
+    }
+    db.pragma("busy_timeout = 0");
+    try {
+      db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * WRITE_TURN_MS * 4));
+      continue;
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    try {
+      fn();
+      db.exec("COMMIT");
+    } catch (error) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+    return;
+  }
+}
+
+/**
  * Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS}
  * ms, leaving another process waiting to write its turn in between.
  */
