@@ -16,7 +16,7 @@
  * session list ≤ 300 ms; RSS < 300 MB.
  *
  * Flags: `--runs N`, `--prepare-dir DIR` (prepare workspaces and cp copies go there), `--skip-prepare`, `--only-prepare`, `--skip-browser`, `--fresh-workspace` (prepare the
- * shared workspace again with the current code), `--skip-mcp`, `--heap-snapshot` (write a heap snapshot of the server after the HTTP
+ * shared workspace again with the current code), `--idle` (time the windows once the server is idle: index complete), `--skip-mcp`, `--heap-snapshot` (write a heap snapshot of the server after the HTTP
  * part, into the app dir, via --heapsnapshot-signal), `--workspace DIR` (prepare/reuse that workspace instead of
  * <dir>/workspace), `--label NAME` (results also written as JSON to
  * /tmp/casefile-bench/real-shaped/results-<label>.json). Needs a `next build` (built when
@@ -50,6 +50,7 @@ const SKIP_PREPARE = args.includes("--skip-prepare");
 const ONLY_PREPARE = args.includes("--only-prepare");
 const FRESH_WORKSPACE = args.includes("--fresh-workspace");
 const SKIP_BROWSER = args.includes("--skip-browser");
+const IDLE = args.includes("--idle");
 const WORKSPACE = flag("--workspace");
 const HEAP_SNAPSHOT = args.includes("--heap-snapshot");
 const SKIP_MCP = args.includes("--skip-mcp");
@@ -282,11 +283,29 @@ function statusOfFile(file: string): number {
   }
 }
 
+/**
+ * `--idle`: waits until the server's pipeline has nothing left to do (`workspace_status` ready:
+ * synced, catalogued, the full-text index complete) and 10 s more for the background warm-up, so
+ * the windows are timed on an idle server (issue 36 item 4), not beside a first fill.
+ */
+async function untilIdle(base: string): Promise<void> {
+  const start = performance.now();
+  for (let i = 0; i < 1800; i++) {
+    const res = await fetch(`${base}/api/tools/workspace_status`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const status = (await res.json()) as { phase?: string };
+    if (status.phase === "ready") break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  console.log(`idle after ${ms(performance.now() - start)} (workspace_status ready, then 10 s)`);
+}
+
 async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
   const server = await startBenchServer(ws.workspace, PORT, HEAP_SNAPSHOT ? "--heapsnapshot-signal=SIGUSR2" : "");
   const rss = new RssSampler(server.pid!);
   const base = `http://127.0.0.1:${PORT}`;
   try {
+    if (IDLE) await untilIdle(base);
     if (!SKIP_BROWSER) await benchBrowser(base, ws, rss);
     rss.phase = "http windows";
     await benchDoor(httpDoor(base), ws);
