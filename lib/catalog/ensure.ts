@@ -4,7 +4,7 @@ import { catalogDb, serialized, syncing, withCatalog } from "@/lib/catalog/catal
 import { dropProject } from "@/lib/catalog/drop-rows";
 import { coverageStamp, projectIndexStamp, refreshCoverage } from "@/lib/catalog/project-row";
 import { refreshProject } from "@/lib/catalog/refresh";
-import { refreshRisk } from "@/lib/catalog/refresh-risk";
+import { refreshRisk, requestRiskFill } from "@/lib/catalog/refresh-risk";
 import { stmt } from "@/lib/catalog/transactions";
 import type { CoreContext } from "@/lib/context";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
@@ -56,6 +56,9 @@ export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject):
   return withCatalog(ctx, () => ensureProjectSessionsOnce(ctx, project));
 }
 
+/** Stale sessions whose risk a server's page read computes itself; the rest are filled in the background. */
+const PAGE_RISK_INLINE_MAX = 16;
+
 function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
   const db = catalogDb(ctx);
   // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
@@ -67,7 +70,13 @@ function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Pr
     const ws = await loadWorkspace(ctx);
     const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
     await refreshProject(ctx, project, ord);
-    return refreshRisk(ctx, project);
+    // A one-shot process (the CLI) waits for every risk; a server's page computes a few and names
+    // the rest pending, filled in the background (a first visit during a first start computed
+    // 2,000 sessions' risk on the page's request: 25 s; issue 36 item 2, project pages ≤ 500 ms).
+    if (ctx.oneShot) return refreshRisk(ctx, project);
+    const pending = await refreshRisk(ctx, project, 16, undefined, PAGE_RISK_INLINE_MAX);
+    if (pending.length > 0) void requestRiskFill(ctx).catch((error: unknown) => ctx.log.warn(`[casefile] risk fill failed: ${String(error)}`));
+    return pending;
   });
 }
 

@@ -4,6 +4,8 @@ import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/sessi
 import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
 import { RiskFill } from "@/lib/catalog/risk-fill";
 import { stmt, writeWhenFree } from "@/lib/catalog/transactions";
+import { processWide } from "@/lib/cache/process-wide";
+import { getChangeFeed } from "@/lib/ledger/change-feed";
 import type { CoreContext } from "@/lib/context";
 import { resolveInside } from "@/lib/fs/paths";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
@@ -37,8 +39,44 @@ export function fillCatalogRisk(ctx: CoreContext): Promise<void> {
   });
 }
 
-/** Fills seed 003 risk for the project's sessions whose stored risk is older than their file; returns the refs still pending. */
-export async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: () => RiskFill): Promise<string[]> {
+/** One background risk fill per workspace in this process, and whether another was asked for meanwhile. */
+const riskFills = processWide("catalog:risk-fill", () => new Map<string, { done: Promise<void>; again: boolean }>());
+
+/**
+ * {@link fillCatalogRisk} in the background, one at a time per workspace in this process: a
+ * request during a fill is answered by one more pass once it ends. When a pass stored risks,
+ * the change feed tells open pages (their session lists refetch). The server's pipeline and a
+ * page read that left sessions pending both ask through here, so a session's risk is computed once.
+ * @throws whatever fillCatalogRisk throws.
+ */
+export function requestRiskFill(ctx: CoreContext): Promise<void> {
+  const current = riskFills.get(ctx.workspaceRoot);
+  if (current) {
+    current.again = true;
+    return current.done;
+  }
+  const entry = { again: false, done: Promise.resolve() };
+  entry.done = (async () => {
+    try {
+      do {
+        entry.again = false;
+        await fillCatalogRisk(ctx);
+        getChangeFeed(ctx.workspaceRoot).announce();
+      } while (entry.again);
+    } finally {
+      riskFills.delete(ctx.workspaceRoot);
+    }
+  })();
+  riskFills.set(ctx.workspaceRoot, entry);
+  return entry.done;
+}
+
+/**
+ * Fills seed 003 risk for the project's sessions whose stored risk is older than their file;
+ * returns the refs still pending. At most `inlineMax` stale sessions are computed here (a page
+ * read computes a few and leaves the rest to {@link requestRiskFill}); the others are pending.
+ */
+export async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: () => RiskFill, inlineMax = Infinity): Promise<string[]> {
   const db = catalogDb(ctx);
   let stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
@@ -67,6 +105,11 @@ export async function refreshRisk(ctx: CoreContext, project: LoadedProject, work
     await Promise.all(flushing);
     const done = new Set(small);
     stale = stale.filter((s) => !done.has(s));
+  }
+  // Past `inlineMax`, stale sessions are named pending (keeping any older risk) for a background fill.
+  if (stale.length > inlineMax) {
+    for (const s of stale.slice(inlineMax)) pending.push(s.session_ref);
+    stale = stale.slice(0, inlineMax);
   }
   let next = 0;
   const worker = async () => {

@@ -7,7 +7,7 @@
 import { RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { type CatalogRefresh, refreshCatalog } from "@/lib/catalog/refresh";
-import { fillCatalogRisk } from "@/lib/catalog/refresh-risk";
+import { requestRiskFill } from "@/lib/catalog/refresh-risk";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { warmSessionPages } from "@/lib/catalog/warm";
 import type { CoreContext } from "@/lib/context";
@@ -183,7 +183,7 @@ export class WorkspacePipeline {
       const moved = first || rows.sessions_updated > 0;
       if (this.options.fullText === "background") this.follow("full-text index", "background", () => this.fillFullText());
       if (moved) {
-        this.follow("risk", this.options.risk, () => fillCatalogRisk(ctx));
+        this.follow("risk", this.options.risk, () => requestRiskFill(ctx));
         this.follow("warm-up of big sessions", this.options.warm, () => warmSessionPages(ctx, this.options.warmMinBytes));
       }
       await Promise.all([...this.followers.values()].filter((f) => f.mode === "await").map((f) => f.running));
