@@ -44,6 +44,25 @@ describe("workspace_status (issue 36 item 2)", () => {
     expect(await status(ctx)).toEqual(ready(2));
   });
 
+  it("with a pipeline that has no stage at work (before the watcher's first run), an index that falls short is indexing, not ready", async () => {
+    const root = await buildTestWorkspace([
+      { ref: "S0001", content: userLines(5) },
+      { ref: "S0002", content: userLines(8) },
+    ]);
+    const clock = { t: 1_000_000 };
+    const ctx = contextAt(root, clock);
+    await refreshCatalog(ctx);
+    const recorder = new StatusRecorder(ctx.workspaceRoot, () => clock.t);
+    recorder.open();
+    try {
+      expect(await status(ctx)).toMatchObject({ phase: "indexing", sessions_indexed: 0, sessions_total: 2 });
+      await fillFullText(ctx);
+      expect(await status(ctx)).toEqual(ready(2));
+    } finally {
+      recorder.close();
+    }
+  });
+
   it("with a pipeline, reports the first stage that has run 2 s (syncing, then cataloguing, then indexing), when the work began, and the last error until its stage runs again", async () => {
     const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(5) }]);
     const clock = { t: 1_000_000 };

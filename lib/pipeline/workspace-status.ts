@@ -143,8 +143,12 @@ export async function getWorkspaceStatus(ctx: CoreContext): Promise<WorkspaceSta
   });
   const run = phase && phase !== "indexing" ? record.stages[phase] : undefined;
   const lastError = Object.values(record.errors).reduce<PipelineError | null>((latest, e) => (latest === null || e.at >= latest.at ? e : latest), null);
+  // No stage at work (before the watcher's first run, or after a failed one) while the index falls
+  // short: indexing, not ready. A stage younger than WATCH_AFTER_MS (a live sync) stays quiet.
+  const busy = STAGES.some((s) => record.stages[s] !== undefined);
+  const idle = !busy && coverage.sessions_indexed < coverage.sessions_total ? "indexing" : "ready";
   return {
-    phase: phase ?? "ready",
+    phase: phase ?? idle,
     ...indexed,
     ...(run ? { done: run.done, total: run.total } : {}),
     started_at: phase && record.busySince !== null ? new Date(record.busySince).toISOString() : null,
