@@ -71,4 +71,30 @@ describe("npm start (issue 36 item 2)", () => {
       await new Promise((resolve) => (npm.exitCode !== null ? resolve(null) : npm.once("exit", resolve)));
     }
   }, 120_000);
+
+  it.skipIf(!existsSync(path.join(ROOT, ".next", "BUILD_ID")))("casefile start (bin/casefile.mjs) runs the same launcher: no tsx or esbuild process stays beside the dashboard", async () => {
+    const home = await makeTempDir("casefile-bin-start-");
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CODEX_HOME: path.join(home, ".codex") };
+    for (const key of ["CASEFILE_WORKSPACE", "PORT", "MALLOC_MMAP_THRESHOLD_", "NODE_OPTIONS"]) delete env[key];
+    const bin = spawn(process.execPath, [path.join(ROOT, "bin", "casefile.mjs"), "start", "--port", String(port)], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    bin.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    bin.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const deadline = Date.now() + 110_000;
+      while (!/Ready in/.test(output)) {
+        if (bin.exitCode !== null || Date.now() > deadline) throw new Error(`casefile start did not become ready:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      const commands = [readFileSync(`/proc/${bin.pid}/cmdline`, "utf8").split("\0").join(" "), ...descendants(bin.pid!).map((p) => p.command)];
+      expect(commands.filter((c) => /tsx|esbuild/.test(c))).toEqual([]);
+      // The launcher itself and, started with the server's settings, the dashboard server: two processes at most.
+      expect(commands.length).toBeLessThanOrEqual(2);
+    } finally {
+      process.kill(-bin.pid!, "SIGTERM");
+      await new Promise((resolve) => (bin.exitCode !== null ? resolve(null) : bin.once("exit", resolve)));
+    }
+  }, 120_000);
 });
