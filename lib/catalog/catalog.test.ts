@@ -10,7 +10,7 @@ import { refreshCatalog } from "@/lib/catalog/refresh";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { lineFacts } from "@/lib/catalog/extract";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
-import { searchSessionsInputSchema } from "@/lib/catalog/schema";
+import { type SearchHit, searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
 import { catalogUsage } from "@/lib/catalog/usage";
 import { createCoreContext, type CoreContext } from "@/lib/context";
@@ -20,6 +20,7 @@ import { startWorker, untilOutput } from "@/lib/testing/bundle-worker";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { listProjects } from "@/lib/workspace/projects";
+import { sessionFilesAt } from "@/lib/workspace/sessions";
 import { catalogPath } from "@/lib/fs/workspace-layout";
 import type { GetUsageInput } from "@/lib/usage/schema";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
@@ -39,9 +40,12 @@ function dump(ctx: CoreContext) {
     projects: db.prepare("SELECT * FROM projects ORDER BY project_key").all(),
     sessions: (db.prepare("SELECT * FROM sessions ORDER BY project_key, session_ref").all() as Record<string, unknown>[]).map((r) => strip(r, ["id", "risk_stamp", "risk_level", "reset_count"])),
     turns: (db.prepare("SELECT * FROM turns").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    tools: (db.prepare("SELECT * FROM session_tools").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    files: (db.prepare("SELECT * FROM session_files").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    lines: (db.prepare("SELECT body, session_id, line_number FROM lines_fts").all() as Record<string, unknown>[]).map((r) => `${ref(r.session_id)}:${String(r.line_number)}:${String(r.body)}`).sort(),
+    docs: (db.prepare("SELECT session_id, kind, name, rel_path, stamp, head_sha, indexed_bytes, indexed_lines FROM search_docs").all() as Record<string, unknown>[]).map((r) => ({ ...r, session_id: ref(r.session_id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    // Each indexed line by its document (session, kind, name) and line, with its meta; the index has a row for each.
+    lines: (db.prepare("SELECT d.session_id, d.kind, d.name, m.rowid & 4294967295 AS line, m.start, m.len, m.role, m.error, m.time, m.tools, m.files, m.calls FROM line_meta m JOIN search_docs d ON d.id = m.rowid >> 32").all() as Record<string, unknown>[])
+      .map(({ session_id, ...r }) => `${ref(session_id)}:${JSON.stringify(r)}`)
+      .sort(),
+    indexed: db.prepare("SELECT count(*) FROM lines_fts").pluck().get(),
   };
 }
 
@@ -155,17 +159,19 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
   it("resumes a session cut after any committed batch without duplicates or lost lines (progress is stored with each batch)", async () => {
     const { ctx } = await corpusSetup();
     const db = catalogDb(ctx);
-    // The longest session, cut back to a line in its middle as a commit between two batches would leave it.
-    const s = db.prepare("SELECT id, project_key, session_ref, session_path, indexed_lines FROM sessions ORDER BY indexed_lines DESC LIMIT 1").get() as { id: number; project_key: string; session_ref: string; session_path: string; indexed_lines: number };
+    // The longest transcript, cut back to a line in its middle as a commit between two batches would leave it.
+    const s = db.prepare("SELECT s.id, d.id AS doc, s.project_key, s.session_ref, s.session_path, d.indexed_lines FROM sessions s JOIN search_docs d ON d.session_id = s.id AND d.kind = 0 ORDER BY d.indexed_lines DESC LIMIT 1").get() as { id: number; doc: number; project_key: string; session_ref: string; session_path: string; indexed_lines: number };
     const project = (await loadWorkspace(ctx)).projects.find((p) => p.projectKey === s.project_key)!;
     const file = path.join(project.dir, s.session_path);
     const lines = (await fs.readFile(file, "utf8")).split("\n");
     const cut = Math.floor(s.indexed_lines / 2);
     const bytes = Buffer.byteLength(lines.slice(0, cut).join("\n") + "\n");
     expect(bytes).toBeGreaterThan(4096);
-    db.prepare("DELETE FROM lines_fts WHERE rowid > ? AND rowid <= ?").run((BigInt(s.id) << 32n) | BigInt(cut), (BigInt(s.id) << 32n) | 0xffffffffn);
-    db.prepare("UPDATE sessions SET indexed_bytes = ?, indexed_lines = ?, fts_stamp = NULL WHERE id = ?").run(bytes, cut, s.id);
-    // Lines are compared: a real cut leaves tool and error counts at the cut too, this imitation does not.
+    const after = [(BigInt(s.doc) << 32n) | BigInt(cut), (BigInt(s.doc) << 32n) | 0xffffffffn];
+    db.prepare("DELETE FROM lines_fts WHERE rowid > ? AND rowid <= ?").run(...after);
+    db.prepare("DELETE FROM line_meta WHERE rowid > ? AND rowid <= ?").run(...after);
+    db.prepare("UPDATE search_docs SET indexed_bytes = ?, indexed_lines = ?, stamp = NULL WHERE id = ?").run(bytes, cut, s.doc);
+    db.prepare("UPDATE sessions SET fts_stamp = NULL WHERE id = ?").run(s.id);
     const expectedLines = dump(ctx).lines.length;
     await upToDate(ctx);
     const resumed = dump(ctx);
@@ -219,46 +225,64 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     for (const n of [1, 2, 3]) expect((await search(n)).total, `marker ${n}`).toBe(1);
   }, 120_000);
 
-  it("searches with precision and recall against a scan of the same text, with the filters", async () => {
+  it("searches with precision and recall against a scan of the same text (transcripts, subagents, tool results), with the filters", async () => {
     const { ctx } = await corpusSetup();
     const ws = await loadWorkspace(ctx);
-    // The scan: every line's searchable text, as the catalog reads it.
-    const scanned: { key: string; source: string; text: string }[] = [];
+    // The scan: every line of every file of every session, its visible text as the catalog reads it, and its tools.
+    type Scanned = { key: string; source: string; text: string; tools: string[]; error: boolean; role: string };
+    const scanned: Scanned[] = [];
     for (const project of ws.projects) {
       for (const row of project.rows) {
-        const lines = (await fs.readFile(path.join(project.dir, row.session_path), "utf8")).split("\n");
-        lines.forEach((line, i) => {
-          if (line.trim() !== "") scanned.push({ key: `${project.projectKey}/${row.session_ref}:${i + 1}`, source: row.source, text: lineFacts(line).text.toLowerCase() });
-        });
+        for (const file of await sessionFilesAt(project.dir, path.join(project.dir, row.session_path))) {
+          const calls = new Map<string, string>();
+          (await fs.readFile(file.path, "utf8")).split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/).forEach((line, i) => {
+            if (line.trim() === "") return;
+            const facts = file.kind === "tool_result" ? { text: line, calls: [], answers: [], error: false, role: "tool" } : lineFacts(line);
+            for (const c of facts.calls) calls.set(c.id, c.name);
+            const tools = [...facts.calls.map((c) => c.name), ...facts.answers.flatMap((id) => (calls.has(id) ? [calls.get(id)!] : []))];
+            scanned.push({ key: `${project.projectKey}/${row.session_ref}/${file.kind}/${file.id ?? ""}:${i + 1}`, source: row.source, text: facts.text.toLowerCase(), tools, error: facts.error, role: facts.role });
+          });
+        }
       }
     }
-    for (const query of ["phantom", "README.md", "npm test", "Read", "apply_patch", "session logs"]) {
-      const expected = scanned.filter((s) => s.text.includes(query.toLowerCase())).map((s) => s.key).sort();
-      const result = await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200 }));
-      const hits = [...result.hits];
-      for (let offset = 200; offset < result.total; offset += 200) hits.push(...(await searchSessions(ctx, searchSessionsInputSchema.parse({ query, limit: 200, offset }))).hits);
+    const keyOf = (h: SearchHit) => `${h.project_key}/${h.session_ref}/${h.file.kind}/${h.file.id ?? ""}:${h.line_number}`;
+    const all = async (input: Record<string, unknown>) => {
+      const first = await searchSessions(ctx, searchSessionsInputSchema.parse({ ...input, limit: 200 }));
+      const hits = [...first.hits];
+      for (let offset = 200; offset < first.total; offset += 200) hits.push(...(await searchSessions(ctx, searchSessionsInputSchema.parse({ ...input, limit: 200, offset }))).hits);
+      expect(hits).toHaveLength(first.total);
+      return { result: first, keys: hits.map(keyOf).sort(), hits };
+    };
+    for (const [query, needle] of [["phantom", "phantom"], ["README.md", "readme.md"], ['"npm test"', "npm test"], ["Read", "read"], ["apply_patch", "apply_patch"], ['"session logs"', "session logs"]] as const) {
+      const expected = scanned.filter((s) => s.text.includes(needle)).map((s) => s.key).sort();
+      const { result, keys, hits } = await all({ query });
       expect(result.total, query).toBe(expected.length);
-      expect(hits.map((h) => `${h.project_key}/${h.session_ref}:${h.line_number}`).sort(), query).toEqual(expected);
-      for (const h of hits) expect(h.snippet.replaceAll("[[", "").replaceAll("]]", "").toLowerCase(), query).toContain(query.toLowerCase());
+      expect(keys, query).toEqual(expected);
+      for (const h of hits) expect(h.snippet.replaceAll("[[", "").replaceAll("]]", "").toLowerCase(), query).toContain(needle);
       expect(expected.length, query).toBeGreaterThan(0);
     }
-    // Ranked: scores never rise down the list.
-    const ranked = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", limit: 50 }));
-    expect(ranked.hits.map((h) => h.score)).toEqual([...ranked.hits.map((h) => h.score)].sort((a, b) => b - a));
-    // Filters: source, tool, has_error and file narrow to sessions with those facts.
-    const codex = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", source: "codex", limit: 200 }));
-    const codexRefs = new Set(ws.projects.flatMap((p) => p.rows.filter((r) => r.source === "codex").map((r) => `${p.projectKey}/${r.session_ref}`)));
-    expect(codex.total).toBeGreaterThan(0);
-    for (const h of codex.hits) expect(codexRefs.has(`${h.project_key}/${h.session_ref}`)).toBe(true);
-    const db = catalogDb(ctx);
-    const withBash = new Set((db.prepare("SELECT s.project_key || '/' || s.session_ref AS r FROM sessions s JOIN session_tools t ON t.session_id = s.id WHERE t.name = 'Bash'").all() as { r: string }[]).map((r) => r.r));
-    const bash = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", tool: "Bash", limit: 200 }));
-    expect(bash.total).toBeGreaterThan(0);
-    for (const h of bash.hits) expect(withBash.has(`${h.project_key}/${h.session_ref}`)).toBe(true);
-    const errors = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", has_error: true, limit: 200 }));
-    const clean = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", has_error: false, limit: 1 }));
-    expect(errors.total + clean.total).toBe((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", limit: 1 }))).total);
-    expect(errors.total).toBeGreaterThan(0);
+    // Subagent transcripts and persisted tool results are searched, reported under their session.
+    expect(scanned.some((s) => s.key.includes("/subagent/") && s.text.includes("the"))).toBe(true);
+    const the = await all({ query: "the" });
+    expect(the.keys).toEqual(scanned.filter((s) => s.text.includes("the")).map((s) => s.key).sort());
+    expect(the.hits.some((h) => h.file.kind === "subagent" && h.file.id !== null)).toBe(true);
+    // Ranked within a session, and a session's hits follow each other.
+    const ranked = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", limit: 200 }));
+    const runs = ranked.hits.map((h) => `${h.project_key}/${h.session_ref}`).filter((k, i, list) => i === 0 || list[i - 1] !== k);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(ranked.sessions).toBe(new Set(the.hits.map((h) => `${h.project_key}/${h.session_ref}`)).size);
+    // Filters, each the lines a scan finds: agent, tool (calls and answers), is:error, role, exclusion, OR.
+    const expect_ = async (query: string, keep: (s: Scanned) => boolean) => {
+      const expected = scanned.filter(keep).map((s) => s.key).sort();
+      expect((await all({ query })).keys, query).toEqual(expected);
+      expect(expected.length, query).toBeGreaterThan(0);
+    };
+    await expect_("the agent:codex", (s) => s.source === "codex" && s.text.includes("the"));
+    await expect_("the tool:Bash", (s) => s.tools.includes("Bash") && s.text.includes("the"));
+    await expect_("is:error", (s) => s.error);
+    await expect_("the role:user", (s) => s.role === "user" && s.text.includes("the"));
+    await expect_("README -md", (s) => s.text.includes("readme") && !s.text.includes("md"));
+    await expect_("phantom OR apply_patch", (s) => s.text.includes("phantom") || s.text.includes("apply_patch"));
     const file = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "the", file: "no/such/file.ts" }));
     expect(file.total).toBe(0);
     // A hit names its turn when the line lies inside one.
@@ -278,7 +302,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     await refreshCatalog(server);
     const early = await searchSessions(server, searchSessionsInputSchema.parse({ query: "README.md", limit: 200 }));
     expect(early.status).toBe("indexing");
-    expect(early.coverage).toEqual({ sessions_indexed: 0, sessions_total: complete.coverage.sessions_total });
+    expect(early.coverage).toEqual({ sessions_indexed: 0, sessions_total: complete.coverage.sessions_total, lines_unchecked: 0 });
     expect(early.total).toBe(0);
     // The search asked for the fill; it runs on a worker thread with its own connection.
     const filled = await requestFullTextFill(server.workspaceRoot);
@@ -325,7 +349,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
     expect(overloaded.total).toBe(6);
     expect(overloaded.hits.map((h) => h.line_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((i) => before + i));
     expect(overloaded.hits[0]!.snippet).toMatch(/API error 529.*\[\[overloaded\]\]_error/i);
-    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "API error 529" }))).total).toBe(6);
+    expect((await searchSessions(ctx, searchSessionsInputSchema.parse({ query: '"API error 529"' }))).total).toBe(6);
     // A summary record's title and a stop hook's command are found where they are written.
     const ws = await loadWorkspace(ctx);
     const lineOf = async (hit: { project_key: string; session_ref: string; line_number: number }) => {
@@ -333,7 +357,7 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
       const row = project.rows.find((r) => r.session_ref === hit.session_ref)!;
       return (await fs.readFile(path.join(project.dir, row.session_path), "utf8")).split("\n")[hit.line_number - 1]!;
     };
-    const summary = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "Session File Analysis Missing User Message", limit: 50 }));
+    const summary = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: '"Session File Analysis Missing User Message"', limit: 50 }));
     expect(summary.total).toBeGreaterThan(0);
     for (const h of summary.hits) expect(JSON.parse(await lineOf(h))).toMatchObject({ type: "summary" });
     const hook = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "tmux-waiting.sh", limit: 200 }));
@@ -402,8 +426,13 @@ describe.skipIf(!HAS_SHARED)("the catalog (issue 25)", () => {
   }, 120_000);
 
   it("refuses a query too short for the trigram index with a clear error", () => {
-    const parsed = searchSessionsInputSchema.safeParse({ query: "ab" });
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toMatch(/at least 3 characters/);
+    for (const query of ["ab", "a b c", "-foo"]) {
+      const parsed = searchSessionsInputSchema.safeParse({ query });
+      expect(parsed.success, query).toBe(false);
+      expect(parsed.error?.issues[0]?.message, query).toMatch(/at character \d+: /);
+    }
+    // A short word beside a longer one, or beside a filter, is searched.
+    expect(searchSessionsInputSchema.safeParse({ query: "go build" }).success).toBe(true);
+    expect(searchSessionsInputSchema.safeParse({ query: "go tool:Bash" }).success).toBe(true);
   });
 });

@@ -5,9 +5,11 @@ import type Database from "better-sqlite3";
 /**
  * Bumped whenever the schema or what a row holds changes (lib/catalog/extract too): an older file
  * is deleted and rebuilt. 10: a row's times are the session's clock (min and max record time) and
- * its first user message the first real prompt (issue 36 items 5, 6).
+ * its first user message the first real prompt (issue 36 items 5, 6). 11: every word of every line,
+ * subagent transcript and persisted tool result indexed whole, per document, with each line's role,
+ * time, tools, files and error (issue 37).
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 const SCHEMA = `
 CREATE TABLE projects (
@@ -20,31 +22,49 @@ CREATE TABLE projects (
 CREATE TABLE sessions (
   id INTEGER PRIMARY KEY, project_key TEXT NOT NULL, session_ref TEXT NOT NULL, ord INTEGER NOT NULL,
   source TEXT NOT NULL, source_session_id TEXT NOT NULL, session_path TEXT NOT NULL,
-  file_stamp TEXT, fts_stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
+  file_stamp TEXT, fts_stamp TEXT,
   started_at TEXT, ended_at TEXT, duration_seconds REAL, turn_count INTEGER NOT NULL, first_user_message TEXT,
   subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER, cost_usd REAL,
   usage_buckets TEXT, usage_last_ms REAL, usage_stamp TEXT,
   status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
-  risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, error_count INTEGER NOT NULL DEFAULT 0, missing INTEGER NOT NULL DEFAULT 0,
+  risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, missing INTEGER NOT NULL DEFAULT 0,
   UNIQUE (project_key, session_ref)
 );
 CREATE INDEX sessions_by_time ON sessions (started_at);
 CREATE TABLE turns (session_id INTEGER NOT NULL, turn_ref TEXT NOT NULL, turn_start_line INTEGER NOT NULL, turn_end_line INTEGER NOT NULL, PRIMARY KEY (session_id, turn_ref)) WITHOUT ROWID;
 CREATE INDEX turns_by_line ON turns (session_id, turn_start_line);
-CREATE TABLE session_tools (session_id INTEGER NOT NULL, name TEXT NOT NULL, uses INTEGER NOT NULL, PRIMARY KEY (session_id, name)) WITHOUT ROWID;
-CREATE INDEX tools_by_name ON session_tools (name);
-CREATE TABLE session_files (session_id INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (session_id, path)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE lines_fts USING fts5 (body, session_id UNINDEXED, line_number UNINDEXED, tokenize = 'trigram');
+CREATE TABLE search_docs (
+  id INTEGER PRIMARY KEY, session_id INTEGER NOT NULL, kind INTEGER NOT NULL, name TEXT NOT NULL, rel_path TEXT NOT NULL,
+  stamp TEXT, head_sha TEXT, indexed_bytes INTEGER NOT NULL DEFAULT 0, indexed_lines INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (session_id, kind, name)
+);
+CREATE TABLE line_meta (
+  rowid INTEGER PRIMARY KEY, start INTEGER NOT NULL, len INTEGER NOT NULL, role INTEGER NOT NULL, error INTEGER NOT NULL,
+  time INTEGER, tools TEXT, files TEXT, calls TEXT
+);
+CREATE VIRTUAL TABLE lines_fts USING fts5 (body, tokenize = 'trigram', content = '', contentless_delete = 1, detail = none);
 `;
 
 /**
- * A line's rowid in `lines_fts`: the session id in the high 32 bits, the line number in the low
- * ones, so a session's rows are one rowid range (FTS5 deletes a range through its b-tree; a
- * filter on an UNINDEXED column scans the whole table, which made indexing 20,000 new sessions quadratic).
+ * A line's rowid in `lines_fts` and `line_meta`: its document's id (`search_docs`: a session's
+ * transcript, subagent transcript or persisted tool result) in the high 32 bits, the line number in
+ * the low ones, so a document's rows are one rowid range (FTS5 deletes a range through its b-tree).
  */
-export function lineRowid(sessionId: number, line: number): bigint {
-  return (BigInt(sessionId) << 32n) | BigInt(line);
+export function lineRowid(docId: number, line: number): bigint {
+  return (BigInt(docId) << 32n) | BigInt(line);
 }
+
+/** The document id and line number of a {@link lineRowid}. */
+export function rowidLine(rowid: bigint): { docId: number; line: number } {
+  return { docId: Number(rowid >> 32n), line: Number(rowid & 0xffffffffn) };
+}
+
+/**
+ * What a `search_docs` row is, by its `kind`: the session's own transcript, a subagent's
+ * transcript (`name` its agent id) or a persisted tool result (`name` its tool-use id).
+ */
+export const DOC_KINDS = ["main", "subagent", "tool_result"] as const;
+export type DocKind = (typeof DOC_KINDS)[number];
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma("user_version", { simple: true }) as number;

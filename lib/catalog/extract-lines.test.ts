@@ -35,9 +35,18 @@ describe("extractFileLines (the catalog's lines, extracted ahead on a worker)", 
     expect(got.head).toEqual(Uint8Array.from(Buffer.from(whole).subarray(0, 64)));
     expect(got.texts[0]).toBe(lineFacts(lines[0]!).text);
     expect(got.texts[0]).toContain("first question");
-    expect(got.tools[3]).toEqual(["Read"]);
-    expect(got.files[3]).toEqual(["src/auth.ts"]);
+    expect(got.tools[3]).toBe("Read");
+    expect(got.files[3]).toBe("src/auth.ts");
+    expect(got.calls[3]).toBe("t1");
+    // The result answers call t1: filed under its tool and file too, as a tool line.
+    expect(got.tools[4]).toBe("Read");
+    expect(got.files[4]).toBe("src/auth.ts");
+    // Lines 2 and 3 are the halves of a record cut by U+2028: not JSON, read as they are (role other).
+    expect(Array.from(got.roles)).toEqual([0, 3, 3, 1, 2, 0]);
     expect(Array.from(got.errors)).toEqual([0, 0, 0, 0, 1, 0]);
+    // Each line's byte span: the bytes it is read back from.
+    const bytes = Buffer.from(whole);
+    for (const [k, line] of Array.from(got.lines).entries()) expect(lineFacts(bytes.toString("utf8", got.starts[k], got.starts[k]! + got.lens[k]!)).text, `line ${line}`).toBe(got.texts[k]);
     expect(got.ends[got.ends.length - 1]).toBe(got.consumed);
     expect(got.ends[0]).toBe(Buffer.byteLength(lines[0]!) + 1);
   });
@@ -54,7 +63,7 @@ describe("extractFileLines (the catalog's lines, extracted ahead on a worker)", 
       prefetch.want(b);
       const [ga, gb] = await Promise.all([prefetch.take(a), prefetch.take(b)]);
       expect(ga).toEqual(await extractFileLines(a, await wholeFileRange(a), 4096));
-      expect(gb?.files).toEqual([[], ["b.ts"]]);
+      expect(gb?.files).toEqual(["", "b.ts"]);
       expect(prefetch.take(a)).toBeUndefined();
     } finally {
       await prefetch.close();

@@ -1,91 +1,135 @@
-// What the catalog keeps of one transcript line: its searchable text, tools, files and errors.
+// What the catalog keeps of one transcript line: its whole searchable text, role, time, tools, files and errors.
 
-/** Characters of user or agent text kept per line (issue 25: "bounded per record"). */
-export const TEXT_CHARS = 8_000;
-/** Characters kept of each tool input and each tool result. */
-export const TOOL_PART_CHARS = 1_000;
+/** Who a line speaks for, as the search's `role:` filter names it; `other` for records of the agent's harness. */
+export type LineRole = "user" | "assistant" | "tool" | "other";
 
-/** The searchable part of one JSONL line; `text` is empty when the line holds nothing to find. */
-export type LineFacts = { text: string; tools: string[]; files: string[]; error: boolean };
+/** One tool call on a line: its call id (`toolu_…`, Codex `call_id`; "" when none), tool name and the files it names. */
+export type ToolCall = { id: string; name: string; files: string[] };
+
+/**
+ * The searchable part of one JSONL line. `text` is every word a reader can see of it, whole (no
+ * cap: issue 37), "" when it holds nothing to find. `calls` the tool calls it makes, `answers` the
+ * call ids whose results it holds (their tools are the line's too: `tool:` finds both sides),
+ * `files` the paths its calls name, `error` a failed tool result, API error or failed command,
+ * `time` its record time in ms since the epoch (NaN when it has none).
+ */
+export type LineFacts = { text: string; role: LineRole; calls: ToolCall[]; answers: string[]; files: string[]; error: boolean; time: number };
 
 const FILE_KEYS = ["file_path", "path", "notebook_path"] as const;
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
+/** Facts of a line with nothing to find. */
+function emptyFacts(): LineFacts {
+  return { text: "", role: "other", calls: [], answers: [], files: [], error: false, time: Number.NaN };
+}
+
 /**
  * Reads one transcript line (Claude Code or Codex, every era the source formats contract lists)
- * into its searchable text: user and agent text, tool names, tool inputs (bounded) and tool
- * results (bounded); the tools it calls, the files those tools name, and whether a tool result
- * is an error. Records a user reads in the viewer are searchable too (contract §2.6–2.7, §1.6):
- * system records (API errors with status, type and message; hook summaries with their commands and
- * errors; local commands), summaries, queued input, hook progress, attachments, titles; Codex
- * errors, aborted turns and compaction summaries. Channels that repeat text indexed elsewhere
- * (Codex `event_msg` messages, tool progress output, sub-agent mirrors) are left out.
- * A line that is not a JSON object yields empty facts.
+ * into its searchable text, whole: user and agent text, thinking and reasoning summaries, tool
+ * names, tool inputs (their string values) and tool results; the tools it calls, the files those
+ * tools name, and whether it records an error. Records a user reads in the viewer are searchable
+ * too (contract §2.6–2.7, §1.6): system records (API errors with status, type and message; hook
+ * summaries with their commands and errors; local commands), summaries, queued input, hook
+ * progress, attachments, titles; Codex errors, aborted turns and compaction summaries. Channels that
+ * repeat text indexed elsewhere (Codex `event_msg` messages, contract §1.2; tool progress output,
+ * sub-agent mirrors) are left out. A line that is not JSON is its own text; a JSON value that is
+ * not an object yields empty facts.
  */
 export function lineFacts(text: string): LineFacts {
-  const facts: LineFacts = { text: "", tools: [], files: [], error: false };
+  const facts = emptyFacts();
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    // Not JSON (a record cut by a raw U+2028, contract §1.6; a damaged line): the viewer shows it as it is.
+    facts.text = text;
     return facts;
   }
   if (!isObject(value)) return facts;
+  if (typeof value.timestamp === "string") facts.time = Date.parse(value.timestamp);
   const parts: string[] = [];
   // Codex wraps items in {type:"response_item"|"event_msg", payload}; older Codex logs do not.
   const item = isObject(value.payload) && (value.type === "response_item" || value.type === "event_msg") ? value.payload : value;
-  if (isObject(value.message)) walkClaude(value.message, parts, facts);
-  else if (value.type === "event_msg" && isObject(value.payload)) walkCodexEvent(value.payload, parts);
-  else if (value.type === "compacted" && isObject(value.payload)) parts.push(bound(typeof value.payload.message === "string" ? value.payload.message : "", TEXT_CHARS));
-  else if (typeof value.type === "string" && CLAUDE_RECORDS.has(value.type)) walkClaudeRecord(value, parts);
+  if (isObject(value.message)) walkClaude(value, value.message, parts, facts);
+  else if (value.type === "event_msg" && isObject(value.payload)) walkCodexEvent(value.payload, parts, facts);
+  else if (value.type === "compacted" && isObject(value.payload)) parts.push(typeof value.payload.message === "string" ? value.payload.message : "");
+  else if (typeof value.type === "string" && CLAUDE_RECORDS.has(value.type)) walkClaudeRecord(value, parts, facts);
   else walkCodex(item, parts, facts);
   facts.text = parts.filter((p) => p !== "").join("\n");
   return facts;
 }
 
-function walkClaude(message: Record<string, unknown>, parts: string[], facts: LineFacts): void {
+function walkClaude(record: Record<string, unknown>, message: Record<string, unknown>, parts: string[], facts: LineFacts): void {
+  facts.role = record.type === "assistant" || message.role === "assistant" ? "assistant" : "user";
   const content = message.content;
   if (typeof content === "string") {
-    parts.push(bound(content, TEXT_CHARS));
+    parts.push(content);
     return;
   }
   if (!Array.isArray(content)) return;
+  let results = 0;
   for (const block of content) {
     if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") parts.push(bound(block.text, TEXT_CHARS));
+    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    else if (block.type === "thinking" && typeof block.thinking === "string") parts.push(block.thinking);
     else if (block.type === "tool_use" && typeof block.name === "string") {
-      facts.tools.push(block.name);
-      parts.push(block.name, bound(inputText(block.input), TOOL_PART_CHARS));
-      addFiles(block.input, facts);
+      const files = filesOf(block.input);
+      facts.calls.push({ id: typeof block.id === "string" ? block.id : "", name: block.name, files });
+      facts.files.push(...files);
+      parts.push(block.name, ...inputLeaves(block.input));
     } else if (block.type === "tool_result") {
+      results += 1;
+      if (typeof block.tool_use_id === "string") facts.answers.push(block.tool_use_id);
       if (block.is_error === true) facts.error = true;
-      parts.push(bound(resultText(block.content), TOOL_PART_CHARS));
+      parts.push(resultText(block.content));
     }
   }
+  if (results > 0 && facts.role === "user") facts.role = "tool";
 }
 
 function walkCodex(item: Record<string, unknown>, parts: string[], facts: LineFacts): void {
   const type = item.type;
   if (type === "message" && Array.isArray(item.content)) {
-    for (const c of item.content) if (isObject(c) && typeof c.text === "string") parts.push(bound(c.text, TEXT_CHARS));
+    facts.role = item.role === "assistant" ? "assistant" : item.role === "user" ? "user" : "other";
+    for (const c of item.content) if (isObject(c) && typeof c.text === "string") parts.push(c.text);
+  } else if (type === "reasoning") {
+    facts.role = "assistant";
+    for (const list of [item.summary, item.content]) if (Array.isArray(list)) for (const c of list) if (isObject(c) && typeof c.text === "string") parts.push(c.text);
   } else if ((type === "function_call" || type === "custom_tool_call" || type === "local_shell_call") && typeof item.name === "string") {
-    facts.tools.push(item.name);
-    const args = typeof item.arguments === "string" ? item.arguments : typeof item.input === "string" ? item.input : inputText(item.action ?? item.arguments);
-    parts.push(item.name, bound(args, TOOL_PART_CHARS));
-    let texts = [args];
-    try {
-      const parsed: unknown = JSON.parse(args);
-      addFiles(parsed, facts);
-      texts = stringsOf(parsed);
-    } catch {
-      /* not JSON (a custom tool's raw input): its text is searched for patch headers as it is */
+    facts.role = "assistant";
+    const args = typeof item.arguments === "string" ? item.arguments : typeof item.input === "string" ? item.input : null;
+    let parsed: unknown = args === null ? (item.action ?? item.arguments) : undefined;
+    if (args !== null) {
+      try {
+        parsed = JSON.parse(args);
+      } catch {
+        /* not JSON (a custom tool's raw input): its text is searched as it is */
+      }
     }
+    const files = parsed === undefined ? [] : filesOf(parsed);
+    const texts = parsed === undefined ? [args ?? ""] : inputLeaves(parsed);
     // apply_patch bodies name their files in `*** Update File: path` headers.
-    for (const text of texts) for (const m of text.matchAll(PATCH_FILE)) facts.files.push(m[1]!.trim());
+    for (const text of texts) for (const m of text.matchAll(PATCH_FILE)) files.push(m[1]!.trim());
+    facts.calls.push({ id: typeof item.call_id === "string" ? item.call_id : "", name: item.name, files });
+    facts.files.push(...files);
+    parts.push(item.name, ...texts);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {
-    const output = typeof item.output === "string" ? item.output : inputText(item.output);
-    if (/"exit_code"\s*:\s*[1-9]/.test(output) || (isObject(item.output) && item.output.success === false)) facts.error = true;
-    parts.push(bound(output, TOOL_PART_CHARS));
+    facts.role = "tool";
+    if (typeof item.call_id === "string") facts.answers.push(item.call_id);
+    const raw = typeof item.output === "string" ? item.output : null;
+    // Newer Codex outputs are a JSON string ({output, metadata}): the reader sees its values, unescaped.
+    let parsed: unknown = item.output;
+    if (raw !== null && raw.startsWith("{")) {
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        parsed = raw;
+      }
+    }
+    const output = typeof parsed === "string" ? parsed : inputLeaves(parsed).join("\n");
+    const exit = isObject(parsed) && isObject(parsed.metadata) ? parsed.metadata.exit_code : undefined;
+    if ((typeof exit === "number" && exit !== 0) || (raw !== null && /"exit_code"\s*:\s*[1-9]/.test(raw)) || /^Exit code: [1-9]/m.test(output) || (isObject(parsed) && parsed.success === false)) facts.error = true;
+    parts.push(output);
   }
 }
 
@@ -97,62 +141,61 @@ const CODEX_EVENTS = new Set(["error", "stream_error", "turn_aborted", "warning"
 const SKIPPED_KEYS = new Set(["uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sessionId", "cwd", "version", "gitBranch", "slug", "timestamp", "userType", "isSidechain", "agentId", "requestId", "requestID", "toolUseID", "parentToolUseID", "messageId", "level", "headers", "isMeta", "turn_id", "call_id", "subtype"]);
 
 /** A Claude Code record without a message: its headline words (`API error 529`) and its text leaves. */
-function walkClaudeRecord(record: Record<string, unknown>, parts: string[]): void {
+function walkClaudeRecord(record: Record<string, unknown>, parts: string[], facts: LineFacts): void {
   if (record.type === "progress") {
     // Tool output progress repeats the tool's result and sub-agent progress mirrors its own file: only hooks and waits are read.
     const data = isObject(record.data) ? record.data : null;
-    if (data && (data.type === "hook_progress" || data.type === "waiting_for_task")) parts.push(bound(textLeaves(data).join("\n"), TOOL_PART_CHARS));
+    if (data && (data.type === "hook_progress" || data.type === "waiting_for_task")) parts.push(textLeaves(data).join("\n"));
     return;
   }
+  if (record.type === "queue-operation") facts.role = "user";
   if (record.type === "system" && record.subtype === "api_error") {
     const status = isObject(record.error) && typeof record.error.status === "number" ? ` ${record.error.status}` : "";
     parts.push(`API error${status}`);
+    facts.error = true;
   }
-  parts.push(bound(textLeaves(record).join("\n"), record.type === "summary" || record.type === "queue-operation" ? TEXT_CHARS : TOOL_PART_CHARS));
+  parts.push(textLeaves(record).join("\n"));
 }
 
-function walkCodexEvent(payload: Record<string, unknown>, parts: string[]): void {
-  if (typeof payload.type === "string" && CODEX_EVENTS.has(payload.type)) parts.push(payload.type.replaceAll("_", " "), bound(textLeaves(payload).join("\n"), TOOL_PART_CHARS));
+function walkCodexEvent(payload: Record<string, unknown>, parts: string[], facts: LineFacts): void {
+  if (typeof payload.type !== "string" || !CODEX_EVENTS.has(payload.type)) return;
+  if (payload.type === "error" || payload.type === "stream_error") facts.error = true;
+  parts.push(payload.type.replaceAll("_", " "), textLeaves(payload).join("\n"));
 }
 
-/** Every non-blank string in a record, depth first, outside {@link SKIPPED_KEYS} and the record's own `type`. */
-function textLeaves(value: unknown, depth = 0, out: string[] = []): string[] {
-  if (depth > 6) return out;
+/** Every non-blank string of a record, depth first, outside {@link SKIPPED_KEYS} and the record's own `type` (its counters and sizes are bookkeeping). */
+function textLeaves(value: unknown): string[] {
+  return leaves(value, 0, [], SKIPPED_KEYS, false);
+}
+
+/** Every non-blank string and number of a tool's input or output (a line limit, a port), whatever its keys. */
+function inputLeaves(value: unknown): string[] {
+  return leaves(value, 1, [], NO_KEYS, true);
+}
+
+const NO_KEYS = new Set<string>();
+
+function leaves(value: unknown, depth: number, out: string[], skipped: Set<string>, numbers: boolean): string[] {
+  if (depth > 24) return out;
   if (typeof value === "string") {
     if (value.trim() !== "") out.push(value);
-  } else if (Array.isArray(value)) for (const v of value) textLeaves(v, depth + 1, out);
+  } else if (numbers && typeof value === "number") out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) leaves(v, depth + 1, out, skipped, numbers);
   else if (isObject(value)) {
-    for (const [key, v] of Object.entries(value)) if (!SKIPPED_KEYS.has(key) && !(depth === 0 && key === "type")) textLeaves(v, depth + 1, out);
+    for (const [key, v] of Object.entries(value)) if (!skipped.has(key) && !(depth === 0 && key === "type")) leaves(v, depth + 1, out, skipped, numbers);
   }
   return out;
 }
 
-/** The strings of a parsed value, one level into arrays and objects (a shell command's argv, its fields). */
-function stringsOf(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []));
-  if (isObject(value)) return Object.values(value).flatMap((v) => stringsOf(Array.isArray(v) ? v : typeof v === "string" ? v : null));
-  return [];
-}
-
-function addFiles(input: unknown, facts: LineFacts): void {
-  if (!isObject(input)) return;
-  for (const key of FILE_KEYS) if (typeof input[key] === "string" && input[key] !== "") facts.files.push(input[key]);
-}
-
-function inputText(input: unknown): string {
-  if (input === undefined || input === null) return "";
-  return typeof input === "string" ? input : JSON.stringify(input);
+function filesOf(input: unknown): string[] {
+  if (!isObject(input)) return [];
+  return FILE_KEYS.flatMap((key) => (typeof input[key] === "string" && input[key] !== "" ? [input[key]] : []));
 }
 
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((c) => (isObject(c) && typeof c.text === "string" ? c.text : "")).join("\n");
-}
-
-function bound(text: string, chars: number): string {
-  return text.length <= chars ? text : text.slice(0, chars);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

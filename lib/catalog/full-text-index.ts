@@ -3,9 +3,13 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 
+import type Database from "better-sqlite3";
+
 import { catalogDb, catalogFile, serialized, withCatalog } from "@/lib/catalog/catalog";
 import { isFsError } from "@/lib/catalog/catalog-fault";
-import { LinePrefetch } from "@/lib/catalog/extract-lines";
+import { DOC_KINDS } from "@/lib/catalog/db-schema";
+import { deleteDocLines } from "@/lib/catalog/drop-rows";
+import { type ExtractedLines, LinePrefetch } from "@/lib/catalog/extract-lines";
 import { HEAD_BYTES, indexLines } from "@/lib/catalog/index-lines";
 import { commitIfDue, stmt, writeTransaction } from "@/lib/catalog/transactions";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -13,6 +17,7 @@ import type { CoreContext } from "@/lib/context";
 import { withFileLock } from "@/lib/fs/file-lock";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { sessionFilesAt } from "@/lib/workspace/sessions";
 
 /** New sessions whose lines are extracted ahead of the one being written ({@link LinePrefetch}). */
 const PREFETCH_AHEAD = 2;
@@ -21,9 +26,10 @@ const PREFETCH_AHEAD = 2;
 export type FullTextFillResult = { sessions_indexed: number; lines_indexed: number };
 
 /**
- * Brings the full-text index (`lines_fts`, with each session's tools, files and error count) in
- * step with the session rows: every session whose file stamp differs from what was indexed has
- * its new lines indexed (from where it stopped when the file only grew, else from the start).
+ * Brings the full-text index (`lines_fts` and `line_meta`, per document: a session's transcript,
+ * subagent transcripts and persisted tool results) in step with the session rows: every session
+ * whose file stamp differs from what was indexed has its documents' new lines indexed (from where
+ * each stopped when its file only grew, else from the start).
  * Run after a rows refresh: by the server in the background ({@link requestFullTextFill}, on a
  * worker) and by a one-shot search before it answers. Holds the catalog's cross-process index
  * lock, so two processes never index the same lines. A session dropped or replaced meanwhile by a
@@ -43,9 +49,13 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
     const prefetch = options.prefetch === false ? null : new LinePrefetch(HEAD_BYTES);
     try {
       for (const project of ws.projects) {
-        const stale = stmt(db, "SELECT id, session_path, indexed_bytes FROM sessions WHERE project_key = ? AND missing = 0 AND file_stamp IS NOT NULL AND fts_stamp IS NOT file_stamp ORDER BY ord").all(project.projectKey) as { id: number; session_path: string; indexed_bytes: number }[];
+        const stale = stmt(
+          db,
+          `SELECT s.id, s.session_path, coalesce(d.indexed_bytes, 0) AS indexed_bytes FROM sessions s LEFT JOIN search_docs d ON d.session_id = s.id AND d.kind = 0
+           WHERE s.project_key = ? AND s.missing = 0 AND s.file_stamp IS NOT NULL AND s.fts_stamp IS NOT s.file_stamp ORDER BY s.ord`,
+        ).all(project.projectKey) as { id: number; session_path: string; indexed_bytes: number }[];
         if (stale.length === 0) continue;
-        // Sessions indexed from their first byte have their lines extracted on a worker a few sessions ahead.
+        // Sessions indexed from their first byte have their transcripts extracted on a worker a few sessions ahead.
         const fileOf = (i: number) => path.join(project.dir, stale[i]!.session_path);
         const ahead = (i: number) => {
           if (i < stale.length && stale[i]!.indexed_bytes === 0) prefetch?.want(fileOf(i));
@@ -59,14 +69,14 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
             if (st?.isFile()) {
               let lines: number | null;
               try {
-                lines = await indexLines(db, s.id, file, s.indexed_bytes === 0, prefetch?.take(file));
+                lines = await indexSessionDocs(db, s.id, project.dir, file, prefetch?.take(file));
               } catch (error) {
                 if (!isFsError(error)) throw error;
                 // A file that cannot be read is left for its next version (the search then says
                 // it covers everything it can), instead of ending every fill at it.
                 ctx.log.warn(`[casefile] full-text index: cannot read ${file}: ${String(error)}`);
-                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp(st), s.id);
                 lines = null;
+                stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp(st), s.id);
               }
               if (lines !== null) {
                 stmt(db, "UPDATE sessions SET fts_stamp = ? WHERE id = ?").run(fileStamp(st), s.id);
@@ -84,6 +94,42 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
     }
     return out;
   }));
+}
+
+/**
+ * Indexes every document of one session (its transcript, then its subagent transcripts and
+ * persisted tool results, lib/workspace/sessions' `sessionFilesAt`) whose file changed since it
+ * was indexed, and forgets those that are gone. Returns the lines added, null when the session's
+ * row went away meanwhile.
+ * @throws the fs error when a file cannot be read.
+ */
+async function indexSessionDocs(db: Database.Database, sessionId: number, projectDir: string, mainFile: string, prefetched: Promise<ExtractedLines | null> | undefined): Promise<number | null> {
+  const files = await sessionFilesAt(projectDir, mainFile);
+  const stored = new Map((stmt(db, "SELECT id, kind, name, stamp FROM search_docs WHERE session_id = ?").all(sessionId) as { id: number; kind: number; name: string; stamp: string | null }[]).map((d) => [`${d.kind}:${d.name}`, d]));
+  const upsert = stmt(db, "INSERT INTO search_docs (session_id, kind, name, rel_path) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, kind, name) DO UPDATE SET rel_path = excluded.rel_path RETURNING id");
+  let added = 0;
+  for (const file of files) {
+    const kind = DOC_KINDS.indexOf(file.kind);
+    const name = file.id ?? "";
+    const key = `${kind}:${name}`;
+    const doc = stored.get(key);
+    stored.delete(key);
+    const st = statSync(file.path, { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    const stamp = fileStamp(st);
+    if (doc?.stamp === stamp) continue;
+    const docId = doc?.id ?? ((upsert.get(sessionId, kind, name, file.relative) as { id: number }).id);
+    const lines = await indexLines(db, docId, file.path, file.kind === "tool_result" ? "text" : "jsonl", file.kind === "main" ? prefetched : undefined);
+    if (lines === null) return null;
+    stmt(db, "UPDATE search_docs SET stamp = ? WHERE id = ?").run(stamp, docId);
+    added += lines;
+  }
+  // Documents whose files are gone (a subagent transcript removed on a re-prepare).
+  for (const doc of stored.values()) {
+    deleteDocLines(db, doc.id);
+    stmt(db, "DELETE FROM search_docs WHERE id = ?").run(doc.id);
+  }
+  return added;
 }
 
 /**

@@ -1,4 +1,4 @@
-// One session file's lines added to the full-text index, from where the index stopped when the file only grew.
+// One document's lines (a transcript, subagent transcript or tool result) added to the full-text index, from where the index stopped when the file only grew.
 
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
@@ -6,8 +6,8 @@ import fs from "node:fs/promises";
 import type Database from "better-sqlite3";
 
 import { lineRowid } from "@/lib/catalog/db-schema";
-import { clearIndexed } from "@/lib/catalog/drop-rows";
-import { type ExtractedLines, LineExtractor } from "@/lib/catalog/extract-lines";
+import { deleteDocLines } from "@/lib/catalog/drop-rows";
+import { type DocFormat, type ExtractedLines, type KnownCalls, LineExtractor } from "@/lib/catalog/extract-lines";
 import { atomically, commitIfDue, stmt } from "@/lib/catalog/transactions";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 
@@ -17,16 +17,18 @@ export const HEAD_BYTES = 4096;
 const BATCH_LINES = 2000;
 
 /**
- * Adds a session file's lines to the full-text index: from where it stopped when the file grew
- * (same head bytes, not smaller), else from the start. Only newline-terminated lines are taken;
- * a line still being written is taken when it ends. Tools, files and errors are counted with it.
- * Every batch writes the session's progress (bytes, lines, head hash) with its rows, so whatever
- * a commit or a crash cuts, the next run resumes exactly after the last stored line. Returns the
- * lines added, or null when the session's row went away (a rows refresh dropped it between two
- * transactions): nothing more is written for it.
+ * Adds a document's lines (a session's transcript, subagent transcript or persisted tool result:
+ * `search_docs` row `docId`) to the full-text index, whole, with each line's `line_meta` (byte
+ * span, role, error, time, tools, files): from where it stopped when the file grew (same head
+ * bytes, not smaller), else from the start. Only newline-terminated lines are taken; a line still
+ * being written is taken when it ends. Every batch writes the document's progress (bytes, lines,
+ * head hash) with its rows, so whatever a commit or a crash cuts, the next run resumes exactly
+ * after the last stored line. Returns the lines added, or null when the document's row went away
+ * (a rows refresh dropped its session between two transactions): nothing more is written for it.
+ * @throws the fs error when the file cannot be read.
  */
-export async function indexLines(db: Database.Database, sessionId: number, filePath: string, fresh: boolean, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
-  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM sessions WHERE id = ?").get(sessionId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null } | undefined;
+export async function indexLines(db: Database.Database, docId: number, filePath: string, format: DocFormat, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
+  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM search_docs WHERE id = ?").get(docId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null } | undefined;
   if (!at) return null;
   const st = await fs.stat(filePath);
   // The file's head as it is now: it must hash as stored for the file to have only grown.
@@ -34,12 +36,16 @@ export async function indexLines(db: Database.Database, sessionId: number, fileP
   const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
   const offset = resumable ? at.indexed_bytes : 0;
   const line = resumable ? at.indexed_lines : 0;
-  if (!resumable && !fresh) atomically(db, () => clearIndexed(db, sessionId));
-  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body, session_id, line_number) VALUES (?, ?, ?, ?)");
-  const addTool = stmt(db, "INSERT INTO session_tools (session_id, name, uses) VALUES (?, ?, 1) ON CONFLICT (session_id, name) DO UPDATE SET uses = uses + 1");
-  const addFile = stmt(db, "INSERT OR IGNORE INTO session_files (session_id, path) VALUES (?, ?)");
-  const progress = stmt(db, "UPDATE sessions SET error_count = error_count + ?, indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
-  // Writes extracted lines BATCH_LINES a transaction, each with the session's progress after its
+  if (!resumable && at.indexed_bytes > 0) {
+    atomically(db, () => {
+      deleteDocLines(db, docId);
+      stmt(db, "UPDATE search_docs SET indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = ?").run(docId);
+    });
+  }
+  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body) VALUES (?, ?)");
+  const insertMeta = stmt(db, "INSERT OR REPLACE INTO line_meta (rowid, start, len, role, error, time, tools, files, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const progress = stmt(db, "UPDATE search_docs SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
+  // Writes extracted lines BATCH_LINES a transaction, each with the document's progress after its
   // last line (the last one: after every line seen, blank ones at the end included).
   let gone = false;
   const write = async (ex: ExtractedLines) => {
@@ -48,19 +54,17 @@ export async function indexLines(db: Database.Database, sessionId: number, fileP
     for (let from = 0; !gone; from += BATCH_LINES) {
       const to = Math.min(n, from + BATCH_LINES);
       atomically(db, () => {
-        let errors = 0;
-        for (let k = from; k < to; k++) errors += ex.errors[k]!;
         const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
-        // The progress first, in the batch's transaction: no row means the session was dropped.
-        if (progress.run(errors, bytes, lastLine, headOf(bytes), sessionId).changes === 0) {
+        // The progress first, in the batch's transaction: no row means the document was dropped.
+        if (progress.run(bytes, lastLine, headOf(bytes), docId).changes === 0) {
           gone = true;
           return;
         }
         for (let k = from; k < to; k++) {
-          const sessionLine = ex.lines[k]!;
-          if (ex.texts[k] !== "") insertLine.run(lineRowid(sessionId, sessionLine), ex.texts[k], sessionId, sessionLine);
-          for (const tool of ex.tools[k]!) addTool.run(sessionId, tool);
-          for (const file of ex.files[k]!) addFile.run(sessionId, file);
+          const rowid = lineRowid(docId, ex.lines[k]!);
+          const time = ex.times[k]!;
+          insertLine.run(rowid, ex.texts[k]);
+          insertMeta.run(rowid, ex.starts[k], ex.lens[k], ex.roles[k], ex.errors[k], Number.isNaN(time) ? null : Math.round(time), ex.tools[k] || null, ex.files[k] || null, ex.calls[k] || null);
         }
       });
       if (to === n) return;
@@ -75,7 +79,7 @@ export async function indexLines(db: Database.Database, sessionId: number, fileP
   }
   // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
   // too), from where the index stopped; the head is hashed from the first read when from the start.
-  const lines = new LineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size);
+  const lines = new LineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size, format, resumable ? knownCalls(db, docId) : undefined);
   const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
   // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));
@@ -86,6 +90,24 @@ export async function indexLines(db: Database.Database, sessionId: number, fileP
   }
   await write(lines.take());
   return gone ? null : lines.lastLine - (resumable ? at.indexed_lines : 0);
+}
+
+/** Calls whose results may still come, when a document resumes: those of its last lines with calls. */
+const KNOWN_CALL_LINES = 500;
+
+/**
+ * The tool calls of a document's last indexed lines, by call id (the tool and files its later
+ * results are filed under). A call with a single tool is exact; a line calling several tools
+ * gives each call every tool and file of the line (one line's calls are nearly always one tool).
+ */
+function knownCalls(db: Database.Database, docId: number): KnownCalls {
+  const rows = stmt(db, "SELECT tools, files, calls FROM line_meta WHERE rowid BETWEEN ? AND ? AND calls IS NOT NULL ORDER BY rowid DESC LIMIT ?").all(lineRowid(docId, 0), lineRowid(docId, 0xffffffff), KNOWN_CALL_LINES) as { tools: string | null; files: string | null; calls: string }[];
+  const known: KnownCalls = new Map();
+  for (const row of rows.reverse()) {
+    const tools = row.tools ? row.tools.split("\n") : [];
+    for (const id of row.calls.split("\n")) known.set(id, { name: tools[0] ?? "", files: row.files ? row.files.split("\n") : [] });
+  }
+  return known;
 }
 
 /** The first {@link HEAD_BYTES} bytes of a file (fewer when it is shorter). */

@@ -2,49 +2,98 @@
 
 import * as z from "zod";
 
+import { candidateExpression } from "@/lib/catalog/search-match";
+import { formatQueryError, parseSearchQuery, type ParsedQuery, QueryError } from "@/lib/catalog/search-query";
 import { dateOrTimestamp, wholeNumber } from "@/lib/tools/input-fields";
 
-/** Shortest query the trigram index can answer (three characters make one trigram). */
+/** Shortest text the trigram index can narrow by (three characters make one trigram). */
 export const MIN_QUERY_CHARS = 3;
 
-/** Input of `search_sessions` (issue 25, Build 3). */
+/** The query language, as every door describes it (issue 37; README "Search"). */
+export const QUERY_HELP =
+  'What to find, matched like a case-insensitive grep of every word a reader can see (text, thinking, tool inputs and results, subagents, persisted tool results): words (all must be on the line), "exact phrase", a OR b, -word (exclude), word* (at a word start), and filters project:KEY session:REF agent:claude-code|codex role:user|assistant|tool tool:NAME file:PATH-PART is:error after:YYYY-MM-DD before:YYYY-MM-DD. At least one term or filter; text of 3+ characters narrows the search.';
+
+/** Longest query, in characters. */
+export const MAX_QUERY_CHARS = 500;
+
+/** Input of `search_sessions` (issue 25, Build 3; the query language of issue 37). */
 export const searchSessionsInputSchema = z.object({
   query: z
     .string()
     .trim()
-    .min(MIN_QUERY_CHARS, `query must be at least ${MIN_QUERY_CHARS} characters`)
-    .max(500)
-    // SQLite reads an FTS5 query as C text, which ends at U+0000 ("unterminated string", issue 35);
-    // a search for it is refused here, with a message, on every door. Other control characters
-    // (tab, newline, an escape sequence's ESC) are searched for like any character.
-    .refine((v) => !v.includes("\u0000"), "query must not contain a NUL character (U+0000): the full-text index cannot search for it")
-    .describe("Text to find, matched literally and case-insensitively (a phrase, a file name, an error)."),
-  project_key: z.string().min(1).optional().describe("Only sessions of this project."),
-  source: z.enum(["claude-code", "codex"]).optional().describe("Only sessions of this source."),
+    .min(1, "query must not be empty")
+    .max(MAX_QUERY_CHARS)
+    // One parser on every door: a malformed query is refused here with its position and problem.
+    .superRefine((value, check) => {
+      try {
+        const parsed = parseSearchQuery(value);
+        // Every line would be a candidate: refused, as a grep for two letters over every session would take minutes.
+        if (candidateExpression(parsed) === null && !narrows(parsed)) {
+          check.addIssue({ code: "custom", message: formatQueryError({ position: 0, problem: `a search needs a word of at least ${MIN_QUERY_CHARS} characters or a filter` }), params: { hint: 'add a longer word, a "phrase" or a filter such as tool:Bash or is:error' } });
+        }
+      } catch (error) {
+        if (!(error instanceof QueryError)) throw error;
+        check.addIssue({ code: "custom", message: formatQueryError(error), params: { hint: error.hint } });
+      }
+    })
+    .describe(QUERY_HELP),
+  project_key: z.string().min(1).optional().describe("Only sessions of this project (the same as project:KEY in the query)."),
+  session_ref: z.string().min(1).optional().describe("Only this session of project_key (find in session; the same as session:REF)."),
+  source: z.enum(["claude-code", "codex"]).optional().describe("Only sessions of this source (the same as agent:NAME)."),
   since: dateOrTimestamp().optional().describe("Only sessions active at or after this time (their last record)."),
   until: dateOrTimestamp().optional().describe("Only sessions started at or before this time."),
-  file: z.string().min(1).optional().describe("Only sessions whose tools named a file path containing this text, e.g. src/auth.ts."),
-  tool: z.string().min(1).optional().describe("Only sessions that used this tool, e.g. WebFetch or shell."),
-  has_error: z.boolean().optional().describe("true: only sessions with a tool error; false: only sessions without."),
+  file: z.string().min(1).optional().describe("Only lines whose tool call names a file path containing this text, e.g. src/auth.ts (the same as file:PATH-PART)."),
+  tool: z.string().min(1).optional().describe("Only lines that call or answer this tool, e.g. WebFetch or shell (the same as tool:NAME)."),
+  has_error: z.boolean().optional().describe("true: only lines recording an error (the same as is:error); false: only lines that do not."),
   limit: wholeNumber().min(1).max(200).default(20),
   offset: wholeNumber().min(0).default(0),
 });
 export type SearchSessionsInput = z.infer<typeof searchSessionsInputSchema>;
 
-/** One hit: a line of a session; `snippet` marks the matches with `[[` and `]]`. */
-export type SearchHit = { project_key: string; session_ref: string; session_id: string; line_number: number; turn_ref: string | null; snippet: string; score: number };
 /**
- * How much the full-text index covers of the sessions searched (narrowed by `project_key` and
- * `source`): sessions whose lines are all indexed, of all sessions with a file.
+ * One hit: a line of a session's transcript (`file.kind` main), of one of its subagents'
+ * transcripts (`file.id` the agent id) or of a persisted tool result (`file.id` the tool-use id);
+ * `line_number` is the line in that file. `snippet` is the line's own text around its first match,
+ * the matches marked with `[[` and `]]`. `role` who the line speaks for, `time` its record time
+ * (ISO, null when it has none), `turn_ref` the session's turn holding it (main transcript only),
+ * `session_title` the session's first real prompt, `session_hits` the lines of the session that match.
  */
-export type SearchCoverage = { sessions_indexed: number; sessions_total: number };
+export type SearchHit = {
+  project_key: string;
+  session_ref: string;
+  session_id: string;
+  session_title: string | null;
+  session_hits: number;
+  file: { kind: "main" | "subagent" | "tool_result"; id: string | null };
+  line_number: number;
+  turn_ref: string | null;
+  role: "user" | "assistant" | "tool" | "other";
+  time: string | null;
+  snippet: string;
+  score: number;
+};
 /**
- * A page of hits. `status` is `indexing` while the index is still being filled (a new or grown
- * workspace, in the background): the hits are then those of the `coverage.sessions_indexed` sessions indexed so far.
+ * How much of the sessions searched (narrowed by project and source) the result covers:
+ * `sessions_indexed` whose lines are all indexed, of `sessions_total` with a file; and
+ * `lines_unchecked`, candidate lines the search had no time left to check (0 unless the query
+ * matches a very large part of the workspace: the hits are then those of the lines checked).
  */
-export type SearchSessionsResult = { status: "ok" | "indexing"; total: number; offset: number; limit: number; coverage: SearchCoverage; hits: SearchHit[] };
+export type SearchCoverage = { sessions_indexed: number; sessions_total: number; lines_unchecked: number };
+/**
+ * A page of hits, grouped by session: the hits of one session follow each other, sessions best
+ * first (their best line; the most recent first among equals), lines best first within a session.
+ * `total` counts every matching line, `sessions` the sessions they are in. `query` is the query as
+ * understood (canonical form). `status` is `indexing` while the index is still being filled (a new
+ * or grown workspace, in the background): the hits are then those of the `coverage.sessions_indexed` sessions indexed so far.
+ */
+export type SearchSessionsResult = { status: "ok" | "indexing"; query: string; total: number; sessions: number; offset: number; limit: number; coverage: SearchCoverage; hits: SearchHit[] };
 
 /** Marks around a match in a snippet (plain text: the dashboard renders them as highlights). */
 export const HIT_OPEN = "[[";
 export const HIT_CLOSE = "]]";
 
+/** True when a query has a filter: its lines are then found from the lines' facts, not their text. */
+function narrows(parsed: ParsedQuery): boolean {
+  const f = parsed.filters;
+  return f.is_error || f.after !== null || f.before !== null || [f.project, f.session, f.agent, f.role, f.tool, f.file].some((list) => list.length > 0);
+}

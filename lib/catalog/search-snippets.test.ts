@@ -4,12 +4,14 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { catalogDb } from "@/lib/catalog/catalog";
-import { HIT_CLOSE, HIT_OPEN, searchSessionsInputSchema } from "@/lib/catalog/schema";
+import { lineFacts } from "@/lib/catalog/extract";
+import { HIT_CLOSE, HIT_OPEN, type SearchHit, searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { buildTestWorkspace } from "@/lib/testing/workspace-builder";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { sessionFilesAt } from "@/lib/workspace/sessions";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 /** Every hit of `query`, page by page. */
@@ -32,7 +34,7 @@ describe("search snippets", () => {
     const refs = Array.from({ length: 40 }, (_, s) => `S${String(s + 1).padStart(4, "0")}`);
     const root = await buildTestWorkspace(refs.map((ref, s) => ({ ref, content: lines(s) })));
     const ctx = createCoreContext(root, { oneShot: true });
-    const hits = await allHits(ctx, "question about conc");
+    const hits = await allHits(ctx, '"question about conc"');
     expect(hits).toHaveLength(240);
     for (const hit of hits) {
       const s = refs.indexOf(hit.session_ref);
@@ -47,15 +49,22 @@ describe("search snippets", () => {
     await fs.cp(path.join(SHARED_DIR, "corpus", "codex"), path.join(sources, "codex"), { recursive: true });
     const ctx = createCoreContext(await makeTempDir("casefile-snippet-ws-"), { oneShot: true });
     await syncWorkspace(ctx, { sources: { claude: [path.join(sources, "claude")], codex: [path.join(sources, "codex")], demo: false } });
-    const db = catalogDb(ctx);
-    const bodyOf = db.prepare("SELECT f.body FROM lines_fts f JOIN sessions s ON s.id = f.session_id WHERE s.project_key = ? AND s.session_ref = ? AND f.line_number = ?").pluck();
+    const ws = await loadWorkspace(ctx);
+    // The hit's own line, read from its file (transcript, subagent transcript or tool result), as a reader sees its text.
+    const bodyOf = async (hit: SearchHit) => {
+      const project = ws.projects.find((p) => p.projectKey === hit.project_key)!;
+      const row = project.rows.find((r) => r.session_ref === hit.session_ref)!;
+      const file = (await sessionFilesAt(project.dir, path.join(project.dir, row.session_path))).find((f) => f.kind === hit.file.kind && f.id === hit.file.id)!;
+      const line = (await fs.readFile(file.path, "utf8")).split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/)[hit.line_number - 1]!;
+      return file.kind === "tool_result" ? line : lineFacts(line).text;
+    };
     let checked = 0;
-    for (const query of ["function", "error", "README", "git status"]) {
+    for (const [query, needle] of [["function", "function"], ["error", "error"], ["README", "readme"], ['"git status"', "git status"]]) {
       const hits = (await allHits(ctx, query)).slice(0, 400);
       expect(hits.length, query).toBeGreaterThan(5);
       for (const hit of hits) {
-        const body = (bodyOf.get(hit.project_key, hit.session_ref, hit.line_number) as string).replace(/\s+/g, " ");
-        expect(hit.snippet.toLowerCase(), `${query}: ${hit.session_ref} line ${hit.line_number}`).toContain(`${HIT_OPEN}${query.toLowerCase()}${HIT_CLOSE}`);
+        const body = (await bodyOf(hit)).replace(/\s+/g, " ");
+        expect(hit.snippet.toLowerCase(), `${query}: ${hit.session_ref} line ${hit.line_number}`).toContain(`${HIT_OPEN}${needle}${HIT_CLOSE}`);
         for (const piece of snippetPieces(hit.snippet)) expect(body, `${query}: ${hit.session_ref} line ${hit.line_number}`).toContain(piece);
         checked += 1;
       }

@@ -1,27 +1,48 @@
-// search_sessions: ranked full-text search over every session's lines, through the catalog's FTS5 trigram index.
+// search_sessions: every word a reader can see, found like a grep: trigram candidates from the index, each checked on its own line.
+
+import { closeSync, openSync, readSync } from "node:fs";
+import path from "node:path";
 
 import { catalogDb } from "@/lib/catalog/catalog";
-import { lineRowid } from "@/lib/catalog/db-schema";
+import { DOC_KINDS, lineRowid } from "@/lib/catalog/db-schema";
 import { ensureProjects } from "@/lib/catalog/ensure";
+import { lineFacts } from "@/lib/catalog/extract";
+import { ROLE_CODES } from "@/lib/catalog/extract-lines";
 import { fillFullText, fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
-import { HIT_CLOSE, HIT_OPEN, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
-import type { CoreContext } from "@/lib/context";
+import { HIT_CLOSE, HIT_OPEN, type SearchHit, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
+import { describeQuery, parseSearchQuery, type ParsedQuery } from "@/lib/catalog/search-query";
+import { candidateExpression, highlightSnippet, matchLine, scoreLine } from "@/lib/catalog/search-match";
+import { stmt } from "@/lib/catalog/transactions";
 import { SqlWhere } from "@/lib/catalog/where";
+import { StampedCache } from "@/lib/cache/stamped-cache";
+import { processWide } from "@/lib/cache/process-wide";
+import type { CoreContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { loadWorkspace } from "@/lib/workspace/load";
 
 /**
- * Finds `query` in every indexed line (user and agent text, tool names, tool inputs, bounded
- * tool results), best first (BM25; ties by project, session, line), with the session filters.
- * `total` counts every matching line; `session_id` is the source's session id; `turn_ref` the
- * indexed turn holding the line, null outside every turn. The catalog's rows are brought in step
- * with moved projects first (stats only). Lines not yet indexed: a one-shot process (the CLI)
- * indexes them before it answers; a long-running one (the dashboard, the MCP server) answers from
- * what is indexed, says so (`status: "indexing"`, `coverage`), and has the rest indexed in the background.
- * @throws AppError not_found | parse_error when the workspace cannot be loaded.
+ * Longest a search spends checking candidate lines against their text (ms). Past it, the lines
+ * left are counted in `coverage.lines_unchecked` and the hits are those of the lines checked.
+ */
+const CHECK_BUDGET_MS = 8_000;
+
+/**
+ * Finds the lines matching `input.query` (the query language of lib/catalog/search-query: words,
+ * phrases, OR, -exclusions, prefixes, filters) in every session's documents: transcripts,
+ * subagent transcripts and persisted tool results, whole (issue 37). The trigram index gives the
+ * lines holding every three characters of the query's terms; each is then read from its file and
+ * checked on its visible text (lib/catalog/extract), so the lines found are exactly those a
+ * case-insensitive grep of that text finds. Grouped by session, best first (see
+ * {@link SearchSessionsResult}); a page of `limit` hits from `offset`. Lines not yet indexed: a
+ * one-shot process (the CLI) indexes them before it answers; a long-running one answers from what
+ * is indexed, says so (`status: "indexing"`, `coverage`), and has the rest indexed in the background.
+ * @throws AppError not_found (an unknown project_key or session_ref) | parse_error when the workspace cannot be loaded.
  */
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
   await ensureProjects(ctx);
-  const scope = { project_key: input.project_key, source: input.source };
+  const parsed = withInputFilters(parseSearchQuery(input.query), input);
+  const scope = { project_key: parsed.filters.project.length === 1 ? parsed.filters.project[0] : undefined, source: parsed.filters.agent.length === 1 ? parsed.filters.agent[0] : undefined };
   let coverage = fullTextCoverage(ctx, scope);
   if (coverage.sessions_indexed < coverage.sessions_total) {
     if (ctx.oneShot) {
@@ -31,71 +52,218 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
   }
   const db = catalogDb(ctx);
-  const where = new SqlWhere(["lines_fts MATCH @match"], { match: `"${input.query.replaceAll('"', '""')}"` })
-    .add("s.project_key = @project_key", "project_key", input.project_key || undefined)
-    .add("s.source = @source", "source", input.source || undefined)
-    .add("coalesce(s.ended_at, s.started_at) >= @since", "since", input.since ? new Date(input.since).toISOString() : undefined)
-    .add("s.started_at <= @until", "until", input.until ? untilIso(input.until) : undefined)
-    .add("EXISTS (SELECT 1 FROM session_files f WHERE f.session_id = s.id AND instr(f.path, @file) > 0)", "file", input.file || undefined)
-    .add("EXISTS (SELECT 1 FROM session_tools t WHERE t.session_id = s.id AND t.name = @tool)", "tool", input.tool || undefined);
-  if (input.has_error !== undefined) where.add(input.has_error ? "s.error_count > 0" : "s.error_count = 0");
-  const params = where.params;
-  const from = `FROM lines_fts JOIN sessions s ON s.id = lines_fts.session_id WHERE ${where.sql}`;
-  // The match is evaluated once: rank, keys and the total of every hit in one query (a window count
-  // over the ranked rows), then only the page's hits are highlighted.
-  const page = db
-    .prepare(
-      `SELECT *, count(*) OVER () FROM (SELECT lines_fts.rowid AS rid, bm25(lines_fts) AS rank, s.id AS sid, s.project_key AS pk, s.session_ref AS sr,
-         s.source_session_id AS ssid, lines_fts.line_number AS ln ${from}) ORDER BY rank, pk, sr, ln LIMIT @limit OFFSET @offset`,
-    )
-    .raw()
-    .all({ ...params, limit: input.limit, offset: input.offset }) as Matched[];
-  // The snippet is the hit's own line, addressed by its session and line number (a rowid over 2^32
-  // bound as a JS number reached FTS5 as a REAL and highlighted the first match's row instead).
-  const highlight = db.prepare(`SELECT highlight(lines_fts, 0, '${HIT_OPEN}', '${HIT_CLOSE}') FROM lines_fts WHERE lines_fts MATCH ? AND rowid = ?`).pluck();
-  const rows = page.map(([, rank, sid, project_key, session_ref, source_session_id, line_number]) => ({
-    sid,
-    project_key,
-    session_ref,
-    source_session_id,
-    line_number,
-    rank,
-    snippet: (highlight.get(params.match, lineRowid(sid, line_number)) as string | undefined) ?? "",
-  }));
-  // An empty page (no hit, or past the last one) has no row to carry the count: counted alone then.
-  const total = page.length > 0 ? page[0]![7] : (db.prepare(`SELECT count(*) ${from}`).pluck().get(params) as number);
-  const turnOf = db.prepare("SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
-  const hits = rows.map((r) => ({
-    project_key: r.project_key,
-    session_ref: r.session_ref,
-    session_id: r.source_session_id,
-    line_number: r.line_number,
-    turn_ref: (turnOf.get(r.sid, r.line_number, r.line_number) as { turn_ref: string } | undefined)?.turn_ref ?? null,
-    snippet: snippetOf(r.snippet),
-    // BM25 is lower-is-better and negative; the score is its negation, higher is better.
-    score: Math.round(-r.rank * 1000) / 1000,
-  }));
-  return { status: coverage.sessions_indexed < coverage.sessions_total ? "indexing" : "ok", total, offset: input.offset, limit: input.limit, coverage, hits };
+  if (input.session_ref !== undefined) {
+    if (input.project_key === undefined) throw new AppError("invalid_input", "session_ref needs project_key", { fieldErrors: { project_key: ["required with session_ref"] }, hint: "pass the session's project_key with its session_ref" });
+    if (stmt(db, "SELECT 1 FROM sessions WHERE project_key = ? AND session_ref = ?").get(input.project_key, input.session_ref) === undefined) {
+      throw new AppError("not_found", `no session '${input.session_ref}' in project '${input.project_key}'`, { fieldErrors: { session_ref: ["not found"] }, hint: "use a session_ref from list_sessions" });
+    }
+  }
+  const stamp = indexStamp(ctx);
+  const key = `${ctx.workspaceRoot}\0${describeQuery(parsed)}\0${input.since ?? ""}\0${input.until ?? ""}\0${input.has_error === false ? "no-error" : ""}`;
+  const cache = searchCache();
+  let found = cache.get(key, stamp);
+  if (found === undefined) {
+    found = await findLines(ctx, parsed, input);
+    cache.set(key, stamp, found, found.hits.length * 160 + 64);
+  }
+  const page = found.hits.slice(input.offset, input.offset + input.limit);
+  return {
+    status: coverage.sessions_indexed < coverage.sessions_total ? "indexing" : "ok",
+    query: describeQuery(parsed),
+    total: found.hits.length,
+    sessions: found.sessions,
+    offset: input.offset,
+    limit: input.limit,
+    coverage: { ...coverage, lines_unchecked: found.unchecked },
+    hits: describeHits(ctx, page, found),
+  };
 }
 
-/** One hit of a page: FTS rowid, BM25 rank (lower is better), session row id, project key, session ref, source session id, line number, and the total of hits. */
-type Matched = [number, number, number, string, string, string, number, number];
+/** The structured input fields, added to the query's filters (they mean the same). */
+function withInputFilters(parsed: ParsedQuery, input: SearchSessionsInput): ParsedQuery {
+  const f = { ...parsed.filters };
+  const add = (list: string[], value: string | undefined) => (value === undefined || list.includes(value) ? list : [...list, value]);
+  f.project = add(f.project, input.project_key);
+  f.session = add(f.session, input.session_ref);
+  f.agent = add(f.agent, input.source);
+  f.file = add(f.file, input.file);
+  f.tool = add(f.tool, input.tool);
+  if (input.has_error === true) f.is_error = true;
+  return { ...parsed, filters: f };
+}
 
-/** Characters of context kept before the first match and after it in a snippet. */
-const SNIPPET_BEFORE = 80;
-const SNIPPET_AFTER = 200;
+/** A line that matched: where it is, its checked text's score, and what the page shows of it. */
+type Found = { rowid: bigint; docId: number; kind: number; name: string; line: number; sid: number; role: number; time: number | null; score: number; snippet: string };
+/** Every matching line of a query, in result order; sessions with a hit; candidate lines left unchecked. */
+type FoundLines = { hits: Found[]; sessions: number; unchecked: number; sessionHits: Map<number, number> };
 
-/** The part of a highlighted line around its first match, on one line, `…` where it was cut; marks never cut. */
-function snippetOf(marked: string): string {
-  const open = marked.indexOf(HIT_OPEN);
-  const close = open === -1 ? -1 : marked.indexOf(HIT_CLOSE, open);
-  const start = open === -1 ? 0 : Math.max(0, open - SNIPPET_BEFORE);
-  let end = Math.min(marked.length, (close === -1 ? 0 : close + HIT_CLOSE.length) + SNIPPET_AFTER);
-  // Never end inside a later mark: close it or leave it out.
-  const lastOpen = marked.lastIndexOf(HIT_OPEN, end - 1);
-  if (lastOpen > close && marked.lastIndexOf(HIT_CLOSE, end - 1) < lastOpen) end = lastOpen;
-  const text = marked.slice(start, end).replace(/\s+/g, " ").trim();
-  return `${start > 0 ? "…" : ""}${text}${end < marked.length ? "…" : ""}`;
+/** A candidate row: its line's rowid, byte span, role, time, document and session. */
+type Candidate = [rowid: bigint, start: number, len: number, role: number, time: number | null, docId: number, kind: number, name: string, relPath: string, sid: number, projectKey: string, recency: string | null];
+
+async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSessionsInput): Promise<FoundLines> {
+  const db = catalogDb(ctx);
+  const f = parsed.filters;
+  const where = new SqlWhere(["s.missing = 0"]);
+  const inList = (column: string, name: string, values: readonly (string | number)[]) => {
+    if (values.length === 0) return;
+    where.add(`${column} IN (${values.map((_, i) => `@${name}${i}`).join(", ")})`);
+    values.forEach((v, i) => (where.params[`${name}${i}`] = v));
+  };
+  inList("s.project_key", "project", f.project);
+  inList("s.session_ref", "session", f.session);
+  inList("s.source", "agent", f.agent);
+  inList("m.role", "role", f.role.map((r) => ROLE_CODES.indexOf(r)));
+  anyOf(where, "tool", f.tool, (p) => `instr(char(10) || lower(m.tools) || char(10), char(10) || lower(${p}) || char(10)) > 0`);
+  anyOf(where, "file", f.file, (p) => `instr(lower(m.files), lower(${p})) > 0`);
+  if (f.is_error) where.add("m.error = 1");
+  if (input.has_error === false) where.add("m.error = 0");
+  if (f.after !== null) where.add("coalesce(m.time >= @after_ms, s.started_at >= @after)", "after", `${f.after}T00:00:00.000Z`).params.after_ms = Date.parse(`${f.after}T00:00:00.000Z`);
+  if (f.before !== null) where.add("coalesce(m.time < @before_ms, s.started_at < @before)", "before", `${f.before}T00:00:00.000Z`).params.before_ms = Date.parse(`${f.before}T00:00:00.000Z`);
+  where.add("coalesce(s.ended_at, s.started_at) >= @since", "since", input.since ? new Date(input.since).toISOString() : undefined);
+  where.add("s.started_at <= @until", "until", input.until ? untilIso(input.until) : undefined);
+  // One session's documents (find in session): their rowid range, which FTS5 reads as a range.
+  const range = sessionRange(db, f.project, f.session);
+  if (range !== null) where.add("m.rowid BETWEEN @lo AND @hi").params.lo = range[0];
+  if (range !== null) where.params.hi = range[1];
+  const expression = candidateExpression(parsed);
+  const from = expression === null ? "line_meta m" : `(SELECT rowid FROM lines_fts WHERE lines_fts MATCH @match${range !== null ? " AND rowid BETWEEN @lo AND @hi" : ""}) c JOIN line_meta m ON m.rowid = c.rowid`;
+  if (expression !== null) where.params.match = expression;
+  const candidates = stmt(
+    db,
+    `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at)
+     FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql} ORDER BY m.rowid`,
+  )
+    .raw()
+    .safeIntegers(true)
+    .all(where.params) as unknown[][];
+  const rows = candidates.map(toCandidate);
+  return checkCandidates(ctx, parsed, rows);
+}
+
+/** `column` matches any of `values` (each bound as its own parameter through `test`). */
+function anyOf(where: SqlWhere, name: string, values: readonly string[], test: (param: string) => string): void {
+  if (values.length === 0) return;
+  where.add(`(${values.map((_, i) => test(`@${name}${i}`)).join(" OR ")})`);
+  values.forEach((v, i) => (where.params[`${name}${i}`] = v));
+}
+
+/** The rowid range of the documents of the sessions `session:` names (one project's), null when the query names none. */
+function sessionRange(db: ReturnType<typeof catalogDb>, projects: readonly string[], sessions: readonly string[]): [bigint, bigint] | null {
+  if (sessions.length === 0 || projects.length !== 1) return null;
+  const refs = sessions.map((_, i) => `@s${i}`).join(", ");
+  const params: Record<string, string> = { project: projects[0]! };
+  sessions.forEach((s, i) => (params[`s${i}`] = s));
+  const row = db.prepare(`SELECT min(d.id) AS lo, max(d.id) AS hi FROM search_docs d JOIN sessions s ON s.id = d.session_id WHERE s.project_key = @project AND s.session_ref IN (${refs})`).get(params) as { lo: number | null; hi: number | null };
+  return row.lo === null || row.hi === null ? [0n, 0n] : [lineRowid(row.lo, 0), lineRowid(row.hi, 0xffffffff)];
+}
+
+function toCandidate(r: unknown[]): Candidate {
+  const n = (v: unknown) => (v === null ? null : Number(v as bigint));
+  return [r[0] as bigint, n(r[1])!, n(r[2])!, n(r[3])!, n(r[4]), n(r[5])!, n(r[6])!, r[7] as string, r[8] as string, n(r[9])!, r[10] as string, r[11] as string | null];
+}
+
+/**
+ * Reads each candidate line from its file (one open per document, lines in file order), checks it
+ * against the query on its visible text, and ranks the hits: BM25 over the query's clauses, grouped
+ * by session (best line first, then the most recent session), best lines first within a session.
+ */
+async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Candidate[]): Promise<FoundLines> {
+  const ws = await loadWorkspace(ctx);
+  const dirs = new Map(ws.projects.map((p) => [p.projectKey, p.dir]));
+  const deadline = performance.now() + CHECK_BUDGET_MS;
+  const matched: { c: Candidate; text: string; ranges: [number, number][]; counts: number[] }[] = [];
+  let unchecked = 0;
+  let fd: number | null = null;
+  let fdDoc = -1;
+  let buf = Buffer.alloc(1 << 16);
+  try {
+    for (let i = 0; i < rows.length; i++) {
+      const c = rows[i]!;
+      if ((i & 63) === 0 && performance.now() > deadline) {
+        unchecked = rows.length - i;
+        break;
+      }
+      if (c[5] !== fdDoc) {
+        if (fd !== null) closeSync(fd);
+        fd = null;
+        fdDoc = c[5];
+        const dir = dirs.get(c[10]);
+        try {
+          if (dir !== undefined) fd = openSync(path.join(dir, c[8]), "r");
+        } catch {
+          fd = null;
+        }
+      }
+      if (fd === null) continue;
+      if (buf.length < c[2]) buf = Buffer.alloc(Math.max(c[2], buf.length * 2));
+      const read = readSync(fd, buf, 0, c[2], c[1]);
+      const raw = buf.toString("utf8", 0, read);
+      const text = DOC_KINDS[c[6]] === "tool_result" ? raw : lineFacts(raw).text;
+      const m = matchLine(parsed, text);
+      if (m !== null) matched.push({ c, text, ranges: m.ranges, counts: m.counts });
+    }
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  // BM25 needs each clause's line frequency among the lines matched.
+  const clauseHits = parsed.clauses.map((_, k) => matched.reduce((n, m) => n + (m.counts[k]! > 0 ? 1 : 0), 0));
+  const sessionBest = new Map<number, number>();
+  const sessionHits = new Map<number, number>();
+  const sessionRecency = new Map<number, string>();
+  const hits: Found[] = matched.map(({ c, text, ranges, counts }) => {
+    const score = scoreLine(counts, text.length, clauseHits, matched.length);
+    sessionBest.set(c[9], Math.max(sessionBest.get(c[9]) ?? -Infinity, score));
+    sessionHits.set(c[9], (sessionHits.get(c[9]) ?? 0) + 1);
+    sessionRecency.set(c[9], c[11] ?? "");
+    const { docId, line } = { docId: c[5], line: Number(c[0] & 0xffffffffn) };
+    return { rowid: c[0], docId, kind: c[6], name: c[7], line, sid: c[9], role: c[3], time: c[4], score, snippet: highlightSnippet(text, ranges, { open: HIT_OPEN, close: HIT_CLOSE }) };
+  });
+  hits.sort((a, b) => {
+    if (a.sid !== b.sid) {
+      const best = sessionBest.get(b.sid)! - sessionBest.get(a.sid)!;
+      if (best !== 0) return best;
+      const recent = sessionRecency.get(b.sid)!.localeCompare(sessionRecency.get(a.sid)!);
+      return recent !== 0 ? recent : a.sid - b.sid;
+    }
+    return b.score - a.score || a.kind - b.kind || a.docId - b.docId || a.line - b.line;
+  });
+  return { hits, sessions: sessionHits.size, unchecked, sessionHits };
+}
+
+/** The page's hits as the tool returns them: session keys and title, turn, time and role. */
+function describeHits(ctx: CoreContext, page: Found[], found: FoundLines): SearchHit[] {
+  const db = catalogDb(ctx);
+  const session = stmt(db, "SELECT project_key, session_ref, source_session_id, first_user_message FROM sessions WHERE id = ?");
+  const turnOf = stmt(db, "SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
+  return page.map((h) => {
+    const s = session.get(h.sid) as { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null };
+    const kind = DOC_KINDS[h.kind]!;
+    return {
+      project_key: s.project_key,
+      session_ref: s.session_ref,
+      session_id: s.source_session_id,
+      session_title: s.first_user_message,
+      session_hits: found.sessionHits.get(h.sid) ?? 0,
+      file: { kind, id: kind === "main" ? null : h.name },
+      line_number: h.line,
+      turn_ref: kind === "main" ? ((turnOf.get(h.sid, h.line, h.line) as { turn_ref: string } | undefined)?.turn_ref ?? null) : null,
+      role: ROLE_CODES[h.role] ?? "other",
+      time: h.time === null ? null : new Date(h.time).toISOString(),
+      snippet: h.snippet,
+      score: Math.round(h.score * 1000) / 1000,
+    };
+  });
+}
+
+/** What the index holds now: a search result is reused while it is the same (indexed bytes and documents). */
+function indexStamp(ctx: CoreContext): string {
+  const row = stmt(catalogDb(ctx), "SELECT count(*) AS docs, coalesce(sum(indexed_bytes), 0) AS bytes, coalesce(max(id), 0) AS top FROM search_docs").get() as { docs: number; bytes: number; top: number };
+  return `${row.docs}:${row.bytes}:${row.top}`;
+}
+
+/** Recent searches' checked lines, so paging through a result reads no line twice (32 MiB). */
+function searchCache(): StampedCache<FoundLines> {
+  return processWide("catalog.search-results", () => new StampedCache<FoundLines>(32 << 20));
 }
 
 /** A bare date as `until` means the whole day. */

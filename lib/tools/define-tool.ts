@@ -67,7 +67,7 @@ export function defineReadTool<S extends z.ZodObject, R extends ToolResult>(
 export function parseToolInput<S extends z.ZodObject>(tool: ToolDefinition<S, ToolResult>, raw: unknown): { ok: true; value: z.output<S> } | { ok: false; result: ToolInputInvalid } {
   const parsed = tool.input.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const errors = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "input", message: issue.message, hint: tool.inputHint }));
+  const errors = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "input", message: issue.message, hint: issueHint(issue) ?? tool.inputHint }));
   return { ok: false, result: { status: "invalid", errors } };
 }
 
@@ -80,4 +80,10 @@ export function parseToolInput<S extends z.ZodObject>(tool: ToolDefinition<S, To
 export function advertisedInputSchema(tool: AnyToolDefinition): z.ZodObject {
   const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return z.looseObject({}).meta(jsonSchema);
+}
+
+/** The hint a refinement gave its issue (`params.hint`, e.g. a query's parse error), if any. */
+function issueHint(issue: z.core.$ZodIssue): string | undefined {
+  const params = (issue as { params?: { hint?: unknown } }).params;
+  return typeof params?.hint === "string" ? params.hint : undefined;
 }

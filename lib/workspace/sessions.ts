@@ -155,15 +155,26 @@ export type SessionFile = {
  * @throws the fs error when the main transcript cannot be stat'ed.
  */
 export async function sessionFiles(session: ResolvedSession, options: { toolResults?: boolean } = {}): Promise<SessionFile[]> {
-  const projectDir = session.project.dir;
+  return sessionFilesAt(session.project.dir, session.filePath, options);
+}
+
+/**
+ * {@link sessionFiles} of the transcript at `filePath` (absolute, inside `projectDir`), for a
+ * caller that has the catalog's row and not a resolved session (the full-text fill).
+ * @throws the fs error when the main transcript cannot be stat'ed.
+ */
+export async function sessionFilesAt(projectDir: string, filePath: string, options: { toolResults?: boolean } = {}): Promise<SessionFile[]> {
   const rel = (p: string) => path.relative(projectDir, p).split(path.sep).join("/");
-  const out: SessionFile[] = [{ kind: "main", path: session.filePath, relative: rel(session.filePath), id: null, size_bytes: (await fs.stat(session.filePath)).size }];
-  for (const sub of await listSubagents(session)) {
-    const p = path.join(subagentsDir(session), sub.file_name);
-    out.push({ kind: "subagent", path: p, relative: rel(p), id: sub.agent_id, size_bytes: sub.size_bytes });
+  const side = path.join(path.dirname(filePath), path.basename(filePath, ".jsonl"));
+  const out: SessionFile[] = [{ kind: "main", path: filePath, relative: rel(filePath), id: null, size_bytes: (await fs.stat(filePath)).size }];
+  const subDir = path.join(side, "subagents");
+  for (const name of await listDir(subDir, { filter: (n) => n.endsWith(".jsonl") })) {
+    const p = path.join(subDir, name);
+    const st = await fs.stat(p);
+    if (st.isFile()) out.push({ kind: "subagent", path: p, relative: rel(p), id: name.slice(0, -".jsonl".length), size_bytes: st.size });
   }
   if (options.toolResults === false) return out;
-  const toolDir = path.join(path.dirname(subagentsDir(session)), "tool-results");
+  const toolDir = path.join(side, "tool-results");
   for (const name of await listDir(toolDir)) {
     const p = path.join(toolDir, name);
     const st = await fs.stat(p);
