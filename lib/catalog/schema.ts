@@ -52,8 +52,8 @@ export type SearchSessionsInput = z.infer<typeof searchSessionsInputSchema>;
 
 /**
  * One hit: a line of a session's transcript (`file.kind` main), of one of its subagents'
- * transcripts (`file.id` the agent id) or of a persisted tool result (`file.id` the tool-use id);
- * `line_number` is the line in that file. `snippet` is the line's own text around its first match,
+ * transcripts (`file.id` the agent id) or of a persisted tool result (`file.id` the tool-use id,
+ * `file.call_line` the transcript's line that calls it, where a reader opens it); `line_number` is the line in that file. `snippet` is the line's own text around its first match,
  * the matches marked with `[[` and `]]`. `role` who the line speaks for, `time` its record time
  * (ISO, null when it has none), `turn_ref` the session's turn holding it (main transcript only),
  * `session_title` the session's first real prompt, `session_hits` the lines of the session that match.
@@ -64,7 +64,7 @@ export type SearchHit = {
   session_id: string;
   session_title: string | null;
   session_hits: number;
-  file: { kind: "main" | "subagent" | "tool_result"; id: string | null };
+  file: { kind: "main" | "subagent" | "tool_result"; id: string | null; call_line: number | null };
   line_number: number;
   turn_ref: string | null;
   role: "user" | "assistant" | "tool" | "other";

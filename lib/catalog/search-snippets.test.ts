@@ -59,7 +59,7 @@ describe("search snippets", () => {
       return file.kind === "tool_result" ? line : lineFacts(line).text;
     };
     let checked = 0;
-    for (const [query, needle] of [["function", "function"], ["error", "error"], ["README", "readme"], ['"git status"', "git status"]]) {
+    for (const [query, needle] of [["function", "function"], ["error", "error"], ["README", "readme"], ['"git status"', "git status"]] as const) {
       const hits = (await allHits(ctx, query)).slice(0, 400);
       expect(hits.length, query).toBeGreaterThan(5);
       for (const hit of hits) {

@@ -244,7 +244,7 @@ function describeHits(ctx: CoreContext, page: Found[], found: FoundLines): Searc
       session_id: s.source_session_id,
       session_title: s.first_user_message,
       session_hits: found.sessionHits.get(h.sid) ?? 0,
-      file: { kind, id: kind === "main" ? null : h.name },
+      file: { kind, id: kind === "main" ? null : h.name, call_line: kind === "tool_result" ? callLine(db, h.sid, h.name) : null },
       line_number: h.line,
       turn_ref: kind === "main" ? ((turnOf.get(h.sid, h.line, h.line) as { turn_ref: string } | undefined)?.turn_ref ?? null) : null,
       role: ROLE_CODES[h.role] ?? "other",
@@ -253,6 +253,17 @@ function describeHits(ctx: CoreContext, page: Found[], found: FoundLines): Searc
       score: Math.round(h.score * 1000) / 1000,
     };
   });
+}
+
+/** The line of a session's transcript that calls the tool whose persisted result is `callId`, null when none is indexed. */
+function callLine(db: ReturnType<typeof catalogDb>, sessionId: number, callId: string): number | null {
+  const main = stmt(db, "SELECT id FROM search_docs WHERE session_id = ? AND kind = 0").pluck().get(sessionId) as number | undefined;
+  if (main === undefined) return null;
+  const rowid = stmt(db, "SELECT rowid FROM line_meta WHERE rowid BETWEEN ? AND ? AND instr(char(10) || calls || char(10), char(10) || ? || char(10)) > 0 LIMIT 1")
+    .pluck()
+    .safeIntegers(true)
+    .get(lineRowid(main, 0), lineRowid(main, 0xffffffff), callId) as bigint | undefined;
+  return rowid === undefined ? null : Number(rowid & 0xffffffffn);
 }
 
 /** What the index holds now: a search result is reused while it is the same (indexed bytes and documents). */
