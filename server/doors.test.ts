@@ -96,7 +96,7 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
   });
 
   it("search_sessions answers the same through every door (issue 25)", async () => {
-    const input = { query: "message 1", project_key: TEST_PROJECT_KEY, limit: 5 };
+    const input = { query: '"message 1"', project_key: TEST_PROJECT_KEY, limit: 5 };
     // The index filled first (as the dashboard's watcher does): a one-shot CLI call fills it itself, a long-running door answers from it.
     await refreshCatalog(createCoreContext(root));
     await fillFullText(createCoreContext(root));
@@ -140,7 +140,6 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
     ["query_ledger_full: max_entries not a number", "query_ledger_full", { ledger: "audit", max_entries: "many" }, "max_entries"],
     ["query_ledger_full: result not an enum value", "query_ledger_full", { result: "maybe" }, "result"],
     ["inspect_ledger_task: task_id a number", "inspect_ledger_task", { task_id: 8 }, "task_id"],
-    ["search_sessions: query too short", "search_sessions", { query: "ab" }, "query"],
   ])("a wrongly typed input gets the same invalid result through every door: %s", async (_label, tool, input, field) => {
     const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
     expect(http.text).toBe(cli.text);
@@ -155,7 +154,6 @@ describe("CLI, HTTP and MCP return identical JSON", SPAWNING, () => {
   const WHOLE = (field: string, got: string) => `${field} must be a whole number (a JSON number), not ${got}`;
   const DATE = (field: string, got: string) => `${field} must be a date that exists (YYYY-MM-DD) or an ISO timestamp with its offset (2026-11-20T10:00:00Z), not the string ${JSON.stringify(got)}`;
   it.each([
-    ["search_sessions: query with a NUL character", "search_sessions", { query: "abc\u0000def" }, "query", "query must not contain a NUL character (U+0000): the full-text index cannot search for it"],
     ["search_sessions: limit a string of digits", "search_sessions", { query: "message 1", limit: "10" }, "limit", WHOLE("limit", 'the string "10"')],
     ["search_sessions: limit a boolean", "search_sessions", { query: "message 1", limit: true }, "limit", WHOLE("limit", "true")],
     ["search_sessions: limit an array", "search_sessions", { query: "message 1", limit: [5] }, "limit", WHOLE("limit", "an array")],

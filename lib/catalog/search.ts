@@ -18,7 +18,6 @@ import { SqlWhere } from "@/lib/catalog/where";
 import { StampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
-import { AppError } from "@/lib/errors";
 import { loadWorkspace } from "@/lib/workspace/load";
 
 /**
@@ -37,7 +36,7 @@ const CHECK_BUDGET_MS = 8_000;
  * {@link SearchSessionsResult}); a page of `limit` hits from `offset`. Lines not yet indexed: a
  * one-shot process (the CLI) indexes them before it answers; a long-running one answers from what
  * is indexed, says so (`status: "indexing"`, `coverage`), and has the rest indexed in the background.
- * @throws AppError not_found (an unknown project_key or session_ref) | parse_error when the workspace cannot be loaded.
+ * @throws AppError not_found | parse_error when the workspace cannot be loaded.
  */
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
   await ensureProjects(ctx);
@@ -52,12 +51,6 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
   }
   const db = catalogDb(ctx);
-  if (input.session_ref !== undefined) {
-    if (input.project_key === undefined) throw new AppError("invalid_input", "session_ref needs project_key", { fieldErrors: { project_key: ["required with session_ref"] }, hint: "pass the session's project_key with its session_ref" });
-    if (stmt(db, "SELECT 1 FROM sessions WHERE project_key = ? AND session_ref = ?").get(input.project_key, input.session_ref) === undefined) {
-      throw new AppError("not_found", `no session '${input.session_ref}' in project '${input.project_key}'`, { fieldErrors: { session_ref: ["not found"] }, hint: "use a session_ref from list_sessions" });
-    }
-  }
   const stamp = indexStamp(ctx);
   const key = `${ctx.workspaceRoot}\0${describeQuery(parsed)}\0${input.since ?? ""}\0${input.until ?? ""}\0${input.has_error === false ? "no-error" : ""}`;
   const cache = searchCache();

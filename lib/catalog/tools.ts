@@ -8,9 +8,10 @@ import { searchSessionsInputSchema, type SearchSessionsResult } from "@/lib/cata
 import { searchSessions } from "@/lib/catalog/search";
 import { catalogUsage } from "@/lib/catalog/usage";
 import { dispatchControlPlaneTool } from "@/lib/sources/control-plane/dispatch";
-import { defineTool } from "@/lib/tools/define-tool";
+import { defineTool, type ToolInputInvalid } from "@/lib/tools/define-tool";
 import { getUsageInputSchema } from "@/lib/usage/schema";
 import { listSessionsInputSchema } from "@/lib/workspace/schema";
+import { resolveSession } from "@/lib/workspace/sessions";
 
 /**
  * `list_projects` (issue 12, item 3): every project of the workspace with its project_key, so an
@@ -48,21 +49,29 @@ export const listSessionsTool = defineTool({
 });
 
 /**
- * `search_sessions` (issue 25, Build 3): ranked full-text search across every session of every
- * project — `{status:"ok", total, offset, limit, hits:[{project_key, session_ref, session_id,
- * line_number, turn_ref, snippet, score}]}`, filterable by project, source, time, file, tool and
- * tool errors. Literal and case-insensitive; `grep_jsonl` stays for regular expressions. Read-only.
+ * `search_sessions` (issue 25, Build 3; issue 37): every word a reader can see in every session
+ * (transcripts, subagent transcripts, persisted tool results), found as a case-insensitive grep of
+ * each line's visible text with the query language of lib/catalog/search-query; grouped by session,
+ * ranked, paginated. `session_ref` (with `project_key`) is find-in-session: an unknown one is the
+ * seed's structured `invalid`, as on every tool that takes a session. Read-only.
  */
 export const searchSessionsTool = defineTool({
   name: "search_sessions",
   title: "Search sessions",
   description:
-    "Full-text search across all sessions of all projects: user and agent text, tool names, tool inputs (paths, commands, patterns) and tool results (bounded). The query (3+ characters) is matched literally and case-insensitively; hits are ranked (BM25, higher score is better) with a snippet marking matches in [[ ]], the line_number to open and its turn_ref. Filters: project_key, source (claude-code|codex), since/until (ISO), file (a path the session's tools named contains it), tool (a tool the session used), has_error (the session had a tool error). Paginated with limit (1-200, default 20) and offset. status is \"indexing\" while new sessions are still being indexed in the background: the hits then cover coverage.sessions_indexed of coverage.sessions_total sessions. Use grep_jsonl for a regex inside one session. Read-only.",
+    'Search every line of every session of every project: user and agent text, thinking, tool names, inputs and results (whole), subagent transcripts and persisted tool results, system records, Codex events. A line matches like a case-insensitive grep of its visible text. Query language: words (all on the line, each anywhere, substrings too), "exact phrase", a OR b, -word (not on the line), word* (at a word start), filters project:KEY session:REF agent:claude-code|codex role:user|assistant|tool tool:NAME (lines that call or answer it) file:PATH-PART (lines whose tool call names it) is:error (failed tool results, API errors, failed commands) after:YYYY-MM-DD (inclusive) before:YYYY-MM-DD (exclusive). The structured fields project_key, session_ref (find in one session, with project_key), source, file, tool, has_error narrow the same way; since/until narrow by session activity. Hits are grouped by session (best session first, most recent among equals; best lines first within one): project_key, session_ref, session_title, session_hits, file {kind main|subagent|tool_result, id, call_line}, line_number (in that file), turn_ref, role, time, snippet (the line\'s own text, matches in [[ ]]), score. total counts lines, sessions the sessions with a hit. coverage: sessions_indexed of sessions_total (status "indexing" while the background fill runs) and lines_unchecked (candidate lines left unchecked when a query matches a very large part of the workspace). A malformed query is refused with the character position and the problem. Paginated with limit (1-200, default 20) and offset. Read-only.',
   readOnly: true,
   input: searchSessionsInputSchema,
-  inputHint: "pass {query} (3+ characters) and optionally project_key, source, since, until, file, tool, has_error, limit 1-200, offset ≥ 0",
+  inputHint: 'pass {query} (e.g. deprecated tool:Bash, "exact phrase", a OR b, -word, word*, is:error, after:2026-01-31) and optionally project_key (+ session_ref), source, since, until, file, tool, has_error, limit 1-200, offset ≥ 0',
   // A catalog met broken while searching is set aside and the search runs again on a new one (issue 35).
-  run: (ctx, input): Promise<SearchSessionsResult> => withCatalog(ctx, () => searchSessions(ctx, input)),
+  run: async (ctx, input): Promise<SearchSessionsResult | ToolInputInvalid> => {
+    if (input.session_ref !== undefined) {
+      if (input.project_key === undefined) return { status: "invalid", errors: [{ field: "project_key", message: "session_ref needs its project_key", hint: "pass the session's project_key with its session_ref" }] };
+      const found = await resolveSession(ctx, input.project_key, input.session_ref);
+      if (!found.ok) return { status: "invalid", errors: [found.failure] };
+    }
+    return withCatalog(ctx, () => searchSessions(ctx, input));
+  },
 });
 
 /**
