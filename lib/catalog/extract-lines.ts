@@ -92,7 +92,9 @@ export class LineExtractor {
     for (const call of facts.calls) if (call.id !== "") this.known.set(call.id, { name: call.name, files: call.files });
     for (const id of facts.answers) {
       const call = this.known.get(id);
-      if (call) tools.push(call.name), files.push(...call.files);
+      if (!call) continue;
+      tools.push(call.name);
+      files.push(...call.files);
     }
     const i = this.rows.add();
     const c = this.rows.cols;

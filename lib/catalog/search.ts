@@ -50,7 +50,6 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
       coverage = fullTextCoverage(ctx, scope);
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
   }
-  const db = catalogDb(ctx);
   const stamp = indexStamp(ctx);
   const key = `${ctx.workspaceRoot}\0${describeQuery(parsed)}\0${input.since ?? ""}\0${input.until ?? ""}\0${input.has_error === false ? "no-error" : ""}`;
   const cache = searchCache();
