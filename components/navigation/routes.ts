@@ -16,6 +16,12 @@ export const routes = {
   timeline: (projectKey: string, sessionRef: string) => `${routes.project(projectKey)}/sessions/${encodeURIComponent(sessionRef)}/timeline`,
   /** One line of a session file in the viewer (`agentId` for a subagent transcript). */
   line: (projectKey: string, sessionRef: string, line: number, agentId?: string | null) => `${routes.session(projectKey, sessionRef, agentId)}#L${line}`,
+  /**
+   * A search hit in the viewer (issue 37): the line, with the query carried as `?q=` so the
+   * viewer's find-in-session searches it on load and marks its matches.
+   */
+  searchHit: (projectKey: string, sessionRef: string, line: number | null, query: string, agentId?: string | null) =>
+    `${routes.session(projectKey, sessionRef, agentId)}${agentId ? "&" : "?"}q=${encodeURIComponent(query)}${line === null ? "" : `#L${line}`}`,
   /** Search across every session of every project (issue 25); `params` the query and its filters. */
   searchAll: (params?: Record<string, string>) => {
     const query = new URLSearchParams(Object.entries(params ?? {}).filter(([, v]) => v !== "")).toString();

@@ -1,8 +1,9 @@
 import Link from "next/link";
 
-import { formatCount } from "@/components/format/format";
+import { formatCount, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
-import { Snippet } from "@/components/search/snippet";
+import { QuerySyntaxHelp } from "@/components/search/query-syntax-help";
+import { SearchHitGroups } from "@/components/search/search-hit-groups";
 import type { SearchSessionsResult } from "@/lib/catalog/schema";
 
 /** The filters of the global search page, as typed in its URL (strings; empty when unset). */
@@ -14,19 +15,19 @@ export const GLOBAL_SEARCH_PAGE = 20;
 const field = "h-8 rounded border border-line-strong bg-surface px-2 text-sm";
 
 /**
- * The global search page (issue 25): a GET form with the query and the filters (project,
- * source, since/until, file touched, tool used, tool errors) and the ranked hits, each a
- * `project · session · line` link that opens the viewer at the line, with its snippet's
- * matches highlighted. While the index is still being filled, says how many sessions it covers. Works without scripts.
+ * The global search page (issues 25, 37): a GET form with the query (the query language, its
+ * syntax one click away) and the filters (project, source, since/until, file touched, tool used,
+ * errors), and the hits grouped by session, each opening the viewer at its line with the match
+ * marked. Says when the index is still being filled and when candidates were left unchecked. Works without scripts.
  */
-export function GlobalSearch({ params, result }: { params: GlobalSearchParams; result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string }[] } | null }) {
+export function GlobalSearch({ params, result }: { params: GlobalSearchParams; result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string; hint?: string }[] } | null }) {
   const pageParams = (offset: number) => ({ ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== "offset").map(([k, v]) => [k, String(v)])), offset: String(offset) });
   return (
     <div className="mx-auto flex w-full max-w-6xl min-h-0 flex-1 flex-col gap-3 overflow-auto p-4">
       <h1 className="text-lg font-semibold">Search all sessions</h1>
       <form role="search" method="get" action={routes.searchAll()} className="flex flex-col gap-2">
         <div className="flex items-center gap-2">
-          <input name="q" type="search" defaultValue={params.q} aria-label="Search query" placeholder="A phrase, a file name, an error…" className={`${field} min-w-0 flex-1`} />
+          <input name="q" type="search" defaultValue={params.q} aria-label="Search query" placeholder='words, "a phrase", -word, tool:Bash, is:error…' className={`${field} min-w-0 flex-1`} />
           <button type="submit" className="h-8 rounded border border-line-strong bg-surface px-3 text-sm hover:bg-canvas">
             Search
           </button>
@@ -55,13 +56,15 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
           </select>
         </fieldset>
       </form>
+      <QuerySyntaxHelp />
       {result === null ? (
-        <p className="text-sm text-muted">Type at least three characters: every session of every project is searched (text, tool names, inputs and results).</p>
+        <p className="text-sm text-muted">Type a word, a &quot;phrase&quot; or a filter: every session of every project is searched (text, thinking, tool inputs and results, subagents).</p>
       ) : result.status === "invalid" ? (
-        <ul role="alert" className="text-sm text-danger">
-          {result.errors.map((e) => (
-            <li key={e.field}>
+        <ul role="alert" className="flex flex-col gap-0.5 rounded border border-danger/40 px-3 py-2 text-sm text-danger">
+          {result.errors.map((e, i) => (
+            <li key={i}>
               {e.field}: {e.message}
+              {e.hint && <span className="block text-xs text-muted">{e.hint}</span>}
             </li>
           ))}
         </ul>
@@ -72,22 +75,15 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
               Still indexing: {formatCount(result.coverage.sessions_indexed)} of {formatCount(result.coverage.sessions_total)} sessions are searchable so far, and the results below cover those. The rest is being indexed in the background; this page updates when it is done.
             </p>
           )}
-          <p className="text-sm text-muted" aria-live="polite">
-            {result.total === 0 ? "No matches." : `${formatCount(result.total)} matching line${result.total === 1 ? "" : "s"}, best first; showing ${formatCount(result.offset + 1)}–${formatCount(result.offset + result.hits.length)}.`}
+          {result.coverage.lines_unchecked > 0 && (
+            <p role="status" className="rounded border border-warn/40 bg-canvas px-3 py-2 text-sm text-ink">
+              Not every candidate was checked: {plural(result.coverage.lines_unchecked, "line")} that may match {result.coverage.lines_unchecked === 1 ? "was" : "were"} left unread, so there may be more hits than shown. Add a word or a filter to narrow the search.
+            </p>
+          )}
+          <p data-testid="search-summary" className="text-sm text-muted" aria-live="polite">
+            {result.total === 0 ? "No matches." : `${plural(result.sessions, "session")}, ${plural(result.total, "line")}; showing lines ${formatCount(result.offset + 1)}–${formatCount(result.offset + result.hits.length)}.`}
           </p>
-          <ol aria-label="Search results" className="flex flex-col divide-y divide-line rounded-md border border-line bg-surface">
-            {result.hits.map((hit) => (
-              <li key={`${hit.project_key}/${hit.session_ref}:${hit.line_number}`} className="flex flex-col gap-1 px-3 py-2">
-                <Link href={routes.line(hit.project_key, hit.session_ref, hit.line_number)} className="font-mono text-xs text-accent hover:underline">
-                  {hit.project_key} · {hit.session_ref}
-                  {hit.turn_ref ? ` · ${hit.turn_ref}` : ""} · line {hit.line_number}
-                </Link>
-                <p className="font-mono text-xs break-all whitespace-pre-wrap text-ink">
-                  <Snippet text={hit.snippet} />
-                </p>
-              </li>
-            ))}
-          </ol>
+          <SearchHitGroups hits={result.hits} query={result.query} />
           <nav aria-label="Result pages" className="flex gap-3 text-sm">
             {result.offset > 0 && (
               <Link href={routes.searchAll(pageParams(Math.max(0, result.offset - GLOBAL_SEARCH_PAGE)))} className="text-accent hover:underline">

@@ -1,8 +1,9 @@
 import { routes } from "@/components/navigation/routes";
 
 /**
- * The header's search box on every page (issue 25): a plain GET form to the global results
- * page, so it works before any script has loaded.
+ * The header's search box on every page (issues 25, 37): a plain GET form to the global results
+ * page, so it works before any script has loaded. No length check here: the results page says
+ * what a query lacks (a short word, a malformed filter) in the parser's words.
  */
 export function HeaderSearch() {
   return (
@@ -10,10 +11,10 @@ export function HeaderSearch() {
       <input
         name="q"
         type="search"
-        minLength={3}
         required
         aria-label="Search all sessions"
-        placeholder="Search all sessions…"
+        placeholder='Search: words, "phrase", tool:Bash'
+        title='Search all sessions: words, "exact phrase", a OR b, -word, prefix*, project: session: agent: role: tool: file: is:error after: before:'
         className="h-7 w-64 rounded border border-line-strong bg-canvas px-2 text-sm"
       />
     </form>

@@ -19,7 +19,7 @@ async function renderPage(search: Record<string, string>) {
 
 describe("the global search page refuses with a message", () => {
   it.each([
-    ["a query with a NUL character (?q=abc%00def)", { q: "abc\u0000def" }, "query: query must not contain a NUL character (U+0000): the full-text index cannot search for it"],
+    ["a query with a NUL character (?q=abc%00def)", { q: "abc\u0000def" }, "query: at character 4: the query contains a NUL character (U+0000)"],
     ["an offset that is not digits only", { q: "message", offset: "1e1" }, 'offset: offset must be a whole number (a JSON number), not the string "1e1"'],
     ["a since that is not a day", { q: "message", since: "2026-02-30" }, "since: since must be a date that exists"],
   ])("%s", async (_label, search, message) => {

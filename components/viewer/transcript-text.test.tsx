@@ -8,6 +8,7 @@ import { ChainView } from "@/components/evidence/chain-view";
 import { readChain } from "@/components/evidence/draft";
 import { GlobalSearch } from "@/components/search/global-search";
 import { SESSION_COLUMNS, type SessionRow } from "@/components/sessions/columns";
+import type { SearchHit } from "@/lib/catalog/schema";
 import { basicT1Chain } from "@/lib/evidence/__fixtures__/chains";
 import { createCoreContext } from "@/lib/context";
 import type { ViewerCompactRecord, ViewerFullRecord } from "@/lib/session-reader/schema";
@@ -111,9 +112,9 @@ describe("transcript text in the viewer", () => {
 
 describe("transcript text outside the viewer", () => {
   it("a search snippet strips terminal sequences, marks its match and shows a bidi override as a token, wrapping", () => {
-    const hit = { project_key: "proj-0123456789ab", session_ref: "S0001", session_id: "sid", line_number: 2, turn_ref: null, snippet: `\u001b[1m[[Context]] Usage\u001b[22m ${RLO}x ${LONG.slice(0, 300)}`, score: 1 };
+    const hit: SearchHit = { project_key: "proj-0123456789ab", session_ref: "S0001", session_id: "sid", session_title: "Context", session_hits: 1, file: { kind: "main", id: null, call_line: null }, line_number: 2, turn_ref: null, role: "user", time: null, snippet: `\u001b[1m[[Context]] Usage\u001b[22m ${RLO}x ${LONG.slice(0, 300)}`, score: 1 };
     const params = { q: "Context", project_key: "", source: "", since: "", until: "", file: "", tool: "", has_error: "", offset: 0 };
-    render(<GlobalSearch params={params} result={{ status: "ok", total: 1, offset: 0, limit: 20, coverage: { sessions_indexed: 1, sessions_total: 1 }, hits: [hit] }} />);
+    render(<GlobalSearch params={params} result={{ status: "ok", query: "context", total: 1, sessions: 1, offset: 0, limit: 20, coverage: { sessions_indexed: 1, sessions_total: 1, lines_unchecked: 0 }, hits: [hit] }} />);
     const snippet = screen.getByRole("list", { name: "Search results" }).querySelector("p")!;
     expect(snippet.textContent).not.toMatch(RAW_CONTROL);
     expect(snippet.textContent).toMatch(/^Context Usage \\u202Ex x+$/);
