@@ -25,7 +25,8 @@ const config = [
   restrict(["components/**"], [
     { regex: "^@/server/(?!actions/)", message: "UI may import server actions only." },
     // evidence/check-turn: stage C's rule, pure (types only), so the editor flags what the server would refuse.
-    { regex: "^@/lib/(?!errors$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$|evidence/check-turn$)", message: "UI may import only client-safe lib modules." },
+    // catalog/search-query: the search query parser, pure, so the viewer marks what search_sessions matched (issue 37).
+    { regex: "^@/lib/(?!errors$|format/|[\\w-]+/schema$|[\\w-]+/[\\w-]+/schema$|evidence/check-turn$|catalog/search-query$)", message: "UI may import only client-safe lib modules." },
     { group: ["node:*"], message: "No Node built-ins in UI code." },
   ], ["components/**/*.test.tsx"]),
   restrict(["server/**"], [{ group: ["@/components/*", "@/app/*"], message: "Adapters never import UI." }], [

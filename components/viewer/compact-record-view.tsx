@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 
 import { formatBytes } from "@/components/format/format";
+import { Snippet } from "@/components/search/snippet";
 import { oneLine } from "@/lib/format/one-line";
 import { displayText, hasEscapes, readableUserText } from "@/lib/format/display-text";
 import type { CompactToolResult, CompactToolUse, ViewerCompactRecord } from "@/lib/session-reader/schema";
@@ -10,7 +11,7 @@ import { AnsiText } from "./ansi-text";
 import { ClampedText, MAX_RENDER_CHARS } from "./clamped-text";
 import { EditDiff } from "./edit-diff";
 import { MarkdownText } from "./markdown-text";
-import { useSearchHighlight } from "./search-highlight";
+import { hasMatch, useSearchHighlight } from "./search-highlight";
 import { LineFlags } from "./line-flags";
 import { compactHasReplacementChar, MALFORMED_SUMMARY } from "./record-flags";
 
@@ -86,6 +87,8 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
   const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
   // A local command's output and its caveat read without Claude Code's wrapper tags.
   const text = record.record_type === "user" && record.text_preview !== null ? readableUserText(record.text_preview) : record.text_preview;
+  // The search's current line whose match sits in a part compact mode trims (a long result's middle): its snippet shows it (issue 37).
+  const hidden = search !== null && search.line === record.line && search.snippet !== null && !showsMatch(record, text, highlight);
   return (
     <div className="flex min-w-0 flex-col gap-1 py-1">
       <div className="flex min-w-0 flex-wrap items-center gap-1.5">
@@ -140,6 +143,18 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
       {record.tool_results.map((result, i) => (
         <ToolResultView key={i} result={result} highlight={highlight} />
       ))}
+      {hidden && (
+        <p data-testid="trimmed-match" className="rounded border border-highlight-edge bg-canvas px-1.5 py-0.5 wrap-anywhere">
+          <span className="mr-1.5 font-sans text-2xs text-muted">match in the trimmed part:</span>
+          <Snippet text={search.snippet!} />
+        </p>
+      )}
     </div>
   );
+}
+
+/** Whether the record shows a match of the search itself (its text, headline, detail, tool inputs or result previews). */
+function showsMatch(record: ViewerCompactRecord, text: string | null, highlight: RegExp | null): boolean {
+  const { headline, detail } = record.view;
+  return [text, headline, detail, ...record.tool_uses.map((u) => u.input_summary), ...record.tool_results.map((r) => r.preview)].some((t) => hasMatch(highlight, t));
 }
