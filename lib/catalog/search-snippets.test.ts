@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { lineFacts } from "@/lib/catalog/extract";
 import { HIT_CLOSE, HIT_OPEN, type SearchHit, searchSessionsInputSchema } from "@/lib/catalog/schema";
-import { searchSessions } from "@/lib/catalog/search";
+import { SEARCH_LIMITS, searchSessions } from "@/lib/catalog/search";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { buildTestWorkspace } from "@/lib/testing/workspace-builder";
@@ -39,6 +39,26 @@ describe("search snippets", () => {
     for (const hit of hits) {
       const s = refs.indexOf(hit.session_ref);
       expect(hit.snippet, `${hit.session_ref} line ${hit.line_number}`).toBe(`turn ${hit.line_number} ${HIT_OPEN}question about conc${HIT_CLOSE}-${s}-${hit.line_number}`);
+    }
+  });
+
+  it("a query found on more lines than its time budget checks says how many it left unchecked: the newest sessions' lines are checked first", async () => {
+    const refs = Array.from({ length: 40 }, (_, s) => `S${String(s + 1).padStart(4, "0")}`);
+    const lines = (s: number) => Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `needle ${s}-${i}` } })).join("\n") + "\n";
+    const root = await buildTestWorkspace(refs.map((ref, s) => ({ ref, content: lines(s) })));
+    const ctx = createCoreContext(root, { oneShot: true });
+    const whole = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "needle" }));
+    expect(whole).toMatchObject({ total: 8000, sessions: 40, coverage: { lines_unchecked: 0 } });
+    const budget = SEARCH_LIMITS.checkMs;
+    SEARCH_LIMITS.checkMs = 0;
+    try {
+      const cut = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "eedle" }));
+      expect(cut.coverage.lines_unchecked).toBeGreaterThan(0);
+      expect(cut.total + cut.coverage.lines_unchecked).toBe(8000);
+      // The lines checked are the last indexed session's.
+      expect(new Set(cut.hits.map((h) => h.session_ref))).toEqual(new Set(["S0040"]));
+    } finally {
+      SEARCH_LIMITS.checkMs = budget;
     }
   });
 

@@ -21,10 +21,12 @@ import type { CoreContext } from "@/lib/context";
 import { loadWorkspace } from "@/lib/workspace/load";
 
 /**
- * Longest a search spends checking candidate lines against their text (ms). Past it, the lines
- * left are counted in `coverage.lines_unchecked` and the hits are those of the lines checked.
+ * How long a search spends checking candidate lines against their text (`checkMs`, ms). Past it,
+ * the lines left (the oldest documents') are counted in `coverage.lines_unchecked` and the hits
+ * are those of the lines checked. A query found on a very large part of the workspace (a common
+ * word over 20,000 sessions) stops here instead of reading every line; tests shorten it.
  */
-const CHECK_BUDGET_MS = 8_000;
+export const SEARCH_LIMITS = { checkMs: 2_000 };
 
 /**
  * Finds the lines matching `input.query` (the query language of lib/catalog/search-query: words,
@@ -118,18 +120,19 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   if (range !== null) where.add("m.rowid BETWEEN @lo AND @hi").params.lo = range[0];
   if (range !== null) where.params.hi = range[1];
   const expression = candidateExpression(parsed);
-  const from = expression === null ? "line_meta m" : `(SELECT rowid FROM lines_fts WHERE lines_fts MATCH @match${range !== null ? " AND rowid BETWEEN @lo AND @hi" : ""}) c JOIN line_meta m ON m.rowid = c.rowid`;
-  if (expression !== null) where.params.match = expression;
-  const candidates = stmt(
-    db,
-    `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at)
-     FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql} ORDER BY m.rowid`,
-  )
+  // Driven by the index in rowid order, newest documents first, so a check cut short by its time
+  // budget has the most recent sessions' lines (no sort of every candidate before the first row).
+  const from = expression === null ? "line_meta m" : `lines_fts f JOIN line_meta m ON m.rowid = f.rowid`;
+  if (expression !== null) where.add(`lines_fts MATCH @match${range !== null ? " AND f.rowid BETWEEN @lo AND @hi" : ""}`).params.match = expression;
+  const order = expression === null ? "m.rowid" : "f.rowid";
+  const sql = `FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql}`;
+  const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at) ${sql} ORDER BY ${order} DESC`)
     .raw()
     .safeIntegers(true)
-    .all(where.params) as unknown[][];
-  const rows = candidates.map(toCandidate);
-  return checkCandidates(ctx, parsed, rows);
+    .iterate(where.params) as IterableIterator<unknown[]>;
+  // Candidates left when the budget ran out: those below the last one checked.
+  const left = (last: bigint) => Number(stmt(db, `SELECT count(*) ${sql} AND ${order} < @last`).pluck().safeIntegers(true).get({ ...where.params, last }) as bigint);
+  return checkCandidates(ctx, parsed, rows, left);
 }
 
 /** `column` matches any of `values` (each bound as its own parameter through `test`). */
@@ -159,20 +162,23 @@ function toCandidate(r: unknown[]): Candidate {
  * against the query on its visible text, and ranks the hits: BM25 over the query's clauses, grouped
  * by session (best line first, then the most recent session), best lines first within a session.
  */
-async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Candidate[]): Promise<FoundLines> {
+async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: IterableIterator<unknown[]>, left: (last: bigint) => number): Promise<FoundLines> {
   const ws = await loadWorkspace(ctx);
   const dirs = new Map(ws.projects.map((p) => [p.projectKey, p.dir]));
-  const deadline = performance.now() + CHECK_BUDGET_MS;
+  const deadline = performance.now() + SEARCH_LIMITS.checkMs;
   const matched: { c: Candidate; text: string; ranges: [number, number][]; counts: number[] }[] = [];
   let unchecked = 0;
   let fd: number | null = null;
   let fdDoc = -1;
   let buf = Buffer.alloc(1 << 16);
+  let seen = 0;
   try {
-    for (let i = 0; i < rows.length; i++) {
-      const c = rows[i]!;
-      if ((i & 63) === 0 && performance.now() > deadline) {
-        unchecked = rows.length - i;
+    for (const raw of rows) {
+      const c = toCandidate(raw);
+      if ((seen++ & 63) === 63 && performance.now() > deadline) {
+        // Counted first: the iterator still holds the statement, which the count cannot share.
+        rows.return?.();
+        unchecked = left(c[0]) + 1;
         break;
       }
       if (c[5] !== fdDoc) {
@@ -189,8 +195,8 @@ async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Cand
       if (fd === null) continue;
       if (buf.length < c[2]) buf = Buffer.alloc(Math.max(c[2], buf.length * 2));
       const read = readSync(fd, buf, 0, c[2], c[1]);
-      const raw = buf.toString("utf8", 0, read);
-      const text = DOC_KINDS[c[6]] === "tool_result" ? raw : lineFacts(raw).text;
+      const line = buf.toString("utf8", 0, read);
+      const text = DOC_KINDS[c[6]] === "tool_result" ? line : lineFacts(line).text;
       const m = matchLine(parsed, text);
       if (m !== null) matched.push({ c, text, ranges: m.ranges, counts: m.counts });
     }
