@@ -31,7 +31,7 @@ const CODEX_EVERY = Number(process.env.BENCH_CODEX_EVERY ?? 10);
 const DIR = process.env.BENCH_DIR ?? "/work/.bench-many-sessions";
 const PORT = Number(process.env.BENCH_PORT ?? 3225);
 const PREPARE_ONLY = process.env.BENCH_PREPARE_ONLY === "1";
-const SEARCH_PHRASE = "auto-cleanup review tmux sessions";
+const SEARCH_PHRASE = '"auto-cleanup review tmux sessions"';
 
 // A real Codex Desktop session with user turns (the codemie fixture has none: prepare skips it as "no human trigger").
 const CODEX_TEMPLATE = path.join(CORPUS, "codex/jerometremblay__codex_log_viewer/codex_sessions/20260213134203_redacted_current_codex_session_jsonl_export.jsonl");
