@@ -1,6 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 
-import type { GrepJsonlResult, ReconstructSessionResult } from "../lib/forensics/schema";
+import type { SearchSessionsResult } from "../lib/catalog/schema";
+import type { ReconstructSessionResult } from "../lib/forensics/schema";
 import type { ListSessionsResult } from "../lib/workspace/schema";
 import { expect, test } from "./fixtures";
 import { HAS_CORPUS, NO_CORPUS_REASON } from "./paths";
@@ -105,11 +106,15 @@ test.describe("session forensics on a real corpus session", () => {
     await expect(page).toHaveURL(new RegExp(`/audit\\?task=${encodeURIComponent(`${ERA2.projectKey}/${ref}`)}$`));
   });
 
-  test("the viewer search finds a known string and n moves to the next match", async ({ page, request, viewerPage }) => {
+  test("find in session finds the lines search_sessions finds in the session, and n moves to the next match", async ({ page, request, viewerPage }) => {
     const ref = await era2Ref(request);
-    const pattern = '"name":"Read"';
-    const grep = (await (await request.post("/api/tools/grep_jsonl", { data: { project_key: ERA2.projectKey, session_ref: ref, ledger: "main", pattern, limit: 1000 } })).json()) as GrepJsonlResult;
-    const lines = grep.entries.map((e) => e.line_number);
+    // Lines that call or answer Read: the same query language and matcher as the global search (issue 37).
+    const pattern = "tool:Read";
+    const search = async () => (await (await request.post("/api/tools/search_sessions", { data: { query: pattern, project_key: ERA2.projectKey, session_ref: ref, limit: 200 } })).json()) as SearchSessionsResult;
+    // Right after start the index may still be filling in the background (status "indexing").
+    await expect.poll(async () => (await search()).status, { timeout: 60_000 }).toBe("ok");
+    const found = await search();
+    const lines = found.hits.filter((h) => h.file.kind === "main").map((h) => h.line_number).sort((a, b) => a - b);
     expect(lines.length).toBeGreaterThan(2);
 
     await page.goto(`/projects/${ERA2.projectKey}/sessions/${ref}`);

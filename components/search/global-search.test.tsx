@@ -70,6 +70,11 @@ describe("the global search page", () => {
     expect(screen.getByTestId("search-summary").textContent).toBe("2 sessions, 4 lines; showing lines 1–4.");
   });
 
+  it("a hit carries the query as understood to the viewer, without the filters its session answers", () => {
+    render(<GlobalSearch params={PARAMS} result={result([hit()], { query: "timeout agent:codex project:proj-0123456789ab tool:Bash" })} />);
+    expect(screen.getByTestId("search-hit").getAttribute("href")).toBe(`/projects/proj-0123456789ab/sessions/S0001?q=${encodeURIComponent("timeout tool:Bash")}#L7`);
+  });
+
   it("a persisted tool result with no calling line is named but not linked", () => {
     render(<GlobalSearch params={PARAMS} result={result([hit({ file: { kind: "tool_result", id: "toolu_09", call_line: null }, line_number: 3 })])} />);
     const label = screen.getByTestId("search-hit");

@@ -4,6 +4,7 @@ import { formatLocalDateTime, plural } from "@/components/format/format";
 import { routes } from "@/components/navigation/routes";
 import { Snippet } from "@/components/search/snippet";
 import type { SearchHit } from "@/lib/catalog/schema";
+import { describeQuery, parseSearchQuery } from "@/lib/catalog/search-query";
 
 type HitGroup = { key: string; first: SearchHit; hits: SearchHit[] };
 
@@ -24,7 +25,8 @@ export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
  * and ref, how many of its lines match), then its hits on this page, each opening the viewer at
  * its line with the query carried along, so the viewer marks the match.
  */
-export function SearchHitGroups({ hits, query }: { hits: readonly SearchHit[]; query: string }) {
+export function SearchHitGroups({ hits, query: canonical }: { hits: readonly SearchHit[]; query: string }) {
+  const query = inSessionQuery(canonical);
   return (
     <ol aria-label="Search results" className="flex flex-col gap-3">
       {groupBySession(hits).map(({ key, first, hits: lines }) => (
@@ -76,6 +78,21 @@ function HitRow({ hit, query }: { hit: SearchHit; query: string }) {
       </p>
     </li>
   );
+}
+
+/**
+ * The query a hit carries to the viewer: the result's canonical query (the form's filters
+ * included) without the filters the session itself answers (project, session, agent), which
+ * would only crowd the viewer's search box.
+ */
+export function inSessionQuery(canonical: string): string {
+  try {
+    const parsed = parseSearchQuery(canonical);
+    const local = describeQuery({ ...parsed, filters: { ...parsed.filters, project: [], session: [], agent: [] } });
+    return local.trim() === "" ? canonical : local;
+  } catch {
+    return canonical;
+  }
 }
 
 /** Where a hit opens and what it is called: its line in the main or subagent transcript, or for a persisted tool result the line that calls it. */

@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 
 import { unreadableFields } from "./fields";
 
-/** The header's search box (every page) and the global search results page (issue 25). */
+/** The header's search box (every page) and the global search results page (issues 25, 37). */
 export class SearchPage {
   constructor(readonly page: Page) {}
 
@@ -20,8 +20,23 @@ export class SearchPage {
     return this.page.getByRole("list", { name: "Search results" });
   }
 
+  /** The result groups, one per session, named `project · session`. */
+  groups() {
+    return this.results().locator(":scope > li");
+  }
+
+  group(projectKey: string, sessionRef: string) {
+    return this.results().getByRole("listitem", { name: `${projectKey} · ${sessionRef}`, exact: true });
+  }
+
+  /** Each hit's link to the viewer (`line 29`, `subagent agent-… · line 3`, `tool result … · called at line 12`). */
   hitLinks() {
-    return this.results().getByRole("link");
+    return this.results().getByTestId("search-hit");
+  }
+
+  /** "12 sessions, 87 lines; showing lines 1–20." or "No matches." */
+  summary() {
+    return this.page.getByTestId("search-summary");
   }
 
   highlights() {

@@ -34,6 +34,15 @@ export class ViewerPage {
     return this.page.getByRole("status").filter({ hasText: "past the end" });
   }
 
+  /** Find in session (the tab bar's search box) and its status (`1 / 6 · n/N`, a malformed query's message). */
+  searchBox() {
+    return this.page.getByRole("searchbox", { name: "Search this transcript" });
+  }
+
+  searchStatus() {
+    return this.page.getByTestId("search-status");
+  }
+
   subagentLinks() {
     return this.page.getByRole("navigation", { name: "Subagents" }).getByRole("link");
   }
