@@ -7,9 +7,10 @@ import type Database from "better-sqlite3";
  * is deleted and rebuilt. 10: a row's times are the session's clock (min and max record time) and
  * its first user message the first real prompt (issue 36 items 5, 6). 11: every word of every line,
  * subagent transcript and persisted tool result indexed whole, per document, with each line's role,
- * time, tools, files and error (issue 37).
+ * time, tools, files and error (issue 37). 12: the index holds each line's distinct trigrams as hashed
+ * words (lib/catalog/trigram-tokens), not FTS5's own trigram tokens.
  */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 const SCHEMA = `
 CREATE TABLE projects (
@@ -42,7 +43,7 @@ CREATE TABLE line_meta (
   rowid INTEGER PRIMARY KEY, start INTEGER NOT NULL, len INTEGER NOT NULL, role INTEGER NOT NULL, error INTEGER NOT NULL,
   time INTEGER, tools TEXT, files TEXT, calls TEXT
 );
-CREATE VIRTUAL TABLE lines_fts USING fts5 (body, tokenize = 'trigram', content = '', contentless_delete = 1, detail = none);
+CREATE VIRTUAL TABLE lines_fts USING fts5 (body, tokenize = 'ascii', content = '', contentless_delete = 1, detail = none);
 `;
 
 /**

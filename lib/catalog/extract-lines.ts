@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 
 import { type LineFacts, type LineRole, lineFacts } from "@/lib/catalog/extract";
+import { lineTokens } from "@/lib/catalog/trigram-tokens";
 import { Columns } from "@/lib/columns/typed-columns";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
@@ -11,7 +12,8 @@ import { startWorker, type LineRange } from "@/lib/jsonl/workers";
  * What the catalog indexes of one file read from byte `consumed` at start to `size`: one entry per
  * non-blank whole line with text to find (`lines` 1-based physical numbers, contract §1.6;
  * `starts` its first byte, `lens` its bytes without terminator, `ends` the byte offset after its
- * terminator; `texts` its whole searchable text; `roles` {@link ROLE_CODES}; `errors` 1 when it
+ * terminator; `words` its index words, every distinct trigram of its whole visible text
+ * (lib/catalog/trigram-tokens); `roles` {@link ROLE_CODES}; `errors` 1 when it
  * records an error; `times` ms since the epoch, NaN when none; `tools`, `files` and `calls` the
  * tool names, file paths and call ids, "\n"-joined, "" when none), then `consumed` bytes and
  * `lastLine` after the last whole line (blank lines included), and `head` the file's first
@@ -27,7 +29,7 @@ export type ExtractedLines = {
   roles: Uint8Array;
   errors: Uint8Array;
   times: Float64Array;
-  texts: string[];
+  words: string[];
   tools: string[];
   files: string[];
   calls: string[];
@@ -53,7 +55,7 @@ export type KnownCalls = Map<string, { name: string; files: string[] }>;
  */
 export class LineExtractor {
   private readonly rows = new Columns(LINE_COLUMNS, 64);
-  private texts: string[] = [];
+  private words: string[] = [];
   private tools: string[] = [];
   private files: string[] = [];
   private calls: string[] = [];
@@ -105,7 +107,7 @@ export class LineExtractor {
     c.roles[i] = ROLE_CODES.indexOf(facts.role);
     c.errors[i] = facts.error ? 1 : 0;
     c.times[i] = facts.time;
-    this.texts.push(facts.text);
+    this.words.push(lineTokens(facts.text));
     this.tools.push([...new Set(tools)].join("\n"));
     this.files.push([...new Set(files)].join("\n"));
     this.calls.push(facts.calls.map((call) => call.id).filter((id) => id !== "").join("\n"));
@@ -114,8 +116,8 @@ export class LineExtractor {
 
   /** The lines collected since the last call, with the position after every line seen so far. */
   take(): ExtractedLines {
-    const out: ExtractedLines = { size: this.size, head: this.head ?? new Uint8Array(0), ...this.rows.take(), texts: this.texts, tools: this.tools, files: this.files, calls: this.calls, consumed: this.consumed, lastLine: this.lastLine };
-    this.texts = [];
+    const out: ExtractedLines = { size: this.size, head: this.head ?? new Uint8Array(0), ...this.rows.take(), words: this.words, tools: this.tools, files: this.files, calls: this.calls, consumed: this.consumed, lastLine: this.lastLine };
+    this.words = [];
     this.tools = [];
     this.files = [];
     this.calls = [];

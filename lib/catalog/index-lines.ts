@@ -63,7 +63,7 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
         for (let k = from; k < to; k++) {
           const rowid = lineRowid(docId, ex.lines[k]!);
           const time = ex.times[k]!;
-          insertLine.run(rowid, ex.texts[k]);
+          insertLine.run(rowid, ex.words[k]);
           insertMeta.run(rowid, ex.starts[k], ex.lens[k], ex.roles[k], ex.errors[k], Number.isNaN(time) ? null : Math.round(time), ex.tools[k] || null, ex.files[k] || null, ex.calls[k] || null);
         }
       });

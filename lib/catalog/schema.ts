@@ -2,7 +2,6 @@
 
 import * as z from "zod";
 
-import { candidateExpression } from "@/lib/catalog/search-match";
 import { formatQueryError, parseSearchQuery, type ParsedQuery, QueryError } from "@/lib/catalog/search-query";
 import { dateOrTimestamp, wholeNumber } from "@/lib/tools/input-fields";
 
@@ -28,7 +27,7 @@ export const searchSessionsInputSchema = z.object({
       try {
         const parsed = parseSearchQuery(value);
         // Every line would be a candidate: refused, as a grep for two letters over every session would take minutes.
-        if (candidateExpression(parsed) === null && !narrows(parsed)) {
+        if (!parsed.clauses.some((c) => c.any.every((t) => t.text.length >= MIN_QUERY_CHARS)) && !narrows(parsed)) {
           check.addIssue({ code: "custom", message: formatQueryError({ position: 0, problem: `a search needs a word of at least ${MIN_QUERY_CHARS} characters or a filter` }), params: { hint: 'add a longer word, a "phrase" or a filter such as tool:Bash or is:error' } });
         }
       } catch (error) {

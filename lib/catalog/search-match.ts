@@ -3,6 +3,7 @@
  * that narrows the index to a superset, the exact line matcher, BM25 scoring and snippets. Pure.
  */
 import { foldCase, type ParsedQuery, type SearchTerm } from "@/lib/catalog/search-query";
+import { termTokens } from "@/lib/catalog/trigram-tokens";
 
 /** Occurrences of a matching line: `ranges` are [start, end) UTF-16 offsets into the original text; `counts[i]` the occurrences of clause i's terms. */
 export type LineMatch = { ranges: [number, number][]; counts: number[] };
@@ -16,46 +17,23 @@ const AVERAGE_LINE_CHARS = 2_000;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
- * An FTS5 MATCH expression for a `tokenize='trigram', detail=none` table whose rows are a
- * superset of the lines matchLine accepts (detail=none refuses phrase queries, so each trigram
- * is its own quoted string): a term of 3+ code points is the AND of its distinct folded
- * trigrams, an OR clause `((…) OR (…))` unless one alternative is shorter than 3 code points
- * (then it constrains nothing), clauses ANDed; excluded terms and filters add nothing.
- * Trigrams with a letter SQLite folds differently are left out (UNFOLDED_BY_SQLITE).
+ * An FTS5 MATCH expression over the index's trigram words (lib/catalog/trigram-tokens) whose rows
+ * are a superset of the lines matchLine accepts: a term of 3+ UTF-16 code units is the AND of its
+ * distinct words, an OR clause `((…) OR (…))` unless one alternative is shorter (then it
+ * constrains nothing), clauses ANDed; excluded terms and filters add nothing. Both sides fold
+ * case with foldCase, so a line holding a term holds its words.
  * @returns null when no clause constrains (scan the lines the filters leave instead).
  */
 export function candidateExpression(parsed: ParsedQuery): string | null {
   const parts = new Set<string>();
   for (const clause of parsed.clauses) {
-    const alternatives = clause.any.map((term) => trigrams(term.text));
+    const alternatives = clause.any.map((term) => termTokens(term.text));
     if (alternatives.some((t) => t.length === 0)) continue;
-    const exprs = [...new Set(alternatives.map((t) => t.map((g) => `"${g.replaceAll('"', '""')}"`).join(" AND ")))];
+    const exprs = [...new Set(alternatives.map((t) => t.map((w) => `"${w}"`).join(" AND ")))];
     parts.add(exprs.length === 1 ? exprs[0]! : `(${exprs.map((e) => `(${e})`).join(" OR ")})`);
   }
   return parts.size === 0 ? null : [...parts].join(" AND ");
 }
-
-/** Distinct trigrams of the folded text, by code point, but those SQLite may index differently; none under 3 code points. */
-function trigrams(text: string): string[] {
-  const points = Array.from(foldCase(text));
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= points.length; i++) {
-    const trigram = points[i]! + points[i + 1]! + points[i + 2]!;
-    if (!UNFOLDED_BY_SQLITE.test(trigram)) out.add(trigram);
-  }
-  return [...out];
-}
-
-/**
- * Lowercase letters whose uppercase SQLite's trigram tokenizer does not fold to them (its case
- * tables are older than the JS engine's: Georgian Mtavruli, Cherokee, Osage, Adlam, newer Latin
- * and IPA capitals, …). A line holding the uppercase form matches the term but lacks the
- * trigram, so a trigram with one of these letters is left out of the expression. A few
- * never-folded-to neighbours are included to keep the ranges short; search-match.test.ts
- * checks every code point against SQLite, and fails when a new Unicode version adds letters.
- */
-const UNFOLDED_BY_SQLITE =
-  /[\u019b\u025c\u0261\u0264\u026a\u026c\u0282\u0287\u029d\u029e\u03f3\u0529-\u052f\u10d0-\u10ff\u13f8-\u13fd\u1c8a\u1d8e\u2c5f\ua699-\ua69b\ua794-\ua7db\ua7f6\uab53\uab70-\uabbf\u{104d8}-\u{104fb}\u{10597}-\u{105bc}\u{10cc0}-\u{10cf2}\u{10d70}-\u{10d85}\u{118c0}-\u{118df}\u{16e60}-\u{16e7f}\u{16ebb}-\u{16ed3}\u{1e922}-\u{1e943}]/u;
 
 type Compiled = { clauses: Needle[][]; excluded: Needle[] };
 type Needle = { folded: string; prefix: boolean };
