@@ -13,7 +13,7 @@ export function HeaderSearch() {
         type="search"
         required
         aria-label="Search all sessions"
-        placeholder='Search: words, "phrase", is:error'
+        placeholder='Search: "phrase" tool:Bash'
         title='Search all sessions: words, "exact phrase", a OR b, -word, prefix*, project: session: agent: role: tool: file: is:error after: before:'
         className="h-7 w-64 rounded border border-line-strong bg-canvas px-2 text-sm"
       />

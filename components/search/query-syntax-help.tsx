@@ -35,15 +35,12 @@ export function QuerySyntaxHelp() {
           <Terms title="Operators" rows={OPERATORS} />
           <Terms title="Filters" rows={FILTERS} />
         </div>
-        <p>
-          Examples:{" "}
-          {EXAMPLES.map((q, i) => (
-            <span key={q}>
-              {i > 0 && ", "}
-              <a href={routes.searchAll({ q })} className="font-mono text-accent hover:underline">
-                {q}
-              </a>
-            </span>
+        <p className="flex flex-wrap items-baseline gap-1.5">
+          Examples:
+          {EXAMPLES.map((q) => (
+            <a key={q} href={routes.searchAll({ q })} className="rounded bg-canvas px-1 font-mono text-accent hover:underline">
+              {q}
+            </a>
           ))}
         </p>
       </div>
@@ -53,7 +50,7 @@ export function QuerySyntaxHelp() {
 
 function Terms({ title, rows }: { title: string; rows: [string, string][] }) {
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+    <dl className="grid grid-cols-[auto_1fr] content-start gap-x-3 gap-y-0.5">
       <dt className="col-span-2 font-semibold text-ink">{title}</dt>
       {rows.map(([term, meaning]) => (
         <div key={term} className="contents">
