@@ -74,8 +74,9 @@ export type SearchHit = {
 /**
  * How much of the sessions searched (narrowed by project and source) the result covers:
  * `sessions_indexed` whose lines are all indexed, of `sessions_total` with a file; and
- * `lines_unchecked`, candidate lines the search had no time left to check (0 unless the query
- * matches a very large part of the workspace: the hits are then those of the lines checked).
+ * `lines_unchecked`, candidate lines the search could not check: no time left (a query found on a
+ * very large part of the workspace: the hits are then those of the lines checked), or a file that
+ * cannot be read now (removed or unreadable since it was indexed). 0 when every candidate was checked.
  */
 export type SearchCoverage = { sessions_indexed: number; sessions_total: number; lines_unchecked: number };
 /**

@@ -60,6 +60,13 @@ describe("search snippets", () => {
     } finally {
       SEARCH_LIMITS.checkMs = budget;
     }
+    // A file removed since it was indexed: its lines are not read, and the result says how many.
+    const ws = await loadWorkspace(ctx);
+    const project = ws.projects[0]!;
+    await fs.rm(path.join(project.dir, project.rows.find((r) => r.session_ref === "S0007")!.session_path));
+    const gone = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "needl" }));
+    expect(gone).toMatchObject({ total: 7800, coverage: { lines_unchecked: 200 } });
+    expect(gone.hits.some((h) => h.session_ref === "S0007")).toBe(false);
   });
 
   it.skipIf(!HAS_SHARED)("come from the hit's own line on the corpus, for common words in every kind of record", async () => {

@@ -178,7 +178,7 @@ async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Iter
       if ((seen++ & 63) === 63 && performance.now() > deadline) {
         // Counted first: the iterator still holds the statement, which the count cannot share.
         rows.return?.();
-        unchecked = left(c[0]) + 1;
+        unchecked += left(c[0]) + 1;
         break;
       }
       if (c[5] !== fdDoc) {
@@ -192,7 +192,11 @@ async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Iter
           fd = null;
         }
       }
-      if (fd === null) continue;
+      // A file that cannot be read now (removed, no permission) leaves its lines unchecked, and says so.
+      if (fd === null) {
+        unchecked += 1;
+        continue;
+      }
       if (buf.length < c[2]) buf = Buffer.alloc(Math.max(c[2], buf.length * 2));
       const read = readSync(fd, buf, 0, c[2], c[1]);
       const line = buf.toString("utf8", 0, read);
