@@ -21,12 +21,14 @@ import type { CoreContext } from "@/lib/context";
 import { loadWorkspace } from "@/lib/workspace/load";
 
 /**
- * How long a search spends checking candidate lines against their text (`checkMs`, ms). Past it,
- * the lines left (the oldest documents') are counted in `coverage.lines_unchecked` and the hits
- * are those of the lines checked. A query found on a very large part of the workspace (a common
- * word over 20,000 sessions) stops here instead of reading every line; tests shorten it.
+ * How long a search spends checking candidate lines against their text (`checkMs`, ms; env
+ * `CASEFILE_SEARCH_CHECK_MS`). Past it, the lines left (the oldest documents') are counted in
+ * `coverage.lines_unchecked` and the hits are those of the lines checked: a query found on a very
+ * large part of the workspace (a common word over 20,000 sessions: ~10,000 lines checked in the
+ * budget) answers in about half a second instead of reading every line. Tests set the env so
+ * their results are whole under any load; one test shortens it.
  */
-export const SEARCH_LIMITS = { checkMs: 2_000 };
+export const SEARCH_LIMITS = { checkMs: Number(process.env.CASEFILE_SEARCH_CHECK_MS) || 400 };
 
 /**
  * Finds the lines matching `input.query` (the query language of lib/catalog/search-query: words,
@@ -69,7 +71,7 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     offset: input.offset,
     limit: input.limit,
     coverage: { ...coverage, lines_unchecked: found.unchecked },
-    hits: describeHits(ctx, page, found),
+    hits: await describeHits(ctx, parsed, page, found),
   };
 }
 
@@ -86,8 +88,8 @@ function withInputFilters(parsed: ParsedQuery, input: SearchSessionsInput): Pars
   return { ...parsed, filters: f };
 }
 
-/** A line that matched: where it is, its checked text's score, and what the page shows of it. */
-type Found = { rowid: bigint; docId: number; kind: number; name: string; line: number; sid: number; role: number; time: number | null; score: number; snippet: string };
+/** A line that matched: where it is (its file, byte span and line), who it is, and its score. */
+type Found = { rowid: bigint; docId: number; kind: number; name: string; line: number; start: number; len: number; relPath: string; projectKey: string; sid: number; role: number; time: number | null; score: number };
 /** Every matching line of a query, in result order; sessions with a hit; candidate lines left unchecked. */
 type FoundLines = { hits: Found[]; sessions: number; unchecked: number; sessionHits: Map<number, number> };
 
@@ -126,13 +128,18 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   if (expression !== null) where.add(`lines_fts MATCH @match${range !== null ? " AND f.rowid BETWEEN @lo AND @hi" : ""}`).params.match = expression;
   const order = expression === null ? "m.rowid" : "f.rowid";
   const sql = `FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql}`;
+  const dirs = await projectDirs(ctx);
   const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at) ${sql} ORDER BY ${order} DESC`)
     .raw()
     .safeIntegers(true)
     .iterate(where.params) as IterableIterator<unknown[]>;
-  // Candidates left when the budget ran out: those below the last one checked.
-  const left = (last: bigint) => Number(stmt(db, `SELECT count(*) ${sql} AND ${order} < @last`).pluck().safeIntegers(true).get({ ...where.params, last }) as bigint);
-  return checkCandidates(ctx, parsed, rows, left);
+  // Candidates left when the budget ran out: those below the last one checked. With a text term,
+  // counted in the index alone (no join: an upper bound when filters narrow, and fast).
+  const left = (last: bigint) =>
+    expression === null
+      ? Number(stmt(db, `SELECT count(*) ${sql} AND m.rowid < @last`).pluck().safeIntegers(true).get({ ...where.params, last }) as bigint)
+      : Number(stmt(db, `SELECT count(*) FROM lines_fts WHERE lines_fts MATCH @match AND rowid < @last${range !== null ? " AND rowid >= @lo" : ""}`).pluck().safeIntegers(true).get({ match: expression, last, ...(range !== null ? { lo: range[0] } : {}) }) as bigint);
+  return checkCandidates(dirs, parsed, rows, left);
 }
 
 /** `column` matches any of `values` (each bound as its own parameter through `test`). */
@@ -162,63 +169,46 @@ function toCandidate(r: unknown[]): Candidate {
  * against the query on its visible text, and ranks the hits: BM25 over the query's clauses, grouped
  * by session (best line first, then the most recent session), best lines first within a session.
  */
-async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: IterableIterator<unknown[]>, left: (last: bigint) => number): Promise<FoundLines> {
-  const ws = await loadWorkspace(ctx);
-  const dirs = new Map(ws.projects.map((p) => [p.projectKey, p.dir]));
+function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: IterableIterator<unknown[]>, left: (last: bigint) => number): FoundLines {
+  // Synchronous from the first row to the last: the open iterator holds the connection.
+  const reader = new LineReader(dirs);
   const deadline = performance.now() + SEARCH_LIMITS.checkMs;
-  const matched: { c: Candidate; text: string; ranges: [number, number][]; counts: number[] }[] = [];
+  const matched: { c: Candidate; length: number; counts: number[] }[] = [];
   let unchecked = 0;
-  let fd: number | null = null;
-  let fdDoc = -1;
-  let buf = Buffer.alloc(1 << 16);
   let seen = 0;
   try {
     for (const raw of rows) {
       const c = toCandidate(raw);
       if ((seen++ & 63) === 63 && performance.now() > deadline) {
-        // Counted first: the iterator still holds the statement, which the count cannot share.
+        // Counted after the iterator is closed: it holds the connection's statement.
         rows.return?.();
         unchecked += left(c[0]) + 1;
         break;
       }
-      if (c[5] !== fdDoc) {
-        if (fd !== null) closeSync(fd);
-        fd = null;
-        fdDoc = c[5];
-        const dir = dirs.get(c[10]);
-        try {
-          if (dir !== undefined) fd = openSync(path.join(dir, c[8]), "r");
-        } catch {
-          fd = null;
-        }
-      }
+      const text = reader.text(c[5], c[10], c[8], c[6], c[1], c[2]);
       // A file that cannot be read now (removed, no permission) leaves its lines unchecked, and says so.
-      if (fd === null) {
+      if (text === null) {
         unchecked += 1;
         continue;
       }
-      if (buf.length < c[2]) buf = Buffer.alloc(Math.max(c[2], buf.length * 2));
-      const read = readSync(fd, buf, 0, c[2], c[1]);
-      const line = buf.toString("utf8", 0, read);
-      const text = DOC_KINDS[c[6]] === "tool_result" ? line : lineFacts(line).text;
       const m = matchLine(parsed, text);
-      if (m !== null) matched.push({ c, text, ranges: m.ranges, counts: m.counts });
+      if (m !== null) matched.push({ c, length: text.length, counts: m.counts });
     }
   } finally {
-    if (fd !== null) closeSync(fd);
+    reader.close();
   }
   // BM25 needs each clause's line frequency among the lines matched.
   const clauseHits = parsed.clauses.map((_, k) => matched.reduce((n, m) => n + (m.counts[k]! > 0 ? 1 : 0), 0));
   const sessionBest = new Map<number, number>();
   const sessionHits = new Map<number, number>();
   const sessionRecency = new Map<number, string>();
-  const hits: Found[] = matched.map(({ c, text, ranges, counts }) => {
-    const score = scoreLine(counts, text.length, clauseHits, matched.length);
+  const hits: Found[] = matched.map(({ c, length, counts }) => {
+    const score = scoreLine(counts, length, clauseHits, matched.length);
     sessionBest.set(c[9], Math.max(sessionBest.get(c[9]) ?? -Infinity, score));
     sessionHits.set(c[9], (sessionHits.get(c[9]) ?? 0) + 1);
     sessionRecency.set(c[9], c[11] ?? "");
     const { docId, line } = { docId: c[5], line: Number(c[0] & 0xffffffffn) };
-    return { rowid: c[0], docId, kind: c[6], name: c[7], line, sid: c[9], role: c[3], time: c[4], score, snippet: highlightSnippet(text, ranges, { open: HIT_OPEN, close: HIT_CLOSE }) };
+    return { rowid: c[0], docId, kind: c[6], name: c[7], line, start: c[1], len: c[2], relPath: c[8], projectKey: c[10], sid: c[9], role: c[3], time: c[4], score };
   });
   hits.sort((a, b) => {
     if (a.sid !== b.sid) {
@@ -232,12 +222,18 @@ async function checkCandidates(ctx: CoreContext, parsed: ParsedQuery, rows: Iter
   return { hits, sessions: sessionHits.size, unchecked, sessionHits };
 }
 
-/** The page's hits as the tool returns them: session keys and title, turn, time and role. */
-function describeHits(ctx: CoreContext, page: Found[], found: FoundLines): SearchHit[] {
+/** The page's hits as the tool returns them: session keys and title, turn, time, role, and the snippet of each line's own text, read again (only the page's). */
+async function describeHits(ctx: CoreContext, parsed: ParsedQuery, page: Found[], found: FoundLines): Promise<SearchHit[]> {
   const db = catalogDb(ctx);
+  const reader = new LineReader(await projectDirs(ctx));
+  const snippets = page.map((h) => {
+    const text = reader.text(h.docId, h.projectKey, h.relPath, h.kind, h.start, h.len) ?? "";
+    return highlightSnippet(text, matchLine(parsed, text)?.ranges ?? [], { open: HIT_OPEN, close: HIT_CLOSE });
+  });
+  reader.close();
   const session = stmt(db, "SELECT project_key, session_ref, source_session_id, first_user_message FROM sessions WHERE id = ?");
   const turnOf = stmt(db, "SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
-  return page.map((h) => {
+  return page.map((h, i) => {
     const s = session.get(h.sid) as { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null };
     const kind = DOC_KINDS[h.kind]!;
     return {
@@ -251,10 +247,51 @@ function describeHits(ctx: CoreContext, page: Found[], found: FoundLines): Searc
       turn_ref: kind === "main" ? ((turnOf.get(h.sid, h.line, h.line) as { turn_ref: string } | undefined)?.turn_ref ?? null) : null,
       role: ROLE_CODES[h.role] ?? "other",
       time: h.time === null ? null : new Date(h.time).toISOString(),
-      snippet: h.snippet,
+      snippet: snippets[i]!,
       score: Math.round(h.score * 1000) / 1000,
     };
   });
+}
+
+/** Each project's folder, by key. */
+async function projectDirs(ctx: CoreContext): Promise<Map<string, string>> {
+  return new Map((await loadWorkspace(ctx)).projects.map((p) => [p.projectKey, p.dir]));
+}
+
+/**
+ * Reads indexed lines back from their files by byte span, one open file at a time (lines of one
+ * document come together), and gives each line's visible text as the index took it.
+ */
+class LineReader {
+  private fd: number | null = null;
+  private doc = -1;
+  private buf = Buffer.alloc(1 << 16);
+
+  constructor(private readonly dirs: Map<string, string>) {}
+
+  /** The visible text of the line at `start` (`len` bytes) of document `docId`; null when its file cannot be read now. */
+  text(docId: number, projectKey: string, relPath: string, kind: number, start: number, len: number): string | null {
+    if (docId !== this.doc) {
+      this.close();
+      this.doc = docId;
+      const dir = this.dirs.get(projectKey);
+      try {
+        if (dir !== undefined) this.fd = openSync(path.join(dir, relPath), "r");
+      } catch {
+        this.fd = null;
+      }
+    }
+    if (this.fd === null) return null;
+    if (this.buf.length < len) this.buf = Buffer.alloc(Math.max(len, this.buf.length * 2));
+    const line = this.buf.toString("utf8", 0, readSync(this.fd, this.buf, 0, len, start));
+    return DOC_KINDS[kind] === "tool_result" ? line : lineFacts(line).text;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.doc = -1;
+  }
 }
 
 /** The line of a session's transcript that calls the tool whose persisted result is `callId`, null when none is indexed. */
