@@ -12,13 +12,16 @@ import path from "node:path";
  * makes them as they are written: lib/json/json-chunks), written one after the other (no joined copy).
  * `durable: false` skips both fsyncs, for a cache its reader validates (a crash may then leave
  * a short or empty file, never a half-renamed one), such as the forensics scan store.
+ * A small non-durable write is made on the calling thread (see {@link SYNC_WRITE_MAX_BYTES})
+ * unless `inPool` is set: a caller with more work to do meanwhile (a window building its next
+ * compact block) lets the thread pool write while it works.
  * @throws the underlying fs error (ENOSPC, EACCES, ...) after removing the temp file.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string | Uint8Array>, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string | Uint8Array>, options: { durable?: boolean; inPool?: boolean } = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = path.dirname(target);
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  if (!durable && (typeof data === "string" || data instanceof Uint8Array) && data.length <= SYNC_WRITE_MAX_BYTES) return writeSmallSync(dir, tmp, target, data);
+  if (!durable && !options.inPool && (typeof data === "string" || data instanceof Uint8Array) && data.length <= SYNC_WRITE_MAX_BYTES) return writeSmallSync(dir, tmp, target, data);
   await fs.mkdir(dir, { recursive: true });
   const handle = await fs.open(tmp, "w");
   try {

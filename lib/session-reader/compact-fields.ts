@@ -87,8 +87,9 @@ export type ToolResultMeta = {
  * {@link trimToolResultPreview} (over 1 KiB → head 320 + marker + tail 160).
  */
 export function buildToolResult(payload: string, meta: ToolResultMeta): CompactToolResult {
-  const { preview, truncated } = trimToolResultPreview(payload);
-  return { ...meta, preview, raw_bytes: utf8ByteLength(payload), truncated };
+  const bytes = utf8ByteLength(payload);
+  const { preview, truncated } = trimToolResultPreview(payload, bytes);
+  return { ...meta, preview, raw_bytes: bytes, truncated };
 }
 
 /**

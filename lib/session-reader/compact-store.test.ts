@@ -65,17 +65,18 @@ describe("compact store", () => {
     const storeDir = path.join(dir, "index");
     const index = await buildLineIndex(file);
     compactRecordCache.clear();
-    const first = await readCompactRecords(file, index, 490, 510, "claude-code", storeDir);
-    expect(first.map((r) => r.line)).toEqual(Array.from({ length: 21 }, (_, i) => 490 + i));
+    const [from, to] = [COMPACT_BLOCK_LINES - 10, COMPACT_BLOCK_LINES + 10];
+    const first = await readCompactRecords(file, index, from, to, "claude-code", storeDir);
+    expect(first.map((r) => r.line)).toEqual(Array.from({ length: 21 }, (_, i) => from + i));
     const store = new CompactStore(storeDir, file, index, "claude-code");
     expect((await store.read(0))?.length).toBe(COMPACT_BLOCK_LINES);
     expect((await store.read(1))?.length).toBe(20);
     // Same size and mtime, different bytes: the store (not the file) answers.
     const stat = await fs.stat(file);
-    await fs.writeFile(file, (await fs.readFile(file, "utf8")).replace("message 500", "MESSAGE 500"));
+    await fs.writeFile(file, (await fs.readFile(file, "utf8")).replace(`message ${COMPACT_BLOCK_LINES}"`, `MESSAGE ${COMPACT_BLOCK_LINES}"`));
     await fs.utimes(file, stat.atime, stat.mtime);
     compactRecordCache.clear();
-    expect(await readCompactRecords(file, index, 490, 510, "claude-code", storeDir)).toEqual(first);
+    expect(await readCompactRecords(file, index, from, to, "claude-code", storeDir)).toEqual(first);
   });
 
   it("rebuilds after the file changes and drops the old version's blocks", async () => {

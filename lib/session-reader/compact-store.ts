@@ -8,14 +8,28 @@ import { listDir } from "@/lib/fs/list-dir";
 import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { readDerivedJson } from "@/lib/fs/set-aside";
+import { jsonText } from "@/lib/json/shared-values";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { CompactRecord } from "@/lib/session-reader/schema";
 
-/** Lines per persisted block of compact records. A 2,000-line window touches at most 5 blocks. */
-export const COMPACT_BLOCK_LINES = 500;
+/**
+ * Store directories and file versions (`<dir>/<prefix>`) whose older blocks this process removed
+ * already: a version's later blocks need no listing of the directory (up to ~640 names for a
+ * gigabyte session) on every cold block. Another process writing an older version meanwhile only
+ * leaves a stale block, which no reader of the new version ever opens.
+ */
+const cleaned = new Set<string>();
 
-/** Bumped whenever the compact record builder changes, so persisted blocks are never stale. */
-export const COMPACT_STORE_VERSION = 1;
+/**
+ * Lines per persisted block of compact records. A window builds every block it touches whole, so
+ * a block is small beside a window: a fresh 2,000-line window builds at most 2,100 lines, where
+ * 500-line blocks built up to 2,500 (issue 36: a quarter of a fresh window's time on the gigabyte
+ * session went to lines it did not return). A block is ~40 KB of JSON, one small file.
+ */
+export const COMPACT_BLOCK_LINES = 100;
+
+/** Bumped whenever the compact record builder or the block size changes, so persisted blocks are never stale. */
+export const COMPACT_STORE_VERSION = 2;
 
 /**
  * Persisted compact records: the compact records of a session file, built once per
@@ -62,14 +76,22 @@ export class CompactStore {
     return (await readDerivedJson(this.file(block), this.log, Array.isArray)) as CompactRecord[] | null;
   }
 
-  /** Persists the records of `block` (atomic, best effort) and drops blocks of older file versions. */
+  /**
+   * Persists the records of `block` (atomic, best effort) and, on this process's first write of
+   * this file version, drops blocks of older versions. The text is `JSON.stringify(records)`,
+   * joined from the records' remembered texts when they are shared values (lib/json/shared-values):
+   * the response serializes them anyway, so a cold window serializes each record once, not twice.
+   * Written through the thread pool: a window builds its next block while this one is written.
+   */
   async write(block: number, records: readonly CompactRecord[]): Promise<void> {
     try {
-      await fs.mkdir(this.dir, { recursive: true });
-      await writeFileAtomic(this.file(block), JSON.stringify(records), { durable: false });
+      // writeFileAtomic makes the directory when it writes through the pool.
+      await writeFileAtomic(this.file(block), jsonText(records) ?? "[]", { durable: false, inPool: true });
+      if (cleaned.has(this.dir + path.sep + this.prefix)) return;
       for (const name of await listDir(this.dir)) {
         if (!name.startsWith(this.prefix) && name.endsWith(".json")) await fs.rm(path.join(this.dir, name), { force: true });
       }
+      cleaned.add(this.dir + path.sep + this.prefix);
     } catch {
       /* NOTE: best effort: the store is only an optimisation */
     }

@@ -2,6 +2,7 @@
 import { sharedBuilds } from "@/lib/cache/stamped-cache";
 import type { CoreContext, Logger } from "@/lib/context";
 import { fileStamp } from "@/lib/fs/file-stamp";
+import { shareValue } from "@/lib/json/shared-values";
 import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/line-index";
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
@@ -65,6 +66,8 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
   const version = `${filePath}\u0000${fileStamp(index)}\u0000${source}`;
   const store = storeDir === null ? null : new CompactStore(storeDir, filePath, index, source, log);
   const out: CompactRecord[] = [];
+  // Blocks being written while the next ones are built; all on disk before this returns.
+  const writes: Promise<void>[] = [];
   let line = start;
   while (line <= end) {
     const hit = compactRecordCache.get(version, line);
@@ -76,7 +79,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     if (store) {
       const block = CompactStore.blockOf(line);
       const span = CompactStore.blockLines(block, index.lineCount);
-      const records = await loadBlock(store, `${version}\u0000${block}`, filePath, index, span, source);
+      const records = await loadBlock(store, `${version}\u0000${block}`, filePath, index, span, source, writes);
       const last = Math.min(end, span.end);
       for (let l = line; l <= last; l++) {
         const record = records[l - span.start]!;
@@ -94,18 +97,22 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     }
     line = missEnd + 1;
   }
+  await Promise.all(writes);
   return out;
 }
 
 /** Blocks being built right now, so concurrent windows over one block build it once. */
 const building = sharedBuilds<CompactRecord[]>("session-reader:blocks-building");
 
-async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string): Promise<CompactRecord[]> {
+/** A block's records: stored, or built and handed to the store (the write joins `writes`, never rejects). */
+async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string, writes: Promise<void>[]): Promise<CompactRecord[]> {
   const stored = await store.read(CompactStore.blockOf(span.start));
   if (stored && stored.length === span.end - span.start + 1 && stored[0]?.line === span.start) return stored;
   return building.run(key, async () => {
-    const records = await buildSpan(filePath, index, span.start, span.end, source);
-    await store.write(CompactStore.blockOf(span.start), records);
+    // Shared (deep-frozen, as the record cache would make them) before they are written, so the
+    // block's text and the response reuse one serialization of each record.
+    const records = (await buildSpan(filePath, index, span.start, span.end, source)).map((record) => shareValue(record));
+    writes.push(store.write(CompactStore.blockOf(span.start), records));
     return records;
   });
 }

@@ -47,8 +47,7 @@ export function utf8ByteLength(text: string): number {
  * Texts of at most `head` bytes come back unchanged with `truncated: false`.
  * Source: prompt-diary classic `_bounded_preview` (contract §4.2).
  */
-export function boundedPreview(text: string, head: number, tail: number): { text: string; truncated: boolean } {
-  const total = utf8ByteLength(text);
+export function boundedPreview(text: string, head: number, tail: number, total = utf8ByteLength(text)): { text: string; truncated: boolean } {
   if (total <= head) return { text, truncated: false };
   // Encode only the ends: `n` UTF-16 units always hold at least `n` UTF-8 bytes, and a slice
   // widened past a split surrogate pair encodes to the same bytes as the whole text does there.
@@ -63,10 +62,12 @@ export function boundedPreview(text: string, head: number, tail: number): { text
  * At most {@link SHORT_TOOL_RESULT_BYTES} bytes: unchanged, `truncated: false`. Larger: head
  * 320 bytes + marker + tail 160 bytes, `truncated: true`. (The contract's "≤ 480 bytes → head
  * only" rule lives in {@link boundedPreview}; it cannot trigger past the 1 KiB threshold.)
+ * `total` is the payload's {@link utf8ByteLength}, for a caller that knows it already: on a
+ * large tool output, each count is a full scan of the text (issue 36: three per payload).
  */
-export function trimToolResultPreview(text: string): { preview: string; truncated: boolean } {
-  if (utf8ByteLength(text) <= SHORT_TOOL_RESULT_BYTES) return { preview: text, truncated: false };
-  const { text: preview } = boundedPreview(text, PREVIEW_HEAD_BYTES, PREVIEW_TAIL_BYTES);
+export function trimToolResultPreview(text: string, total = utf8ByteLength(text)): { preview: string; truncated: boolean } {
+  if (total <= SHORT_TOOL_RESULT_BYTES) return { preview: text, truncated: false };
+  const { text: preview } = boundedPreview(text, PREVIEW_HEAD_BYTES, PREVIEW_TAIL_BYTES, total);
   return { preview, truncated: true };
 }
 
