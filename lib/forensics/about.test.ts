@@ -6,7 +6,7 @@ import { sessionCounts } from "@/lib/forensics/counts";
 import { emptyStats, type SessionStats } from "@/lib/forensics/scan";
 
 function stats(text: string): SessionStats {
-  return { ...emptyStats(), userMessages: [{ text, file: "s.jsonl", line: 7 }], userMessageCount: 1, eventsBySource: { main: 2, subagent: 0, tool_result: 0, audit: 0 }, mainReplies: 1 };
+  return { ...emptyStats(), userMessages: [{ text, file: "s.jsonl", line: 7 }], userPromptCount: 1, eventsBySource: { main: 2, subagent: 0, tool_result: 0, audit: 0 }, mainReplies: 1 };
 }
 
 describe("the about paragraph reads as a person would (issue 12, item 4)", () => {
@@ -18,7 +18,7 @@ describe("the about paragraph reads as a person would (issue 12, item 4)", () =>
   });
 
   it("writes counts with thousands separators, as the rest of the dashboard does (issue 29)", () => {
-    const big: SessionStats = { ...stats("fix the login"), userMessageCount: 2_001, families: new Map([["read", { called: 12_345, failed: 1_200 }], ["search", { called: 1_000, failed: 0 }]]), errorCounts: new Map([["api_error", 1_001]]) };
+    const big: SessionStats = { ...stats("fix the login"), userPromptCount: 2_001, families: new Map([["read", { called: 12_345, failed: 1_200 }], ["search", { called: 1_000, failed: 0 }]]), errorCounts: new Map([["api_error", 1_001]]) };
     const about = buildAbout(big, { status: "completed", reason: "reply", last_response_preview: null }, 0, sessionCounts(big, 0), { text: "fix the login", kind: "prompt" });
     expect(about).toBe('User asked: "fix the login" and sent 2,000 more messages. The agent read 12,345 files (1,200 failed) and searched the code 1,000 times. 1,001 API errors. Session ended cleanly with an agent reply.');
   });

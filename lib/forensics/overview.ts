@@ -152,7 +152,8 @@ export function buildAbout(stats: SessionStats, ending: SessionEnding, subagentF
   if (request?.kind === "summary") {
     parts.push(`No prompt was typed; Claude Code titled the session "${oneLine(request.text, ABOUT_QUOTE_CHARS)}".`);
   } else if (request !== null) {
-    const more = stats.userMessageCount - 1;
+    // Prompts only: a `/context` and its output are not messages the user sent (issue 36).
+    const more = stats.userPromptCount - 1;
     parts.push(`User asked: "${oneLine(request.text, ABOUT_QUOTE_CHARS)}"${more > 0 ? ` and sent ${count(more, "more message")}` : ""}.`);
   } else if (stats.eventsBySource.subagent > 0) {
     parts.push(`The main transcript has no user message; the work happened in ${count(subagentFiles, "subagent transcript")}.`);

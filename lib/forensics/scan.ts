@@ -13,6 +13,7 @@ import { mapScanRange, type ScanRangeArg } from "@/lib/forensics/scan-range";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { loneRangeOffMain, rangeCount, startWorker, workersOnly } from "@/lib/jsonl/workers";
 import { poolRanges, RangePool } from "@/lib/jsonl/range-pool";
+import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { CUT_MARK } from "@/lib/sources/common/skim";
 import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
@@ -32,7 +33,12 @@ export const MAX_USER_MESSAGES = 5;
 export type SessionStats = {
   /** First human messages (text, location), at most {@link MAX_USER_MESSAGES}. */
   userMessages: { text: string; file: string; line: number }[];
-  userMessageCount: number;
+  /**
+   * Main-transcript user messages that are prompts the user typed (lib/sources/claude-code/user-text,
+   * the rule that finds the first real prompt): slash commands, local command output, bash mode,
+   * compaction summaries and interruption markers are not counted (issue 36).
+   */
+  userPromptCount: number;
   byTool: Map<string, ToolCounts & { family: ToolFamily }>;
   families: Map<ToolFamily, { called: number; failed: number }>;
   /** The part of `families` that happened in subagent transcripts (a plain object: stored as JSON). */
@@ -127,7 +133,7 @@ class EventBuffer {
 export function emptyStats(): SessionStats {
   return {
     userMessages: [],
-    userMessageCount: 0,
+    userPromptCount: 0,
     byTool: new Map(),
     families: new Map(),
     subagentFamilies: {},
@@ -230,7 +236,8 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   const codexEventUsers: SessionStats["userMessages"] = [];
   const codexResponseUsers: SessionStats["userMessages"] = [];
   let codexEventUserCount = 0;
-  let codexResponseUserCount = 0;
+  let codexEventPromptCount = 0;
+  let codexResponsePromptCount = 0;
   // Kept user messages whose text the skim cut: read whole at the end (at most a few lines).
   const cutTexts: { entry: SessionStats["userMessages"][number]; path: string }[] = [];
 
@@ -279,17 +286,19 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
         if (extras.malformed) addFinding(stats, "warnings", { type: "truncated_line", message: "line is not a complete JSON object (truncated or corrupt)", source: src, file: file.relative, line, timestamp: null });
         if (facts.userText !== null && src === "main") {
           const entry = { text: facts.userText, file: file.relative, line };
+          const prompt = userTextKind(facts.userText) === "prompt" ? 1 : 0;
           let kept = false;
           if (source === "codex") {
             if (facts.userFromEvent) {
               codexEventUserCount += 1;
+              codexEventPromptCount += prompt;
               if (codexEventUsers.length < MAX_USER_MESSAGES) kept = codexEventUsers.push(entry) > 0;
             } else {
-              codexResponseUserCount += 1;
+              codexResponsePromptCount += prompt;
               if (codexResponseUsers.length < MAX_USER_MESSAGES) kept = codexResponseUsers.push(entry) > 0;
             }
           } else {
-            stats.userMessageCount += 1;
+            stats.userPromptCount += prompt;
             if (stats.userMessages.length < MAX_USER_MESSAGES) kept = stats.userMessages.push(entry) > 0;
           }
           if (kept && entry.text.includes(CUT_MARK)) cutTexts.push({ entry, path: file.path });
@@ -364,7 +373,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     // Codex logs a human message twice (event_msg and response item): count one of the two.
     const useEvents = codexEventUserCount > 0;
     stats.userMessages = useEvents ? codexEventUsers : codexResponseUsers;
-    stats.userMessageCount = useEvents ? codexEventUserCount : codexResponseUserCount;
+    stats.userPromptCount = useEvents ? codexEventPromptCount : codexResponsePromptCount;
   }
   // Resets are known only at a file's end: keep each list in file then line order.
   const fileOrder = new Map(files.map((f, i) => [f.relative, i]));
