@@ -37,26 +37,12 @@ const WRITE_TURN_MS = 8;
 /**
  * Opens the refresh's write transaction, IMMEDIATE so what it reads stays true until it writes (a
  * CLI prepare and the dashboard may refresh one catalog at once). Another process's transaction
- * is waited for in short async polls, not SQLite's busy wait, which would block this process's
- * event loop (the dashboard's pages) for as long.
+ * is waited for in short async polls ({@link whenFree}), not SQLite's busy wait, which would block
+ * this process's event loop (the dashboard's pages) for as long.
  * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms.
  */
 export async function beginWrite(db: Database.Database): Promise<void> {
-  const deadline = performance.now() + WRITE_WAIT_MS;
-  db.pragma("busy_timeout = 0");
-  try {
-    for (;;) {
-      try {
-        db.exec("BEGIN IMMEDIATE");
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * WRITE_TURN_MS));
-      }
-    }
-  } finally {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  }
+  await whenFree(db, WRITE_TURN_MS, false);
   txStarted.set(db, performance.now());
 }
 
@@ -69,30 +55,42 @@ export async function beginWrite(db: Database.Database): Promise<void> {
  * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms; whatever `fn` throws (its writes rolled back).
  */
 export async function writeWhenFree(db: Database.Database, fn: () => void): Promise<void> {
+  // Polls 4× farther apart than a refresh: a refresh's turn between its transactions comes first.
+  if (!(await whenFree(db, WRITE_TURN_MS * 4, true))) {
+    fn();
+    return;
+  }
+  try {
+    fn();
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * The one wait for the catalog's write lock: `BEGIN IMMEDIATE` with SQLite's busy wait off,
+ * retried after a pause of 1 to 1 + `pauseMs` ms while another connection holds the lock, for
+ * at most {@link WRITE_WAIT_MS} ms. With `join`, a write transaction this connection has open
+ * (before the first try or after a pause) is joined instead. Returns true when it began a
+ * transaction, false when it joined one.
+ * @throws the SQLite error when the catalog stays locked for {@link WRITE_WAIT_MS} ms, or any other.
+ */
+async function whenFree(db: Database.Database, pauseMs: number, join: boolean): Promise<boolean> {
   const deadline = performance.now() + WRITE_WAIT_MS;
   for (;;) {
-    if (db.inTransaction) {
-      fn();
-      return;
-    }
+    if (join && db.inTransaction) return false;
     db.pragma("busy_timeout = 0");
     try {
       db.exec("BEGIN IMMEDIATE");
+      return true;
     } catch (error) {
       if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * WRITE_TURN_MS * 4));
-      continue;
     } finally {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
-    try {
-      fn();
-      db.exec("COMMIT");
-    } catch (error) {
-      if (db.inTransaction) db.exec("ROLLBACK");
-      throw error;
-    }
-    return;
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * pauseMs));
   }
 }
 
