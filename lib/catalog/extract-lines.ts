@@ -155,35 +155,47 @@ export async function wholeFileRange(filePath: string): Promise<LineRange> {
 const PREFETCH_MAX_BYTES = 32 << 20;
 
 /**
- * Extraction of the next sessions' lines on one worker thread (lib/jsonl/range-pool) while the
- * catalog's thread writes the current one's rows, so a refresh of many new sessions uses two
- * cores. {@link want} queues a file (read from byte 0 to its size then); {@link take} hands its
- * result over (null when it failed or the file is too large: the caller reads it itself). A result
- * is a cache, never a source of truth: the caller checks the size it was read at. Call
- * {@link close} when done.
+ * Extraction of the next sessions' lines on worker threads (lib/jsonl/range-pool, one pool of one
+ * worker each, files handed out in turn) while the catalog's thread writes the current one's rows:
+ * extraction (JSON parsing, the trigram words) costs more than the writes, so two extract at once.
+ * {@link want} queues a file (read from byte 0 to its size then); {@link take} hands its result
+ * over (null when it failed or the file is too large: the caller reads it itself). A result is a
+ * cache, never a source of truth: the caller checks the size it was read at. Call {@link close} when done.
  */
 export class LinePrefetch {
-  private readonly pool: RangePool<number, ExtractedLines>;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly pools: RangePool<number, ExtractedLines>[];
+  private readonly chains: Promise<unknown>[];
+  private queued = 0;
   private readonly pending = new Map<string, Promise<ExtractedLines | null>>();
 
-  constructor(private readonly headBytes: number) {
-    this.pool = new RangePool<number, ExtractedLines>(() => startWorker(import.meta.url, "./extract-worker.ts"), 1, { workersOnly: true });
+  /** @param workers extracting threads (each takes one of the process's worker slots). */
+  constructor(
+    private readonly headBytes: number,
+    workers = PREFETCH_WORKERS,
+  ) {
+    this.pools = Array.from({ length: Math.max(1, workers) }, () => new RangePool<number, ExtractedLines>(() => startWorker(import.meta.url, "./extract-worker.ts"), 1, { workersOnly: true }));
+    this.chains = this.pools.map(() => Promise.resolve());
   }
 
-  /** Queues `filePath` (an absolute path already inside its project) after the files queued before it. */
+  /** Files to queue ahead of the one being written: two for each extracting thread. */
+  get ahead(): number {
+    return this.pools.length * 2;
+  }
+
+  /** Queues `filePath` (an absolute path already inside its project) on the next worker in turn. */
   want(filePath: string): void {
     if (this.pending.has(filePath)) return;
-    const job = this.chain.then(async () => {
+    const k = this.queued++ % this.pools.length;
+    const job = this.chains[k]!.then(async () => {
       const range = await wholeFileRange(filePath);
       if (range.endByte > PREFETCH_MAX_BYTES) return null;
       let result: ExtractedLines | null = null;
-      await this.pool.map(extractFileLines, filePath, [range], this.headBytes, (r) => {
+      await this.pools[k]!.map(extractFileLines, filePath, [range], this.headBytes, (r) => {
         result = r;
       });
       return result;
     }).catch(() => null);
-    this.chain = job;
+    this.chains[k] = job;
     this.pending.set(filePath, job);
   }
 
@@ -199,10 +211,13 @@ export class LinePrefetch {
     this.pending.delete(filePath);
   }
 
-  /** Waits for queued work and stops the worker. */
+  /** Waits for queued work and stops the workers. */
   async close(): Promise<void> {
     this.pending.clear();
-    await this.chain;
-    await this.pool.close();
+    await Promise.all(this.chains);
+    await Promise.all(this.pools.map((pool) => pool.close()));
   }
 }
+
+/** Extracting threads of a {@link LinePrefetch}: the writer's thread needs about half a core beside them. */
+const PREFETCH_WORKERS = 2;

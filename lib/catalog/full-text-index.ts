@@ -19,9 +19,6 @@ import { fileStamp } from "@/lib/fs/file-stamp";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { sessionFilesAt } from "@/lib/workspace/sessions";
 
-/** New sessions whose lines are extracted ahead of the one being written ({@link LinePrefetch}). */
-const PREFETCH_AHEAD = 2;
-
 /** What a full-text fill did: sessions whose new lines it indexed, and how many lines. */
 export type FullTextFillResult = { sessions_indexed: number; lines_indexed: number };
 
@@ -60,10 +57,10 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
         const ahead = (i: number) => {
           if (i < stale.length && stale[i]!.indexed_bytes === 0) prefetch?.want(fileOf(i));
         };
-        for (let k = 0; k < PREFETCH_AHEAD; k++) ahead(k);
+        for (let k = 0; k < (prefetch?.ahead ?? 0); k++) ahead(k);
         await writeTransaction(db, async () => {
           for (const [i, s] of stale.entries()) {
-            ahead(i + PREFETCH_AHEAD);
+            ahead(i + (prefetch?.ahead ?? 0));
             const file = fileOf(i);
             const st = statSync(file, { throwIfNoEntry: false });
             if (st?.isFile()) {
