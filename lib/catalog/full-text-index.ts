@@ -103,7 +103,8 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
 async function indexSessionDocs(db: Database.Database, sessionId: number, projectDir: string, mainFile: string, prefetched: Promise<ExtractedLines | null> | undefined): Promise<number | null> {
   const files = await sessionFilesAt(projectDir, mainFile);
   const stored = new Map((stmt(db, "SELECT id, kind, name, stamp FROM search_docs WHERE session_id = ?").all(sessionId) as { id: number; kind: number; name: string; stamp: string | null }[]).map((d) => [`${d.kind}:${d.name}`, d]));
-  const upsert = stmt(db, "INSERT INTO search_docs (session_id, kind, name, rel_path) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, kind, name) DO UPDATE SET rel_path = excluded.rel_path RETURNING id");
+  // A document not stored yet (the stored ones are in `stored`): its row made, its id kept.
+  const insert = stmt(db, "INSERT INTO search_docs (session_id, kind, name, rel_path) VALUES (?, ?, ?, ?)");
   let added = 0;
   for (const file of files) {
     const kind = DOC_KINDS.indexOf(file.kind);
@@ -115,7 +116,7 @@ async function indexSessionDocs(db: Database.Database, sessionId: number, projec
     if (!st?.isFile()) continue;
     const stamp = fileStamp(st);
     if (doc?.stamp === stamp) continue;
-    const docId = doc?.id ?? ((upsert.get(sessionId, kind, name, file.relative) as { id: number }).id);
+    const docId = doc?.id ?? Number(insert.run(sessionId, kind, name, file.relative).lastInsertRowid);
     const lines = await indexLines(db, docId, file.path, file.kind === "tool_result" ? "text" : "jsonl", file.kind === "main" ? prefetched : undefined);
     if (lines === null) return null;
     stmt(db, "UPDATE search_docs SET stamp = ? WHERE id = ?").run(stamp, docId);
