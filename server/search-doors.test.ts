@@ -104,6 +104,15 @@ describe("the search query language through every door (issue 37)", { timeout: 3
     expect(filtered.hits).toEqual(scoped.hits);
     const unknown = await call("search_sessions", { query: "deprecated", project_key: TEST_PROJECT_KEY, session_ref: "S0404" });
     expect(JSON.parse(same(unknown))).toEqual({ status: "invalid", errors: [{ field: "session_ref", message: `unknown session_ref 'S0404' for project '${TEST_PROJECT_KEY}'`, hint: expect.any(String) }] });
+    // In line order, one transcript: the check stops once the page is full and counts what it left.
+    const byLine = JSON.parse(same(await call("search_sessions", { query: "deprecated", project_key: TEST_PROJECT_KEY, session_ref: "S0001", transcript: "main", order: "line", limit: 2 }))) as { total: number; coverage: { lines_unchecked: number }; hits: { line_number: number }[] };
+    expect(byLine.hits.map((h) => h.line_number)).toEqual([1, 2]);
+    expect(byLine.coverage.lines_unchecked).toBe(2);
+    const next = JSON.parse(same(await call("search_sessions", { query: "deprecated", project_key: TEST_PROJECT_KEY, session_ref: "S0001", transcript: "main", order: "line", limit: 2, offset: 2 }))) as { hits: { line_number: number }[] };
+    expect(next.hits.map((h) => h.line_number)).toEqual([5, 6]);
+    const noSubagent = JSON.parse(same(await call("search_sessions", { query: "deprecated", project_key: TEST_PROJECT_KEY, session_ref: "S0001", transcript: "agent-none", order: "line" }))) as { total: number };
+    expect(noSubagent.total).toBe(0);
+    expect(JSON.parse(same(await call("search_sessions", { query: "deprecated", transcript: "main" })))).toMatchObject({ status: "invalid", errors: [{ field: "transcript" }] });
     const alone = await call("search_sessions", { query: "deprecated", session_ref: "S0001" });
     expect(JSON.parse(same(alone))).toMatchObject({ status: "invalid", errors: [{ field: "project_key" }] });
   });

@@ -25,10 +25,11 @@ export async function findInSession({ projectKey, sessionRef, agentId, query }: 
     const page = await fetchJson<SearchSessionsResult>("/api/tools/search_sessions", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, project_key: projectKey, session_ref: sessionRef, limit: PAGE, offset }),
+      // In line order, the transcript on screen only: the check stops once a page is full (fast on a 1 GB session).
+      body: JSON.stringify({ query, project_key: projectKey, session_ref: sessionRef, transcript: agentId ?? "main", order: "line", limit: PAGE, offset }),
     });
     for (const hit of page.hits) if (onScreen(hit, agentId) && !snippets.has(hit.line_number)) snippets.set(hit.line_number, hit.snippet);
-    total = page.total;
+    total = page.total + page.coverage.lines_unchecked;
     offset += page.hits.length;
     if (page.hits.length === 0) break;
   } while (offset < total && offset < MAX_HITS);

@@ -44,6 +44,8 @@ export const searchSessionsInputSchema = z.object({
   file: z.string().min(1).optional().describe("Only lines whose tool call names a file path containing this text, e.g. src/auth.ts (the same as file:PATH-PART)."),
   tool: z.string().min(1).optional().describe("Only lines that call or answer this tool, e.g. WebFetch or shell (the same as tool:NAME)."),
   has_error: z.boolean().optional().describe("true: only lines recording an error (the same as is:error); false: only lines that do not."),
+  transcript: z.string().min(1).optional().describe('With session_ref: only one file of the session, "main" (its transcript) or a subagent\'s agent id.'),
+  order: z.enum(["relevance", "line"]).default("relevance").describe("relevance: grouped by session, best first; line: in file and line order (find in session), the check stopping once the page is full."),
   limit: wholeNumber().min(1).max(200).default(20),
   offset: wholeNumber().min(0).default(0),
 });

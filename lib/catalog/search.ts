@@ -55,12 +55,13 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
   }
   const stamp = indexStamp(ctx);
-  const key = `${ctx.workspaceRoot}\0${describeQuery(parsed)}\0${input.since ?? ""}\0${input.until ?? ""}\0${input.has_error === false ? "no-error" : ""}`;
+  const key = `${ctx.workspaceRoot}\0${describeQuery(parsed)}\0${input.since ?? ""}\0${input.until ?? ""}\0${input.has_error === false ? "no-error" : ""}\0${input.transcript ?? ""}`;
   const cache = searchCache();
-  let found = cache.get(key, stamp);
+  // In line order the check stops once the page is full: nothing whole to keep.
+  let found = input.order === "relevance" ? cache.get(key, stamp) : undefined;
   if (found === undefined) {
     found = await findLines(ctx, parsed, input);
-    cache.set(key, stamp, found, found.hits.length * 160 + 64);
+    if (input.order === "relevance") cache.set(key, stamp, found, found.hits.length * 160 + 64);
   }
   const page = found.hits.slice(input.offset, input.offset + input.limit);
   return {
@@ -118,7 +119,7 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   where.add("coalesce(s.ended_at, s.started_at) >= @since", "since", input.since ? new Date(input.since).toISOString() : undefined);
   where.add("s.started_at <= @until", "until", input.until ? untilIso(input.until) : undefined);
   // One session's documents (find in session): their rowid range, which FTS5 reads as a range.
-  const range = sessionRange(db, f.project, f.session);
+  const range = sessionRange(db, f.project, f.session, input.transcript);
   if (range !== null) where.add("m.rowid BETWEEN @lo AND @hi").params.lo = range[0];
   if (range !== null) where.params.hi = range[1];
   const expression = candidateExpression(parsed);
@@ -129,17 +130,21 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   const order = expression === null ? "m.rowid" : "f.rowid";
   const sql = `FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql}`;
   const dirs = await projectDirs(ctx);
-  const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at) ${sql} ORDER BY ${order} DESC`)
+  // Line order reads the files forwards; relevance the newest documents first.
+  const byLine = input.order === "line";
+  const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at) ${sql} ORDER BY ${order} ${byLine ? "ASC" : "DESC"}`)
     .raw()
     .safeIntegers(true)
     .iterate(where.params) as IterableIterator<unknown[]>;
-  // Candidates left when the budget ran out: those below the last one checked. With a text term,
+  // Candidates left when the check stopped: those past the last one checked. With a text term,
   // counted in the index alone (no join: an upper bound when filters narrow, and fast).
+  const past = byLine ? ">" : "<";
+  const bound = range === null ? "" : byLine ? " AND rowid <= @hi" : " AND rowid >= @lo";
   const left = (last: bigint) =>
     expression === null
-      ? Number(stmt(db, `SELECT count(*) ${sql} AND m.rowid < @last`).pluck().safeIntegers(true).get({ ...where.params, last }) as bigint)
-      : Number(stmt(db, `SELECT count(*) FROM lines_fts WHERE lines_fts MATCH @match AND rowid < @last${range !== null ? " AND rowid >= @lo" : ""}`).pluck().safeIntegers(true).get({ match: expression, last, ...(range !== null ? { lo: range[0] } : {}) }) as bigint);
-  return checkCandidates(dirs, parsed, rows, left);
+      ? Number(stmt(db, `SELECT count(*) ${sql} AND m.rowid ${past} @last`).pluck().safeIntegers(true).get({ ...where.params, last }) as bigint)
+      : Number(stmt(db, `SELECT count(*) FROM lines_fts WHERE lines_fts MATCH @match AND rowid ${past} @last${bound}`).pluck().safeIntegers(true).get({ match: expression, last, ...(range !== null ? { lo: range[0], hi: range[1] } : {}) }) as bigint);
+  return checkCandidates(dirs, parsed, rows, left, byLine ? input.offset + input.limit : null);
 }
 
 /** `column` matches any of `values` (each bound as its own parameter through `test`). */
@@ -149,13 +154,23 @@ function anyOf(where: SqlWhere, name: string, values: readonly string[], test: (
   values.forEach((v, i) => (where.params[`${name}${i}`] = v));
 }
 
-/** The rowid range of the documents of the sessions `session:` names (one project's), null when the query names none. */
-function sessionRange(db: ReturnType<typeof catalogDb>, projects: readonly string[], sessions: readonly string[]): [bigint, bigint] | null {
+/**
+ * The rowid range of the documents of the sessions `session:` names (one project's), null when
+ * the query names none; with `transcript` ("main" or a subagent's agent id, one session), that
+ * file's range only.
+ */
+function sessionRange(db: ReturnType<typeof catalogDb>, projects: readonly string[], sessions: readonly string[], transcript: string | undefined): [bigint, bigint] | null {
   if (sessions.length === 0 || projects.length !== 1) return null;
   const refs = sessions.map((_, i) => `@s${i}`).join(", ");
-  const params: Record<string, string> = { project: projects[0]! };
+  const params: Record<string, string | number> = { project: projects[0]! };
   sessions.forEach((s, i) => (params[`s${i}`] = s));
-  const row = db.prepare(`SELECT min(d.id) AS lo, max(d.id) AS hi FROM search_docs d JOIN sessions s ON s.id = d.session_id WHERE s.project_key = @project AND s.session_ref IN (${refs})`).get(params) as { lo: number | null; hi: number | null };
+  let file = "";
+  if (transcript !== undefined) {
+    file = " AND d.kind = @kind AND d.name = @name";
+    params.kind = transcript === "main" ? 0 : 1;
+    params.name = transcript === "main" ? "" : transcript;
+  }
+  const row = db.prepare(`SELECT min(d.id) AS lo, max(d.id) AS hi FROM search_docs d JOIN sessions s ON s.id = d.session_id WHERE s.project_key = @project AND s.session_ref IN (${refs})${file}`).get(params) as { lo: number | null; hi: number | null };
   return row.lo === null || row.hi === null ? [0n, 0n] : [lineRowid(row.lo, 0), lineRowid(row.hi, 0xffffffff)];
 }
 
@@ -169,7 +184,7 @@ function toCandidate(r: unknown[]): Candidate {
  * against the query on its visible text, and ranks the hits: BM25 over the query's clauses, grouped
  * by session (best line first, then the most recent session), best lines first within a session.
  */
-function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: IterableIterator<unknown[]>, left: (last: bigint) => number): FoundLines {
+function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: IterableIterator<unknown[]>, left: (last: bigint) => number, enough: number | null): FoundLines {
   // Synchronous from the first row to the last: the open iterator holds the connection.
   const reader = new LineReader(dirs);
   const deadline = performance.now() + SEARCH_LIMITS.checkMs;
@@ -193,6 +208,12 @@ function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: I
       }
       const m = matchLine(parsed, text);
       if (m !== null) matched.push({ c, length: text.length, counts: m.counts });
+      // In line order, a full page needs no more (the rest is counted as unchecked).
+      if (enough !== null && matched.length >= enough) {
+        rows.return?.();
+        unchecked += left(c[0]);
+        break;
+      }
     }
   } finally {
     reader.close();
@@ -210,7 +231,8 @@ function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: I
     const { docId, line } = { docId: c[5], line: Number(c[0] & 0xffffffffn) };
     return { rowid: c[0], docId, kind: c[6], name: c[7], line, start: c[1], len: c[2], relPath: c[8], projectKey: c[10], sid: c[9], role: c[3], time: c[4], score };
   });
-  hits.sort((a, b) => {
+  // Relevance: grouped by session, best first; line order is the order they were read in.
+  if (enough === null) hits.sort((a, b) => {
     if (a.sid !== b.sid) {
       const best = sessionBest.get(b.sid)! - sessionBest.get(a.sid)!;
       if (best !== 0) return best;
