@@ -15,8 +15,8 @@ export default defineConfig({
     environment: "node",
     // Temp workspaces live in one folder per run, removed at its end (lib/testing/global-setup.ts).
     globalSetup: ["lib/testing/global-setup.ts"],
-    // Searches check every candidate line (the server's default stops after 400 ms: a loaded runner would cut them).
-    env: { CASEFILE_SEARCH_CHECK_MS: "600000" },
+    // Searches check every candidate line (the server's default stops after 24 MiB of them).
+    env: { CASEFILE_SEARCH_CHECK_BYTES: String(2 ** 40) },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -42,15 +42,15 @@ describe("search snippets", () => {
     }
   });
 
-  it("a query found on more lines than its time budget checks says how many it left unchecked: the newest sessions' lines are checked first", async () => {
+  it("a query found on more lines than its budget of bytes checks says how many it left unchecked: the newest sessions' lines are checked first", async () => {
     const refs = Array.from({ length: 40 }, (_, s) => `S${String(s + 1).padStart(4, "0")}`);
     const lines = (s: number) => Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `needle ${s}-${i}` } })).join("\n") + "\n";
     const root = await buildTestWorkspace(refs.map((ref, s) => ({ ref, content: lines(s) })));
     const ctx = createCoreContext(root, { oneShot: true });
     const whole = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "needle" }));
     expect(whole).toMatchObject({ total: 8000, sessions: 40, coverage: { lines_unchecked: 0 } });
-    const budget = SEARCH_LIMITS.checkMs;
-    SEARCH_LIMITS.checkMs = 0;
+    const budget = SEARCH_LIMITS.checkBytes;
+    SEARCH_LIMITS.checkBytes = 2000;
     try {
       const cut = await searchSessions(ctx, searchSessionsInputSchema.parse({ query: "eedle" }));
       expect(cut.coverage.lines_unchecked).toBeGreaterThan(0);
@@ -58,7 +58,7 @@ describe("search snippets", () => {
       // The lines checked are the last indexed session's.
       expect(new Set(cut.hits.map((h) => h.session_ref))).toEqual(new Set(["S0040"]));
     } finally {
-      SEARCH_LIMITS.checkMs = budget;
+      SEARCH_LIMITS.checkBytes = budget;
     }
     // A file removed since it was indexed: its lines are not read, and the result says how many.
     const ws = await loadWorkspace(ctx);
