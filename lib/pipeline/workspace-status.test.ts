@@ -4,12 +4,12 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { closeCatalog } from "@/lib/catalog/catalog";
-import { fillFullText } from "@/lib/catalog/full-text-index";
+import { fillFullText, fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { refreshCatalog } from "@/lib/catalog/refresh";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
-import { StatusRecorder, WATCH_AFTER_MS } from "@/lib/pipeline/workspace-status";
+import { getWorkspaceStatus, StatusRecorder, WATCH_AFTER_MS } from "@/lib/pipeline/workspace-status";
 import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
@@ -133,4 +133,17 @@ describe("workspace_status (issue 36 item 2)", () => {
       await fs.rm(home, { recursive: true, force: true });
     }
   });
+});
+
+it("in a long-running process without a pipeline at work (no recorded sources: no watcher's run), an index that falls short is filled when the status is asked, as a search fills it", async () => {
+  const root = await buildTestWorkspace([{ ref: "S0001", content: userLines(12) }, { ref: "S0002", content: userLines(5) }]);
+  const server = createCoreContext(root);
+  await refreshCatalog(server);
+  const first = await getWorkspaceStatus(server);
+  expect(first).toMatchObject({ phase: "indexing", sessions_indexed: 0, sessions_total: 2 });
+  // The fill the status asked for runs in the background: the index fills without another ask.
+  for (let i = 0; i < 200 && fullTextCoverage(server).sessions_indexed < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(fullTextCoverage(server)).toEqual({ sessions_indexed: 2, sessions_total: 2 });
+  expect(await getWorkspaceStatus(server)).toMatchObject({ phase: "ready", sessions_indexed: 2, sessions_total: 2 });
+  closeCatalog(server);
 });

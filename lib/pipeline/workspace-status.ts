@@ -6,6 +6,7 @@
  */
 import { processWide } from "@/lib/cache/process-wide";
 import { ensureProjects } from "@/lib/catalog/ensure";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { fullTextCoverage } from "@/lib/catalog/full-text-index";
 import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
@@ -133,6 +134,12 @@ export async function getWorkspaceStatus(ctx: CoreContext): Promise<WorkspaceSta
   if (!record || record.pipelines <= 0) await ensureProjects(ctx);
   const coverage = fullTextCoverage(ctx);
   const indexed = { done: coverage.sessions_indexed, total: coverage.sessions_total, ...coverage };
+  // A long-running process whose index falls short with no stage at work (a workspace without
+  // recorded sources has no watcher's run to fill it) has the rest indexed, as a search does.
+  const working = record !== undefined && STAGES.some((s) => record.stages[s] !== undefined);
+  if (!ctx.oneShot && !working && coverage.sessions_indexed < coverage.sessions_total) {
+    void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
+  }
   if (!record || record.pipelines <= 0) {
     return { phase: coverage.sessions_indexed < coverage.sessions_total ? "indexing" : "ready", ...indexed, started_at: null, last_error: null };
   }
