@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -13,11 +11,9 @@ import { createCoreContext } from "@/lib/context";
 import { findTool } from "@/lib/tools/registry";
 import { buildTestWorkspace, TEST_PROJECT_KEY, userLines } from "@/lib/testing/workspace-builder";
 import { callToolHandler } from "@/server/http/tools";
+import { cliDoor } from "@/server/__fixtures__/doors";
 import { createMcpServer } from "@/server/mcp/server";
 
-const run = promisify(execFile);
-const TSX = path.resolve("node_modules/tsx/dist/cli.mjs");
-const CLI = path.resolve("server/cli/main.ts");
 
 let root = "";
 let mcp: Client;
@@ -31,14 +27,8 @@ beforeAll(async () => {
   await mcp.connect(clientSide);
 });
 
-async function viaCli(tool: string, input: object): Promise<{ code: number; text: string }> {
-  try {
-    const { stdout } = await run(process.execPath, [TSX, CLI, "tool", tool, JSON.stringify(input), "--workspace", root]);
-    return { code: 0, text: stdout.trimEnd() };
-  } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, text: e.stdout.trimEnd() };
-  }
+function viaCli(tool: string, input: object): Promise<{ code: number; text: string }> {
+  return cliDoor(root, tool, input);
 }
 
 async function viaHttp(tool: string, input: object): Promise<{ status: number; text: string }> {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { candidateExpression, highlightSnippet, matchLine, scoreLine } from "@/lib/catalog/search-match";
 import { describeQuery, foldCase, parseSearchQuery } from "@/lib/catalog/search-query";
 import { lineTokens, termTokens } from "@/lib/catalog/trigram-tokens";
+import { seededRandom } from "@/lib/testing/random";
 
 /** A table shaped like the catalog's index (its words: lib/catalog/trigram-tokens), holding `bodies` at rowids 1… */
 function ftsTable(bodies: readonly string[]) {
@@ -17,17 +18,6 @@ function ftsTable(bodies: readonly string[]) {
     db,
     /** Indexes (0-based) of the bodies the expression selects; every body for null. */
     candidates: (expr: string | null) => new Set(expr === null ? bodies.map((_, i) => i) : (select.all(expr) as number[]).map((rowid) => rowid - 1)),
-  };
-}
-
-/** Deterministic PRNG (mulberry32), so a failing property run can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -334,7 +324,7 @@ describe("grep equality (property)", () => {
   }
 
   function run(seed: number, alphabet: readonly string[], fold: (s: string) => string) {
-    const rnd = random(seed);
+    const rnd = seededRandom(seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
     const str = (max: number) => Array.from({ length: Math.floor(rnd() * max) }, () => pick(alphabet)).join("");
     const bodies = Array.from({ length: 250 }, () => str(40));

@@ -17,6 +17,17 @@ const CLI = path.resolve("server/cli/main.ts");
 /** One tool call's answer through each door: the CLI's exit code, HTTP's status, MCP's isError, and the JSON text each returned. */
 export type DoorAnswers = { cli: { code: number; text: string }; http: { status: number; text: string }; mcp: { isError: boolean; text: string } };
 
+/** `casefile tool TOOL INPUT --workspace ROOT` through tsx: its exit code and the JSON it printed. */
+export async function cliDoor(root: string, tool: string, input: object): Promise<{ code: number; text: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [TSX, CLI, "tool", tool, JSON.stringify(input), "--workspace", root]);
+    return { code: 0, text: stdout.trimEnd() };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, text: e.stdout.trimEnd() };
+  }
+}
+
 /**
  * The doors of the workspace at `root`: `call(tool, input)` asks all three at once. HTTP's door
  * reads `$CASEFILE_WORKSPACE` once per process, so this sets it: one workspace per test file.
@@ -27,15 +38,7 @@ export async function openDoors(root: string): Promise<{ call: (tool: string, in
   await createMcpServer(createCoreContext(root)).connect(serverSide);
   const mcp = new Client({ name: "doors-test", version: "1" });
   await mcp.connect(clientSide);
-  const viaCli = async (tool: string, input: object) => {
-    try {
-      const { stdout } = await run(process.execPath, [TSX, CLI, "tool", tool, JSON.stringify(input), "--workspace", root]);
-      return { code: 0, text: stdout.trimEnd() };
-    } catch (error) {
-      const e = error as { code: number; stdout: string };
-      return { code: e.code, text: e.stdout.trimEnd() };
-    }
-  };
+  const viaCli = (tool: string, input: object) => cliDoor(root, tool, input);
   const viaHttp = async (tool: string, input: object) => {
     const request = new Request(`http://127.0.0.1/api/tools/${tool}`, { method: "POST", body: JSON.stringify(input) });
     const response = await callToolHandler(request, { params: Promise.resolve({ tool }) });
