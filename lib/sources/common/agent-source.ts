@@ -1,0 +1,162 @@
+/**
+ * The source contract the agents beyond Claude Code and Codex implement (issue 38): discover
+ * sessions where the agent writes, turn one session into the lines of its workspace file, and
+ * read those lines back into records, turns and usage. Everything above `lib/sources` reaches an
+ * agent only through an {@link AgentSource} (registry: lib/sources/agents.ts).
+ */
+
+/** The agents read through this contract, as their `source` is written in index rows and `agent:` filters. */
+export const AGENT_SOURCE_NAMES = ["gemini-cli", "copilot-cli", "opencode", "aider"] as const;
+export type AgentSourceName = (typeof AGENT_SOURCE_NAMES)[number];
+
+/** Something a reader skipped or could not read: which file, where in it (`line 12`, `key message/msg_1`), and what. */
+export type SourceWarning = { file: string; where: string; problem: string };
+
+/** One session a source's discovery found; `part` picks it out of a file holding several. */
+export type FoundSession = {
+  source: AgentSourceName;
+  /** The agent's own session id (Gemini `sessionId`, Copilot folder uuid, OpenCode `ses_…`, Aider `run-<line>`). */
+  sourceSessionId: string;
+  /** The file the session is read from (OpenCode: `opencode.db` or the session's `storage/session/…json`). */
+  sourcePath: string;
+  /** Which session of `sourcePath` (OpenCode: the session id; Aider: the run's first physical line); null for the whole file. */
+  part: string | null;
+  /** The workspace file's name under `sessions/<source>/`, unique per source. */
+  fileName: string;
+  /** The project's absolute root when the agent records it, else null (the project becomes unknown). */
+  projectRoot: string | null;
+  /** Changes whenever the session's content may have changed (size + mtime, or the newest row's `time_updated`). */
+  stamp: string;
+};
+
+export type RecordRole = "user" | "assistant" | "tool" | "system";
+
+/** A tool call as the agent recorded it; `files` are the paths its input names. */
+export type AgentToolCall = { id: string | null; name: string; input: unknown; files: string[] };
+/** A tool's answer; `output` is its visible text. */
+export type AgentToolResult = { id: string | null; name: string | null; output: string; isError: boolean };
+
+/**
+ * Tokens one line accounts for, counted the agent's way (docs/sources/<agent>.md): `input` is fresh
+ * input only (cache reads and writes apart), `reasoning` is billed as output but reported apart;
+ * `costUsd` when the agent records a cost; `approximate` when the figures are rounded (Aider).
+ */
+export type AgentTokenUsage = {
+  model: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+  costUsd: number | null;
+  approximate: boolean;
+};
+
+/**
+ * What happened besides the message itself: a Gemini rewind (`rewind` on the `$rewindTo` line,
+ * `rewound` on each message it dropped), a same-id replacement (`replaced` on the older line,
+ * `replacement` on the newer), metadata set, a Copilot run starting or resuming or shutting down,
+ * an Aider run starting.
+ */
+export type AgentEvent = {
+  kind: "rewind" | "rewound" | "replaced" | "replacement" | "metadata" | "run_start" | "resume" | "shutdown" | "model_change";
+  detail: string;
+};
+
+/** One physical line of a session's workspace file, read. */
+export type AgentRecord = {
+  /** 1-based physical line (contract §1.6). */
+  line: number;
+  /** The agent's own record type (`gemini`, `user.message`, `part:tool`, `prompt`, …). */
+  type: string;
+  role: RecordRole | null;
+  /** ISO 8601 UTC with `Z`, or null when the record has no time. */
+  time: string | null;
+  /** Every word a reader can see on this line (message text, thoughts, tool inputs and outputs), for search. */
+  text: string;
+  /** One line that says what happened, for the compact view and the Timeline (≤ 200 characters). */
+  headline: string;
+  model: string | null;
+  calls: AgentToolCall[];
+  results: AgentToolResult[];
+  /** A failed tool result, an API error, an error message. */
+  isError: boolean;
+  /** A human prompt: it starts a user turn. */
+  trigger: boolean;
+  usage: AgentTokenUsage[];
+  events: AgentEvent[];
+};
+
+/** A session read from its workspace lines. */
+export type AgentTranscript = {
+  /** `records[i].line === i + 1`, one per physical line. */
+  records: AgentRecord[];
+  /** Each from a trigger's line to the line before the next trigger (the last to the last line). */
+  turns: { turn_start_line: number; turn_end_line: number }[];
+  /** Earliest and latest record time (ISO, `Z`), robust to out-of-order lines. */
+  startedAt: string | null;
+  endedAt: string | null;
+  /** The agent's title for the session, else null. */
+  title: string | null;
+  /** Concepts the agent does not have, named so pages say so instead of showing zeros (`subagents`, `cost`, …). */
+  absent: string[];
+  warnings: SourceWarning[];
+};
+
+/** One agent behind the contract. */
+export type AgentSource = {
+  name: AgentSourceName;
+  /** For people: `Gemini CLI`, `GitHub Copilot CLI`, `OpenCode`, `Aider`. */
+  label: string;
+  /** Where the agent writes by default (absolute), given the user's home and environment; [] when it has no default (Aider). */
+  defaultRoots(home: string, env: NodeJS.ProcessEnv): string[];
+  /** Every session under `root` (a default root, or a path the user added); unreadable parts become warnings. */
+  discover(root: string): Promise<{ sessions: FoundSession[]; warnings: SourceWarning[] }>;
+  /**
+   * The workspace file's physical lines for one session, without terminators: a byte copy's lines
+   * for line-based formats, one JSON line per original object otherwise ({@link jsonLine}).
+   */
+  exportLines(session: FoundSession): Promise<{ lines: string[]; warnings: SourceWarning[] }>;
+  /** Reads the workspace file's lines (`file` names it in warnings); a malformed line is a warning, never an exception. */
+  parseLines(lines: readonly string[], file: string): AgentTranscript;
+};
+
+/**
+ * `JSON.stringify(value)` safe as one physical line (contract §1.6): U+0085, U+2028 and U+2029,
+ * which JSON leaves raw but Python's `splitlines` breaks on, are written as `\u` escapes.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Earliest and latest of ISO times (null when none): a session's start and end whatever the lines' order. */
+export function timeSpan(times: Iterable<string | null>): { startedAt: string | null; endedAt: string | null } {
+  let first: { ms: number; iso: string } | null = null;
+  let last: { ms: number; iso: string } | null = null;
+  for (const iso of times) {
+    if (iso === null) continue;
+    const ms = Date.parse(iso);
+    if (Number.isNaN(ms)) continue;
+    if (first === null || ms < first.ms) first = { ms, iso };
+    if (last === null || ms > last.ms) last = { ms, iso };
+  }
+  return { startedAt: first?.iso ?? null, endedAt: last?.iso ?? null };
+}
+
+/** Turns from records: each trigger to the line before the next trigger, the last to the last record. */
+export function turnsFromTriggers(records: readonly AgentRecord[]): AgentTranscript["turns"] {
+  const starts = records.filter((r) => r.trigger).map((r) => r.line);
+  const last = records.length;
+  return starts.map((start, i) => ({ turn_start_line: start, turn_end_line: (starts[i + 1] ?? last + 1) - 1 }));
+}
+
+/** A record with nothing on it but its line and type: the base each reader fills in. */
+export function emptyRecord(line: number, type: string): AgentRecord {
+  return { line, type, role: null, time: null, text: "", headline: "", model: null, calls: [], results: [], isError: false, trigger: false, usage: [], events: [] };
+}
+
+/** A headline cut to one line of at most `max` characters. */
+export function oneLineHeadline(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
