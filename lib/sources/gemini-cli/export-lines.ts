@@ -1,0 +1,45 @@
+/** The workspace file lines of one Gemini CLI session (agent-formats.md §1, "Legacy format", "JSONL format"). */
+import fs from "node:fs/promises";
+
+import { jsonLine, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { isJsonObject } from "@/lib/sources/common/json-object";
+import { physicalLines } from "@/lib/jsonl/text-lines";
+
+/**
+ * The lines of a session's workspace file, without terminators:
+ * - a `.jsonl` session (2026-04 onward) is already one record per line: its physical lines,
+ *   unchanged (a byte copy; a half-written last line stays as it is, for parseLines to flag);
+ * - a legacy `.json` session (one object `{sessionId, projectHash, startTime, lastUpdated,
+ *   messages[], summary?}`) becomes line 1 = the object without `messages` (every other key kept,
+ *   `summary` included), then one {@link jsonLine} per original message, so a line's number stays
+ *   the same while the session grows. The same grammar as JSONL: parseLines reads both alike.
+ * A file that cannot be read, or a legacy file that is not one JSON object, gives no lines and a
+ * warning; never throws.
+ */
+export async function exportGeminiLines(session: FoundSession): Promise<{ lines: string[]; warnings: SourceWarning[] }> {
+  const file = session.sourcePath;
+  const bytes = await fs.readFile(file).catch(() => null);
+  if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
+  const text = bytes.toString("utf8");
+  if (file.endsWith(".jsonl")) return { lines: physicalLines(text), warnings: [] };
+  return legacyLines(text, file);
+}
+
+/** Header line plus one line per message of a legacy `.json` session (see {@link exportGeminiLines}). */
+export function legacyLines(text: string, file: string): { lines: string[]; warnings: SourceWarning[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { lines: [], warnings: [{ file, where: "file", problem: `not valid JSON (${(error as Error).message})` }] };
+  }
+  if (!isJsonObject(value)) return { lines: [], warnings: [{ file, where: "file", problem: "not a Gemini session object" }] };
+  const { messages, ...header } = value;
+  const lines = [jsonLine(header)];
+  if (!Array.isArray(messages)) {
+    const problem = messages === undefined ? "no messages list" : "messages is not a list; not exported";
+    return { lines, warnings: [{ file, where: "key messages", problem }] };
+  }
+  for (const message of messages) lines.push(jsonLine(message));
+  return { lines, warnings: [] };
+}

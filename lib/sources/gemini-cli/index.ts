@@ -1,0 +1,19 @@
+/** Gemini CLI behind the agent source contract (lib/sources/common/agent-source.ts; agent-formats.md §1). */
+import type { AgentSource } from "@/lib/sources/common/agent-source";
+import { discoverGeminiSessions, geminiDefaultRoots } from "@/lib/sources/gemini-cli/discover";
+import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
+import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
+
+/**
+ * Gemini CLI: sessions under `~/.gemini/tmp/<project>/chats/` (discover.ts), legacy `.json` exported
+ * one line per message and `.jsonl` copied byte for byte (export-lines.ts), read back by replaying
+ * header, messages, `$set` and `$rewindTo` (parse.ts). Token rule: docs/sources/gemini-cli.md.
+ */
+export const geminiSource: AgentSource = {
+  name: "gemini-cli",
+  label: "Gemini CLI",
+  defaultRoots: geminiDefaultRoots,
+  discover: discoverGeminiSessions,
+  exportLines: exportGeminiLines,
+  parseLines: parseGeminiLines,
+};
