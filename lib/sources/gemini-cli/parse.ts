@@ -52,7 +52,8 @@ type Entry = { id: string; line: number; onSet: boolean };
  *   `rewound` and leaves the list (an unknown id empties it, as the CLI's loader does). Rewound
  *   messages keep their facts: their tokens were spent and a rewound prompt still starts a turn.
  * Triggers: a user message a human typed (not `<session_context>`), current or rewound, not a
- * replaced older version. Malformed and half-written lines, unknown records and unknown message
+ * replaced older version. In a subagent chat (header `kind: "subagent"`) user messages are the
+ * parent agent's task: headline `Task from the parent agent: …`, no trigger (so no turns). Malformed and half-written lines, unknown records and unknown message
  * types are read as best they can be and warned about (`line N`); never throws.
  */
 export function parseGeminiLines(lines: readonly string[], file: string): AgentTranscript {
@@ -62,6 +63,8 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
   let list: Entry[] = [];
   let positions = new Map<string, number>();
   let title: string | null = null;
+  // A subagent chat's user messages are its parent agent's task, not a human's prompt.
+  let subagent = false;
 
   const readHeader = (line: number, header: JsonObject): AgentRecord => {
     const record = emptyRecord(line, "session");
@@ -73,7 +76,8 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
     const words = [id, summary ?? ""];
     if (Array.isArray(header.directories)) for (const d of header.directories) if (typeof d === "string") words.push(d);
     record.text = words.filter((w) => w !== "").join("\n");
-    const started = `${header.kind === "subagent" ? "Subagent session" : "Session"} ${id} started`;
+    if (header.kind === "subagent") subagent = true;
+    const started = `${subagent ? "Subagent session" : "Session"} ${id} started`;
     record.headline = oneLineHeadline(summary === null ? started : `${started}: ${summary}`);
     return record;
   };
@@ -91,8 +95,9 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
       results: facts.results,
       isError: facts.isError,
       usage: facts.usage,
-      trigger: facts.humanPrompt,
+      trigger: facts.humanPrompt && !subagent,
     });
+    if (subagent && facts.type === "user") record.headline = oneLineHeadline(`Task from the parent agent: ${facts.text}`);
     if (!facts.known) warnings.push({ file, where: `line ${line}`, problem: `unknown message type "${facts.type}"; shown as text` });
     const at = positions.get(message.id);
     if (at === undefined) {
