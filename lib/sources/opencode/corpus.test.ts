@@ -7,7 +7,7 @@ import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/share
 if (!HAS_SHARED) console.warn(SKIP_SHARED_MESSAGE);
 
 const HOME = path.join(SHARED_DIR, "corpus", "agents-home");
-const ROOT = opencodeSource.defaultRoots(HOME, {})[0]!;
+const ROOT = opencodeSource.defaultRoots(HOME, {} as NodeJS.ProcessEnv)[0]!;
 const ID = "ses_6290e7826ffeR7mF2FTlXM52x8";
 
 describe("the captured OpenCode 0.15.0 session (corpus agents-home)", () => {

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonLine } from "@/lib/sources/common/agent-source";
 import { opencodeSource } from "@/lib/sources/opencode/index";
@@ -124,14 +123,5 @@ describe("parseLines", () => {
     const t = opencodeSource.parseLines(lines, FILE);
     expect(t.turns).toEqual([]);
     expect(t.records[1]!.headline).toBe("User (synthetic): The following tool was executed by the user");
-  });
-});
-
-describe("defaultRoots", () => {
-  it("is $OPENCODE_DATA_DIR, else opencode under $XDG_DATA_HOME, else ~/.local/share/opencode", () => {
-    expect(opencodeSource.defaultRoots("/home/u", { OPENCODE_DATA_DIR: "/data/oc" })).toEqual(["/data/oc"]);
-    expect(opencodeSource.defaultRoots("/home/u", { XDG_DATA_HOME: "/xdg" })).toEqual([path.join("/xdg", "opencode")]);
-    expect(opencodeSource.defaultRoots("/home/u", { XDG_DATA_HOME: "relative" })).toEqual([path.join("/home/u", ".local", "share", "opencode")]);
-    expect(opencodeSource.defaultRoots("/home/u", {})).toEqual([path.join("/home/u", ".local", "share", "opencode")]);
   });
 });
