@@ -221,8 +221,8 @@ async function readLegacyIdentity(file: string, warnings: SourceWarning[]): Prom
     warnings.push({ file, where: "file", problem: `not valid JSON (${(error as Error).message}); skipped` });
     return null;
   }
-  if (!isJsonObject(value)) {
-    warnings.push({ file, where: "file", problem: "not a Gemini session object; skipped" });
+  if (!isJsonObject(value) || (typeof value.sessionId !== "string" && !Array.isArray(value.messages))) {
+    warnings.push({ file, where: "file", problem: "not a Gemini session object (no sessionId, no messages); skipped" });
     return null;
   }
   return { sessionId: stringOrNull(value.sessionId), projectHash: stringOrNull(value.projectHash) };
