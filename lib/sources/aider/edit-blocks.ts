@@ -93,7 +93,7 @@ function fileAbove(lines: readonly string[], i: number): string | null {
 
 /**
  * A line that is only a file name, stripped as Aider's `strip_filename` does (trailing `:`,
- * leading `#`, surrounding backticks and `*`), else null. A name with whitespace is prose, not a
+ * leading `#`, surrounding backticks and `*`, here in any nesting), else null. A name with whitespace is prose, not a
  * file (Aider would guess; here a sentence must not become a file).
  */
 function fileNameLine(line: string): string | null {
@@ -102,8 +102,7 @@ function fileNameLine(line: string): string | null {
     .replace(/:+$/, "")
     .replace(/^#+/, "")
     .trim()
-    .replace(/^`+|`+$/g, "")
-    .replace(/^\*+|\*+$/g, "");
+    .replace(/^[`*]+|[`*]+$/g, "");
   return name === "" || name === "..." || /\s/.test(name) ? null : name;
 }
 
