@@ -29,7 +29,7 @@ async function readSession(s: FoundSession) {
 
 describe("aiderSource on the fixture projects", () => {
   it("has no default root", () => {
-    expect(aiderSource.defaultRoots("/home/u", { HOME: "/home/u" } as NodeJS.ProcessEnv)).toEqual([]);
+    expect(aiderSource.defaultRoots("/home/u", process.env)).toEqual([]);
     expect(aiderSource).toMatchObject({ name: "aider", label: "Aider" });
   });
 
