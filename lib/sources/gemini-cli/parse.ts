@@ -57,7 +57,6 @@ type Entry = { id: string; line: number; onSet: boolean };
  * types are read as best they can be and warned about (`line N`); never throws.
  */
 export function parseGeminiLines(lines: readonly string[], file: string): AgentTranscript {
-  const slots = readSlots(lines);
   const records: AgentRecord[] = [];
   const warnings: SourceWarning[] = [];
   let list: Entry[] = [];
@@ -189,9 +188,10 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
     return record;
   };
 
-  slots.forEach((slot, i) => {
-    const line = i + 1;
-    const raw = lines[i]!;
+  let i = 0;
+  for (const slot of readSlots(lines)) {
+    const line = ++i;
+    const raw = lines[line - 1]!;
     let record: AgentRecord;
     if (slot.kind === "continuation") {
       record = emptyRecord(line, "continuation");
@@ -224,38 +224,52 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
       }
     }
     records.push(record);
-  });
+  }
 
   const { startedAt, endedAt } = timeSpan(records.map((r) => r.time));
   return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title, absent: [...GEMINI_ABSENT], warnings };
 }
 
-/** Each line parsed once; a failed line joined with following lines when that makes one JSON object (see {@link MAX_JOINED_LINES}). */
-function readSlots(lines: readonly string[]): Slot[] {
-  const parsed: (JsonObject | null | undefined)[] = new Array(lines.length);
-  const parse = (i: number): JsonObject | null => (parsed[i] === undefined ? (parsed[i] = parseJsonObject(lines[i]!)) : parsed[i]!);
-  const slots: Slot[] = new Array(lines.length);
+/**
+ * The slot of each line in order, each line parsed once; a failed line is joined with following
+ * lines when that makes one JSON object (see {@link MAX_JOINED_LINES}). Only the look-ahead's parses
+ * are held, so a large session's objects are not all alive at once.
+ */
+function* readSlots(lines: readonly string[]): Generator<Slot> {
+  const ahead = new Map<number, JsonObject | null>();
+  const parse = (i: number): JsonObject | null => {
+    let value = ahead.get(i);
+    if (value === undefined) {
+      value = parseJsonObject(lines[i]!);
+      ahead.set(i, value);
+    }
+    return value;
+  };
   for (let i = 0; i < lines.length; i++) {
-    if (slots[i] !== undefined) continue;
     const line = lines[i]!;
     if (line.trim() === "") {
-      slots[i] = { kind: "blank" };
+      ahead.delete(i);
+      yield { kind: "blank" };
       continue;
     }
     const value = parse(i);
+    ahead.delete(i);
     if (value !== null) {
-      slots[i] = { kind: "object", value };
+      yield { kind: "object", value };
       continue;
     }
     const joined = line.trimStart().startsWith("{") ? joinFollowing(lines, i, parse) : null;
     if (joined === null) {
-      slots[i] = { kind: "bad" };
+      yield { kind: "bad" };
       continue;
     }
-    slots[i] = { kind: "object", value: joined.value };
-    for (let j = i + 1; j <= joined.last; j++) slots[j] = { kind: "continuation", of: i + 1 };
+    yield { kind: "object", value: joined.value };
+    for (let j = i + 1; j <= joined.last; j++) {
+      ahead.delete(j);
+      yield { kind: "continuation", of: i + 1 };
+    }
+    i = joined.last;
   }
-  return slots;
 }
 
 /** Line `i` joined (by U+2028) with the following lines until it parses, stopping at a line that is a record of its own. */
