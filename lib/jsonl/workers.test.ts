@@ -7,6 +7,7 @@ import { threadId, type Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { countRange } from "@/lib/jsonl/__fixtures__/count-range";
+import { nestedCount } from "@/lib/jsonl/__fixtures__/nested-count";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
 import { mapRangesOnPool, RangePool, splitFileRanges } from "@/lib/jsonl/range-pool";
 import { BACKGROUND_WORKER_NICE, bundledEntry, inBackground, maxRunningWorkers, rangeCount, startWorker, WORKER_LIMITS, WORKERS_ONLY_ENV, yieldToForeground, type LineRange, type RangeTask } from "@/lib/jsonl/workers";
@@ -197,6 +198,27 @@ describe("bundledEntry", () => {
     expect(code).not.toContain("@/lib/");
     const inputs = JSON.parse(await fs.readFile(bundle!.replace(/\.mjs$/, ".inputs.json"), "utf8")) as { inputs: { file: string }[] };
     expect(inputs.inputs.map((i) => path.basename(i.file))).toEqual(expect.arrayContaining(["count-stream-worker.ts", "count-range.ts", "range-pool.ts", "workers.ts", "record-walk.ts"]));
+  });
+});
+
+describe("a worker's own workers", () => {
+  it("start from a bundled worker: its modules find worker entries beside their sources", async () => {
+    const file = await sampleFile();
+    const index = await buildLineIndex(file);
+    const whole: LineRange = { firstLine: 1, lastLine: index.lineCount, startByte: 0, endByte: index.size };
+    const expected = (await countRange(file, whole, "t")).records;
+    const pool = new RangePool<string, Awaited<ReturnType<typeof nestedCount>>>(() => startWorker(import.meta.url, "./__fixtures__/nested-count-worker.ts"), 1, { workersOnly: true });
+    try {
+      let got: Awaited<ReturnType<typeof nestedCount>> | null = null;
+      await pool.map(nestedCount, file, [whole], "t", (r) => (got = r));
+      // The outer task ran on a worker, and the worker it started read the range (not the outer thread in its place).
+      expect(got!.outer).not.toBe(threadId);
+      expect(got!.inner).not.toBe(got!.outer);
+      expect(got!.inner).not.toBe(-1);
+      expect(got!.records).toEqual(expected);
+    } finally {
+      await pool.close();
+    }
   });
 });
 

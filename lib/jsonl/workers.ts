@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import { availableParallelism, getPriority, setPriority } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, Worker, workerData, type WorkerOptions } from "node:worker_threads";
 
 import { processWide } from "@/lib/cache/process-wide";
@@ -130,6 +130,28 @@ export function bundledEntry(entry: string): Promise<string | null> {
 
 type BundleInputs = { inputs: { file: string; size: number; mtimeMs: number }[] };
 
+/** Changes when bundles are made differently, so an older cached bundle is not reused. */
+const BUNDLE_FORMAT = 2;
+
+/**
+ * Keeps each bundled module's `import.meta.url` its source file's URL, as in Next's server build:
+ * a module that starts a worker of its own (`startWorker(import.meta.url, "./x.ts")`, a fill's
+ * extracting threads) or reads a file beside it finds it in the checkout, not in the bundle's folder.
+ */
+const sourceImportMetaUrl = {
+  name: "source-import-meta-url",
+  setup(build: { onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => Promise<{ contents: string; loader: "ts" }>): void }) {
+    // Spelled in parts so this file's own source holds no match; a template literal is valid code
+    // and inside any string the name appears in (the banner above).
+    const name = ["import", "meta", "url"].join(".");
+    build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+      const text = await fs.readFile(args.path, "utf8");
+      const url = "`" + pathToFileURL(args.path).href.replace(/[`\\$]/g, "\\$&") + "`";
+      return { contents: text.replaceAll(name, url), loader: "ts" };
+    });
+  },
+};
+
 async function makeBundle(entry: string): Promise<string | null> {
   // The check of a cached bundle is synchronous (a few stats): async, each step would wait for a
   // turn of an event loop the caller is often keeping busy, putting off the worker's start.
@@ -137,7 +159,7 @@ async function makeBundle(entry: string): Promise<string | null> {
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.
   const dir = path.join(root, "node_modules", ".cache", "casefile-workers");
-  const name = `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(entry).digest("hex").slice(0, 16)}`;
+  const name = `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(`${BUNDLE_FORMAT}:${entry}`).digest("hex").slice(0, 16)}`;
   const outfile = path.join(dir, `${name}.mjs`);
   const listFile = path.join(dir, `${name}.inputs.json`);
   const listed = readListed(listFile);
@@ -157,6 +179,7 @@ async function makeBundle(entry: string): Promise<string | null> {
     // Dependencies are loaded from node_modules, not copied in; CJS ones get a `require`.
     packages: "external",
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    plugins: [sourceImportMetaUrl],
   });
   const code = result.outputFiles.find((f) => f.path === outfile)?.contents;
   if (code === undefined) return null;
