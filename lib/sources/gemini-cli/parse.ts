@@ -53,8 +53,9 @@ type Entry = { id: string; line: number; onSet: boolean };
  *   messages keep their facts: their tokens were spent and a rewound prompt still starts a turn.
  * Triggers: a user message a human typed (not `<session_context>`), current or rewound, not a
  * replaced older version. In a subagent chat (header `kind: "subagent"`) user messages are the
- * parent agent's task: headline `Task from the parent agent: …`, no trigger (so no turns). Malformed and half-written lines, unknown records and unknown message
- * types are read as best they can be and warned about (`line N`); never throws.
+ * parent agent's task: headline `Task from the parent agent: …`, no trigger (so no turns).
+ * Malformed and half-written lines, unknown records and unknown message types are read as best
+ * they can be and warned about (`line N`); never throws. Linear in the lines' size.
  */
 export function parseGeminiLines(lines: readonly string[], file: string): AgentTranscript {
   const records: AgentRecord[] = [];
