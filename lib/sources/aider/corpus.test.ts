@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { physicalLines } from "@/lib/jsonl/text-lines";
-import { aiderSource } from "@/lib/sources/aider/index";
+import { aiderSource } from "@/lib/sources/aider/source";
 import { figuresOf } from "@/lib/sources/aider/test-figures";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 

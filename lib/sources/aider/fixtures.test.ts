@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { physicalLines } from "@/lib/jsonl/text-lines";
-import { aiderSource } from "@/lib/sources/aider/index";
+import { aiderSource } from "@/lib/sources/aider/source";
 import { figuresOf } from "@/lib/sources/aider/test-figures";
 import type { FoundSession } from "@/lib/sources/common/agent-source";
 import { makeTempDir } from "@/lib/testing/shared";

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { physicalLines } from "@/lib/jsonl/text-lines";
-import { copilotSource } from "@/lib/sources/copilot-cli/index";
+import { copilotSource } from "@/lib/sources/copilot-cli/source";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 // The captured Copilot CLI 1.0.65 session (agent-formats.md §7): one prompt, one shutdown.

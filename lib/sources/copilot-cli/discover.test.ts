@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import { copilotDefaultRoots, discoverCopilotSessions } from "@/lib/sources/copilot-cli/discover";
 import { exportCopilotLines } from "@/lib/sources/copilot-cli/export-lines";
-import { copilotSource } from "@/lib/sources/copilot-cli/index";
+import { copilotSource } from "@/lib/sources/copilot-cli/source";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const STATE = fileURLToPath(new URL("./__fixtures__/session-state", import.meta.url));

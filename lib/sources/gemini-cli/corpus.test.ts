@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import type { AgentTranscript, FoundSession } from "@/lib/sources/common/agent-source";
-import { geminiSource } from "@/lib/sources/gemini-cli/index";
+import { geminiSource } from "@/lib/sources/gemini-cli/source";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 if (!HAS_SHARED) console.warn(SKIP_SHARED_MESSAGE);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { physicalLines } from "@/lib/jsonl/text-lines";
-import { geminiSource } from "@/lib/sources/gemini-cli/index";
+import { geminiSource } from "@/lib/sources/gemini-cli/source";
 import { locateChatFile } from "@/lib/sources/gemini-cli/discover";
 import { geminiProjectHash } from "@/lib/sources/gemini-cli/project-roots";
 import { makeTempDir } from "@/lib/testing/shared";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tally } from "@/lib/sources/opencode/__fixtures__/tally";
-import { opencodeSource } from "@/lib/sources/opencode/index";
+import { opencodeSource } from "@/lib/sources/opencode/source";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 if (!HAS_SHARED) console.warn(SKIP_SHARED_MESSAGE);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FoundSession } from "@/lib/sources/common/agent-source";
 import { buildFixtureDatabase, insertRow } from "@/lib/sources/opencode/__fixtures__/fixture-db";
 import { tally } from "@/lib/sources/opencode/__fixtures__/tally";
-import { opencodeSource } from "@/lib/sources/opencode/index";
+import { opencodeSource } from "@/lib/sources/opencode/source";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const STORAGE_FIXTURE = path.join(__dirname, "__fixtures__", "storage-home", "storage");

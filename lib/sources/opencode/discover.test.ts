@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { opencodeSource } from "@/lib/sources/opencode/index";
+import { opencodeSource } from "@/lib/sources/opencode/source";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;

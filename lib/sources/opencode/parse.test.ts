@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonLine } from "@/lib/sources/common/agent-source";
-import { opencodeSource } from "@/lib/sources/opencode/index";
+import { opencodeSource } from "@/lib/sources/opencode/source";
 
 const FILE = "ses_x.jsonl";
 const session = { id: "ses_x", projectID: "p", directory: "/w", title: "T", version: "1.2.0", time: { created: 1767225600000, updated: 1767225600000 } };

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { jsonLine } from "@/lib/sources/common/agent-source";
 import { tally } from "@/lib/sources/opencode/__fixtures__/tally";
-import { opencodeSource } from "@/lib/sources/opencode/index";
+import { opencodeSource } from "@/lib/sources/opencode/source";
 import { makeTempDir } from "@/lib/testing/shared";
 
 const HOME = path.join(__dirname, "__fixtures__", "storage-home");
