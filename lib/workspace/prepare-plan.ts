@@ -15,13 +15,16 @@ import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNee
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
+import type { AgentSourceName, SourceWarning } from "@/lib/sources/common/agent-source";
 import type { PricingTable } from "@/lib/usage/pricing";
+import { planAgentSessions } from "@/lib/workspace/prepare-agents";
+import type { AgentRoots } from "@/lib/workspace/sources";
 import { ClaudeUsageCounter, CodexUsageCounter, type UsageTally } from "@/lib/usage/session-usage";
 import { subagentsSignature } from "@/lib/workspace/session-usage";
 
 /** One selected root session, before refs are assigned. */
 export type PlannedSession = {
-  source: SourceName;
+  source: SourceName | AgentSourceName;
   sourceSessionId: string;
   sourcePath: string;
   fileName: string;
@@ -43,6 +46,8 @@ export type PlannedSession = {
   sourceIndex?: LineIndex;
   /** The usage the analysis pass counted (see {@link UsagePricing}), with the source's size and mtime it read. */
   counted?: CountedSource;
+  /** An agent behind the source contract (issue 38): the workspace file's lines, written instead of a byte copy of `sourcePath`. */
+  exported?: string[];
 };
 
 /**
@@ -79,8 +84,8 @@ export type PlanMemo = { remember<T>(kind: MemoKind, file: string, compute: () =
 /** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
 export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 
-/** Source roots by source: each a root directory or one `.jsonl` file. */
-export type SourceRoots = { claude: string[]; codex: string[] };
+/** Source roots by source: each a root directory or one `.jsonl` file; `agents`: the other agents' roots (lib/workspace/sources). */
+export type SourceRoots = { claude: string[]; codex: string[]; agents?: AgentRoots };
 
 /** Small source files analysed at once by {@link planSources}. */
 const ANALYSIS_LANES = 3;
@@ -107,6 +112,8 @@ type Analysed = {
  * skipped, naming both paths, instead of aborting the whole run. `onRead` is told each file
  * whose analysis reads it in this run (not a remembered one), as its reading starts. With
  * `pricing`, sessions read in this run have their usage counted too ({@link UsagePricing}).
+ * The other agents' sessions (`roots.agents`) are planned by lib/workspace/prepare-agents; what
+ * their readers warned about comes back as `warnings`.
  */
 export async function planSources(
   roots: SourceRoots,
@@ -116,7 +123,7 @@ export async function planSources(
   memo?: PlanMemo,
   onRead?: (file: string) => void,
   pricing?: UsagePricing,
-): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[] }> {
+): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[]; warnings: SourceWarning[] }> {
   const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => {
     const run = kind === "analysis" && onRead ? () => (onRead(file), compute()) : compute;
     return memo ? memo.remember(kind, file, run) : run();
@@ -200,7 +207,9 @@ export async function planSources(
     if (s.source === "codex" && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => codexForkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);
-  return { sessions: rejectFilenameCollisions(kept, skipped), skipped };
+  const agents = await planAgentSessions(roots.agents ?? {}, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes));
+  skipped.push(...agents.skipped);
+  return { sessions: rejectFilenameCollisions([...kept, ...agents.sessions], skipped), skipped, warnings: agents.warnings };
 }
 
 async function analyseClaude(

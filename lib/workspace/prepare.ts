@@ -19,7 +19,8 @@ import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 import type { CountedUsages } from "@/lib/workspace/session-usage";
 import { pricingStamp } from "@/lib/workspace/session-usage";
-import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { pricingOverrideFile, type AgentRoots } from "@/lib/workspace/sources";
+import type { SourceWarning } from "@/lib/sources/common/agent-source";
 import { loadPricing } from "@/lib/usage/pricing";
 
 export type PrepareOptions = {
@@ -30,6 +31,8 @@ export type PrepareOptions = {
    * Codex home (`~/.codex`: both folders), any directory of `.jsonl` files, or one file.
    */
   codexRoots?: string[];
+  /** The other agents' roots (issue 38), by agent: see each agent's `discover` in lib/sources/<agent>. */
+  agentRoots?: AgentRoots;
   /** `--exports DIR`: folders (or `.txt` files) of `/export` chat exports, paired by Workscope ID (seed 003 Q2). */
   exportRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
@@ -59,6 +62,8 @@ export type PrepareSummary = {
   skipped: SkippedFile[];
   /** Chat exports found beside the transcripts or under `--exports`, paired and unpaired. */
   exports: ExportsSummary;
+  /** What the other agents' readers could not read in files that were prepared (a malformed line, a locked database), each naming the file and where. */
+  warnings: SourceWarning[];
 };
 
 /**
@@ -111,7 +116,7 @@ async function prepareInto(
 ): Promise<PrepareSummary> {
   const root = ctx.workspaceRoot;
   const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [] }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
@@ -144,6 +149,7 @@ async function prepareInto(
     unchanged: written === 0,
     skipped: plan.skipped,
     exports,
+    warnings: plan.warnings,
   };
 }
 
@@ -179,7 +185,8 @@ async function writeProject(
     const refs = new Map(rows.map((r) => [`${r.source}\u0000${r.source_session_id}`, r.session_ref]));
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
-      const copied = await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      // An agent behind the source contract has its workspace lines written (issue 38), the others a byte copy.
+      const copied = s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));

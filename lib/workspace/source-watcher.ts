@@ -4,7 +4,7 @@ import { watchFile, unwatchFile } from "node:fs";
 import { watch, type FSWatcher } from "chokidar";
 
 import type { CoreContext } from "@/lib/context";
-import { readSources, sourcesFile } from "@/lib/workspace/sources";
+import { allRoots, readSources, sourcesFile } from "@/lib/workspace/sources";
 import { inBackground } from "@/lib/jsonl/workers";
 import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
 
@@ -75,7 +75,7 @@ export class SourceWatcher {
       this.options.onError?.(error);
       return;
     }
-    const roots = sources ? [...sources.claude, ...sources.codex] : [];
+    const roots = sources ? allRoots(sources).map((r) => r.root) : [];
     const key = JSON.stringify(roots);
     if (key === this.roots) return;
     this.roots = key;

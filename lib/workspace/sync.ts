@@ -12,7 +12,7 @@ import { listFilesRecursive } from "@/lib/sources/common/walk-files";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 import type { CountedUsages } from "@/lib/workspace/session-usage";
 import type { PlanProgress } from "@/lib/workspace/prepare-plan";
-import { readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { allRoots, readSources, writeSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { SyncMemo } from "@/lib/workspace/sync-memo";
 
 /** A sync's outcome: prepare's summary plus the source files read (count and absolute paths) and how many remembered results were reused. */
@@ -61,7 +61,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (!force && memo.fingerprint === `${sourceStamp}/${workspaceDigest(root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, counted: options.counted });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, agentRoots: sources.agents, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, counted: options.counted });
     memo.fingerprint = `${sourceStamp}/${workspaceDigest(root)}`;
     memo.summary = summary;
     await memo.save();
@@ -95,7 +95,7 @@ async function sourcesStamp(sources: WorkspaceSources): Promise<string> {
   const stamp = (file: string) => {
     parts.push(`${file}:${fileStampOf(file, { inode: true }) ?? "-"}`);
   };
-  for (const rootPath of [...sources.claude, ...sources.codex]) {
+  for (const { root: rootPath } of allRoots(sources)) {
     const st = statSync(rootPath, { throwIfNoEntry: false });
     const files = st?.isDirectory() ? await listFilesRecursive(rootPath) : [rootPath];
     for (const file of files) stamp(file);

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
 import { TOOLS } from "@/lib/tools/registry";
 import { runAudit } from "@/server/cli/audit-command";
 import { runLedger } from "@/server/cli/ledger-command";
@@ -17,14 +18,14 @@ const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, confli
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
 Usage:
-  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
+  casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--gemini-cli|--copilot-cli|--opencode|--aider PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
   casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
   casefile serve [--workspace DIR] [--port N]
   casefile mcp [--workspace DIR]
   casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
   casefile sources [--workspace DIR]                         list the sources the workspace syncs from
-  casefile sources add (--claude PATH | --codex PATH)... [--workspace DIR]
+  casefile sources add (--claude PATH | --codex PATH | --gemini-cli PATH | --copilot-cli PATH | --opencode PATH | --aider PATH)... [--workspace DIR]
   casefile sources remove PATH [--workspace DIR]
   casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
   casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
@@ -34,7 +35,8 @@ Usage:
                                                tokens and cost in USD (get_usage), like ccusage's reports
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
-Without --claude and --codex: ~/.claude/projects and ~/.codex/{sessions,archived_sessions}, those that exist.`;
+Without source flags: ~/.claude/projects, ~/.codex/{sessions,archived_sessions}, ~/.gemini, ~/.copilot/session-state and
+~/.local/share/opencode, those that exist (Aider keeps no home folder: add each project with --aider PATH).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -44,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       claude: { type: "string", multiple: true },
       codex: { type: "string", multiple: true },
+      "gemini-cli": { type: "string", multiple: true },
+      "copilot-cli": { type: "string", multiple: true },
+      opencode: { type: "string", multiple: true },
+      aider: { type: "string", multiple: true },
       exports: { type: "string", multiple: true },
       "control-plane": { type: "string", multiple: true },
       date: { type: "string" },
@@ -66,10 +72,11 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const workspace = resolveWorkspaceDir(values.workspace);
+  const agents = Object.fromEntries(AGENT_SOURCE_NAMES.filter((n) => values[n]?.length).map((n) => [n, values[n]!]));
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return runPrepare({ workspace, claude: values.claude, codex: values.codex, agents, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
     case "ledger":
       return runLedger(rest, values.json);
     case "tool":
@@ -77,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
     case "serve":
       return runServe(workspace, port);
     case "sources":
-      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, json: values.json });
+      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, json: values.json });
     case "start":
       return runStart(workspace, port);
     case "audit":

@@ -8,11 +8,13 @@ import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
-import { readSources } from "@/lib/workspace/sources";
+import { defaultAgentRoots } from "@/lib/sources/agents";
+import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
+import { allRoots, readSources, type AgentRoots, type WorkspaceSources } from "@/lib/workspace/sources";
 import { withWorkspaceLock } from "@/lib/workspace/sync";
 import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 
-export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
+export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; agents?: AgentRoots; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
 /** The user's Claude Code projects root, when it exists. */
 export function defaultClaudeRoots(): string[] {
@@ -30,26 +32,29 @@ export function defaultCodexRoots(): string[] {
 }
 
 /**
- * The source roots of a prepare: the explicit `--claude` / `--codex` paths when any is given
- * (only those), else every default root that exists ({@link defaultClaudeRoots},
- * {@link defaultCodexRoots}).
+ * The source roots of a prepare: the explicit `--claude` / `--codex` / `--<agent>` paths when any
+ * is given (only those), else every default root that exists ({@link defaultClaudeRoots},
+ * {@link defaultCodexRoots}, and each agent's, lib/sources/agents `defaultAgentRoots`).
  * @throws AppError invalid_input when an explicit path does not exist, or when there is no source at all.
  */
-export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">): { claudeRoots: string[]; codexRoots: string[] } {
-  const explicit = Boolean(flags.claude?.length || flags.codex?.length);
+export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex" | "agents">): { claudeRoots: string[]; codexRoots: string[]; agentRoots: AgentRoots } {
+  const agentFlags = Object.values(flags.agents ?? {}).some((roots) => roots.length > 0);
+  const explicit = Boolean(flags.claude?.length || flags.codex?.length || agentFlags);
   const claudeRoots = explicit ? (flags.claude ?? []).map((p) => path.resolve(p)) : defaultClaudeRoots();
   const codexRoots = explicit ? (flags.codex ?? []).map((p) => path.resolve(p)) : defaultCodexRoots();
-  if (claudeRoots.length + codexRoots.length === 0) {
-    throw new AppError("invalid_input", "no transcript sources: neither ~/.claude/projects nor ~/.codex/sessions exists and no --claude or --codex PATH was given", {
-      hint: "pass --claude PATH (a projects root, one project directory or one .jsonl file) or --codex PATH (a sessions root, archived_sessions or one rollout .jsonl)",
+  const agentRoots: AgentRoots = explicit
+    ? Object.fromEntries(Object.entries(flags.agents ?? {}).filter(([, roots]) => roots.length > 0).map(([k, roots]) => [k, roots.map((p) => path.resolve(p))]))
+    : defaultAgentRoots(os.homedir(), process.env);
+  const all = allRoots({ claude: claudeRoots, codex: codexRoots, agents: agentRoots, demo: false });
+  if (all.length === 0) {
+    throw new AppError("invalid_input", `no transcript sources: none of ~/.claude/projects, ~/.codex/sessions or another agent's default folder exists and no source PATH was given`, {
+      hint: `pass --claude PATH (a projects root, one project directory or one .jsonl file), --codex PATH (a sessions root, archived_sessions or one rollout .jsonl), or ${AGENT_SOURCE_NAMES.map((n) => `--${n} PATH`).join(", ")}`,
     });
   }
-  for (const [flag, roots] of [["--claude", claudeRoots], ["--codex", codexRoots]] as const) {
-    for (const root of roots) {
-      if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: `pass an existing ${flag} PATH` });
-    }
+  for (const { kind, root } of all) {
+    if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: `pass an existing --${kind} PATH` });
   }
-  return { claudeRoots, codexRoots };
+  return { claudeRoots, codexRoots, agentRoots };
 }
 
 /**
@@ -60,8 +65,9 @@ export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex">
  */
 export async function runPrepare(flags: PrepareFlags): Promise<number> {
   // `--control-plane ROOT` alone prepares no transcripts (an explicit, empty transcript source list).
-  const onlyControlPlane = Boolean(flags.controlPlane?.length) && !flags.claude?.length && !flags.codex?.length;
-  const { claudeRoots, codexRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [] } : resolveSourceRoots(flags);
+  const onlyControlPlane = Boolean(flags.controlPlane?.length) && !flags.claude?.length && !flags.codex?.length && !Object.values(flags.agents ?? {}).some((r) => r.length > 0);
+  const { claudeRoots, codexRoots, agentRoots } = onlyControlPlane ? { claudeRoots: [], codexRoots: [], agentRoots: {} } : resolveSourceRoots(flags);
+  const agents = Object.keys(agentRoots).length > 0 ? { agents: agentRoots } : {};
   const ctx = createCoreContext(flags.workspace, { log: stderrLogger });
   // Adding a Control Plane root to a workspace that already syncs transcripts keeps its sources.
   const recorded = await readSources(flags.workspace);
@@ -92,12 +98,12 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   const day = Boolean(flags.date || flags.timezone);
   const pipeline = new WorkspacePipeline(ctx, { sync: !day, warm: "skip", retryMs: 0, onProgress });
   const summary = day
-    ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
+    ? await withWorkspaceLock(flags.workspace, () => prepareWorkspace(ctx, { claudeRoots, codexRoots, agentRoots, exportRoots, date: flags.date, timezone: flags.timezone, force: flags.force, onProgress }))
     : null;
-  const run = await pipeline.request(day ? {} : { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, demo: false }, exportRoots, force: flags.force });
+  const run = await pipeline.request(day ? {} : { sources: keepRecorded ? undefined : { claude: claudeRoots, codex: codexRoots, ...agents, demo: false }, exportRoots, force: flags.force });
   bar?.stop();
   // Recorded sources replaced by this run (e.g. no source flags: the defaults): say so, and how to undo it.
-  const changed = !(flags.date || flags.timezone) && !keepRecorded && recorded ? sourcesChange(recorded, { claude: claudeRoots, codex: codexRoots }, flags.workspace) : null;
+  const changed = !(flags.date || flags.timezone) && !keepRecorded && recorded ? sourcesChange(recorded, { claude: claudeRoots, codex: codexRoots, ...agents }, flags.workspace) : null;
   if (changed) process.stderr.write(changed.message);
   const prepared = summary ?? run.sync!;
   const data = { ...prepared, ...(controlPlane ? { control_plane: controlPlane.projects } : {}), ...(changed ? { sources_changed: { before: changed.before, after: changed.after, undo: changed.undo } } : {}) };
@@ -106,7 +112,7 @@ export async function runPrepare(flags: PrepareFlags): Promise<number> {
   return 0;
 }
 
-type Roots = { claude: string[]; codex: string[] };
+type Roots = Omit<WorkspaceSources, "demo">;
 
 /**
  * How a prepare changed the workspace's recorded sources (issue 26: `prepare --workspace W` with
@@ -117,14 +123,15 @@ type Roots = { claude: string[]; codex: string[] };
 export function sourcesChange(before: Roots, after: Roots, workspace: string): { before: Roots; after: Roots; undo: string[]; message: string } | null {
   const undo: string[] = [];
   const ws = `--workspace ${quote(workspace)}`;
-  for (const kind of ["claude", "codex"] as const) {
-    for (const p of after[kind]) if (!before[kind].includes(p)) undo.push(`casefile sources remove ${quote(p)} ${ws}`);
-    for (const p of before[kind]) if (!after[kind].includes(p)) undo.push(`casefile sources add --${kind} ${quote(p)} ${ws}`);
-  }
+  const rootsBefore = allRoots({ ...before, demo: false });
+  const rootsAfter = allRoots({ ...after, demo: false });
+  const has = (list: typeof rootsBefore, r: (typeof rootsBefore)[number]) => list.some((x) => x.kind === r.kind && x.root === r.root);
+  for (const r of rootsAfter) if (!has(rootsBefore, r)) undo.push(`casefile sources remove ${quote(r.root)} ${ws}`);
+  for (const r of rootsBefore) if (!has(rootsAfter, r)) undo.push(`casefile sources add --${r.kind} ${quote(r.root)} ${ws}`);
   if (undo.length === 0) return null;
-  const list = (r: Roots) => [...r.claude.map((p) => `claude ${p}`), ...r.codex.map((p) => `codex ${p}`)].join(", ") || "none";
+  const list = (r: Roots) => allRoots({ ...r, demo: false }).map((x) => `${x.kind} ${x.root}`).join(", ") || "none";
   const message = `note: this prepare replaced the workspace's recorded sources\n  before: ${list(before)}\n  now:    ${list(after)}\nto restore them:\n${undo.map((c) => `  ${c}\n`).join("")}`;
-  return { before: { claude: before.claude, codex: before.codex }, after, undo, message };
+  return { before: { claude: before.claude, codex: before.codex, ...(before.agents ? { agents: before.agents } : {}) }, after, undo, message };
 }
 
 const quote = (p: string): string => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
@@ -139,6 +146,12 @@ export function renderSummary(s: PrepareSummary): string {
   if (s.skipped.length > 0) {
     lines.push(`skipped ${s.skipped.length} file(s):`);
     for (const k of s.skipped) lines.push(`  ${k.path}: ${k.reason}`);
+  }
+  const warnings = s.warnings ?? [];
+  if (warnings.length > 0) {
+    lines.push(`${warnings.length} warning(s) while reading:`);
+    for (const w of warnings.slice(0, 20)) lines.push(`  ${w.file} ${w.where}: ${w.problem}`);
+    if (warnings.length > 20) lines.push(`  … ${warnings.length - 20} more (--json lists them all)`);
   }
   if (s.exports.found > 0) lines.push(`chat exports: ${s.exports.paired} paired by Workscope ID, ${s.exports.unpaired.length} unpaired`);
   for (const u of s.exports.unpaired) lines.push(`  ${u.path}: ${u.reason}`);

@@ -1,10 +1,11 @@
 import { AppError } from "@/lib/errors";
-import { editSources, readSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
+import { allRoots, editSources, readSources, type AgentRoots, type SourceKind, type WorkspaceSources } from "@/lib/workspace/sources";
 
-export type SourcesFlags = { workspace: string; claude?: string[]; codex?: string[]; json: boolean };
+export type SourcesFlags = { workspace: string; claude?: string[]; codex?: string[]; agents?: AgentRoots; json: boolean };
 
 /**
- * `casefile sources [list]`, `casefile sources add --claude PATH | --codex PATH`,
+ * `casefile sources [list]`, `casefile sources add --claude PATH | --codex PATH | --<agent> PATH`,
  * `casefile sources remove PATH`: lists or edits the sources the workspace syncs from (issue 12,
  * item 1). A running dashboard picks an edit up within about a second; the next start syncs it.
  * @throws AppError invalid_input for an unknown action, a missing path or an unrecorded one.
@@ -16,8 +17,12 @@ export async function runSources(action: string | undefined, arg: string | undef
       sources = await readSources(flags.workspace);
       break;
     case "add": {
-      const adds = [...(flags.claude ?? []).map((p) => ({ kind: "claude" as const, path: p })), ...(flags.codex ?? []).map((p) => ({ kind: "codex" as const, path: p }))];
-      if (adds.length === 0) throw new AppError("invalid_input", "sources add needs --claude PATH or --codex PATH", { hint: "e.g. casefile sources add --claude ~/.claude/projects" });
+      const adds: { kind: SourceKind; path: string }[] = [
+        ...(flags.claude ?? []).map((p) => ({ kind: "claude" as const, path: p })),
+        ...(flags.codex ?? []).map((p) => ({ kind: "codex" as const, path: p })),
+        ...AGENT_SOURCE_NAMES.flatMap((kind) => (flags.agents?.[kind] ?? []).map((p) => ({ kind, path: p }))),
+      ];
+      if (adds.length === 0) throw new AppError("invalid_input", `sources add needs --claude PATH, --codex PATH or ${AGENT_SOURCE_NAMES.map((n) => `--${n} PATH`).join(", ")}`, { hint: "e.g. casefile sources add --claude ~/.claude/projects, or casefile sources add --aider ~/src/myrepo" });
       sources = null;
       for (const add of adds) sources = await editSources(flags.workspace, { add });
       break;
@@ -34,7 +39,9 @@ export async function runSources(action: string | undefined, arg: string | undef
 }
 
 function renderSources(workspace: string, s: WorkspaceSources | null): string {
-  if (!s || s.claude.length + s.codex.length === 0) return `workspace ${workspace} records no sources; add one with casefile sources add --claude PATH (or --codex PATH)\n`;
-  const lines = [`workspace ${workspace} syncs from${s.demo ? " (Casefile's demo transcripts)" : ""}:`, ...s.claude.map((p) => `  claude  ${p}`), ...s.codex.map((p) => `  codex   ${p}`)];
+  const roots = s ? allRoots(s) : [];
+  if (!s || roots.length === 0) return `workspace ${workspace} records no sources; add one with casefile sources add --claude PATH (or --codex PATH, --<agent> PATH)\n`;
+  const width = Math.max(...roots.map((r) => r.kind.length));
+  const lines = [`workspace ${workspace} syncs from${s.demo ? " (Casefile's demo transcripts)" : ""}:`, ...roots.map((r) => `  ${r.kind.padEnd(width)}  ${r.root}`)];
   return `${lines.join("\n")}\n`;
 }

@@ -24,7 +24,8 @@ import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { metadataPath } from "@/lib/fs/workspace-layout";
 import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 import { callTool } from "@/lib/tools/registry";
-import { readSources, type WorkspaceSources } from "@/lib/workspace/sources";
+import { defaultAgentRoots } from "@/lib/sources/agents";
+import { allRoots, readSources, type WorkspaceSources } from "@/lib/workspace/sources";
 import { defaultClaudeRoots, defaultCodexRoots, renderSummary } from "@/server/cli/prepare-command";
 import { buildIfMissing, bundleWorkers, serverLaunch, stopBundler, type ServerLaunch } from "@/server/cli/serve-command";
 import { consoleProgress } from "@/server/watch/console-progress";
@@ -81,8 +82,8 @@ const demoCodexDir = () => path.join(os.homedir(), ".casefile", "demo-sources-co
 type StartDecision = { kind: "serve-only" } | { kind: "sync"; sources: WorkspaceSources; force: boolean; note?: string };
 
 async function startDecision(workspace: string): Promise<StartDecision> {
-  const real: WorkspaceSources = { claude: defaultClaudeRoots(), codex: defaultCodexRoots(), demo: false };
-  const hasReal = real.claude.length + real.codex.length > 0;
+  const real: WorkspaceSources = { claude: defaultClaudeRoots(), codex: defaultCodexRoots(), agents: defaultAgentRoots(os.homedir(), process.env), demo: false };
+  const hasReal = allRoots(real).length > 0;
   const demo: WorkspaceSources = { claude: [demoDir()], codex: [demoCodexDir()], demo: true };
   const recorded = await readSources(workspace);
   if (recorded?.demo) {

@@ -28,8 +28,15 @@ async function readSession(s: FoundSession) {
 }
 
 describe("aiderSource on the fixture projects", () => {
-  it("has no default root", () => {
-    expect(aiderSource.defaultRoots("/home/u", process.env)).toEqual([]);
+  it("takes as default roots the project folders under the home that hold a history, hidden and dependency folders left out", async () => {
+    const home = await makeTempDir();
+    for (const dir of ["src/myrepo", "work/a/b/deep", ".hidden/repo", "src/app/node_modules/pkg", "too/deep/one/two/three/four"]) {
+      await fs.mkdir(path.join(home, dir), { recursive: true });
+      await fs.writeFile(path.join(home, dir, ".aider.chat.history.md"), "# aider chat started at 2026-01-01 10:00:00\n");
+    }
+    await fs.mkdir(path.join(home, "src/empty"), { recursive: true });
+    expect(aiderSource.defaultRoots(home, process.env)).toEqual([path.join(home, "src/myrepo"), path.join(home, "work/a/b/deep")]);
+    expect(aiderSource.defaultRoots(path.join(home, "missing"), process.env)).toEqual([]);
     expect(aiderSource).toMatchObject({ name: "aider", label: "Aider" });
   });
 

@@ -2,7 +2,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
-import type { SourceName } from "@/lib/sources/common/schema";
 
 /** The deterministic project identity of one session (contract §1.3). */
 export type ProjectIdentity = {
@@ -33,7 +32,7 @@ const LABEL_MAX = 48;
  */
 export async function deriveProjectIdentity(
   root: string | null,
-  source: SourceName,
+  source: string,
   sourceSessionId: string,
 ): Promise<ProjectIdentity> {
   const isUnknown = root === null || root.trim() === "";

@@ -1,0 +1,103 @@
+/** Prepare's plan for the agents behind the source contract (issue 38): their sessions found, exported and split into turns. */
+import { createHash } from "node:crypto";
+import path from "node:path";
+
+import { agentSource } from "@/lib/sources/agents";
+import { AGENT_SOURCE_NAMES, type AgentTranscript, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
+import type { ReportWindow } from "@/lib/sources/common/window";
+import type { PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
+import type { AgentRoots } from "@/lib/workspace/sources";
+
+/** What {@link planAgentSessions} found: sessions to write, files or sessions skipped with the reason, warnings about what was read. */
+export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; warnings: SourceWarning[] };
+
+/**
+ * Every session of every agent root (`roots`, by agent): discovered, its workspace lines exported
+ * (`exported` on the planned session; prepare writes them as `sessions/<source>/<fileName>`) and
+ * read for its turns (a turn per user prompt, lib/sources/common/agent-source). With a day
+ * `window`, only turns whose prompt falls inside it count (contract §1.5). A session without a
+ * turn, or one that ran inside the workspace itself, is skipped with its reason; duplicates of
+ * one `(source, session id)` are kept once when their lines are equal, else all skipped (§1.8
+ * step 4). `onProgress` is told each session as it is read.
+ * Never throws for a session that cannot be read: it is skipped, naming the error.
+ */
+export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void): Promise<AgentPlan> {
+  const out: AgentPlan = { sessions: [], skipped: [], warnings: [] };
+  const seen = new Map<string, { session: PlannedSession; hash: string }>();
+  for (const name of AGENT_SOURCE_NAMES) {
+    const source = agentSource(name)!;
+    for (const root of roots[name] ?? []) {
+      const found = await source.discover(path.resolve(root));
+      out.warnings.push(...found.warnings);
+      for (const f of found.sessions) {
+        onProgress?.(f.fileName);
+        let planned: { session: PlannedSession; hash: string } | { skip: string };
+        try {
+          planned = await planOne(f, window, workspaceRoot, out.warnings);
+        } catch (error) {
+          planned = { skip: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        const where = f.part === null ? f.sourcePath : `${f.sourcePath} (${f.part})`;
+        if ("skip" in planned) {
+          out.skipped.push({ path: where, reason: planned.skip });
+          continue;
+        }
+        const key = `${name}/${f.sourceSessionId}`;
+        const earlier = seen.get(key);
+        if (earlier === undefined) {
+          seen.set(key, planned);
+          out.sessions.push(planned.session);
+        } else if (earlier.hash === planned.hash && earlier.session.projectKey === planned.session.projectKey) {
+          out.skipped.push({ path: where, reason: `identical duplicate of ${earlier.session.sourcePath}` });
+        } else {
+          out.skipped.push({ path: where, reason: `Conflicting source session ${key}: ${earlier.session.sourcePath} and ${where} have different content or project identities; resolve the source conflict and prepare again` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[]): Promise<{ session: PlannedSession; hash: string } | { skip: string }> {
+  const source = agentSource(f.source)!;
+  const exported = await source.exportLines(f);
+  warnings.push(...exported.warnings);
+  const transcript = source.parseLines(exported.lines, `sessions/${f.source}/${f.fileName}`);
+  warnings.push(...transcript.warnings);
+  const turns = turnsInWindow(transcript, window);
+  if (turns.length === 0) return { skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)" };
+  const identity = await deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId);
+  if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) return { skip: "session ran inside the Casefile workspace itself" };
+  const hash = createHash("sha256").update(exported.lines.join("\n")).digest("hex");
+  return {
+    hash,
+    session: {
+      source: f.source,
+      sourceSessionId: f.sourceSessionId,
+      sourcePath: f.sourcePath,
+      fileName: f.fileName,
+      projectKey: identity.projectKey,
+      projectLabel: identity.projectLabel,
+      lineCount: exported.lines.length,
+      turns,
+      attachments: [],
+      exported: exported.lines,
+    },
+  };
+}
+
+/** The transcript's turns whose prompt line's time falls in `window` (all of them without one). */
+function turnsInWindow(transcript: AgentTranscript, window: ReportWindow): PlannedSession["turns"] {
+  if (window === null) return transcript.turns;
+  return transcript.turns.filter((t) => {
+    const time = transcript.records[t.turn_start_line - 1]?.time;
+    const ms = time ? Date.parse(time) : NaN;
+    return ms >= window.startMs && ms < window.endMs;
+  });
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
