@@ -15,8 +15,8 @@ export type FullTextFillArg = { workspaceRoot: string };
  * @throws as fillFullText does.
  */
 export function fullTextFillTask(_filePath: string, _range: LineRange, arg: FullTextFillArg): Promise<FullTextFillResult> {
-  // Already a background thread: it extracts the lines itself (one core; the other stays the pages').
-  return fillFullText(createCoreContext(arg.workspaceRoot), { prefetch: false });
+  // Already a background thread: one more extracts new transcripts' lines ahead of its writes.
+  return fillFullText(createCoreContext(arg.workspaceRoot), { extractors: 1 });
 }
 
 /** One fill running per workspace in this process, and whether another was asked for meanwhile. */

@@ -19,6 +19,12 @@ import { fileStamp } from "@/lib/fs/file-stamp";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { sessionFilesAt } from "@/lib/workspace/sessions";
 
+/**
+ * Longest a fill keeps its write transaction open (ms): FTS5 writes a segment at every commit and
+ * merges them later, so fewer commits are less work; a rows refresh waits at most this long.
+ */
+const FILL_TX_MAX_MS = 1_000;
+
 /** What a full-text fill did: sessions whose new lines it indexed, and how many lines. */
 export type FullTextFillResult = { sessions_indexed: number; lines_indexed: number };
 
@@ -30,20 +36,20 @@ export type FullTextFillResult = { sessions_indexed: number; lines_indexed: numb
  * Run after a rows refresh: by the server in the background ({@link requestFullTextFill}, on a
  * worker) and by a one-shot search before it answers. Holds the catalog's cross-process index
  * lock, so two processes never index the same lines. A session dropped or replaced meanwhile by a
- * rows refresh stops being indexed at its next batch (its rows go with it). `prefetch: false` (a
- * fill already on a background worker): lines are extracted on this thread, not on a worker of its own.
+ * rows refresh stops being indexed at its next batch (its rows go with it). `extractors`: threads
+ * that extract new transcripts' lines a few sessions ahead of this one's writes (default 2; 0: on this thread).
  * @throws AppError io_error when the index lock cannot be taken within 30 s; not_found | parse_error from the workspace loader.
  */
-export function fillFullText(ctx: CoreContext, options: { prefetch?: boolean } = {}): Promise<FullTextFillResult> {
+export function fillFullText(ctx: CoreContext, options: { extractors?: number } = {}): Promise<FullTextFillResult> {
   return withCatalog(ctx, () => fillFullTextOnce(ctx, options));
 }
 
-function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Promise<FullTextFillResult> {
+function fillFullTextOnce(ctx: CoreContext, options: { extractors?: number }): Promise<FullTextFillResult> {
   return serialized(ctx, () => withIndexLock(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const db = catalogDb(ctx);
     const out: FullTextFillResult = { sessions_indexed: 0, lines_indexed: 0 };
-    const prefetch = options.prefetch === false ? null : new LinePrefetch(HEAD_BYTES);
+    const prefetch = options.extractors === 0 ? null : new LinePrefetch(HEAD_BYTES, options.extractors);
     try {
       for (const project of ws.projects) {
         const stale = stmt(
@@ -82,7 +88,7 @@ function fillFullTextOnce(ctx: CoreContext, options: { prefetch?: boolean }): Pr
               }
             }
             prefetch?.drop(file);
-            await commitIfDue(db);
+            await commitIfDue(db, FILL_TX_MAX_MS);
           }
         });
       }

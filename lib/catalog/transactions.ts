@@ -95,12 +95,12 @@ async function whenFree(db: Database.Database, pauseMs: number, join: boolean): 
 }
 
 /**
- * Commits the refresh's transaction and opens the next one when it has been open {@link TX_MAX_MS}
- * ms, leaving another process waiting to write its turn in between.
+ * Commits the refresh's transaction and opens the next one when it has been open `maxMs` ms
+ * (default {@link TX_MAX_MS}), leaving another process waiting to write its turn in between.
  */
-export async function commitIfDue(db: Database.Database): Promise<void> {
+export async function commitIfDue(db: Database.Database, maxMs = TX_MAX_MS): Promise<void> {
   const since = txStarted.get(db);
-  if (since === undefined || !db.inTransaction || performance.now() - since < TX_MAX_MS) return;
+  if (since === undefined || !db.inTransaction || performance.now() - since < maxMs) return;
   db.exec("COMMIT");
   await new Promise((resolve) => setTimeout(resolve, WRITE_TURN_MS));
   await beginWrite(db);
