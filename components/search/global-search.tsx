@@ -1,3 +1,4 @@
+import { SOURCE_LABELS, TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import Link from "next/link";
 
 import { formatCount, plural } from "@/components/format/format";
@@ -38,8 +39,11 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
           <input name="project_key" defaultValue={params.project_key} aria-label="Project key" placeholder="project_key" className={`${field} w-full min-w-0 font-mono sm:w-48`} />
           <select name="source" defaultValue={params.source} aria-label="Source" className={`${field} w-full min-w-0 sm:w-auto`}>
             <option value="">any source</option>
-            <option value="claude-code">Claude Code</option>
-            <option value="codex">Codex</option>
+            {TRANSCRIPT_SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {SOURCE_LABELS[s]}
+              </option>
+            ))}
           </select>
           <label className="flex min-w-0 items-center gap-1">
             since <input name="since" type="date" defaultValue={params.since} aria-label="Since" className={`${field} min-w-0 flex-1`} />

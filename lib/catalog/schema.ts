@@ -1,5 +1,6 @@
 // The shapes of search_sessions: its input schema, its result, the snippet marks (client-safe).
 
+import { TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import * as z from "zod";
 
 import { formatQueryError, parseSearchQuery, type ParsedQuery, QueryError } from "@/lib/catalog/search-query";
@@ -38,7 +39,7 @@ export const searchSessionsInputSchema = z.object({
     .describe(QUERY_HELP),
   project_key: z.string().min(1).optional().describe("Only sessions of this project (the same as project:KEY in the query)."),
   session_ref: z.string().min(1).optional().describe("Only this session of project_key (find in session; the same as session:REF)."),
-  source: z.enum(["claude-code", "codex"]).optional().describe("Only sessions of this source (the same as agent:NAME)."),
+  source: z.enum(TRANSCRIPT_SOURCES).optional().describe("Only sessions of this source (the same as agent:NAME)."),
   since: dateOrTimestamp().optional().describe("Only sessions active at or after this time (their last record)."),
   until: dateOrTimestamp().optional().describe("Only sessions started at or before this time."),
   file: z.string().min(1).optional().describe("Only lines whose tool call names a file path containing this text, e.g. src/auth.ts (the same as file:PATH-PART)."),

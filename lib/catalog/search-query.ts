@@ -1,10 +1,11 @@
 /**
  * The search query language (issue 37): one parser for every door (dashboard, HTTP, MCP, CLI).
- * Pure: no I/O, no project imports. Matching and the FTS5 candidate expression are in search-match.ts.
+ * Pure: no I/O; it imports only the list of sources. Matching and the FTS5 candidate expression are in search-match.ts.
  */
+import { TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 
-/** Agents an `agent:` filter accepts; a new source adds its id here. */
-export const AGENTS = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "aider"] as const;
+/** Agents an `agent:` filter accepts: every transcript source (lib/sources/common/schema). */
+export const AGENTS = TRANSCRIPT_SOURCES;
 /** Roles a `role:` filter accepts. */
 export const ROLES = ["user", "assistant", "tool"] as const;
 /** Every filter name, in the order describeQuery writes them. */

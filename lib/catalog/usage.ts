@@ -1,5 +1,6 @@
 // get_usage from the catalog (issue 25): the usage buckets every session's row keeps, grouped by lib/usage's report, in O(rows), not O(bytes).
 
+import { TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
 import { ensureProjects } from "@/lib/catalog/ensure";
 import { sessionTokenTotals } from "@/lib/catalog/row-facts";
@@ -40,7 +41,7 @@ async function catalogUsageOnce(ctx: CoreContext, input: GetUsageInput): Promise
   const pricing = await loadPricing(pricingOverrideFile(ctx.workspaceRoot));
   await ensureProjects(ctx);
   const db = catalogDb(ctx);
-  const where = new SqlWhere(["missing = 0", "source IN ('claude-code', 'codex')"])
+  const where = new SqlWhere(["missing = 0", `source IN (${TRANSCRIPT_SOURCES.map((s) => `'${s}'`).join(", ")})`])
     .add("project_key = @project_key", "project_key", input.project_key)
     .add("source = @source", "source", input.source);
   // A bucket without a time is left out of any dated report (lib/usage/report), so is a session without a timed bucket.

@@ -1,4 +1,5 @@
 // Usage shapes shared by the core, the tool and the UI (client-safe: types and the get_usage input schema).
+import { TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import * as z from "zod";
 
 import { calendarDate } from "@/lib/tools/input-fields";
@@ -43,7 +44,7 @@ export const getUsageInputSchema = z.object({
   since: calendarDate().optional().describe("First day counted (YYYY-MM-DD in timezone)."),
   until: calendarDate().optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
   project_key: z.string().min(1, "project_key must be a non-empty string").optional().describe("Only this project."),
-  source: z.enum(["claude-code", "codex"]).optional().describe("Only this transcript source."),
+  source: z.enum(TRANSCRIPT_SOURCES).optional().describe("Only this transcript source."),
   timezone: z.string().refine(validTimeZone, "timezone must be an IANA time zone such as UTC or Europe/Vilnius").optional().describe("IANA time zone for days, weeks and months (default UTC)."),
 });
 export type GetUsageInput = z.output<typeof getUsageInputSchema>;

@@ -8,6 +8,8 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
 import { CLAUDE_USAGE_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { BLANK, objectPlan, skimLine, STAMP } from "@/lib/sources/common/skim";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
@@ -61,7 +63,8 @@ export type SessionUsage = {
   lastMs: number | null;
 };
 
-type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number };
+/** One counted request; `recordedCost`: the USD the agent itself recorded for it (OpenCode, Aider), used instead of the price table's. */
+type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number; recordedCost?: number | null };
 
 const CACHE_BYTES = 8 << 20;
 const cache = stampedCache<SessionUsage>("usage:session-usage", CACHE_BYTES);
@@ -111,7 +114,7 @@ export async function readUsage(key: string, source: string, files: readonly Usa
  * Bumped when the counting rules or the bundled prices change, so usage stored by an older
  * Casefile (a {@link UsageStore}) is counted again.
  */
-const USAGE_VERSION = "u3";
+const USAGE_VERSION = "u4";
 
 /** A {@link SessionUsage} as plain JSON (its typed arrays as arrays), for a {@link UsageStore}. */
 export function usageToJson(usage: SessionUsage): unknown {
@@ -155,7 +158,9 @@ export function clearUsageCache(): void {
 export async function usageOfFiles(source: string, files: readonly UsageFile[], pricing: PricingTable): Promise<SessionUsage> {
   const requests: Request[] = [];
   const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-  if (source === "codex") {
+  const agent = files[0] ? await readAgentTranscript(source, files[0].path) : null;
+  if (agent !== null) countAgentRecords(agent, requests, span);
+  else if (source === "codex") {
     for (const f of files) await readCodex(f.path, f.kind, requests, span);
   } else {
     const byId = new Map<string, number>();
@@ -300,6 +305,22 @@ function countClaudeRecord(record: Record<string, unknown>, ts: number, line: nu
   }
 }
 
+/**
+ * An agent's session (lib/sources/agents): every usage entry its reader put on a line is one
+ * request on that line at the line's time, counted the agent's way (docs/sources/<agent>.md):
+ * reasoning tokens are billed as output, so they count in `output`; a cost the agent recorded is
+ * taken as it is. Every record's time widens the span.
+ */
+function countAgentRecords(transcript: AgentTranscript, out: Request[], span: { first: number; last: number }): void {
+  for (const record of transcript.records) {
+    const ts = record.time === null ? NaN : Date.parse(record.time);
+    widen(span, ts);
+    for (const u of record.usage) {
+      out.push({ model: u.model ?? "unknown", kind: "main", ts, line: record.line, input: u.input, output: u.output + u.reasoning, cacheWrite: u.cacheWrite, cacheWrite1h: 0, cacheRead: u.cacheRead, recordedCost: u.costUsd });
+    }
+  }
+}
+
 /** What the catalog keeps of a session's usage: its totals, time buckets and first and last record time (no per-line arrays). */
 export type UsageTally = Pick<SessionUsage, "totals" | "buckets" | "firstMs" | "lastMs">;
 
@@ -430,8 +451,8 @@ function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r:
   const all = new TotalsBuilder();
   const buckets = new Map<string, UsageBucket>();
   for (const r of requests) {
-    const price = priceOf(pricing, r.model);
-    const cost = price === null ? null : requestCost(price, r, pricing.tierThreshold);
+    const price = r.recordedCost != null ? null : priceOf(pricing, r.model);
+    const cost = r.recordedCost != null ? r.recordedCost : price === null ? null : requestCost(price, r, pricing.tierThreshold);
     const counted = { ...r, requests: 1 };
     all.add(r.model, counted, cost);
     const startMs = r.ts === r.ts ? Math.floor(r.ts / BUCKET_MS) * BUCKET_MS : NaN;

@@ -1,3 +1,4 @@
+import { isTranscriptSource, SOURCE_LABELS, TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import type { Metadata } from "next";
 
 import { UsageChart } from "@/components/usage/usage-chart";
@@ -27,7 +28,7 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
   const search = await searchParams;
   const period = pick(search.period, PERIODS, "day");
   const table = pick(search.table, TABLES, "session");
-  const source = text(search.source) === "claude-code" || text(search.source) === "codex" ? (search.source as "claude-code" | "codex") : undefined;
+  const source = isTranscriptSource(search.source) ? search.source : undefined;
   const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, timezone: text(search.tz) };
   const [chart, rows] = await Promise.all([getUsageQuery({ ...filters, group_by: period }), getUsageQuery({ ...filters, group_by: table === "period" ? period : table })]);
   return (
@@ -56,8 +57,11 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
               Source
               <select name="source" defaultValue={source ?? ""} className="rounded border border-line bg-surface px-1 py-0.5">
                 <option value="">all</option>
-                <option>claude-code</option>
-                <option>codex</option>
+                {TRANSCRIPT_SOURCES.map((s) => (
+                  <option key={s} value={s}>
+                    {SOURCE_LABELS[s]}
+                  </option>
+                ))}
               </select>
             </label>
             <input type="date" name="since" defaultValue={filters.since} aria-label="Since" className="rounded border border-line bg-surface px-1 py-0.5" />

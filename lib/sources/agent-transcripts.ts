@@ -1,0 +1,30 @@
+/** A prepared agent session read back from its workspace file, cached while the file is unchanged. */
+import fs from "node:fs/promises";
+
+import { stampedCache } from "@/lib/cache/stamped-cache";
+import { fileStamp } from "@/lib/fs/file-stamp";
+import { physicalLines } from "@/lib/jsonl/text-lines";
+import { agentSource } from "@/lib/sources/agents";
+import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+
+/** Bytes of read transcripts kept (their text counted twice for the records built from it). */
+const CACHE_BYTES = 32 << 20;
+const cache = stampedCache<AgentTranscript>("sources:agent-transcripts", CACHE_BYTES);
+
+/**
+ * The records, turns and times of the workspace file `filePath` of an agent session (`source`:
+ * the index row's, one of lib/sources/agents), read by that agent's `parseLines` from the file's
+ * physical lines (contract §1.6). Cached per path while the file keeps its size and mtime; a
+ * session read by several pages at once is read once. Null when `source` is not such an agent.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function readAgentTranscript(source: string, filePath: string): Promise<AgentTranscript | null> {
+  const agent = agentSource(source);
+  if (agent === null) return null;
+  const st = await fs.stat(filePath);
+  return cache.getOrBuild(filePath, fileStamp(st), async () => {
+    const text = await fs.readFile(filePath, "utf8");
+    const transcript = agent.parseLines(physicalLines(text), filePath);
+    return { value: transcript, bytes: 4 * text.length + 200 * transcript.records.length };
+  });
+}
