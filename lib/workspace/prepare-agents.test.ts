@@ -1,0 +1,96 @@
+/** Prepare and sync of the agents behind the source contract (issue 38): found with no flags, written, refs kept, growth followed. */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { createCoreContext } from "@/lib/context";
+import { physicalLines } from "@/lib/jsonl/text-lines";
+import { defaultAgentRoots } from "@/lib/sources/agents";
+import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { syncWorkspace } from "@/lib/workspace/sync";
+
+const HOME = path.join(SHARED_DIR, "corpus", "agents-home");
+const COPILOT_FIXTURES = path.resolve("lib/sources/copilot-cli/__fixtures__/session-state");
+
+async function rowsOf(root: string) {
+  const ws = await loadWorkspace(createCoreContext(root));
+  return ws.projects.flatMap((p) => p.rows.map((r) => ({ ...r, project_key: p.projectKey, file: path.join(p.dir, r.session_path) })));
+}
+
+describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  it("finds every agent session there with no flags, one row per session with prompts, each file the reader's lines", async () => {
+    const roots = defaultAgentRoots(HOME, {});
+    expect(roots).toEqual({
+      "gemini-cli": [path.join(HOME, ".gemini")],
+      "copilot-cli": [path.join(HOME, ".copilot", "session-state")],
+      opencode: [path.join(HOME, ".local", "share", "opencode")],
+      aider: [path.join(HOME, "src", "myrepo")],
+    });
+    const root = await makeTempDir();
+    const summary = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
+    // 7 Gemini chats (one with no prompt), 1 Copilot session, 1 OpenCode session, 3 Aider runs (the last empty).
+    expect(summary.sessions).toBe(10);
+    expect(summary.skipped.map((s) => [path.relative(HOME, s.path), s.reason])).toEqual([
+      [".gemini/tmp/abc123def456/chats/session-2024-01-01T10-00-sess-uuid-3.json", "no user prompt (no turn to index)"],
+      ["src/myrepo/.aider.chat.history.md (25)", "no user prompt (no turn to index)"],
+    ]);
+    const rows = await rowsOf(root);
+    const bySource = (s: string) => rows.filter((r) => r.source === s);
+    expect([bySource("gemini-cli").length, bySource("copilot-cli").length, bySource("opencode").length, bySource("aider").length]).toEqual([6, 1, 1, 2]);
+    expect(rows.reduce((n, r) => n + r.turns.length, 0)).toBe(15);
+    const copilot = bySource("copilot-cli")[0]!;
+    expect(copilot).toMatchObject({ session_path: "sessions/copilot-cli/87ecd1bd-04f8-4b58-b837-a583e194be8f.jsonl", source_session_id: "87ecd1bd-04f8-4b58-b837-a583e194be8f" });
+    expect(copilot.turns.map((t) => [t.turn_start_line, t.turn_end_line])).toEqual([[4, 8]]);
+    // A line-based source is written as its own lines; Aider's run as the Markdown lines of that run.
+    const source = await fs.readFile(path.join(HOME, ".copilot/session-state/87ecd1bd-04f8-4b58-b837-a583e194be8f/events.jsonl"), "utf8");
+    expect(physicalLines(await fs.readFile(copilot.file, "utf8"))).toEqual(physicalLines(source));
+    const aider = bySource("aider").sort((a, b) => a.session_ref.localeCompare(b.session_ref));
+    const history = physicalLines(await fs.readFile(path.join(HOME, "src/myrepo/.aider.chat.history.md"), "utf8"));
+    expect(physicalLines(await fs.readFile(aider[0]!.file, "utf8"))).toEqual(history.slice(1, 17));
+    expect(aider[0]!.project_key).toMatch(/^myrepo-[0-9a-f]{12}$/);
+    // The OpenCode session: one JSON object per line, the session first.
+    const opencode = bySource("opencode")[0]!;
+    const lines = physicalLines(await fs.readFile(opencode.file, "utf8")).map((l) => JSON.parse(l) as { id?: string });
+    expect(lines[0]!.id).toBe("ses_6290e7826ffeR7mF2FTlXM52x8");
+    expect(lines).toHaveLength(11);
+    // Nothing changed: nothing written.
+    const again = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
+    expect(again.files_written).toBe(0);
+  });
+});
+
+describe("sync of an agent session that grows", () => {
+  it("extends its file and turns, keeps its ref, and adds a session that appeared", async () => {
+    const home = await makeTempDir();
+    const state = path.join(home, "session-state");
+    await fs.cp(path.join(COPILOT_FIXTURES, "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c"), path.join(state, "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c"), { recursive: true });
+    const events = path.join(state, "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c", "events.jsonl");
+    const full = physicalLines(await fs.readFile(events, "utf8"));
+    // The first run only (up to its shutdown), as a running Copilot CLI leaves it.
+    const firstRun = full.slice(0, full.findIndex((l) => l.includes('"session.resume"')));
+    await fs.writeFile(events, `${firstRun.join("\n")}\n`);
+    const ctx = createCoreContext(await makeTempDir());
+    const sources = { claude: [], codex: [], agents: { "copilot-cli": [state] }, demo: false };
+    await syncWorkspace(ctx, { sources });
+    let rows = await rowsOf(ctx.workspaceRoot);
+    expect(rows.map((r) => [r.session_ref, r.turns.length])).toEqual([["S0001", 1]]);
+    expect(physicalLines(await fs.readFile(rows[0]!.file, "utf8"))).toHaveLength(firstRun.length);
+    // The session resumes (the rest of the file appended) and another session starts.
+    await fs.writeFile(events, `${full.join("\n")}\n`);
+    await fs.cp(path.join(COPILOT_FIXTURES, "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"), path.join(state, "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"), { recursive: true });
+    const synced = await syncWorkspace(ctx);
+    expect(synced.unchanged).toBe(false);
+    rows = await rowsOf(ctx.workspaceRoot);
+    const grown = rows.find((r) => r.source_session_id === "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c")!;
+    expect(grown.session_ref).toBe("S0001");
+    expect(grown.turns.map((t) => [t.turn_start_line, t.turn_end_line])).toEqual([[6, 25], [26, 33]]);
+    expect(physicalLines(await fs.readFile(grown.file, "utf8"))).toEqual(full);
+    // The new one is a session of its own project (its own cwd): S0001 there.
+    const added = rows.find((r) => r.source_session_id === "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f")!;
+    expect(added.project_key).not.toBe(grown.project_key);
+    expect(added.turns.length).toBeGreaterThan(0);
+  });
+});
