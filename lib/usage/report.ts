@@ -1,4 +1,4 @@
-// Usage reports: per-session usage grouped by day, week, month, model, project or session (ccusage-like).
+// Usage reports: per-session usage grouped by day, week, month, model, project, source or session (ccusage-like).
 import type { GetUsageInput, UsageRow, UsageTotals } from "@/lib/usage/schema";
 import type { SessionUsage } from "@/lib/usage/session-usage";
 import { TotalsBuilder } from "@/lib/usage/totals";
@@ -58,6 +58,9 @@ export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsa
           break;
         case "project":
           key = e.project_key;
+          break;
+        case "source":
+          key = e.source;
           break;
         case "session":
           key = `${e.project_key}/${e.session_ref}`;

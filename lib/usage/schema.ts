@@ -26,7 +26,7 @@ export type UsageTotals = {
   models: string[];
 };
 
-export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "session"] as const;
+export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "source", "session"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 function validTimeZone(tz: string): boolean {
@@ -40,7 +40,7 @@ function validTimeZone(tz: string): boolean {
 
 /** `get_usage` input (issue 28). Dates are calendar days in `timezone` (default UTC), inclusive. */
 export const getUsageInputSchema = z.object({
-  group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project or session"),
+  group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project, source (the agent) or session"),
   since: calendarDate().optional().describe("First day counted (YYYY-MM-DD in timezone)."),
   until: calendarDate().optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
   project_key: z.string().min(1, "project_key must be a non-empty string").optional().describe("Only this project."),

@@ -22,7 +22,7 @@ async function rowsOf(root: string) {
 
 describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
   it("finds every agent session there with no flags, one row per session with prompts, each file the reader's lines", async () => {
-    const roots = defaultAgentRoots(HOME, {});
+    const roots = defaultAgentRoots(HOME, {} as NodeJS.ProcessEnv);
     expect(roots).toEqual({
       "gemini-cli": [path.join(HOME, ".gemini")],
       "copilot-cli": [path.join(HOME, ".copilot", "session-state")],

@@ -31,7 +31,7 @@ Usage:
   casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
   casefile audit prune [--older-than 30d] [--workspace DIR] [--json]   remove old blobs (and past .casefile-config/retention.json's max_bytes); never ledger lines
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
-  casefile usage [daily|weekly|monthly|session|model|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex] [--timezone TZ] [--json]
+  casefile usage [daily|weekly|monthly|session|model|project|source] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex|gemini-cli|copilot-cli|opencode|aider] [--timezone TZ] [--json]
                                                tokens and cost in USD (get_usage), like ccusage's reports
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.

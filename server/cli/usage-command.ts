@@ -5,7 +5,7 @@ import type { GetUsageResult } from "@/lib/usage/schema";
 import { callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 
 /** Report names as ccusage spells them, and the `get_usage` group each is. */
-const REPORTS: Record<string, string> = { daily: "day", weekly: "week", monthly: "month", session: "session", model: "model", project: "project" };
+const REPORTS: Record<string, string> = { daily: "day", weekly: "week", monthly: "month", session: "session", model: "model", project: "project", source: "source" };
 
 export type UsageOptions = { since?: string; until?: string; project?: string; source?: string; timezone?: string; json: boolean };
 

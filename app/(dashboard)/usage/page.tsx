@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 type UsagePageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const PERIODS = ["day", "week", "month"] as const;
-const TABLES = ["session", "model", "project", "period"] as const;
+const TABLES = ["session", "model", "project", "source", "period"] as const;
 
 function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
