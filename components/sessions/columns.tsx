@@ -6,6 +6,7 @@ import { CoverageMeter } from "@/components/evidence/coverage-meter";
 import { formatBytes, formatCount, formatUsd, formatDuration, formatLocalDateTime } from "@/components/format/format";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import { oneLine } from "@/lib/format/one-line";
+import { isTranscriptSource, SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 
 /** A list item plus its viewer link and evidence coverage, computed once per page of results. */
@@ -26,6 +27,12 @@ export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
         {row.session_ref}
       </Link>
     ),
+  },
+  {
+    id: "source",
+    header: "Source",
+    width: "7rem",
+    cell: (row) => <span className="text-xs text-muted">{isTranscriptSource(row.source) ? SOURCE_LABELS[row.source] : row.source}</span>,
   },
   {
     id: "started_at",

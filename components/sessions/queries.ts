@@ -28,6 +28,7 @@ export const sessionListInfiniteQuery = (projectKey: string, params: SessionList
           order: params.order,
           q: params.q,
           risk: params.risk,
+          source: params.source,
         })}`,
         { signal },
       ),

@@ -1,11 +1,12 @@
+import { isTranscriptSource, type TranscriptSource } from "@/lib/sources/common/schema";
 import { SESSION_SORT_KEYS, type SessionSortKey } from "@/lib/workspace/schema";
 
 import type { SortOrder } from "@/components/data-table/types";
 
-/** The session list's URL state (`?sort&order&q&risk`), so a filtered, sorted list is a shareable link. */
-export type SessionListParams = { sort: SessionSortKey; order: SortOrder; q: string; risk: "" | "low" | "high" };
+/** The session list's URL state (`?sort&order&q&risk&source`), so a filtered, sorted list is a shareable link. */
+export type SessionListParams = { sort: SessionSortKey; order: SortOrder; q: string; risk: "" | "low" | "high"; source: "" | TranscriptSource };
 
-export const DEFAULT_SESSION_LIST_PARAMS: SessionListParams = { sort: "started_at", order: "desc", q: "", risk: "" };
+export const DEFAULT_SESSION_LIST_PARAMS: SessionListParams = { sort: "started_at", order: "desc", q: "", risk: "", source: "" };
 
 const isSortKey = (value: string | null): value is SessionSortKey =>
   SESSION_SORT_KEYS.includes(value as SessionSortKey);
@@ -19,6 +20,7 @@ export function parseSessionListParams(search: URLSearchParams): SessionListPara
     order: order === "asc" || order === "desc" ? order : DEFAULT_SESSION_LIST_PARAMS.order,
     q: (search.get("q") ?? "").trim(),
     risk: search.get("risk") === "high" || search.get("risk") === "low" ? (search.get("risk") as "low" | "high") : "",
+    source: isTranscriptSource(search.get("source")) ? (search.get("source") as TranscriptSource) : "",
   };
 }
 

@@ -14,6 +14,7 @@ import { SESSION_COLUMNS, type SessionRow } from "./columns";
 import { RISK_POLL_MS, sessionListInfiniteQuery } from "./queries";
 import type { SessionListParams } from "./session-list-params";
 import { RiskFilter } from "./risk-filter";
+import { SourceFilter } from "./source-filter";
 import { SessionFilter } from "./session-filter";
 import { useSessionListParams } from "./use-session-list-params";
 
@@ -32,7 +33,7 @@ type SessionTableProps = {
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
 export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: SessionTableProps) {
   const router = useRouter();
-  const { params, toggleSort, setQuery, setRisk } = useSessionListParams();
+  const { params, toggleSort, setQuery, setRisk, setSource } = useSessionListParams();
   const first = firstPage && sameParams(firstPage.params, params) ? firstPage.page : undefined;
   const query = useInfiniteQuery({
     ...sessionListInfiniteQuery(projectKey, params),
@@ -67,11 +68,12 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
         <div className="flex flex-wrap items-center gap-3">
           <SessionFilter value={params.q} onCommit={setQuery} />
           <RiskFilter value={params.risk} onChange={setRisk} />
+          <SourceFilter value={params.source} onChange={setSource} />
         </div>
         <p aria-live="polite" className="text-xs text-muted">
           {query.isPending
             ? "Loading sessions…"
-            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q || params.risk ? " match" : ""}`}
+            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q || params.risk || params.source ? " match" : ""}`}
           {query.isFetching && !query.isPending && !query.isFetchingNextPage ? " · updating…" : ""}
         </p>
       </div>

@@ -15,6 +15,7 @@ export function useSessionListParams() {
   };
   const setQuery = (q: string) => writeSearchParams({ q }, "replace");
   const setRisk = (risk: SessionListParams["risk"]) => writeSearchParams({ risk }, "replace");
+  const setSource = (source: SessionListParams["source"]) => writeSearchParams({ source }, "replace");
 
-  return { params, toggleSort, setQuery, setRisk };
+  return { params, toggleSort, setQuery, setRisk, setSource };
 }

@@ -126,12 +126,13 @@ export function catalogListSessions(ctx: CoreContext, input: unknown): Promise<L
 async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
-  const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;
+  const { project, input: { project_key, limit, offset, sort, order, q, risk, source } } = request;
   const pending = await ensureProjectSessions(ctx, project);
   if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
   const where = new SqlWhere(["project_key = @key"], { key: project_key })
     .add("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)", "q", q ? q.toLowerCase() : undefined)
-    .add("risk_level = @risk", "risk", risk || undefined);
+    .add("risk_level = @risk", "risk", risk || undefined)
+    .add("source = @source", "source", source || undefined);
   const params = where.params;
   const db = catalogDb(ctx);
   const filter = where.sql;

@@ -4,7 +4,9 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { closeCatalog } from "@/lib/catalog/catalog";
 import { createCoreContext } from "@/lib/context";
+import { callTool } from "@/lib/tools/registry";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import { defaultAgentRoots } from "@/lib/sources/agents";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
@@ -56,6 +58,13 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
     const lines = physicalLines(await fs.readFile(opencode.file, "utf8")).map((l) => JSON.parse(l) as { id?: string });
     expect(lines[0]!.id).toBe("ses_6290e7826ffeR7mF2FTlXM52x8");
     expect(lines).toHaveLength(11);
+    // list_sessions filters by source.
+    const ctx = createCoreContext(root);
+    const listed = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "aider" }, { door: "cli" })) as { sessions: { source: string }[] };
+    expect(listed.sessions.map((r) => r.source)).toEqual(["aider", "aider"]);
+    const none = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "gemini-cli" }, { door: "cli" })) as { total: number };
+    expect(none.total).toBe(0);
+    closeCatalog(ctx);
     // Nothing changed: nothing written.
     const again = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
     expect(again.files_written).toBe(0);

@@ -1,4 +1,5 @@
 /** Schemas of the workspace's index rows, refs and risk levels. */
+import { TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import * as z from "zod";
 
 import { indexTurnSchema, type IndexTurn, sessionStatusSchema } from "@/lib/sources/common/schema";
@@ -111,6 +112,8 @@ export const listSessionsInputSchema = z.object({
   q: z.string().trim().max(500).optional(),
   /** Only sessions of this seed 003 risk level. */
   risk: z.enum(RISK_LEVELS).optional(),
+  /** Only sessions of this source (the agent that wrote them). */
+  source: z.enum(TRANSCRIPT_SOURCES).optional(),
 });
 export type ListSessionsInput = z.infer<typeof listSessionsInputSchema>;
 
