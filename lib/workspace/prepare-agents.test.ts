@@ -60,9 +60,9 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
     expect(lines).toHaveLength(11);
     // list_sessions filters by source.
     const ctx = createCoreContext(root);
-    const listed = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "aider" }, { door: "cli" })) as { sessions: { source: string }[] };
+    const listed = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "aider" }, { door: "cli" })) as unknown as { sessions: { source: string }[] };
     expect(listed.sessions.map((r) => r.source)).toEqual(["aider", "aider"]);
-    const none = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "gemini-cli" }, { door: "cli" })) as { total: number };
+    const none = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "gemini-cli" }, { door: "cli" })) as unknown as { total: number };
     expect(none.total).toBe(0);
     closeCatalog(ctx);
     // Nothing changed: nothing written.
