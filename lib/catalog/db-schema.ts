@@ -8,9 +8,10 @@ import type Database from "better-sqlite3";
  * its first user message the first real prompt (issue 36 items 5, 6). 11: every word of every line,
  * subagent transcript and persisted tool result indexed whole, per document, with each line's role,
  * time, tools, files and error (issue 37). 12 (13: merged 16 at a time): the index holds each line's distinct trigrams as hashed
- * words (lib/catalog/trigram-tokens), not FTS5's own trigram tokens.
+ * words (lib/catalog/trigram-tokens), not FTS5's own trigram tokens. 14: an agent session's lines
+ * (issue 38) indexed with the facts of its agent's reader, not read as Claude Code records.
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 const SCHEMA = `
 CREATE TABLE projects (

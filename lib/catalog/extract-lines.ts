@@ -1,12 +1,18 @@
 /** A whole session file's searchable lines (lib/catalog/extract's facts), read in a worker while the catalog writes the previous session. */
+import { readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 
-import { type LineFacts, type LineRole, lineFacts } from "@/lib/catalog/extract";
+import { agentLinesFacts, type LineFacts, type LineRole, lineFacts } from "@/lib/catalog/extract";
 import { lineTokens } from "@/lib/catalog/trigram-tokens";
+import { stampedCache } from "@/lib/cache/stamped-cache";
 import { Columns } from "@/lib/columns/typed-columns";
+import { fileStamp } from "@/lib/fs/file-stamp";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
+import { physicalLines } from "@/lib/jsonl/text-lines";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
+import { agentSource } from "@/lib/sources/agents";
+import type { AgentSource, AgentSourceName } from "@/lib/sources/common/agent-source";
 
 /**
  * What the catalog indexes of one file read from byte `consumed` at start to `size`: one entry per
@@ -37,8 +43,36 @@ export type ExtractedLines = {
   lastLine: number;
 };
 
-/** How a document's lines are read: JSONL records (a transcript, a subagent's) or plain text (a persisted tool result). */
-export type DocFormat = "jsonl" | "text";
+/**
+ * How a document's lines are read: Claude Code or Codex JSONL records (a transcript, a
+ * subagent's), plain text (a persisted tool result), or an agent session's lines read by that
+ * agent's reader (lib/sources/agents; its name, as the session row's `source`).
+ */
+export type DocFormat = "jsonl" | "text" | AgentSourceName;
+
+/**
+ * The format of a session's document: a persisted tool result is text; any other document of a
+ * session whose `source` is an agent behind the source contract is read by that agent's reader;
+ * the rest (Claude Code, Codex) are JSONL records.
+ */
+export function docFormat(source: string, kind: "main" | "subagent" | "tool_result"): DocFormat {
+  if (kind === "tool_result") return "text";
+  return agentSource(source)?.name ?? "jsonl";
+}
+
+/** The agent whose reader reads `format`, null for JSONL records and text. */
+function formatAgent(format: DocFormat): AgentSource | null {
+  return format === "jsonl" || format === "text" ? null : agentSource(format);
+}
+
+/**
+ * Whether a document of `format` that only grew can be indexed from where it stopped: a JSONL
+ * record's or text line's facts are its own; an agent's line may change with lines after it (a
+ * Gemini message replaced later gives up its calls), so its document is read again whole.
+ */
+export function resumableFormat(format: DocFormat): boolean {
+  return formatAgent(format) === null;
+}
 
 /** A line's role as stored (`line_meta.role`): the index of its {@link LineRole}. */
 export const ROLE_CODES: readonly LineRole[] = ["user", "assistant", "tool", "other"];
@@ -64,8 +98,8 @@ export class LineExtractor {
     public consumed: number,
     public lastLine: number,
     public head: Uint8Array | null,
-    private readonly headBytes: number,
-    private readonly size: number,
+    protected readonly headBytes: number,
+    protected readonly size: number,
     private readonly format: DocFormat = "jsonl",
     private readonly known: KnownCalls = new Map(),
   ) {}
@@ -89,7 +123,18 @@ export class LineExtractor {
     if (text.trim() === "") return true;
     const facts = this.format === "text" ? { ...PLAIN, text } : lineFacts(text);
     if (facts.text === "") return true;
+    this.addLine(line, lineStart, end - start, this.consumed, facts, NO_TOOLS);
+    return true;
+  }
+
+  /**
+   * Adds one line's row: its number, first byte, bytes without terminator, the byte offset after
+   * its terminator, facts (`text` not empty), and the tools its results name besides those its
+   * answered call ids give.
+   */
+  protected addLine(line: number, lineStart: number, len: number, after: number, facts: LineFacts, resultTools: readonly string[]): void {
     const tools = facts.calls.map((c) => c.name);
+    for (const name of resultTools) tools.push(name);
     const files = [...facts.files];
     for (const call of facts.calls) if (call.id !== "") this.known.set(call.id, { name: call.name, files: call.files });
     for (const id of facts.answers) {
@@ -102,8 +147,8 @@ export class LineExtractor {
     const c = this.rows.cols;
     c.lines[i] = line;
     c.starts[i] = lineStart;
-    c.lens[i] = end - start;
-    c.ends[i] = this.consumed;
+    c.lens[i] = len;
+    c.ends[i] = after;
     c.roles[i] = ROLE_CODES.indexOf(facts.role);
     c.errors[i] = facts.error ? 1 : 0;
     c.times[i] = facts.time;
@@ -111,7 +156,6 @@ export class LineExtractor {
     this.tools.push([...new Set(tools)].join("\n"));
     this.files.push([...new Set(files)].join("\n"));
     this.calls.push(facts.calls.map((call) => call.id).filter((id) => id !== "").join("\n"));
-    return true;
   }
 
   /** The lines collected since the last call, with the position after every line seen so far. */
@@ -125,6 +169,86 @@ export class LineExtractor {
   }
 }
 
+/** No tools named by a line's results beyond its answered calls (every JSONL and text line). */
+const NO_TOOLS: readonly string[] = [];
+
+/**
+ * {@link LineExtractor} of an agent session's document: collects every physical line (the
+ * unterminated last one too, as context) and reads them all with the agent's reader when the lines
+ * are taken ({@link agentLinesFacts}), since a line's facts may depend on the lines after it. Reads
+ * from the start only ({@link resumableFormat}); takes once, at the end of the file.
+ */
+class AgentLineExtractor extends LineExtractor {
+  private texts: string[] = [];
+  /** First byte, bytes and byte offset after, of each whole line, three numbers a line. */
+  private spans: number[] = [];
+
+  constructor(
+    head: Uint8Array | null,
+    headBytes: number,
+    size: number,
+    private readonly agent: AgentSource,
+  ) {
+    super(0, 0, head, headBytes, size);
+  }
+
+  override push(line: number, bytes: Buffer, start: number, end: number, next: number): boolean {
+    if (this.head === null) this.head = Uint8Array.from(bytes.subarray(start, start + Math.min(this.headBytes, this.size)));
+    this.texts.push(bytes.toString("utf8", start, end));
+    if (end === next) return false;
+    this.spans.push(this.consumed, end - start, this.consumed + next - start);
+    this.lastLine = line;
+    this.consumed += next - start;
+    return true;
+  }
+
+  override take(): ExtractedLines {
+    if (this.texts.length > 0) {
+      const facts = agentLinesFacts(this.agent, this.texts);
+      for (let k = 0; k < this.spans.length / 3; k++) {
+        const f = facts[k]!;
+        if (f.text !== "") this.addLine(k + 1, this.spans[3 * k]!, this.spans[3 * k + 1]!, this.spans[3 * k + 2]!, f, f.resultTools);
+      }
+      this.texts = [];
+      this.spans = [];
+    }
+    return super.take();
+  }
+}
+
+/**
+ * The {@link LineExtractor} of a document of `format` read from byte `consumed` after line
+ * `lastLine` (an agent's document: from the start only, both 0; see {@link resumableFormat}).
+ */
+export function lineExtractor(consumed: number, lastLine: number, head: Uint8Array | null, headBytes: number, size: number, format: DocFormat = "jsonl", known?: KnownCalls): LineExtractor {
+  const agent = formatAgent(format);
+  if (agent === null) return new LineExtractor(consumed, lastLine, head, headBytes, size, format, known);
+  if (consumed !== 0 || lastLine !== 0) throw new Error(`lineExtractor: a ${format} document is read from its start`);
+  return new AgentLineExtractor(head, headBytes, size, agent);
+}
+
+/** Bytes of agent documents' line texts kept for the search's check ({@link agentLineTexts}). */
+const AGENT_TEXTS_BYTES = 32 << 20;
+
+/**
+ * The visible text of every physical line of an agent session's document as the index reads it
+ * (the same {@link agentLinesFacts} over the same physical lines), `[i]` for line `i + 1`: what
+ * the search checks a candidate line of such a document on. Read synchronously (the search's
+ * check holds an open statement), cached per file version. Null when `format` is not an agent's.
+ * @throws the fs error when the file cannot be read.
+ */
+export function agentLineTexts(format: DocFormat, filePath: string): readonly string[] | null {
+  const agent = formatAgent(format);
+  if (agent === null) return null;
+  const cache = stampedCache<readonly string[]>("catalog:agent-line-texts", AGENT_TEXTS_BYTES);
+  const stamp = `${agent.name}:${fileStamp(statSync(filePath))}`;
+  const hit = cache.get(filePath, stamp);
+  if (hit !== undefined) return hit;
+  const texts = agentLinesFacts(agent, physicalLines(readFileSync(filePath, "utf8"))).map((f) => f.text);
+  cache.set(filePath, stamp, texts, texts.reduce((n, t) => n + 2 * t.length + 40, 64));
+  return texts;
+}
+
 /** The facts of a plain-text line (a persisted tool result): all of it is read as a tool's output. */
 const PLAIN: LineFacts = { text: "", role: "tool", calls: [], answers: [], files: [], error: false, time: Number.NaN };
 
@@ -135,7 +259,7 @@ const PLAIN: LineFacts = { text: "", role: "tool", calls: [], answers: [], files
  */
 export async function extractFileLines(filePath: string, range: LineRange, headBytes: number, format: DocFormat = "jsonl"): Promise<ExtractedLines> {
   const size = range.endByte;
-  const lines = new LineExtractor(0, 0, null, headBytes, size, format);
+  const lines = lineExtractor(0, 0, null, headBytes, size, format);
   if (size === 0) return lines.take();
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, size));
   await forEachLineBytes(filePath, { range: { startByte: 0, endByte: size, firstLine: 1 }, chunkBytes, headroomBytes: 1 << 16 }, (line, bytes, start, end, next) => lines.push(line, bytes, start, end, next));
@@ -144,6 +268,14 @@ export async function extractFileLines(filePath: string, range: LineRange, headB
 
 /** The typed columns of {@link ExtractedLines}. */
 const LINE_COLUMNS = { lines: Uint32Array, starts: Float64Array, lens: Uint32Array, ends: Float64Array, roles: Uint8Array, errors: Uint8Array, times: Float64Array } as const;
+
+/** What a worker's {@link extractDocLines} is given with each file: the head bytes kept and the document's format. */
+export type ExtractArgs = { headBytes: number; format: DocFormat };
+
+/** {@link extractFileLines} as a range-pool task (lib/catalog/extract-worker). */
+export function extractDocLines(filePath: string, range: LineRange, args: ExtractArgs): Promise<ExtractedLines> {
+  return extractFileLines(filePath, range, args.headBytes, args.format);
+}
 
 /** The byte size of `filePath` now, as the range {@link extractFileLines} reads. */
 export async function wholeFileRange(filePath: string): Promise<LineRange> {
@@ -163,7 +295,7 @@ const PREFETCH_MAX_BYTES = 32 << 20;
  * cache, never a source of truth: the caller checks the size it was read at. Call {@link close} when done.
  */
 export class LinePrefetch {
-  private readonly pools: RangePool<number, ExtractedLines>[];
+  private readonly pools: RangePool<ExtractArgs, ExtractedLines>[];
   private readonly chains: Promise<unknown>[];
   private queued = 0;
   private readonly pending = new Map<string, Promise<ExtractedLines | null>>();
@@ -173,7 +305,7 @@ export class LinePrefetch {
     private readonly headBytes: number,
     workers = PREFETCH_WORKERS,
   ) {
-    this.pools = Array.from({ length: Math.max(1, workers) }, () => new RangePool<number, ExtractedLines>(() => startWorker(import.meta.url, "./extract-worker.ts"), 1, { workersOnly: true }));
+    this.pools = Array.from({ length: Math.max(1, workers) }, () => new RangePool<ExtractArgs, ExtractedLines>(() => startWorker(import.meta.url, "./extract-worker.ts"), 1, { workersOnly: true }));
     this.chains = this.pools.map(() => Promise.resolve());
   }
 
@@ -182,15 +314,15 @@ export class LinePrefetch {
     return this.pools.length * 2;
   }
 
-  /** Queues `filePath` (an absolute path already inside its project) on the next worker in turn. */
-  want(filePath: string): void {
+  /** Queues `filePath` (an absolute path already inside its project; its lines read as `format`) on the next worker in turn. */
+  want(filePath: string, format: DocFormat = "jsonl"): void {
     if (this.pending.has(filePath)) return;
     const k = this.queued++ % this.pools.length;
     const job = this.chains[k]!.then(async () => {
       const range = await wholeFileRange(filePath);
       if (range.endByte > PREFETCH_MAX_BYTES) return null;
       let result: ExtractedLines | null = null;
-      await this.pools[k]!.map(extractFileLines, filePath, [range], this.headBytes, (r) => {
+      await this.pools[k]!.map(extractDocLines, filePath, [range], { headBytes: this.headBytes, format }, (r) => {
         result = r;
       });
       return result;

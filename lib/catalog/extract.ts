@@ -1,5 +1,7 @@
 // What the catalog keeps of one transcript line: its whole searchable text, role, time, tools, files and errors.
 
+import type { AgentRecord, AgentSource } from "@/lib/sources/common/agent-source";
+
 /** Who a line speaks for, as the search's `role:` filter names it; `other` for records of the agent's harness. */
 export type LineRole = "user" | "assistant" | "tool" | "other";
 
@@ -14,6 +16,45 @@ export type ToolCall = { id: string; name: string; files: string[] };
  * `time` its record time in ms since the epoch (NaN when it has none).
  */
 export type LineFacts = { text: string; role: LineRole; calls: ToolCall[]; answers: string[]; files: string[]; error: boolean; time: number };
+
+/**
+ * The facts of a line of an agent session (lib/sources/common/agent-source): {@link LineFacts},
+ * plus `resultTools`, the tools whose results the line holds as the agent names them (a result
+ * without a call id, such as Aider's edit outcome, is filed under its tool that way).
+ */
+export type AgentLineFacts = LineFacts & { resultTools: string[] };
+
+/**
+ * The searchable facts of every physical line of an agent session's document (`lines`, contract
+ * §1.6, the unterminated last one too), read by the agent's own reader over all of them: a line's
+ * facts may depend on others (a Gemini message replaced by a later line gives up its calls; an
+ * OpenCode message, an Aider reply's edit block). One entry per line, `[i]` for line `i + 1`. The
+ * index and the search's check of a candidate line both read lines through this, so a line is
+ * checked on exactly the text it was indexed by.
+ */
+export function agentLinesFacts(agent: AgentSource, lines: readonly string[]): AgentLineFacts[] {
+  return agent.parseLines(lines, "").records.map(recordFacts);
+}
+
+/**
+ * One agent record's searchable facts: its text whole, role (`system` and none read as `other`),
+ * calls with their ids ("" when none) and files, the call ids of its results and their tools,
+ * the record's error flag, and its time (NaN when none).
+ */
+export function recordFacts(record: AgentRecord): AgentLineFacts {
+  const calls = record.calls.map((c) => ({ id: c.id ?? "", name: c.name, files: c.files }));
+  const role = record.role === "user" || record.role === "assistant" || record.role === "tool" ? record.role : "other";
+  return {
+    text: record.text,
+    role,
+    calls,
+    answers: record.results.flatMap((r) => (r.id === null ? [] : [r.id])),
+    files: calls.flatMap((c) => c.files),
+    error: record.isError,
+    time: record.time === null ? Number.NaN : Date.parse(record.time),
+    resultTools: record.results.flatMap((r) => (r.name === null ? [] : [r.name])),
+  };
+}
 
 const FILE_KEYS = ["file_path", "path", "notebook_path"] as const;
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;

@@ -9,7 +9,7 @@ import { catalogDb, catalogFile, serialized, withCatalog } from "@/lib/catalog/c
 import { isFsError } from "@/lib/catalog/catalog-fault";
 import { DOC_KINDS } from "@/lib/catalog/db-schema";
 import { deleteDocLines } from "@/lib/catalog/drop-rows";
-import { type ExtractedLines, LinePrefetch } from "@/lib/catalog/extract-lines";
+import { docFormat, type ExtractedLines, LinePrefetch } from "@/lib/catalog/extract-lines";
 import { HEAD_BYTES, indexLines } from "@/lib/catalog/index-lines";
 import { commitIfDue, stmt, writeTransaction } from "@/lib/catalog/transactions";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -54,14 +54,14 @@ function fillFullTextOnce(ctx: CoreContext, options: { extractors?: number }): P
       for (const project of ws.projects) {
         const stale = stmt(
           db,
-          `SELECT s.id, s.session_path, coalesce(d.indexed_bytes, 0) AS indexed_bytes FROM sessions s LEFT JOIN search_docs d ON d.session_id = s.id AND d.kind = 0
+          `SELECT s.id, s.session_path, s.source, coalesce(d.indexed_bytes, 0) AS indexed_bytes FROM sessions s LEFT JOIN search_docs d ON d.session_id = s.id AND d.kind = 0
            WHERE s.project_key = ? AND s.missing = 0 AND s.file_stamp IS NOT NULL AND s.fts_stamp IS NOT s.file_stamp ORDER BY s.ord`,
-        ).all(project.projectKey) as { id: number; session_path: string; indexed_bytes: number }[];
+        ).all(project.projectKey) as { id: number; session_path: string; source: string; indexed_bytes: number }[];
         if (stale.length === 0) continue;
         // Sessions indexed from their first byte have their transcripts extracted on a worker a few sessions ahead.
         const fileOf = (i: number) => path.join(project.dir, stale[i]!.session_path);
         const ahead = (i: number) => {
-          if (i < stale.length && stale[i]!.indexed_bytes === 0) prefetch?.want(fileOf(i));
+          if (i < stale.length && stale[i]!.indexed_bytes === 0) prefetch?.want(fileOf(i), docFormat(stale[i]!.source, "main"));
         };
         for (let k = 0; k < (prefetch?.ahead ?? 0); k++) ahead(k);
         await writeTransaction(db, async () => {
@@ -72,7 +72,7 @@ function fillFullTextOnce(ctx: CoreContext, options: { extractors?: number }): P
             if (st?.isFile()) {
               let lines: number | null;
               try {
-                lines = await indexSessionDocs(db, s.id, project.dir, file, prefetch?.take(file));
+                lines = await indexSessionDocs(db, s.id, s.source, project.dir, file, prefetch?.take(file));
               } catch (error) {
                 if (!isFsError(error)) throw error;
                 // A file that cannot be read is left for its next version (the search then says
@@ -102,11 +102,12 @@ function fillFullTextOnce(ctx: CoreContext, options: { extractors?: number }): P
 /**
  * Indexes every document of one session (its transcript, then its subagent transcripts and
  * persisted tool results, lib/workspace/sessions' `sessionFilesAt`) whose file changed since it
- * was indexed, and forgets those that are gone. Returns the lines added, null when the session's
+ * was indexed, each read as its format for the session's `source` (lib/catalog/extract-lines'
+ * `docFormat`: an agent session's transcript by the agent's reader), and forgets those that are gone. Returns the lines added, null when the session's
  * row went away meanwhile.
  * @throws the fs error when a file cannot be read.
  */
-async function indexSessionDocs(db: Database.Database, sessionId: number, projectDir: string, mainFile: string, prefetched: Promise<ExtractedLines | null> | undefined): Promise<number | null> {
+async function indexSessionDocs(db: Database.Database, sessionId: number, source: string, projectDir: string, mainFile: string, prefetched: Promise<ExtractedLines | null> | undefined): Promise<number | null> {
   const files = await sessionFilesAt(projectDir, mainFile);
   const stored = new Map((stmt(db, "SELECT id, kind, name, stamp FROM search_docs WHERE session_id = ?").all(sessionId) as { id: number; kind: number; name: string; stamp: string | null }[]).map((d) => [`${d.kind}:${d.name}`, d]));
   // A document not stored yet (the stored ones are in `stored`): its row made, its id kept.
@@ -123,7 +124,7 @@ async function indexSessionDocs(db: Database.Database, sessionId: number, projec
     const stamp = fileStamp(st);
     if (doc?.stamp === stamp) continue;
     const docId = doc?.id ?? Number(insert.run(sessionId, kind, name, file.relative).lastInsertRowid);
-    const lines = await indexLines(db, docId, file.path, file.kind === "tool_result" ? "text" : "jsonl", file.kind === "main" ? prefetched : undefined);
+    const lines = await indexLines(db, docId, file.path, docFormat(source, file.kind), file.kind === "main" ? prefetched : undefined);
     if (lines === null) return null;
     stmt(db, "UPDATE search_docs SET stamp = ? WHERE id = ?").run(stamp, docId);
     added += lines;

@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 
 import { lineRowid } from "@/lib/catalog/db-schema";
 import { deleteDocLines } from "@/lib/catalog/drop-rows";
-import { type DocFormat, type ExtractedLines, type KnownCalls, LineExtractor } from "@/lib/catalog/extract-lines";
+import { type DocFormat, type ExtractedLines, type KnownCalls, lineExtractor, resumableFormat } from "@/lib/catalog/extract-lines";
 import { atomically, commitIfDue, stmt } from "@/lib/catalog/transactions";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 
@@ -19,8 +19,9 @@ const BATCH_LINES = 2000;
 /**
  * Adds a document's lines (a session's transcript, subagent transcript or persisted tool result:
  * `search_docs` row `docId`) to the full-text index, whole, with each line's `line_meta` (byte
- * span, role, error, time, tools, files): from where it stopped when the file grew (same head
- * bytes, not smaller), else from the start. Only newline-terminated lines are taken; a line still
+ * span, role, error, time, tools, files), its lines read as `format` (lib/catalog/extract-lines'
+ * `docFormat`): from where it stopped when the file grew (same head bytes, not smaller) and its
+ * lines' facts are their own (`resumableFormat`: not an agent session's), else from the start. Only newline-terminated lines are taken; a line still
  * being written is taken when it ends. Every batch writes the document's progress (bytes, lines,
  * head hash) with its rows, so whatever a commit or a crash cuts, the next run resumes exactly
  * after the last stored line. Returns the lines added, or null when the document's row went away
@@ -32,7 +33,7 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
   if (!at) return null;
   const st = await fs.stat(filePath);
   // The file's head as it is now: it must hash as stored for the file to have only grown.
-  const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes ? await readHead(filePath) : null;
+  const fileHead = at.indexed_bytes > 0 && st.size >= at.indexed_bytes && resumableFormat(format) ? await readHead(filePath) : null;
   const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
   const offset = resumable ? at.indexed_bytes : 0;
   const line = resumable ? at.indexed_lines : 0;
@@ -79,7 +80,7 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
   }
   // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
   // too), from where the index stopped; the head is hashed from the first read when from the start.
-  const lines = new LineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size, format, resumable ? knownCalls(db, docId) : undefined);
+  const lines = lineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size, format, resumable ? knownCalls(db, docId) : undefined);
   const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
   // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));

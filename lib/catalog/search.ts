@@ -7,7 +7,7 @@ import { catalogDb } from "@/lib/catalog/catalog";
 import { DOC_KINDS, lineRowid } from "@/lib/catalog/db-schema";
 import { ensureProjects } from "@/lib/catalog/ensure";
 import { lineFacts } from "@/lib/catalog/extract";
-import { ROLE_CODES } from "@/lib/catalog/extract-lines";
+import { agentLineTexts, type DocFormat, docFormat, ROLE_CODES } from "@/lib/catalog/extract-lines";
 import { fillFullText, fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { HIT_CLOSE, HIT_OPEN, type SearchHit, type SearchSessionsInput, type SearchSessionsResult } from "@/lib/catalog/schema";
@@ -91,12 +91,12 @@ function withInputFilters(parsed: ParsedQuery, input: SearchSessionsInput): Pars
 }
 
 /** A line that matched: where it is (its file, byte span and line), who it is, and its score. */
-type Found = { rowid: bigint; docId: number; kind: number; name: string; line: number; start: number; len: number; relPath: string; projectKey: string; sid: number; role: number; time: number | null; score: number };
+type Found = { rowid: bigint; docId: number; kind: number; name: string; line: number; start: number; len: number; relPath: string; projectKey: string; source: string; sid: number; role: number; time: number | null; score: number };
 /** Every matching line of a query, in result order; sessions with a hit; candidate lines left unchecked. */
 type FoundLines = { hits: Found[]; sessions: number; unchecked: number; sessionHits: Map<number, number> };
 
-/** A candidate row: its line's rowid, byte span, role, time, document and session. */
-type Candidate = [rowid: bigint, start: number, len: number, role: number, time: number | null, docId: number, kind: number, name: string, relPath: string, sid: number, projectKey: string, recency: string | null];
+/** A candidate row: its line's rowid, byte span, role, time, document and session (with its source). */
+type Candidate = [rowid: bigint, start: number, len: number, role: number, time: number | null, docId: number, kind: number, name: string, relPath: string, sid: number, projectKey: string, recency: string | null, source: string];
 
 async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSessionsInput): Promise<FoundLines> {
   const db = catalogDb(ctx);
@@ -133,7 +133,7 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   const dirs = await projectDirs(ctx);
   // Line order reads the files forwards; relevance the newest documents first.
   const byLine = input.order === "line";
-  const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at) ${sql} ORDER BY ${order} ${byLine ? "ASC" : "DESC"}`)
+  const rows = stmt(db, `SELECT m.rowid, m.start, m.len, m.role, m.time, d.id, d.kind, d.name, d.rel_path, s.id, s.project_key, coalesce(s.ended_at, s.started_at), s.source ${sql} ORDER BY ${order} ${byLine ? "ASC" : "DESC"}`)
     .raw()
     .safeIntegers(true)
     .iterate(where.params) as IterableIterator<unknown[]>;
@@ -177,7 +177,7 @@ function sessionRange(db: ReturnType<typeof catalogDb>, projects: readonly strin
 
 function toCandidate(r: unknown[]): Candidate {
   const n = (v: unknown) => (v === null ? null : Number(v as bigint));
-  return [r[0] as bigint, n(r[1])!, n(r[2])!, n(r[3])!, n(r[4]), n(r[5])!, n(r[6])!, r[7] as string, r[8] as string, n(r[9])!, r[10] as string, r[11] as string | null];
+  return [r[0] as bigint, n(r[1])!, n(r[2])!, n(r[3])!, n(r[4]), n(r[5])!, n(r[6])!, r[7] as string, r[8] as string, n(r[9])!, r[10] as string, r[11] as string | null, r[12] as string];
 }
 
 /**
@@ -201,7 +201,7 @@ function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: I
         unchecked += left(c[0]) + 1;
         break;
       }
-      const text = reader.text(c[5], c[10], c[8], c[6], c[1], c[2]);
+      const text = reader.text(c[5], c[10], c[8], c[6], c[12], Number(c[0] & 0xffffffffn), c[1], c[2]);
       // A file that cannot be read now (removed, no permission) leaves its lines unchecked, and says so.
       if (text === null) {
         unchecked += 1;
@@ -230,7 +230,7 @@ function checkCandidates(dirs: Map<string, string>, parsed: ParsedQuery, rows: I
     sessionHits.set(c[9], (sessionHits.get(c[9]) ?? 0) + 1);
     sessionRecency.set(c[9], c[11] ?? "");
     const { docId, line } = { docId: c[5], line: Number(c[0] & 0xffffffffn) };
-    return { rowid: c[0], docId, kind: c[6], name: c[7], line, start: c[1], len: c[2], relPath: c[8], projectKey: c[10], sid: c[9], role: c[3], time: c[4], score };
+    return { rowid: c[0], docId, kind: c[6], name: c[7], line, start: c[1], len: c[2], relPath: c[8], projectKey: c[10], source: c[12], sid: c[9], role: c[3], time: c[4], score };
   });
   // Relevance: grouped by session, best first; line order is the order they were read in.
   if (enough === null) hits.sort((a, b) => {
@@ -250,7 +250,7 @@ async function describeHits(ctx: CoreContext, parsed: ParsedQuery, page: Found[]
   const db = catalogDb(ctx);
   const reader = new LineReader(await projectDirs(ctx));
   const snippets = page.map((h) => {
-    const text = reader.text(h.docId, h.projectKey, h.relPath, h.kind, h.start, h.len) ?? "";
+    const text = reader.text(h.docId, h.projectKey, h.relPath, h.kind, h.source, h.line, h.start, h.len) ?? "";
     return highlightSnippet(text, matchLine(parsed, text)?.ranges ?? [], { open: HIT_OPEN, close: HIT_CLOSE });
   });
   reader.close();
@@ -283,36 +283,54 @@ async function projectDirs(ctx: CoreContext): Promise<Map<string, string>> {
 
 /**
  * Reads indexed lines back from their files by byte span, one open file at a time (lines of one
- * document come together), and gives each line's visible text as the index took it.
+ * document come together), and gives each line's visible text as the index took it: a JSONL
+ * record's by lib/catalog/extract's `lineFacts`, a tool result's as it is, and an agent session's
+ * line's from its whole document read by the agent's reader, as the index read it
+ * (lib/catalog/extract-lines' `agentLineTexts`).
  */
 class LineReader {
   private fd: number | null = null;
   private doc = -1;
+  /** The open document's lines' texts when it is an agent session's, else null. */
+  private agentTexts: readonly string[] | null = null;
+  private format: DocFormat = "jsonl";
   private buf = Buffer.alloc(1 << 16);
 
   constructor(private readonly dirs: Map<string, string>) {}
 
-  /** The visible text of the line at `start` (`len` bytes) of document `docId`; null when its file cannot be read now. */
-  text(docId: number, projectKey: string, relPath: string, kind: number, start: number, len: number): string | null {
+  /**
+   * The visible text of line `line` (at byte `start`, `len` bytes) of document `docId` (of a
+   * session whose `source` is given); null when its file cannot be read now.
+   */
+  text(docId: number, projectKey: string, relPath: string, kind: number, source: string, line: number, start: number, len: number): string | null {
     if (docId !== this.doc) {
       this.close();
       this.doc = docId;
+      this.format = docFormat(source, DOC_KINDS[kind] ?? "main");
       const dir = this.dirs.get(projectKey);
       try {
-        if (dir !== undefined) this.fd = openSync(path.join(dir, relPath), "r");
+        if (dir !== undefined) {
+          const file = path.join(dir, relPath);
+          this.agentTexts = agentLineTexts(this.format, file);
+          if (this.agentTexts === null) this.fd = openSync(file, "r");
+        }
       } catch {
         this.fd = null;
+        this.agentTexts = null;
+        return null;
       }
     }
+    if (this.agentTexts !== null) return this.agentTexts[line - 1] ?? "";
     if (this.fd === null) return null;
     if (this.buf.length < len) this.buf = Buffer.alloc(Math.max(len, this.buf.length * 2));
-    const line = this.buf.toString("utf8", 0, readSync(this.fd, this.buf, 0, len, start));
-    return DOC_KINDS[kind] === "tool_result" ? line : lineFacts(line).text;
+    const raw = this.buf.toString("utf8", 0, readSync(this.fd, this.buf, 0, len, start));
+    return this.format === "text" ? raw : lineFacts(raw).text;
   }
 
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.agentTexts = null;
     this.doc = -1;
   }
 }
