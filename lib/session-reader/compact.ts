@@ -5,6 +5,8 @@ import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legac
 import { isJsonObject, type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
 import { codexDuplicateOf } from "@/lib/sources/codex/codex-echo";
+import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import { compactAgentBody } from "./compact-agent";
 import { compactClaudeRecord } from "./compact-claude";
 import { compactCodexRecord } from "./compact-codex";
 import { genericBody, type CompactBody } from "./compact-fields";
@@ -17,12 +19,15 @@ export type PhysicalLine = { line: number; text: string; bytes?: Buffer };
  * Builds the classic compact record of one physical line (seed 000 compact fields, contract
  * §4.4). `text` is the line decoded as UTF-8 with replacement, without its terminator.
  * `raw_bytes` / `raw_sha256` are the UTF-8 length and SHA-256 hex of `text`. `source` is the
- * index row's source: `"claude-code"` and `"codex"` are understood; any other source yields
- * generic records. Every field is present; `duplicate_of` is `null` (see
- * {@link buildCompactRecords} for Codex echoes). Never throws on line content.
+ * index row's source: `"claude-code"` and `"codex"` are understood; an agent session's line is
+ * read off its `transcript` (the whole file's replay, lib/sources/agent-transcripts: see
+ * lib/session-reader/compact-agent); without one, any other source yields generic records. Every
+ * field is present; `duplicate_of` is `null` (see {@link buildCompactRecords} for Codex echoes).
+ * Never throws on line content.
  */
-export function buildCompactRecord(input: { line: number; text: string; source: string }): CompactRecord {
-  return toRecord(input, compactBody(parseJsonObject(input.text), input.source), null);
+export function buildCompactRecord(input: { line: number; text: string; source: string }, transcript: AgentTranscript | null = null): CompactRecord {
+  const agent = transcript === null ? null : compactAgentBody(transcript, input.line);
+  return toRecord(input, agent ?? compactBody(parseJsonObject(input.text), input.source), null);
 }
 
 /**
@@ -35,12 +40,19 @@ export function buildCompactRecord(input: { line: number; text: string; source: 
  * Neighbours are looked up by line number among `lines` plus the optional `context` lines
  * (the lines just outside the window, which are consulted but not returned). prompt-diary
  * consults the whole file, so pass `context` to match it at window edges.
+ *
+ * An agent session's lines are read off `transcript`, the whole file's replay (as in
+ * {@link buildCompactRecord}); their lines are not parsed here.
  */
 export function buildCompactRecords(
   lines: readonly PhysicalLine[],
   source: string,
   context: { before?: PhysicalLine | null; after?: PhysicalLine | null } = {},
+  transcript: AgentTranscript | null = null,
 ): CompactRecord[] {
+  if (transcript !== null) {
+    return lines.map((physical) => toRecord(physical, compactAgentBody(transcript, physical.line) ?? compactBody(parseJsonObject(physical.text), source), null));
+  }
   const parsed = new Map<number, JsonObject | null>();
   for (const { line, text } of lines) parsed.set(line, parseJsonObject(text));
   const neighbours = new Map<number, string>();

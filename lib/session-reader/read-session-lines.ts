@@ -7,6 +7,8 @@ import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/l
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import {
   type CompactRecord,
   MAX_COMPACT_LINES,
@@ -59,8 +61,11 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
  * read of its lines and persisted, so later windows (in any process) never re-read or re-parse
  * those lines. Without a store, misses are built from one read of the missing span. Either way
  * a span's neighbouring lines (one before, one after) are read as context so a Codex echo on its
- * edge is still marked (contract §4.3 step 1); records are identical on every path. A corrupt
- * stored block is set aside with a warning through `log` (issue 35) and built again.
+ * edge is still marked (contract §4.3 step 1); records are identical on every path. An agent
+ * session's records are built from the whole file's replay (lib/sources/agent-transcripts, read
+ * once per file version), so a line is marked by what later lines did to it (a rewind, a
+ * replacement). A corrupt stored block is set aside with a warning through `log` (issue 35) and
+ * built again.
  */
 export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null, log?: Logger): Promise<CompactRecord[]> {
   const version = `${filePath}\u0000${fileStamp(index)}\u0000${source}`;
@@ -68,6 +73,9 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
   const out: CompactRecord[] = [];
   // Blocks being written while the next ones are built; all on disk before this returns.
   const writes: Promise<void>[] = [];
+  // Read only when a record must be built (null for Claude Code and Codex, whose lines stand alone).
+  let transcript: Promise<AgentTranscript | null> | null = null;
+  const replay = () => (transcript ??= readAgentTranscript(source, filePath));
   let line = start;
   while (line <= end) {
     const hit = compactRecordCache.get(version, line);
@@ -79,7 +87,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     if (store) {
       const block = CompactStore.blockOf(line);
       const span = CompactStore.blockLines(block, index.lineCount);
-      const records = await loadBlock(store, `${version}\u0000${block}`, filePath, index, span, source, writes);
+      const records = await loadBlock(store, `${version}\u0000${block}`, filePath, index, span, source, writes, replay);
       const last = Math.min(end, span.end);
       for (let l = line; l <= last; l++) {
         const record = records[l - span.start]!;
@@ -91,7 +99,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
     }
     let missEnd = line;
     while (missEnd < end && !compactRecordCache.get(version, missEnd + 1)) missEnd += 1;
-    for (const record of await buildSpan(filePath, index, line, missEnd, source)) {
+    for (const record of await buildSpan(filePath, index, line, missEnd, source, await replay())) {
       compactRecordCache.set(version, record);
       out.push(record);
     }
@@ -105,13 +113,13 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
 const building = sharedBuilds<CompactRecord[]>("session-reader:blocks-building");
 
 /** A block's records: stored, or built and handed to the store (the write joins `writes`, never rejects). */
-async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string, writes: Promise<void>[]): Promise<CompactRecord[]> {
+async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string, writes: Promise<void>[], replay: () => Promise<AgentTranscript | null>): Promise<CompactRecord[]> {
   const stored = await store.read(CompactStore.blockOf(span.start));
   if (stored && stored.length === span.end - span.start + 1 && stored[0]?.line === span.start) return stored;
   return building.run(key, async () => {
     // Shared (deep-frozen, as the record cache would make them) before they are written, so the
     // block's text and the response reuse one serialization of each record.
-    const records = (await buildSpan(filePath, index, span.start, span.end, source)).map((record) => shareValue(record));
+    const records = (await buildSpan(filePath, index, span.start, span.end, source, await replay())).map((record) => shareValue(record));
     writes.push(store.write(CompactStore.blockOf(span.start), records));
     return records;
   });
@@ -120,7 +128,7 @@ async function loadBlock(store: CompactStore, key: string, filePath: string, ind
 /** Lines of a span decoded and built at a time: a span's texts are never all alive at once (issue 13). */
 const BUILD_BATCH_LINES = 32;
 
-async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string): Promise<CompactRecord[]> {
+async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string, transcript: AgentTranscript | null): Promise<CompactRecord[]> {
   const from = Math.max(1, start - 1);
   const to = Math.min(index.lineCount, end + 1);
   const all = await readLineRangeBytes(filePath, index, from, to);
@@ -142,7 +150,7 @@ async function buildSpan(filePath: string, index: LineIndex, start: number, end:
     const lines: PhysicalLine[] = [head];
     for (let k = at + 1; k <= stop; k++) lines.push(physical(k)!);
     const after = physical(stop + 1);
-    for (const record of buildCompactRecords(lines, source, { before, after })) out.push(record);
+    for (const record of buildCompactRecords(lines, source, { before, after }, transcript)) out.push(record);
     before = lines[lines.length - 1]!;
     if (after !== null) head = after;
   }
