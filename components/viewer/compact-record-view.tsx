@@ -81,7 +81,8 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
   const { command, detail, headline, edits } = record.view;
   const search = useSearchHighlight();
   const highlight = search?.regex ?? null;
-  const message = record.record_type === "user" || record.record_type === "assistant";
+  // An agent's prompt or reply has a record type of its own (`prompt`, `user.message`…): `view.message` says it is one.
+  const message = record.record_type === "user" || record.record_type === "assistant" || record.view.message === true;
   const editTools = new Set(edits.map((e) => e.tool));
   const malformed = record.summary === MALFORMED_SUMMARY;
   const invalidUtf8 = useMemo(() => compactHasReplacementChar(record), [record]);
@@ -92,7 +93,7 @@ export function CompactRecordView({ record, isLast }: { record: ViewerCompactRec
   return (
     <div className="flex min-w-0 flex-col gap-1 py-1">
       <div className="flex min-w-0 flex-wrap items-center gap-1.5">
-        <Badge tone={malformed ? "danger" : typeTone(record.record_type)}>{record.record_type}</Badge>
+        <Badge tone={malformed ? "danger" : typeTone(record.view.message ? (record.role ?? "") : record.record_type)}>{record.record_type}</Badge>
         {record.role && record.role !== record.record_type && <span className="text-2xs text-muted">{record.role}</span>}
         {headline ? (
           <span data-testid="record-headline" className="min-w-0 font-mono text-xs font-semibold break-all text-ink" title={displayText(record.summary)}>

@@ -21,6 +21,8 @@ function clipNote(shown: number, total: number) {
 export function FullRecordView({ record, isLast }: { record: ViewerFullRecord; isLast: boolean }) {
   const [expanded, setExpanded] = useState(false);
   const parsed = useMemo(() => parseRawLine(record.raw_line, record.clipped), [record]);
+  // A line of a text history (an agent's Markdown) is not JSON by design, never malformed.
+  const malformed = parsed.kind === "malformed" && record.view.textLine !== true;
   const invalidUtf8 = useMemo(() => hasReplacementChar(record.raw_line), [record]);
   const body = useMemo(() => {
     if (!expanded) return null;
@@ -42,7 +44,7 @@ export function FullRecordView({ record, isLast }: { record: ViewerFullRecord; i
         </button>
         <code className="min-w-0 flex-1 truncate whitespace-pre">{record.raw_line ? <AnsiText text={record.raw_line.slice(0, ONE_LINE_CHARS)} /> : "(empty line)"}</code>
         <LineFlags
-          malformed={parsed.kind === "malformed"}
+          malformed={malformed}
           isLast={isLast}
           invalidUtf8={invalidUtf8}
           clipped={record.clipped}
@@ -52,7 +54,7 @@ export function FullRecordView({ record, isLast }: { record: ViewerFullRecord; i
       </div>
       {body && (
         <div className="mt-1 ml-5 rounded border border-line bg-canvas p-2">
-          {parsed.kind === "malformed" && <p className="mb-1 font-sans text-2xs text-danger">Not valid JSON — raw text:</p>}
+          {malformed && <p className="mb-1 font-sans text-2xs text-danger">Not valid JSON — raw text:</p>}
           {parsed.kind === "clipped" && (
             <p className="mb-1 font-sans text-2xs text-warn">
               Line clipped by the server to its first {formatBytes(VIEWER_RAW_CLIP_BYTES)} of {formatBytes(record.raw_bytes)}, so it

@@ -6,7 +6,7 @@
 import { buildToolResult, buildToolUse, emptyBody, toolInputText, type CompactBody } from "@/lib/session-reader/compact-fields";
 import type { AgentEvent, AgentRecord, AgentToolCall, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { isJsonObject } from "@/lib/sources/common/json-object";
-import type { CompactToolResult, RecordGroup } from "./schema";
+import type { CompactToolResult } from "./schema";
 import { boundedText } from "./trim";
 
 /**
@@ -47,17 +47,6 @@ export function compactAgentBody(transcript: AgentTranscript, line: number): Com
     tool_results: results,
     truncated: text.truncated || uses.some((u) => u.truncated) || results.some((r) => r.truncated),
   };
-}
-
-/**
- * The viewer's filter group of an agent record: `system` for the agent's own records (session
- * start, settings, notices), `conversation` for prompts, messages, tool calls and results, and
- * `progress` for markers that carry nothing to read (a turn or step starting or ending, a blank line).
- */
-export function agentRecordGroup(record: AgentRecord): RecordGroup {
-  if (record.role === "system") return "system";
-  const empty = record.text.trim() === "" && record.calls.length === 0 && record.results.length === 0 && record.events.length === 0;
-  return empty && !record.trigger && !record.isError ? "progress" : "conversation";
 }
 
 /** Marks first (in the order replay added them), then the headline; the rewind's line says what it dropped. */
@@ -126,18 +115,27 @@ function promptText(transcript: AgentTranscript, record: AgentRecord): string | 
 
 /**
  * The record's words without those of its tool calls and results: readers write a tool's words
- * after the message's, its name first, so the text is cut at the first line naming one of them.
- * Null when nothing but blanks remains.
+ * after the message's, its name first, so the text is cut at the first line naming one of them;
+ * a text left with no word that its calls' names and inputs and its results' outputs do not
+ * already show (`Applied edit to a.py edit` beside that result) is dropped. Null when nothing
+ * but blanks remains.
  */
 function visibleText(record: AgentRecord): string | null {
   let text = record.text;
+  if (record.calls.length === 0 && record.results.length === 0) return text.trim() === "" ? null : text;
   const names = new Set([...record.calls.map((c) => c.name), ...record.results.map((r) => r.name).filter((n): n is string => n !== null)]);
-  if (names.size > 0) {
-    const lines = text.split("\n");
-    const cut = lines.findIndex((l) => names.has(l));
-    if (cut !== -1) text = lines.slice(0, cut).join("\n");
-  }
-  return text.trim() === "" ? null : text;
+  const lines = text.split("\n");
+  const cut = lines.findIndex((l) => names.has(l));
+  if (cut !== -1) text = lines.slice(0, cut).join("\n");
+  if (text.trim() === "") return null;
+  const shown = new Set<string>(names);
+  for (const call of record.calls) for (const word of words(toolInputText(call.input))) shown.add(word);
+  for (const result of record.results) for (const word of words(result.output)) shown.add(word);
+  return words(text).every((w) => shown.has(w)) ? null : text;
+}
+
+function words(text: string): string[] {
+  return text.split(/[\s"{},:[\]]+/).filter((w) => w !== "");
 }
 
 /** Calls by id, per transcript: a result on a later line (Copilot's tool completions) finds its call. */

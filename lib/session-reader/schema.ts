@@ -97,6 +97,10 @@ export type ViewerExtras = {
   headline: string | null;
   /** File edits the line's tool calls ask for (Edit, MultiEdit, Write), for a diff; compact mode only. */
   edits: FileEdit[];
+  /** The session's lines are text (an agent's Markdown history), not JSON records: a line that is no JSON is not malformed. */
+  textLine?: true;
+  /** A prompt or reply whose record type is the agent's own (not `user` / `assistant`): its text reads as a message (Markdown). */
+  message?: true;
 };
 
 /** One file edit of an `Edit` / `MultiEdit` / `Write` call, texts clipped for display (`clipped`). */

@@ -1,6 +1,7 @@
 /** What the viewer shows beside a record: detail text clipped for display. */
 import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
+import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import type { CompactRecord, RecordGroup, ViewerExtras } from "./schema";
 
@@ -133,4 +134,36 @@ export function compactViewerExtras(text: string, source: string, record: Pick<C
   const matches = [...region.matchAll(/"timestamp"\s*:\s*"([^"]+)"/g)];
   const match = source === "codex" ? matches[0] : matches.at(-1);
   return { timestamp: match?.[1] ?? null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
+}
+
+/**
+ * The viewer's extras of line `line` of an agent session (issue 38), from the whole file's replay
+ * (lib/sources/agent-transcripts) rather than the raw line: the record's time, its filter group
+ * ({@link agentRecordGroup}), `message` for a prompt or reply with text, and `textLine` when the
+ * session's lines are text (`textLines`: a Markdown history, not JSONL). In compact mode
+ * (`compact` given), a line with tool calls or results has its compact summary as headline (what
+ * it ran, with its rewound / replaced marks); a message shows its summary and text as they are.
+ */
+export function agentViewerExtras(transcript: AgentTranscript, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
+  const record = transcript.records[line - 1];
+  const extras: ViewerExtras = { timestamp: null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
+  if (textLines) extras.textLine = true;
+  if (record === undefined || record.line !== line) return extras;
+  extras.timestamp = record.time;
+  extras.group = agentRecordGroup(record);
+  const tools = record.calls.length > 0 || record.results.length > 0;
+  if (compact !== null && tools) extras.headline = compact.summary;
+  if (compact !== null && compact.text_preview !== null && (record.role === "user" || record.role === "assistant")) extras.message = true;
+  return extras;
+}
+
+/**
+ * The viewer's filter group of an agent record: `system` for the agent's own records (session
+ * start, settings, notices), `conversation` for prompts, messages, tool calls and results, and
+ * `progress` for markers that carry nothing to read (a turn or step starting or ending, a blank line).
+ */
+export function agentRecordGroup(record: AgentRecord): RecordGroup {
+  if (record.role === "system") return "system";
+  const empty = record.text.trim() === "" && record.calls.length === 0 && record.results.length === 0 && record.events.length === 0;
+  return empty && !record.trigger && !record.isError ? "progress" : "conversation";
 }

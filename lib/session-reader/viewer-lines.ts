@@ -4,8 +4,9 @@ import { AppError } from "@/lib/errors";
 import { readLineRange } from "@/lib/jsonl/line-index";
 import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-reader/read-session-lines";
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
-import { compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
+import { agentViewerExtras, compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
 import { lineView, type ToolCallNames } from "@/lib/session-reader/headline";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
@@ -16,7 +17,8 @@ export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: 
  * that full-mode raw lines over 256 KiB are clipped for display (`clipped: true`; `raw_bytes`
  * and `raw_sha256` still describe the whole line), and that every record carries `view`, what
  * the viewer renders from the raw line beyond the contract's record (issue 12: slash commands,
- * system/summary/progress text, timestamp, filter group).
+ * system/summary/progress text, timestamp, filter group). An agent session's extras come from
+ * the whole file's replay (lib/sources/agent-transcripts, as its compact records do).
  * @throws AppError not_found (unknown project/session/agent), invalid_input (bad range).
  */
 export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery): Promise<ViewerLinesResult> {
@@ -27,17 +29,21 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
   const lines = await readLineRange(filePath, index, query.start, query.end);
   const source = session.row.source;
+  const agent = await readAgentTranscript(source, filePath);
+  // An agent's history written as text (Markdown, not JSONL): its lines are not malformed JSON.
+  const textLines = agent !== null && !filePath.endsWith(".jsonl");
   // Results name their calls within the window (a call in an earlier window leaves "Result").
   const calls: ToolCallNames = new Map();
   const records =
     query.mode === "compact"
       ? (await readCompactRecords(filePath, index, query.start, query.end, source, workspaceIndexDir(ctx), ctx.log)).map((record, i): ViewerCompactRecord => {
+          if (agent !== null) return { ...record, view: agentViewerExtras(agent, record.line, textLines, record) };
           const text = lines[i]?.line === record.line ? lines[i]!.text : "";
           return { ...record, view: { ...compactViewerExtras(text, source, record), ...lineView(text, source, record, calls) } };
         })
       : lines.map((l): ViewerFullRecord => {
           const full = toFullRecord(l.line, l.text);
-          const view = viewerExtras(l.text, source);
+          const view = agent !== null ? agentViewerExtras(agent, l.line, textLines) : viewerExtras(l.text, source);
           if (full.raw_bytes <= VIEWER_RAW_CLIP_BYTES) return { ...full, clipped: false, view };
           return { ...full, raw_line: clipUtf8(l.text, VIEWER_RAW_CLIP_BYTES), clipped: true, view };
         });
