@@ -10,6 +10,7 @@ import { compactAgentBody } from "@/lib/session-reader/compact-agent";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import type { CompactRecord, FullRecord, ViewerCompactRecord, ViewerFullRecord } from "@/lib/session-reader/schema";
+import { agentEdits } from "@/lib/session-reader/viewer-extras";
 import { readViewerLines } from "@/lib/session-reader/viewer-lines";
 import { agentSource } from "@/lib/sources/agents";
 import { prepareAgentsWorkspace } from "@/lib/testing/agents-workspace";
@@ -86,6 +87,15 @@ describe.skipIf(!HAS_SHARED)(`compact records of the agents-home sessions${HAS_S
     expect(read.text_preview).not.toContain("SWE-Bench Target");
     expect(seen(records.get(4))).toMatchObject({ record_type: "error", role: "system", summary: "Error: [API Error: Requested entity was not found.]" });
     expect(seen(records.get(15))).toMatchObject({ record_type: "user", role: "user", summary: "User: hello", text_preview: "hello" });
+  });
+
+  it("the viewer: an edit or a write call of any agent gives its diff, told by its input's shape", async () => {
+    const s = one("opencode", "ses_6290e7826ffeR7mF2FTlXM52x8");
+    const view = await readViewerLines(ctx, { projectKey: s.project_key, sessionRef: s.session_ref, start: 6, end: 6, mode: "compact" });
+    expect((view.records as ViewerCompactRecord[])[0]!.view.edits).toEqual([{ tool: "write", file_path: "/Users/cam/tmp/a/test.txt", old_string: "", new_string: ":)", clipped: false }]);
+    const copilot = agentSource("copilot-cli")!.parseLines(physicalLines(await fs.readFile(COPILOT_RESUMED, "utf8")), "events.jsonl");
+    expect(agentEdits(copilot.records[16]!)).toEqual([{ tool: "edit", file_path: "/home/dev/shop/api/src/cart.ts", old_string: "return sum - 3;", new_string: "return sum;", clipped: false }]);
+    expect(agentEdits(copilot.records[7]!)).toEqual([]);
   });
 
   it("OpenCode: the prompt on the message line that starts it (its words are on the part after it), a tool part with its file", async () => {
@@ -205,6 +215,7 @@ describe("a Gemini session with a rewind and a replacement, prepared through --g
     expect(byLine.get(9)!.view).toMatchObject({ headline: null, message: true, group: "conversation" });
     expect(byLine.get(9)!.summary).toBe(expected.get(9));
     expect(byLine.get(10)!.view.group).toBe("system");
+    expect(byLine.get(6)!.view.edits).toEqual([]);
   });
 });
 

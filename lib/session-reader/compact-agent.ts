@@ -57,7 +57,7 @@ function summaryOf(transcript: AgentTranscript, record: AgentRecord): string {
   for (const event of record.events) {
     if (event.kind === "rewind") rewind ??= event;
     else if (event.kind === "rewound") {
-      const at = lineNamed(event.detail) ?? transcript.records.find((r) => r.events.some((e) => e.kind === "rewind"))?.line ?? null;
+      const at = lineNamed(event.detail) ?? firstRewindLine(transcript);
       marks.push(at === null ? "Rewound by the user" : `Rewound by the user (line ${at})`);
     } else if (event.kind === "replaced") {
       const at = lineNamed(event.detail);
@@ -72,6 +72,18 @@ function summaryOf(transcript: AgentTranscript, record: AgentRecord): string {
   // A rewind's headline usually restates what it dropped; otherwise (a session's revert) it follows.
   const said = `Rewind by the user: ${rewind.detail}`;
   return prefix + (headline.includes(rewind.detail) ? said : `${said} — ${headline}`);
+}
+
+/** The first line holding a rewind, per transcript: the rewind that undid a line whose mark names none (a session's revert). */
+const rewindLines = new WeakMap<AgentTranscript, number | null>();
+
+function firstRewindLine(transcript: AgentTranscript): number | null {
+  let line = rewindLines.get(transcript);
+  if (line === undefined) {
+    line = transcript.records.find((r) => r.events.some((e) => e.kind === "rewind"))?.line ?? null;
+    rewindLines.set(transcript, line);
+  }
+  return line;
 }
 
 /** The line an event's detail names (`… replaced by line 9`, `… on line 14`), else null. */

@@ -3,7 +3,7 @@ import { readableUserText, slashCommandText } from "@/lib/format/display-text";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import type { CompactRecord, RecordGroup, ViewerExtras } from "./schema";
+import type { CompactRecord, FileEdit, RecordGroup, ViewerExtras } from "./schema";
 
 /** Detail text is clipped to this many characters (the viewer clamps it further). */
 export const DETAIL_CHARS = 4_000;
@@ -142,7 +142,8 @@ export function compactViewerExtras(text: string, source: string, record: Pick<C
  * ({@link agentRecordGroup}), `message` for a prompt or reply with text, and `textLine` when the
  * session's lines are text (`textLines`: a Markdown history, not JSONL). In compact mode
  * (`compact` given), a line with tool calls or results has its compact summary as headline (what
- * it ran, with its rewound / replaced marks); a message shows its summary and text as they are.
+ * it ran, with its rewound / replaced marks), and its calls' file edits for a diff
+ * ({@link agentEdits}); a message shows its summary and text as they are.
  */
 export function agentViewerExtras(transcript: AgentTranscript, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
   const record = transcript.records[line - 1];
@@ -153,6 +154,7 @@ export function agentViewerExtras(transcript: AgentTranscript, line: number, tex
   extras.group = agentRecordGroup(record);
   const tools = record.calls.length > 0 || record.results.length > 0;
   if (compact !== null && tools) extras.headline = compact.summary;
+  if (compact !== null) extras.edits = agentEdits(record);
   if (compact !== null && compact.text_preview !== null && (record.role === "user" || record.role === "assistant")) extras.message = true;
   return extras;
 }
@@ -166,4 +168,30 @@ export function agentRecordGroup(record: AgentRecord): RecordGroup {
   if (record.role === "system") return "system";
   const empty = record.text.trim() === "" && record.calls.length === 0 && record.results.length === 0 && record.events.length === 0;
   return empty && !record.trigger && !record.isError ? "progress" : "conversation";
+}
+
+/** Characters of an edit's old or new text sent for a diff; longer texts are clipped (as Claude Code's edits are). */
+const EDIT_CHARS = 20_000;
+
+/**
+ * The file edits an agent record's calls ask for, told by their input's shape whatever the tool's
+ * name: a path (`file_path`, `filePath`, `path`) with an old and a new text (`old_string` /
+ * `oldString` / `old_str` and their `new` forms) is an edit; a path with a whole text (`content`,
+ * `file_text`) and no old text writes the file.
+ */
+export function agentEdits(record: AgentRecord): FileEdit[] {
+  const out: FileEdit[] = [];
+  const clip = (t: string) => t.slice(0, EDIT_CHARS);
+  for (const call of record.calls) {
+    const input = asObject(call.input);
+    if (input === null) continue;
+    const text = (...keys: string[]) => keys.map((k) => input[k]).find((v): v is string => typeof v === "string") ?? null;
+    const filePath = text("file_path", "filePath", "path");
+    if (filePath === null) continue;
+    const before = text("old_string", "oldString", "old_str");
+    const after = before === null ? text("content", "file_text") : text("new_string", "newString", "new_str");
+    if (after === null) continue;
+    out.push({ tool: call.name, file_path: filePath, old_string: clip(before ?? ""), new_string: clip(after), clipped: (before ?? "").length > EDIT_CHARS || after.length > EDIT_CHARS });
+  }
+  return out;
 }
