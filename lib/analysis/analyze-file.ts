@@ -1,8 +1,10 @@
 /** Seed 003's analysis of one session file: the scan of its source, then reads, persistence and resets joined with the workspace's side files. */
+import { AGENT_READS_REASON, agentContextResets, agentTokenNotes, agentTokenPoints, agentUnreadableLines } from "@/lib/analysis/agent-analysis";
 import { summarizeResets } from "@/lib/analysis/context-resets";
 import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";
 import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis, type TokenPoint } from "@/lib/analysis/schema";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 
 /** Workspace facts about a session's side files, gathered by the caller. */
 export type SessionSideFiles = {
@@ -18,7 +20,9 @@ const NO_SIDE_FILES: SessionSideFiles = { toolResultFiles: null, hasSubagents: f
  * Analyses one session file (seed 003, issue 10) in a single streamed pass: resets, risk,
  * token progression, reads, persistence mapping, markers and Workscope ID. `source` selects the
  * reader (`codex` rollouts give tokens and resets only: reads and persistence are reported as
- * unavailable with a reason, never as 0).
+ * unavailable with a reason, never as 0). A session of an agent read through the source contract
+ * (lib/sources/agents) is read by its reader: tokens and resets from the usage on its lines
+ * (lib/analysis/agent-analysis), reads and persistence unavailable with the reason.
  * @param threshold reset threshold in tokens (default 10,000).
  * @throws the fs error when the file cannot be read.
  */
@@ -40,6 +44,23 @@ export async function analyzeSessionFile(
     resets: scan.resets,
     token_points: scan.points,
   });
+  const transcript = await readAgentTranscript(source, filePath);
+  if (transcript !== null) {
+    const points = agentTokenPoints(transcript);
+    const unavailable = { value: null, reason: AGENT_READS_REASON };
+    return {
+      ...common({ lineCount: transcript.records.length, resets: agentContextResets(transcript, threshold), points }),
+      token_notes: agentTokenNotes(transcript, points),
+      reads: unavailable,
+      read_batches: 0,
+      persistence: unavailable,
+      markers: [],
+      marker_mentions_in_conversation: 0,
+      workscope_id: null,
+      workscope_id_source: null,
+      unparsable_lines: agentUnreadableLines(transcript),
+    };
+  }
   if (source === "codex") {
     const scan = await scanCodexSession(filePath, threshold);
     const reason = "Codex rollouts have no Read tool or tool-results/ folder: files are read through shell commands";

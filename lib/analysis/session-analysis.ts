@@ -24,8 +24,8 @@ import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSi
 
 export type AnalyzeSessionInvalid = { status: "invalid"; errors: { field: string; message: string; hint: string }[] };
 
-/** Bumped when the analysis output changes shape, so stale cache files are ignored. */
-const CACHE_VERSION = 3;
+/** Bumped when the analysis output changes shape, so stale cache files are ignored (4: agent sessions read by their readers, issue 38). */
+const CACHE_VERSION = 4;
 /** Risk memo entries: many list rows share one process (each entry is a few dozen bytes). */
 const MEMORY_ENTRIES = 2_000;
 /**

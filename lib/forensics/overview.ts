@@ -1,5 +1,6 @@
 /** `session_overview` (seed 004): about, stats, findings and timeline from a session's scan. */
 import type { CoreContext } from "@/lib/context";
+import { filesTouched } from "@/lib/forensics/agent-session";
 import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { sessionCounts } from "@/lib/forensics/counts";
@@ -11,6 +12,7 @@ import { formatCount } from "@/lib/format/count";
 import { humanDuration } from "@/lib/format/duration";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { sessionClock } from "@/lib/workspace/session-clock";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
@@ -21,6 +23,8 @@ export const ABOUT_QUOTE_CHARS = 140;
 export const DEFAULT_FINDINGS_LIMIT = 50;
 /** Characters of each `top_user_messages` entry. */
 export const TOP_MESSAGE_CHARS = 200;
+/** Paths listed in an agent session's `files_touched` (their count is always given). */
+export const FILES_TOUCHED_LIMIT = 200;
 
 
 /**
@@ -33,7 +37,11 @@ export const TOP_MESSAGE_CHARS = 200;
  * family, subagents by type, events per source, the files read, and the audit ledger's calls
  * on the session (from `readAudit`, read fresh each time; the forensics reads
  * themselves are left out, so two calls in a row are identical). One streaming pass over the
- * session's files ({@link scanSession}), cached while they are unchanged.
+ * session's files ({@link scanSession}), cached while they are unchanged. A session of an agent
+ * read through the source contract (lib/sources/agents) is summed up from its reader's records,
+ * and its summary also says what the agent does not record (`not_recorded`: its `absent`, e.g.
+ * `subagents`, `cost`, `per-line times`) and its diagnostics list the paths its tool calls name
+ * (`files_touched`, the first {@link FILES_TOUCHED_LIMIT} sorted, with their count).
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
@@ -48,6 +56,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const usage = await readSessionUsage(ctx, session);
   const clock = sessionClock(usage);
   const request = await readSessionRequest(ctx, session);
+  const transcript = await readAgentTranscript(session.row.source, session.filePath);
   const offset = input.offset ?? 0;
   const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
   const pageEnd = offset + limit;
@@ -71,6 +80,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     warning_counts: sortedRecord(stats.warningCounts),
     findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
+    ...(transcript === null ? {} : { not_recorded: [...transcript.absent] }),
   };
   const byTool: Record<string, ToolCounts> = {};
   for (const name of [...stats.byTool.keys()].sort()) {
@@ -106,6 +116,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     event_types: sortedRecord(new Map(Object.entries(eventTypes))),
     files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
     audit: auditDiagnostics(audit),
+    ...(transcript === null ? {} : { files_touched: filesTouched(transcript, FILES_TOUCHED_LIMIT) }),
   };
   return { status: "ok", summary, diagnostics };
 }
@@ -134,8 +145,10 @@ const FAMILY_PHRASE: Record<ToolFamily, (n: number) => string> = {
   other: (n) => `made ${count(n, "other tool call")}`,
 };
 
-const ERROR_WORDS: Record<string, string> = { tool_error: "failed tool call", api_error: "API error", interrupted: "interrupted turn" };
-const WARNING_WORDS: Record<string, string> = { compaction: "context compaction", context_reset: "context reset", truncated_line: "truncated line" };
+// `error` and `source_warning` are found in agent sessions (lib/forensics/agent-scan): an error
+// record other than a failed tool result, and a line the agent's reader could not read.
+const ERROR_WORDS: Record<string, string> = { tool_error: "failed tool call", api_error: "API error", interrupted: "interrupted turn", error: "error message" };
+const WARNING_WORDS: Record<string, string> = { compaction: "context compaction", context_reset: "context reset", truncated_line: "truncated line", source_warning: "reader warning" };
 
 /**
  * The `about` paragraph (seed 004: deterministic, template-based, no LLM): what the user asked

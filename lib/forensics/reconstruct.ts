@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
+import { agentTimelineNotes, agentTimelinePayload } from "@/lib/forensics/agent-timeline";
 import { type AuditEvent, type AuditReader, mergeAuditOrder } from "@/lib/forensics/audit-source";
 import { ACTORS, scanSession, turnAt, type SessionScan } from "@/lib/forensics/scan";
 import { type ForensicsInvalid, type ReconstructSessionInput, type ReconstructSessionResult, type TimelineRow, type TimelineSource } from "@/lib/forensics/schema";
@@ -11,6 +12,8 @@ import { markdownPlainText } from "@/lib/format/plain-markdown";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/session-reader/trim";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** Bytes of a persisted tool result read for a `full` preview (head; the size is always given). */
@@ -31,6 +34,10 @@ const TOOL_FILE_PREVIEW_BYTES = 2048;
  * `next_offset` says where to continue. Optional `source` / `event_type` filter the timeline
  * before paging (`event_count` is then the filtered count). Deterministic: the same call on the
  * same files returns the same bytes.
+ * A session of an agent read through the source contract (lib/sources/agents) has a row per
+ * record and one per event of the agent's own (a rewind, a run's start or resume, a model
+ * change: lib/forensics/agent-timeline), and says what the agent does not record
+ * (`not_recorded`) and when its times are not the records' own (`time_note`).
  * Unknown project or session → `{status:"invalid"}` naming the field.
  * @throws the fs error when a session file cannot be read.
  */
@@ -38,6 +45,7 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const scan = await scanSession(ctx, resolved.session);
+  const transcript = await readAgentTranscript(resolved.session.row.source, resolved.session.filePath);
   const audit = await readAudit(ctx, input.project_key, input.session_ref);
   const selected = filterOrder(scan, audit, input.source, input.event_type);
   const base: ReconstructSessionResult = {
@@ -49,6 +57,7 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
     returned: 0,
     truncated: false,
     next_offset: null,
+    ...(transcript === null ? {} : agentTimelineNotes(transcript)),
     timeline: [],
   };
   // Worst case for the fixed part: truncated true and a next_offset as long as any index.
@@ -59,7 +68,7 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   let truncated = false;
   for (let pos = input.offset; pos < end; pos++) {
     const ref = selected[pos]!;
-    const row = ref < scan.count ? await buildRow(ctx, resolved.session, scan, ref, pos, input) : auditRow(audit[ref - scan.count]!, pos, input);
+    const row = ref < scan.count ? await buildRow(ctx, resolved.session, scan, ref, pos, input, transcript) : auditRow(audit[ref - scan.count]!, pos, input);
     const size = byteLength(row) + (rows.length > 0 ? 1 : 0);
     if (used + size > input.max_bytes) {
       truncated = true;
@@ -116,13 +125,18 @@ function auditRow(ev: AuditEvent, index: number, input: ReconstructSessionInput)
   return { index, timestamp: e.timestamp, source: "audit", file: ev.file, line: ev.line, event_type: ev.eventType, actor: ev.door ?? "unknown", turn_ref: null, agent_id: null, payload };
 }
 
-async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput): Promise<TimelineRow> {
+async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput, transcript: AgentTranscript | null): Promise<TimelineRow> {
   const file = scan.files[scan.fileIndex[slot]!]!;
   const line = scan.line[slot]!;
   const ts = scan.ts[slot]!;
   const eventType = scan.types[scan.typeId[slot]!]!;
   const actor = ACTORS[scan.actorId[slot]!]!;
-  const payload = file.kind === "tool_result" ? await toolFilePayload(file.path, file.size_bytes, input) : await recordPayload(ctx, file.path, line, scan.source, actor, input);
+  const payload =
+    file.kind === "tool_result"
+      ? await toolFilePayload(file.path, file.size_bytes, input)
+      : transcript !== null && file.kind === "main"
+        ? agentTimelinePayload(transcript, scan, slot, input)
+        : await recordPayload(ctx, file.path, line, scan.source, actor, input);
   return {
     index,
     timestamp: Number.isNaN(ts) ? null : new Date(ts).toISOString(),

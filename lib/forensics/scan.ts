@@ -5,6 +5,7 @@ import type { Worker } from "node:worker_threads";
 import { ResetDetector } from "@/lib/analysis/context-resets";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
+import { agentScan } from "@/lib/forensics/agent-scan";
 import { classifyRecord, type ToolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, TIMELINE_SOURCES, type Finding, type TimelineSource, type ToolCounts } from "@/lib/forensics/schema";
 import { forEachLineChunk } from "@/lib/forensics/line-chunks";
@@ -19,6 +20,7 @@ import { terminatorBytes } from "@/lib/jsonl/line-index";
 import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 import { Columns, ValueTable } from "@/lib/columns/typed-columns";
@@ -171,6 +173,8 @@ const cache = stampedCache<SessionScan>("forensics:scan-cache", SCAN_MEMORY_BYTE
  * file (in {@link sessionFiles} order) and physical line. A record without a timestamp takes the
  * previous record's time in its file, so it keeps its file order (the first ones sort first);
  * a tool-result file takes the time of the transcript record that returned it, or sorts last.
+ * A session of an agent read through the source contract (lib/sources/agents) is scanned from
+ * the records its reader gives (lib/forensics/agent-scan).
  * @throws the fs error when a file cannot be read.
  */
 export async function scanSession(ctx: CoreContext, session: ResolvedSession): Promise<SessionScan> {
@@ -208,6 +212,8 @@ function spawnScanWorker(): Promise<Worker> {
 }
 
 async function buildScan(ctx: CoreContext, session: ResolvedSession, files: SessionFile[]): Promise<SessionScan> {
+  const transcript = await readAgentTranscript(session.row.source, session.filePath);
+  if (transcript !== null) return agentScan(files, transcript, session.row.source);
   // The workers boot (~0.1–0.5 s each) while this thread reads the line index and maps the first
   // ranges: started before anything else.
   const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));

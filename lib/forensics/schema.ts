@@ -101,6 +101,13 @@ export type ReconstructSessionResult = {
   returned: number;
   truncated: boolean;
   next_offset: number | null;
+  /**
+   * A session of an agent read through the source contract only (issue 38): what that agent does
+   * not record (`cost`, `subagents`, `per-line times` …), so its absence reads as such, never as 0.
+   */
+  not_recorded?: string[];
+  /** Agents only: said when the rows' times are not their records' own (all of a run's rows carry its start); else null. */
+  time_note?: string | null;
   timeline: TimelineRow[];
 };
 
@@ -161,6 +168,11 @@ export type SessionOverviewSummary = {
    */
   findings_page: { offset: number; limit: number; next_offset: number | null };
   last_response_preview: string | null;
+  /**
+   * A session of an agent read through the source contract only (issue 38): the concepts that
+   * agent does not record (`subagents`, `cost`, `per-line times` …): their zeros and nulls here mean "not recorded".
+   */
+  not_recorded?: string[];
 };
 
 /** `session_overview`'s `diagnostics.audit`: the Casefile calls recorded on the session. */
@@ -218,6 +230,8 @@ export type SessionOverviewDiagnostics = {
   files: { source: TimelineSource; file: string; size_bytes: number }[];
   /** The Casefile tool calls recorded on this session in the audit ledger (issue 9). */
   audit: AuditDiagnostics;
+  /** Agent sessions only (issue 38): the paths the session's tool calls name, sorted, the first 200 (`total`: all). */
+  files_touched?: { files: string[]; total: number };
 };
 
 export type SessionOverviewResult = { status: "ok"; summary: SessionOverviewSummary; diagnostics: SessionOverviewDiagnostics };

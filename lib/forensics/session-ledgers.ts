@@ -55,6 +55,8 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
     for (let slot = 0; slot < scan.count; slot++) {
       if (scan.fileIndex[slot] !== fileIndex) continue;
       if (typeId >= 0 && scan.typeId[slot] !== typeId) continue;
+      // An agent's own event has a slot after its line's (lib/forensics/agent-scan): the line is listed once unless its event is asked for.
+      if (typeId < 0 && slot > 0 && scan.fileIndex[slot - 1] === fileIndex && scan.line[slot - 1] === scan.line[slot]) continue;
       slots.push(slot);
     }
   }

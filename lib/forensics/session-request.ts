@@ -3,10 +3,12 @@ import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
+import { agentRequest } from "@/lib/forensics/agent-session";
 import { readableUserText } from "@/lib/format/display-text";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
@@ -40,9 +42,13 @@ const cache = stampedCache<SessionRequest | null>("forensics:session-request", 2
  * the first 64 lines whose `leafUuid` is a record of this file (contract §2.7: foreign summaries
  * title other sessions) is used, else the first slash command. Cached per file version and turns.
  * `windows`: the file's lines as another probe of the same index reads them.
+ * A session of an agent read through the source contract (lib/sources/agents) has its first
+ * prompt's text as its request (lib/forensics/agent-session `agentRequest`).
  * @throws the fs error when the session file cannot be read.
  */
 export async function readSessionRequest(ctx: CoreContext, session: ResolvedSession, windows?: LineWindows): Promise<SessionRequest | null> {
+  const transcript = await readAgentTranscript(session.row.source, session.filePath);
+  if (transcript !== null) return agentRequest(transcript);
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   // The turns read are part of the version: a new index row may start them elsewhere.
   const stamp = `${fileStamp(index)}:${session.row.turns.slice(0, REQUEST_TURNS).map((t) => t.turn_start_line).join(",")}`;

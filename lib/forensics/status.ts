@@ -1,10 +1,12 @@
 /** Seed 004's session status (active, completed, failed, …) adapted to transcripts. */
 import type { CoreContext } from "@/lib/context";
+import { agentEnding } from "@/lib/forensics/agent-session";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { previewLine } from "@/lib/format/one-line";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import type { SessionStatus } from "@/lib/sources/common/schema";
@@ -75,9 +77,13 @@ const EXIT_COMMANDS = new Set(["exit", "quit"]);
  * finding the last outcome; `/exit` or `/quit` among them is the `user_exit` end marker when the
  * last turn got no reply. `last_response_preview` is the last agent reply's text, one line, ≤ 300 chars.
  * `windows`: the file's lines as another probe of the same index already read some of them.
+ * A session of an agent read through the source contract (lib/sources/agents) ends by the same
+ * rules on its records (lib/forensics/agent-session `agentEnding`).
  * @throws the fs error when the file cannot be read.
  */
 export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string, windows = new LineWindows(filePath, index)): Promise<SessionEnding> {
+  const transcript = await readAgentTranscript(source, filePath);
+  if (transcript !== null) return agentEnding(transcript, ctx.now().getTime());
   let lastMs: number | null = null;
   let outcome: Outcome = null;
   let preview: string | null = null;

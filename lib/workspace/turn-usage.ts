@@ -8,6 +8,7 @@ import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
+import { agentSource } from "@/lib/sources/agents";
 import { usageOfLines } from "@/lib/usage/session-usage";
 import type { TurnUsage } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
@@ -27,6 +28,8 @@ const usageBytes = (stamp: string, rows: readonly TurnUsage[]): number => 120 * 
  * by lib/usage (issue 28, one count of tokens): the requests of the main transcript whose counted
  * line lies in the turn's span. `input_tokens` is input not read from cache, `total_tokens` all
  * four kinds (input, output, cache creation, cache read); null when no request falls in the turn.
+ * A session of an agent read through the source contract (lib/sources/agents) counts the usage on
+ * the lines of the turn's span, as its reader puts it there (a run's total on the line that ends it).
  * Cached in memory and under `.casefile/usage/`, keyed by file size, mtime and the turn spans.
  * @throws AppError not_found | io_error when the session file cannot be read.
  */
@@ -57,8 +60,8 @@ function usageStamp(st: { size: number; mtimeMs: number }, turns: readonly Index
     digest = createHash("sha256").update(JSON.stringify(turns)).digest("hex");
     spanDigests.set(turns, digest);
   }
-  // `u2`: counted by lib/usage (issue 28); older cache files (first streamed line's count) are ignored.
-  return `u2:${fileStamp(st)}:${turns.length}:${digest}`;
+  // `u3`: agent sessions counted too (issue 38); `u2`: counted by lib/usage (issue 28); older cache files are ignored.
+  return `u3:${fileStamp(st)}:${turns.length}:${digest}`;
 }
 const spanDigests = new WeakMap<readonly IndexTurn[], string>();
 
@@ -68,7 +71,9 @@ function usageCacheFile(ctx: CoreContext, filePath: string): string {
 
 async function computeUsage(ctx: CoreContext, session: ResolvedSession): Promise<TurnUsage[]> {
   const turns = session.row.turns;
-  if (session.row.source !== "claude-code" && session.row.source !== "codex") return turns.map((t) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: null, total_tokens: null }));
+  // Claude Code, Codex and the agents behind the source contract are counted (lib/usage); any other source has no usage to count.
+  const counted = session.row.source === "claude-code" || session.row.source === "codex" || agentSource(session.row.source) !== null;
+  if (!counted) return turns.map((t) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: null, total_tokens: null }));
   const usage = await readSessionUsage(ctx, session);
   return turns.map((t) => {
     const u = usageOfLines(usage, t.turn_start_line, t.turn_end_line);
