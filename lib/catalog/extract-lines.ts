@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import { agentLinesFacts, type LineFacts, type LineRole, lineFacts } from "@/lib/catalog/extract";
-import { lineTokens } from "@/lib/catalog/trigram-tokens";
+import { type PackedWords, WordPacker } from "@/lib/catalog/trigram-tokens";
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { Columns } from "@/lib/columns/typed-columns";
 import { fileStamp } from "@/lib/fs/file-stamp";
@@ -19,7 +19,7 @@ import type { AgentSource, AgentSourceName } from "@/lib/sources/common/agent-so
  * non-blank whole line with text to find (`lines` 1-based physical numbers, contract §1.6;
  * `starts` its first byte, `lens` its bytes without terminator, `ends` the byte offset after its
  * terminator; `words` its index words, every distinct trigram of its whole visible text
- * (lib/catalog/trigram-tokens); `roles` {@link ROLE_CODES}; `errors` 1 when it
+ * (lib/catalog/trigram-tokens), packed in one buffer; `roles` {@link ROLE_CODES}; `errors` 1 when it
  * records an error; `times` ms since the epoch, NaN when none; `tools`, `files` and `calls` the
  * tool names, file paths and call ids, "\n"-joined, "" when none), then `consumed` bytes and
  * `lastLine` after the last whole line (blank lines included), and `head` the file's first
@@ -35,7 +35,7 @@ export type ExtractedLines = {
   roles: Uint8Array;
   errors: Uint8Array;
   times: Float64Array;
-  words: string[];
+  words: PackedWords;
   tools: string[];
   files: string[];
   calls: string[];
@@ -89,7 +89,7 @@ export type KnownCalls = Map<string, { name: string; files: string[] }>;
  */
 export class LineExtractor {
   private readonly rows = new Columns(LINE_COLUMNS, 64);
-  private words: string[] = [];
+  private readonly words = new WordPacker();
   private tools: string[] = [];
   private files: string[] = [];
   private calls: string[] = [];
@@ -152,7 +152,7 @@ export class LineExtractor {
     c.roles[i] = ROLE_CODES.indexOf(facts.role);
     c.errors[i] = facts.error ? 1 : 0;
     c.times[i] = facts.time;
-    this.words.push(lineTokens(facts.text));
+    this.words.add(facts.text);
     this.tools.push([...new Set(tools)].join("\n"));
     this.files.push([...new Set(files)].join("\n"));
     this.calls.push(facts.calls.map((call) => call.id).filter((id) => id !== "").join("\n"));
@@ -160,8 +160,7 @@ export class LineExtractor {
 
   /** The lines collected since the last call, with the position after every line seen so far. */
   take(): ExtractedLines {
-    const out: ExtractedLines = { size: this.size, head: this.head ?? new Uint8Array(0), ...this.rows.take(), words: this.words, tools: this.tools, files: this.files, calls: this.calls, consumed: this.consumed, lastLine: this.lastLine };
-    this.words = [];
+    const out: ExtractedLines = { size: this.size, head: this.head ?? new Uint8Array(0), ...this.rows.take(), words: this.words.take(), tools: this.tools, files: this.files, calls: this.calls, consumed: this.consumed, lastLine: this.lastLine };
     this.tools = [];
     this.files = [];
     this.calls = [];

@@ -9,6 +9,7 @@ import { lineRowid } from "@/lib/catalog/db-schema";
 import { deleteDocLines } from "@/lib/catalog/drop-rows";
 import { type DocFormat, type ExtractedLines, type KnownCalls, lineExtractor, resumableFormat } from "@/lib/catalog/extract-lines";
 import { atomically, commitIfDue, stmt } from "@/lib/catalog/transactions";
+import { wordsAt } from "@/lib/catalog/trigram-tokens";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
@@ -64,7 +65,8 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
         for (let k = from; k < to; k++) {
           const rowid = lineRowid(docId, ex.lines[k]!);
           const time = ex.times[k]!;
-          insertLine.run(rowid, ex.words[k]);
+          // The words as bytes (a blob FTS5 reads as text): no string made per line.
+          insertLine.run(rowid, wordsAt(ex.words, k));
           insertMeta.run(rowid, ex.starts[k], ex.lens[k], ex.roles[k], ex.errors[k], Number.isNaN(time) ? null : Math.round(time), ex.tools[k] || null, ex.files[k] || null, ex.calls[k] || null);
         }
       });
