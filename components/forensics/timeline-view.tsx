@@ -140,6 +140,12 @@ export function TimelineView({ projectKey, sessionRef, eventTypes, filters, span
         <span data-testid="timeline-count" className="text-muted">
           {first.isPending ? "Loading…" : first.isError ? first.error.message : `${formatCount(count)} events`}
         </span>
+        {/* An agent whose lines carry their run's start, not their own time (issue 38): the times column says so. */}
+        {first.data?.time_note && (
+          <span data-testid="timeline-time-note" className="text-muted">
+            {first.data.time_note}
+          </span>
+        )}
       </div>
       <div ref={scrollRef} role="region" aria-label="Timeline" tabIndex={0} className="min-h-0 flex-1 overflow-auto bg-surface">
         <div role="list" aria-label="Timeline events" className="relative w-full" style={{ height: virtualizer.getTotalSize() + (count - rowCount) * height }}>
