@@ -11,7 +11,7 @@ export const MIN_QUERY_CHARS = 3;
 
 /** The query language, as every door describes it (issue 37; README "Search"). */
 export const QUERY_HELP =
-  'What to find, matched like a case-insensitive grep of every word a reader can see (text, thinking, tool inputs and results, subagents, persisted tool results): words (all must be on the line), "exact phrase", a OR b, -word (exclude), word* (at a word start), and filters project:KEY session:REF agent:claude-code|codex role:user|assistant|tool tool:NAME file:PATH-PART is:error after:YYYY-MM-DD before:YYYY-MM-DD. At least one term or filter; text of 3+ characters narrows the search.';
+  'What to find, matched like a case-insensitive grep of every word a reader can see (text, thinking, tool inputs and results, subagents, persisted tool results): words (all must be on the line), "exact phrase", a OR b, -word (exclude), word* (at a word start), and filters project:KEY session:REF agent:claude-code|codex|gemini-cli|copilot-cli|opencode|aider role:user|assistant|tool tool:NAME file:PATH-PART is:error after:YYYY-MM-DD before:YYYY-MM-DD. At least one term or filter; text of 3+ characters narrows the search.';
 
 /** Longest query, in characters. */
 export const MAX_QUERY_CHARS = 500;
