@@ -111,7 +111,7 @@ describe.skipIf(!HAS_SHARED)(`agent sessions of the shared agents home${HAS_SHAR
 
   it("OpenCode: the prompt from its text part, the write as an edit, the file touched", async () => {
     const opencode = ref("ses_6290e7826ffeR7mF2FTlXM52x8");
-    expect(await t.row(opencode)).toMatchObject({ source: "opencode", first_user_message: 'add a file, test.txt, with ":)" in it', status: "completed", total_tokens: 22999 });
+    expect(await t.row(opencode)).toMatchObject({ source: "opencode", first_user_message: 'add a file, test.txt, with ":)" in it', status: "completed", total_tokens: 22999, last_response_preview: null });
     const { summary, diagnostics } = await t.overview(opencode);
     expect(summary.about).toMatch(/^User asked: "add a file, test\.txt, with ":\)" in it"\. The agent made 1 edit\./);
     expect(diagnostics.tools.by_tool).toEqual({ write: { called: 1, succeeded: 1, failed: 0 } });

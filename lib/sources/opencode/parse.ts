@@ -228,6 +228,8 @@ function partRecord(line: number, obj: JsonObject, messageRole: RecordRole | nul
       record.headline = `Step finish${typeof obj.reason === "string" ? ` (${obj.reason})` : ""}`;
       break;
     case "patch": {
+      // OpenCode's record of the files its tools changed: the tools' side, not words the agent said.
+      record.role = "tool";
       const files = Array.isArray(obj.files) ? obj.files.filter((f): f is string => typeof f === "string") : [];
       record.text = files.join("\n");
       record.headline = oneLineHeadline(`Patch: ${files.length} file${files.length === 1 ? "" : "s"}${files.length > 0 ? ` (${files.join(", ")})` : ""}`);
