@@ -6,7 +6,7 @@ import { generateDemoSources } from "../lib/demo/generate-demo";
 import { EDGE_CASES_DIR, MANY_SESSIONS_DIR, writeEdgeCaseSession, writeManySessions } from "./fixtures/make-edge-cases";
 import { READER_CASES_DIR, writeReaderSession } from "./fixtures/make-reader-case";
 import { claudeLines } from "../lib/testing/transcripts";
-import { CODEX_CORPUS_DIR, CORPUS_DIR, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, LIVE_PROJECT, LIVE_SESSION_ID, LIVE_SOURCES_DIR, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
+import { AGENT_ROOTS, CODEX_CORPUS_DIR, CORPUS_DIR, HAS_AGENTS_HOME, DEMO_SOURCES_DIR, HAS_CODEX_CORPUS, HAS_CORPUS, LIVE_PROJECT, LIVE_SESSION_ID, LIVE_SOURCES_DIR, NO_CORPUS_REASON, REPO_ROOT, WORKSPACE_DIR } from "./paths";
 
 /**
  * Generates the fixtures and prepares the workspace with the real CLI.
@@ -29,6 +29,7 @@ export default async function globalSetup(): Promise<void> {
   const rel = (p: string) => path.relative(REPO_ROOT, p);
   const sources = [...(HAS_CORPUS ? [CORPUS_DIR] : []), EDGE_CASES_DIR, MANY_SESSIONS_DIR, READER_CASES_DIR, DEMO_SOURCES_DIR, LIVE_SOURCES_DIR].flatMap((dir) => ["--claude", rel(dir)]);
   if (HAS_CODEX_CORPUS) sources.push("--codex", rel(CODEX_CORPUS_DIR));
+  if (HAS_AGENTS_HOME) for (const [flag, root] of Object.entries(AGENT_ROOTS)) sources.push(`--${flag}`, rel(root));
   if (!HAS_CORPUS) console.warn(`[e2e] corpus specs will skip: ${NO_CORPUS_REASON}`);
 
   execFileSync("npx", ["tsx", "server/cli/main.ts", "prepare", "--workspace", rel(WORKSPACE_DIR), ...sources, "--force", "--json"], {

@@ -54,3 +54,20 @@ export const PHANTOM_BAD_SESSION = { projectLabel: "claude-bug", sourceSessionId
 export const LIVE_SOURCES_DIR = path.join(REPO_ROOT, "e2e", ".tmp", "live-sources");
 export const LIVE_SESSION_ID = "11fe0000-0000-4000-8000-000000000001";
 export const LIVE_PROJECT = { label: "live-app", cwd: "/home/e2e/live-app", dirName: "-home-e2e-live-app" } as const;
+
+/** Other agents' sessions (issue 38), laid out as in a user's home: Gemini CLI, Copilot CLI, OpenCode, Aider. */
+export const AGENTS_HOME = path.resolve(REPO_ROOT, "..", "shared", "corpus", "agents-home");
+export const HAS_AGENTS_HOME = existsSync(AGENTS_HOME);
+/** The roots global-setup prepares them from, by CLI flag. */
+export const AGENT_ROOTS = {
+  "gemini-cli": path.join(AGENTS_HOME, ".gemini"),
+  "copilot-cli": path.join(AGENTS_HOME, ".copilot", "session-state"),
+  opencode: path.join(AGENTS_HOME, ".local", "share", "opencode"),
+  aider: path.join(AGENTS_HOME, "src", "myrepo"),
+} as const;
+/** One session of each agent: its project's key (roots recorded in the sessions, so fixed; Aider's is the folder's path, found at run time). */
+export const AGENT_SESSIONS = {
+  "gemini-cli": { projectKey: "django_control_flash-08c6f4f59a0c", sessionRef: "S0001" },
+  "copilot-cli": { projectKey: "devchain-36a554876664", sessionRef: "S0001" },
+  opencode: { projectKey: "a-6253df416fe2", sessionRef: "S0001" },
+} as const;

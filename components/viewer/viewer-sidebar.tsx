@@ -100,7 +100,7 @@ export function ViewerSidebar({ detail, current, onTurnClick }: ViewerSidebarPro
               <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">
                 Subagents ({formatCount(detail.subagents.length)})
               </h2>
-              {detail.subagents.length === 0 && <p className="text-faint">No subagent transcripts.</p>}
+              {detail.subagents.length === 0 && <p className="text-faint">{detail.not_recorded.includes("subagents") ? "This agent records no subagents." : "No subagent transcripts."}</p>}
               <ul className="flex flex-col">
                 {detail.subagents.map((agent) => (
                   <li key={agent.agent_id}>

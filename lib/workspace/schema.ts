@@ -169,6 +169,8 @@ export const sessionDetailSchema = z.object({
   agent_id: z.string().nullable(),
   /** Model, client version, working directory, git branch, start and duration of the transcript shown. */
   facts: sessionFactsSchema,
+  /** What the session's agent does not record at all (`subagents`, `cost`, …: lib/sources' `absent`), so pages say so instead of showing zeros (issue 38); [] for Claude Code and Codex. */
+  not_recorded: z.array(z.string()),
   /** Set with `agent_id`: the subagent's task, tool calls, last reply and the main line that spawned it (issue 29). */
   subagent: z
     .object({ spawn_line: z.number().int().nullable(), prompt: z.string().nullable(), tool_calls: z.number().int(), last_reply: z.string().nullable() })
