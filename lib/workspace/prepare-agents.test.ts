@@ -87,10 +87,15 @@ describe("sync of an agent session that grows", () => {
     let rows = await rowsOf(ctx.workspaceRoot);
     expect(rows.map((r) => [r.session_ref, r.turns.length])).toEqual([["S0001", 1]]);
     expect(physicalLines(await fs.readFile(rows[0]!.file, "utf8"))).toHaveLength(firstRun.length);
-    // The session resumes (the rest of the file appended) and another session starts.
-    await fs.writeFile(events, `${full.join("\n")}\n`);
+    // Another session starts: only it is read, the unchanged one is planned from the sync's memo.
     await fs.cp(path.join(COPILOT_FIXTURES, "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"), path.join(state, "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"), { recursive: true });
+    const added = await syncWorkspace(ctx);
+    expect(added.read_paths.map((p) => path.basename(path.dirname(p)))).toEqual(["9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"]);
+    expect(added.reused).toBeGreaterThan(0);
+    // The first session resumes (the rest of the file appended).
+    await fs.writeFile(events, `${full.join("\n")}\n`);
     const synced = await syncWorkspace(ctx);
+    expect(synced.read_paths.map((p) => path.basename(path.dirname(p)))).toEqual(["5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c"]);
     expect(synced.unchanged).toBe(false);
     rows = await rowsOf(ctx.workspaceRoot);
     const grown = rows.find((r) => r.source_session_id === "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c")!;
@@ -98,8 +103,8 @@ describe("sync of an agent session that grows", () => {
     expect(grown.turns.map((t) => [t.turn_start_line, t.turn_end_line])).toEqual([[6, 25], [26, 33]]);
     expect(physicalLines(await fs.readFile(grown.file, "utf8"))).toEqual(full);
     // The new one is a session of its own project (its own cwd): S0001 there.
-    const added = rows.find((r) => r.source_session_id === "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f")!;
-    expect(added.project_key).not.toBe(grown.project_key);
-    expect(added.turns.length).toBeGreaterThan(0);
+    const other = rows.find((r) => r.source_session_id === "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f")!;
+    expect(other.project_key).not.toBe(grown.project_key);
+    expect(other.turns.length).toBeGreaterThan(0);
   });
 });

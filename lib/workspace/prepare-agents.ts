@@ -1,12 +1,14 @@
 /** Prepare's plan for the agents behind the source contract (issue 38): their sessions found, exported and split into turns. */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
+import { projectDir, sessionsDir } from "@/lib/fs/workspace-layout";
 import { agentSource } from "@/lib/sources/agents";
 import { AGENT_SOURCE_NAMES, type AgentTranscript, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
-import type { PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
+import type { PlanMemo, PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
 import type { AgentRoots } from "@/lib/workspace/sources";
 
 /** What {@link planAgentSessions} found: sessions to write, files or sessions skipped with the reason, warnings about what was read. */
@@ -19,10 +21,12 @@ export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; wa
  * `window`, only turns whose prompt falls inside it count (contract §1.5). A session without a
  * turn, or one that ran inside the workspace itself, is skipped with its reason; duplicates of
  * one `(source, session id)` are kept once when their lines are equal, else all skipped (§1.8
- * step 4). `onProgress` is told each session as it is read.
+ * step 4). `onProgress` is told each session as it is read. With a `memo` (the incremental sync),
+ * a session whose discovery stamp is as recorded and whose workspace file is there is not read
+ * again: its plan is remembered and its file marked `exported: "unchanged"`.
  * Never throws for a session that cannot be read: it is skipped, naming the error.
  */
-export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void): Promise<AgentPlan> {
+export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void, memo?: PlanMemo): Promise<AgentPlan> {
   const out: AgentPlan = { sessions: [], skipped: [], warnings: [] };
   const seen = new Map<string, { session: PlannedSession; hash: string }>();
   for (const name of AGENT_SOURCE_NAMES) {
@@ -34,7 +38,7 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
         onProgress?.(f.fileName);
         let planned: { session: PlannedSession; hash: string } | { skip: string };
         try {
-          planned = await planOne(f, window, workspaceRoot, out.warnings);
+          planned = await planRemembered(f, window, workspaceRoot, out.warnings, memo);
         } catch (error) {
           planned = { skip: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
         }
@@ -57,6 +61,31 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
     }
   }
   return out;
+}
+
+/** What a sync remembers of an agent session's plan: all of it but the lines, or why it was skipped. */
+type RememberedPlan = { session: Omit<PlannedSession, "exported">; hash: string } | { skip: string };
+
+/**
+ * {@link planOne} through the sync's memo: a session whose stamp is unchanged and whose
+ * workspace file exists is planned from memory, its file left as it is.
+ */
+async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], memo?: PlanMemo): Promise<{ session: PlannedSession; hash: string } | { skip: string }> {
+  if (!memo?.rememberStamped) return planOne(f, window, workspaceRoot, warnings);
+  let fresh: { session: PlannedSession; hash: string } | { skip: string } | null = null;
+  const key = `agent:${f.source}:${f.sourcePath}#${f.part ?? ""}`;
+  const remembered = await memo.rememberStamped<RememberedPlan>(key, f.stamp, async () => {
+    fresh = await planOne(f, window, workspaceRoot, warnings);
+    if ("skip" in fresh) return fresh;
+    const { exported: _lines, ...session } = fresh.session;
+    return { session, hash: fresh.hash };
+  });
+  if (fresh !== null) return fresh;
+  if ("skip" in remembered) return remembered;
+  const file = path.join(sessionsDir(projectDir(workspaceRoot, remembered.session.projectKey)), f.source, f.fileName);
+  // The workspace file went away (a rebuild): read the session again.
+  if (!existsSync(file)) return planOne(f, window, workspaceRoot, warnings);
+  return { session: { ...remembered.session, exported: "unchanged" }, hash: remembered.hash };
 }
 
 async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[]): Promise<{ session: PlannedSession; hash: string } | { skip: string }> {

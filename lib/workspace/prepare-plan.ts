@@ -46,8 +46,12 @@ export type PlannedSession = {
   sourceIndex?: LineIndex;
   /** The usage the analysis pass counted (see {@link UsagePricing}), with the source's size and mtime it read. */
   counted?: CountedSource;
-  /** An agent behind the source contract (issue 38): the workspace file's lines, written instead of a byte copy of `sourcePath`. */
-  exported?: string[];
+  /**
+   * An agent behind the source contract (issue 38): the workspace file's lines, written instead of
+   * a byte copy of `sourcePath`; `"unchanged"` when the session is as the last sync wrote it (its
+   * discovery stamp unchanged and its workspace file there): nothing is read or written.
+   */
+  exported?: string[] | "unchanged";
 };
 
 /**
@@ -79,7 +83,11 @@ export type PlanProgress = (done: number, total: number, label: string, bytes?: 
  * `compute` (which reads the file) and records its JSON-serializable result. Prepare without a
  * memo reads every file, as before.
  */
-export type PlanMemo = { remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T> };
+export type PlanMemo = {
+  remember<T>(kind: MemoKind, file: string, compute: () => Promise<T>): Promise<T>;
+  /** The same for work whose version the caller stamps itself (`key` names it; an agent session, lib/workspace/prepare-agents). */
+  rememberStamped?<T>(key: string, stamp: string, compute: () => Promise<T>): Promise<T>;
+};
 
 /** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
 export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
@@ -207,7 +215,7 @@ export async function planSources(
     if (s.source === "codex" && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => codexForkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);
-  const agents = await planAgentSessions(roots.agents ?? {}, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes));
+  const agents = await planAgentSessions(roots.agents ?? {}, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), memo);
   skipped.push(...agents.skipped);
   return { sessions: rejectFilenameCollisions([...kept, ...agents.sessions], skipped), skipped, warnings: agents.warnings };
 }

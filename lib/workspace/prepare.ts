@@ -186,7 +186,7 @@ async function writeProject(
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       // An agent behind the source contract has its workspace lines written (issue 38), the others a byte copy.
-      const copied = s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      const copied = s.exported === "unchanged" ? 0 : s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));

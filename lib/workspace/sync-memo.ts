@@ -106,6 +106,27 @@ export class SyncMemo implements PlanMemo {
     return value;
   }
 
+  /**
+   * {@link remember} for work whose version the caller knows (`stamp`; an agent session's
+   * discovery stamp, several sessions a file): recomputed when the stamp recorded under `key` differs.
+   */
+  async rememberStamped<T>(key: string, stamp: string, compute: () => Promise<T>): Promise<T> {
+    let entry = this.next.get(key);
+    if (!entry || entry.stamp !== stamp) {
+      const old = this.prior.get(key);
+      entry = old && old.stamp === stamp ? { stamp, values: { ...old.values } } : { stamp, values: {} };
+      this.next.set(key, entry);
+    }
+    if ("analysis" in entry.values) {
+      this.reused += 1;
+      return entry.values.analysis as T;
+    }
+    this.read.add(key);
+    const value = await compute();
+    entry.values.analysis = value;
+    return value;
+  }
+
   /** True when nothing was looked up this run (the fast path): the prior entries are kept as they are. */
   private get untouched(): boolean {
     return this.next.size === 0 && this.read.size === 0;
