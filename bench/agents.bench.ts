@@ -1,0 +1,276 @@
+/**
+ * The agents behind the source contract at a heavy user's scale (issue 38): `npx tsx bench/agents.bench.ts`.
+ * Generates (bench/agents-home-generator.ts) BENCH_SESSIONS sessions per agent (default 2,000)
+ * over BENCH_PROJECTS projects (default 20) from the real files of ../shared/corpus/agents-home
+ * and the readers' fixtures — Gemini CLI chats (legacy `.json`, the same as `.jsonl`, the JSONL
+ * fixtures), Copilot CLI `session-state/<uuid>/events.jsonl`, an OpenCode `opencode.db` (WAL) and
+ * an OpenCode `storage/` tree, Aider project folders of many runs — plus BENCH_LONG (default 5)
+ * long sessions (≥ 2,000 workspace lines) per agent, and as many Claude Code sessions from
+ * ../shared/corpus/claude-code (with long ones cut to the agents' long sessions' sizes). Then for
+ * each agent alone it prints:
+ * - prepare on a fresh workspace (in-process `prepareWorkspace`, then the catalog rows
+ *   `refreshCatalog`; and the CLI `casefile prepare`, which does both, with its peak RSS) against
+ *   the yardstick `cp -r` of that agent's files + `wc -l` of them, timed before and after (goal ≤ 3×);
+ * - a second CLI prepare and an in-process sync with nothing changed, and a sync after one new session;
+ * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5),
+ *   `read_session_lines` 2,000-line compact windows of the long sessions (first read of each, p50,
+ *   then again, p50), `session_overview` first call p50 over the long sessions, `search_sessions`
+ *   `<word> agent:<source>` p50 over 5 words (after a full-text fill, timed) — and the same for
+ *   Claude Code sessions of the same bytes (and at least 2,000 lines) prepared into their own workspace.
+ * Figures only, never timed assertions. Env: BENCH_SESSIONS, BENCH_PROJECTS, BENCH_LONG,
+ * BENCH_ONLY (comma-separated rows: gemini-cli,copilot-cli,opencode,opencode-storage,aider),
+ * BENCH_SKIP_CLI=1, BENCH_DIR (default a temp dir), BENCH_KEEP=1 (leave what it made).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+import { agentOf, BENCH_SOURCES, CORPUS, generateAgents, generateClaude, type BenchSource, type GeneratedSource } from "./agents-home-generator";
+
+import { closeCatalog } from "@/lib/catalog/catalog";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
+import { refreshCatalog } from "@/lib/catalog/refresh";
+import { createCoreContext, type CoreContext } from "@/lib/context";
+import { callTool } from "@/lib/tools/registry";
+import { loadWorkspace } from "@/lib/workspace/load";
+import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { syncWorkspace } from "@/lib/workspace/sync";
+
+const REPO = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 2000);
+const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 20);
+const LONG = Number(process.env.BENCH_LONG ?? 5);
+const ONLY = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(",") as BenchSource[]) : BENCH_SOURCES;
+const SKIP_CLI = process.env.BENCH_SKIP_CLI === "1";
+const WINDOW = 2000;
+const WORDS = ["file", "test", "error", "add", "run"];
+
+const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const msf = (ms: number) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const value = await fn();
+  return [performance.now() - start, value];
+}
+
+/** The yardstick: `cp -r` of the folder and `wc -l` of every file copied (the page cache warm, as for prepare). */
+async function cpAndWc(from: string, scratch: string): Promise<number> {
+  spawnSync("sync");
+  const start = performance.now();
+  const run = spawnSync("bash", ["-c", 'cp -r "$1" "$2" && find "$2" -type f -print0 | xargs -0 cat | wc -l > /dev/null', "_", from, scratch], { stdio: ["ignore", "ignore", "inherit"] });
+  const took = performance.now() - start;
+  if (run.status !== 0) throw new Error(`cp + wc of ${from} failed`);
+  await fs.rm(scratch, { recursive: true, force: true });
+  return took;
+}
+
+/** `casefile prepare` in a process of its own: wall time and peak RSS (through /usr/bin/time). */
+function cliPrepare(workspace: string, flags: string[]): { ms: number; peakMb: number; out: string } {
+  spawnSync("sync");
+  const start = performance.now();
+  const run = spawnSync("/usr/bin/time", ["-f", "PEAK_KB=%M", process.execPath, path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "prepare", "--workspace", workspace, ...flags, "--json"], { cwd: REPO, maxBuffer: 256 << 20 });
+  const ms = performance.now() - start;
+  if (run.status !== 0) throw new Error(`casefile prepare failed: ${run.stderr.toString().slice(-2000)}`);
+  return { ms, peakMb: Number(/PEAK_KB=(\d+)/.exec(run.stderr.toString())?.[1] ?? 0) / 1024, out: run.stdout.toString() };
+}
+
+/** How long the CLI takes to start and do nothing much (`casefile --help`): part of every CLI figure. */
+function cliStartup(): number {
+  const start = performance.now();
+  spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "--help"], { cwd: REPO, stdio: "ignore" });
+  return performance.now() - start;
+}
+
+type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number };
+
+/** Page figures on a prepared workspace (catalog rows written): `sessions` are the source ids of the sessions to read. */
+async function pages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Pages> {
+  const ctx: CoreContext = createCoreContext(ws);
+  const call = async (name: string, input: object) => {
+    const [ms, result] = await timed(() => callTool(ctx, name, input, { door: "cli" }));
+    const r = result as { status?: string; message?: string };
+    if (r.status === "invalid" || r.status === "error") throw new Error(`${name} ${JSON.stringify(input)}: ${JSON.stringify(result).slice(0, 500)}`);
+    return [ms, result as unknown as Record<string, unknown>] as const;
+  };
+  const loaded = await loadWorkspace(ctx);
+  const biggest = [...loaded.projects].sort((a, b) => b.rows.length - a.rows.length)[0]!;
+  const [listFirst, listed] = await call("list_sessions", { project_key: biggest.projectKey });
+  const listRuns: number[] = [];
+  for (let i = 0; i < 5; i++) listRuns.push((await call("list_sessions", { project_key: biggest.projectKey }))[0]);
+  const targets = sessions.map(({ id }) => {
+    for (const p of loaded.projects) {
+      const row = p.rows.find((r) => r.source_session_id === id);
+      if (row) return { project_key: p.projectKey, session_ref: row.session_ref, lines: row.target_end_line };
+    }
+    throw new Error(`session ${id} is not in ${ws}`);
+  });
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const overview: number[] = [];
+  for (const t of targets) {
+    const start = t.lines > WINDOW ? Math.floor((t.lines - WINDOW) / 2) + 1 : 1;
+    const window = { project_key: t.project_key, session_ref: t.session_ref, start_line: start, end_line: Math.min(t.lines, start + WINDOW - 1), mode: "compact" };
+    cold.push((await call("read_session_lines", window))[0]);
+    warm.push((await call("read_session_lines", window))[0]);
+  }
+  for (const t of targets) overview.push((await call("session_overview", { project_key: t.project_key, session_ref: t.session_ref }))[0]);
+  const [fill] = await timed(() => requestFullTextFill(ws));
+  const searches: number[] = [];
+  const hits: number[] = [];
+  for (const word of WORDS) {
+    const [ms, found] = await call("search_sessions", { query: `${word} agent:${source}` });
+    searches.push(ms);
+    hits.push(Number(found.total));
+  }
+  closeCatalog(ctx);
+  return {
+    bytes: p50(sessions.map((s) => s.bytes)),
+    list: { first: listFirst, p50: p50(listRuns), rows: Number(listed.count) },
+    readCold: p50(cold),
+    readWarm: p50(warm),
+    lines: p50(targets.map((t) => t.lines)),
+    overview: p50(overview),
+    search: p50(searches),
+    hits: p50(hits),
+    fill,
+  };
+}
+
+type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
+
+function printPrepare(rows: Row[], startup: number | null): void {
+  console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller)");
+  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
+  for (const r of rows) {
+    const cp = Math.min(r.cpBefore, r.cpAfter);
+    console.log(
+      [
+        r.source.padEnd(18),
+        String(r.sessions).padStart(8),
+        mb(r.bytes).padStart(9),
+        sec(r.prepare).padStart(8),
+        sec(r.catalog).padStart(9),
+        `${sec(r.cpBefore)}/${(r.cpAfter / 1000).toFixed(2)}`.padStart(14),
+        `${(r.prepare / cp).toFixed(1)}×`.padStart(6),
+        `${((r.prepare + r.catalog) / cp).toFixed(1)}×`.padStart(7),
+        (r.cli === null ? "-" : sec(r.cli)).padStart(8),
+        (r.cli === null ? "-" : `${(r.cli / cp).toFixed(1)}×`).padStart(6),
+        (r.cliPeakMb === null ? "-" : `${r.cliPeakMb.toFixed(0)}MB`).padStart(7),
+        (r.resyncCli === null ? "-" : sec(r.resyncCli)).padStart(7),
+        (r.resync === null ? "-" : sec(r.resync)).padStart(8),
+        (r.syncOne === null ? "-" : sec(r.syncOne)).padStart(7),
+      ].join(" "),
+    );
+  }
+  if (startup !== null) console.log(`(CLI figures include the CLI's start, ${sec(startup)} for \`casefile --help\`; re-CLI = a second \`casefile prepare\`, re-sync = in-process sync, both with nothing changed; sync+1 = in-process sync after one new session)`);
+}
+
+function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): void {
+  console.log(`\npages (in-process tools, as the dashboard's server calls them): agent|Claude Code (${SESSIONS} sessions over ${PROJECTS} projects each; Claude's long sessions of the agent's long sessions' bytes, at least ${WINDOW} lines)`);
+  console.log(["source".padEnd(18), "list 1st/p50".padStart(16), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(16)].join(" "));
+  for (const { source, pages: a, claude: c } of rows) {
+    const both = (x: number, y: number) => `${msf(x)}|${msf(y)}`.padStart(16);
+    console.log(
+      [
+        source.padEnd(18),
+        `${msf(a.list.first)}/${msf(a.list.p50)}`.padStart(16),
+        `${(a.bytes / 1e6).toFixed(1)}|${(c.bytes / 1e6).toFixed(1)}`.padStart(11),
+        `${a.lines}|${c.lines}`.padStart(11),
+        both(a.readCold, c.readCold),
+        `${msf(a.readWarm)}|${msf(c.readWarm)}`.padStart(14),
+        both(a.overview, c.overview),
+        both(a.search, c.search),
+        `${a.hits}|${c.hits}`.padStart(11),
+        `${sec(a.fill)}|${sec(c.fill)}`.padStart(16),
+      ].join(" "),
+    );
+  }
+  const c = rows[0]?.claude;
+  if (c) console.log(`${"claude-code".padEnd(18)} ${`${msf(c.list.first)}/${msf(c.list.p50)}`.padStart(16)}  (list_sessions of a Claude project; each cell above: agent|Claude; read/overview p50 over the long sessions; search p50 over ${WORDS.length} words with agent:<source>)`);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(CORPUS, "agents-home"))) throw new Error(`needs the corpus at ${CORPUS}`);
+  const dir = process.env.BENCH_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), "casefile-agents-bench-")));
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
+  try {
+    await run(dir);
+  } finally {
+    if (process.env.BENCH_KEEP !== "1") await fs.rm(dir, { recursive: true, force: true });
+    else console.log(`left in ${dir}`);
+  }
+}
+
+async function run(dir: string): Promise<void> {
+  const options = { sessions: SESSIONS, projects: PROJECTS, long: LONG };
+  console.log(`agents bench: ${SESSIONS} sessions per agent over ${PROJECTS} projects, + ${LONG} long (≥ ${WINDOW} lines) each, in ${dir}`);
+  const [genMs, generated] = await timed(async () => generateAgents(path.join(dir, "sources"), options, ONLY));
+  const [claudeMs, claude] = await timed(async () => generateClaude(path.join(dir, "sources"), options, new Map([...generated].map(([s, g]) => [s, g.long]))));
+  console.log(`generated in ${sec(genMs + claudeMs)}: ${[...generated.values()].map((g) => `${g.source} ${g.sessions} (${mb(g.bytes)})`).join(", ")}, claude-code ${claude.sessions} (${mb(claude.bytes)})`);
+
+  // Claude Code, prepared once into its own workspace, for the page comparison.
+  const claudeWs = path.join(dir, "ws-claude-code");
+  const [claudePrep] = await timed(() => prepareWorkspace(createCoreContext(claudeWs), { claudeRoots: [claude.root] }));
+  const [claudeCat] = await timed(() => refreshCatalog(createCoreContext(claudeWs)));
+  const claudeCp = await cpAndWc(claude.root, path.join(dir, "cp-claude"));
+  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
+  console.log(`claude-code: prepare ${sec(claudePrep)} + catalog ${sec(claudeCat)} vs cp + wc ${sec(claudeCp)}`);
+
+  const startup = SKIP_CLI ? null : cliStartup();
+  const rows: Row[] = [];
+  const pageRows: { source: string; pages: Pages; claude: Pages }[] = [];
+  for (const source of ONLY) {
+    const g = generated.get(source)!;
+    rows.push(await benchSource(dir, g));
+    const claudeLong = claude.long.get(source)!;
+    pageRows.push({ source, pages: rows.at(-1)!.pages, claude: await pages(claudeWs, "claude-code", claudeLong) });
+    printPrepare([rows.at(-1)!], null);
+    printPages([pageRows.at(-1)!]);
+  }
+  console.log("\n================ summary");
+  printPrepare([...rows, claudeRow], startup);
+  printPages(pageRows);
+}
+
+async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
+  const agent = agentOf(g.source);
+  console.log(`\n---- ${g.source}: ${g.sessions} sessions, ${mb(g.bytes)} under ${g.root}`);
+  const scratch = path.join(dir, `cp-${g.source}`);
+  const ws = path.join(dir, `ws-${g.source}`);
+  const cpBefore = await cpAndWc(g.copyRoot, scratch);
+  const [prepare, summary] = await timed(() => prepareWorkspace(createCoreContext(ws), { claudeRoots: [], agentRoots: { [agent]: [g.root] } }));
+  const [catalog] = await timed(() => refreshCatalog(createCoreContext(ws)));
+  const cpAfter = await cpAndWc(g.copyRoot, scratch);
+  console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}`);
+  let cli: number | null = null;
+  let cliPeakMb: number | null = null;
+  let resyncCli: number | null = null;
+  let resync: number | null = null;
+  let syncOne: number | null = null;
+  if (!SKIP_CLI) {
+    const cliWs = path.join(dir, `ws-cli-${g.source}`);
+    const flags = [`--${agent}`, g.root];
+    const first = cliPrepare(cliWs, flags);
+    cli = first.ms;
+    cliPeakMb = first.peakMb;
+    resyncCli = cliPrepare(cliWs, flags).ms;
+    [resync] = await timed(() => syncWorkspace(createCoreContext(cliWs)));
+    g.addOne();
+    const [ms, synced] = await timed(() => syncWorkspace(createCoreContext(cliWs)));
+    syncOne = ms;
+    console.log(`CLI prepare ${sec(cli)} (peak RSS ${cliPeakMb.toFixed(0)} MB), again ${sec(resyncCli)}; sync with nothing changed ${sec(resync)}, after one new session ${sec(syncOne)} (${synced.files_read} files read, ${synced.reused} reused)`);
+    await fs.rm(cliWs, { recursive: true, force: true });
+  }
+  const measured = await pages(ws, agent, g.long);
+  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
+}
+
+await main();
