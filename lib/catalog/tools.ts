@@ -83,10 +83,10 @@ export const getUsageTool = defineTool({
   name: "get_usage",
   title: "Get usage",
   description:
-    "Tokens and cost in USD of the workspace's Claude Code and Codex sessions, grouped by day, week (Monday start), month, model, project or session (ccusage-like reports). Each row: key, input_tokens (not read from cache), output_tokens, cache_creation_tokens, cache_read_tokens, total_tokens, cost_usd (null when no model could be priced; unpriced_models are left out of it), models; session rows carry session_id (the source's id), project_key and session_ref. Filters: since/until (YYYY-MM-DD, inclusive, in timezone, default UTC), project_key, source. Claude messages are counted once by message id + request id with their final usage, subagents included; prices are the LiteLLM snapshot ccusage bundles, plus the workspace's .casefile-config/pricing.json. Read-only.",
+    "Tokens and cost in USD of every session of the workspace, whichever agent wrote it, grouped by day, week (Monday start), month, model, project, source (the agent: key is its name) or session (ccusage-like reports). Each row: key, input_tokens (not read from cache), output_tokens, cache_creation_tokens, cache_read_tokens, total_tokens, cost_usd (null when no model could be priced; unpriced_models are left out of it), models; session rows carry session_id (the source's id), project_key and session_ref. Filters: since/until (YYYY-MM-DD, inclusive, in timezone, default UTC), project_key, source. Claude messages are counted once by message id + request id with their final usage, subagents included; other agents' lines as each agent records usage (reasoning as output, a recorded cost kept); prices are the LiteLLM snapshot ccusage bundles, plus the workspace's .casefile-config/pricing.json. Read-only.",
   readOnly: true,
   input: getUsageInputSchema,
-  inputHint: "group_by is day, week, month, model, project or session; dates are YYYY-MM-DD",
+  inputHint: "group_by is day, week, month, model, project, source or session; dates are YYYY-MM-DD",
   run: (ctx, input) => catalogUsage(ctx, input),
 });
 

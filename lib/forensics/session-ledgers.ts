@@ -4,6 +4,7 @@ import { matchesLedger, unknownLedger } from "@/lib/forensics/grep";
 import { scanSession } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionLedgerInput } from "@/lib/forensics/schema";
 import { readLineRange } from "@/lib/jsonl/line-index";
+import { agentSource } from "@/lib/sources/agents";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** One entry of a session ledger: a transcript record with its full content (seed 004 `query_ledger_full`). */
@@ -33,9 +34,10 @@ export function isSessionLedgerName(ledger: string): boolean {
  * `query_ledger_full` over one source of a session (issue 9: every session source is a
  * ledger): `ledger` is `main` or `subagent:<agent_id>`. Entries are the file's records in line
  * order, each `{line, timestamp, event_type, record}` with the whole parsed record (a line that
- * is not JSON gives `record: null`), optionally only one `event_type` (the timeline's types),
- * paginated by `max_entries`/`offset` (`order: "desc"` newest first); `total` is the number of
- * matching entries. Entries are added while the response stays within `max_bytes`; `truncated`
+ * is not JSON gives `record: null`; in a session of an agent read through the source contract,
+ * whose lines may be text by format, a Markdown history's, it gives the line's text), optionally
+ * only one `event_type` (the timeline's types), paginated by `max_entries`/`offset`
+ * (`order: "desc"` newest first); `total` is the number of matching entries. Entries are added while the response stays within `max_bytes`; `truncated`
  * says when one was cut, and `next_offset` where to continue (null on the last page).
  * Unknown project, session or ledger → `{status:"invalid"}` naming the field.
  * @throws the fs error when the file cannot be read.
@@ -76,6 +78,8 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
   };
   let used = Buffer.byteLength(JSON.stringify({ ...base, next_offset: slots.length, returned: input.max_entries, truncated: true })) + 8;
   const index = await getWorkspaceLineIndex(ctx, file.path);
+  // An agent's workspace lines are its own format (contract §1.6): a line that is not JSON is its text, not a malformed record.
+  const textLines = agentSource(resolved.session.row.source) !== null;
   const entries: SessionLedgerEntry[] = [];
   let truncated = false;
   for (const slot of slots.slice(input.offset, input.offset + input.max_entries)) {
@@ -85,7 +89,7 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
     try {
       record = JSON.parse(text?.text ?? "");
     } catch {
-      record = null;
+      record = textLines ? (text?.text ?? null) : null;
     }
     const ts = scan.ts[slot]!;
     const entry: SessionLedgerEntry = { line, timestamp: Number.isNaN(ts) ? null : new Date(ts).toISOString(), event_type: scan.types[scan.typeId[slot]!]!, record };

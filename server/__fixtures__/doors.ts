@@ -28,11 +28,18 @@ export async function cliDoor(root: string, tool: string, input: object): Promis
   }
 }
 
+/** The doors by name, as {@link DoorAnswers} names them. */
+export type DoorName = keyof DoorAnswers;
+
 /**
- * The doors of the workspace at `root`: `call(tool, input)` asks all three at once. HTTP's door
- * reads `$CASEFILE_WORKSPACE` once per process, so this sets it: one workspace per test file.
+ * The doors of the workspace at `root`: `call(tool, input)` asks all three at once, `one(door,
+ * tool, input)` asks one of them (a write made once per door). HTTP's door reads
+ * `$CASEFILE_WORKSPACE` once per process, so this sets it: one workspace per test file.
  */
-export async function openDoors(root: string): Promise<{ call: (tool: string, input: object) => Promise<DoorAnswers> }> {
+export async function openDoors(root: string): Promise<{
+  call: (tool: string, input: object) => Promise<DoorAnswers>;
+  one: <D extends DoorName>(door: D, tool: string, input: object) => Promise<DoorAnswers[D]>;
+}> {
   process.env.CASEFILE_WORKSPACE = root;
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(createCoreContext(root)).connect(serverSide);
@@ -52,6 +59,10 @@ export async function openDoors(root: string): Promise<{ call: (tool: string, in
     call: async (tool, input) => {
       const [cli, http, fromMcp] = await Promise.all([viaCli(tool, input), viaHttp(tool, input), viaMcp(tool, input)]);
       return { cli, http, mcp: fromMcp };
+    },
+    one: async (door, tool, input) => {
+      const doors = { cli: viaCli, http: viaHttp, mcp: viaMcp };
+      return (await doors[door](tool, input)) as DoorAnswers[typeof door];
     },
   };
 }
