@@ -108,3 +108,40 @@ describe("sync of an agent session that grows", () => {
     expect(other.turns.length).toBeGreaterThan(0);
   });
 });
+
+describe("sync of agent sessions: files trusted by size, duplicates by content", () => {
+  const A = "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c";
+  const B = "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f";
+
+  it("writes a remembered session's file again when it is not the size written (a write a crash cut short)", async () => {
+    const state = path.join(await makeTempDir(), "session-state");
+    await fs.cp(path.join(COPILOT_FIXTURES, A), path.join(state, A), { recursive: true });
+    const ctx = createCoreContext(await makeTempDir());
+    await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: { "copilot-cli": [state] }, demo: false } });
+    const file = (await rowsOf(ctx.workspaceRoot))[0]!.file;
+    const written = await fs.readFile(file, "utf8");
+    await fs.writeFile(file, "");
+    // Another session appears, so the sync runs; the first one's stamp is unchanged.
+    await fs.cp(path.join(COPILOT_FIXTURES, B), path.join(state, B), { recursive: true });
+    await syncWorkspace(ctx);
+    expect(await fs.readFile(file, "utf8")).toBe(written);
+  });
+
+  it("keeps one of identical copies and skips differing ones, also when the first was remembered by an earlier sync", async () => {
+    const home = await makeTempDir();
+    const one = path.join(home, "one", "session-state");
+    const two = path.join(home, "two", "session-state");
+    await fs.cp(path.join(COPILOT_FIXTURES, A), path.join(one, A), { recursive: true });
+    const ctx = createCoreContext(await makeTempDir());
+    await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: { "copilot-cli": [one] }, demo: false } });
+    // The same session copied under a second root: its first copy is planned from the memo, hashed from its source.
+    await fs.cp(path.join(COPILOT_FIXTURES, A), path.join(two, A), { recursive: true });
+    const same = await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: { "copilot-cli": [one, two] }, demo: false } });
+    expect(same.sessions).toBe(1);
+    expect(same.skipped).toEqual([{ path: path.join(two, A, "events.jsonl"), reason: `identical duplicate of ${path.join(one, A, "events.jsonl")}` }]);
+    // The second copy changes (one more line): it is skipped as a conflict, naming both.
+    await fs.appendFile(path.join(two, A, "events.jsonl"), '{"type":"assistant.message","data":{"content":"more"},"id":"e99","timestamp":"2026-07-01T09:30:00.000Z","parentId":null}\n');
+    const differ = await syncWorkspace(ctx);
+    expect(differ.skipped).toEqual([{ path: path.join(two, A, "events.jsonl"), reason: expect.stringMatching(/^Conflicting source session copilot-cli\/5f0c2a7e.*: .*one.* and .*two.* have different content/) }]);
+  });
+});

@@ -1,6 +1,6 @@
 /** Prepare's plan for the agents behind the source contract (issue 38): their sessions found, exported and split into turns. */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 
 import { projectDir, sessionsDir } from "@/lib/fs/workspace-layout";
@@ -21,14 +21,15 @@ export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; wa
  * `window`, only turns whose prompt falls inside it count (contract §1.5). A session without a
  * turn, or one that ran inside the workspace itself, is skipped with its reason; duplicates of
  * one `(source, session id)` are kept once when their lines are equal, else all skipped (§1.8
- * step 4). `onProgress` is told each session as it is read. With a `memo` (the incremental sync),
- * a session whose discovery stamp is as recorded and whose workspace file is there is not read
- * again: its plan is remembered and its file marked `exported: "unchanged"`.
+ * step 4; the lines are hashed only then). `onProgress` is told each session as it is read. With
+ * a `memo` (the incremental sync), a session whose discovery stamp is as recorded and whose
+ * workspace file is there with the size written is not read again: its plan is remembered and
+ * its file marked `exported: "unchanged"`.
  * Never throws for a session that cannot be read: it is skipped, naming the error.
  */
 export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void, memo?: PlanMemo): Promise<AgentPlan> {
   const out: AgentPlan = { sessions: [], skipped: [], warnings: [] };
-  const seen = new Map<string, { session: PlannedSession; hash: string }>();
+  const seen = new Map<string, Planned>();
   for (const name of AGENT_SOURCE_NAMES) {
     const source = agentSource(name)!;
     for (const root of roots[name] ?? []) {
@@ -36,7 +37,7 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
       out.warnings.push(...found.warnings);
       for (const f of found.sessions) {
         onProgress?.(f.fileName);
-        let planned: { session: PlannedSession; hash: string } | { skip: string };
+        let planned: Planned | { skip: string };
         try {
           planned = await planRemembered(f, window, workspaceRoot, out.warnings, memo);
         } catch (error) {
@@ -52,7 +53,7 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
         if (earlier === undefined) {
           seen.set(key, planned);
           out.sessions.push(planned.session);
-        } else if (earlier.hash === planned.hash && earlier.session.projectKey === planned.session.projectKey) {
+        } else if (earlier.session.projectKey === planned.session.projectKey && (await linesHash(earlier)) === (await linesHash(planned))) {
           out.skipped.push({ path: where, reason: `identical duplicate of ${earlier.session.sourcePath}` });
         } else {
           out.skipped.push({ path: where, reason: `Conflicting source session ${key}: ${earlier.session.sourcePath} and ${where} have different content or project identities; resolve the source conflict and prepare again` });
@@ -63,32 +64,54 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
   return out;
 }
 
-/** What a sync remembers of an agent session's plan: all of it but the lines, or why it was skipped. */
-type RememberedPlan = { session: Omit<PlannedSession, "exported">; hash: string } | { skip: string };
+/**
+ * A session planned: its `hash` (SHA-256 of its lines joined by `\n`) null until a duplicate asks
+ * for it; `bytes` the size of its workspace file.
+ */
+type Planned = { session: PlannedSession; found: FoundSession; hash: string | null; bytes: number };
+
+/** What a sync remembers of an agent session's plan: all of it but the lines, or why it was skipped (`bytes` is missing from an older sync's memo). */
+type RememberedPlan = { session: Omit<PlannedSession, "exported">; hash: string | null; bytes?: number } | { skip: string };
+
+/** The SHA-256 of a planned session's lines (read again from its source when its plan was remembered), computed once. */
+async function linesHash(planned: Planned): Promise<string> {
+  if (planned.hash !== null) return planned.hash;
+  const lines = Array.isArray(planned.session.exported) ? planned.session.exported : (await agentSource(planned.found.source)!.exportLines(planned.found)).lines;
+  planned.hash = createHash("sha256").update(lines.join("\n")).digest("hex");
+  return planned.hash;
+}
+
+/** The size of the workspace file holding `lines` (each followed by `\n`). */
+function fileBytes(lines: readonly string[]): number {
+  let bytes = lines.length;
+  for (const line of lines) bytes += Buffer.byteLength(line);
+  return bytes;
+}
 
 /**
  * {@link planOne} through the sync's memo: a session whose stamp is unchanged and whose
- * workspace file exists is planned from memory, its file left as it is.
+ * workspace file has the size it was written with is planned from memory, its file left as it
+ * is (a file cut short, or written without the fsync a crash would have needed, is written again).
  */
-async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], memo?: PlanMemo): Promise<{ session: PlannedSession; hash: string } | { skip: string }> {
+async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], memo?: PlanMemo): Promise<Planned | { skip: string }> {
   if (!memo?.rememberStamped) return planOne(f, window, workspaceRoot, warnings);
-  let fresh: { session: PlannedSession; hash: string } | { skip: string } | null = null;
+  let fresh: Planned | { skip: string } | null = null;
   const key = `agent:${f.source}:${f.sourcePath}#${f.part ?? ""}`;
   const remembered = await memo.rememberStamped<RememberedPlan>(key, f.stamp, async () => {
     fresh = await planOne(f, window, workspaceRoot, warnings);
     if ("skip" in fresh) return fresh;
     const { exported: _lines, ...session } = fresh.session;
-    return { session, hash: fresh.hash };
+    return { session, hash: fresh.hash, bytes: fresh.bytes };
   });
   if (fresh !== null) return fresh;
   if ("skip" in remembered) return remembered;
   const file = path.join(sessionsDir(projectDir(workspaceRoot, remembered.session.projectKey)), f.source, f.fileName);
-  // The workspace file went away (a rebuild): read the session again.
-  if (!existsSync(file)) return planOne(f, window, workspaceRoot, warnings);
-  return { session: { ...remembered.session, exported: "unchanged" }, hash: remembered.hash };
+  // The workspace file went away (a rebuild) or is not as written: read the session again.
+  if (remembered.bytes === undefined || statSync(file, { throwIfNoEntry: false })?.size !== remembered.bytes) return planOne(f, window, workspaceRoot, warnings);
+  return { session: { ...remembered.session, exported: "unchanged" }, found: f, hash: remembered.hash, bytes: remembered.bytes };
 }
 
-async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[]): Promise<{ session: PlannedSession; hash: string } | { skip: string }> {
+async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[]): Promise<Planned | { skip: string }> {
   const source = agentSource(f.source)!;
   const exported = await source.exportLines(f);
   warnings.push(...exported.warnings);
@@ -98,9 +121,10 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
   if (turns.length === 0) return { skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)" };
   const identity = await deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId);
   if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) return { skip: "session ran inside the Casefile workspace itself" };
-  const hash = createHash("sha256").update(exported.lines.join("\n")).digest("hex");
   return {
-    hash,
+    found: f,
+    hash: null,
+    bytes: fileBytes(exported.lines),
     session: {
       source: f.source,
       sourceSessionId: f.sourceSessionId,

@@ -75,7 +75,7 @@ export type PrepareSummary = {
  * Re-running on unchanged sources writes nothing; refs of sessions already in the index are
  * kept and new sessions get the next free S-number. `force` rebuilds the workspace from scratch
  * (deleting it only after every source parsed). Line indexes are built for every copied file so
- * the first read is warm.
+ * the first read is warm (an agent's session's on its first read).
  * @throws AppError invalid_input (bad date/timezone, mismatching existing workspace),
  *   parse_error (an existing workspace file is malformed).
  */
@@ -185,8 +185,10 @@ async function writeProject(
     const refs = new Map(rows.map((r) => [`${r.source}\u0000${r.source_session_id}`, r.session_ref]));
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
-      // An agent behind the source contract has its workspace lines written (issue 38), the others a byte copy.
-      const copied = s.exported === "unchanged" ? 0 : s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      // An agent behind the source contract has its workspace lines written (issue 38), the others a
+      // byte copy. Like a copy, the lines are rewritten from the source whenever needed: no fsyncs
+      // (prepare-agents checks the file's size before it trusts it).
+      const copied = s.exported === "unchanged" ? 0 : s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`, { durable: false }) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
@@ -194,8 +196,10 @@ async function writeProject(
       const attached = await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
       written += attached;
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
-      // The analysis pass already indexed the source: its copy adopts that index (issue 13).
-      if (copied) {
+      // The analysis pass already indexed the source: its copy adopts that index (issue 13). An
+      // agent's session gets its index on first read, when its reader parses it whole anyway: one
+      // file fewer a session (issue 38: thousands of small sessions).
+      if (copied && !s.exported) {
         const cacheDir = derivedPath(root, "index");
         if (s.sourceIndex) {
           const adopted = adoptLineIndex(sessionFile, cacheDir, s.sourceIndex);
@@ -285,13 +289,13 @@ function groupByProject(sessions: PlannedSession[]): Map<string, PlannedSession[
   return groups;
 }
 
-async function writeIfChanged(file: string, content: string): Promise<number> {
+async function writeIfChanged(file: string, content: string, options: { durable?: boolean } = {}): Promise<number> {
   try {
     if ((await fs.readFile(file, "utf8")) === content) return 0;
   } catch {
     /* missing: write it */
   }
-  await writeFileAtomic(file, content);
+  await writeFileAtomic(file, content, options);
   return 1;
 }
 
