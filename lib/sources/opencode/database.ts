@@ -4,6 +4,8 @@
  * `data` = the JSON object without its ids). OpenCode may have it open and be writing (WAL), so it is
  * opened read-only with a busy timeout, and a session is read inside one read transaction.
  */
+import { statSync } from "node:fs";
+
 import Database from "better-sqlite3";
 import type { FoundSession, SourceWarning } from "@/lib/sources/common/agent-source";
 import { type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
@@ -154,23 +156,78 @@ type DataRow = { id: string; messageId: string | null; data: JsonObject | null }
 export type DatabaseSessionRows = { session: JsonObject; messages: DataRow[]; parts: DataRow[] };
 
 /**
+ * A database's read-only connection with its statements, kept between the reads of one pass over
+ * its sessions (a prepare exports them one after another: a connection and three statements per
+ * session cost more than the session's rows). `inode` is the file's when opened.
+ */
+type SessionReader = {
+  db: Database.Database;
+  inode: number;
+  session: Database.Statement;
+  messages: Database.Statement;
+  parts: Database.Statement;
+  idle: NodeJS.Timeout | null;
+};
+
+/** A kept connection is closed once no read came for this long (ms). */
+const READER_IDLE_MS = 1_000;
+const readers = new Map<string, SessionReader>();
+
+function closeReader(file: string): void {
+  const reader = readers.get(file);
+  if (reader === undefined) return;
+  readers.delete(file);
+  if (reader.idle !== null) clearTimeout(reader.idle);
+  reader.db.close();
+}
+
+/** The kept reader of `file`, opened anew when there is none or the file was replaced; its idle timer restarted. Throws what better-sqlite3 throws. */
+function readerOf(file: string): SessionReader {
+  const inode = statSync(file).ino;
+  let reader = readers.get(file);
+  if (reader !== undefined && reader.inode !== inode) {
+    closeReader(file);
+    reader = undefined;
+  }
+  if (reader === undefined) {
+    const db = openReadOnly(file);
+    try {
+      const messageTime = columnsOf(db, "message").has("time_created") ? "time_created, " : "";
+      reader = {
+        db,
+        inode,
+        session: db.prepare("SELECT * FROM session WHERE id = ?"),
+        messages: db.prepare(`SELECT id, data FROM message WHERE session_id = ? ORDER BY ${messageTime}id`),
+        parts: db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"),
+        idle: null,
+      };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    readers.set(file, reader);
+  }
+  if (reader.idle !== null) clearTimeout(reader.idle);
+  reader.idle = setTimeout(() => closeReader(file), READER_IDLE_MS);
+  // Never keeps the process alive.
+  reader.idle.unref();
+  return reader;
+}
+
+/**
  * Reads one session's rows in one read transaction: the session object ({@link sessionFromRow}), its
  * messages by `time_created` then id, its parts by message then id. Null rows when the session is
- * gone. Throws what better-sqlite3 throws (busy, locked, not a database).
+ * gone. The connection is kept for the next session's read a moment (see {@link SessionReader}),
+ * and closed after an error. Throws what better-sqlite3 throws (busy, locked, not a database).
  */
 export function readDatabaseSession(file: string, sessionId: string): DatabaseSessionRows | null {
-  const db = openReadOnly(file);
   try {
-    const messageTime = columnsOf(db, "message").has("time_created") ? "time_created, " : "";
-    const read = db.transaction(() => {
-      const row = db.prepare("SELECT * FROM session WHERE id = ?").get(sessionId) as Record<string, unknown> | undefined;
+    const reader = readerOf(file);
+    const read = reader.db.transaction(() => {
+      const row = reader.session.get(sessionId) as Record<string, unknown> | undefined;
       if (row === undefined) return null;
-      const messages = db.prepare(`SELECT id, data FROM message WHERE session_id = ? ORDER BY ${messageTime}id`).all(sessionId) as { id: string; data: unknown }[];
-      const parts = db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id").all(sessionId) as {
-        id: string;
-        message_id: string;
-        data: unknown;
-      }[];
+      const messages = reader.messages.all(sessionId) as { id: string; data: unknown }[];
+      const parts = reader.parts.all(sessionId) as { id: string; message_id: string; data: unknown }[];
       return {
         session: sessionFromRow(row),
         messages: messages.map((m) => ({ id: m.id, messageId: null, data: dataOf(m.data) })),
@@ -178,8 +235,9 @@ export function readDatabaseSession(file: string, sessionId: string): DatabaseSe
       };
     });
     return read();
-  } finally {
-    db.close();
+  } catch (error) {
+    closeReader(file);
+    throw error;
   }
 }
 
