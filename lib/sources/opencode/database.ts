@@ -158,11 +158,12 @@ export type DatabaseSessionRows = { session: JsonObject; messages: DataRow[]; pa
 /**
  * A database's read-only connection with its statements, kept between the reads of one pass over
  * its sessions (a prepare exports them one after another: a connection and three statements per
- * session cost more than the session's rows). `inode` is the file's when opened.
+ * session cost more than the session's rows). `identity` is the file's inode and birth time when
+ * opened (a file made again may get the inode just freed).
  */
 type SessionReader = {
   db: Database.Database;
-  inode: number;
+  identity: string;
   session: Database.Statement;
   messages: Database.Statement;
   parts: Database.Statement;
@@ -183,9 +184,10 @@ function closeReader(file: string): void {
 
 /** The kept reader of `file`, opened anew when there is none or the file was replaced; its idle timer restarted. Throws what better-sqlite3 throws. */
 function readerOf(file: string): SessionReader {
-  const inode = statSync(file).ino;
+  const st = statSync(file);
+  const identity = `${st.ino}:${st.birthtimeMs}`;
   let reader = readers.get(file);
-  if (reader !== undefined && reader.inode !== inode) {
+  if (reader !== undefined && reader.identity !== identity) {
     closeReader(file);
     reader = undefined;
   }
@@ -195,7 +197,7 @@ function readerOf(file: string): SessionReader {
       const messageTime = columnsOf(db, "message").has("time_created") ? "time_created, " : "";
       reader = {
         db,
-        inode,
+        identity,
         session: db.prepare("SELECT * FROM session WHERE id = ?"),
         messages: db.prepare(`SELECT id, data FROM message WHERE session_id = ? ORDER BY ${messageTime}id`),
         parts: db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"),

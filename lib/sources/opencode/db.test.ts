@@ -175,6 +175,20 @@ describe("opencode.db while OpenCode has it open (WAL, rows still in the -wal fi
     });
   });
 
+  it("reads rows written after an earlier read, and a database replaced at its path, though a pass keeps its connection", async () => {
+    const a = (await sessionsById(dir)).get("ses_fixA0001")!;
+    const before = (await opencodeSource.exportLines(a)).lines.length;
+    insertRow(writer, "message", { id: "msg_a99", session_id: "ses_fixA0001", time_created: 1767225699000, time_updated: 1767225699000, data: { role: "user", time: { created: 1767225699000 } } });
+    expect((await opencodeSource.exportLines(a)).lines).toHaveLength(before + 1);
+    // OpenCode's database deleted and made again (a reinstall): the new file is read, not the kept one.
+    writer.close();
+    for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${file}${suffix}`, { force: true });
+    const rebuilt = buildFixtureDatabase(dir);
+    writer = rebuilt.writer;
+    rebuilt.writer.prepare("UPDATE session SET title = 'again' WHERE id = ?").run("ses_fixA0001");
+    expect(JSON.parse((await opencodeSource.exportLines(a)).lines[0]!)).toMatchObject({ title: "again" });
+  });
+
   it("reads a session deleted since discovery as no lines and a warning", async () => {
     const a = (await sessionsById(dir)).get("ses_fixA0001")!;
     writer.prepare("DELETE FROM session WHERE id = ?").run("ses_fixA0001");
