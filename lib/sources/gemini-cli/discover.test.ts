@@ -193,3 +193,42 @@ describe("locateChatFile", () => {
     expect(locateChatFile("/downloads/session-a.json")).toBeNull();
   });
 });
+
+describe("geminiSource.discover of large legacy chats", () => {
+  /** legacy.json with its messages repeated past 64 KB, as Gemini CLI writes it (two-space JSON). */
+  const large = (): string => {
+    const legacy = JSON.parse(readFileSync(path.join(FIXTURES, "legacy.json"), "utf8")) as { messages: unknown[] };
+    const messages: unknown[] = [];
+    while (JSON.stringify(messages).length < 80_000) messages.push(...legacy.messages);
+    return JSON.stringify({ ...legacy, messages }, null, 2);
+  };
+
+  it("reads the identity from the head; a message malformed further on is found by exportLines, a file cut short at discovery", async () => {
+    const gemini = path.join(await makeTempDir("casefile-gemini-"), ".gemini");
+    const chats = path.join(gemini, "tmp", LEGACY_HASH, "chats");
+    await fs.mkdir(chats, { recursive: true });
+    await fs.mkdir(path.join(gemini, "history", "legacy-app"), { recursive: true });
+    await fs.writeFile(path.join(gemini, "history", "legacy-app", ".project_root"), "/work/legacy-app\n");
+    const text = large();
+    const middle = text.indexOf('"type": "gemini"', text.length / 2);
+    await fs.writeFile(path.join(chats, "session-2025-11-02T14-00-0b9d3c1e.json"), `${text.slice(0, middle)}"type": gemini"${text.slice(middle + '"type": "gemini"'.length)}`);
+    await fs.writeFile(path.join(chats, "session-2025-11-02T15-00-cut00000.json"), text.slice(0, 70_000));
+    const { sessions, warnings } = await geminiSource.discover(gemini);
+    expect(sessions.map((s) => [path.basename(s.sourcePath), s.sourceSessionId, s.projectRoot])).toEqual([["session-2025-11-02T14-00-0b9d3c1e.json", "0b9d3c1e-7a6f-4d2b-9e8c-3f2a1b0c9d8e", "/work/legacy-app"]]);
+    expect(warnings.map((w) => [path.basename(w.file), w.problem.replace(/JSON \(.*\)/, "JSON (…)")])).toEqual([["session-2025-11-02T15-00-cut00000.json", "not valid JSON (…); skipped"]]);
+    const exported = await geminiSource.exportLines(sessions[0]!);
+    expect(exported.lines).toEqual([]);
+    expect(exported.warnings[0]!.problem).toMatch(/^not valid JSON/);
+  });
+
+  it("reads a large chat whose keys come in another order whole, as before", async () => {
+    const gemini = path.join(await makeTempDir("casefile-gemini-"), ".gemini");
+    const chats = path.join(gemini, "tmp", "p", "chats");
+    await fs.mkdir(chats, { recursive: true });
+    const { messages, ...header } = JSON.parse(large()) as Record<string, unknown>;
+    await fs.writeFile(path.join(chats, "session-x.json"), JSON.stringify({ messages, ...header }, null, 2));
+    const { sessions, warnings } = await geminiSource.discover(gemini);
+    expect(sessions.map((s) => s.sourceSessionId)).toEqual(["0b9d3c1e-7a6f-4d2b-9e8c-3f2a1b0c9d8e"]);
+    expect(warnings).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ type FileIdentity = { sessionId: string | null; projectHash: string | null };
 /** A header line longer than this is not read for discovery (the session id falls back to the file name). */
 const HEADER_READ_LIMIT = 4 * 1024 * 1024;
 const HEADER_CHUNK = 64 * 1024;
+/** A legacy file larger than this has its identity read from its head ({@link legacyHeadIdentity}); a smaller one is parsed whole. */
+const LEGACY_HEAD_BYTES = 64 * 1024;
 
 /**
  * Where Gemini CLI writes (agent-formats.md §1): `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini` when that
@@ -40,7 +42,9 @@ export function geminiDefaultRoots(home: string, env: NodeJS.ProcessEnv): string
  * object) and `.jsonl` file in a chats folder, and in its subagent folders one level down, is one
  * session keyed by path (two files may share a `sessionId`). The project root comes from the home
  * found above the file (projects.json, `.project_root`, sha256 match; see project-roots.ts).
- * Unreadable roots and files, malformed legacy files and empty files become warnings; never throws.
+ * Unreadable roots and files, malformed legacy files and empty files become warnings (a large
+ * legacy file whose head reads well is only parsed whole by exportLines, which warns when it is
+ * malformed further on); never throws.
  * Sessions are sorted by POSIX path.
  */
 export async function discoverGeminiSessions(root: string): Promise<{ sessions: FoundSession[]; warnings: SourceWarning[] }> {
@@ -165,7 +169,7 @@ async function describeSessionFile(file: string, indexes: Map<string, GeminiProj
     warnings.push({ file, where: "file", problem: "empty file (no header yet); skipped" });
     return null;
   }
-  const identity = file.endsWith(".jsonl") ? await readJsonlIdentity(file, warnings) : await readLegacyIdentity(file, warnings);
+  const identity = file.endsWith(".jsonl") ? await readJsonlIdentity(file, warnings) : ((stat.size > LEGACY_HEAD_BYTES ? await legacyHeadIdentity(file, stat.size) : null) ?? (await readLegacyIdentity(file, warnings)));
   if (identity === null) return null;
   const location = locateChatFile(file);
   let projectRoot: string | null = null;
@@ -226,6 +230,35 @@ async function readLegacyIdentity(file: string, warnings: SourceWarning[]): Prom
     return null;
   }
   return { sessionId: stringOrNull(value.sessionId), projectHash: stringOrNull(value.projectHash) };
+}
+
+/**
+ * The identity of a large legacy session from its head, without parsing its messages (issue 38:
+ * discovery parsed every chat whole, and exportLines again): the keys before the top-level
+ * `"messages": [` read as one JSON object, when the file ends with `}` (one cut short is parsed
+ * whole, for its warning). Null when the head does not read that way (no `messages` key in it,
+ * keys in another order, no `sessionId` before it): the file is then parsed whole.
+ */
+async function legacyHeadIdentity(file: string, size: number): Promise<FileIdentity | null> {
+  const handle = await fs.open(file, "r").catch(() => null);
+  if (handle === null) return null;
+  try {
+    const tail = Buffer.alloc(64);
+    const end = await handle.read(tail, 0, tail.length, Math.max(0, size - tail.length));
+    if (!/\}\s*$/.test(tail.toString("latin1", 0, end.bytesRead))) return null;
+    const head = Buffer.alloc(LEGACY_HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const text = head.toString("utf8", 0, bytesRead);
+    const at = text.search(/"messages"\s*:\s*\[/);
+    if (at === -1) return null;
+    const header = parseJsonObject(`${text.slice(0, at).replace(/,\s*$/, "")}}`);
+    if (header === null || typeof header.sessionId !== "string") return null;
+    return { sessionId: stringOrNull(header.sessionId), projectHash: stringOrNull(header.projectHash) };
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The text before the first `\n` (a trailing `\r` dropped), read in chunks up to {@link HEADER_READ_LIMIT}; null if unreadable. */
