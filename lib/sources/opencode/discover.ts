@@ -71,15 +71,15 @@ export async function discover(root: string): Promise<{ sessions: FoundSession[]
     candidates.push(...found.sessions);
     warnings.push(...found.warnings);
   };
-  const addStorage = async (dir: string) => {
-    const found = await listStorageSessions(dir);
+  const addStorage = (dir: string) => {
+    const found = listStorageSessions(dir);
     candidates.push(...found.sessions);
     warnings.push(...found.warnings);
   };
 
   if (st.isFile()) {
     if (root.endsWith(".json")) {
-      const session = await storageSessionOf(root, warnings);
+      const session = storageSessionOf(root, warnings);
       if (session !== null) candidates.push(session);
     } else if (await isSqliteFile(root)) {
       addDatabase(root);
@@ -88,8 +88,8 @@ export async function discover(root: string): Promise<{ sessions: FoundSession[]
     }
   } else if (st.isDirectory()) {
     for (const db of await databasesIn(root)) addDatabase(db);
-    if (await isDirectory(path.join(root, "storage", "session"))) await addStorage(path.join(root, "storage"));
-    else if (await isDirectory(path.join(root, "session"))) await addStorage(root);
+    if (await isDirectory(path.join(root, "storage", "session"))) addStorage(path.join(root, "storage"));
+    else if (await isDirectory(path.join(root, "session"))) addStorage(root);
   }
   return { sessions: newestCopies(candidates), warnings };
 }

@@ -62,9 +62,9 @@ function exportDatabase(file: string, sessionId: string): { lines: string[]; war
   return { lines, warnings };
 }
 
-async function exportStorage(sessionFile: string, sessionId: string): Promise<{ lines: string[]; warnings: SourceWarning[] }> {
+function exportStorage(sessionFile: string, sessionId: string): { lines: string[]; warnings: SourceWarning[] } {
   const warnings: SourceWarning[] = [];
-  const stored = await readStorageSession(sessionFile, sessionId, warnings);
+  const stored = readStorageSession(sessionFile, sessionId, warnings);
   const lines: string[] = [];
   if (stored.session !== null) lines.push(jsonLine(stored.session));
   for (const message of stored.messages) {
