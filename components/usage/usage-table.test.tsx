@@ -7,9 +7,9 @@ import { TABLE_MAX_ROWS, topRows, UsageTable } from "@/components/usage/usage-ta
 import type { UsageRow, UsageTotals } from "@/lib/usage/schema";
 
 const row = (key: string, total: number): UsageRow =>
-  ({ key, models: ["claude-sonnet-4-5"], unpriced_models: [], input_tokens: total, output_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0, total_tokens: total, cost_usd: null });
+  ({ key, models: ["claude-sonnet-4-5"], unpriced_models: [], input_tokens: total, output_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0, total_tokens: total, cost_usd: null });
 
-const TOTALS: UsageTotals = { input_tokens: 0, output_tokens: 0, cache_creation_tokens: 0, cache_creation_1h_tokens: 0, cache_read_tokens: 0, total_tokens: 0, cost_usd: null, unpriced_models: [], requests: 0, models: [] };
+const TOTALS: UsageTotals = { input_tokens: 0, output_tokens: 0, cache_creation_tokens: 0, cache_creation_1h_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0, total_tokens: 0, cost_usd: null, unpriced_models: [], requests: 0, models: [] };
 
 afterEach(cleanup);
 

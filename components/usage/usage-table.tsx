@@ -15,6 +15,8 @@ export function topRows<R extends { total_tokens: number }>(rows: readonly R[], 
 /** `get_usage` rows as a table (one row per key) with a totals footer equal to the result's `totals`. */
 export function UsageTable({ rows, totals, keyLabel }: { rows: readonly UsageRow[]; totals: UsageTotals; keyLabel: string }) {
   const num = "px-2 py-1 text-right font-mono tabular-nums";
+  // Thinking tokens an agent reports apart from output (Gemini's thoughts): a column only when some are counted.
+  const reasoning = totals.reasoning_tokens > 0;
   return (
     <table data-testid="usage-table" className="w-full border-collapse text-xs">
       <thead>
@@ -25,6 +27,7 @@ export function UsageTable({ rows, totals, keyLabel }: { rows: readonly UsageRow
           <th className="px-2 py-1 text-right font-medium">Output</th>
           <th className="px-2 py-1 text-right font-medium">Cache create</th>
           <th className="px-2 py-1 text-right font-medium">Cache read</th>
+          {reasoning && <th className="px-2 py-1 text-right font-medium" title="Thinking tokens reported apart from output (billed as output)">Reasoning</th>}
           <th className="px-2 py-1 text-right font-medium">Total tokens</th>
           <th className="px-2 py-1 text-right font-medium">Cost</th>
         </tr>
@@ -48,6 +51,7 @@ export function UsageTable({ rows, totals, keyLabel }: { rows: readonly UsageRow
             <td className={num}>{formatCount(r.output_tokens)}</td>
             <td className={num}>{formatCount(r.cache_creation_tokens)}</td>
             <td className={num}>{formatCount(r.cache_read_tokens)}</td>
+            {reasoning && <td className={num}>{formatCount(r.reasoning_tokens)}</td>}
             <td className={num}>{formatCount(r.total_tokens)}</td>
             <td className={num} title={r.unpriced_models.length > 0 ? `no price for ${r.unpriced_models.join(", ")}` : undefined}>
               {formatUsd(r.cost_usd, r.unpriced_models.length > 0)}
@@ -63,6 +67,7 @@ export function UsageTable({ rows, totals, keyLabel }: { rows: readonly UsageRow
           <td className={num}>{formatCount(totals.output_tokens)}</td>
           <td className={num}>{formatCount(totals.cache_creation_tokens)}</td>
           <td className={num}>{formatCount(totals.cache_read_tokens)}</td>
+          {reasoning && <td className={num}>{formatCount(totals.reasoning_tokens)}</td>}
           <td className={num}>{formatCount(totals.total_tokens)}</td>
           <td className={num}>{formatUsd(totals.cost_usd, totals.unpriced_models.length > 0)}</td>
         </tr>

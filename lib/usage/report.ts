@@ -86,6 +86,7 @@ export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsa
         output_tokens: t.output_tokens,
         cache_creation_tokens: t.cache_creation_tokens,
         cache_read_tokens: t.cache_read_tokens,
+        reasoning_tokens: t.reasoning_tokens,
         total_tokens: t.total_tokens,
         cost_usd: t.cost_usd,
         unpriced_models: t.unpriced_models,

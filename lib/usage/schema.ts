@@ -7,8 +7,9 @@ import { calendarDate } from "@/lib/tools/input-fields";
 /**
  * Tokens by kind and their cost. `input_tokens` is input not read from cache (Codex's
  * `input_tokens - cached_input_tokens`); `cache_creation_tokens` includes the 1-hour writes
- * (`cache_creation_1h_tokens`); `total_tokens` is the sum of input, output, cache creation and
- * cache read (ccusage's `totalTokens`). `cost_usd` is the priced part in USD, null when nothing
+ * (`cache_creation_1h_tokens`); `reasoning_tokens` are thinking tokens an agent reports apart
+ * from its output (Gemini's `thoughts`): billed as output, not in `output_tokens`; `total_tokens`
+ * is the sum of input, output, reasoning, cache creation and cache read (ccusage's `totalTokens`). `cost_usd` is the priced part in USD, null when nothing
  * could be priced; `unpriced_models` lists models without a price (their cost is unknown,
  * never 0), so a cost with models in it is a lower bound.
  */
@@ -18,6 +19,7 @@ export type UsageTotals = {
   cache_creation_tokens: number;
   cache_creation_1h_tokens: number;
   cache_read_tokens: number;
+  reasoning_tokens: number;
   total_tokens: number;
   cost_usd: number | null;
   unpriced_models: string[];
@@ -57,6 +59,7 @@ export type UsageRow = {
   output_tokens: number;
   cache_creation_tokens: number;
   cache_read_tokens: number;
+  reasoning_tokens: number;
   total_tokens: number;
   cost_usd: number | null;
   unpriced_models: string[];

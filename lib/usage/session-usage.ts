@@ -29,6 +29,8 @@ export type UsageBucket = {
   cacheWrite: number;
   cacheWrite1h: number;
   cacheRead: number;
+  /** Thinking tokens reported apart from output (billed as output); absent in buckets stored before issue 38. */
+  reasoning?: number;
   requests: number;
   /** USD, null when the model has no price. */
   cost: number | null;
@@ -64,7 +66,7 @@ export type SessionUsage = {
 };
 
 /** One counted request; `recordedCost`: the USD the agent itself recorded for it (OpenCode, Aider), used instead of the price table's. */
-type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number; recordedCost?: number | null };
+type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number; recordedCost?: number | null; reasoning?: number };
 
 const CACHE_BYTES = 8 << 20;
 const cache = stampedCache<SessionUsage>("usage:session-usage", CACHE_BYTES);
@@ -114,7 +116,7 @@ export async function readUsage(key: string, source: string, files: readonly Usa
  * Bumped when the counting rules or the bundled prices change, so usage stored by an older
  * Casefile (a {@link UsageStore}) is counted again.
  */
-const USAGE_VERSION = "u4";
+const USAGE_VERSION = "u5";
 
 /** A {@link SessionUsage} as plain JSON (its typed arrays as arrays), for a {@link UsageStore}. */
 export function usageToJson(usage: SessionUsage): unknown {
@@ -308,15 +310,15 @@ function countClaudeRecord(record: Record<string, unknown>, ts: number, line: nu
 /**
  * An agent's session (lib/sources/agents): every usage entry its reader put on a line is one
  * request on that line at the line's time, counted the agent's way (docs/sources/<agent>.md):
- * reasoning tokens are billed as output, so they count in `output`; a cost the agent recorded is
- * taken as it is. Every record's time widens the span.
+ * reasoning tokens reported apart stay apart (billed as output, in the total, as ccusage's Gemini
+ * report counts thoughts); a cost the agent recorded is taken as it is. Every record's time widens the span.
  */
 function countAgentRecords(transcript: AgentTranscript, out: Request[], span: { first: number; last: number }): void {
   for (const record of transcript.records) {
     const ts = record.time === null ? NaN : Date.parse(record.time);
     widen(span, ts);
     for (const u of record.usage) {
-      out.push({ model: u.model ?? "unknown", kind: "main", ts, line: record.line, input: u.input, output: u.output + u.reasoning, cacheWrite: u.cacheWrite, cacheWrite1h: 0, cacheRead: u.cacheRead, recordedCost: u.costUsd });
+      out.push({ model: u.model ?? "unknown", kind: "main", ts, line: record.line, input: u.input, output: u.output, reasoning: u.reasoning, cacheWrite: u.cacheWrite, cacheWrite1h: 0, cacheRead: u.cacheRead, recordedCost: u.costUsd });
     }
   }
 }
@@ -452,18 +454,20 @@ function tallyOf(requests: readonly Request[], pricing: PricingTable, more?: (r:
   const buckets = new Map<string, UsageBucket>();
   for (const r of requests) {
     const price = r.recordedCost != null ? null : priceOf(pricing, r.model);
-    const cost = r.recordedCost != null ? r.recordedCost : price === null ? null : requestCost(price, r, pricing.tierThreshold);
+    // Reasoning reported apart is billed as output.
+    const cost = r.recordedCost != null ? r.recordedCost : price === null ? null : requestCost(price, r.reasoning ? { ...r, output: r.output + r.reasoning } : r, pricing.tierThreshold);
     const counted = { ...r, requests: 1 };
     all.add(r.model, counted, cost);
     const startMs = r.ts === r.ts ? Math.floor(r.ts / BUCKET_MS) * BUCKET_MS : NaN;
     const key = `${r.model}\u0000${r.kind}\u0000${startMs}`;
     let b = buckets.get(key);
-    if (!b) buckets.set(key, (b = { model: r.model, kind: r.kind, startMs, input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, requests: 0, cost: 0 }));
+    if (!b) buckets.set(key, (b = { model: r.model, kind: r.kind, startMs, input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, reasoning: 0, requests: 0, cost: 0 }));
     b.input += r.input;
     b.output += r.output;
     b.cacheWrite += r.cacheWrite;
     b.cacheWrite1h += r.cacheWrite1h;
     b.cacheRead += r.cacheRead;
+    b.reasoning = (b.reasoning ?? 0) + (r.reasoning ?? 0);
     b.requests += 1;
     b.cost = cost === null || b.cost === null ? null : b.cost + cost;
     more?.(r, counted, cost);
@@ -491,7 +495,7 @@ function summarize(source: string, requests: Request[], pricing: PricingTable, s
     lines.output[i] = r.output;
     lines.cacheWrite[i] = r.cacheWrite;
     lines.cacheRead[i] = r.cacheRead;
-    lines.total[i] = r.input + r.output + r.cacheWrite + r.cacheRead;
+    lines.total[i] = r.input + r.output + (r.reasoning ?? 0) + r.cacheWrite + r.cacheRead;
   });
   return {
     source,

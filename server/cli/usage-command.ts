@@ -39,10 +39,13 @@ const usd = (v: number | null, partial: boolean) => (v === null ? "unknown" : `$
 
 /** The report as a plain-text table: one row per key, then the total. */
 export function usageTable(r: GetUsageResult): string {
-  const head = [r.group_by === "session" ? "session" : r.group_by, "models", "input", "output", "cache create", "cache read", "total tokens", "cost (USD)"];
-  const body = r.rows.map((row) => [row.key + (row.session_id ? ` (${row.session_id})` : ""), row.models.join(", "), n(row.input_tokens), n(row.output_tokens), n(row.cache_creation_tokens), n(row.cache_read_tokens), n(row.total_tokens), usd(row.cost_usd, row.unpriced_models.length > 0)]);
   const t = r.totals;
-  body.push(["Total", "", n(t.input_tokens), n(t.output_tokens), n(t.cache_creation_tokens), n(t.cache_read_tokens), n(t.total_tokens), usd(t.cost_usd, t.unpriced_models.length > 0)]);
+  // Thinking tokens reported apart from output (Gemini's thoughts): a column only when some are counted.
+  const reasoning = t.reasoning_tokens > 0;
+  const cells = (x: { input_tokens: number; output_tokens: number; cache_creation_tokens: number; cache_read_tokens: number; reasoning_tokens: number; total_tokens: number }) => [n(x.input_tokens), n(x.output_tokens), n(x.cache_creation_tokens), n(x.cache_read_tokens), ...(reasoning ? [n(x.reasoning_tokens)] : []), n(x.total_tokens)];
+  const head = [r.group_by === "session" ? "session" : r.group_by, "models", "input", "output", "cache create", "cache read", ...(reasoning ? ["reasoning"] : []), "total tokens", "cost (USD)"];
+  const body = r.rows.map((row) => [row.key + (row.session_id ? ` (${row.session_id})` : ""), row.models.join(", "), ...cells(row), usd(row.cost_usd, row.unpriced_models.length > 0)]);
+  body.push(["Total", "", ...cells(t), usd(t.cost_usd, t.unpriced_models.length > 0)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   const notes = [`Times in ${r.timezone}. Prices: ${r.pricing.source}, snapshot ${r.pricing.snapshot_date}${r.pricing.override ? `, overridden by ${r.pricing.override}` : ""}.`];
