@@ -1,4 +1,5 @@
 /** Copilot CLI sessions under a root: `session-state/<uuid>/events.jsonl` (agent-formats.md §2). */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FoundSession, SourceWarning } from "@/lib/sources/common/agent-source";
@@ -49,11 +50,11 @@ export async function discoverCopilotSessions(root: string): Promise<{ sessions:
   }
   if (stat.isFile()) {
     if (!rootPath.endsWith(".jsonl")) return { sessions, warnings: [{ file: rootPath, where: "root", problem: "not a .jsonl events file" }] };
-    await addSession(rootPath, sessions, warnings);
+    addSession(rootPath, sessions, warnings);
     return { sessions, warnings };
   }
   if (await isFile(path.join(rootPath, EVENTS_FILE))) {
-    await addSession(path.join(rootPath, EVENTS_FILE), sessions, warnings);
+    addSession(path.join(rootPath, EVENTS_FILE), sessions, warnings);
     return { sessions, warnings };
   }
   const nested = path.join(rootPath, SESSION_STATE_DIR);
@@ -66,20 +67,22 @@ export async function discoverCopilotSessions(root: string): Promise<{ sessions:
   }
   const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
   folders.sort();
+  // Each folder's events file is stated and its head read on this thread: thousands of small
+  // sessions, where a thread-pool round trip per step cost more than the step (issue 38).
   for (const folder of folders) {
     const file = path.join(stateDir, folder, EVENTS_FILE);
-    if (await isFile(file)) await addSession(file, sessions, warnings);
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) addSession(file, sessions, warnings);
   }
   return { sessions, warnings };
 }
 
-async function addSession(file: string, sessions: FoundSession[], warnings: SourceWarning[]): Promise<void> {
+function addSession(file: string, sessions: FoundSession[], warnings: SourceWarning[]): void {
   let stat;
   let head: SessionHead;
   try {
-    stat = await fs.stat(file);
+    stat = statSync(file);
     if (stat.size === 0) return;
-    head = await readHead(file);
+    head = readHead(file);
   } catch (error) {
     warnings.push({ file, where: "file", problem: `unreadable events.jsonl: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
     return;
@@ -100,18 +103,21 @@ async function addSession(file: string, sessions: FoundSession[], warnings: Sour
 
 type SessionHead = { hasStart: boolean; sessionId: string | null; projectRoot: string | null };
 
+/** One buffer for every head read (the reads are synchronous, never two at once). */
+let headBuffer: Buffer | null = null;
+
 /** The session id and project root from the first `session.start` (else `session.resume`) in the file's head. */
-async function readHead(file: string): Promise<SessionHead> {
-  const handle = await fs.open(file, "r");
+function readHead(file: string): SessionHead {
+  const fd = openSync(file, "r");
   let text: string;
   let truncated: boolean;
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    text = buffer.toString("utf8", 0, bytesRead);
+    headBuffer ??= Buffer.alloc(HEAD_BYTES);
+    const bytesRead = readSync(fd, headBuffer, 0, HEAD_BYTES, 0);
+    text = headBuffer.toString("utf8", 0, bytesRead);
     truncated = bytesRead === HEAD_BYTES;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   const lines = physicalLines(text);
   if (truncated) lines.pop(); // cut at HEAD_BYTES: not a whole line
