@@ -52,6 +52,11 @@ function eachBucket(text: string, each: (h: number) => void): void {
  * text under 3 code units). Runs on the extraction worker, beside the catalog's writer.
  */
 export function lineTokens(text: string): string {
+  return Buffer.from(out.buffer, out.byteOffset, writeTokens(text)).toString("latin1");
+}
+
+/** Writes the index words of `text` into {@link out} from its start; returns their bytes. */
+function writeTokens(text: string): number {
   let o = 0;
   eachBucket(text, (h) => {
     out[o] = ALPHABET[h & 31]!;
@@ -61,7 +66,7 @@ export function lineTokens(text: string): string {
     out[o + 4] = 32;
     o += 5;
   });
-  return Buffer.from(out.buffer, out.byteOffset, o).toString("latin1");
+  return o;
 }
 
 /**
@@ -77,15 +82,7 @@ export class WordPacker {
 
   /** Appends the words of one line's visible text. */
   add(text: string): void {
-    let o = 0;
-    eachBucket(text, (h) => {
-      out[o] = ALPHABET[h & 31]!;
-      out[o + 1] = ALPHABET[(h >>> 5) & 31]!;
-      out[o + 2] = ALPHABET[(h >>> 10) & 31]!;
-      out[o + 3] = ALPHABET[(h >>> 15) & 31]!;
-      out[o + 4] = 32;
-      o += 5;
-    });
+    const o = writeTokens(text);
     if (this.length + o > this.bytes.length) {
       const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + o));
       grown.set(this.bytes.subarray(0, this.length));
