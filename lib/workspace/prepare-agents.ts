@@ -6,7 +6,7 @@ import path from "node:path";
 import { projectDir, sessionsDir } from "@/lib/fs/workspace-layout";
 import { agentSource } from "@/lib/sources/agents";
 import { AGENT_SOURCE_NAMES, type AgentTranscript, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
-import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
+import { deriveProjectIdentity, type ProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { PlanMemo, PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
 import type { AgentRoots } from "@/lib/workspace/sources";
@@ -30,6 +30,7 @@ export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; wa
 export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void, memo?: PlanMemo): Promise<AgentPlan> {
   const out: AgentPlan = { sessions: [], skipped: [], warnings: [] };
   const seen = new Map<string, Planned>();
+  const identities: Identities = new Map();
   for (const name of AGENT_SOURCE_NAMES) {
     const source = agentSource(name)!;
     for (const root of roots[name] ?? []) {
@@ -39,7 +40,7 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
         onProgress?.(f.fileName);
         let planned: Planned | { skip: string };
         try {
-          planned = await planRemembered(f, window, workspaceRoot, out.warnings, memo);
+          planned = await planRemembered(f, window, workspaceRoot, out.warnings, identities, memo);
         } catch (error) {
           planned = { skip: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
         }
@@ -93,12 +94,12 @@ function fileBytes(lines: readonly string[]): number {
  * workspace file has the size it was written with is planned from memory, its file left as it
  * is (a file cut short, or written without the fsync a crash would have needed, is written again).
  */
-async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], memo?: PlanMemo): Promise<Planned | { skip: string }> {
-  if (!memo?.rememberStamped) return planOne(f, window, workspaceRoot, warnings);
+async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], identities: Identities, memo?: PlanMemo): Promise<Planned | { skip: string }> {
+  if (!memo?.rememberStamped) return planOne(f, window, workspaceRoot, warnings, identities);
   let fresh: Planned | { skip: string } | null = null;
   const key = `agent:${f.source}:${f.sourcePath}#${f.part ?? ""}`;
   const remembered = await memo.rememberStamped<RememberedPlan>(key, f.stamp, async () => {
-    fresh = await planOne(f, window, workspaceRoot, warnings);
+    fresh = await planOne(f, window, workspaceRoot, warnings, identities);
     if ("skip" in fresh) return fresh;
     const { exported: _lines, ...session } = fresh.session;
     return { session, hash: fresh.hash, bytes: fresh.bytes };
@@ -107,11 +108,14 @@ async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRo
   if ("skip" in remembered) return remembered;
   const file = path.join(sessionsDir(projectDir(workspaceRoot, remembered.session.projectKey)), f.source, f.fileName);
   // The workspace file went away (a rebuild) or is not as written: read the session again.
-  if (remembered.bytes === undefined || statSync(file, { throwIfNoEntry: false })?.size !== remembered.bytes) return planOne(f, window, workspaceRoot, warnings);
+  if (remembered.bytes === undefined || statSync(file, { throwIfNoEntry: false })?.size !== remembered.bytes) return planOne(f, window, workspaceRoot, warnings, identities);
   return { session: { ...remembered.session, exported: "unchanged" }, found: f, hash: remembered.hash, bytes: remembered.bytes };
 }
 
-async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[]): Promise<Planned | { skip: string }> {
+/** Project identities by project root, for one plan: thousands of sessions share a few roots (each identity is a stat and a realpath). */
+type Identities = Map<string, Promise<ProjectIdentity>>;
+
+async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], identities: Identities): Promise<Planned | { skip: string }> {
   const source = agentSource(f.source)!;
   const exported = await source.exportLines(f);
   warnings.push(...exported.warnings);
@@ -119,7 +123,13 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
   warnings.push(...transcript.warnings);
   const turns = turnsInWindow(transcript, window);
   if (turns.length === 0) return { skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)" };
-  const identity = await deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId);
+  let identity: ProjectIdentity;
+  if (f.projectRoot === null || f.projectRoot.trim() === "") identity = await deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId);
+  else {
+    let known = identities.get(f.projectRoot);
+    if (known === undefined) identities.set(f.projectRoot, (known = deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId)));
+    identity = await known;
+  }
   if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) return { skip: "session ran inside the Casefile workspace itself" };
   return {
     found: f,

@@ -290,10 +290,11 @@ function groupByProject(sessions: PlannedSession[]): Map<string, PlannedSession[
 }
 
 async function writeIfChanged(file: string, content: string, options: { durable?: boolean } = {}): Promise<number> {
+  // A file not there yet (each of a fresh workspace's) is not read first.
   try {
-    if ((await fs.readFile(file, "utf8")) === content) return 0;
+    if (statSync(file, { throwIfNoEntry: false }) && (await fs.readFile(file, "utf8")) === content) return 0;
   } catch {
-    /* missing: write it */
+    /* unreadable: write it */
   }
   await writeFileAtomic(file, content, options);
   return 1;
