@@ -387,7 +387,7 @@ describe.skipIf(!HAS_SHARED)(`agent sessions through every door (issue 38)${HAS_
     }
     const withUsage = [...totals].filter(([, total]) => total > 0).sort(([a], [b]) => a.localeCompare(b));
     expect(usage.rows.map((r) => [r.key, r.total_tokens]).sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual(withUsage);
-    expect(usage.rows.find((r) => r.key === "copilot-cli")).toMatchObject({ input_tokens: 11637, output_tokens: 79, total_tokens: 11716 });
+    expect(usage.rows.find((r) => r.key === "copilot-cli")).toMatchObject({ input_tokens: 11637, output_tokens: 15, reasoning_tokens: 64, total_tokens: 11716 });
     expect(usage.rows.find((r) => r.key === "opencode")).toMatchObject({ total_tokens: 22999 });
     // What an agent reads before calling it says so: every agent's sessions, grouped by source among the rest.
     const tool = findTool("get_usage")!;

@@ -8,7 +8,7 @@ import { isAgentReply, promptText } from "@/lib/forensics/agent-session";
 import { toolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, type Finding } from "@/lib/forensics/schema";
 import { ACTORS } from "@/lib/forensics/scan-map";
-import { emptyStats, MAX_USER_MESSAGES, type SessionScan, type SessionStats } from "@/lib/forensics/scan";
+import { emptyStats, MAX_USER_MESSAGES, type SessionScan, type SessionStats } from "@/lib/forensics/scan-types";
 import { oneLine } from "@/lib/format/one-line";
 import type { AgentEvent, AgentTranscript } from "@/lib/sources/common/agent-source";
 import type { SessionFile } from "@/lib/workspace/sessions";

@@ -4,7 +4,7 @@
  * lib/forensics/session-request and lib/forensics/status give Claude Code and Codex sessions.
  */
 import type { SessionRequest } from "@/lib/forensics/session-request";
-import { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, type SessionEnding } from "@/lib/forensics/status";
+import { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, type SessionEnding } from "@/lib/forensics/ending";
 import { previewLine } from "@/lib/format/one-line";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
 import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";

@@ -1,6 +1,7 @@
 /** Seed 004's session status (active, completed, failed, …) adapted to transcripts. */
 import type { CoreContext } from "@/lib/context";
 import { agentEnding } from "@/lib/forensics/agent-session";
+import { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, STATUS_TAIL_LINES, type SessionEnding } from "@/lib/forensics/ending";
 import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
 import { previewLine } from "@/lib/format/one-line";
 import type { LineIndex } from "@/lib/jsonl/line-index";
@@ -9,24 +10,8 @@ import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import type { SessionStatus } from "@/lib/sources/common/schema";
 
-/**
- * How the session ended, from its records: `recent` (still active), `reply` (an agent reply),
- * `interrupted` (the user stopped the last turn), `error` (an API error or failed tool result),
- * `user_exit` (the user typed `/exit` or `/quit` after the last activity), `no_reply` (the last
- * turn got no reply).
- */
-export type StatusReason = "recent" | "reply" | "interrupted" | "error" | "user_exit" | "no_reply";
-
-/** A last record whose own timestamp is within this many milliseconds of now counts as active (issue 9: 10 minutes). */
-export const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
-/** Lines read from the end of the main transcript to find how it ended. */
-export const STATUS_TAIL_LINES = 400;
-/** `last_response_preview` length, in characters. */
-export const RESPONSE_PREVIEW_CHARS = 300;
-
-export type SessionEnding = { status: SessionStatus; reason: StatusReason; last_response_preview: string | null };
+export { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, STATUS_TAIL_LINES, type SessionEnding, type StatusReason } from "@/lib/forensics/ending";
 
 type Outcome = "reply" | "error" | "interrupted" | "trigger" | "tool" | null;
 
