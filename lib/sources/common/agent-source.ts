@@ -155,8 +155,19 @@ export function emptyRecord(line: number, type: string): AgentRecord {
   return { line, type, role: null, time: null, text: "", headline: "", model: null, calls: [], results: [], isError: false, trigger: false, usage: [], events: [] };
 }
 
-/** A headline cut to one line of at most `max` characters. */
+/**
+ * A headline cut to one line of at most `max` characters: whitespace runs made one space, the ends
+ * trimmed, and a text longer than `max` cut to `max - 1` characters and `…`. Only as much of a long
+ * text as the headline can show is read (a tool's output may be megabytes; issue 38).
+ */
 export function oneLineHeadline(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  // `flat(prefix)` is a prefix of `flat(text)`: its runs are cut where the text's are, each one space.
+  const flat = (end: number) => text.slice(0, end).replace(/\s+/g, " ").trimStart();
+  for (let end = Math.min(text.length, 2 * max + 64); end < text.length; end = Math.min(text.length, 4 * end)) {
+    // Two characters past `max`: the whole flattened text is longer than `max` even if it ends in a space.
+    const head = flat(end);
+    if (head.length >= max + 2) return `${head.slice(0, max - 1)}…`;
+  }
+  const whole = flat(text.length).trimEnd();
+  return whole.length <= max ? whole : `${whole.slice(0, max - 1)}…`;
 }
