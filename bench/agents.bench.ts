@@ -10,7 +10,9 @@
  * each agent alone it prints:
  * - prepare on a fresh workspace (in-process `prepareWorkspace`, then the catalog rows
  *   `refreshCatalog`; and the CLI `casefile prepare`, which does both, with its peak RSS) against
- *   the yardstick `cp -r` of that agent's files + `wc -l` of them, timed before and after (goal ≤ 3×);
+ *   the yardstick `cp -r` of that agent's files + `wc -l` of them, timed before and after (goal ≤ 3×),
+ *   and against `cp -r` + `wc -l` of the session files prepare wrote (one file a session: the
+ *   floor where an agent keeps many sessions in one file, Aider's history or OpenCode's database);
  * - a second CLI prepare and an in-process sync with nothing changed, and a sync after one new session;
  * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5),
  *   `read_session_lines` 2,000-line compact windows of the long sessions (first read of each, p50,
@@ -90,8 +92,18 @@ function cliStartup(): number {
 
 type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number };
 
-/** Page figures on a prepared workspace (catalog rows written): `sessions` are the source ids of the sessions to read. */
-async function pages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Pages> {
+/**
+ * Page figures on a prepared workspace (catalog rows written), measured in a process of their own
+ * (as a server answering: nothing else running, no result cached by an earlier measurement).
+ */
+function pages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Pages {
+  const run = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--pages", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`pages of ${ws} failed: ${run.stderr.toString().slice(-2000)}`);
+  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as Pages;
+}
+
+/** {@link pages} in this process: `sessions` are the source ids of the sessions to read. */
+async function measurePages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Pages> {
   const ctx: CoreContext = createCoreContext(ws);
   const call = async (name: string, input: object) => {
     const [ms, result] = await timed(() => callTool(ctx, name, input, { door: "cli" }));
@@ -143,11 +155,11 @@ async function pages(ws: string, source: string, sessions: { id: string; bytes: 
   };
 }
 
-type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
+type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; wsCp: number; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
 
 function printPrepare(rows: Row[], startup: number | null): void {
-  console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller)");
-  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
+  console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller; ws cp+wc: of the session files prepare wrote)");
+  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "ws cp+wc".padStart(9), "ratio".padStart(6), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
   for (const r of rows) {
     const cp = Math.min(r.cpBefore, r.cpAfter);
     console.log(
@@ -160,6 +172,8 @@ function printPrepare(rows: Row[], startup: number | null): void {
         `${sec(r.cpBefore)}/${(r.cpAfter / 1000).toFixed(2)}`.padStart(14),
         `${(r.prepare / cp).toFixed(1)}×`.padStart(6),
         `${((r.prepare + r.catalog) / cp).toFixed(1)}×`.padStart(7),
+        sec(r.wsCp).padStart(9),
+        `${(r.prepare / r.wsCp).toFixed(1)}×`.padStart(6),
         (r.cli === null ? "-" : sec(r.cli)).padStart(8),
         (r.cli === null ? "-" : `${(r.cli / cp).toFixed(1)}×`).padStart(6),
         (r.cliPeakMb === null ? "-" : `${r.cliPeakMb.toFixed(0)}MB`).padStart(7),
@@ -174,13 +188,13 @@ function printPrepare(rows: Row[], startup: number | null): void {
 
 function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): void {
   console.log(`\npages (in-process tools, as the dashboard's server calls them): agent|Claude Code (${SESSIONS} sessions over ${PROJECTS} projects each; Claude's long sessions of the agent's long sessions' bytes, at least ${WINDOW} lines)`);
-  console.log(["source".padEnd(18), "list 1st/p50".padStart(16), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(16)].join(" "));
+  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(16)].join(" "));
   for (const { source, pages: a, claude: c } of rows) {
     const both = (x: number, y: number) => `${msf(x)}|${msf(y)}`.padStart(16);
     console.log(
       [
         source.padEnd(18),
-        `${msf(a.list.first)}/${msf(a.list.p50)}`.padStart(16),
+        `${msf(a.list.first)}/${msf(a.list.p50)}|${msf(c.list.first)}/${msf(c.list.p50)}`.padStart(24),
         `${(a.bytes / 1e6).toFixed(1)}|${(c.bytes / 1e6).toFixed(1)}`.padStart(11),
         `${a.lines}|${c.lines}`.padStart(11),
         both(a.readCold, c.readCold),
@@ -192,8 +206,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
       ].join(" "),
     );
   }
-  const c = rows[0]?.claude;
-  if (c) console.log(`${"claude-code".padEnd(18)} ${`${msf(c.list.first)}/${msf(c.list.p50)}`.padStart(16)}  (list_sessions of a Claude project; each cell above: agent|Claude; read/overview p50 over the long sessions; search p50 over ${WORDS.length} words with agent:<source>)`);
+  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5; read = 2,000-line compact window of each long session, first read and again, p50; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
 }
 
 async function main(): Promise<void> {
@@ -221,8 +234,11 @@ async function run(dir: string): Promise<void> {
   const [claudePrep] = await timed(() => prepareWorkspace(createCoreContext(claudeWs), { claudeRoots: [claude.root] }));
   const [claudeCat] = await timed(() => refreshCatalog(createCoreContext(claudeWs)));
   const claudeCp = await cpAndWc(claude.root, path.join(dir, "cp-claude"));
-  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
-  console.log(`claude-code: prepare ${sec(claudePrep)} + catalog ${sec(claudeCat)} vs cp + wc ${sec(claudeCp)}`);
+  const claudeWsCp = await cpAndWc(path.join(claudeWs, "projects"), path.join(dir, "cp-claude"));
+  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
+  // Its full-text index filled once here: each page measurement then finds it complete.
+  const [claudeFill] = await timed(() => requestFullTextFill(claudeWs));
+  console.log(`claude-code: prepare ${sec(claudePrep)} + catalog ${sec(claudeCat)} vs cp + wc ${sec(claudeCp)}; full-text fill ${sec(claudeFill)}`);
 
   const startup = SKIP_CLI ? null : cliStartup();
   const rows: Row[] = [];
@@ -231,7 +247,7 @@ async function run(dir: string): Promise<void> {
     const g = generated.get(source)!;
     rows.push(await benchSource(dir, g));
     const claudeLong = claude.long.get(source)!;
-    pageRows.push({ source, pages: rows.at(-1)!.pages, claude: await pages(claudeWs, "claude-code", claudeLong) });
+    pageRows.push({ source, pages: rows.at(-1)!.pages, claude: pages(claudeWs, "claude-code", claudeLong) });
     printPrepare([rows.at(-1)!], null);
     printPages([pageRows.at(-1)!]);
   }
@@ -249,7 +265,9 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   const [prepare, summary] = await timed(() => prepareWorkspace(createCoreContext(ws), { claudeRoots: [], agentRoots: { [agent]: [g.root] } }));
   const [catalog] = await timed(() => refreshCatalog(createCoreContext(ws)));
   const cpAfter = await cpAndWc(g.copyRoot, scratch);
-  console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}`);
+  // What writing the workspace's session files costs at least: a copy of them (line indexes and catalog apart).
+  const wsCp = await cpAndWc(path.join(ws, "projects"), scratch);
+  console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}, of the workspace's session files ${sec(wsCp)}`);
   let cli: number | null = null;
   let cliPeakMb: number | null = null;
   let resyncCli: number | null = null;
@@ -269,8 +287,13 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
     console.log(`CLI prepare ${sec(cli)} (peak RSS ${cliPeakMb.toFixed(0)} MB), again ${sec(resyncCli)}; sync with nothing changed ${sec(resync)}, after one new session ${sec(syncOne)} (${synced.files_read} files read, ${synced.reused} reused)`);
     await fs.rm(cliWs, { recursive: true, force: true });
   }
-  const measured = await pages(ws, agent, g.long);
-  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
+  const measured = pages(ws, agent, g.long);
+  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, wsCp, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
 }
 
-await main();
+if (process.argv[2] === "--pages") {
+  const [ws, source, sessions] = process.argv.slice(3) as [string, string, string];
+  console.log(JSON.stringify(await measurePages(ws, source, JSON.parse(sessions) as { id: string; bytes: number }[])));
+  // The catalog's background work (risk, warm-up) is not waited for.
+  process.exit(0);
+} else await main();
