@@ -188,7 +188,7 @@ function printPrepare(rows: Row[], startup: number | null): void {
 
 function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): void {
   console.log(`\npages (in-process tools, as the dashboard's server calls them): agent|Claude Code (${SESSIONS} sessions over ${PROJECTS} projects each; Claude's long sessions of the agent's long sessions' bytes, at least ${WINDOW} lines)`);
-  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(16)].join(" "));
+  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(8)].join(" "));
   for (const { source, pages: a, claude: c } of rows) {
     const both = (x: number, y: number) => `${msf(x)}|${msf(y)}`.padStart(16);
     console.log(
@@ -202,7 +202,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
         both(a.overview, c.overview),
         both(a.search, c.search),
         `${a.hits}|${c.hits}`.padStart(11),
-        `${sec(a.fill)}|${sec(c.fill)}`.padStart(16),
+        sec(a.fill).padStart(8),
       ].join(" "),
     );
   }
