@@ -142,3 +142,16 @@ describe("Gemini CLI corpus (shared/corpus/agents-home/.gemini)", () => {
     expect(thinking.records[2]!.text).toContain("Planning response: I should describe the config loading flow.");
   });
 });
+
+describe.skipIf(!HAS_SHARED)("a legacy chat read back as it is exported (its objects taken, not parsed again)", () => {
+  it("reads the same records as from the workspace file's lines", async () => {
+    const { sessions } = await geminiSource.discover(HOME);
+    const legacy = sessions.filter((s) => s.sourcePath.endsWith(".json"));
+    expect(legacy.length).toBeGreaterThan(5);
+    for (const session of legacy) {
+      const { lines } = await geminiSource.exportLines(session);
+      // A copy of the lines is what a later read of the workspace file gets: parsed line by line.
+      expect(geminiSource.parseLines(lines, session.fileName)).toEqual(geminiSource.parseLines([...lines], session.fileName));
+    }
+  });
+});

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 
 import { jsonLine, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
-import { isJsonObject } from "@/lib/sources/common/json-object";
+import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 
 /**
@@ -25,6 +25,19 @@ export async function exportGeminiLines(session: FoundSession): Promise<{ lines:
   return legacyLines(text, file);
 }
 
+/**
+ * The objects the lines of a legacy session were made from, `[i]` for line `i + 1` (null for a line
+ * that is not an object's), by the lines exported: parseGeminiLines takes them instead of parsing
+ * each line again (issue 38: prepare exports a chat and reads it back at once). Held only while the
+ * lines are.
+ */
+const exportedObjects = new WeakMap<readonly string[], readonly (JsonObject | null)[]>();
+
+/** The objects `lines` were exported from when {@link legacyLines} made them, else undefined. */
+export function objectsOfExportedLines(lines: readonly string[]): readonly (JsonObject | null)[] | undefined {
+  return exportedObjects.get(lines);
+}
+
 /** Header line plus one line per message of a legacy `.json` session (see {@link exportGeminiLines}). */
 export function legacyLines(text: string, file: string): { lines: string[]; warnings: SourceWarning[] } {
   let value: unknown;
@@ -40,6 +53,11 @@ export function legacyLines(text: string, file: string): { lines: string[]; warn
     const problem = messages === undefined ? "no messages list" : "messages is not a list; not exported";
     return { lines, warnings: [{ file, where: "key messages", problem }] };
   }
-  for (const message of messages) lines.push(jsonLine(message));
+  const objects: (JsonObject | null)[] = [header];
+  for (const message of messages) {
+    lines.push(jsonLine(message));
+    objects.push(isJsonObject(message) ? message : null);
+  }
+  exportedObjects.set(lines, objects);
   return { lines, warnings: [] };
 }
