@@ -28,14 +28,16 @@ export async function exportGeminiLines(session: FoundSession): Promise<{ lines:
 /**
  * The objects the lines of a legacy session were made from, `[i]` for line `i + 1` (null for a line
  * that is not an object's), by the lines exported: parseGeminiLines takes them instead of parsing
- * each line again (issue 38: prepare exports a chat and reads it back at once). Held only while the
- * lines are.
+ * each line again (issue 38: prepare exports a chat and reads it back at once). Taken once, and
+ * held no longer than the lines (prepare keeps the lines until it writes them).
  */
 const exportedObjects = new WeakMap<readonly string[], readonly (JsonObject | null)[]>();
 
-/** The objects `lines` were exported from when {@link legacyLines} made them, else undefined. */
-export function objectsOfExportedLines(lines: readonly string[]): readonly (JsonObject | null)[] | undefined {
-  return exportedObjects.get(lines);
+/** The objects `lines` were exported from when {@link legacyLines} made them and nothing took them yet, else undefined. */
+export function takeExportedObjects(lines: readonly string[]): readonly (JsonObject | null)[] | undefined {
+  const objects = exportedObjects.get(lines);
+  exportedObjects.delete(lines);
+  return objects;
 }
 
 /** Header line plus one line per message of a legacy `.json` session (see {@link exportGeminiLines}). */

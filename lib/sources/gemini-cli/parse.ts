@@ -13,7 +13,7 @@ import {
 } from "@/lib/sources/common/agent-source";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
-import { objectsOfExportedLines } from "@/lib/sources/gemini-cli/export-lines";
+import { takeExportedObjects } from "@/lib/sources/gemini-cli/export-lines";
 import { messageFacts } from "@/lib/sources/gemini-cli/message-facts";
 
 /** Concepts Gemini CLI sessions do not record: no cost per message, no cache-write count. */
@@ -234,13 +234,13 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
 
 /**
  * The slot of each line in order, each line parsed once (not at all when the lines were just
- * exported from a legacy chat: its objects are taken); a failed line is joined with following
+ * exported from a legacy chat and not read yet: its objects are taken); a failed line is joined with following
  * lines when that makes one JSON object (see {@link MAX_JOINED_LINES}). Only the look-ahead's parses
  * are held, so a large session's objects are not all alive at once.
  */
 function* readSlots(lines: readonly string[]): Generator<Slot> {
   const ahead = new Map<number, JsonObject | null>();
-  const exported = objectsOfExportedLines(lines);
+  const exported = takeExportedObjects(lines);
   const parse = (i: number): JsonObject | null => {
     let value = ahead.get(i);
     if (value === undefined) {
