@@ -189,6 +189,8 @@ async function writeProject(
       // byte copy. Like a copy, the lines are rewritten from the source whenever needed: no fsyncs
       // (prepare-agents checks the file's size before it trusts it).
       const copied = s.exported === "unchanged" ? 0 : s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`, { durable: false }) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      // Written lines are let go at once: the plan holds every agent session's until here.
+      if (Array.isArray(s.exported)) s.exported = "unchanged";
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
