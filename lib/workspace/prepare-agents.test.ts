@@ -5,6 +5,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { closeCatalog } from "@/lib/catalog/catalog";
+import { derivedPath } from "@/lib/fs/workspace-layout";
+import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { readPersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { createCoreContext } from "@/lib/context";
 import { callTool } from "@/lib/tools/registry";
 import { physicalLines } from "@/lib/jsonl/text-lines";
@@ -65,6 +68,13 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
     const none = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "gemini-cli" }, { door: "cli" })) as unknown as { total: number };
     expect(none.total).toBe(0);
     closeCatalog(ctx);
+    // Each file's line index was made from the lines it was written from: the one a read of the file builds.
+    for (const row of rows) {
+      const persisted = await readPersistedLineIndex(derivedPath(root, "index"), row.file);
+      const built = await buildLineIndex(row.file);
+      expect(persisted, row.session_path).toMatchObject({ size: built.size, mtimeMs: built.mtimeMs, lineCount: built.lineCount });
+      expect([...persisted!.starts]).toEqual([...built.starts]);
+    }
     // Nothing changed: nothing written.
     const again = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
     expect(again.files_written).toBe(0);

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 
 import { projectDir, sessionsDir } from "@/lib/fs/workspace-layout";
+import type { LineIndex } from "@/lib/jsonl/line-index";
 import { agentSource } from "@/lib/sources/agents";
 import { AGENT_SOURCE_NAMES, type AgentTranscript, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
 import { deriveProjectIdentity, type ProjectIdentity } from "@/lib/sources/common/project-key";
@@ -82,11 +83,25 @@ async function linesHash(planned: Planned): Promise<string> {
   return planned.hash;
 }
 
-/** The size of the workspace file holding `lines` (each followed by `\n`). */
-function fileBytes(lines: readonly string[]): number {
-  let bytes = lines.length;
-  for (const line of lines) bytes += Buffer.byteLength(line);
-  return bytes;
+/** A line break of contract §1.6 (Python's `splitlines`): a line holding one would be several physical lines. */
+const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+/**
+ * The line index of the workspace file holding `lines` (each followed by `\n`), as its bytes will
+ * be (`mtimeMs` left for the writer to set), or only its size when a line holds a break (the file
+ * is then indexed by reading it).
+ */
+function fileIndex(lines: readonly string[]): { size: number; index: LineIndex | undefined } {
+  const starts = new Float64Array(lines.length);
+  let size = 0;
+  let exact = true;
+  for (let i = 0; i < lines.length; i++) {
+    starts[i] = size;
+    const line = lines[i]!;
+    size += Buffer.byteLength(line) + 1;
+    if (exact && BREAK.test(line)) exact = false;
+  }
+  return { size, index: exact ? { size, mtimeMs: Number.NaN, lineCount: lines.length, starts } : undefined };
 }
 
 /**
@@ -101,7 +116,7 @@ async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRo
   const remembered = await memo.rememberStamped<RememberedPlan>(key, f.stamp, async () => {
     fresh = await planOne(f, window, workspaceRoot, warnings, identities);
     if ("skip" in fresh) return fresh;
-    const { exported: _lines, ...session } = fresh.session;
+    const { exported: _lines, sourceIndex: _index, ...session } = fresh.session;
     return { session, hash: fresh.hash, bytes: fresh.bytes };
   });
   if (fresh !== null) return fresh;
@@ -131,10 +146,11 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
     identity = await known;
   }
   if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) return { skip: "session ran inside the Casefile workspace itself" };
+  const file = fileIndex(exported.lines);
   return {
     found: f,
     hash: null,
-    bytes: fileBytes(exported.lines),
+    bytes: file.size,
     session: {
       source: f.source,
       sourceSessionId: f.sourceSessionId,
@@ -146,6 +162,7 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
       turns,
       attachments: [],
       exported: exported.lines,
+      sourceIndex: file.index,
     },
   };
 }

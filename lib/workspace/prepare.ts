@@ -75,7 +75,7 @@ export type PrepareSummary = {
  * Re-running on unchanged sources writes nothing; refs of sessions already in the index are
  * kept and new sessions get the next free S-number. `force` rebuilds the workspace from scratch
  * (deleting it only after every source parsed). Line indexes are built for every copied file so
- * the first read is warm (an agent's session's on its first read).
+ * the first read is warm.
  * @throws AppError invalid_input (bad date/timezone, mismatching existing workspace),
  *   parse_error (an existing workspace file is malformed).
  */
@@ -198,13 +198,13 @@ async function writeProject(
       const attached = await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
       written += attached;
       // An unchanged copy already has its index (or gets it on first read): a sync stays stat-only.
-      // The analysis pass already indexed the source: its copy adopts that index (issue 13). An
-      // agent's session gets its index on first read, when its reader parses it whole anyway: one
-      // file fewer a session (issue 38: thousands of small sessions).
-      if (copied && !s.exported) {
+      // The analysis pass already indexed the source: its copy adopts that index (issue 13); an
+      // agent's session the index of the lines it was written from, with the file's own mtime.
+      if (copied) {
         const cacheDir = derivedPath(root, "index");
-        if (s.sourceIndex) {
-          const adopted = adoptLineIndex(sessionFile, cacheDir, s.sourceIndex);
+        const index = s.sourceIndex && s.exported !== undefined ? { ...s.sourceIndex, mtimeMs: statSync(sessionFile).mtimeMs } : s.sourceIndex;
+        if (index) {
+          const adopted = adoptLineIndex(sessionFile, cacheDir, index);
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
           adopting.push(adopted);
         } else await getLineIndex(sessionFile, cacheDir);
