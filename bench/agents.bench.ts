@@ -14,7 +14,8 @@
  *   and against `cp -r` + `wc -l` of the session files prepare wrote (one file a session: the
  *   floor where an agent keeps many sessions in one file, Aider's history or OpenCode's database);
  * - a second CLI prepare and an in-process sync with nothing changed, and a sync after one new session;
- * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5),
+ * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5 once
+ *   the first visit's background work is done),
  *   `read_session_lines` 2,000-line compact windows of the long sessions (first read of each, p50,
  *   then again, p50), `session_overview` first call p50 over the long sessions, `search_sessions`
  *   `<word> agent:<source>` p50 over 5 words (after a full-text fill, timed) — and the same for
@@ -114,6 +115,15 @@ async function measurePages(ws: string, source: string, sessions: { id: string; 
   const loaded = await loadWorkspace(ctx);
   const biggest = [...loaded.projects].sort((a, b) => b.rows.length - a.rows.length)[0]!;
   const [listFirst, listed] = await call("list_sessions", { project_key: biggest.projectKey });
+  // A first visit starts background work (risk, warm-up) that slows the next calls a moment: the
+  // p50 is taken once list calls are steady (two in a row within 20% of the fastest), as a returning visitor sees.
+  let best = Infinity;
+  for (let steady = 0, waited = 0; steady < 2 && waited < 30_000; waited += 500) {
+    await new Promise((r) => setTimeout(r, 500));
+    const ms = (await call("list_sessions", { project_key: biggest.projectKey }))[0];
+    steady = ms <= 1.2 * Math.min(best, ms) ? steady + 1 : 0;
+    best = Math.min(best, ms);
+  }
   const listRuns: number[] = [];
   for (let i = 0; i < 5; i++) listRuns.push((await call("list_sessions", { project_key: biggest.projectKey }))[0]);
   const targets = sessions.map(({ id }) => {
@@ -206,7 +216,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
       ].join(" "),
     );
   }
-  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5; read = 2,000-line compact window of each long session, first read and again, p50; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
+  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5 once steady; read = 2,000-line compact window of each long session, first read and again, p50; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
 }
 
 async function main(): Promise<void> {
