@@ -318,7 +318,11 @@ export class LinePrefetch {
     if (this.pending.has(filePath)) return;
     const k = this.queued++ % this.pools.length;
     const job = this.chains[k]!.then(async () => {
-      const range = await wholeFileRange(filePath);
+      // Stat'ed synchronously: the job is handed to the worker in the same turn the previous one's
+      // result arrives. An awaited stat waited for this thread's next turn, which a writer busy
+      // with the previous file's rows gives only when done: extraction and writing took turns.
+      const size = statSync(filePath).size;
+      const range: LineRange = { firstLine: 1, lastLine: Number.MAX_SAFE_INTEGER, startByte: 0, endByte: size };
       if (range.endByte > PREFETCH_MAX_BYTES) return null;
       let result: ExtractedLines | null = null;
       await this.pools[k]!.map(extractDocLines, filePath, [range], { headBytes: this.headBytes, format }, (r) => {
