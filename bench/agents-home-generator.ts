@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 
 import Database from "better-sqlite3";
 
+import { OPENCODE_SCHEMA } from "@/lib/sources/opencode/__fixtures__/fixture-db";
 import type { AgentSourceName } from "@/lib/sources/common/agent-source";
 import type { FixtureRows } from "@/lib/sources/opencode/__fixtures__/fixture-db";
 import { sessionFromRow } from "@/lib/sources/opencode/database";
@@ -321,23 +322,6 @@ const timeOf = (o: Obj, key: "created" | "updated"): number => {
   return typeof v === "number" ? v : 1_760_000_000_000;
 };
 
-/** The tables OpenCode creates (as lib/sources/opencode/__fixtures__/fixture-db.ts mirrors them). */
-const OPENCODE_SCHEMA = `
-CREATE TABLE session (
-  id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL,
-  directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL, share_url text,
-  summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text,
-  cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL,
-  tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL,
-  tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text,
-  time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer
-);
-CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
-CREATE INDEX part_message_id_id_idx ON part (message_id, id);
-CREATE INDEX part_session_idx ON part (session_id);
-`;
 
 /** `<data>/opencode.db` in WAL mode, written in one transaction and checkpointed. */
 function generateOpencodeDb(dir: string, o: GenerateOptions): GeneratedSource {

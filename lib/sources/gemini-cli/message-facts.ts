@@ -1,22 +1,13 @@
 /** What one Gemini CLI message record says: role, visible text, tool calls with their results, usage (agent-formats.md §1, "Messages"). */
-import { oneLineHeadline, type AgentTokenUsage, type AgentToolCall, type AgentToolResult, type RecordRole } from "@/lib/sources/common/agent-source";
+import { oneLineHeadline, type AgentRecord, type AgentToolCall, type AgentToolResult, type RecordRole } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { geminiUsage } from "@/lib/sources/gemini-cli/usage";
 
-/** The facts of one message object `{id, timestamp, type, content, displayContent?, ...}`. */
-export type MessageFacts = {
+/** The facts of one message object `{id, timestamp, type, content, displayContent?, ...}`: a record's (the contract's fields) plus what replay needs. */
+export type MessageFacts = Pick<AgentRecord, "role" | "text" | "headline" | "model" | "calls" | "results" | "isError" | "usage"> & {
   /** The message's `type` (`user`, `gemini`, `info`, `error`, `warning`, or an unknown one as written). */
   type: string;
   known: boolean;
-  role: RecordRole | null;
-  /** Every word a reader can see: content, display content, thoughts, tool names, inputs, outputs. */
-  text: string;
-  headline: string;
-  model: string | null;
-  calls: AgentToolCall[];
-  results: AgentToolResult[];
-  isError: boolean;
-  usage: AgentTokenUsage[];
   /** A user message a human typed (not the synthetic `<session_context>` one). */
   humanPrompt: boolean;
 };

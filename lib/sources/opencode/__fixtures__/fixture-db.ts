@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 /** OpenCode's schema for the three tables read (column names and types as OpenCode's migrations create them). */
-const SCHEMA = `
+export const OPENCODE_SCHEMA = `
 CREATE TABLE session (
   id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL,
   directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL, share_url text,
@@ -55,7 +55,7 @@ export function buildFixtureDatabase(dir: string, rows: FixtureRows = fixtureRow
   const writer = new Database(file);
   writer.pragma("journal_mode = WAL");
   writer.pragma("wal_autocheckpoint = 0");
-  writer.exec(SCHEMA);
+  writer.exec(OPENCODE_SCHEMA);
   writer.transaction(() => {
     for (const session of rows.sessions) {
       const columns = Object.keys(session);
