@@ -81,6 +81,17 @@ describe("the session table", () => {
     expect(screen.getByText("This project has no sessions.")).toBeTruthy();
   });
 
+  it("says a source or risk filter matched nothing, not that the project is empty, and clears the filters", () => {
+    const empty = { ...page, sessions: [], total: 0 };
+    window.history.replaceState(null, "", "/?source=gemini-cli&risk=high");
+    withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} firstPage={{ params: { ...DEFAULT_SESSION_LIST_PARAMS, source: "gemini-cli", risk: "high" }, page: empty }} />);
+    expect(screen.getByText("No sessions match these filters.")).toBeTruthy();
+    expect(screen.queryByText("This project has no sessions.")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Clear the filters" }));
+    const search = new URLSearchParams(window.location.search);
+    expect([search.get("source"), search.get("risk")]).toEqual([null, null]);
+  });
+
   it("shows an error with a retry when the list cannot be loaded", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: { code: "io_error", message: "disk unreadable" } }), { status: 500, headers: { "content-type": "application/json" } })));
     withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} />);

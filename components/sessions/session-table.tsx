@@ -33,7 +33,8 @@ type SessionTableProps = {
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
 export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: SessionTableProps) {
   const router = useRouter();
-  const { params, toggleSort, setQuery, setRisk, setSource } = useSessionListParams();
+  const { params, toggleSort, setQuery, setRisk, setSource, clearFilters } = useSessionListParams();
+  const filtered = Boolean(params.q || params.risk || params.source);
   const first = firstPage && sameParams(firstPage.params, params) ? firstPage.page : undefined;
   const query = useInfiniteQuery({
     ...sessionListInfiniteQuery(projectKey, params),
@@ -73,7 +74,7 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
         <p aria-live="polite" className="text-xs text-muted">
           {query.isPending
             ? "Loading sessions…"
-            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${params.q || params.risk || params.source ? " match" : ""}`}
+            : `${formatCount(total)} ${total === 1 ? "session" : "sessions"}${filtered ? " match" : ""}`}
           {query.isFetching && !query.isPending && !query.isFetchingNextPage ? " · updating…" : ""}
         </p>
       </div>
@@ -105,11 +106,12 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
               <p className="p-4 text-muted">Loading…</p>
             ) : (
               <div className="p-6 text-center text-muted">
-                {params.q ? (
+                {filtered ? (
                   <>
-                    <p>No sessions match “{params.q}”.</p>
-                    <button type="button" onClick={() => setQuery("")} className="mt-2 text-accent hover:underline">
-                      Clear the filter
+                    {/* A filter that matches nothing is not an empty project (the risk or source filter too). */}
+                    <p>{params.q ? `No sessions match “${params.q}”${params.risk || params.source ? " with these filters" : ""}.` : "No sessions match these filters."}</p>
+                    <button type="button" onClick={clearFilters} className="mt-2 text-accent hover:underline">
+                      Clear the filters
                     </button>
                   </>
                 ) : (

@@ -16,6 +16,7 @@ export function useSessionListParams() {
   const setQuery = (q: string) => writeSearchParams({ q }, "replace");
   const setRisk = (risk: SessionListParams["risk"]) => writeSearchParams({ risk }, "replace");
   const setSource = (source: SessionListParams["source"]) => writeSearchParams({ source }, "replace");
+  const clearFilters = () => writeSearchParams({ q: "", risk: "", source: "" }, "replace");
 
-  return { params, toggleSort, setQuery, setRisk, setSource };
+  return { params, toggleSort, setQuery, setRisk, setSource, clearFilters };
 }
