@@ -4,6 +4,7 @@
  * read those lines back into records, turns and usage. Everything above `lib/sources` reaches an
  * agent only through an {@link AgentSource} (registry: lib/sources/agents.ts).
  */
+import { oneLine } from "@/lib/format/one-line";
 
 /** The agents read through this contract, as their `source` is written in index rows and `agent:` filters. */
 export const AGENT_SOURCE_NAMES = ["gemini-cli", "copilot-cli", "opencode", "aider"] as const;
@@ -156,18 +157,17 @@ export function emptyRecord(line: number, type: string): AgentRecord {
 }
 
 /**
- * A headline cut to one line of at most `max` characters: whitespace runs made one space, the ends
- * trimmed, and a text longer than `max` cut to `max - 1` characters and `…`. Only as much of a long
- * text as the headline can show is read (a tool's output may be megabytes; issue 38).
+ * A headline cut to one line of at most `max` characters, as lib/format's `oneLine` makes every
+ * headline (terminal sequences stripped, whitespace runs one space, controls escaped, `…` when cut).
+ * Only as much of a long text as the headline can show is read (a tool's output may be megabytes; issue 38).
  */
 export function oneLineHeadline(text: string, max = 200): string {
-  // `flat(prefix)` is a prefix of `flat(text)`: its runs are cut where the text's are, each one space.
-  const flat = (end: number) => text.slice(0, end).replace(/\s+/g, " ").trimStart();
+  // lib/format's oneLine (terminal sequences stripped, controls escaped) over only as much of a long
+  // text as the headline shows: a prefix whose one-line form is already longer than `max` is cut
+  // where the whole text's would be.
   for (let end = Math.min(text.length, 2 * max + 64); end < text.length; end = Math.min(text.length, 4 * end)) {
-    // Two characters past `max`: the whole flattened text is longer than `max` even if it ends in a space.
-    const head = flat(end);
-    if (head.length >= max + 2) return `${head.slice(0, max - 1)}…`;
+    const head = text.slice(0, end);
+    if (oneLine(head, max + 2).length >= max + 2) return oneLine(head, max);
   }
-  const whole = flat(text.length).trimEnd();
-  return whole.length <= max ? whole : `${whole.slice(0, max - 1)}…`;
+  return oneLine(text, max);
 }
