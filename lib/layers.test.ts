@@ -26,7 +26,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // The derived SQLite catalog: reads every domain below it to fill its rows.
   ["catalog"],
   // session_overview and reconstruct_session are defined above the ledger, which passes its reader in.
-  ["overview", "demo", "pipeline", "tools/session-forensics"],
+  // The team server (issue 39: tokens, push, its PostgreSQL database) reads the catalog and the workspace.
+  ["overview", "demo", "pipeline", "tools/session-forensics", "team"],
   ["tools/registry"],
 ];
 
