@@ -11,7 +11,7 @@ import { previewLine } from "@/lib/format/one-line";
 import { markdownPlainText } from "@/lib/format/plain-markdown";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
-import { trimToolResultPreview } from "@/lib/session-reader/trim";
+import { trimToolResultPreview } from "@/lib/sources/common/trim";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";

@@ -3,11 +3,11 @@
  * record is read off its record in the whole file's replay (lib/sources/agent-transcripts), never
  * from the line alone, so what replay learns later (a rewind, a replacement) marks earlier lines.
  */
-import { buildToolResult, buildToolUse, emptyBody, toolInputText, type CompactBody } from "@/lib/session-reader/compact-fields";
+import { buildToolResult, buildToolUse, emptyBody, toolInputText, type CompactBody } from "@/lib/sources/common/compact-fields";
 import type { AgentEvent, AgentRecord, AgentToolCall, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { isJsonObject } from "@/lib/sources/common/json-object";
 import type { CompactToolResult } from "./schema";
-import { boundedText } from "./trim";
+import { boundedText } from "@/lib/sources/common/trim";
 
 /**
  * The compact body of physical line `line` of an agent session, from its replayed transcript

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecord, buildCompactRecords } from "./compact";
-import { TRIM_MARKER } from "./trim";
+import { TRIM_MARKER } from "@/lib/sources/common/trim";
 
 const claude = (value: unknown, line = 1) =>
   buildCompactRecord({ line, text: typeof value === "string" ? value : JSON.stringify(value), source: "claude-code" });

@@ -8,7 +8,7 @@ import { splitPhysicalLines } from "@/lib/testing/split-lines";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
 import { buildCompactRecord, buildCompactRecords } from "./compact";
-import { TRIM_MARKER } from "./trim";
+import { TRIM_MARKER } from "@/lib/sources/common/trim";
 
 const codex = (value: unknown) => buildCompactRecord({ line: 1, text: JSON.stringify(value), source: "codex" });
 const item = (payload: Record<string, unknown>) => codex({ timestamp: "2026-05-28T00:00:00Z", type: "response_item", payload });

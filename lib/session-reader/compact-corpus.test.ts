@@ -12,7 +12,7 @@ import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/
 
 import { buildCompactRecords } from "./compact";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import { TRIM_MARKER } from "./trim";
+import { TRIM_MARKER } from "@/lib/sources/common/trim";
 
 const CORPUS = path.join(SHARED_DIR, "corpus");
 /** Largest trimmed preview: 320-byte head + marker + 160-byte tail. */

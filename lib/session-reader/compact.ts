@@ -1,15 +1,12 @@
 /** A physical line turned into a compact record (contract §4.4), dispatched by source. */
 import { sha256Hex } from "./sha256";
 
-import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
-import { isJsonObject, type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
-
-import { codexDuplicateOf } from "@/lib/sources/codex/codex-echo";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import { genericBody, type CompactBody } from "@/lib/sources/common/compact-fields";
+import { type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
+import type { TranscriptFormat } from "@/lib/sources/common/source-format";
+import { transcriptFormat } from "@/lib/sources/formats";
 import { compactAgentBody } from "./compact-agent";
-import { compactClaudeRecord } from "./compact-claude";
-import { compactCodexRecord } from "./compact-codex";
-import { genericBody, type CompactBody } from "./compact-fields";
 import type { CompactRecord } from "./schema";
 
 /** One physical line: 1-based `line` and its decoded text without the line terminator. */
@@ -19,7 +16,7 @@ export type PhysicalLine = { line: number; text: string; bytes?: Buffer };
  * Builds the classic compact record of one physical line (seed 000 compact fields, contract
  * §4.4). `text` is the line decoded as UTF-8 with replacement, without its terminator.
  * `raw_bytes` / `raw_sha256` are the UTF-8 length and SHA-256 hex of `text`. `source` is the
- * index row's source: `"claude-code"` and `"codex"` are understood; an agent session's line is
+ * index row's source: a JSONL transcript's line is compacted by its format (lib/sources/formats); an agent session's line is
  * read off its `transcript` (the whole file's replay, lib/sources/agent-transcripts: see
  * lib/session-reader/compact-agent); without one, any other source yields generic records. Every
  * field is present; `duplicate_of` is `null` (see {@link buildCompactRecords} for Codex echoes).
@@ -27,12 +24,12 @@ export type PhysicalLine = { line: number; text: string; bytes?: Buffer };
  */
 export function buildCompactRecord(input: { line: number; text: string; source: string }, transcript: AgentTranscript | null = null): CompactRecord {
   const agent = transcript === null ? null : compactAgentBody(transcript, input.line);
-  return toRecord(input, agent ?? compactBody(parseJsonObject(input.text), input.source), null);
+  return toRecord(input, agent ?? compactBody(parseJsonObject(input.text), transcriptFormat(input.source)), null);
 }
 
 /**
- * Builds compact records for a window of physical lines, in the given order, then marks Codex
- * echoes (contract §1.7 / §4.3 step 1): a user `event_msg` repeating the response on the line
+ * Builds compact records for a window of physical lines, in the given order, then marks echoes
+ * (the source format's `echoOf`: Codex) (contract §1.7 / §4.3 step 1): a user `event_msg` repeating the response on the line
  * before, or an assistant `event_msg` repeated by the response on the line after, with
  * identical text within 0..100 ms, becomes summary `"Echo of message at line N."`,
  * `text_preview: null`, `truncated: true`, `duplicate_of: N`.
@@ -51,8 +48,9 @@ export function buildCompactRecords(
   transcript: AgentTranscript | null = null,
 ): CompactRecord[] {
   if (transcript !== null) {
-    return lines.map((physical) => toRecord(physical, compactAgentBody(transcript, physical.line) ?? compactBody(parseJsonObject(physical.text), source), null));
+    return lines.map((physical) => toRecord(physical, compactAgentBody(transcript, physical.line) ?? compactBody(parseJsonObject(physical.text), transcriptFormat(source)), null));
   }
+  const format = transcriptFormat(source);
   const parsed = new Map<number, JsonObject | null>();
   for (const { line, text } of lines) parsed.set(line, parseJsonObject(text));
   const neighbours = new Map<number, string>();
@@ -65,20 +63,18 @@ export function buildCompactRecords(
 
   return lines.map((physical) => {
     const record = parsed.get(physical.line) ?? null;
-    const body = compactBody(record, source);
-    const duplicateOf =
-      source === "codex" && record !== null ? codexDuplicateOf(physical.line, record, neighbour) : null;
+    const body = compactBody(record, format);
+    const duplicateOf = format?.echoOf !== undefined && record !== null ? format.echoOf(physical.line, record, neighbour) : null;
     if (duplicateOf === null) return toRecord(physical, body, null);
     const echo = { ...body, summary: `Echo of message at line ${duplicateOf}.`, text_preview: null, truncated: true };
     return toRecord(physical, echo, duplicateOf);
   });
 }
 
-function compactBody(record: JsonObject | null, source: string): CompactBody {
+/** A parsed line's body by its source's format; a source without one gets generic records. */
+function compactBody(record: JsonObject | null, format: TranscriptFormat | null): CompactBody {
   if (record === null) return genericBody(null);
-  if (source === "codex") return compactCodexRecord(isJsonObject(record.payload) ? record : normalizeLegacyRecord(record, record.timestamp, isLegacyHeader(record)));
-  if (source === "claude-code") return compactClaudeRecord(record);
-  return genericBody(record);
+  return format === null ? genericBody(record) : format.compact(record);
 }
 
 function toRecord(physical: PhysicalLine, body: CompactBody, duplicateOf: number | null): CompactRecord {

@@ -1,105 +1,26 @@
 /** What the viewer shows beside a record: detail text clipped for display. */
-import { readableUserText, slashCommandText } from "@/lib/format/display-text";
-import { nonBlankString } from "@/lib/sources/common/py-compat";
 import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
-import { asObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
+import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { CONVERSATION } from "@/lib/sources/common/viewer-detail";
+import { transcriptFormat } from "@/lib/sources/formats";
 import type { CompactRecord, FileEdit, RecordGroup, ViewerExtras } from "./schema";
 
-/** Detail text is clipped to this many characters (the viewer clamps it further). */
-export const DETAIL_CHARS = 4_000;
 /** Lines over this size are not parsed for extras: a head regex finds the timestamp and type. */
 const PARSE_LIMIT_BYTES = 2 << 20;
 
-const clip = (text: string | null): string | null => {
-  if (text === null) return null;
-  const trimmed = text.trim();
-  if (trimmed === "") return null;
-  return trimmed.length > DETAIL_CHARS ? `${trimmed.slice(0, DETAIL_CHARS - 1)}…` : trimmed;
-};
-
 /**
- * The viewer's extras of one physical line. `source` is the index row's source
- * (`claude-code`, `codex`, other). Never throws on line content: a malformed line is a
- * conversation line without extras.
+ * The viewer's extras of one physical line, read by the format of `source` (the index row's
+ * source; lib/sources/formats): a source without a JSONL format gets the line's timestamp as a
+ * conversation line. Never throws on line content: a malformed line is a conversation line without extras.
  */
 export function viewerExtras(text: string, source: string): ViewerExtras {
   if (text.length > PARSE_LIMIT_BYTES) return headExtras(text);
   const record = parseJsonObject(text);
   if (record === null) return { timestamp: null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
   const timestamp = nonBlankString(record.timestamp);
-  const base = source === "codex" ? codexExtras(record) : claudeExtras(record);
+  const base = transcriptFormat(source)?.viewer.extras(record) ?? CONVERSATION;
   return { timestamp, ...base, headline: null, edits: [] };
-}
-
-type Body = Omit<ViewerExtras, "timestamp" | "headline" | "edits">;
-const conversation: Body = { group: "conversation", command: null, detail: null };
-
-function claudeExtras(record: JsonObject): Body {
-  const type = nonBlankString(record.type);
-  switch (type) {
-    case "user": {
-      const content = asObject(record.message)?.content;
-      const command = typeof content === "string" ? slashCommandText(content) : null;
-      return { group: "conversation", command, detail: null };
-    }
-    case "assistant":
-      return conversation;
-    case "summary":
-      return { group: "system", command: null, detail: clip(nonBlankString(record.summary)) };
-    case "system":
-      return { group: "system", command: typeof record.content === "string" ? slashCommandText(record.content) : null, detail: clip(systemText(record)) };
-    case "progress":
-      return { group: "progress", command: null, detail: clip(progressText(asObject(record.data))) };
-    case "file-history-snapshot": {
-      const backups = asObject(asObject(record.snapshot)?.trackedFileBackups);
-      const files = backups ? Object.keys(backups) : [];
-      return { group: "snapshot", command: null, detail: files.length ? `Tracked files: ${files.join(", ")}` : "No tracked file changes." };
-    }
-    case "queue-operation":
-      return { group: "system", command: null, detail: clip([nonBlankString(record.operation), typeof record.content === "string" ? record.content : null].filter(Boolean).join(": ")) };
-    default:
-      return { group: type === null ? "conversation" : "system", command: null, detail: null };
-  }
-}
-
-function systemText(record: JsonObject): string | null {
-  if (typeof record.content === "string" && record.content.trim() !== "") return readableUserText(record.content);
-  const subtype = nonBlankString(record.subtype);
-  if (subtype === "turn_duration" && typeof record.durationMs === "number") return `Turn took ${formatMs(record.durationMs)}.`;
-  if (subtype === "stop_hook_summary" && Array.isArray(record.hookInfos)) {
-    const commands = record.hookInfos.map((h) => nonBlankString(asObject(h)?.command)).filter((c): c is string => c !== null);
-    const errors = Array.isArray(record.hookErrors) ? record.hookErrors.length : 0;
-    return `Stop hooks ran: ${commands.join("; ") || "none"}${errors ? ` (${errors} error${errors === 1 ? "" : "s"})` : ""}.`;
-  }
-  return null;
-}
-
-function progressText(data: JsonObject | null): string | null {
-  if (data === null) return null;
-  const type = nonBlankString(data.type);
-  if (type === "hook_progress") return [nonBlankString(data.hookName) ?? nonBlankString(data.hookEvent), nonBlankString(data.command)].filter(Boolean).join(": ");
-  if (type === "bash_progress") return typeof data.output === "string" ? data.output : typeof data.fullOutput === "string" ? data.fullOutput : null;
-  if (type === "waiting_for_task") return nonBlankString(data.taskDescription) ? `Waiting for: ${String(data.taskDescription)}` : null;
-  if (type === "agent_progress") {
-    const message = asObject(asObject(data.message)?.message);
-    const content = message?.content;
-    if (typeof content === "string") return content;
-    if (Array.isArray(content)) return content.map((c) => nonBlankString(asObject(c)?.text)).filter(Boolean).join("\n") || null;
-  }
-  return type;
-}
-
-function codexExtras(record: JsonObject): Body {
-  const type = nonBlankString(record.type);
-  const payload = asObject(record.payload);
-  const payloadType = payload ? nonBlankString(payload.type) : null;
-  if (type === "session_meta" || type === "turn_context" || type === "compacted") return { group: "system", command: null, detail: null };
-  if (type === "event_msg") {
-    if (payloadType === "token_count") return { group: "progress", command: null, detail: null };
-    if (payloadType === "user_message" || payloadType === "agent_message" || payloadType === "agent_reasoning") return conversation;
-    return { group: "system", command: null, detail: null };
-  }
-  return conversation;
 }
 
 function headExtras(text: string): ViewerExtras {
@@ -110,29 +31,24 @@ function headExtras(text: string): ViewerExtras {
   return { timestamp, group, command: null, detail: null, headline: null, edits: [] };
 }
 
-function formatMs(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
-}
-
 /** Bytes at a line's end searched for a Claude Code record's own timestamp (written after its message). */
 const TAIL_BYTES = 2048;
 
 /**
  * The viewer's extras of one line in compact mode, without parsing the lines that carry a
  * session's bulk (issue 13: a window's cost must not grow with the bytes it does not show):
- * Claude `assistant` records and tool results, Codex `response_item`s are conversation lines
- * with no command or detail, whose timestamp is found at the line's end (Claude writes it after
- * the message) or head (Codex writes it first). Every other line gets {@link viewerExtras}.
+ * the lines the source's format calls bulk (Claude `assistant` records and tool results, Codex
+ * `response_item`s) are conversation lines with no command or detail, whose timestamp is found
+ * where the format writes it: at the line's end (Claude, after the message) or head (Codex).
+ * Every other line gets {@link viewerExtras}.
  */
 export function compactViewerExtras(text: string, source: string, record: Pick<CompactRecord, "record_type" | "tool_results">): ViewerExtras {
-  const bulk = source === "codex" ? record.record_type.startsWith("response_item") : record.record_type === "assistant" || record.tool_results.length > 0;
-  if (!bulk) return viewerExtras(text, source);
-  const region = source === "codex" ? text.slice(0, 512) : text.slice(-TAIL_BYTES);
+  const format = transcriptFormat(source)?.viewer;
+  if (format === undefined || !format.bulkLine(record)) return viewerExtras(text, source);
+  const head = format.timestampAt === "head";
+  const region = head ? text.slice(0, 512) : text.slice(-TAIL_BYTES);
   const matches = [...region.matchAll(/"timestamp"\s*:\s*"([^"]+)"/g)];
-  const match = source === "codex" ? matches[0] : matches.at(-1);
+  const match = head ? matches[0] : matches.at(-1);
   return { timestamp: match?.[1] ?? null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
 }
 

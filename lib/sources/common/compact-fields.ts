@@ -2,7 +2,7 @@
 import { pyDumps } from "@/lib/json/python-json";
 import { nonBlankString, pyLstrip } from "@/lib/sources/common/py-compat";
 import { type JsonObject } from "@/lib/sources/common/json-object";
-import type { CompactRecord, CompactToolResult, CompactToolUse } from "./schema";
+import type { CompactRecord, CompactToolResult, CompactToolUse } from "./compact-record";
 import { boundedInputSummary, boundedText, trimToolResultPreview, utf8ByteLength } from "./trim";
 
 /** The source-derived part of a compact record: everything but line provenance and echoes. */

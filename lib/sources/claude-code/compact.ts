@@ -1,8 +1,8 @@
 /** Claude Code records compacted for `read_session_lines` (contract §4.4). */
-import { asSourceContext, buildToolResult, buildToolUse, contentItemsText, emptyBody, genericBody, messageSummary, toolInputText, type CompactBody, type ToolResultMeta } from "@/lib/session-reader/compact-fields";
+import { asSourceContext, buildToolResult, buildToolUse, contentItemsText, emptyBody, genericBody, messageSummary, toolInputText, type CompactBody, type ToolResultMeta } from "@/lib/sources/common/compact-fields";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
-import type { CompactToolResult, CompactToolUse } from "./schema";
+import type { CompactToolResult, CompactToolUse } from "@/lib/sources/common/compact-record";
 
 /** Content kinds in the order prompt-diary reports them when first seen. */
 type ContentKind = "text" | "tool_use" | "tool_result" | "thinking";

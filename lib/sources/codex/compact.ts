@@ -1,5 +1,5 @@
 /** Codex records compacted for `read_session_lines` (contract §4.4). */
-import { asSourceContext, buildToolResult, buildToolUse, contentItemsText, emptyBody, genericBody, messageSummary, toolInputText, type CompactBody } from "@/lib/session-reader/compact-fields";
+import { asSourceContext, buildToolResult, buildToolUse, contentItemsText, emptyBody, genericBody, messageSummary, toolInputText, type CompactBody } from "@/lib/sources/common/compact-fields";
 import { isSourceContext } from "@/lib/sources/codex/source-context";
 import { pyDumps } from "@/lib/json/python-json";
 import { nonBlankString } from "@/lib/sources/common/py-compat";

@@ -1,0 +1,27 @@
+/** Claude Code's transcript as every layer above lib/sources reads it (issue 38: one descriptor per source). */
+import { compactClaudeRecord } from "@/lib/sources/claude-code/compact";
+import { claudeFileEdits, claudeHeadline } from "@/lib/sources/claude-code/headline";
+import { claudeExtras } from "@/lib/sources/claude-code/viewer-extras";
+import { SOURCE_LABELS } from "@/lib/sources/common/schema";
+import type { SourceFormat } from "@/lib/sources/common/source-format";
+
+/**
+ * Claude Code: `~/.claude/projects/<project>/<session>.jsonl`, one record a line, subagents and
+ * persisted tool results beside it. Lines hold no state between them; a record writes its own
+ * `timestamp` after its message.
+ */
+export const claudeCodeFormat: SourceFormat = {
+  name: "claude-code",
+  label: SOURCE_LABELS["claude-code"],
+  agent: null,
+  transcript: {
+    compact: compactClaudeRecord,
+    headline: { parsesMessages: false, of: claudeHeadline, edits: claudeFileEdits },
+    viewer: {
+      extras: claudeExtras,
+      bulkLine: (record) => record.record_type === "assistant" || record.tool_results.length > 0,
+      timestampAt: "tail",
+    },
+    callMarker: '"tool_use"',
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * The one descriptor each transcript source answers (issue 38): what every layer above
+ * `lib/sources` needs to know of a source, so none of them names one. Claude Code and Codex,
+ * whose workspace files are their own JSONL transcripts read line by line, carry a
+ * {@link TranscriptFormat}; the agents behind the source contract carry their
+ * {@link AgentSource}, whose `parseLines` replays the whole file. Registry: lib/sources/formats.ts.
+ */
+import type { AgentSource } from "@/lib/sources/common/agent-source";
+import type { CompactBody } from "@/lib/sources/common/compact-fields";
+import type { FileEdit } from "@/lib/sources/common/compact-record";
+import type { HeadlineRecord, ToolCallNames } from "@/lib/sources/common/headline-parts";
+import type { JsonObject } from "@/lib/sources/common/json-object";
+import type { TranscriptSource } from "@/lib/sources/common/schema";
+import type { LineExtras } from "@/lib/sources/common/viewer-detail";
+
+/** Looks up a parsed neighbouring line by its 1-based number (null when unknown or unparsable). */
+export type NeighbourLine = (line: number) => JsonObject | null;
+
+/**
+ * How a source whose workspace file is its own JSONL transcript reads, one physical line at a
+ * time (contract §1.6): each function takes one parsed line (`record`) as the file holds it.
+ */
+export type TranscriptFormat = {
+  /** The compact record's source-derived fields of one parsed line (contract §4.4). */
+  compact(record: JsonObject): CompactBody;
+  /**
+   * The line `record` (on `line`) repeats, when the source logs one message twice (Codex: an
+   * `event_msg` and its response item within 100 ms, contract §1.7 / §4.3 step 1); null when not
+   * an echo. Absent when the source never echoes.
+   */
+  echoOf?(line: number, record: JsonObject, neighbour: NeighbourLine): number | null;
+  /** What the viewer and the Timeline say a line did, in one line (issue 29). */
+  headline: {
+    /**
+     * Every line is parsed for its headline, plain messages included (Codex: a message's record
+     * type does not say whether it is one); false: a `user` / `assistant` line with no tool use
+     * or result says it all without a parse (issue 13: bulk lines stay unparsed).
+     */
+    parsesMessages: boolean;
+    /** The line's headline (`raw` parsed, null when unparsable or too big; `text` the raw line); null when the compact record says it all. `calls` links results to calls. */
+    of(raw: JsonObject | null, text: string, record: HeadlineRecord, calls: ToolCallNames): string | null;
+    /** The file edits a parsed line's calls ask for, for a diff; [] for a source whose calls carry none. */
+    edits(raw: JsonObject): FileEdit[];
+  };
+  /** What the viewer shows beside a line (issue 12). */
+  viewer: {
+    /** Group, slash command and detail of one parsed line. */
+    extras(record: JsonObject): LineExtras;
+    /**
+     * Whether a line carries a session's bulk (a reply, a tool result, a response item): in
+     * compact mode it is a conversation line whose timestamp is found by a search, not a parse.
+     */
+    bulkLine(record: Pick<HeadlineRecord, "record_type" | "tool_results">): boolean;
+    /** Where a bulk line's own `"timestamp"` is: written before the message (`head`) or after it (`tail`). */
+    timestampAt: "head" | "tail";
+  };
+  /** A substring every line that calls a tool holds (`"tool_use"`, `"call_id"`): lines without it are not read for calls. */
+  callMarker: string;
+};
+
+/** One transcript source, as every layer above `lib/sources` reaches it. */
+export type SourceFormat = {
+  /** As index rows and `agent:` filters write it. */
+  name: TranscriptSource;
+  /** For people: `Claude Code`, `Codex`, `Gemini CLI`, … */
+  label: string;
+  /** Its own JSONL transcript, read line by line (Claude Code, Codex); null for an agent behind the contract. */
+  transcript: TranscriptFormat | null;
+  /** The agent behind the source contract, whose workspace file is replayed whole (lib/sources/agent-transcripts); null for a native transcript. */
+  agent: AgentSource | null;
+};
