@@ -9,9 +9,10 @@ import type Database from "better-sqlite3";
  * subagent transcript and persisted tool result indexed whole, per document, with each line's role,
  * time, tools, files and error (issue 37). 12 (13: merged 16 at a time): the index holds each line's distinct trigrams as hashed
  * words (lib/catalog/trigram-tokens), not FTS5's own trigram tokens. 14: an agent session's lines
- * (issue 38) indexed with the facts of its agent's reader, not read as Claude Code records.
+ * (issue 38) indexed with the facts of its agent's reader, not read as Claude Code records. 15: a
+ * session's `machine` (issue 39 provenance, lib/workspace/machines).
  */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 const SCHEMA = `
 CREATE TABLE projects (
@@ -29,7 +30,7 @@ CREATE TABLE sessions (
   subagent_count INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER, total_tokens INTEGER, cost_usd REAL,
   usage_buckets TEXT, usage_last_ms REAL, usage_stamp TEXT,
   status TEXT, status_recent INTEGER NOT NULL DEFAULT 0, last_response_preview TEXT,
-  risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, missing INTEGER NOT NULL DEFAULT 0,
+  risk_stamp TEXT, risk_level TEXT, reset_count INTEGER, missing INTEGER NOT NULL DEFAULT 0, machine TEXT,
   UNIQUE (project_key, session_ref)
 );
 CREATE INDEX sessions_by_time ON sessions (started_at);

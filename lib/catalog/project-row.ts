@@ -7,15 +7,16 @@ import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
 import { linksOutside } from "@/lib/fs/paths";
-import { entryStamp, EVIDENCE_DIR, PROJECT_JSON, SESSIONS_DIR, SESSIONS_INDEX, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
+import { entryStamp, EVIDENCE_DIR, PROJECT_JSON, SESSION_MACHINES, SESSIONS_DIR, SESSIONS_INDEX, SYNTHESIS_FILE } from "@/lib/fs/workspace-layout";
 import { getSynthesisState } from "@/lib/synthesis/synthesis-state";
 import type { LoadedProject } from "@/lib/workspace/load";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { projectProblem } from "@/lib/workspace/project-problem";
 
 // An entry linked out of the project is not stat'ed through the link (issue 35): its row says so instead.
+// The machines record (issue 39) counts: a session retagged to another machine rewrites its row.
 export function projectIndexStamp(project: LoadedProject): string {
-  return [entryStamp(project.dir, SESSIONS_INDEX), entryStamp(project.dir, PROJECT_JSON), project.projectLabel].join("|");
+  return [entryStamp(project.dir, SESSIONS_INDEX), entryStamp(project.dir, PROJECT_JSON), project.projectLabel, entryStamp(project.dir, SESSION_MACHINES)].join("|");
 }
 
 export function coverageStamp(project: LoadedProject, indexStamp: string): string {

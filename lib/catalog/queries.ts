@@ -114,7 +114,7 @@ export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promi
 /**
  * `list_sessions` (seed 004's paginated shape) from the catalog: the project's rows are brought
  * in step (one stat per session), then filtered by `q` (case-insensitive, over session_ref,
- * source, source_session_id and the first user message) and `risk`, sorted by `sort`/`order`
+ * source, source_session_id and the first user message), `risk`, `source` and `machine`, sorted by `sort`/`order`
  * (nulls last, ties by session_ref) and sliced by `offset`/`limit` in SQL.
  * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
@@ -126,13 +126,14 @@ export function catalogListSessions(ctx: CoreContext, input: unknown): Promise<L
 async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
-  const { project, input: { project_key, limit, offset, sort, order, q, risk, source } } = request;
+  const { project, input: { project_key, limit, offset, sort, order, q, risk, source, machine } } = request;
   const pending = await ensureProjectSessions(ctx, project);
   if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
   const where = new SqlWhere(["project_key = @key"], { key: project_key })
     .add("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)", "q", q ? q.toLowerCase() : undefined)
     .add("risk_level = @risk", "risk", risk || undefined)
-    .add("source = @source", "source", source || undefined);
+    .add("source = @source", "source", source || undefined)
+    .add("machine = @machine", "machine", machine || undefined);
   const params = where.params;
   const db = catalogDb(ctx);
   const filter = where.sql;

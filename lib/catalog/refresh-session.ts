@@ -14,12 +14,13 @@ import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import type { LoadedProject } from "@/lib/workspace/load";
+import { sessionMachine } from "@/lib/workspace/machines";
 import type { IndexRow } from "@/lib/workspace/schema";
 import type { CountedUsage } from "@/lib/workspace/session-usage";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
 
-/** A session's stored row as a refresh compares it: identity, file stamp, turns (`ref:start:end`, by start line) and whether its status may be "active because recent". */
-export type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number };
+/** A session's stored row as a refresh compares it: identity, machine, file stamp, turns (`ref:start:end`, by start line) and whether its status may be "active because recent". */
+export type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number; machine: string | null };
 
 function turnsSig(row: IndexRow): string {
   return [...row.turns].sort((a, b) => a.turn_start_line - b.turn_start_line).map((t) => `${t.turn_ref}:${t.turn_start_line}:${t.turn_end_line}`).join(",");
@@ -31,6 +32,9 @@ function turnsSig(row: IndexRow): string {
  */
 export async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>, counted?: CountedUsage): Promise<boolean> {
   const db = catalogDb(ctx);
+  const machine = sessionMachine(project.dir, row.session_ref);
+  // A session's machine is its project's record (issue 39): retagged without reading the session.
+  if (stored && stored.machine !== machine) stmt(db, "UPDATE sessions SET machine = ? WHERE id = ?").run(machine, stored.id);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
   let version = st?.isFile() ? fileStamp(st) : null;
@@ -68,7 +72,7 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
     id = undefined;
   }
   if (id === undefined) {
-    const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count) VALUES (?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length);
+    const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count, machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length, machine);
     // Else another process made the row between two of this refresh's transactions: its rows stay.
     id = made.changes === 1 ? Number(made.lastInsertRowid) : (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
   }

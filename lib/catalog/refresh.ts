@@ -124,7 +124,7 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
   if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
   const stored = new Map(
-    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.status_recent, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
+    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.status_recent, s.machine, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
   );
   const refs = new Set(project.rows.map((r) => r.session_ref));
   for (const [ref, row] of stored) {

@@ -1,5 +1,6 @@
 // The list_sessions row of a catalog session row.
 
+import { localMachine } from "@/lib/workspace/machines";
 import type { SessionListItem } from "@/lib/workspace/schema";
 
 /** The list_sessions row of a catalog session row. */
@@ -22,5 +23,6 @@ export function sessionItem(r: Record<string, unknown>): SessionListItem {
     last_response_preview: (r.last_response_preview as string | null) ?? null,
     risk_level: (r.risk_level as SessionListItem["risk_level"]) ?? null,
     reset_count: (r.reset_count as number | null) ?? null,
+    machine: (r.machine as string | null) ?? localMachine(),
   };
 }

@@ -19,7 +19,7 @@ import { getWorkspaceLineIndex, listSubagents, type ResolvedSession } from "@/li
 const FIRST_MESSAGE_CHARS = 300;
 
 /** A list row without the seed 003 risk columns (list-sessions adds those from lib/analysis). */
-type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count">;
+type SummaryItem = Omit<SessionListItem, "risk_level" | "reset_count" | "machine">;
 
 /**
  * Bytes of list rows kept in memory (issue 13 §4), counted as two bytes a character of their

@@ -9,7 +9,7 @@ import { linksOutside } from "@/lib/fs/paths";
 /*
  * <workspace>/
  *   metadata.json                      prompt-diary schema 3 (also the prepare lock's anchor)
- *   projects/<project_key>/            project.json, sessions.index.jsonl, sessions/, evidence/, project-synthesis.json
+ *   projects/<project_key>/            project.json, sessions.index.jsonl, sessions.machines.json, sessions/, evidence/, project-synthesis.json
  *   .casefile/                         derived data, safe to delete: index/, analysis/, forensics/, usage/, sync/
  *   .casefile-config/                  configuration, kept by `prepare --force`: sources.json, control-plane.json
  *   .casefile-staging/                 prepare's staged copies while it runs
@@ -53,6 +53,10 @@ export const SESSIONS_INDEX = "sessions.index.jsonl";
 export const projectJsonPath = (projectDirPath: string): string => path.join(projectDirPath, PROJECT_JSON);
 /** `<project>/sessions.index.jsonl`. */
 export const sessionsIndexPath = (projectDirPath: string): string => path.join(projectDirPath, SESSIONS_INDEX);
+/** A project's record of the machine each session came from (lib/workspace/machines, issue 39). */
+export const SESSION_MACHINES = "sessions.machines.json";
+/** `<project>/sessions.machines.json`. */
+export const sessionMachinesPath = (projectDirPath: string): string => path.join(projectDirPath, SESSION_MACHINES);
 /** A project's folder of transcript copies. */
 export const SESSIONS_DIR = "sessions";
 /** `<project>/sessions`: transcript copies and their side folders. */

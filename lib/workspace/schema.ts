@@ -4,6 +4,7 @@ import * as z from "zod";
 
 import { indexTurnSchema, type IndexTurn, sessionStatusSchema } from "@/lib/sources/common/schema";
 import { wholeNumber } from "@/lib/tools/input-fields";
+import { machineNameSchema } from "@/lib/workspace/machines";
 
 /** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
 export const RISK_LEVELS = ["low", "high"] as const;
@@ -96,6 +97,8 @@ export const sessionListItemSchema = z.object({
   risk_level: z.enum(RISK_LEVELS).nullable(),
   /** Context resets at the default 10,000-token threshold; null as `risk_level`. */
   reset_count: z.number().int().nullable(),
+  /** The machine the session came from (issue 39 provenance: its source root's machine, lib/workspace/machines). */
+  machine: z.string(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
@@ -114,6 +117,8 @@ export const listSessionsInputSchema = z.object({
   risk: z.enum(RISK_LEVELS).optional(),
   /** Only sessions of this source (the agent that wrote them). */
   source: z.enum(TRANSCRIPT_SOURCES).optional(),
+  /** Only sessions from this machine (issue 39: a row's `machine`). */
+  machine: machineNameSchema.optional(),
 });
 export type ListSessionsInput = z.infer<typeof listSessionsInputSchema>;
 

@@ -5,6 +5,7 @@ import type { CoreContext } from "@/lib/context";
 import type { ListSessionsResult, SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import type { ToolInputInvalid } from "@/lib/tools/define-tool";
+import { sessionMachine } from "@/lib/workspace/machines";
 import { resolveSession } from "@/lib/workspace/sessions";
 
 /** Rows summarised at once by `list_sessions`. */
@@ -21,7 +22,7 @@ const LIST_CONCURRENCY = 16;
 export async function listSessions(ctx: CoreContext, input: unknown): Promise<ListSessionsResult | ToolInputInvalid> {
   const request = await listSessionsRequest(ctx, input);
   if (request.status === "invalid") return request;
-  const { project, input: { project_key, limit, offset, sort, order, q, risk } } = request;
+  const { project, input: { project_key, limit, offset, sort, order, q, risk, source, machine } } = request;
   // Rows are independent: a few at a time, so their file-system calls overlap (order kept).
   const items: SessionListItem[] = new Array<SessionListItem>(project.rows.length);
   const pending: string[] = [];
@@ -31,13 +32,13 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
       const row = project.rows[i]!;
       const resolved = await resolveSession(ctx, project_key, row.session_ref);
       if (!resolved.ok) {
-        items[i] = missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length);
+        items[i] = missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length, sessionMachine(project.dir, row.session_ref));
         continue;
       }
       const summary = await getSessionSummary(ctx, resolved.session);
       const risk = await getSessionRiskIfReady(ctx, resolved.session);
       if (risk === "pending") pending.push(row.session_ref);
-      items[i] = { ...summary, ...(risk === "pending" ? { risk_level: null, reset_count: null } : risk) };
+      items[i] = { ...summary, machine: sessionMachine(project.dir, row.session_ref), ...(risk === "pending" ? { risk_level: null, reset_count: null } : risk) };
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, project.rows.length) }, worker));
@@ -45,14 +46,14 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   const matching = (needle
     ? items.filter((s) => [s.session_ref, s.source, s.source_session_id, s.first_user_message ?? ""].some((v) => v.toLowerCase().includes(needle)))
     : items
-  ).filter((s) => !risk || s.risk_level === risk);
+  ).filter((s) => (!risk || s.risk_level === risk) && (!source || s.source === source) && (!machine || s.machine === machine));
   const sorted = [...matching].sort(compareBy(sort, order));
   const page = sorted.slice(offset, offset + limit);
   return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page, risk_pending: pending.sort() };
 }
 
-function missingFileItem(ref: string, source: string, id: string, turns: number): SessionListItem {
-  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, total_tokens: null, cost_usd: null, status: null, last_response_preview: null, risk_level: null, reset_count: null };
+function missingFileItem(ref: string, source: string, id: string, turns: number, machine: string): SessionListItem {
+  return { session_ref: ref, source, source_session_id: id, started_at: null, ended_at: null, duration_seconds: null, turn_count: turns, first_user_message: null, subagent_count: 0, size_bytes: 0, output_tokens: null, total_tokens: null, cost_usd: null, status: null, last_response_preview: null, risk_level: null, reset_count: null, machine };
 }
 
 function compareBy(key: SessionSortKey, order: "asc" | "desc") {
