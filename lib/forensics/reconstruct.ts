@@ -13,6 +13,7 @@ import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/sources/common/trim";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { transcriptFormat } from "@/lib/sources/formats";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 
@@ -189,9 +190,10 @@ const CALL_LOOKBACK_LINES = 12;
  */
 async function callsBefore(filePath: string, index: LineIndex, line: number, source: string): Promise<ToolCallNames> {
   const calls: ToolCallNames = new Map();
-  if (line <= 1) return calls;
+  const marker = transcriptFormat(source)?.callMarker;
+  if (line <= 1 || marker === undefined) return calls;
   for (const prev of await readLineRange(filePath, index, Math.max(1, line - CALL_LOOKBACK_LINES), line - 1)) {
-    if (!prev.text.includes(source === "codex" ? '"call_id"' : '"tool_use"')) continue;
+    if (!prev.text.includes(marker)) continue;
     lineHeadline(prev.text, source, buildCompactRecord({ line: prev.line, text: prev.text, source }), calls);
   }
   return calls;

@@ -1,20 +1,18 @@
 /** The map half of the forensics scan: lines of a transcript as compact, order-independent facts. */
-import { classifyRecord, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
-import { BLANK, CUT_MARK, skimLine } from "@/lib/sources/common/skim";
-import { SCAN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
-import { CODEX_SCAN_FIELDS, codexScanSuffices } from "@/lib/sources/codex/skim-plan";
+import { lineFactsReader, MALFORMED_FACTS, TOOL_FAMILIES, type RecordFacts } from "@/lib/forensics/classify";
+import { BLANK, skimLine } from "@/lib/sources/common/skim";
 import { Columns, ValueTable } from "@/lib/columns/typed-columns";
 import { terminatorBytes } from "@/lib/jsonl/terminator";
-import { isLegacyHeader } from "@/lib/sources/codex/legacy";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
+import type { LineFactsReader } from "@/lib/sources/common/source-format";
 
 /**
  * The map half of the forensics scan (issue 9): lines of one transcript → compact,
  * order-independent facts, one slot per non-blank line. The reduce half (lib/forensics/scan.ts)
  * walks these in file and line order and keeps the sequential state (pending tool calls,
- * context resets, findings). A Claude Code range holds no state between lines, so a file may be
- * mapped in pieces (worker threads); a Codex file is mapped from its first line (the legacy
- * header decides how the rest reads).
+ * context resets, findings). A source whose lines hold no state between them (its format's
+ * `independentLines`: Claude Code) may be mapped in pieces (worker threads); another is mapped
+ * from its first line (a Codex legacy header decides how the rest reads).
  */
 
 /** Actor strings, indexed by actor id (lib/forensics/scan's `actorId`). */
@@ -39,35 +37,22 @@ export type MappedLines = {
   extra: { count: number; nums: Float64Array; strs: (string | null)[] };
 };
 
-/** Per-file state of a {@link LineMapper} (Codex's legacy header). */
-type CodexState = { firstObject: boolean; legacy: { headerTimestamp: unknown } | null };
-
 /**
- * Maps consecutive line ranges of one transcript of a `source` session (`claude-code`, `codex`
- * or another source) to {@link MappedLines}. Claude Code lines, and Codex lines after an
- * envelope-format first object, are skimmed (lib/sources/common/skim: grammar-checked, only the
- * fields the classifier reads built); a line the skim cannot settle, and every line of other
- * sources, is decoded and parsed with `JSON.parse`.
+ * Maps consecutive line ranges of one transcript of a `source` session to {@link MappedLines},
+ * read by the source format's line reader (lib/sources/formats): a line is skimmed when the
+ * reader names a plan (lib/sources/common/skim: grammar-checked, only the fields the classifier
+ * reads built); a line the skim cannot settle, and every line the reader names no plan for, is
+ * decoded and parsed with `JSON.parse`.
  */
 export class LineMapper {
-  private readonly codex: CodexState = { firstObject: true, legacy: null };
+  private readonly reader: LineFactsReader;
   private readonly out: Builder = new Builder();
   /** Message id of the last usage mapped (lines of one file, in order). */
   private lastUsageId: string | null = null;
 
   /** @param options.skim false: parse every line (the reference the skimmed scan is tested against). */
-  constructor(
-    private readonly source: string,
-    private readonly options: { skim?: boolean } = {},
-  ) {}
-
-  /**
-   * Whether a Codex line is skimmed: once the file's first object said it is not in the legacy
-   * format (whose bare items are rewritten from the whole record), lines are read by
-   * {@link CODEX_SCAN_FIELDS} and parsed whole only when the classifier reads more.
-   */
-  private skimsCodex(): boolean {
-    return this.source === "codex" && this.options.skim !== false && !this.codex.firstObject && this.codex.legacy === null;
+  constructor(source: string, options: { skim?: boolean } = {}) {
+    this.reader = lineFactsReader(source, options);
   }
 
   /**
@@ -89,26 +74,17 @@ export class LineMapper {
    */
   mapRange(buf: Buffer, base: number, starts: ArrayLike<number>, first: number, last: number, size: number): void {
     const lineCount = starts.length;
-    const claude = this.source === "claude-code";
     for (let i = first; i <= last; i++) {
       const start = starts[i]! - base;
       const stop = Math.min(buf.length, (i + 1 < lineCount ? starts[i + 1]! : size) - base);
       const end = stop - terminatorBytes(buf, start, stop);
-      if (claude) {
-        const skimmed = skimLine(buf, start, end, SCAN_FIELDS);
+      const plan = this.reader.plan();
+      if (plan !== null) {
+        const skimmed = skimLine(buf, start, end, plan);
         if (skimmed === BLANK) continue;
-        if (skimmed !== null) {
-          let facts = classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs);
-          // An API error's text was cut: classify the whole record (rare).
-          if (facts.apiError !== null && facts.apiError.includes(CUT_MARK)) facts = this.parsed(buf.toString("utf8", start, end))!;
+        const facts = skimmed === null ? null : this.reader.skimmed(skimmed.record, skimmed.timestampMs);
+        if (facts !== null) {
           this.out.push(i + 1, this.deduped(facts), false);
-          continue;
-        }
-      } else if (this.skimsCodex()) {
-        const skimmed = skimLine(buf, start, end, CODEX_SCAN_FIELDS);
-        if (skimmed === BLANK) continue;
-        if (skimmed !== null && codexScanSuffices(skimmed.record)) {
-          this.out.push(i + 1, this.deduped(classifyRecord(skimmed.record, this.source, null, skimmed.timestampMs)), false);
           continue;
         }
       }
@@ -126,14 +102,7 @@ export class LineMapper {
 
   private parsed(text: string): RecordFacts | null {
     const record = parseJsonObject(text);
-    if (record === null) return null;
-    let legacy: CodexState["legacy"] = null;
-    if (this.source === "codex") {
-      if (this.codex.firstObject && isLegacyHeader(record)) this.codex.legacy = { headerTimestamp: record.timestamp };
-      this.codex.firstObject = false;
-      legacy = this.codex.legacy;
-    }
-    return classifyRecord(record, this.source, legacy);
+    return record === null ? null : this.reader.parsed(record);
   }
 }
 

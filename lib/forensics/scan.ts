@@ -22,6 +22,7 @@ import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { transcriptFormat } from "@/lib/sources/formats";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 import { Columns, ValueTable } from "@/lib/columns/typed-columns";
@@ -145,7 +146,7 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
   // The workers boot (~0.1–0.5 s each) while this thread reads the line index and maps the first
   // ranges: started before anything else.
   const biggest = Math.max(0, ...files.filter((f) => f.kind !== "tool_result").map((f) => f.size_bytes));
-  const threads = session.row.source === "claude-code" ? rangeCount(biggest) : 1;
+  const threads = independentLines(session.row.source) ? rangeCount(biggest) : 1;
   // A server keeps its main thread free (issue 13): the pool's workers then take every range,
   // and a big Codex rollout (one range: a legacy header holds state for the lines after it)
   // goes to one worker.
@@ -161,6 +162,8 @@ async function buildScan(ctx: CoreContext, session: ResolvedSession, files: Sess
 
 async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: SessionFile[], pool: RangePool<ScanRangeArg, MappedLines> | null): Promise<SessionScan> {
   const source = session.row.source;
+  // A prompt logged twice (an event and a response item: Codex) is counted from one of the two.
+  const loggedTwice = transcriptFormat(source)?.facts.promptsLoggedTwice === true;
   const events = new EventBuffer();
   const stats = emptyStats();
   const resultTimes = new Map<string, number>();
@@ -222,7 +225,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
           const entry = { text: facts.userText, file: file.relative, line };
           const prompt = userTextKind(facts.userText) === "prompt" ? 1 : 0;
           let kept = false;
-          if (source === "codex") {
+          if (loggedTwice) {
             if (facts.userFromEvent) {
               codexEventUserCount += 1;
               codexEventPromptCount += prompt;
@@ -280,7 +283,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     // big Claude Code transcript is mapped in many small line ranges on every core (its lines
     // hold no state between them; a Codex file's legacy header does), each reduced in file order
     // as soon as the ranges before it are (lib/jsonl/range-pool).
-    const threads = source === "claude-code" ? rangeCount(index.size) : 1;
+    const threads = independentLines(source) ? rangeCount(index.size) : 1;
     const mapped = early.get(fi);
     if (mapped !== undefined) {
       for (const m of await mapped) reduce(m);
@@ -303,7 +306,7 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
     }
   }
   for (const { entry, path } of cutTexts) entry.text = await wholeUserText(ctx, path, entry.line, source);
-  if (source === "codex") {
+  if (loggedTwice) {
     // Codex logs a human message twice (event_msg and response item): count one of the two.
     const useEvents = codexEventUserCount > 0;
     stats.userMessages = useEvents ? codexEventUsers : codexResponseUsers;
@@ -319,6 +322,11 @@ async function scanFiles(ctx: CoreContext, session: ResolvedSession, files: Sess
   return { source, files, count: n, ts, fileIndex, line, typeId, actorId, types: events.types, order, sortKey, stats };
 }
 
+
+/** Whether `source`'s lines hold no state between them, so a big file is mapped in ranges on several threads (its format's `independentLines`). */
+function independentLines(source: string): boolean {
+  return transcriptFormat(source)?.facts.independentLines === true;
+}
 
 /** Every line of one transcript mapped (one {@link MappedLines} per chunk), to be reduced later. */
 async function mapWholeFile(ctx: CoreContext, filePath: string, source: string): Promise<MappedLines[]> {

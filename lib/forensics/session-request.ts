@@ -1,6 +1,4 @@
 /** What the user asked in a session: its first real prompt, else Claude Code's own title, else the first slash command (issue 36 item 5). */
-import fs from "node:fs/promises";
-
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import type { CoreContext } from "@/lib/context";
 import { agentRequest } from "@/lib/forensics/agent-session";
@@ -10,8 +8,7 @@ import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
-import { parseJsonObject } from "@/lib/sources/common/json-object";
-import { nonBlankString } from "@/lib/sources/common/py-compat";
+import { transcriptFormat } from "@/lib/sources/formats";
 import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /**
@@ -25,10 +22,6 @@ export type SessionRequest = { text: string; kind: "prompt" | "summary" | "comma
 
 /** Turns whose trigger line is read looking for the first prompt (a session opening with this many commands in a row has its title or command shown instead). */
 export const REQUEST_TURNS = 64;
-/** Lines from the start read for `summary` records (Claude Code writes them before the conversation). */
-const SUMMARY_HEAD_LINES = 64;
-/** Bytes read at a time while looking for a summary's leaf in the file. */
-const SEARCH_CHUNK_BYTES = 1 << 20;
 
 const cache = stampedCache<SessionRequest | null>("forensics:session-request", 2 << 20);
 
@@ -72,56 +65,7 @@ async function findRequest(session: ResolvedSession, windows: LineWindows): Prom
     if (kind === "prompt") return { text: preview, kind };
     if (kind === "command") command ??= readableUserText(preview);
   }
-  const title = session.row.source === "claude-code" ? await summaryTitle(windows) : null;
+  const title = (await transcriptFormat(session.row.source)?.sessionTitle?.(windows)) ?? null;
   if (title !== null) return { text: title, kind: "summary" };
   return command === null ? null : { text: command, kind: "command" };
-}
-
-const SUMMARY_TYPE = Buffer.from('"summary"');
-
-/** The title of the last `summary` record among the file's first lines whose `leafUuid` is a record of the file, else null. */
-async function summaryTitle(windows: LineWindows): Promise<string | null> {
-  const summaries: { title: string; leaf: string }[] = [];
-  for (let line = 1; line <= Math.min(SUMMARY_HEAD_LINES, windows.index.lineCount); line++) {
-    const bytes = await windows.line(line, "end");
-    if (bytes.indexOf(SUMMARY_TYPE) === -1) continue;
-    const record = parseJsonObject(bytes.toString("utf8"));
-    const title = record?.type === "summary" ? nonBlankString(record.summary) : null;
-    const leaf = record ? nonBlankString(record.leafUuid) : null;
-    if (title !== null && leaf !== null) summaries.push({ title: title.trim(), leaf });
-  }
-  if (summaries.length === 0) return null;
-  const local = await recordsInFile(windows.filePath, summaries.map((s) => s.leaf));
-  return summaries.findLast((s) => local.has(s.leaf))?.title ?? null;
-}
-
-/** Which of `uuids` name a record of the file (`"uuid":"<id>"` as Claude Code writes it), in one read of the file that stops when all are found. */
-async function recordsInFile(filePath: string, uuids: string[]): Promise<Set<string>> {
-  const needles = new Map([...new Set(uuids)].map((u) => [u, Buffer.from(`"uuid":${JSON.stringify(u)}`)]));
-  const found = new Set<string>();
-  const overlap = Math.max(...[...needles.values()].map((n) => n.length)) - 1;
-  const file = await fs.open(filePath, "r");
-  try {
-    const buf = Buffer.alloc(SEARCH_CHUNK_BYTES + overlap);
-    let carried = 0;
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buf, carried, SEARCH_CHUNK_BYTES, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const view = buf.subarray(0, carried + bytesRead);
-      for (const [uuid, needle] of needles) {
-        if (view.indexOf(needle) !== -1) {
-          found.add(uuid);
-          needles.delete(uuid);
-        }
-      }
-      if (needles.size === 0) break;
-      carried = Math.min(overlap, view.length);
-      view.copy(buf, 0, view.length - carried);
-    }
-  } finally {
-    await file.close();
-  }
-  return found;
 }

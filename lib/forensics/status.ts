@@ -8,7 +8,7 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import { userTextKind } from "@/lib/sources/claude-code/user-text";
+import { transcriptFormat } from "@/lib/sources/formats";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
 export { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, STATUS_TAIL_LINES, type SessionEnding, type StatusReason } from "@/lib/forensics/ending";
@@ -22,32 +22,6 @@ function outcomeOf(facts: RecordFacts): Outcome {
   if (facts.userText !== null) return "trigger";
   if (facts.toolCalls.length > 0 || facts.toolResults.length > 0) return "tool";
   return null;
-}
-
-const COMMAND_NAME = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/;
-
-/**
- * A Claude Code record a user's local command left after the conversation (issue 28: a trailing
- * `/exit`, `/export` or other local command does not make a session unfinished): a slash command
- * (`<command-name>`), its output (`<local-command-stdout>`, `<local-command-caveat>`), injected
- * meta text, or a `system` `local_command` record (the user-side texts by lib/sources/claude-code/user-text's
- * rule, which also keeps them from being "the user's request"). Returns the command name for a
- * slash command (`exit`), `""` for the other local records, null for a record of the conversation.
- */
-export function localCommandOf(record: Record<string, unknown>): string | null {
-  if (record.type === "system" && record.subtype === "local_command") {
-    const m = typeof record.content === "string" ? COMMAND_NAME.exec(record.content) : null;
-    return m ? m[1]! : "";
-  }
-  if (record.type !== "user") return null;
-  if (record.isMeta === true) return "";
-  const message = record.message as { content?: unknown } | undefined;
-  const content = message?.content;
-  const text = typeof content === "string" ? content : Array.isArray(content) && content.length === 1 && typeof (content[0] as { text?: unknown })?.text === "string" ? (content[0] as { text: string }).text : null;
-  if (text === null) return null;
-  const kind = userTextKind(text);
-  if (kind === "command") return COMMAND_NAME.exec(text)?.[1] ?? "";
-  return kind === "command_output" ? "" : null;
 }
 
 const EXIT_COMMANDS = new Set(["exit", "quit"]);
@@ -73,6 +47,7 @@ export async function sessionEnding(ctx: CoreContext, filePath: string, index: L
   let outcome: Outcome = null;
   let preview: string | null = null;
   let exited = false;
+  const localCommand = transcriptFormat(source)?.localCommand;
   if (index.lineCount > 0) {
     const from = Math.max(1, index.lineCount - STATUS_TAIL_LINES + 1);
     // Read backwards a window at a time: the answer is nearly always in the last few lines.
@@ -82,7 +57,7 @@ export async function sessionEnding(ctx: CoreContext, filePath: string, index: L
       if (record === null) continue;
       const facts = classifyRecord(record, source);
       if (lastMs === null && facts.timestampMs !== null) lastMs = facts.timestampMs;
-      const local = outcome === null && source === "claude-code" ? localCommandOf(record) : null;
+      const local = outcome === null ? (localCommand?.(record) ?? null) : null;
       if (local !== null) {
         if (EXIT_COMMANDS.has(local)) exited = true;
         continue;

@@ -1,7 +1,10 @@
 /** Claude Code's transcript as every layer above lib/sources reads it (issue 38: one descriptor per source). */
 import { compactClaudeRecord } from "@/lib/sources/claude-code/compact";
 import { claudeFileEdits, claudeHeadline } from "@/lib/sources/claude-code/headline";
+import { claudeLocalCommand } from "@/lib/sources/claude-code/local-command";
+import { claudeSummaryTitle } from "@/lib/sources/claude-code/summary-title";
 import { claudeExtras } from "@/lib/sources/claude-code/viewer-extras";
+import { claudeFacts, claudeFactsReader } from "@/lib/sources/claude-code/record-facts";
 import { SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
 
@@ -22,6 +25,9 @@ export const claudeCodeFormat: SourceFormat = {
       bulkLine: (record) => record.record_type === "assistant" || record.tool_results.length > 0,
       timestampAt: "tail",
     },
+    facts: { of: (record) => claudeFacts(record), reader: claudeFactsReader, independentLines: true, promptsLoggedTwice: false },
+    localCommand: claudeLocalCommand,
+    sessionTitle: claudeSummaryTitle,
     callMarker: '"tool_use"',
   },
 };

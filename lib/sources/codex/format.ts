@@ -4,6 +4,7 @@ import { compactCodexRecord } from "@/lib/sources/codex/compact";
 import { codexHeadline } from "@/lib/sources/codex/headline";
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
 import { codexExtras } from "@/lib/sources/codex/viewer-extras";
+import { codexFacts, codexFactsReader } from "@/lib/sources/codex/record-facts";
 import { isJsonObject } from "@/lib/sources/common/json-object";
 import { SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
@@ -26,6 +27,7 @@ export const codexFormat: SourceFormat = {
       bulkLine: (record) => record.record_type.startsWith("response_item"),
       timestampAt: "head",
     },
+    facts: { of: (record) => codexFacts(record), reader: codexFactsReader, independentLines: false, promptsLoggedTwice: true },
     callMarker: '"call_id"',
   },
 };

@@ -4,7 +4,8 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { classifyRecord, type RecordFacts } from "@/lib/forensics/classify";
+import { claudeFacts } from "@/lib/sources/claude-code/record-facts";
+import type { RecordFacts } from "@/lib/sources/common/record-facts";
 import { BLANK, CUT_MARK, skimLine, skimTuning, type ObjectPlan } from "@/lib/sources/common/skim";
 import { SCAN_FIELDS, TURN_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { CODEX_ENVELOPE, CODEX_SCAN_FIELDS } from "@/lib/sources/codex/skim-plan";
@@ -18,13 +19,13 @@ function skimmed(text: string): RecordFacts | "blank" | null {
   const b = Buffer.from(`xx${text}\n{"type":"user"}`, "utf8");
   const r = skimLine(b, 2, 2 + Buffer.byteLength(text), SCAN_FIELDS);
   if (r === BLANK) return "blank";
-  return r === null ? null : classifyRecord(r.record, "claude-code", null, r.timestampMs);
+  return r === null ? null : claudeFacts(r.record, r.timestampMs);
 }
 
 /** Facts from JSON.parse of the whole line (the reference); null for a malformed line. */
 function parsed(text: string): RecordFacts | null {
   const record = parseJsonObject(text);
-  return record === null ? null : classifyRecord(record, "claude-code");
+  return record === null ? null : claudeFacts(record);
 }
 
 /** A cut user text stands for the whole one when it is a prefix of it. */
@@ -54,7 +55,7 @@ const assistant = {
 };
 
 describe("skimLine", () => {
-  it("gives the facts JSON.parse and classifyRecord give", () => {
+  it("gives the facts JSON.parse and claudeFacts give", () => {
     const lines = [
       JSON.stringify(assistant),
       JSON.stringify({ type: "user", timestamp: "2026-01-11T09:53:23.575+02:00", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "tu_1", is_error: true, content: [{ type: "text", text: "x".repeat(3000) }] }] } }),
@@ -275,7 +276,7 @@ describe.skipIf(!HAS_SHARED)(`skimLine on every Claude Code corpus line${HAS_SHA
         else if (r !== null) {
           settled += 1;
           expect(want, `${file} byte ${start}`).not.toBeNull();
-          const got = classifyRecord(r.record, "claude-code", null, r.timestampMs);
+          const got = claudeFacts(r.record, r.timestampMs);
           expect(sameFacts(got, want as RecordFacts), `${file} byte ${start}`).toBe(true);
         } else if (want !== null && want !== "blank") throw new Error(`${file} byte ${start}: the skim gave up on a valid line`);
         lines += 1;

@@ -5,16 +5,34 @@
  * {@link TranscriptFormat}; the agents behind the source contract carry their
  * {@link AgentSource}, whose `parseLines` replays the whole file. Registry: lib/sources/formats.ts.
  */
+import type { LineWindows } from "@/lib/jsonl/line-windows";
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import type { CompactBody } from "@/lib/sources/common/compact-fields";
 import type { FileEdit } from "@/lib/sources/common/compact-record";
 import type { HeadlineRecord, ToolCallNames } from "@/lib/sources/common/headline-parts";
 import type { JsonObject } from "@/lib/sources/common/json-object";
+import type { RecordFacts } from "@/lib/sources/common/record-facts";
 import type { TranscriptSource } from "@/lib/sources/common/schema";
+import type { ObjectPlan } from "@/lib/sources/common/skim";
 import type { LineExtras } from "@/lib/sources/common/viewer-detail";
 
 /** Looks up a parsed neighbouring line by its 1-based number (null when unknown or unparsable). */
 export type NeighbourLine = (line: number) => JsonObject | null;
+
+/**
+ * One file's lines read in order for the forensics scan's map (issue 9; lib/forensics/scan-map):
+ * each non-blank line is skimmed by {@link plan} when it names one (lib/sources/common/skim), and
+ * parsed whole when it does not, when the skim cannot settle the line, or when {@link skimmed}
+ * says the skim left out what the facts need.
+ */
+export type LineFactsReader = {
+  /** The skim plan of the next line, or null to parse it whole. */
+  plan(): ObjectPlan | null;
+  /** Facts of a skimmed line (`timestampMs` parsed by the skim), or null to parse the line whole. */
+  skimmed(record: JsonObject, timestampMs: number | null): RecordFacts | null;
+  /** Facts of a line parsed whole, read in file order (the file's first object may decide how the rest reads). */
+  parsed(record: JsonObject): RecordFacts;
+};
 
 /**
  * How a source whose workspace file is its own JSONL transcript reads, one physical line at a
@@ -54,6 +72,34 @@ export type TranscriptFormat = {
     /** Where a bulk line's own `"timestamp"` is: written before the message (`head`) or after it (`tail`). */
     timestampAt: "head" | "tail";
   };
+  /** What the forensics scan reads of each line (issue 9). */
+  facts: {
+    /** Facts of one parsed line read on its own (a status probe reading the last lines backwards). */
+    of(record: JsonObject): RecordFacts;
+    /** A reader of one file's lines in order; `skim: false` parses every line (the reference the skim is tested against). */
+    reader(options?: { skim?: boolean }): LineFactsReader;
+    /**
+     * Lines hold no state between them: a big file is mapped in line ranges on several threads
+     * (Claude Code). False: one range from the first line (a Codex legacy header decides how the rest reads).
+     */
+    independentLines: boolean;
+    /**
+     * A human message is logged twice, as an event and as a response item: the scan keeps the
+     * events' when the file has any, else the response items' (Codex).
+     */
+    promptsLoggedTwice: boolean;
+  };
+  /**
+   * A record a user's local command left after the conversation (issue 28: `/exit`, `/export`,
+   * their output, injected meta text): the command's name (`exit`), `""` for its other records,
+   * null for a record of the conversation. Absent when the source records no local commands.
+   */
+  localCommand?(record: JsonObject): string | null;
+  /**
+   * The session's own title when no prompt names its request (Claude Code: its `summary` records,
+   * contract §2.7), read from the file's lines; null when it has none. Absent when the source records no title.
+   */
+  sessionTitle?(windows: LineWindows): Promise<string | null>;
   /** A substring every line that calls a tool holds (`"tool_use"`, `"call_id"`): lines without it are not read for calls. */
   callMarker: string;
 };
