@@ -285,3 +285,9 @@ export function syncing(ctx: CoreContext): boolean {
 export function catalogFile(ctx: CoreContext): string | null {
   return handle(ctx).file;
 }
+
+/** The workspace's open catalog connection and its file (null: in memory), opened if need be ({@link catalogDb}). */
+export function catalogConnection(ctx: CoreContext): { db: Database.Database; file: string | null } {
+  const { db, file } = handle(ctx);
+  return { db, file };
+}

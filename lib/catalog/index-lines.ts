@@ -3,13 +3,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 
-import type Database from "better-sqlite3";
-
-import { lineRowid } from "@/lib/catalog/db-schema";
-import { deleteDocLines } from "@/lib/catalog/drop-rows";
 import { type DocFormat, type ExtractedLines, type KnownCalls, lineExtractor, resumableFormat } from "@/lib/catalog/extract-lines";
-import { atomically, commitIfDue, stmt } from "@/lib/catalog/transactions";
-import { wordsAt } from "@/lib/catalog/trigram-tokens";
+import type { CatalogStore } from "@/lib/catalog/store";
 import { streamLineBytes } from "@/lib/jsonl/stream-line-bytes";
 
 /** Bytes at the head of a session file whose hash tells a grown file from a rewritten one. */
@@ -29,8 +24,8 @@ const BATCH_LINES = 2000;
  * (a rows refresh dropped its session between two transactions): nothing more is written for it.
  * @throws the fs error when the file cannot be read.
  */
-export async function indexLines(db: Database.Database, docId: number, filePath: string, format: DocFormat, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
-  const at = stmt(db, "SELECT indexed_bytes, indexed_lines, head_sha FROM search_docs WHERE id = ?").get(docId) as { indexed_bytes: number; indexed_lines: number; head_sha: string | null } | undefined;
+export async function indexLines(store: CatalogStore, docId: number, filePath: string, format: DocFormat, prefetched?: Promise<ExtractedLines | null>): Promise<number | null> {
+  const at = await store.docProgress(docId);
   if (!at) return null;
   const st = await fs.stat(filePath);
   // The file's head as it is now: it must hash as stored for the file to have only grown.
@@ -38,40 +33,23 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
   const resumable = fileHead !== null && sha256(fileHead.subarray(0, Math.min(HEAD_BYTES, at.indexed_bytes))) === at.head_sha;
   const offset = resumable ? at.indexed_bytes : 0;
   const line = resumable ? at.indexed_lines : 0;
-  if (!resumable && at.indexed_bytes > 0) {
-    atomically(db, () => {
-      deleteDocLines(db, docId);
-      stmt(db, "UPDATE search_docs SET indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = ?").run(docId);
-    });
-  }
-  const insertLine = stmt(db, "INSERT INTO lines_fts (rowid, body) VALUES (?, ?)");
-  const insertMeta = stmt(db, "INSERT OR REPLACE INTO line_meta (rowid, start, len, role, error, time, tools, files, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const progress = stmt(db, "UPDATE search_docs SET indexed_bytes = ?, indexed_lines = ?, head_sha = ? WHERE id = ?");
+  if (!resumable && at.indexed_bytes > 0) await store.resetDoc(docId);
   // Writes extracted lines BATCH_LINES a transaction, each with the document's progress after its
   // last line (the last one: after every line seen, blank ones at the end included).
   let gone = false;
   const write = async (ex: ExtractedLines) => {
     const n = ex.lines.length;
     const headOf = (bytes: number) => sha256(ex.head.subarray(0, Math.min(HEAD_BYTES, bytes)));
-    for (let from = 0; !gone; from += BATCH_LINES) {
+    for (let from = 0; ; from += BATCH_LINES) {
       const to = Math.min(n, from + BATCH_LINES);
-      atomically(db, () => {
-        const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
-        // The progress first, in the batch's transaction: no row means the document was dropped.
-        if (progress.run(bytes, lastLine, headOf(bytes), docId).changes === 0) {
-          gone = true;
-          return;
-        }
-        for (let k = from; k < to; k++) {
-          const rowid = lineRowid(docId, ex.lines[k]!);
-          const time = ex.times[k]!;
-          // The words as bytes (a blob FTS5 reads as text): no string made per line.
-          insertLine.run(rowid, wordsAt(ex.words, k));
-          insertMeta.run(rowid, ex.starts[k], ex.lens[k], ex.roles[k], ex.errors[k], Number.isNaN(time) ? null : Math.round(time), ex.tools[k] || null, ex.files[k] || null, ex.calls[k] || null);
-        }
-      });
+      const [bytes, lastLine] = to === n ? [ex.consumed, ex.lastLine] : [ex.ends[to - 1]!, ex.lines[to - 1]!];
+      // No document row: it was dropped (its session with it) between two transactions.
+      if (!(await store.addLines(docId, { extracted: ex, from, to, progress: { indexed_bytes: bytes, indexed_lines: lastLine, head_sha: headOf(bytes) } }))) {
+        gone = true;
+        return;
+      }
       if (to === n) return;
-      await commitIfDue(db);
+      await store.commitIfDue();
     }
   };
   const extracted = offset === 0 && prefetched ? await prefetched : null;
@@ -82,7 +60,7 @@ export async function indexLines(db: Database.Database, docId: number, filePath:
   }
   // Physical lines as the viewer numbers them (contract §1.6: a raw U+2028 in a string ends a line
   // too), from where the index stopped; the head is hashed from the first read when from the start.
-  const lines = lineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size, format, resumable ? knownCalls(db, docId) : undefined);
+  const lines = lineExtractor(offset, line, offset === 0 ? null : fileHead, HEAD_BYTES, st.size, format, resumable ? await knownCalls(store, docId) : undefined);
   const range = offset > 0 ? { startByte: offset, endByte: Number.POSITIVE_INFINITY, firstLine: line + 1, upToFileEnd: true } : undefined;
   // Reads sized to the file (most sessions are small): 64 KiB to 1 MiB.
   const chunkBytes = Math.min(1 << 20, Math.max(1 << 16, st.size - offset));
@@ -103,10 +81,9 @@ const KNOWN_CALL_LINES = 500;
  * results are filed under). A call with a single tool is exact; a line calling several tools
  * gives each call every tool and file of the line (one line's calls are nearly always one tool).
  */
-function knownCalls(db: Database.Database, docId: number): KnownCalls {
-  const rows = stmt(db, "SELECT tools, files, calls FROM line_meta WHERE rowid BETWEEN ? AND ? AND calls IS NOT NULL ORDER BY rowid DESC LIMIT ?").all(lineRowid(docId, 0), lineRowid(docId, 0xffffffff), KNOWN_CALL_LINES) as { tools: string | null; files: string | null; calls: string }[];
+async function knownCalls(store: CatalogStore, docId: number): Promise<KnownCalls> {
   const known: KnownCalls = new Map();
-  for (const row of rows.reverse()) {
+  for (const row of await store.lastCalls(docId, KNOWN_CALL_LINES)) {
     const tools = row.tools ? row.tools.split("\n") : [];
     for (const id of row.calls.split("\n")) known.set(id, { name: tools[0] ?? "", files: row.files ? row.files.split("\n") : [] });
   }

@@ -47,12 +47,12 @@ export async function searchSessions(ctx: CoreContext, input: SearchSessionsInpu
   await ensureProjects(ctx);
   const parsed = withInputFilters(parseSearchQuery(input.query), input);
   const scope = { project_key: parsed.filters.project.length === 1 ? parsed.filters.project[0] : undefined, source: parsed.filters.agent.length === 1 ? parsed.filters.agent[0] : undefined };
-  let coverage = fullTextCoverage(ctx, scope);
+  let coverage = await fullTextCoverage(ctx, scope);
   if (coverage.sessions_indexed < coverage.sessions_total) {
     if (ctx.oneShot) {
       ctx.log.info(`[casefile] indexing ${coverage.sessions_total - coverage.sessions_indexed} session(s) for full-text search first (the dashboard does this in the background)`);
       await fillFullText(ctx);
-      coverage = fullTextCoverage(ctx, scope);
+      coverage = await fullTextCoverage(ctx, scope);
     } else void requestFullTextFill(ctx.workspaceRoot).catch((error: unknown) => ctx.log.warn(`[casefile] full-text fill failed: ${String(error)}`));
   }
   const stamp = indexStamp(ctx);

@@ -59,11 +59,11 @@ export type ProjectCoverage = {
 };
 
 /**
- * A session's stored row as a refresh compares it: identity, file stamp, turns (`turns_sig`:
+ * A session's stored row as a refresh compares it: identity, machine, file stamp, turns (`turns_sig`:
  * `turn_ref:turn_start_line:turn_end_line` of each turn by start line, joined with ",", null when
  * none) and whether its status may be "active because recent" (`status_recent` 1).
  */
-export type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number };
+export type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number; machine: string | null };
 
 /** A session row's stamps: the file stamp it was written at, and whether its status may expire with the clock. */
 export type SessionStamp = { project_key: string; session_ref: string; file_stamp: string | null; status_recent: number };
@@ -89,7 +89,6 @@ export type SessionFacts = SessionUsageFacts & {
   /** 1 when an `active` status may expire with the clock (re-checked by later reads). */
   status_recent: number;
   last_response_preview: string | null;
-  machine: string | null;
 };
 
 /** A `sessions` row as list_sessions shows it (lib/catalog/session-item). */
@@ -281,6 +280,8 @@ export interface CatalogStore {
   dropSession(sessionId: number): Promise<void>;
   /** Replaces a session's turns. */
   replaceTurns(sessionId: number, turns: readonly TurnSpan[]): Promise<void>;
+  /** Sets the machine a session came from (issue 39 provenance: its project's machines record retagged it). */
+  setSessionMachine(sessionId: number, machine: string | null): Promise<void>;
   /** Sets a session row's order (when it differs). */
   setSessionOrd(sessionId: number, ord: number): Promise<void>;
   /** Sets a session's status and its `status_recent`; returns whether either changed. */

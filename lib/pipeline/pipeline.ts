@@ -226,21 +226,21 @@ export class WorkspacePipeline {
    * nothing itself: its worker commits as it goes), and once more when the index is complete.
    */
   private async fillFullText(): Promise<void> {
-    const coverage = () => {
+    const coverage = async () => {
       try {
-        return fullTextCoverage(this.ctx);
+        return await fullTextCoverage(this.ctx);
       } catch {
         // NOTE: a catalog the fill is setting aside cannot be counted this moment; the next poll or the fill's own error says more.
         return null;
       }
     };
-    const poll = () => {
-      const now = coverage();
+    const poll = async () => {
+      const now = await coverage();
       if (now && now.sessions_indexed < now.sessions_total) this.report(now.sessions_indexed, now.sessions_total, INDEX_LABEL);
     };
     const done = await this.stage("indexing", async () => {
-      poll();
-      const timer = setInterval(poll, INDEX_POLL_MS);
+      await poll();
+      const timer = setInterval(() => void poll(), INDEX_POLL_MS);
       timer.unref();
       try {
         return await requestFullTextFill(this.ctx.workspaceRoot);
@@ -249,7 +249,7 @@ export class WorkspacePipeline {
       }
     });
     if (this.options.announce && done.lines_indexed > 0) getChangeFeed(this.ctx.workspaceRoot).announce();
-    const after = coverage();
+    const after = await coverage();
     // Complete: the sink prints it when the fill was watched (a console's "search index complete").
     if (after && after.sessions_indexed === after.sessions_total) this.report(after.sessions_total, after.sessions_total, INDEX_LABEL);
   }

@@ -142,8 +142,8 @@ it("in a long-running process without a pipeline at work (no recorded sources: n
   const first = await getWorkspaceStatus(server);
   expect(first).toMatchObject({ phase: "indexing", sessions_indexed: 0, sessions_total: 2 });
   // The fill the status asked for runs in the background: the index fills without another ask.
-  for (let i = 0; i < 200 && fullTextCoverage(server).sessions_indexed < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(fullTextCoverage(server)).toEqual({ sessions_indexed: 2, sessions_total: 2 });
+  for (let i = 0; i < 200 && (await fullTextCoverage(server)).sessions_indexed < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await fullTextCoverage(server)).toEqual({ sessions_indexed: 2, sessions_total: 2 });
   expect(await getWorkspaceStatus(server)).toMatchObject({ phase: "ready", sessions_indexed: 2, sessions_total: 2 });
   closeCatalog(server);
 });

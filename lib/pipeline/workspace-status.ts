@@ -132,7 +132,7 @@ export async function getWorkspaceStatus(ctx: CoreContext): Promise<WorkspaceSta
   const record = records.get(ctx.workspaceRoot);
   // A running pipeline owns the rows: ensureProjects would queue behind its refresh (minutes on a first start).
   if (!record || record.pipelines <= 0) await ensureProjects(ctx);
-  const coverage = fullTextCoverage(ctx);
+  const coverage = await fullTextCoverage(ctx);
   const indexed = { done: coverage.sessions_indexed, total: coverage.sessions_total, ...coverage };
   // A long-running process whose index falls short with no stage at work (a workspace without
   // recorded sources has no watcher's run to fill it) has the rest indexed, as a search does.
