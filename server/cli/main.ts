@@ -9,6 +9,7 @@ import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runSources } from "@/server/cli/sources-command";
+import { runToken } from "@/server/cli/token-command";
 import { runTool } from "@/server/cli/tool-command";
 import { runUsage } from "@/server/cli/usage-command";
 import { runStdioMcp } from "@/server/mcp/stdio";
@@ -33,6 +34,9 @@ Usage:
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
   casefile usage [daily|weekly|monthly|session|model|project|source] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex|gemini-cli|copilot-cli|opencode|aider] [--timezone TZ] [--json]
                                                tokens and cost in USD (get_usage), like ccusage's reports
+  casefile token create --machine NAME --role read|push|admin [--database URL] [--json]   a team server's token, printed once
+  casefile token list [--database URL] [--json]   |   casefile token revoke ID [--database URL]
+                                               (team server, docs/team.md; without --database: $CASEFILE_DATABASE_URL)
 
 Without --workspace: $CASEFILE_WORKSPACE, else ~/.casefile/workspace.
 Without source flags: ~/.claude/projects, ~/.codex/{sessions,archived_sessions}, ~/.gemini, ~/.copilot/session-state and
@@ -63,6 +67,9 @@ async function main(argv: string[]): Promise<number> {
       project: { type: "string" },
       source: { type: "string" },
       verbose: { type: "boolean", default: false },
+      database: { type: "string" },
+      machine: { type: "string" },
+      role: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -91,6 +98,8 @@ async function main(argv: string[]): Promise<number> {
       return runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
     case "usage":
       return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, timezone: values.timezone, json: values.json });
+    case "token":
+      return runToken(rest, { database: values.database, machine: values.machine, role: values.role, json: values.json });
     case "mcp":
       await runStdioMcp(workspace);
       return 0;
