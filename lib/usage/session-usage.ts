@@ -6,12 +6,13 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { forEachLineBytes } from "@/lib/jsonl/stream-line-bytes";
-import { CLAUDE_USAGE_FIELDS } from "@/lib/sources/claude-code/skim-plans";
 import { BLANK, objectPlan, skimLine, STAMP } from "@/lib/sources/common/skim";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
-import { loadPricing, priceOf, requestCost, type PricingTable, type RequestTokens } from "@/lib/usage/pricing";
+import { parseObjectBytes, plainObject, type CountedRequest, type RecordCounter, type UsageRules } from "@/lib/sources/common/usage-rules";
+import { sourceFormat } from "@/lib/sources/formats";
+import { loadPricing, priceOf, requestCost, type PricingTable } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
 import { TotalsBuilder } from "@/lib/usage/totals";
 
@@ -65,8 +66,8 @@ export type SessionUsage = {
   lastMs: number | null;
 };
 
-/** One counted request; `recordedCost`: the USD the agent itself recorded for it (OpenCode, Aider), used instead of the price table's. */
-type Request = RequestTokens & { model: string; kind: "main" | "subagent"; ts: number; line: number; recordedCost?: number | null; reasoning?: number };
+/** One counted request (lib/sources' rules make them); `recordedCost`: the USD the agent itself recorded for it (OpenCode, Aider), used instead of the price table's. */
+type Request = CountedRequest;
 
 const CACHE_BYTES = 8 << 20;
 const cache = stampedCache<SessionUsage>("usage:session-usage", CACHE_BYTES);
@@ -161,36 +162,19 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
   const requests: Request[] = [];
   const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   const agent = files[0] ? await readAgentTranscript(source, files[0].path) : null;
+  const rules = sourceFormat(source)?.transcript?.usage;
   if (agent !== null) countAgentRecords(agent, requests, span);
-  else if (source === "codex") {
-    for (const f of files) await readCodex(f.path, f.kind, requests, span);
-  } else {
-    const byId = new Map<string, number>();
-    for (const f of files) await readClaude(f.path, f.kind, requests, byId, span);
+  else if (rules !== undefined) {
+    const session = rules.session(requests);
+    for (const f of files) await forEachWantedRecord(f.path, rules.wanted, rules.build, span, session.file(f.kind));
   }
   return summarize(source, requests, pricing, span);
 }
 
-const USAGE_NEEDLE = Buffer.from('"usage"');
-const ASSISTANT_NEEDLE = Buffer.from('"assistant"');
-const CODEX_NEEDLES = [Buffer.from('"token_count"'), Buffer.from('"turn_context"'), Buffer.from('"session_meta"')];
 const TIMESTAMP_NEEDLE = Buffer.from('"timestamp"');
 
-function count(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-function obj(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-function parse(bytes: Buffer, start: number, end: number): Record<string, unknown> | null {
-  try {
-    return obj(JSON.parse(bytes.toString("utf8", start, end)));
-  } catch {
-    return null;
-  }
-}
+const obj = plainObject;
+const parse = parseObjectBytes;
 
 /** A record's own time: its aware top-level `timestamp` (as every other reader takes it; a naive one has none), epoch ms, NaN when none. */
 function timeOf(record: Record<string, unknown>): number {
@@ -232,7 +216,7 @@ async function forEachWantedRecord(
   wanted: (view: Buffer) => boolean,
   build: (bytes: Buffer, start: number, end: number) => Record<string, unknown> | null,
   span: { first: number; last: number },
-  onRecord: (record: Record<string, unknown>, ts: number, line: number) => void,
+  onRecord: RecordCounter,
   onIndex?: (index: LineIndex) => void,
 ): Promise<void> {
   await forEachLineBytes(filePath, { onIndex }, (line, bytes, start, end) => {
@@ -246,65 +230,6 @@ async function forEachWantedRecord(
     widen(span, ts);
     onRecord(record, ts, line);
   });
-}
-
-/** Only an assistant record carries a counted usage: a line without both tokens is never built. */
-function isClaudeUsageLine(view: Buffer): boolean {
-  return view.indexOf(USAGE_NEEDLE) !== -1 && view.indexOf(ASSISTANT_NEEDLE) !== -1;
-}
-
-/** The skim settles most lines; one it cannot (escaped keys, deep nesting, not an object) is parsed whole. */
-function buildClaudeUsage(bytes: Buffer, start: number, end: number): Record<string, unknown> | null {
-  const skimmed = skimLine(bytes, start, end, CLAUDE_USAGE_FIELDS);
-  return skimmed === null || skimmed === BLANK ? parse(bytes, start, end) : skimmed.record;
-}
-
-function isCodexUsageLine(view: Buffer): boolean {
-  return CODEX_NEEDLES.some((n) => view.indexOf(n) !== -1);
-}
-
-async function readClaude(filePath: string, kind: "main" | "subagent", out: Request[], byId: Map<string, number>, span: { first: number; last: number }): Promise<void> {
-  await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, span, (record, ts, line) => countClaudeRecord(record, ts, line, kind, out, byId));
-}
-
-/**
- * The Claude Code counting rule of one built record (see {@link SessionUsage}): an assistant
- * record's `message.usage` becomes a request, or replaces the earlier line's of the same message.
- */
-function countClaudeRecord(record: Record<string, unknown>, ts: number, line: number, kind: "main" | "subagent", out: Request[], byId: Map<string, number>): void {
-  if (record.type !== "assistant") return;
-  const message = obj(record.message);
-  const usage = obj(message?.usage);
-  if (!message || !usage) return;
-  const model = typeof message.model === "string" && message.model !== "" ? message.model : "unknown";
-  if (model === "<synthetic>") return;
-  const creation = obj(usage.cache_creation);
-  const request: Request = {
-    model,
-    kind,
-    ts,
-    line,
-    input: count(usage.input_tokens),
-    output: count(usage.output_tokens),
-    cacheWrite: count(usage.cache_creation_input_tokens),
-    cacheWrite1h: Math.min(count(creation?.ephemeral_1h_input_tokens), count(usage.cache_creation_input_tokens)),
-    cacheRead: count(usage.cache_read_input_tokens),
-  };
-  const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
-  if (id === null) {
-    out.push(request);
-    return;
-  }
-  // Older and re-serialized transcripts carry no requestId: the message id alone is the key (as ccusage's).
-  const key = `${id}\u0000${typeof record.requestId === "string" ? record.requestId : ""}`;
-  const at = byId.get(key);
-  if (at === undefined) {
-    byId.set(key, out.length);
-    out.push(request);
-  } else {
-    // A later line of the same streamed message: its usage is the more final count.
-    out[at] = { ...request, kind: out[at]!.kind };
-  }
 }
 
 /**
@@ -327,26 +252,39 @@ function countAgentRecords(transcript: AgentTranscript, out: Request[], span: { 
 export type UsageTally = Pick<SessionUsage, "totals" | "buckets" | "firstMs" | "lastMs">;
 
 /**
- * The usage of one Claude Code main transcript counted from records another pass has already
- * built (prepare's analysis skims every line of a transcript it copies, issue 25), by the same
- * rule as {@link usageOfFiles}: fed each line's record in file order through {@link claudeLine},
- * it tallies what usageOfFiles would of that file alone.
+ * The usage of one JSONL session counted from records another pass has already built (prepare's
+ * analysis reads every line of a transcript it copies, issue 25), by the same rule as
+ * {@link usageOfFiles} (the source's, lib/sources/formats): fed each main-transcript line's record
+ * in file order through {@link line}, then the subagents through {@link readSubagent}, it
+ * tallies what usageOfFiles would of those files.
  */
-export class ClaudeUsageCounter {
+export class UsageCounter {
   private readonly requests: Request[] = [];
-  private readonly byId = new Map<string, number>();
+  private readonly rules: UsageRules;
+  private readonly session: ReturnType<UsageRules["session"]>;
+  private readonly main: RecordCounter;
   private readonly span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
 
+  /** @throws Error when `source` has no JSONL counting rule (an agent behind the source contract, an unknown name). */
+  constructor(source: string) {
+    const rules = sourceFormat(source)?.transcript?.usage;
+    if (rules === undefined) throw new Error(`no JSONL usage rule for source ${source}`);
+    this.rules = rules;
+    this.session = rules.session(this.requests);
+    this.main = this.session.file("main");
+  }
+
   /**
-   * Counts line `line` (bytes `bytes[start, end)`), whose record was built with at least the
-   * fields of {@link CLAUDE_USAGE_FIELDS}, `timestampMs` its aware top-level timestamp (null when
-   * none). Only a line {@link usageOfFiles} would build (its bytes hold `"usage"` and
-   * `"assistant"`) is counted; every line's time widens the first and last record time.
+   * Counts line `line` (bytes `bytes[start, end)`) of the main transcript: its record (with at
+   * least the fields the rule's `build` reads, or parsed whole) and its aware top-level timestamp
+   * (`undefined`: read it from the record; null: none). Only a line {@link usageOfFiles} would
+   * build is counted; every line's time widens the first and last record time.
    */
-  claudeLine(line: number, record: Record<string, unknown>, timestampMs: number | null, bytes: Buffer, start: number, end: number): void {
-    widen(this.span, timestampMs ?? NaN);
-    if (record.type !== "assistant" || !obj(obj(record.message)?.usage) || !isClaudeUsageLine(bytes.subarray(start, end))) return;
-    countClaudeRecord(record, timestampMs ?? NaN, line, "main", this.requests, this.byId);
+  line(line: number, record: Record<string, unknown>, timestampMs: number | null | undefined, bytes: Buffer, start: number, end: number): void {
+    const ts = timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN);
+    widen(this.span, ts);
+    if (!this.rules.counts(record) || !this.rules.wanted(bytes.subarray(start, end))) return;
+    this.main(record, ts, line);
   }
 
   /**
@@ -357,86 +295,8 @@ export class ClaudeUsageCounter {
    */
   async readSubagent(filePath: string): Promise<number> {
     let size = 0;
-    await forEachWantedRecord(filePath, isClaudeUsageLine, buildClaudeUsage, this.span, (record, ts, line) => countClaudeRecord(record, ts, line, "subagent", this.requests, this.byId), (index) => (size = index.size));
+    await forEachWantedRecord(filePath, this.rules.wanted, this.rules.build, this.span, this.session.file("subagent"), (index) => (size = index.size));
     return size;
-  }
-
-  /** The totals, buckets and first and last record time of the lines fed so far, priced with `pricing`. */
-  tally(pricing: PricingTable): UsageTally {
-    return { ...tallyOf(this.requests, pricing), ...spanTimes(this.span) };
-  }
-}
-
-type CodexTotal = { input: number; cached: number; output: number };
-
-function codexUsage(v: unknown): CodexTotal | null {
-  const u = obj(v);
-  if (!u || typeof u.input_tokens !== "number") return null;
-  return { input: count(u.input_tokens), cached: count(u.cached_input_tokens), output: count(u.output_tokens) };
-}
-
-async function readCodex(filePath: string, kind: "main" | "subagent", out: Request[], span: { first: number; last: number }): Promise<void> {
-  await forEachWantedRecord(filePath, isCodexUsageLine, parse, span, codexCounter(kind, out));
-}
-
-/**
- * The Codex counting rule over one transcript's records in order (see {@link SessionUsage}): the
- * model of the latest `turn_context` or `session_meta`, and each `token_count` event's increase of
- * the cumulative total (its own last usage when there is no total, or when the total went back).
- */
-function codexCounter(kind: "main" | "subagent", out: Request[]): (record: Record<string, unknown>, ts: number, line: number) => void {
-  let model = "unknown";
-  let previous: CodexTotal | null = null;
-  return (record, ts, line) => {
-    const payload = obj(record.payload);
-    if (!payload) return;
-    if (record.type === "turn_context" || record.type === "session_meta") {
-      if (typeof payload.model === "string" && payload.model !== "") model = payload.model;
-      return;
-    }
-    if (record.type !== "event_msg" || payload.type !== "token_count") return;
-    const info = obj(payload.info);
-    if (!info) return;
-    const total = codexUsage(info.total_token_usage);
-    let delta: CodexTotal | null;
-    if (total !== null) {
-      delta = previous === null ? total : { input: total.input - previous.input, cached: total.cached - previous.cached, output: total.output - previous.output };
-      // A cumulative count that went back (a resumed or forked file) restarts from this event's own usage.
-      if (delta.input < 0 || delta.cached < 0 || delta.output < 0) delta = codexUsage(info.last_token_usage);
-      previous = total;
-    } else {
-      delta = codexUsage(info.last_token_usage);
-    }
-    if (delta === null || (delta.input === 0 && delta.cached === 0 && delta.output === 0)) return;
-    const cached = Math.min(delta.cached, delta.input);
-    out.push({ model, kind, ts, line, input: delta.input - cached, output: delta.output, cacheWrite: 0, cacheWrite1h: 0, cacheRead: cached });
-  };
-}
-
-/**
- * The usage of one Codex rollout counted from records another pass has already built (prepare's
- * analysis reads every line of a rollout it copies, issue 25), by the rule of {@link usageOfFiles}:
- * fed each line's record in file order through {@link codexLine}, it tallies what usageOfFiles
- * would of that file.
- */
-export class CodexUsageCounter {
-  private readonly requests: Request[] = [];
-  private readonly count = codexCounter("main", this.requests);
-  private readonly span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-
-  /**
-   * Counts line `line` (bytes `bytes[start, end)`): its record (with at least the fields lib/sources/codex/skim-plan's
-   * `CODEX_ENVELOPE` builds, or parsed whole) and its aware top-level timestamp (`undefined`: read
-   * it from the record). Only a line {@link usageOfFiles} would build (its bytes name a
-   * `token_count`, `turn_context` or `session_meta`) is counted; every line's time widens the
-   * first and last record time.
-   */
-  codexLine(line: number, record: Record<string, unknown>, timestampMs: number | null | undefined, bytes: Buffer, start: number, end: number): void {
-    widen(this.span, timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN));
-    const type = record.type;
-    if (type !== "turn_context" && type !== "session_meta" && !(type === "event_msg" && obj(record.payload)?.type === "token_count")) return;
-    if (!isCodexUsageLine(bytes.subarray(start, end))) return;
-    this.count(record, timestampMs === undefined ? timeOf(record) : (timestampMs ?? NaN), line);
   }
 
   /** The totals, buckets and first and last record time of the lines fed so far, priced with `pricing`. */
@@ -540,6 +400,6 @@ export function usageOfLines(usage: SessionUsage, fromLine: number, toLine: numb
  */
 export function tokenPointsOf(usage: SessionUsage): { line: number; cache_read: number; cache_creation: number | null; input: number; output: number }[] {
   const { line, input, output, cacheWrite, cacheRead } = usage.lines;
-  const codex = usage.source === "codex";
-  return Array.from(line, (l, i) => ({ line: l, cache_read: cacheRead[i]!, cache_creation: codex ? null : cacheWrite[i]!, input: input[i]!, output: output[i]! }));
+  const writes = sourceFormat(usage.source)?.transcript?.usage.recordsCacheWrites !== false;
+  return Array.from(line, (l, i) => ({ line: l, cache_read: cacheRead[i]!, cache_creation: writes ? cacheWrite[i]! : null, input: input[i]!, output: output[i]! }));
 }

@@ -177,7 +177,7 @@ describe("usage kept across processes", () => {
 describe("usage counted from the records prepare's analysis builds (issue 25)", () => {
   it("tallies what usageOfFiles counts of the same file: streamed duplicates, escaped keys, naive and missing timestamps, synthetic messages, a parsed trigger line", async () => {
     const { analyzeClaudeTranscript } = await import("@/lib/sources/claude-code/analyze");
-    const { ClaudeUsageCounter } = await import("@/lib/usage/session-usage");
+    const { UsageCounter } = await import("@/lib/usage/session-usage");
     const u = { input_tokens: 10, output_tokens: 3, cache_read_input_tokens: 7, cache_creation_input_tokens: 40, cache_creation: { ephemeral_1h_input_tokens: 25 } };
     const main = await file([
       JSON.stringify({ type: "user", timestamp: "2026-01-01T23:50:00Z", sessionId: "s", cwd: "/p", message: { role: "user", content: "hi" } }),
@@ -194,8 +194,8 @@ describe("usage counted from the records prepare's analysis builds (issue 25)", 
       JSON.stringify({ type: "user", timestamp: "2026-01-02T01:00:00Z", message: { role: "user", content: "again" } }),
       assistant("2026-01-02T01:01:00.123456+02:00", "m7", "r7", "claude-haiku-4-5-20251001", u),
     ]);
-    const counter = new ClaudeUsageCounter();
-    const analysis = await analyzeClaudeTranscript(main, null, { onRecord: counter.claudeLine.bind(counter) });
+    const counter = new UsageCounter("claude-code");
+    const analysis = await analyzeClaudeTranscript(main, null, { onRecord: counter.line.bind(counter) });
     expect(analysis.recordsGiven).toBe(true);
     const read = await usageOfFiles("claude-code", [{ kind: "main", path: main }], bundledPricing());
     expect(read.totals.requests).toBe(5);
@@ -207,7 +207,7 @@ describe("usage counted from the records prepare's analysis builds (issue 25)", 
 describe("Codex usage counted from the records prepare's analysis reads (issue 25)", () => {
   it("tallies what usageOfFiles counts of the same rollout: model changes, a total that goes back, last usage only, escaped kinds, naive times", async () => {
     const { analyzeCodexTranscript } = await import("@/lib/sources/codex/analyze");
-    const { CodexUsageCounter } = await import("@/lib/usage/session-usage");
+    const { UsageCounter } = await import("@/lib/usage/session-usage");
     const event = (ts: string, info: unknown) => JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info, rate_limits: { primary: { used_percent: 1 } } } });
     const total = (input: number, cached: number, output: number) => ({ input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output });
     const rollout = await file([
@@ -225,8 +225,8 @@ describe("Codex usage counted from the records prepare's analysis reads (issue 2
       "{ not json",
       event("2026-02-13T18:14:00.000Z", { total_token_usage: total(800, 100, 30) }),
     ]);
-    const counter = new CodexUsageCounter();
-    await analyzeCodexTranscript(rollout, null, undefined, { fingerprints: false, onRecord: (line, record, ts, bytes, start, end) => record && counter.codexLine(line, record, ts, bytes, start, end) });
+    const counter = new UsageCounter("codex");
+    await analyzeCodexTranscript(rollout, null, undefined, { fingerprints: false, onRecord: (line, record, ts, bytes, start, end) => record && counter.line(line, record, ts, bytes, start, end) });
     const read = await usageOfFiles("codex", [{ kind: "main", path: rollout }], bundledPricing());
     expect(read.totals.requests).toBe(5);
     expect([...new Set(read.buckets.map((b) => b.model))].sort()).toEqual(["gpt-5", "gpt-5-codex"]);

@@ -6,20 +6,24 @@ import path from "node:path";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { PARALLEL_MIN_BYTES } from "@/lib/jsonl/workers";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
+import { claudeCodeFormat } from "@/lib/sources/claude-code/format";
 import { discoverClaudeSessions } from "@/lib/sources/claude-code/discover";
 import { probeClaudeTranscript } from "@/lib/sources/claude-code/probe";
 import type { CodexRecordSink } from "@/lib/sources/codex/analyze";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import { discoverCodexSessions } from "@/lib/sources/codex/discover";
-import { applyForkInheritance, codexForkHistory, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
+import { codexFormat } from "@/lib/sources/codex/format";
+import { applyForkInheritance, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
+import { transcriptFormat } from "@/lib/sources/formats";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
 import type { AgentSourceName, SourceWarning } from "@/lib/sources/common/agent-source";
 import type { PricingTable } from "@/lib/usage/pricing";
 import { planAgentSessions } from "@/lib/workspace/prepare-agents";
-import type { AgentRoots } from "@/lib/workspace/sources";
-import { ClaudeUsageCounter, CodexUsageCounter, type UsageTally } from "@/lib/usage/session-usage";
+import { apartByMachine, planAgentsByMachine } from "@/lib/workspace/prepare-machines";
+import { rootMachine, type AgentRoots, type RootMachines } from "@/lib/workspace/sources";
+import { UsageCounter, type UsageTally } from "@/lib/usage/session-usage";
 import { subagentsSignature } from "@/lib/workspace/session-usage";
 
 /** One selected root session, before refs are assigned. */
@@ -34,6 +38,8 @@ export type PlannedSession = {
   turns: Omit<IndexTurn, "turn_ref">[];
   /** Attached files (subagents, tool-results), relative to the session's own folder. */
   attachments: { sourcePath: string; relative: string }[];
+  /** The machine of the root it came from (issue 39, lib/workspace/machines); absent: the local machine. */
+  machine?: string;
   /**
    * Codex fork history (contract §1.8 step 5); null or absent when the session cannot be a proven
    * fork or when fork inheritance never reads it (fingerprints are computed only for forks and
@@ -92,15 +98,22 @@ export type PlanMemo = {
 /** What {@link PlanMemo} remembers per file: a Claude probe, the analysis, the SHA-256, a Codex fork history. */
 export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 
-/** Source roots by source: each a root directory or one `.jsonl` file; `agents`: the other agents' roots (lib/workspace/sources). */
-export type SourceRoots = { claude: string[]; codex: string[]; agents?: AgentRoots };
+/**
+ * Source roots by source: each a root directory or one `.jsonl` file; `agents`: the other agents'
+ * roots; `machines`: the machine of each root not the local machine's (lib/workspace/sources).
+ */
+export type SourceRoots = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines };
 
 /** Small source files analysed at once by {@link planSources}. */
 const ANALYSIS_LANES = 3;
 
-type Candidate =
-  | { source: "claude-code"; path: string; sessionId: string; subagents: string[]; toolResults: string[] }
-  | { source: "codex"; path: string };
+type Analyse = (window: ReportWindow, remember: NonNullable<PlanMemo>["remember"], onIndex: (index: LineIndex) => void, pricing?: UsagePricing) => Promise<Analysed | { skip: string }>;
+
+/** A transcript discovery found, with the analysis of its source (bound where its source's roots are walked). */
+type Candidate = { source: SourceName; path: string; analyse: Analyse };
+
+/** What Claude Code's discovery found of one session: the main transcript, its subagents and persisted tool results. */
+type ClaudeCandidate = { source: SourceName; path: string; sessionId: string; subagents: string[]; toolResults: string[] };
 
 type Analysed = {
   sourceSessionId: string;
@@ -138,15 +151,24 @@ export async function planSources(
   };
   const skipped: SkippedFile[] = [];
   const candidates = new Map<string, Candidate>();
+  // Each candidate's machine: its root's (issue 39), the first root that found it.
+  const machineOf = new Map<string, string>();
   for (const root of roots.claude) {
     const found = await discoverClaudeSessions(path.resolve(root), (file) => remember("probe", file, () => probeClaudeTranscript(file)));
     skipped.push(...found.skipped);
-    for (const c of found.candidates) if (!candidates.has(`claude-code:${c.path}`)) candidates.set(`claude-code:${c.path}`, { source: "claude-code", ...c });
+    for (const found1 of found.candidates) {
+      const c: ClaudeCandidate = { source: claudeCodeFormat.name, ...found1 };
+      const key = `${c.source}:${c.path}`;
+      if (!candidates.has(key)) candidates.set(key, { source: c.source, path: c.path, analyse: (...args) => analyseClaude(c, ...args) }), machineOf.set(key, rootMachine(roots, root));
+    }
   }
   for (const root of roots.codex) {
     const found = await discoverCodexSessions(path.resolve(root));
     skipped.push(...found.skipped);
-    for (const c of found.candidates) if (!candidates.has(`codex:${c.path}`)) candidates.set(`codex:${c.path}`, { source: "codex", path: c.path });
+    for (const { path: file } of found.candidates) {
+      const key = `${codexFormat.name}:${file}`;
+      if (!candidates.has(key)) candidates.set(key, { source: codexFormat.name, path: file, analyse: (...args) => analyseCodex(file, ...args) }), machineOf.set(key, rootMachine(roots, root));
+    }
   }
   const ordered = [...candidates.values()].sort((a, b) => (a.source === b.source ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.source < b.source ? -1 : 1));
   const selected: PlannedSession[] = [];
@@ -166,7 +188,7 @@ export async function planSources(
     onProgress?.(started, ordered.length, path.basename(c.path), startedBytes);
     started += 1;
     startedBytes += size;
-    const run = () => (c.source === "codex" ? analyseCodex(c.path, window, remember, keepIndex(c.path), pricing) : analyseClaude(c, window, remember, keepIndex(c.path), pricing));
+    const run = () => c.analyse(window, remember, keepIndex(c.path), pricing);
     if (size < PARALLEL_MIN_BYTES) return run();
     const alone = big.then(run);
     big = alone.catch(() => undefined);
@@ -204,6 +226,7 @@ export async function planSources(
       forkCandidate: result.forkCandidate,
       sourceIndex: indexes.get(c.path),
       counted: result.counted,
+      machine: machineOf.get(`${c.source}:${c.path}`),
     });
   }
   onProgress?.(ordered.length, ordered.length, "analysed", startedBytes);
@@ -212,27 +235,29 @@ export async function planSources(
   // ancestors get them, in a second pass over just those files (issue 13).
   const needed = sessionsNeedingForkHistory(unique);
   for (const s of unique) {
-    if (s.source === "codex" && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => codexForkHistory(s.sourcePath));
+    const forkHistory = transcriptFormat(s.source)?.forkHistory;
+    if (forkHistory !== undefined && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => forkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);
-  const agents = await planAgentSessions(roots.agents ?? {}, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), memo);
+  const agents = await planAgentsByMachine(roots, (agentRoots, fresh) => planAgentSessions(agentRoots, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), fresh ? undefined : memo));
   skipped.push(...agents.skipped);
-  return { sessions: rejectFilenameCollisions([...kept, ...agents.sessions], skipped), skipped, warnings: agents.warnings };
+  const apart = await apartByMachine([...kept, ...agents.sessions], workspaceRoot, agents.replan);
+  return { sessions: rejectFilenameCollisions(apart, skipped), skipped, warnings: agents.warnings };
 }
 
 async function analyseClaude(
-  c: Extract<Candidate, { source: "claude-code" }>,
+  c: ClaudeCandidate,
   window: ReportWindow,
   remember: NonNullable<PlanMemo>["remember"],
   onIndex: (index: LineIndex) => void,
   pricing?: UsagePricing,
 ): Promise<Analysed | { skip: string }> {
-  const counter = pricing ? new ClaudeUsageCounter() : null;
+  const counter = pricing ? new UsageCounter(c.source) : null;
   const read: { index?: LineIndex } = {};
   let counted: CountedSource | undefined;
   // Only the file's own facts are remembered: its attachments are re-listed on every run.
   const analysis = await remember("analysis", c.path, async () => {
-    const onRecord = counter ? counter.claudeLine.bind(counter) : undefined;
+    const onRecord = counter ? counter.line.bind(counter) : undefined;
     const a = await analyzeClaudeTranscript(c.path, window, { onIndex: (index) => ((read.index = index), onIndex(index)), onRecord });
     if (counter && pricing && a.recordsGiven && read.index) counted = await withSubagents(counter, c.subagents, pricing, read.index);
     return {
@@ -263,7 +288,7 @@ async function analyseClaude(
  * subagent transcripts read after it in the order the workspace lists their copies
  * (`subagents/<name>`, by name); undefined when one cannot be read (the catalog then counts).
  */
-async function withSubagents(counter: ClaudeUsageCounter, subagents: string[], pricing: UsagePricing, main: LineIndex): Promise<CountedSource | undefined> {
+async function withSubagents(counter: UsageCounter, subagents: string[], pricing: UsagePricing, main: LineIndex): Promise<CountedSource | undefined> {
   const byName = subagents.map((p) => ({ path: p, name: path.basename(p) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const read: { name: string; size: number }[] = [];
   try {
@@ -281,7 +306,7 @@ async function analyseCodex(
   onIndex: (index: LineIndex) => void,
   pricing?: UsagePricing,
 ): Promise<Analysed | { skip: string }> {
-  const counter = pricing ? new CodexUsageCounter() : null;
+  const counter = pricing ? new UsageCounter(codexFormat.name) : null;
   const read: { index?: LineIndex } = {};
   // The usage counts only when the pass gave every line, in order, on this thread.
   let seen = 0;
@@ -292,7 +317,7 @@ async function analyseCodex(
       ? (line, record, timestampMs, bytes, start, end) => {
           inOrder &&= line === seen + 1;
           seen = line;
-          if (record !== null) counter.codexLine(line, record, timestampMs, bytes, start, end);
+          if (record !== null) counter.line(line, record, timestampMs, bytes, start, end);
         }
       : undefined;
     const selection = await selectCodexSession(filePath, window, { fingerprints: false, onIndex: (index) => ((read.index = index), onIndex(index)), onRecord });
@@ -325,12 +350,15 @@ function rejectFilenameCollisions(sessions: PlannedSession[], skipped: SkippedFi
 async function dedupe(sessions: PlannedSession[], skipped: SkippedFile[], hashOf: (file: string) => Promise<string>): Promise<PlannedSession[]> {
   const groups = new Map<string, PlannedSession[]>();
   for (const s of sessions) {
+    // Two machines' copies of a session are each their machine's record (issue 39): apart.
     const key = `${s.source}/${s.sourceSessionId}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    const group = `${s.machine ?? ""}\u0000${key}`;
+    groups.set(group, [...(groups.get(group) ?? []), s]);
   }
   const kept: PlannedSession[] = [];
-  for (const [key, group] of groups) {
+  for (const group of groups.values()) {
     const first = group[0]!;
+    const key = `${first.source}/${first.sourceSessionId}`;
     if (group.length === 1) {
       kept.push(first);
       continue;

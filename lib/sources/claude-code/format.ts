@@ -5,6 +5,7 @@ import { claudeLocalCommand } from "@/lib/sources/claude-code/local-command";
 import { claudeSummaryTitle } from "@/lib/sources/claude-code/summary-title";
 import { claudeExtras } from "@/lib/sources/claude-code/viewer-extras";
 import { claudeFacts, claudeFactsReader } from "@/lib/sources/claude-code/record-facts";
+import { claudeUsageRules } from "@/lib/sources/claude-code/usage";
 import { SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
 
@@ -13,7 +14,7 @@ import type { SourceFormat } from "@/lib/sources/common/source-format";
  * persisted tool results beside it. Lines hold no state between them; a record writes its own
  * `timestamp` after its message.
  */
-export const claudeCodeFormat: SourceFormat = {
+export const claudeCodeFormat: SourceFormat<"claude-code"> = {
   name: "claude-code",
   label: SOURCE_LABELS["claude-code"],
   agent: null,
@@ -28,6 +29,7 @@ export const claudeCodeFormat: SourceFormat = {
     facts: { of: (record) => claudeFacts(record), reader: claudeFactsReader, independentLines: true, promptsLoggedTwice: false },
     localCommand: claudeLocalCommand,
     sessionTitle: claudeSummaryTitle,
+    usage: claudeUsageRules,
     callMarker: '"tool_use"',
   },
 };

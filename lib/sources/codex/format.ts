@@ -5,6 +5,8 @@ import { codexHeadline } from "@/lib/sources/codex/headline";
 import { isLegacyHeader, normalizeLegacyRecord } from "@/lib/sources/codex/legacy";
 import { codexExtras } from "@/lib/sources/codex/viewer-extras";
 import { codexFacts, codexFactsReader } from "@/lib/sources/codex/record-facts";
+import { codexForkHistory } from "@/lib/sources/codex/select";
+import { codexUsageRules } from "@/lib/sources/codex/usage";
 import { isJsonObject } from "@/lib/sources/common/json-object";
 import { SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
@@ -14,7 +16,7 @@ import type { SourceFormat } from "@/lib/sources/common/source-format";
  * `timestamp` first) or the pre-envelope legacy format, whose header decides how the rest reads.
  * A human message is logged twice (an `event_msg` and a response item).
  */
-export const codexFormat: SourceFormat = {
+export const codexFormat: SourceFormat<"codex"> = {
   name: "codex",
   label: SOURCE_LABELS.codex,
   agent: null,
@@ -28,6 +30,8 @@ export const codexFormat: SourceFormat = {
       timestampAt: "head",
     },
     facts: { of: (record) => codexFacts(record), reader: codexFactsReader, independentLines: false, promptsLoggedTwice: true },
+    usage: codexUsageRules,
+    forkHistory: codexForkHistory,
     callMarker: '"call_id"',
   },
 };

@@ -6,6 +6,7 @@
  * {@link AgentSource}, whose `parseLines` replays the whole file. Registry: lib/sources/formats.ts.
  */
 import type { LineWindows } from "@/lib/jsonl/line-windows";
+import type { CodexForkHistory } from "@/lib/sources/codex/fork";
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import type { CompactBody } from "@/lib/sources/common/compact-fields";
 import type { FileEdit } from "@/lib/sources/common/compact-record";
@@ -14,6 +15,7 @@ import type { JsonObject } from "@/lib/sources/common/json-object";
 import type { RecordFacts } from "@/lib/sources/common/record-facts";
 import type { TranscriptSource } from "@/lib/sources/common/schema";
 import type { ObjectPlan } from "@/lib/sources/common/skim";
+import type { UsageRules } from "@/lib/sources/common/usage-rules";
 import type { LineExtras } from "@/lib/sources/common/viewer-detail";
 
 /** Looks up a parsed neighbouring line by its 1-based number (null when unknown or unparsable). */
@@ -89,6 +91,8 @@ export type TranscriptFormat = {
      */
     promptsLoggedTwice: boolean;
   };
+  /** How its tokens are counted (issue 28; lib/usage prices and totals the requests). */
+  usage: UsageRules;
   /**
    * A record a user's local command left after the conversation (issue 28: `/exit`, `/export`,
    * their output, injected meta text): the command's name (`exit`), `""` for its other records,
@@ -100,14 +104,19 @@ export type TranscriptFormat = {
    * contract §2.7), read from the file's lines; null when it has none. Absent when the source records no title.
    */
   sessionTitle?(windows: LineWindows): Promise<string | null>;
+  /**
+   * The fingerprints of a transcript's turns that tell which of them a fork inherited (contract
+   * §1.8 step 5: Codex forks), read only for forks and their ancestors. Absent when the source does not fork sessions.
+   */
+  forkHistory?(filePath: string): Promise<CodexForkHistory | null>;
   /** A substring every line that calls a tool holds (`"tool_use"`, `"call_id"`): lines without it are not read for calls. */
   callMarker: string;
 };
 
-/** One transcript source, as every layer above `lib/sources` reaches it. */
-export type SourceFormat = {
+/** One transcript source, as every layer above `lib/sources` reaches it (`N`: its name, when known). */
+export type SourceFormat<N extends TranscriptSource = TranscriptSource> = {
   /** As index rows and `agent:` filters write it. */
-  name: TranscriptSource;
+  name: N;
   /** For people: `Claude Code`, `Codex`, `Gemini CLI`, … */
   label: string;
   /** Its own JSONL transcript, read line by line (Claude Code, Codex); null for an agent behind the contract. */
