@@ -1,11 +1,11 @@
 // The read paths of the lists: the catalog brought in step with what moved, project by project, before it answers.
 
-import { catalogDb, serialized, syncing, withCatalog } from "@/lib/catalog/catalog";
-import { dropProject } from "@/lib/catalog/drop-rows";
+import { serialized, syncing, withCatalog } from "@/lib/catalog/catalog";
+import { catalogStore } from "@/lib/catalog/catalog-store";
 import { coverageStamp, projectIndexStamp, refreshCoverage } from "@/lib/catalog/project-row";
 import { refreshProject } from "@/lib/catalog/refresh";
 import { refreshRisk, requestRiskFill } from "@/lib/catalog/refresh-risk";
-import { stmt } from "@/lib/catalog/transactions";
+import type { CatalogStore } from "@/lib/catalog/store";
 import type { CoreContext } from "@/lib/context";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 
@@ -25,19 +25,19 @@ async function ensureProjectsOnce(ctx: CoreContext): Promise<void> {
   // While the sync's refresh runs (the server's start-up, a burst of new sessions), a catalog that
   // knows every project answers as it is rather than queue behind it: the refresh brings it in
   // step and the change feed tells the pages (issue 25: the server answers first).
-  if (syncing(ctx) && knowsEveryProject(ctx, await loadWorkspace(ctx))) return;
+  if (syncing(ctx) && (await knowsEveryProject(catalogStore(ctx), await loadWorkspace(ctx)))) return;
   const run = async () => {
     const ws = await loadWorkspace(ctx);
-    const db = catalogDb(ctx);
-    const stored = new Map((stmt(db, "SELECT project_key, ord, index_stamp, coverage_stamp FROM projects").all() as { project_key: string; ord: number; index_stamp: string; coverage_stamp: string | null }[]).map((r) => [r.project_key, r]));
+    const store = catalogStore(ctx);
+    const stored = new Map((await store.projectStamps()).map((r) => [r.project_key, r]));
     const keep = new Set(ws.projects.map((p) => p.projectKey));
-    for (const key of stored.keys()) if (!keep.has(key)) dropProject(db, key);
+    for (const key of stored.keys()) if (!keep.has(key)) await store.dropProject(key);
     for (const [ord, project] of ws.projects.entries()) {
       const row = stored.get(project.projectKey);
       const indexStamp = projectIndexStamp(project);
       if (!row || row.index_stamp !== indexStamp) await refreshProject(ctx, project, ord);
       else {
-        if (row.ord !== ord) stmt(db, "UPDATE projects SET ord = ? WHERE project_key = ?").run(ord, project.projectKey);
+        if (row.ord !== ord) await store.setProjectOrd(project.projectKey, ord);
         if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
       }
     }
@@ -59,13 +59,10 @@ export function ensureProjectSessions(ctx: CoreContext, project: LoadedProject):
 /** Stale sessions whose risk a server's page read computes itself; the rest are filled in the background. */
 const PAGE_RISK_INLINE_MAX = 16;
 
-function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
-  const db = catalogDb(ctx);
+async function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Promise<string[]> {
+  const store = catalogStore(ctx);
   // As in ensureProjects: a known project answers at once while the sync's refresh runs; its stale risks are named pending.
-  if (syncing(ctx) && stmt(db, "SELECT 1 FROM projects WHERE project_key = ?").get(project.projectKey)) {
-    const stale = stmt(db, "SELECT session_ref FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp) ORDER BY session_ref").all(project.projectKey) as { session_ref: string }[];
-    return Promise.resolve(stale.map((r) => r.session_ref));
-  }
+  if (syncing(ctx) && (await store.projectStamp(project.projectKey)) !== undefined) return (await store.staleRisks(project.projectKey)).map((r) => r.session_ref);
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const ord = ws.projects.findIndex((p) => p.projectKey === project.projectKey);
@@ -81,7 +78,7 @@ function ensureProjectSessionsOnce(ctx: CoreContext, project: LoadedProject): Pr
 }
 
 /** Whether the catalog has a row for every project of the workspace. */
-function knowsEveryProject(ctx: CoreContext, ws: { projects: LoadedProject[] }): boolean {
-  const known = new Set((stmt(catalogDb(ctx), "SELECT project_key FROM projects").all() as { project_key: string }[]).map((r) => r.project_key));
+async function knowsEveryProject(store: CatalogStore, ws: { projects: LoadedProject[] }): Promise<boolean> {
+  const known = new Set((await store.projectStamps()).map((r) => r.project_key));
   return ws.projects.every((p) => known.has(p.projectKey));
 }

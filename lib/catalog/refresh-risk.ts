@@ -1,9 +1,10 @@
 // Seed 003 risk stored in the catalog's session rows, for every session whose stored risk is older than its file.
 
 import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
-import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { withCatalog } from "@/lib/catalog/catalog";
+import { catalogStore } from "@/lib/catalog/catalog-store";
 import { RiskFill } from "@/lib/catalog/risk-fill";
-import { stmt, writeWhenFree } from "@/lib/catalog/transactions";
+import type { RiskUpdate } from "@/lib/catalog/store";
 import { processWide } from "@/lib/cache/process-wide";
 import { getChangeFeed } from "@/lib/ledger/change-feed";
 import type { CoreContext } from "@/lib/context";
@@ -77,24 +78,23 @@ export function requestRiskFill(ctx: CoreContext): Promise<void> {
  * read computes a few and leaves the rest to {@link requestRiskFill}); the others are pending.
  */
 export async function refreshRisk(ctx: CoreContext, project: LoadedProject, workers = 16, fill?: () => RiskFill, inlineMax = Infinity): Promise<string[]> {
-  const db = catalogDb(ctx);
-  let stale = stmt(db, "SELECT id, session_ref, session_path, file_stamp FROM sessions WHERE project_key = ? AND missing = 0 AND (risk_stamp IS NULL OR risk_stamp != file_stamp)").all(project.projectKey) as { id: number; session_ref: string; session_path: string; file_stamp: string }[];
+  const store = catalogStore(ctx);
+  let stale = await store.staleRisks(project.projectKey);
   const rows = new Map(project.rows.map((r) => [r.session_ref, r]));
   const pending: string[] = [];
-  const update = stmt(db, "UPDATE sessions SET risk_stamp = ?, risk_level = ?, reset_count = ? WHERE id = ?");
   // Risks are stored in batches, each waiting its turn for the write lock (a full-text fill may hold it for seconds).
-  let batch: [string | null, string | null, number | null, number][] = [];
+  let batch: RiskUpdate[] = [];
   const flush = async () => {
     const rowsToWrite = batch;
     batch = [];
-    if (rowsToWrite.length > 0) await writeWhenFree(db, () => rowsToWrite.forEach((r) => update.run(...r)));
+    await store.storeRisks(rowsToWrite);
   };
   const flushing: Promise<void>[] = [];
   if (fill) {
     // Small sessions on the fill's worker; the large ones below, in the background as any reader starts them.
     const small = stale.filter((s) => rows.has(s.session_ref) && Number(s.file_stamp.split(":")[0]) < RISK_WAIT_MAX_BYTES);
     if (small.length > 0) await fill().map(ctx.workspaceRoot, project, small.map((s) => rows.get(s.session_ref)!), (risk, i) => {
-      if (risk) batch.push([small[i]!.file_stamp, risk.risk_level, risk.reset_count, small[i]!.id]);
+      if (risk) batch.push({ id: small[i]!.id, risk_stamp: small[i]!.file_stamp, risk_level: risk.risk_level, reset_count: risk.reset_count });
       if (batch.length >= RISK_BATCH) {
         const flushed = flush();
         flushed.catch(() => undefined); // handled by the Promise.all below; not an unhandled rejection meanwhile
@@ -121,8 +121,8 @@ export async function refreshRisk(ctx: CoreContext, project: LoadedProject, work
       const risk = await getSessionRiskIfReady(ctx, session);
       if (risk === "pending") {
         pending.push(s.session_ref);
-        batch.push([null, null, null, s.id]);
-      } else batch.push([s.file_stamp, risk.risk_level, risk.reset_count, s.id]);
+        batch.push({ id: s.id, risk_stamp: null, risk_level: null, reset_count: null });
+      } else batch.push({ id: s.id, risk_stamp: s.file_stamp, risk_level: risk.risk_level, reset_count: risk.reset_count });
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));

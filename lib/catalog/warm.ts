@@ -1,10 +1,14 @@
 /** Warm-up of the stored analysis and forensics scan of big sessions, after a catalog refresh (prepare and the server). */
 import { TABLE_ROWS } from "@/lib/analysis/analysis-view";
 import { getSessionRisk, warmAnalysisViews } from "@/lib/analysis/session-analysis";
-import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { withCatalog } from "@/lib/catalog/catalog";
+import { catalogStore } from "@/lib/catalog/catalog-store";
 import type { CoreContext } from "@/lib/context";
 import { scanSession } from "@/lib/forensics/scan";
 import { resolveSession } from "@/lib/workspace/sessions";
+
+/** The sources whose sessions' analysis and scan are warmed (the transcripts a session page analyses). */
+const WARMED_SOURCES = ["claude-code", "codex"] as const;
 
 /** What a warm-up did: transcript sessions at least `minBytes` long it brought in step (stored or already stored). */
 export type WarmSummary = { sessions: number };
@@ -19,16 +23,7 @@ export type WarmSummary = { sessions: number };
  * time; an unchanged session costs a few stats. A session that fails is left to its first reader.
  */
 export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<WarmSummary> {
-  const big = await withCatalog(
-    ctx,
-    () =>
-      catalogDb(ctx)
-        .prepare(
-          `SELECT s.project_key, s.session_ref FROM sessions s JOIN projects p ON p.project_key = s.project_key
-           WHERE s.missing = 0 AND s.source IN ('claude-code', 'codex') AND s.size_bytes >= ? ORDER BY p.ord, s.ord`,
-        )
-        .all(minBytes) as { project_key: string; session_ref: string }[],
-  );
+  const big = await withCatalog(ctx, () => catalogStore(ctx).bigSessions(minBytes, WARMED_SOURCES));
   let sessions = 0;
   for (const { project_key, session_ref } of big) {
     const resolved = await resolveSession(ctx, project_key, session_ref).catch(() => null);
