@@ -1,5 +1,8 @@
 /** The core context every tool runs with: workspace root, clock, logger, door and call trace. */
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
+
+import { processWide } from "@/lib/cache/process-wide";
 
 /** Where log lines go. The MCP stdio entry points this at stderr: stdout is the protocol. */
 export type Logger = {
@@ -33,8 +36,40 @@ export type Door = "mcp" | "http" | "cli" | "ui";
 /**
  * Who is calling: the door, and where known the client (MCP client name, `ui`). `decisions` are
  * the rules the door itself evaluated before the call (HTTP: the Host and Origin checks).
+ * `actor`: on a team server, the token's machine and role (issue 39); the audit ledger records it.
  */
-export type CallInfo = { door: Door; client?: string; decisions?: PolicyDecision[] };
+export type CallInfo = { door: Door; client?: string; decisions?: PolicyDecision[]; actor?: CallActor };
+
+/** A team server's caller (issue 39): the machine and role of the token the request carried (lib/team/tokens). */
+export type CallActor = { machine: string; role: "read" | "push" | "admin" };
+
+/** The actor of the request being handled, shared by every bundle copy of this module (Next loads lib/ once per layer). */
+const actorStorage = () => processWide("request-actor", () => new AsyncLocalStorage<CallActor>());
+
+/**
+ * Runs `fn` as one request of `actor`: every tool call made while it runs, whatever door or
+ * server action makes it, is that actor's ({@link requestActor}). The team server's HTTP server
+ * (server/serve/dashboard-server) wraps each authenticated request in it.
+ */
+export function runAsActor<T>(actor: CallActor, fn: () => T): T {
+  return actorStorage().run(actor, fn);
+}
+
+/**
+ * The rule a team server's role puts on a tool call (issue 39; lib/team/auth has the rules on
+ * requests): `read` may call read-only tools only; `push` and `admin` may call every tool (the
+ * writing tools write evidence and work items, which a machine's agents write through MCP).
+ */
+export function actorDecision(actor: CallActor, readOnly: boolean): PolicyDecision {
+  const who = `machine ${actor.machine}, role ${actor.role}`;
+  if (actor.role === "read" && !readOnly) return { rule: "team.role", decision: "deny", detail: `${who}: a read token may call read-only tools only` };
+  return { rule: "team.role", decision: "allow", detail: who };
+}
+
+/** The actor of the request this code runs for ({@link runAsActor}), or undefined outside one (local mode, the CLI, MCP stdio). */
+export function requestActor(): CallActor | undefined {
+  return actorStorage().getStore();
+}
 
 /** One policy rule evaluated during a call, with its decision (seed 002 `policy_decisions`). */
 export type PolicyDecision = { rule: string; decision: "allow" | "deny"; detail?: string };

@@ -6,7 +6,8 @@ import * as z from "zod";
  * (house style §3.6). Tool results such as `{status:"invalid", errors:[...]}`
  * are values, not errors; AppError is for everything else.
  */
-export const ERROR_CODES = ["invalid_input", "not_found", "conflict", "parse_error", "io_error", "internal"] as const;
+// unauthorized / forbidden: a team server's request without a valid token, or with a role that may not do it (issue 39).
+export const ERROR_CODES = ["invalid_input", "not_found", "conflict", "parse_error", "io_error", "internal", "unauthorized", "forbidden"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ErrorDetails = {

@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import type { CallInfo, CallTrace, CoreContext, PolicyDecision } from "@/lib/context";
-import { isAppError } from "@/lib/errors";
+import { actorDecision, type CallInfo, type CallTrace, type CoreContext, type PolicyDecision, requestActor } from "@/lib/context";
+import { AppError, isAppError } from "@/lib/errors";
 import { persistBlob, type SourceRange } from "@/lib/ledger/blobs";
 import { getLedger } from "@/lib/ledger/ledger-store";
 import type { LedgerPaths } from "@/lib/ledger/paths";
@@ -41,20 +41,26 @@ export function taskIdOf(input: unknown): string {
  * output blob and appends `tool_call_finished` (success, failure or denied, with duration, output
  * hash, every decision and artifacts). A thrown error is recorded and rethrown. Like the
  * reference, a ledger that cannot be written does not stop the tool: the failure is logged.
- * @throws whatever `run` throws.
+ * On a team server the call's actor (its `call.actor`, else the request's: lib/context
+ * `requestActor`) is recorded with it, and a role that may not make the call (`actorDecision`)
+ * is refused: recorded as `denied`, `run` not called (issue 39).
+ * @throws AppError forbidden when the actor's role may not call the tool; whatever `run` throws.
  */
 export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (ctx: CoreContext) => Promise<T>, outputOf: (value: T) => CallOutput): Promise<T> {
-  if (meta.call.door === "ui" && UNRECORDED_UI_TOOLS.has(meta.toolName)) return run(ctx);
+  const actor = meta.call.actor ?? requestActor();
+  const call: CallInfo = actor ? { ...meta.call, actor } : meta.call;
+  const roleDecision = actor ? actorDecision(actor, meta.readOnly) : null;
+  if (call.door === "ui" && UNRECORDED_UI_TOOLS.has(meta.toolName) && roleDecision?.decision !== "deny") return run(ctx);
   const ledger = getLedger(ctx.workspaceRoot);
   const started = performance.now();
   const receiptId = randomUUID();
-  const door = doorDecisions(meta.call);
+  const door = roleDecision ? [...doorDecisions(call), roleDecision] : doorDecisions(call);
   // A call the door refused never reaches the read-only rule: only the door's decisions are on record.
   const decisions: PolicyDecision[] = door.some((d) => d.decision === "deny") ? door : [...door, readOnlyDecision(meta.readOnly)];
   const artifacts: string[] = [];
   const sources: SourceRange[] = [];
   const trace: CallTrace = {
-    call: meta.call,
+    call,
     policy: (rule, decision, detail) => decisions.push({ rule, decision, detail }),
     artifact: (p) => void (artifacts.includes(p) || artifacts.push(p)),
     source: (range) => void sources.push(range),
@@ -70,8 +76,9 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
         receipt_id: receiptId,
         task_id: taskId,
         tool_name: meta.toolName,
-        door: meta.call.door,
-        ...(meta.call.client ? { client: meta.call.client } : {}),
+        door: call.door,
+        ...(call.client ? { client: call.client } : {}),
+        ...(actor ? { actor: { machine: actor.machine, role: actor.role } } : {}),
         timestamp: ctx.now().toISOString(),
         input_hash: blob.hash,
         input_ref: blob.ref,
@@ -103,6 +110,11 @@ export async function traceToolCall<T>(ctx: CoreContext, meta: CallMeta, run: (c
       ]);
     });
   };
+  if (roleDecision?.decision === "deny") {
+    const payload = { code: "forbidden", message: roleDecision.detail ?? "this token's role may not call this tool" };
+    await finish({ error: payload }, "denied", payload.code, payload);
+    throw new AppError("forbidden", payload.message, { hint: "use a push or admin token to write" });
+  }
   let value: T;
   try {
     value = await run({ ...ctx, trace });

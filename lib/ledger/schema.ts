@@ -53,6 +53,8 @@ export const startedEntrySchema = z.object({
   tool_name: z.string(),
   door: doorSchema,
   client: z.string().optional(),
+  /** On a team server: the machine and role of the token the request carried (issue 39). */
+  actor: z.object({ machine: z.string(), role: z.enum(["read", "push", "admin"]) }).optional(),
   timestamp: z.iso.datetime(),
   input_hash: sha256HexSchema,
   input_ref: z.string(),

@@ -45,11 +45,13 @@ export function hostProblem(host: string | null, port: number | null = serverPor
  * ({@link hostProblem}; defeats DNS rebinding); `door.origin` — a
  * state-changing method must not come from another origin (defeats cross-site writes). An opaque
  * `Origin: null` (sandboxed iframes, `data:` pages) is a foreign origin and is refused. A request
- * without Origin (curl, the CLI's HTTP clients) passes.
+ * without Origin (curl, the CLI's HTTP clients) passes. On a team server (`CASEFILE_TEAM_SERVER=1`,
+ * set by server/serve/start-dashboard once every request needs a token) any Host passes: a
+ * rebound site's requests carry no token (issue 39).
  */
 export function localRequestDecisions(method: string, host: string | null, origin: string | null, port: number | null = serverPort()): PolicyDecision[] {
   const decisions: PolicyDecision[] = [];
-  const problem = hostProblem(host, port);
+  const problem = process.env.CASEFILE_TEAM_SERVER === "1" && host ? null : hostProblem(host, port);
   decisions.push(problem === null ? { rule: "door.host", decision: "allow", detail: `Host ${host}` } : { rule: "door.host", decision: "deny", detail: problem });
   const safe = method === "GET" || method === "HEAD" || method === "OPTIONS";
   if (safe || origin === null) {

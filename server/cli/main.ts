@@ -14,7 +14,7 @@ import { runTool } from "@/server/cli/tool-command";
 import { runUsage } from "@/server/cli/usage-command";
 import { runStdioMcp } from "@/server/mcp/stdio";
 
-const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1 };
+const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1, unauthorized: 1, forbidden: 1 };
 
 const USAGE = `casefile — forensics of AI coding-agent sessions
 
@@ -22,7 +22,8 @@ Usage:
   casefile prepare --workspace DIR [--claude PATH]... [--codex PATH]... [--gemini-cli|--copilot-cli|--opencode|--aider PATH]... [--exports DIR]... [--control-plane ROOT]... [--date YYYY-MM-DD --timezone TZ] [--force] [--json]
   casefile ledger verify ROOT [--json]         verify a Control Plane root's hash chains and Merkle roots (exit 1 when broken)
   casefile tool <tool_name> '<json input>' [--workspace DIR]
-  casefile serve [--workspace DIR] [--port N]
+  casefile serve [--workspace DIR] [--port N] [--database URL [--host H (--tls-cert F --tls-key F | --insecure-http)]]
+                                               with --database (or $CASEFILE_DATABASE_URL): a team server, every request needs a token
   casefile mcp [--workspace DIR]
   casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
   casefile sources [--workspace DIR]                         list the sources the workspace syncs from
@@ -68,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
       source: { type: "string" },
       verbose: { type: "boolean", default: false },
       database: { type: "string" },
+      host: { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "insecure-http": { type: "boolean", default: false },
       machine: { type: "string" },
       role: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -89,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     case "tool":
       return runTool(workspace, rest[0], rest[1]);
     case "serve":
-      return runServe(workspace, port);
+      return runServe(workspace, port, { database: values.database ?? (process.env.CASEFILE_DATABASE_URL?.trim() || undefined), host: values.host, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], insecureHttp: values["insecure-http"] });
     case "sources":
       return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, json: values.json });
     case "start":

@@ -3,7 +3,9 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { AppError } from "@/lib/errors";
 import { bundledEntry } from "@/lib/jsonl/workers";
+import { bindingRefusal, isLoopbackHost } from "@/server/serve/dashboard-server";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -14,15 +16,38 @@ export const START_SCRIPT = path.join(APP_DIR, "scripts", "start.mjs");
 export const BUILD_SCRIPT = path.join(APP_DIR, "scripts", "build-app.mjs");
 
 /**
- * `casefile serve`: serves the dashboard for a workspace on 127.0.0.1:<port>, building the app
- * first when no production build exists. Resolves with the server's exit code.
+ * How `casefile serve` listens (issue 39): `database` makes it a team server (every request needs
+ * a token); `host` is the address it binds (127.0.0.1 by default); beyond loopback it needs
+ * `tlsCert` + `tlsKey` (HTTPS) or `insecureHttp`.
  */
-export async function runServe(workspace: string, port: number): Promise<number> {
+export type ServeOptions = { database?: string; host?: string; tlsCert?: string; tlsKey?: string; insecureHttp?: boolean };
+
+/**
+ * Checks `options` before anything is built or started.
+ * @throws AppError invalid_input for half a TLS pair or a host {@link bindingRefusal} refuses.
+ */
+export function checkServeOptions(options: ServeOptions): void {
+  if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new AppError("invalid_input", "--tls-cert and --tls-key go together", { hint: "give both PEM files, or neither" });
+  const refusal = bindingRefusal(options.host ?? "127.0.0.1", { team: Boolean(options.database), tls: Boolean(options.tlsCert), insecureHttp: options.insecureHttp ?? false });
+  if (refusal) throw new AppError("invalid_input", refusal, { hint: "docs/team.md shows a team server's set-up" });
+}
+
+/**
+ * `casefile serve`: serves the dashboard for a workspace on 127.0.0.1:<port> (or `options.host`),
+ * building the app first when no production build exists; with `options.database`, as a team
+ * server on that PostgreSQL database. Resolves with the server's exit code.
+ * @throws AppError invalid_input from {@link checkServeOptions}, or when a team server would be served by `next start`.
+ */
+export async function runServe(workspace: string, port: number, options: ServeOptions = {}): Promise<number> {
+  checkServeOptions(options);
   const built = await buildIfMissing();
   if (built !== 0) return built;
-  const launch = await serverLaunch(workspace, port);
+  const launch = await serverLaunch(workspace, port, process.env, options);
   await stopBundler();
-  process.stderr.write(`Casefile dashboard: http://127.0.0.1:${port}  (workspace ${workspace})\n`);
+  const host = options.host ?? "127.0.0.1";
+  const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const team = options.database ? `, team server; tokens: casefile token create` : "";
+  process.stderr.write(`Casefile dashboard: ${options.tlsCert ? "https" : "http"}://${shown}:${port}  (workspace ${workspace}${team})\n`);
   return run(launch.script, launch.args, launch.env);
 }
 
@@ -51,11 +76,18 @@ export type ServerLaunch = { script: string; args: string[]; env: NodeJS.Process
 /**
  * The dashboard server process for `workspace` on `port`: {@link serverCommand}'s script and
  * arguments, with {@link dashboardServerEnv}, the port the Host check accepts
- * (lib/security/local-request) and NODE_ENV=production (as `next start` sets it).
+ * (lib/security/local-request) and NODE_ENV=production (as `next start` sets it); with
+ * `options.database`, CASEFILE_DATABASE_URL (a team server; one `base` has makes a team server too).
+ * @throws AppError internal when a team server could only be served by `next start` (no token checks there).
  */
-export async function serverLaunch(workspace: string, port: number, base: NodeJS.ProcessEnv = process.env): Promise<ServerLaunch> {
-  const [script, args] = await serverCommand(port);
-  return { script, args, env: { ...dashboardServerEnv(base, workspace), CASEFILE_PORT: String(port), NODE_ENV: "production" } };
+export async function serverLaunch(workspace: string, port: number, base: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}): Promise<ServerLaunch> {
+  const [script, args] = await serverCommand(port, options);
+  const env: NodeJS.ProcessEnv = { ...dashboardServerEnv(base, workspace), CASEFILE_PORT: String(port), NODE_ENV: "production" };
+  if (options.database) env.CASEFILE_DATABASE_URL = options.database;
+  // The server sets it itself once it checks tokens (server/serve/start-dashboard).
+  delete env.CASEFILE_TEAM_SERVER;
+  if (env.CASEFILE_DATABASE_URL && !script.endsWith(".mjs")) throw new AppError("internal", "a team server needs Casefile's own dashboard server (it checks the tokens), which could not be bundled", { hint: "reinstall the dependencies (npm ci): esbuild is missing" });
+  return { script, args, env };
 }
 
 /** The dashboard server's entry: Next behind Casefile's own http.Server (issue 35, item 8). */
@@ -68,9 +100,12 @@ export const DASHBOARD_SERVER_ENTRY = path.join(APP_DIR, "server", "serve", "sta
  * headers and over-limit Content-Lengths before Next sees them; `next start` only when the entry
  * cannot be bundled (no esbuild), with a warning.
  */
-export async function serverCommand(port: number): Promise<[script: string, args: string[]]> {
+export async function serverCommand(port: number, options: ServeOptions = {}): Promise<[script: string, args: string[]]> {
   const bundle = await bundledEntry(DASHBOARD_SERVER_ENTRY);
-  if (bundle !== null) return [bundle, ["--dir", APP_DIR, "--hostname", "127.0.0.1", "--port", String(port)]];
+  const host = options.host ?? "127.0.0.1";
+  const tls = options.tlsCert && options.tlsKey ? ["--tls-cert", path.resolve(options.tlsCert), "--tls-key", path.resolve(options.tlsKey)] : [];
+  if (bundle !== null) return [bundle, ["--dir", APP_DIR, "--hostname", host, "--port", String(port), ...tls, ...(options.insecureHttp ? ["--insecure-http"] : [])]];
+  if (!isLoopbackHost(host)) throw new AppError("internal", "serving beyond loopback needs Casefile's own dashboard server, which could not be bundled", { hint: "reinstall the dependencies (npm ci): esbuild is missing" });
   process.stderr.write("warning: the dashboard server could not be bundled; serving with `next start` (no request timeouts)\n");
   return [nextBin(), ["start", "--hostname", "127.0.0.1", "--port", String(port)]];
 }

@@ -14,7 +14,7 @@ import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { prepareStart } from "@/server/cli/start-command";
 
 /** The CLI's exit codes (server/cli/main.ts). */
-const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1 };
+const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1, unauthorized: 1, forbidden: 1 };
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { workspace: { type: "string" }, port: { type: "string" } } });

@@ -2,7 +2,7 @@ import "server-only";
 
 import { isAppError, toErrorPayload, type ErrorCode } from "@/lib/errors";
 
-const STATUS: Record<ErrorCode, number> = { invalid_input: 400, not_found: 404, conflict: 409, parse_error: 422, io_error: 500, internal: 500 };
+const STATUS: Record<ErrorCode, number> = { invalid_input: 400, not_found: 404, conflict: 409, parse_error: 422, io_error: 500, internal: 500, unauthorized: 401, forbidden: 403 };
 
 /** Maps a thrown error to its HTTP response: AppError by code, anything else a generic 500. */
 export function errorResponse(error: unknown): Response {

@@ -6,10 +6,14 @@
  * Plain Node: no next/*, no server-only (server/serve/start-dashboard.ts hands it Next).
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import https from "node:https";
 import type { Duplex } from "node:stream";
 
+import { runAsActor } from "@/lib/context";
 import { SECURITY_HEADERS, STRICT_CONTENT_SECURITY_POLICY } from "@/lib/security/content-security-policy";
 import { HTTP_BODY_LIMIT_BYTES } from "@/lib/security/request-limits";
+import { ACTOR_HEADER, isPublicRequest, LOGIN_PATH, LOGOUT_PATH, requestPath, requestToken, roleRefusal, TOKEN_COOKIE, TOKEN_COOKIE_MAX_AGE_S } from "@/lib/team/auth";
+import type { TeamActor } from "@/lib/team/tokens";
 
 /** The longest a whole request (headers and body) may take to arrive: a tool input is at most 10 MiB, over loopback. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -27,6 +31,10 @@ export type DashboardServerOptions = {
   /** How often Node checks the timeouts: a request times out at most this late (Node's default is 30 s). */
   checkIntervalMs?: number;
   bodyLimitBytes?: number;
+  /** Team mode (issue 39): every request needs a token this resolves to an actor (lib/team/tokens' `authenticateToken`). */
+  team?: { authenticate(token: string): Promise<TeamActor | null> };
+  /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
+  tls?: { cert: Buffer; key: Buffer };
 };
 
 /** Why the server answers a request itself, before the handler sees it. */
@@ -66,7 +74,7 @@ function errorHead(status: number, body: string): Record<string, string | number
   };
 }
 
-const errorBody = (message: string): string => JSON.stringify({ error: { code: "invalid_input", message } });
+const errorBody = (message: string, code = "invalid_input", hint?: string): string => JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } });
 
 /** Node's reason phrases for the statuses written straight to a socket. */
 const SOCKET_STATUS: Record<string, { status: number; text: string; message: string }> = {
@@ -80,39 +88,43 @@ const SOCKET_STATUS: Record<string, { status: number; text: string; message: str
  * `requestTimeoutMs` (default {@link REQUEST_TIMEOUT_MS}), its headers within `headersTimeoutMs`
  * ({@link HEADERS_TIMEOUT_MS}), else it is answered 408 and its connection closed; malformed
  * requests get 400. Every answer of its own carries the security headers and the strict CSP.
+ * A client's {@link ACTOR_HEADER} is always removed. With `team`, each request is
+ * authenticated first ({@link handleTeamRequest}); with `tls`, it serves HTTPS.
  */
-export function createDashboardServer(handler: RequestHandler, options: DashboardServerOptions = {}): http.Server {
+export function createDashboardServer(handler: RequestHandler, options: DashboardServerOptions = {}): http.Server | https.Server {
   const bodyLimit = options.bodyLimitBytes ?? HTTP_BODY_LIMIT_BYTES;
   // The response in flight on each connection, until its request has fully arrived: a timeout
   // may write its 408 only where no response has begun (Node's own rule for its 408).
   const inFlight = new WeakMap<Duplex, ServerResponse>();
-  const server = http.createServer(
-    {
-      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-      headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
-      connectionsCheckingInterval: options.checkIntervalMs ?? 1_000,
-    },
-    (request, response) => {
-      const refusal = requestRefusal(request, bodyLimit);
-      if (refusal) {
-        const body = errorBody(refusal.message);
-        response.writeHead(refusal.status, errorHead(refusal.status, body)).end(body);
-        return;
-      }
-      inFlight.set(request.socket, response);
-      response.once("finish", () => {
-        if (request.complete && inFlight.get(request.socket) === response) inFlight.delete(request.socket);
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: options.checkIntervalMs ?? 1_000,
+  };
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    const refusal = requestRefusal(request, bodyLimit);
+    if (refusal) {
+      const body = errorBody(refusal.message);
+      response.writeHead(refusal.status, errorHead(refusal.status, body)).end(body);
+      return;
+    }
+    // Only this server says who a request is from: a client's own actor header never reaches Next.
+    removeHeader(request, ACTOR_HEADER);
+    inFlight.set(request.socket, response);
+    response.once("finish", () => {
+      if (request.complete && inFlight.get(request.socket) === response) inFlight.delete(request.socket);
+    });
+    const team = options.team;
+    Promise.resolve()
+      .then(() => (team ? handleTeamRequest(team, request, response, handler, options.tls !== undefined) : handler(request, response)))
+      .catch((error: unknown) => {
+        console.error(`[server] failed to handle ${request.method} ${request.url}`, error);
+        if (response.headersSent) return void response.destroy();
+        const body = JSON.stringify({ error: { code: "internal", message: "Something went wrong — see the server log." } });
+        response.writeHead(500, errorHead(500, body)).end(body);
       });
-      Promise.resolve()
-        .then(() => handler(request, response))
-        .catch((error: unknown) => {
-          console.error(`[server] failed to handle ${request.method} ${request.url}`, error);
-          if (response.headersSent) return void response.destroy();
-          const body = JSON.stringify({ error: { code: "internal", message: "Something went wrong — see the server log." } });
-          response.writeHead(500, errorHead(500, body)).end(body);
-        });
-    },
-  );
+  };
+  const server = options.tls ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(serverOptions, listener);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const known = SOCKET_STATUS[error.code ?? ""] ?? { status: 400, text: "Bad Request", message: "malformed request" };
     const started = inFlight.get(socket)?.headersSent ?? false;
@@ -124,4 +136,115 @@ export function createDashboardServer(handler: RequestHandler, options: Dashboar
     socket.destroy();
   });
   return server;
+}
+
+/** Removes every copy of header `name` (lower case) from a request, from both of Node's views of its headers. */
+function removeHeader(request: IncomingMessage, name: string): void {
+  if (!(name in request.headers)) return;
+  delete request.headers[name];
+  const raw: string[] = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    if (request.rawHeaders[i]!.toLowerCase() !== name) raw.push(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
+  }
+  request.rawHeaders = raw;
+}
+
+/** Sets header `name` (lower case) of a request to `value`, in both of Node's views of its headers. */
+function setHeader(request: IncomingMessage, name: string, value: string): void {
+  removeHeader(request, name);
+  request.headers[name] = value;
+  request.rawHeaders.push(name, value);
+}
+
+/** A JSON answer of this server's own, the request body left unread (the connection closes). */
+function answer(response: ServerResponse, status: number, code: string, message: string, hint: string, extra: Record<string, string> = {}): void {
+  const body = errorBody(message, code, hint);
+  response.writeHead(status, { ...errorHead(status, body), ...extra }).end(body);
+}
+
+/** The longest login form this server reads: a token is 47 characters. */
+const LOGIN_BODY_LIMIT = 4096;
+
+/**
+ * One request to a team server (issue 39): the login form and logout are answered here; the
+ * login page and its assets pass without a token; every other request needs a token
+ * (`Authorization: Bearer`, else the login cookie) that `team.authenticate` knows, else 401, and a
+ * role that allows it (lib/team/auth `roleRefusal`), else 403; neither reaches `handler` (a
+ * browser's page navigation without a token is sent to the login form instead of the 401). An
+ * allowed request reaches it with {@link ACTOR_HEADER} set and runs as its actor (lib/context `runAsActor`).
+ */
+async function handleTeamRequest(team: NonNullable<DashboardServerOptions["team"]>, request: IncomingMessage, response: ServerResponse, handler: RequestHandler, secure: boolean): Promise<void> {
+  const method = request.method ?? "GET";
+  const path = requestPath(request.url ?? "/");
+  if (method === "POST" && path === LOGIN_PATH) return login(team, request, response, secure);
+  if (method === "POST" && path === LOGOUT_PATH) {
+    response.writeHead(303, { ...SECURITY_HEADERS, location: LOGIN_PATH, "set-cookie": tokenCookie("", 0, secure), "content-length": 0 }).end();
+    return;
+  }
+  if (isPublicRequest(method, path)) return handler(request, response);
+  const token = requestToken(request.headers.authorization, request.headers.cookie);
+  const actor = token === null ? null : await team.authenticate(token);
+  if (actor === null) {
+    // A browser opening a page is sent to the login form; every other request gets the 401.
+    if (token === null && method === "GET" && request.headers["sec-fetch-mode"] === "navigate") {
+      response.writeHead(303, { ...SECURITY_HEADERS, location: LOGIN_PATH, "content-length": 0 }).end();
+      return;
+    }
+    const message = token === null ? "this team server needs a token" : "the token is not valid (unknown or revoked)";
+    return answer(response, 401, "unauthorized", message, `send Authorization: Bearer TOKEN, or sign in at ${LOGIN_PATH}`, { "www-authenticate": 'Bearer realm="casefile"' });
+  }
+  const refusal = roleRefusal(actor.role, method, path, request.headers["next-action"] !== undefined);
+  if (refusal) return answer(response, 403, "forbidden", refusal, "ask for a token with a role that allows it (casefile token create --role push|admin)");
+  setHeader(request, ACTOR_HEADER, JSON.stringify(actor));
+  return runAsActor({ machine: actor.machine, role: actor.role }, () => handler(request, response));
+}
+
+/** The login cookie: the token, HttpOnly, SameSite=Strict, for the whole site; Secure over HTTPS. */
+function tokenCookie(token: string, maxAgeS: number, secure: boolean): string {
+  return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+}
+
+/**
+ * `POST /login` with the form field `token`: a known token sets the cookie and goes to the
+ * dashboard (303 to `/`); anything else goes back to the form with `?failed=1`, nothing set. A
+ * form posted from another origin is refused (403): no site may sign a browser in with its token.
+ */
+async function login(team: NonNullable<DashboardServerOptions["team"]>, request: IncomingMessage, response: ServerResponse, secure: boolean): Promise<void> {
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `${secure ? "https" : "http"}://${request.headers.host}`) {
+    return answer(response, 403, "forbidden", `a sign-in from another origin (${origin.slice(0, 100)}) is refused`, `sign in from ${LOGIN_PATH} on this server`);
+  }
+  let text = "";
+  for await (const chunk of request) {
+    text += (chunk as Buffer).toString("utf8");
+    if (text.length > LOGIN_BODY_LIMIT) return answer(response, 413, "invalid_input", "the sign-in form is too large", "send only the token");
+  }
+  const token = new URLSearchParams(text).get("token")?.trim() ?? "";
+  const actor = token === "" ? null : await team.authenticate(token);
+  const head = { ...SECURITY_HEADERS, "content-length": 0 };
+  if (actor === null) {
+    response.writeHead(303, { ...head, location: `${LOGIN_PATH}?failed=1` }).end();
+    return;
+  }
+  response.writeHead(303, { ...head, location: "/", "set-cookie": tokenCookie(token, TOKEN_COOKIE_MAX_AGE_S, secure) }).end();
+}
+
+/** True for a loopback address or name: `localhost`, `::1`, `127.x.x.x`. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Why the dashboard may not listen on `host`, or null (issue 39, "Security"): beyond loopback,
+ * only a team server (every request needs a token), and only over TLS unless `insecureHttp`
+ * says plainly that tokens may cross the network in clear text.
+ */
+export function bindingRefusal(host: string, options: { team: boolean; tls: boolean; insecureHttp: boolean }): string | null {
+  if (isLoopbackHost(host)) return null;
+  if (!options.team) return `--host ${host} is not a loopback address: only a team server (--database URL) listens beyond this machine, since every request to it needs a token`;
+  if (!options.tls && !options.insecureHttp) {
+    return `--host ${host} is not a loopback address: give --tls-cert FILE --tls-key FILE to serve HTTPS, or --insecure-http to send tokens over plain HTTP`;
+  }
+  return null;
 }

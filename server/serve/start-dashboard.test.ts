@@ -14,4 +14,17 @@ describe("the dashboard server process (casefile serve / npm start)", () => {
     const run = spawnSync(process.execPath, [script, "--dir", "/nowhere"], { encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
     expect([run.status, run.stderr]).toEqual([2, "usage: start-dashboard --dir <app dir> --hostname <host> --port <port>\n"]);
   });
+
+  it("refuses to listen beyond loopback unless it is a team server over TLS or told --insecure-http (issue 39)", async () => {
+    const [script] = await serverCommand(3123);
+    const start = (args: string[], env: Record<string, string> = {}) => {
+      const base = { ...process.env, NODE_ENV: "production", ...env };
+      if (!env.CASEFILE_DATABASE_URL) delete base.CASEFILE_DATABASE_URL;
+      return spawnSync(process.execPath, [script, "--dir", "/nowhere", "--port", "3999", ...args], { encoding: "utf8", env: base });
+    };
+    const local = start(["--hostname", "0.0.0.0"]);
+    expect([local.status, local.stderr]).toEqual([2, expect.stringMatching(/^the dashboard server will not start: --host 0\.0\.0\.0 .*only a team server/)]);
+    const plain = start(["--hostname", "0.0.0.0"], { CASEFILE_DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+    expect([plain.status, plain.stderr]).toEqual([2, expect.stringMatching(/--tls-cert FILE --tls-key FILE .* or --insecure-http/)]);
+  });
 });
