@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
-import type { CoreContext } from "@/lib/context";
+import type { CoreContext, PolicyDecision } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { advertisedInputSchema } from "@/lib/tools/define-tool";
 import { AGENT_TOOLS, callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
@@ -15,9 +15,10 @@ export const CASEFILE_VERSION = "0.1.0";
  * same `invalid` result as through the other doors, not as a -32602 protocol error; arguments
  * that are not an object at all arrive wrapped by the transport and are unwrapped here. Seed-shaped
  * `invalid` results are returned as content with `isError: true`; AppErrors keep their code.
- * The call's client is the MCP client's name from its `initialize` request.
+ * The call's client is the MCP client's name from its `initialize` request. `decisions`: the rules
+ * the door evaluated before the call (MCP over HTTP: the Host and Origin checks), recorded with it.
  */
-export function createMcpServer(ctx: CoreContext): McpServer {
+export function createMcpServer(ctx: CoreContext, door: { decisions?: PolicyDecision[] } = {}): McpServer {
   const server = new McpServer({ name: "casefile", version: CASEFILE_VERSION });
   for (const tool of AGENT_TOOLS) {
     server.registerTool(
@@ -31,7 +32,7 @@ export function createMcpServer(ctx: CoreContext): McpServer {
       async (input: unknown) => {
         try {
           const client = server.server.getClientVersion()?.name;
-          const result = await callTool(ctx, tool.name, unwrapArguments(input), { door: "mcp", client });
+          const result = await callTool(ctx, tool.name, unwrapArguments(input), { door: "mcp", client, ...(door.decisions ? { decisions: door.decisions } : {}) });
           return { content: [{ type: "text" as const, text: serializeToolResult(result) }], isError: !isToolSuccess(result) };
         } catch (error) {
           if (isAppError(error)) return { content: [{ type: "text" as const, text: `${error.code}: ${error.message}` }], isError: true };
