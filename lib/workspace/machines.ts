@@ -26,7 +26,7 @@ export const machineNameSchema = z.string().trim().regex(MACHINE_NAME, "a machin
  * (up to its first character a machine name cannot hold; `local` when nothing is left).
  * @throws AppError invalid_input when `CASEFILE_MACHINE` is set but is not a {@link MACHINE_NAME}.
  */
-export function localMachine(env: NodeJS.ProcessEnv = process.env): string {
+export function localMachine(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const given = env.CASEFILE_MACHINE?.trim();
   if (given) {
     if (!MACHINE_NAME.test(given)) throw new AppError("invalid_input", `CASEFILE_MACHINE '${given}' is not a machine name`, { fieldErrors: { CASEFILE_MACHINE: ["not a machine name"] }, hint: "letters, digits, '.', '_' or '-', at most 64 characters" });

@@ -6,21 +6,40 @@ export type ExistingRows = Partial<IndexRow>[];
 
 /**
  * Assigns `S%04d` refs (contract §1.5) and `T%04d` turn refs. Sessions already in the index
- * (same source and source_session_id) keep their ref, so evidence cards stay attached; new
- * sessions, sorted by (source, source_session_id, session_path), take the next free numbers.
- * Rows of the existing index whose source is gone are kept as they are. Returns rows in
- * session_ref order.
+ * (same source and source_session_id; of the same machine first, issue 39: two machines' copies
+ * of one session are two rows, `machineOf` giving an existing row's recorded machine) keep their
+ * ref, so evidence cards stay attached; new sessions, sorted by (source, source_session_id,
+ * session_path), take the next free numbers. Rows of the existing index whose source is gone
+ * are kept as they are. Returns rows in session_ref order.
  */
-export function assignRefs(sessions: PlannedSession[], existing: ExistingRows): IndexRow[] {
-  const byIdentity = new Map<string, Partial<IndexRow>>();
-  for (const row of existing) if (row.source && row.source_session_id) byIdentity.set(`${row.source}\u0000${row.source_session_id}`, row);
+export function assignRefs(sessions: PlannedSession[], existing: ExistingRows, machineOf: (sessionRef: string | undefined) => string = () => ""): IndexRow[] {
+  // Existing rows by session (source and id), then by machine.
+  const bySession = new Map<string, Map<string, Partial<IndexRow>>>();
+  for (const row of existing) {
+    if (!row.source || !row.source_session_id) continue;
+    const session = `${row.source}\u0000${row.source_session_id}`;
+    const machines = bySession.get(session) ?? new Map<string, Partial<IndexRow>>();
+    machines.set(machineOf(row.session_ref), row);
+    bySession.set(session, machines);
+  }
   let next = existing.reduce((max, r) => Math.max(max, refNumber(r.session_ref)), 0);
   const sorted = [...sessions].sort((a, b) => cmp(key(a), key(b)));
+  const machineOfPlan = (s: PlannedSession) => s.machine ?? machineOf(undefined);
+  // A row of the session's own machine first; else one of another machine (a root retagged with
+  // its machine) whose own machine's session is not planned.
+  const planned = new Set(sorted.map((s) => `${machineOfPlan(s)}\u0000${s.source}\u0000${s.sourceSessionId}`));
+  const priorRow = (s: PlannedSession): Partial<IndexRow> | undefined => {
+    const machines = bySession.get(`${s.source}\u0000${s.sourceSessionId}`);
+    if (!machines) return undefined;
+    const own = machines.get(machineOfPlan(s));
+    const row = own ?? [...machines].find(([m]) => !planned.has(`${m}\u0000${s.source}\u0000${s.sourceSessionId}`))?.[1];
+    if (row) for (const [m, r] of machines) if (r === row) machines.delete(m);
+    return row;
+  };
   const rows = new Map<string, IndexRow>();
   for (const s of sorted) {
-    const prior = byIdentity.get(`${s.source}\u0000${s.sourceSessionId}`);
+    const prior = priorRow(s);
     const ref = prior?.session_ref ?? `S${String((next += 1)).padStart(4, "0")}`;
-    byIdentity.delete(`${s.source}\u0000${s.sourceSessionId}`);
     const turns = s.turns.map((t, i) => ({ turn_ref: `T${String(i + 1).padStart(4, "0")}`, turn_start_line: t.turn_start_line, turn_end_line: t.turn_end_line }));
     rows.set(ref, {
       session_ref: ref,
@@ -32,7 +51,7 @@ export function assignRefs(sessions: PlannedSession[], existing: ExistingRows): 
       turns,
     });
   }
-  for (const row of byIdentity.values()) if (row.session_ref && !rows.has(row.session_ref)) rows.set(row.session_ref, row as IndexRow);
+  for (const machines of bySession.values()) for (const row of machines.values()) if (row.session_ref && !rows.has(row.session_ref)) rows.set(row.session_ref, row as IndexRow);
   return [...rows.values()].sort((a, b) => cmp(a.session_ref, b.session_ref));
 }
 

@@ -19,7 +19,8 @@ import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
 import type { CountedUsages } from "@/lib/workspace/session-usage";
 import { pricingStamp } from "@/lib/workspace/session-usage";
-import { pricingOverrideFile, type AgentRoots } from "@/lib/workspace/sources";
+import { localMachine, readSessionMachines, writeSessionMachines } from "@/lib/workspace/machines";
+import { pricingOverrideFile, type AgentRoots, type RootMachines } from "@/lib/workspace/sources";
 import type { SourceWarning } from "@/lib/sources/common/agent-source";
 import { loadPricing } from "@/lib/usage/pricing";
 
@@ -33,6 +34,8 @@ export type PrepareOptions = {
   codexRoots?: string[];
   /** The other agents' roots (issue 38), by agent: see each agent's `discover` in lib/sources/<agent>. */
   agentRoots?: AgentRoots;
+  /** The machine of each root that is not the local machine's (issue 39, lib/workspace/sources); each session records its root's. */
+  machines?: RootMachines;
   /** `--exports DIR`: folders (or `.txt` files) of `/export` chat exports, paired by Workscope ID (seed 003 Q2). */
   exportRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
@@ -116,7 +119,7 @@ async function prepareInto(
 ): Promise<PrepareSummary> {
   const root = ctx.workspaceRoot;
   const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots, machines: options.machines }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
@@ -181,8 +184,12 @@ async function writeProject(
     const label = sessions[0]!.projectLabel;
     written += await writeIfChanged(projectJsonPath(projectDir), toPrettyJson({ schema_version: 3, project_key: projectKey, project_label: label }));
     const existing: ExistingRows = options.force ? [] : await readExistingRows(sessionsIndexPath(projectDir));
-    const rows = assignRefs(sessions, existing);
-    const refs = new Map(rows.map((r) => [`${r.source}\u0000${r.source_session_id}`, r.session_ref]));
+    const local = localMachine();
+    const recorded = options.force ? new Map<string, string>() : recordedMachines(projectDir);
+    const rows = assignRefs(sessions, existing, (ref) => (ref === undefined ? local : (recorded.get(ref) ?? local)));
+    // Each planned session's ref, by its workspace file (two machines' copies of a session have one id, two files).
+    const refs = new Map(rows.map((r) => [r.session_path, r.session_ref]));
+    const refOf = (s: PlannedSession) => refs.get(`sessions/${s.source}/${s.fileName}`);
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       // An agent behind the source contract has its workspace lines written (issue 38), the others a
@@ -192,7 +199,7 @@ async function writeProject(
       // Written lines are let go at once: the plan holds every agent session's until here.
       if (Array.isArray(s.exported)) s.exported = "unchanged";
       written += copied;
-      if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refs.get(`${s.source}\u0000${s.sourceSessionId}`), sessionFile, s.counted);
+      if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refOf(s), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
       // Added after the await: `written` moves while this copy waits (other lanes).
       const attached = await copyAll(s.attachments.map((a) => [a.sourcePath, path.join(attachDir, a.relative)]));
@@ -227,6 +234,13 @@ async function writeProject(
     };
     for (const r of await Promise.allSettled(Array.from({ length: Math.min(COPY_LANES, sessions.length) }, lane))) if (r.status === "rejected") throw r.reason;
     written += await writeIfChanged(sessionsIndexPath(projectDir), serializeIndex(rows));
+    // Each session's machine (issue 39): its root's; a kept row whose source is gone keeps what was recorded.
+    const machines = new Map(rows.map((r) => [r.session_ref, recorded.get(r.session_ref) ?? local]));
+    for (const s of sessions) {
+      const ref = refOf(s);
+      if (ref !== undefined) machines.set(ref, s.machine ?? local);
+    }
+    written += await writeSessionMachines(projectDir, machines);
     return { written, lines, rows };
   };
   let done;
@@ -319,6 +333,15 @@ async function readJsonObject(file: string): Promise<Record<string, unknown> | n
     path: file,
     hint: "run casefile prepare again with --force to refresh it",
   });
+}
+
+/** The machines recorded for the project's sessions; an unreadable record is rewritten from the plan (its kept rows then read as local). */
+function recordedMachines(projectDir: string): ReadonlyMap<string, string> {
+  try {
+    return readSessionMachines(projectDir);
+  } catch {
+    return new Map();
+  }
 }
 
 async function readExistingRows(indexPath: string): Promise<ExistingRows> {

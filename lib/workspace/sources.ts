@@ -6,14 +6,24 @@ import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { CONFIG_DIR, configPath } from "@/lib/fs/workspace-layout";
 import { AGENT_SOURCE_NAMES, type AgentSourceName } from "@/lib/sources/common/agent-source";
+import { checkMachineName, localMachine, MACHINE_NAME } from "@/lib/workspace/machines";
 
 /**
  * The transcript sources a workspace syncs from (issue 12, item 1): absolute Claude Code and
  * Codex roots (each a directory or one `.jsonl` file), the other agents' roots by agent (issue 38;
- * absent when none), and whether they are Casefile's generated demo transcripts (a demo
- * workspace is replaced, never mixed, once real sources exist).
+ * absent when none), the machine of each root that is not the local machine's (issue 39: a team
+ * server's mirror of what a machine pushed; absent when none) and whether they are Casefile's
+ * generated demo transcripts (a demo workspace is replaced, never mixed, once real sources exist).
  */
-export type WorkspaceSources = { claude: string[]; codex: string[]; agents?: AgentRoots; demo: boolean };
+export type WorkspaceSources = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines; demo: boolean };
+
+/** The machine of a root, by its absolute path (issue 39); a root not named is the local machine's ({@link localMachine}). */
+export type RootMachines = Record<string, string>;
+
+/** The machine a recorded root's sessions came from: the one recorded with it, else the local machine (`CASEFILE_MACHINE`, else the host name). */
+export function rootMachine(sources: Pick<WorkspaceSources, "machines">, root: string): string {
+  return sources.machines?.[path.resolve(root)] ?? localMachine();
+}
 
 /** Roots of the agents behind the source contract, by agent name. */
 export type AgentRoots = Partial<Record<AgentSourceName, string[]>>;
@@ -69,17 +79,27 @@ export async function readSources(workspaceRoot: string): Promise<WorkspaceSourc
   const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
   const agentsValue = v?.agents as Record<string, unknown> | undefined;
   const agentsOk = agentsValue === undefined || (typeof agentsValue === "object" && agentsValue !== null && Object.entries(agentsValue).every(([k, roots]) => (AGENT_SOURCE_NAMES as readonly string[]).includes(k) && strings(roots)));
-  if (!v || typeof v !== "object" || !strings(v.claude) || !strings(v.codex) || !agentsOk) {
+  const machinesValue = v?.machines as Record<string, unknown> | undefined;
+  const machinesOk = machinesValue === undefined || (typeof machinesValue === "object" && machinesValue !== null && Object.values(machinesValue).every((m) => typeof m === "string" && MACHINE_NAME.test(m)));
+  if (!v || typeof v !== "object" || !strings(v.claude) || !strings(v.codex) || !agentsOk || !machinesOk) {
     throw new AppError("parse_error", `${CONFIG_DIR}/sources.json is not a sources file`, { path: `${CONFIG_DIR}/sources.json`, hint: "fix it, or record the sources again with casefile sources add" });
   }
-  return { claude: v.claude, codex: v.codex, ...(agentsValue ? { agents: agentsValue as AgentRoots } : {}), demo: v.demo === true };
+  const machines = machinesValue && Object.keys(machinesValue).length > 0 ? { machines: machinesValue as RootMachines } : {};
+  return { claude: v.claude, codex: v.codex, ...(agentsValue ? { agents: agentsValue as AgentRoots } : {}), ...machines, demo: v.demo === true };
 }
 
-/** Records the sources (absolute, deduplicated, in the given order), atomically. */
+/**
+ * Records the sources (absolute, deduplicated, in the given order) and the machines of those
+ * roots that have one, atomically.
+ * @throws AppError invalid_input when a root's machine is not a machine name.
+ */
 export async function writeSources(workspaceRoot: string, sources: WorkspaceSources): Promise<void> {
   const unique = (list: string[]) => [...new Set(list.map((p) => path.resolve(p)))];
   const agents = Object.fromEntries(AGENT_SOURCE_NAMES.filter((k) => (sources.agents?.[k]?.length ?? 0) > 0).map((k) => [k, unique(sources.agents![k]!)]));
-  const value = { claude: unique(sources.claude), codex: unique(sources.codex), ...(Object.keys(agents).length > 0 ? { agents } : {}), demo: sources.demo };
+  const roots = { claude: unique(sources.claude), codex: unique(sources.codex), ...(Object.keys(agents).length > 0 ? { agents } : {}) };
+  const named = new Map(Object.entries(sources.machines ?? {}).map(([root, machine]) => [path.resolve(root), checkMachineName(machine)]));
+  const machines = Object.fromEntries(allRoots({ ...roots, demo: false }).flatMap(({ root }) => (named.has(root) ? [[root, named.get(root)!]] : [])));
+  const value = { ...roots, ...(Object.keys(machines).length > 0 ? { machines } : {}), demo: sources.demo };
   await fs.mkdir(path.dirname(sourcesFile(workspaceRoot)), { recursive: true });
   await writeFileAtomic(sourcesFile(workspaceRoot), toPrettyJson(value));
 }
@@ -87,10 +107,11 @@ export async function writeSources(workspaceRoot: string, sources: WorkspaceSour
 /**
  * `casefile sources add|remove`: adds a root of one kind (recording real sources turns a demo
  * workspace's `demo` flag off, so the next sync replaces the demo) or removes a root from every
- * kind. Returns the sources now recorded.
- * @throws AppError invalid_input when an added path does not exist or a removed one is not recorded.
+ * kind. An added root's `machine` (issue 39: a team server's mirror of a machine's root) is
+ * recorded with it; without one it is the local machine's. Returns the sources now recorded.
+ * @throws AppError invalid_input when an added path does not exist, its machine is not a machine name, or a removed root is not recorded.
  */
-export async function editSources(workspaceRoot: string, edit: { add?: { kind: SourceKind; path: string }; remove?: string }): Promise<WorkspaceSources> {
+export async function editSources(workspaceRoot: string, edit: { add?: { kind: SourceKind; path: string; machine?: string }; remove?: string }): Promise<WorkspaceSources> {
   const current = (await readSources(workspaceRoot)) ?? { claude: [], codex: [], demo: false };
   let next: WorkspaceSources = current;
   if (edit.add) {
@@ -98,6 +119,10 @@ export async function editSources(workspaceRoot: string, edit: { add?: { kind: S
     if (!(await fs.stat(abs).then(() => true, () => false))) throw new AppError("invalid_input", `source ${abs} does not exist`, { hint: "pass an existing directory or file" });
     const base: WorkspaceSources = current.demo ? { claude: [], codex: [], demo: false } : current;
     next = withRoots(base, edit.add.kind, [...rootsOf(base, edit.add.kind), abs]);
+    const machines: RootMachines = { ...next.machines };
+    if (edit.add.machine === undefined) delete machines[abs];
+    else machines[abs] = checkMachineName(edit.add.machine);
+    next = { ...next, machines };
   }
   if (edit.remove !== undefined) {
     const abs = path.resolve(edit.remove);
@@ -106,7 +131,7 @@ export async function editSources(workspaceRoot: string, edit: { add?: { kind: S
     for (const kind of kinds) next = withRoots(next, kind, rootsOf(next, kind).filter((p) => p !== abs));
   }
   await writeSources(workspaceRoot, next);
-  return next;
+  return (await readSources(workspaceRoot))!;
 }
 
 /**
