@@ -14,6 +14,7 @@ import { linksOutside } from "@/lib/fs/paths";
  *   .casefile-config/                  configuration, kept by `prepare --force`: sources.json, control-plane.json
  *   .casefile-staging/                 prepare's staged copies while it runs
  *   audit/                             the audit ledger (lib/ledger/paths names what is inside)
+ *   team/machines/<machine>/           a team server's pushed files: <root_id>/<path> mirrors, push-state.json
  */
 
 /** The workspace's metadata file (prompt-diary contract). */
@@ -81,6 +82,14 @@ export const catalogPath = (root: string): string => path.join(root, CASEFILE_DI
 export const stagingDir = (root: string): string => path.join(root, STAGING_DIR);
 /** `<root>/audit`. */
 export const auditDir = (root: string): string => path.join(root, AUDIT_DIR);
+/** A team server's files pushed by its machines (issue 39): their only copy, so never derived and kept by `prepare --force`. */
+export const TEAM_DIR = "team";
+/** `<root>/team/machines/<machine>`: what one machine pushed (`machine` is a token's machine name, a safe folder name). */
+export const teamMachineDir = (root: string, machine: string): string => path.join(root, TEAM_DIR, "machines", machine);
+/** `<root>/team/machines/<machine>/<root_id>`: the mirror of one of the machine's source roots, files at their paths relative to that root. */
+export const teamMirrorDir = (root: string, machine: string, rootId: string): string => path.join(teamMachineDir(root, machine), rootId);
+/** `<root>/team/machines/<machine>/push-state.json`: the machine's announced roots and what the server holds of each file (lib/team/receive). */
+export const teamPushStatePath = (root: string, machine: string): string => path.join(teamMachineDir(root, machine), "push-state.json");
 
 /**
  * `<root>/.casefile-config/<name>`, moving a copy left in `.casefile/` by an older Casefile there

@@ -11,7 +11,7 @@ import { syncWorkspace, type SyncSummary } from "@/lib/workspace/sync";
 /** Wait before retrying a failed sync, in ms. */
 const RETRY_MS = 5_000;
 
-export type SourceWatcherOptions = {
+export type SourceWatcherOptions<S = SyncSummary> = {
   /** Quiet time after the last file event before a sync starts, in ms (events of one write burst coalesce). */
   debounceMs?: number;
   /** How often `sources.json` is checked for edits (`casefile sources`), in ms. */
@@ -20,9 +20,11 @@ export type SourceWatcherOptions = {
    * What a burst of changes runs: default an incremental {@link syncWorkspace} as background
    * work; the server passes its workspace pipeline's run (sync, then the catalog and the rest).
    */
-  sync?: () => Promise<SyncSummary>;
+  sync?: () => Promise<S>;
   /** Called after every sync that ran (tests and logs). */
-  onSync?: (summary: SyncSummary) => void;
+  onSync?: (summary: S) => void;
+  /** Watch these roots instead of the workspace's recorded sources (`casefile push --watch`: the machine's roots, `sync` its push). */
+  roots?: readonly string[];
   /** Called when a sync fails; the watcher keeps running and retries on the next event. */
   onError?: (error: unknown) => void;
 };
@@ -35,7 +37,7 @@ export type SourceWatcherOptions = {
  * `sources.json` itself is watched with `fs.watchFile` (it may not exist yet when the server
  * boots), and the roots are re-read whenever it changes.
  */
-export class SourceWatcher {
+export class SourceWatcher<S = SyncSummary> {
   private watcher: FSWatcher | null = null;
   private roots = "";
   private timer: NodeJS.Timeout | null = null;
@@ -45,14 +47,14 @@ export class SourceWatcher {
   private readonly debounceMs: number;
   private readonly sourcesPollMs: number;
 
-  constructor(private readonly ctx: CoreContext, private readonly options: SourceWatcherOptions = {}) {
+  constructor(private readonly ctx: CoreContext, private readonly options: SourceWatcherOptions<S> = {}) {
     this.debounceMs = options.debounceMs ?? 150;
     this.sourcesPollMs = options.sourcesPollMs ?? 1000;
   }
 
   /** Syncs once, then watches the recorded roots and the sources file. Resolves when watching. */
   async start(): Promise<void> {
-    watchFile(sourcesFile(this.ctx.workspaceRoot), { interval: this.sourcesPollMs, persistent: false }, () => void this.reconfigure());
+    if (!this.options.roots) watchFile(sourcesFile(this.ctx.workspaceRoot), { interval: this.sourcesPollMs, persistent: false }, () => void this.reconfigure());
     await this.reconfigure();
   }
 
@@ -68,21 +70,21 @@ export class SourceWatcher {
 
   private async reconfigure(): Promise<void> {
     if (this.closed) return;
-    let sources;
+    let roots: readonly string[];
     try {
-      sources = await readSources(this.ctx.workspaceRoot);
+      const sources = this.options.roots ? null : await readSources(this.ctx.workspaceRoot);
+      roots = this.options.roots ?? (sources ? allRoots(sources).map((r) => r.root) : []);
     } catch (error) {
       this.options.onError?.(error);
       return;
     }
-    const roots = sources ? allRoots(sources).map((r) => r.root) : [];
     const key = JSON.stringify(roots);
     if (key === this.roots) return;
     this.roots = key;
     await this.watcher?.close();
     this.watcher = null;
     if (roots.length === 0) return;
-    const watcher = watch(roots, { ignoreInitial: true, persistent: false, ignorePermissionErrors: true });
+    const watcher = watch([...roots], { ignoreInitial: true, persistent: false, ignorePermissionErrors: true });
     this.watcher = watcher;
     for (const event of ["add", "change", "unlink"] as const) watcher.on(event, () => this.schedule());
     watcher.on("error", (error) => this.options.onError?.(error));
@@ -113,7 +115,7 @@ export class SourceWatcher {
     try {
       // Background work: a page's passes take the worker slots first.
       // Awaited apart: `onSync?.(await …)` would skip the sync itself when there is no onSync.
-      const summary = await (this.options.sync ? this.options.sync() : inBackground(() => syncWorkspace(this.ctx)));
+      const summary = await (this.options.sync ? this.options.sync() : (inBackground(() => syncWorkspace(this.ctx)) as Promise<S>));
       this.options.onSync?.(summary);
     } catch (error) {
       this.options.onError?.(error);

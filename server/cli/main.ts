@@ -7,6 +7,7 @@ import { TOOLS } from "@/lib/tools/registry";
 import { runAudit } from "@/server/cli/audit-command";
 import { runLedger } from "@/server/cli/ledger-command";
 import { runPrepare } from "@/server/cli/prepare-command";
+import { runPush } from "@/server/cli/push-command";
 import { runServe, runStart } from "@/server/cli/serve-command";
 import { runSources } from "@/server/cli/sources-command";
 import { runToken } from "@/server/cli/token-command";
@@ -25,6 +26,7 @@ Usage:
   casefile serve [--workspace DIR] [--port N] [--database URL [--host H (--tls-cert F --tls-key F | --insecure-http)]]
                                                with --database (or $CASEFILE_DATABASE_URL): a team server, every request needs a token
   casefile mcp [--workspace DIR]
+  casefile push --server URL --token TOKEN [--watch] [--json] [prepare's source flags]   send this machine's sessions to a team server (docs/team.md)
   casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
   casefile sources [--workspace DIR]                         list the sources the workspace syncs from
   casefile sources add (--claude PATH | --codex PATH | --gemini-cli PATH | --copilot-cli PATH | --opencode PATH | --aider PATH)... [--workspace DIR]
@@ -68,6 +70,9 @@ async function main(argv: string[]): Promise<number> {
       project: { type: "string" },
       source: { type: "string" },
       verbose: { type: "boolean", default: false },
+      server: { type: "string" },
+      token: { type: "string" },
+      watch: { type: "boolean", default: false },
       database: { type: "string" },
       host: { type: "string" },
       "tls-cert": { type: "string" },
@@ -105,6 +110,8 @@ async function main(argv: string[]): Promise<number> {
       return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, timezone: values.timezone, json: values.json });
     case "token":
       return runToken(rest, { database: values.database, machine: values.machine, role: values.role, json: values.json });
+    case "push":
+      return runPush({ workspace, server: values.server, token: values.token, watch: values.watch, json: values.json, claude: values.claude, codex: values.codex, agents });
     case "mcp":
       await runStdioMcp(workspace);
       return 0;

@@ -43,8 +43,8 @@ export async function callToolHandler(request: Request, { params }: { params: Pr
   }
 }
 
-/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read). */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read); also the team push door's reader. */
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,0 +1,85 @@
+/** Tests of the push protocol's pure parts: the manifest diff, path checks, and which files a root sends. */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { HEAD_BYTES, pathProblem, type ManifestFile } from "@/lib/team/push/protocol";
+import { classifyPushedFile, listPushedFiles } from "@/lib/team/push/pushed-files";
+import { wantedOffset } from "@/lib/team/receive/manifest-diff";
+import { makeTempDir } from "@/lib/testing/shared";
+
+const A = "a".repeat(64);
+const B = "b".repeat(64);
+const file = (size: number, head = A, mtime_ms = 1000): ManifestFile => ({ root_id: "claude-1", path: "p/s.jsonl", size, mtime_ms, head_sha256: head });
+
+describe("wantedOffset (the manifest diff)", () => {
+  it("wants a file it does not hold whole", () => {
+    expect(wantedOffset(null, file(10), true)).toBe(0);
+  });
+  it("wants nothing of a copy with the same size and head", () => {
+    expect(wantedOffset({ size: 10, mtime_ms: 1000, head_sha256: A }, file(10), true)).toBeNull();
+    // An append-only file touched without a write is the same file; a rewritten JSON file is not.
+    expect(wantedOffset({ size: 10, mtime_ms: 999, head_sha256: A }, file(10), true)).toBeNull();
+    expect(wantedOffset({ size: 10, mtime_ms: 999, head_sha256: A }, file(10), false)).toBe(0);
+  });
+  it("wants only the appended bytes of a grown append-only file whose copy covers the head", () => {
+    expect(wantedOffset({ size: HEAD_BYTES + 5, mtime_ms: 1, head_sha256: A }, file(HEAD_BYTES + 100), true)).toBe(HEAD_BYTES + 5);
+    // A file rewritten from the start (another head) is sent whole.
+    expect(wantedOffset({ size: HEAD_BYTES + 5, mtime_ms: 1, head_sha256: B }, file(HEAD_BYTES + 100), true)).toBe(0);
+    // A copy shorter than the head cannot show it is a prefix: whole.
+    expect(wantedOffset({ size: 100, mtime_ms: 1, head_sha256: A }, file(200), true)).toBe(0);
+  });
+  it("resumes a cut upload of a file that is not append-only only while its mtime is the one it was written with", () => {
+    expect(wantedOffset({ size: HEAD_BYTES * 2, mtime_ms: 1000, head_sha256: A }, file(HEAD_BYTES * 3), false)).toBe(HEAD_BYTES * 2);
+    expect(wantedOffset({ size: HEAD_BYTES * 2, mtime_ms: 999, head_sha256: A }, file(HEAD_BYTES * 3), false)).toBe(0);
+  });
+  it("sends a file that shrank whole", () => {
+    expect(wantedOffset({ size: HEAD_BYTES * 2, mtime_ms: 1000, head_sha256: A }, file(HEAD_BYTES), true)).toBe(0);
+  });
+});
+
+describe("pathProblem", () => {
+  it.each(["../x.jsonl", "a/../../x", "/etc/passwd", "C:/x", "a\\b", "a//b", "./a", "a/./b", ""])("refuses %j", (p) => {
+    expect(pathProblem(p, false, "files.0.path")).toMatchObject({ field: "files.0.path" });
+  });
+  it("takes a relative path, and only a name for a one-file root", () => {
+    expect(pathProblem("-home-me-app/1.jsonl", false, "f")).toBeNull();
+    expect(pathProblem("-home-me-app/1.jsonl", true, "f")?.message).toMatch(/one file/);
+    expect(pathProblem("1.jsonl", true, "f")).toBeNull();
+  });
+});
+
+describe("which files a root sends", () => {
+  it("classifies each source's files, leaving out what no source reads", () => {
+    expect(classifyPushedFile("claude", "p/s.jsonl", false)).toEqual({ transcript: true, appendOnly: true });
+    expect(classifyPushedFile("claude", "p/s/subagents/agent-1.jsonl", false)?.transcript).toBe(false);
+    expect(classifyPushedFile("claude", "p/s/tool-results/t.txt", false)).toEqual({ transcript: false, appendOnly: false });
+    expect(classifyPushedFile("claude", "p/notes.md", false)).toBeNull();
+    expect(classifyPushedFile("gemini-cli", "oauth_creds.json", false)).toBeNull();
+    expect(classifyPushedFile("gemini-cli", "settings.json", false)).toBeNull();
+    expect(classifyPushedFile("gemini-cli", "tmp/x/chats/session-1.json", false)).toEqual({ transcript: true, appendOnly: false });
+    expect(classifyPushedFile("opencode", "auth.json", false)).toBeNull();
+    expect(classifyPushedFile("opencode", "storage/part/msg_1/prt_1.json", false)).toEqual({ transcript: false, appendOnly: false });
+    expect(classifyPushedFile("aider", "node_modules/x/.aider.chat.history.md", false)).toBeNull();
+    expect(classifyPushedFile("aider", "renamed-history.md", true)).toEqual({ transcript: true, appendOnly: true });
+  });
+
+  it("lists a Gemini home's chats and project records, never its credentials", async () => {
+    const home = await makeTempDir();
+    const put = async (rel: string) => {
+      await fs.mkdir(path.dirname(path.join(home, rel)), { recursive: true });
+      await fs.writeFile(path.join(home, rel), "{}");
+    };
+    for (const rel of ["oauth_creds.json", "settings.json", "projects.json", "tmp/app/.project_root", "tmp/app/chats/session-1.json", "tmp/app/logs.json"]) await put(rel);
+    expect((await listPushedFiles("gemini-cli", home)).map((f) => f.rel)).toEqual(["projects.json", "tmp/app/.project_root", "tmp/app/chats/session-1.json"]);
+  });
+
+  it("lists only a Codex home's rollout folders", async () => {
+    const home = await makeTempDir();
+    await fs.mkdir(path.join(home, "sessions", "2026", "01"), { recursive: true });
+    await fs.writeFile(path.join(home, "sessions", "2026", "01", "rollout-1.jsonl"), "{}\n");
+    await fs.writeFile(path.join(home, "history.jsonl"), "{}\n");
+    expect((await listPushedFiles("codex", home)).map((f) => f.rel)).toEqual(["sessions/2026/01/rollout-1.jsonl"]);
+  });
+});

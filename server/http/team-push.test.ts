@@ -1,0 +1,174 @@
+/** Tests of `casefile push` against an in-process team server (issue 39): resume, re-push, refusals. */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { CHUNK_BYTES, HEAD_BYTES } from "@/lib/team/push/protocol";
+import { PushCutShort, pushOnce, rootIdOf, type PushSource } from "@/lib/team/push/push-client";
+import { claudeLines } from "@/lib/testing/transcripts";
+import { makeTempDir } from "@/lib/testing/shared";
+import { teamMirrorDir } from "@/lib/fs/workspace-layout";
+import { readSources } from "@/lib/workspace/sources";
+import type { PushActor } from "@/server/http/team-actor";
+import { startTeamTestServer, type TeamTestServer } from "@/server/http/team-test-server";
+
+const TOKENS: Record<string, PushActor> = { "tok-alpha": { machine: "alpha", role: "push" }, "tok-read": { machine: "reader", role: "read" } };
+const authenticate = (bearer: string | null) => (bearer ? (TOKENS[bearer] ?? null) : null);
+
+let servers: TeamTestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function serve(workspace: string, onFileRequest?: (url: string) => Promise<void> | void): Promise<TeamTestServer> {
+  const server = await startTeamTestServer(workspace, { authenticate, onFileRequest });
+  servers.push(server);
+  return server;
+}
+
+/** A Claude projects root: two small sessions (one with a subagent and a tool result) and one of 9 MiB (two chunks). */
+async function claudeRoot(): Promise<{ root: string; big: string; bytes: number }> {
+  const root = await makeTempDir("push-src-");
+  const dir = path.join(root, "-home-me-app");
+  await fs.mkdir(path.join(dir, "s1", "subagents"), { recursive: true });
+  await fs.mkdir(path.join(dir, "s1", "tool-results"), { recursive: true });
+  await fs.writeFile(path.join(dir, "s1.jsonl"), claudeLines("s1", "/home/me/app", 2));
+  await fs.writeFile(path.join(dir, "s1", "subagents", "agent-a1.jsonl"), claudeLines("s1", "/home/me/app", 1));
+  await fs.writeFile(path.join(dir, "s1", "tool-results", "toolu_1.txt"), "tool output\n");
+  await fs.writeFile(path.join(dir, "s2.jsonl"), claudeLines("s2", "/home/me/app", 3));
+  const big = path.join(dir, "s3.jsonl");
+  const line = claudeLines("s3", "/home/me/app", 1);
+  await fs.writeFile(big, line.repeat(Math.ceil((CHUNK_BYTES + 1024 * 1024) / line.length)));
+  await fs.writeFile(path.join(dir, "notes.md"), "not a session\n");
+  let bytes = 0;
+  for (const f of ["s1.jsonl", "s1/subagents/agent-a1.jsonl", "s1/tool-results/toolu_1.txt", "s2.jsonl", "s3.jsonl"]) bytes += (await fs.stat(path.join(dir, f))).size;
+  return { root, big, bytes };
+}
+
+/** Every file under `dir`, relative, with its bytes. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = (await fs.readFile(file)).toString("base64");
+  }
+  return out;
+}
+
+const pushedTree = async (src: string) => {
+  const all = await tree(src);
+  delete all[path.join("-home-me-app", "notes.md")];
+  return all;
+};
+
+describe("casefile push to a team server (issue 39)", () => {
+  it("sends every session file once: a re-push sends 0 bytes, a grown session only its new bytes", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const { root, big, bytes } = await claudeRoot();
+    const sources: PushSource[] = [{ kind: "claude", path: root }];
+    const first = await pushOnce(sources, { server: server.url, token: "tok-alpha" });
+    expect(first).toEqual({ sessions_sent: 3, sessions_unchanged: 0, bytes_sent: bytes, errors: [] });
+    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    expect(await tree(mirror)).toEqual(await pushedTree(root));
+
+    expect(await pushOnce(sources, { server: server.url, token: "tok-alpha" })).toEqual({ sessions_sent: 0, sessions_unchanged: 3, bytes_sent: 0, errors: [] });
+    // The mirror is a source of the server's workspace, with its machine: the ordinary sync prepares it.
+    expect(await readSources(ws)).toMatchObject({ claude: [mirror], machines: { [mirror]: "alpha" } });
+
+    const more = claudeLines("s3", "/home/me/app", 2, 2);
+    await fs.appendFile(big, more);
+    expect(await pushOnce(sources, { server: server.url, token: "tok-alpha" })).toEqual({ sessions_sent: 1, sessions_unchanged: 2, bytes_sent: Buffer.byteLength(more), errors: [] });
+    expect(await tree(mirror)).toEqual(await pushedTree(root));
+  });
+
+  it("resumes a push cut short: the server keeps what arrived and the rest follows from there", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const { root, bytes } = await claudeRoot();
+    const sources: PushSource[] = [{ kind: "claude", path: root }];
+    // One manifest and two file requests: with one file at a time the first chunk of s3 (8 MiB) arrives, not its rest.
+    const files = await fs.readdir(path.join(root, "-home-me-app"));
+    expect(files).toContain("s3.jsonl");
+    await expect(pushOnce(sources, { server: server.url, token: "tok-alpha", concurrency: 1, maxRequests: 6 })).rejects.toBeInstanceOf(PushCutShort);
+    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    const held = Object.values(await tree(mirror)).reduce((n, b64) => n + Buffer.from(b64, "base64").length, 0);
+    expect(held).toBeGreaterThan(HEAD_BYTES);
+    expect(held).toBeLessThan(bytes);
+    const rest = await pushOnce(sources, { server: server.url, token: "tok-alpha" });
+    expect(rest.bytes_sent).toBe(bytes - held);
+    expect(rest.errors).toEqual([]);
+    expect(await tree(mirror)).toEqual(await pushedTree(root));
+    expect((await pushOnce(sources, { server: server.url, token: "tok-alpha" })).bytes_sent).toBe(0);
+  });
+
+  it("resumes after a `casefile push` process is SIGKILLed mid-push", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const { root, bytes } = await claudeRoot();
+    let child: ReturnType<typeof spawn> | null = null;
+    let stderr = "";
+    const killed = new Promise<void>((resolve, reject) => {
+      void serve(ws, (url) => {
+        // s3's first chunk (8 MiB): the process dies while sending it.
+        if (new URL(url).searchParams.get("path")?.endsWith("s3.jsonl") && child) {
+          child.kill("SIGKILL");
+          resolve();
+        }
+      }).then((server) => {
+        child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--json"], { stdio: ["ignore", "ignore", "pipe"] });
+        child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.once("exit", (code) => reject(new Error(`casefile push exited (${code}) before it was killed: ${stderr}`)));
+      });
+    });
+    await killed;
+    if (child!.exitCode === null && child!.signalCode === null) await new Promise<void>((resolve) => child!.once("exit", () => resolve()));
+    expect(child!.signalCode).toBe("SIGKILL");
+    const sources: PushSource[] = [{ kind: "claude", path: root }];
+    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    // A request cut off stores nothing of its body: s3's copy is absent, or the whole chunk if it had all arrived.
+    const s3 = (await tree(mirror))[path.join("-home-me-app", "s3.jsonl")];
+    expect([undefined, CHUNK_BYTES]).toContain(s3 === undefined ? undefined : Buffer.from(s3, "base64").length);
+    const rest = await pushOnce(sources, { server: servers[0]!.url, token: "tok-alpha" });
+    expect(rest.errors).toEqual([]);
+    expect(rest.bytes_sent).toBeLessThan(bytes);
+    expect(await tree(mirror)).toEqual(await pushedTree(root));
+    expect((await pushOnce(sources, { server: servers[0]!.url, token: "tok-alpha" })).bytes_sent).toBe(0);
+  }, 120_000);
+
+  it("refuses a manifest whose path escapes its root, and a chunk sent there, storing nothing", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const roots = [{ root_id: "claude-0123456789abcdef", kind: "claude", path: "/home/me/.claude/projects" }];
+    const files = [{ root_id: "claude-0123456789abcdef", path: "../../../escape.jsonl", size: 1, mtime_ms: 1, head_sha256: "0".repeat(64) }];
+    const post = (body: unknown) => fetch(`${server.url}/api/team/push/manifest`, { method: "POST", headers: { authorization: "Bearer tok-alpha", "content-type": "application/json" }, body: JSON.stringify(body) });
+    const refused = await post({ roots, files });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ status: "invalid", errors: [{ field: "files.0.path", message: expect.stringMatching(/escapes/), hint: expect.any(String) }] });
+    expect(existsSync(path.join(ws, "team"))).toBe(false);
+
+    expect((await post({ roots, files: [] })).status).toBe(200);
+    const put = await fetch(`${server.url}/api/team/push/file?root_id=claude-0123456789abcdef&path=${encodeURIComponent("a/../../x.jsonl")}&offset=0&mtime_ms=1`, { method: "PUT", headers: { authorization: "Bearer tok-alpha" }, body: "x" });
+    expect(put.status).toBe(400);
+    expect(await put.json()).toMatchObject({ status: "invalid", errors: [{ field: "path" }] });
+    expect(await tree(path.join(ws, "team"))).toEqual({ [path.join("machines", "alpha", "push-state.json")]: expect.any(String) });
+  });
+
+  it("stores nothing for a missing or wrong token, and refuses a read token", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const { root } = await claudeRoot();
+    const sources: PushSource[] = [{ kind: "claude", path: root }];
+    await expect(pushOnce(sources, { server: server.url, token: "tok-wrong" })).rejects.toThrow(/refused the token \(401\)/);
+    await expect(pushOnce(sources, { server: server.url, token: "tok-read" })).rejects.toThrow(/refused the token \(403\)/);
+    const anonymous = await fetch(`${server.url}/api/team/push/file?root_id=x&path=a.jsonl&offset=0&mtime_ms=1`, { method: "PUT", body: "x" });
+    expect(anonymous.status).toBe(401);
+    expect(existsSync(path.join(ws, "team"))).toBe(false);
+    expect(existsSync(path.join(ws, ".casefile-config", "sources.json"))).toBe(false);
+  });
+});
