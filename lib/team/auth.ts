@@ -64,8 +64,9 @@ const READING = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Why `role` may not make this request, or null when it may (issue 39):
- * - `read`: GET/HEAD/OPTIONS anywhere, and the dashboard's tool calls (`POST /api/tools/<name>`,
- *   server actions: a POST with a `Next-Action` header), whose tool is checked where it is known;
+ * - `read`: GET/HEAD/OPTIONS anywhere, and tool calls (`POST /api/tools/<name>`, MCP over HTTP
+ *   `POST /api/mcp`, server actions: a POST with a `Next-Action` header), whose tool is checked
+ *   where it is known (lib/context `actorDecision`);
  * - `push`: the same, and anything under `/api/team/push/` (the push protocol);
  * - `admin`: everything.
  * Anything else is refused (fail closed: a new route needs a rule here).
@@ -73,7 +74,7 @@ const READING = new Set(["GET", "HEAD", "OPTIONS"]);
 export function roleRefusal(role: TeamRole, method: string, path: string, serverAction: boolean): string | null {
   if (role === "admin") return null;
   if (READING.has(method)) return null;
-  if (method === "POST" && (/^\/api\/tools\/[^/]+$/.test(path) || (serverAction && !path.startsWith("/api/")))) return null;
+  if (method === "POST" && (/^\/api\/tools\/[^/]+$/.test(path) || path === "/api/mcp" || (serverAction && !path.startsWith("/api/")))) return null;
   if (role === "push" && path.startsWith("/api/team/push/")) return null;
   return `a ${role} token may not ${method} ${path}${role === "read" ? ": it may read and call read-only tools" : ""}`;
 }

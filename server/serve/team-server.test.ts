@@ -173,6 +173,9 @@ describePostgres("the team server's door (issue 39)", () => {
     const del = await send(base, "DELETE", "/api/overview", bearer("push"));
     expect(del.status).toBe(403);
     expect(seen).toEqual([]);
+    // MCP over HTTP passes the door for every role: its tools are checked like /api/tools'.
+    expect((await send(base, "POST", "/api/mcp", bearer("read"), "{}")).status).toBe(200);
+    expect(seen.map((s) => s.url)).toEqual(["/api/mcp"]);
 
     const write = { project_key: TEST_PROJECT_KEY, session_ref: "S0001", evidence_chain: [] };
     const refused = await send(base, "POST", "/api/tools/write_evidence", bearer("read"), JSON.stringify(write));
