@@ -2,11 +2,26 @@
  * The catalog store suite on PostgreSQL (issue 39): the same cases as on SQLite, on a fresh
  * database of the test server (CASEFILE_TEST_DATABASE_URL; skipped with a message without one).
  */
-import { afterAll } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { createSchema } from "@/lib/catalog/db-schema";
+import { lineFacts } from "@/lib/catalog/extract";
+import { extractFileLines, wholeFileRange } from "@/lib/catalog/extract-lines";
+import { HEAD_BYTES } from "@/lib/catalog/index-lines";
 import { PostgresCatalogStore } from "@/lib/catalog/postgres/store";
+import { SqliteCatalogStore } from "@/lib/catalog/sqlite-store";
+import type { CandidateLine, CandidateQuery, CatalogStore } from "@/lib/catalog/store";
 import { storeSearchSuite } from "@/lib/catalog/store-search-suite";
+import { termTokens } from "@/lib/catalog/trigram-tokens";
+import { physicalLines } from "@/lib/jsonl/text-lines";
 import { describePostgres, freshTestDatabase } from "@/lib/testing/postgres";
+import { seededRandom } from "@/lib/testing/random";
+import { HAS_SHARED, SHARED_DIR } from "@/lib/testing/shared";
+import { SESSION_SORT_KEYS } from "@/lib/workspace/schema";
 
 describePostgres("PostgreSQL catalog store", () => {
   const databases: { drop(): Promise<void> }[] = [];
@@ -21,4 +36,165 @@ describePostgres("PostgreSQL catalog store", () => {
   });
 
   storeSearchSuite(open);
+});
+
+/** Corpus transcripts (JSONL) and persisted tool results (text) under ../shared/corpus, in path order. */
+function corpusFiles(): { file: string; format: "jsonl" | "text"; source: string }[] {
+  const out: { file: string; format: "jsonl" | "text"; source: string }[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".jsonl")) out.push({ file: p, format: "jsonl", source: p.includes("/codex/") ? "codex" : "claude-code" });
+      else if (e.name.endsWith(".txt") && p.includes("tool-results")) out.push({ file: p, format: "text", source: "claude-code" });
+    }
+  };
+  walk(path.join(SHARED_DIR, "corpus"));
+  return out;
+}
+
+describePostgres("PostgreSQL and SQLite catalog stores on the corpus", () => {
+  let pgDb: Awaited<ReturnType<typeof freshTestDatabase>>;
+  const stores: { sqlite: CatalogStore; pg: CatalogStore } = {} as never;
+  /** Every indexed line's visible text, for the query terms. */
+  const texts: string[] = [];
+  const tools = new Set<string>();
+  const files = new Set<string>();
+  const times: number[] = [];
+
+  beforeAll(async () => {
+    if (!HAS_SHARED) return;
+    const db = new Database(":memory:");
+    db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
+    createSchema(db);
+    stores.sqlite = new SqliteCatalogStore(db, null);
+    pgDb = await freshTestDatabase("cf_store_equal");
+    stores.pg = new PostgresCatalogStore(pgDb.url);
+    const random = seededRandom(39);
+    const corpus = corpusFiles();
+    const facts = corpus.map((c, i) => ({
+      ord: i,
+      file_stamp: `${i}:1`,
+      started_at: random() < 0.1 ? null : new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 60), Math.floor(random() * 24))).toISOString(),
+      ended_at: random() < 0.3 ? null : new Date(Date.UTC(2026, 2, 1 + Math.floor(random() * 30))).toISOString(),
+      duration_seconds: random() < 0.2 ? null : Math.round(random() * 1e5) / 10,
+      turn_count: Math.floor(random() * 5),
+      first_user_message: random() < 0.2 ? null : ["Über alles", "über", "ÉTÉ", "été", "İstanbul", "straße", "STRASSE", "ſ long s", "plain ascii", "Σίσυφος"][Math.floor(random() * 10)]! + ` ${i}`,
+      subagent_count: Math.floor(random() * 3),
+      size_bytes: Math.floor(random() * 1e6),
+      status: random() < 0.5 ? "completed" : null,
+      status_recent: 0,
+      last_response_preview: null,
+      output_tokens: random() < 0.3 ? null : Math.floor(random() * 1e4),
+      total_tokens: random() < 0.3 ? null : Math.floor(random() * 3e9),
+      cost_usd: random() < 0.3 ? null : random() * 10,
+      usage_buckets: "[]",
+      usage_last_ms: random() < 0.3 ? null : Math.floor(random() * 1e12),
+      usage_stamp: "p",
+    }));
+    const risks = corpus.map(() => (random() < 0.3 ? null : (["low", "medium", "high"] as const)[Math.floor(random() * 3)]!));
+    const extracted = await Promise.all(corpus.map(async (c) => extractFileLines(c.file, await wholeFileRange(c.file), HEAD_BYTES, c.format)));
+    corpus.forEach((c) => {
+      for (const raw of physicalLines(readFileSync(c.file, "utf8"))) {
+        const t = c.format === "text" ? raw : lineFacts(raw).text;
+        if (t.trim() !== "") texts.push(t);
+      }
+    });
+    for (const ex of extracted) {
+      ex.tools.forEach((t) => t.split("\n").forEach((x) => x && tools.add(x)));
+      ex.files.forEach((t) => t.split("\n").forEach((x) => x && files.add(x)));
+      ex.times.forEach((t) => Number.isNaN(t) || times.push(t));
+    }
+    // The same writes, in the same order, into both stores.
+    for (const store of [stores.sqlite, stores.pg]) {
+      await store.withIndexLock(() => store.write(async (tx) => {
+        for (const [ord, key] of ["p-one", "p-two"].entries()) {
+          await tx.upsertProject({ project_key: key, ord, project_label: key, index_stamp: "i", session_count: 0, turn_count: 0, cwd: null, git_branch: null, broken_rows: "[]" });
+        }
+        for (const [i, c] of corpus.entries()) {
+          const project = i % 3 === 0 ? "p-two" : "p-one";
+          const id = await tx.insertSession({ project_key: project, session_ref: `s${String(i).padStart(3, "0")}`, ord: i, source: c.source, source_session_id: path.basename(c.file), session_path: c.file, turn_count: 1, machine: ["laptop", "desktop", null][i % 3]! });
+          await tx.updateSessionFacts(id, facts[i]!);
+          if (risks[i] !== null) await tx.storeRisks([{ id, risk_stamp: `${i}:1`, risk_level: risks[i]!, reset_count: i % 4 }]);
+          const docId = await tx.addSearchDoc(id, c.format === "text" ? 2 : 0, c.format === "text" ? path.basename(c.file, ".txt") : "", c.file);
+          const ex = extracted[i]!;
+          for (let from = 0; from < ex.lines.length; from += 500) {
+            const to = Math.min(ex.lines.length, from + 500);
+            await tx.addLines(docId, { extracted: ex, from, to, progress: { indexed_bytes: ex.ends[to - 1]!, indexed_lines: ex.lines[to - 1]!, head_sha: null } });
+          }
+        }
+      }));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await pgDb?.drop();
+  });
+
+  const scanAll = async (store: CatalogStore, q: CandidateQuery) => {
+    const out: CandidateLine[] = [];
+    await store.scanCandidates(q, (c) => (out.push(c), true));
+    return out;
+  };
+
+  it.skipIf(!HAS_SHARED)("give the same candidate lines, in the same order, and the same counts, for every kind of query", async () => {
+    const random = seededRandom(3939);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const term = () => {
+      const t = pick(texts);
+      const start = Math.floor(random() * Math.max(1, t.length - 3));
+      return t.slice(start, start + 3 + Math.floor(random() * 12));
+    };
+    const base: CandidateQuery = { words: null, projects: [], sessions: [], agents: [], machines: [], roles: [], tools: [], files: [], errors: false, noErrors: false, after: null, before: null, since: null, until: null, transcript: null, order: "newest" };
+    const filters: Partial<CandidateQuery>[] = [
+      {},
+      { agents: ["codex"] },
+      { machines: ["laptop"] },
+      { roles: [0, 2] },
+      { errors: true },
+      { noErrors: true },
+      { tools: [pick([...tools]).toUpperCase()] },
+      { files: [pick([...files]).slice(-6).toUpperCase()] },
+      { after: new Date(pick(times)).toISOString().slice(0, 10) + "T00:00:00.000Z" },
+      { before: new Date(pick(times)).toISOString().slice(0, 10) + "T00:00:00.000Z" },
+      { since: "2026-03-10T00:00:00.000Z", until: "2026-02-01T00:00:00.000Z" },
+      { projects: ["p-one"], sessions: ["s001", "s004"] },
+      { projects: ["p-two"], sessions: ["s000"], transcript: "main" },
+    ];
+    let compared = 0;
+    for (let k = 0; k < 120; k++) {
+      const shape = k % 4;
+      const words =
+        shape === 0 ? [[termTokens(term())]] : shape === 1 ? [[termTokens(term())], [termTokens(term())]] : shape === 2 ? [[termTokens(term()), termTokens(term())]] : null;
+      if (words?.some((clause) => clause.some((w) => w.length === 0))) continue;
+      const q: CandidateQuery = { ...base, ...filters[k % filters.length]!, words, order: k % 5 === 0 ? "line" : "newest" };
+      const [a, b] = [await scanAll(stores.sqlite, q), await scanAll(stores.pg, q)];
+      expect(b, JSON.stringify(q)).toEqual(a);
+      if (a.length > 2) {
+        const mid = a[Math.floor(a.length / 2)]!;
+        expect(await stores.pg.countCandidatesAfter(q, mid), JSON.stringify(q)).toBe(await stores.sqlite.countCandidatesAfter(q, mid));
+      }
+      compared += a.length;
+    }
+    // The queries found lines (not a comparison of empty results).
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it.skipIf(!HAS_SHARED)("give the same project list, session pages (every sort, filter and q), usage rows, coverage and big sessions", async () => {
+    expect(await stores.pg.listProjects()).toEqual(await stores.sqlite.listProjects());
+    for (const sort of SESSION_SORT_KEYS) {
+      for (const order of ["asc", "desc"] as const) {
+        for (const filter of [{}, { q: "über" }, { q: "ÉTÉ" }, { q: "STRASSE" }, { q: "i̇stanbul" }, { risk: "high" }, { source: "codex", machine: "laptop" }]) {
+          const query = { project_key: "p-one", sort, order, limit: 7, offset: 3, ...filter };
+          expect(await stores.pg.listSessions(query), JSON.stringify(query)).toEqual(await stores.sqlite.listSessions(query));
+        }
+      }
+    }
+    for (const q of [{ sources: ["claude-code", "codex"] }, { sources: ["codex"], machine: "desktop" }, { sources: ["claude-code"], project_key: "p-two", sinceMs: 5e11 }, { sources: ["claude-code", "codex"], timedOnly: true }]) {
+      expect(await stores.pg.usageRows(q)).toEqual(await stores.sqlite.usageRows(q));
+    }
+    expect(await stores.pg.fullTextCoverage({ machine: "laptop" })).toEqual(await stores.sqlite.fullTextCoverage({ machine: "laptop" }));
+    expect(await stores.pg.bigSessions(1000, ["claude-code"])).toEqual(await stores.sqlite.bigSessions(1000, ["claude-code"]));
+    expect(await stores.pg.staleRisks("p-one")).toEqual(await stores.sqlite.staleRisks("p-one"));
+    expect(await stores.pg.indexStamp()).toEqual(await stores.sqlite.indexStamp());
+  });
 });

@@ -187,6 +187,9 @@ export class PostgresCatalogStore implements CatalogStore {
         try {
           return await fn();
         } finally {
+          // The lines a fill added wait in the GIN index's pending list, which every search reads
+          // whole: merged into the index now, so searches after a fill find them by key.
+          await client.query("SELECT gin_clean_pending_list('catalog_lines_tokens'::regclass)").catch(() => undefined);
           await client.query("SELECT pg_advisory_unlock($1)", [INDEX_LOCK_KEY]).catch(() => undefined);
         }
       } finally {
