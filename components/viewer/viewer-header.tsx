@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 
 import { formatBytes, formatDuration, plural } from "@/components/format/format";
 import type { ReadMode, RecordGroup } from "@/lib/session-reader/schema";
+import { isTranscriptSource, SOURCE_LABELS } from "@/lib/sources/common/schema";
 import type { SessionDetail } from "@/lib/workspace/schema";
 
 import { type LineRange, readLineHash } from "./line-hash";
@@ -31,7 +32,7 @@ function SessionFactsLine({ detail }: { detail: SessionDetail }) {
   const { facts } = detail;
   const items: { label: string; value: string; title?: string }[] = [];
   if (facts.model) items.push({ label: "model", value: facts.model });
-  if (facts.client_version) items.push({ label: detail.source === "codex" ? "codex" : "claude code", value: facts.client_version });
+  if (facts.client_version) items.push({ label: isTranscriptSource(detail.source) ? SOURCE_LABELS[detail.source].toLowerCase() : detail.source, value: facts.client_version });
   if (facts.cwd) items.push({ label: "cwd", value: facts.cwd });
   if (facts.git_branch) items.push({ label: "branch", value: facts.git_branch });
   if (facts.started_at) items.push({ label: "started", value: formatDateTime(facts.started_at), title: facts.started_at });

@@ -5,6 +5,7 @@ import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";
 import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis, type TokenPoint } from "@/lib/analysis/schema";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { transcriptFormat } from "@/lib/sources/formats";
 
 /** Workspace facts about a session's side files, gathered by the caller. */
 export type SessionSideFiles = {
@@ -18,9 +19,9 @@ const NO_SIDE_FILES: SessionSideFiles = { toolResultFiles: null, hasSubagents: f
 
 /**
  * Analyses one session file (seed 003, issue 10) in a single streamed pass: resets, risk,
- * token progression, reads, persistence mapping, markers and Workscope ID. `source` selects the
- * reader (`codex` rollouts give tokens and resets only: reads and persistence are reported as
- * unavailable with a reason, never as 0). A session of an agent read through the source contract
+ * token progression, reads, persistence mapping, markers and Workscope ID. The format of `source`
+ * (lib/sources/formats `analysis.scan`) selects the scan: a `token-counts` source (Codex) gives
+ * tokens and resets only, reads and persistence reported as unavailable with its reason, never as 0. A session of an agent read through the source contract
  * (lib/sources/agents) is read by its reader: tokens and resets from the usage on its lines
  * (lib/analysis/agent-analysis), reads and persistence unavailable with the reason.
  * @param threshold reset threshold in tokens (default 10,000).
@@ -61,9 +62,10 @@ export async function analyzeSessionFile(
       unparsable_lines: agentUnreadableLines(transcript),
     };
   }
-  if (source === "codex") {
+  const analysis = transcriptFormat(source)?.analysis;
+  if (analysis?.scan === "token-counts") {
     const scan = await scanCodexSession(filePath, threshold);
-    const reason = "Codex rollouts have no Read tool or tool-results/ folder: files are read through shell commands";
+    const reason = analysis.readsUnavailable;
     return {
       ...common(scan),
       token_notes: [

@@ -4,7 +4,7 @@ import { walkRecords } from "@/lib/jsonl/record-walk";
 import { PHANTOM_MARKERS, type PhantomMarker } from "@/lib/analysis/markers";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/workspace/workscope";
+import { findWorkscopePattern, workscopeFromDateOutput } from "@/lib/sources/common/workscope";
 
 /**
  * The map half of the Claude Code analysis (seed 003, issue 10): what one byte range of a

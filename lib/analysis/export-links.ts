@@ -1,14 +1,10 @@
 /** A chat export's tool lines linked to the transcript's tool uses (seed 003 Q2), and the export's text. */
 import fs from "node:fs/promises";
 
-import { walkRecords } from "@/lib/jsonl/record-walk";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
-import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
-
-/** One tool_use of the transcript: its line, tool name and main argument (file path, command, …). */
-export type TranscriptToolUse = { line: number; name: string; arg: string };
-
+import type { TranscriptToolUse } from "@/lib/sources/common/source-format";
+import { transcriptFormat } from "@/lib/sources/formats";
 
 /** Export tool lines: `⏺ Read(docs/x.md)`, `⏺ Bash(date …)`, `⏺ Search(pattern: …)`. */
 const TOOL_LINE = /^⏺ ([A-Za-z][\w ]*?)\((.*)$/;
@@ -25,30 +21,6 @@ const LOOKAHEAD = 8;
 const MAX_LINES = 20_000;
 /** Only this many bytes of an export are read (exports are small; this bounds a stray huge file). */
 const MAX_BYTES = 8 << 20;
-const ASSISTANT = Buffer.from('"assistant"');
-const TOOL_USE = Buffer.from('"tool_use"');
-
-/**
- * Every tool_use of a Claude transcript in file order, streamed (only assistant records that
- * name `"tool_use"` are parsed).
- * @throws the fs error when the file cannot be read.
- */
-export async function listToolUses(filePath: string): Promise<TranscriptToolUse[]> {
-  const out: TranscriptToolUse[] = [];
-  await walkRecords(filePath, 0, Infinity, (bytes, line) => {
-    if (bytes.indexOf(ASSISTANT) === -1 || bytes.indexOf(TOOL_USE) === -1) return;
-    const record = parseJsonObject(bytes.toString("utf8"));
-    const content = isJsonObject(record?.message) && Array.isArray(record.message.content) ? record.message.content : [];
-    for (const block of content) {
-      if (!isJsonObject(block) || block.type !== "tool_use" || typeof block.name !== "string") continue;
-      const input = isJsonObject(block.input) ? block.input : {};
-      const arg = [input.file_path, input.command, input.pattern, input.skill, input.url].find((v) => typeof v === "string");
-      out.push({ line, name: block.name, arg: (arg as string | undefined) ?? "" });
-    }
-  }, { chunkBytes: 4 << 20, asyncReads: true });
-  return out;
-}
-
 /**
  * Links the export's tool lines to the transcript's tool uses, in order: each `⏺ Name(arg…)`
  * line takes the next unmatched tool use (skipping at most {@link LOOKAHEAD}) whose name equals
@@ -100,6 +72,6 @@ export async function readChatExport(exportPath: string, fileName: string, sessi
   }
   const all = physicalLines(text);
   const lines = all.slice(0, MAX_LINES);
-  const uses = source === "claude-code" ? await listToolUses(sessionPath) : [];
+  const uses = (await transcriptFormat(source)?.toolUses?.(sessionPath)) ?? [];
   return { file_name: fileName, lines, truncated: all.length > MAX_LINES, links: linkExportToTranscript(lines, uses) };
 }

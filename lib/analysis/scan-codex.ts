@@ -6,7 +6,7 @@ import { walkRecords } from "@/lib/jsonl/record-walk";
 import type { TokenPoint } from "@/lib/analysis/schema";
 import { mapRangesOnPool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
-import { findWorkscopePattern } from "@/lib/workspace/workscope";
+import { findWorkscopePattern } from "@/lib/sources/common/workscope";
 import { isJsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 
 /** What one pass over a Codex rollout yields. */

@@ -18,6 +18,7 @@ import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { inBackground } from "@/lib/jsonl/workers";
 import { wholeNumber } from "@/lib/tools/input-fields";
+import { transcriptFormat } from "@/lib/sources/formats";
 import { tokenPointsOf } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -77,7 +78,7 @@ async function buildAnalysis(ctx: CoreContext, session: ResolvedSession, thresho
   else {
     // The token chart draws what lib/usage counted (issue 28: one message once, with its final
     // usage); its pass runs beside the analysis' own (issue 29: a cold gigabyte session waited for both in turn).
-    const counted = session.row.source === "claude-code" || session.row.source === "codex";
+    const counted = transcriptFormat(session.row.source) !== null;
     const [scanned, usage] = await Promise.all([analyzeSessionFile(session.filePath, session.row.source, threshold, side), counted ? readSessionUsage(ctx, session) : null]);
     analysis = usage ? { ...scanned, token_points: tokenPointsOf(usage) } : scanned;
     textBytes = await writeCache(diskFile, { stamp, analysis });

@@ -4,7 +4,7 @@ import { matchesLedger, unknownLedger } from "@/lib/forensics/grep";
 import { scanSession } from "@/lib/forensics/scan";
 import type { ForensicsInvalid, SessionLedgerInput } from "@/lib/forensics/schema";
 import { readLineRange } from "@/lib/jsonl/line-index";
-import { agentSource } from "@/lib/sources/agents";
+import { sourceFormat } from "@/lib/sources/formats";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
 
 /** One entry of a session ledger: a transcript record with its full content (seed 004 `query_ledger_full`). */
@@ -79,7 +79,7 @@ export async function querySessionLedger(ctx: CoreContext, input: SessionLedgerI
   let used = Buffer.byteLength(JSON.stringify({ ...base, next_offset: slots.length, returned: input.max_entries, truncated: true })) + 8;
   const index = await getWorkspaceLineIndex(ctx, file.path);
   // An agent's workspace lines are its own format (contract §1.6): a line that is not JSON is its text, not a malformed record.
-  const textLines = agentSource(resolved.session.row.source) !== null;
+  const textLines = (sourceFormat(resolved.session.row.source)?.agent ?? null) !== null;
   const entries: SessionLedgerEntry[] = [];
   let truncated = false;
   for (const slot of slots.slice(input.offset, input.offset + input.max_entries)) {

@@ -8,11 +8,12 @@ import { claudeCodeFormat } from "@/lib/sources/claude-code/format";
 import { codexFormat } from "@/lib/sources/codex/format";
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { SOURCE_LABELS } from "@/lib/sources/common/schema";
+import { readWorkscopeId } from "@/lib/sources/common/workscope";
 import type { SourceFormat, TranscriptFormat } from "@/lib/sources/common/source-format";
 
-/** The descriptor of an agent behind the source contract. */
+/** The descriptor of an agent behind the source contract: its Workscope ID is the seed's pattern in its source file. */
 function agentFormat(agent: AgentSource): SourceFormat {
-  return { name: agent.name, label: SOURCE_LABELS[agent.name], transcript: null, agent };
+  return { name: agent.name, label: SOURCE_LABELS[agent.name], transcript: null, agent, workscopeId: readWorkscopeId };
 }
 
 /** Every transcript source, in the order pages list them (lib/sources/common/schema's TRANSCRIPT_SOURCES). */

@@ -1,5 +1,5 @@
 /** Chat exports and the Workscope IDs that pair them with sessions. */
-import { readWorkscopeId } from "@/lib/workspace/workscope";
+import { readWorkscopeId } from "@/lib/sources/common/workscope";
 
 /** A chat export (`/export` `.txt`) and the Workscope ID it states (null when none). */
 export type ExportCandidate = { path: string; workscopeId: string | null };

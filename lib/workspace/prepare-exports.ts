@@ -4,8 +4,8 @@ import path from "node:path";
 
 import { listDir } from "@/lib/fs/list-dir";
 import { pairExports, readExportCandidates, type UnpairedExport } from "@/lib/workspace/exports";
-import { readSessionWorkscopeId, readWorkscopeId } from "@/lib/workspace/workscope";
 import { listFilesRecursive } from "@/lib/sources/common/walk-files";
+import { sourceFormat } from "@/lib/sources/formats";
 import type { PlannedSession } from "@/lib/workspace/prepare-plan";
 import { EXPORTS_SUBDIR } from "@/lib/workspace/sessions";
 
@@ -31,7 +31,8 @@ export async function attachExports(sessions: PlannedSession[], claudeRoots: rea
   const candidates = await readExportCandidates([...files]);
   const keyed = [];
   for (const s of sessions) {
-    const id = await (s.source === "claude-code" ? readSessionWorkscopeId(s.sourcePath) : readWorkscopeId(s.sourcePath)).catch(() => null);
+    const read = sourceFormat(s.source)?.workscopeId;
+    const id = read === undefined ? null : await read(s.sourcePath).catch(() => null);
     keyed.push({ key: s, workscopeId: id });
   }
   const { paired, unpaired } = pairExports(keyed, candidates);

@@ -20,7 +20,7 @@ import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
 import type { AgentSourceName, SourceWarning } from "@/lib/sources/common/agent-source";
 import type { PricingTable } from "@/lib/usage/pricing";
-import { planAgentSessions } from "@/lib/workspace/prepare-agents";
+import { planAgentSessions, type StagedLines } from "@/lib/workspace/prepare-agents";
 import { apartByMachine, planAgentsByMachine } from "@/lib/workspace/prepare-machines";
 import { rootMachine, type AgentRoots, type RootMachines } from "@/lib/workspace/sources";
 import { UsageCounter, type UsageTally } from "@/lib/usage/session-usage";
@@ -53,11 +53,12 @@ export type PlannedSession = {
   /** The usage the analysis pass counted (see {@link UsagePricing}), with the source's size and mtime it read. */
   counted?: CountedSource;
   /**
-   * An agent behind the source contract (issue 38): the workspace file's lines, written instead of
-   * a byte copy of `sourcePath`; `"unchanged"` when the session is as the last sync wrote it (its
-   * discovery stamp unchanged and its workspace file there): nothing is read or written.
+   * An agent behind the source contract (issue 38): the workspace file written ahead to the staging
+   * folder, put in place instead of a byte copy of `sourcePath` (prepare-agents placeAgentSession);
+   * `"unchanged"` when the session is as the last sync wrote it (its discovery stamp unchanged and
+   * its workspace file there): nothing is read or written.
    */
-  exported?: string[] | "unchanged";
+  exported?: StagedLines | "unchanged";
 };
 
 /**
@@ -156,10 +157,12 @@ export async function planSources(
   for (const root of roots.claude) {
     const found = await discoverClaudeSessions(path.resolve(root), (file) => remember("probe", file, () => probeClaudeTranscript(file)));
     skipped.push(...found.skipped);
-    for (const found1 of found.candidates) {
-      const c: ClaudeCandidate = { source: claudeCodeFormat.name, ...found1 };
+    for (const one of found.candidates) {
+      const c: ClaudeCandidate = { source: claudeCodeFormat.name, ...one };
       const key = `${c.source}:${c.path}`;
-      if (!candidates.has(key)) candidates.set(key, { source: c.source, path: c.path, analyse: (...args) => analyseClaude(c, ...args) }), machineOf.set(key, rootMachine(roots, root));
+      if (candidates.has(key)) continue;
+      candidates.set(key, { source: c.source, path: c.path, analyse: (...args) => analyseClaude(c, ...args) });
+      machineOf.set(key, rootMachine(roots, root));
     }
   }
   for (const root of roots.codex) {
@@ -167,7 +170,9 @@ export async function planSources(
     skipped.push(...found.skipped);
     for (const { path: file } of found.candidates) {
       const key = `${codexFormat.name}:${file}`;
-      if (!candidates.has(key)) candidates.set(key, { source: codexFormat.name, path: file, analyse: (...args) => analyseCodex(file, ...args) }), machineOf.set(key, rootMachine(roots, root));
+      if (candidates.has(key)) continue;
+      candidates.set(key, { source: codexFormat.name, path: file, analyse: (...args) => analyseCodex(file, ...args) });
+      machineOf.set(key, rootMachine(roots, root));
     }
   }
   const ordered = [...candidates.values()].sort((a, b) => (a.source === b.source ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.source < b.source ? -1 : 1));

@@ -8,7 +8,7 @@ import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { isJsonRecord, readDerivedJson } from "@/lib/fs/set-aside";
 import { derivedPath } from "@/lib/fs/workspace-layout";
-import { agentSource } from "@/lib/sources/agents";
+import { sourceFormat } from "@/lib/sources/formats";
 import { usageOfLines } from "@/lib/usage/session-usage";
 import type { TurnUsage } from "@/lib/workspace/schema";
 import type { IndexTurn } from "@/lib/sources/common/schema";
@@ -71,8 +71,8 @@ function usageCacheFile(ctx: CoreContext, filePath: string): string {
 
 async function computeUsage(ctx: CoreContext, session: ResolvedSession): Promise<TurnUsage[]> {
   const turns = session.row.turns;
-  // Claude Code, Codex and the agents behind the source contract are counted (lib/usage); any other source has no usage to count.
-  const counted = session.row.source === "claude-code" || session.row.source === "codex" || agentSource(session.row.source) !== null;
+  // Every registered source is counted (lib/usage, its format's rule); any other source has no usage to count.
+  const counted = sourceFormat(session.row.source) !== null;
   if (!counted) return turns.map((t) => ({ turn_ref: t.turn_ref, input_tokens: null, output_tokens: null, total_tokens: null }));
   const usage = await readSessionUsage(ctx, session);
   return turns.map((t) => {

@@ -5,9 +5,11 @@ import { loadPricing } from "@/lib/usage/pricing";
 import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
 import type { GetUsageInput, GetUsageResult } from "@/lib/usage/schema";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { sessionMachine } from "@/lib/workspace/machines";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
+import { transcriptFormat } from "@/lib/sources/formats";
 
 /**
  * Reads the usage of every Claude Code and Codex session of the workspace (or of `project_key`)
@@ -25,11 +27,12 @@ export async function getUsage(ctx: CoreContext, input: GetUsageInput): Promise<
   const entries: SessionUsageEntry[] = [];
   for (const p of projects) {
     for (const row of p.rows) {
-      if (row.source !== "claude-code" && row.source !== "codex") continue;
+      // The oracle predates the agents (issue 38): the JSONL transcripts only.
+      if (transcriptFormat(row.source) === null) continue;
       if (input.source !== undefined && row.source !== input.source) continue;
       const session = await getSession(ctx, p.projectKey, row.session_ref).catch(() => null);
       if (session === null) continue;
-      entries.push({ project_key: p.projectKey, session_ref: row.session_ref, session_id: row.source_session_id, source: row.source, usage: await readSessionUsage(ctx, session) });
+      entries.push({ project_key: p.projectKey, session_ref: row.session_ref, session_id: row.source_session_id, source: row.source, machine: sessionMachine(p.dir, row.session_ref), usage: await readSessionUsage(ctx, session) });
     }
   }
   const { rows, totals } = usageReport(entries, input);

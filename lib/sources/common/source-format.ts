@@ -18,6 +18,12 @@ import type { ObjectPlan } from "@/lib/sources/common/skim";
 import type { UsageRules } from "@/lib/sources/common/usage-rules";
 import type { LineExtras } from "@/lib/sources/common/viewer-detail";
 
+/** What a session's first lines tell of it (issue 12 item 5), null until found. */
+export type HeadFacts = { model: string | null; client_version: string | null; cwd: string | null; git_branch: string | null };
+
+/** One tool call of a transcript: its physical line, tool name and main argument (file path, command, …). */
+export type TranscriptToolUse = { line: number; name: string; arg: string };
+
 /** Looks up a parsed neighbouring line by its 1-based number (null when unknown or unparsable). */
 export type NeighbourLine = (line: number) => JsonObject | null;
 
@@ -91,6 +97,8 @@ export type TranscriptFormat = {
      */
     promptsLoggedTwice: boolean;
   };
+  /** Fills what `facts` still lacks (null) from one parsed line near the file's start: the model, the client's version, the working directory, the git branch. */
+  headFacts(record: JsonObject, facts: HeadFacts): void;
   /** How its tokens are counted (issue 28; lib/usage prices and totals the requests). */
   usage: UsageRules;
   /**
@@ -109,6 +117,19 @@ export type TranscriptFormat = {
    * §1.8 step 5: Codex forks), read only for forks and their ancestors. Absent when the source does not fork sessions.
    */
   forkHistory?(filePath: string): Promise<CodexForkHistory | null>;
+  /**
+   * Every tool call of a transcript in file order, which a chat export's tool lines link to
+   * (seed 003 Q2). Absent when the source has no chat exports.
+   */
+  toolUses?(filePath: string): Promise<TranscriptToolUse[]>;
+  /**
+   * Which of seed 003's session analyses (lib/analysis) reads the file: `tool-reads` when each
+   * file read is a tool call with its result, big results persisted under `tool-results/`
+   * (reads, persistence, markers and a `date` Workscope ID are analysed: Claude Code);
+   * `token-counts` when tokens come as cumulative `token_count` events and files are read through
+   * shell commands (tokens and resets only; `readsUnavailable` says why reads are not shown, never as 0: Codex).
+   */
+  analysis: { scan: "tool-reads" } | { scan: "token-counts"; readsUnavailable: string };
   /** A substring every line that calls a tool holds (`"tool_use"`, `"call_id"`): lines without it are not read for calls. */
   callMarker: string;
 };
@@ -123,4 +144,10 @@ export type SourceFormat<N extends TranscriptSource = TranscriptSource> = {
   transcript: TranscriptFormat | null;
   /** The agent behind the source contract, whose workspace file is replayed whole (lib/sources/agent-transcripts); null for a native transcript. */
   agent: AgentSource | null;
+  /**
+   * The session's Workscope ID (seed 003 Q2: a chat export pairs with it) read from its source
+   * file (`sourcePath` as prepare found it); null when absent.
+   * @throws the fs error when the file cannot be read.
+   */
+  workscopeId(sourcePath: string): Promise<string | null>;
 };
