@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { processWide } from "@/lib/cache/process-wide";
 import { catalogFault, type CatalogFault, checkWritable, confirmedFault, faultText } from "@/lib/catalog/catalog-fault";
 import { createSchema, SCHEMA_VERSION, schemaVersion } from "@/lib/catalog/db-schema";
+import { addCatalogFunctions } from "@/lib/catalog/sqlite-store";
 import { BUSY_TIMEOUT_MS } from "@/lib/catalog/transactions";
 import type { CoreContext } from "@/lib/context";
 import { setAsideDerived } from "@/lib/fs/set-aside";
@@ -176,8 +177,7 @@ function openAt(file: string | null, place: CatalogPlace): Handle {
     // Checkpoint every 64 MB of WAL, not 4 MB: a bulk refresh rewrites the same FTS pages many times,
     // and each checkpoint copies them again.
     db.pragma("wal_autocheckpoint = 16384");
-    // JavaScript's lower case, so filters match exactly as the in-memory lists did (SQLite's lower() is ASCII only).
-    db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
+    addCatalogFunctions(db);
     return { db, file, ino: file === null ? 0 : statSync(file).ino, place };
   } catch (error) {
     db.close();

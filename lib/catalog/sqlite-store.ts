@@ -3,9 +3,9 @@
 // write transactions kept short and shared with other processes' writers (transactions.ts), the
 // line index an FTS5 table of trigram words with rowid = document id × 2³² + line (db-schema.ts).
 
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 
-import { lineRowid } from "@/lib/catalog/db-schema";
+import { createSchema, lineRowid } from "@/lib/catalog/db-schema";
 import { atomically, commitIfDue, stmt, writeTransaction, writeWhenFree } from "@/lib/catalog/transactions";
 import { wordsAt } from "@/lib/catalog/trigram-tokens";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -45,11 +45,31 @@ import { SESSION_SORT_KEYS } from "@/lib/workspace/schema";
 const SORT_COLUMNS = new Set<string>(SESSION_SORT_KEYS);
 
 /**
+ * The SQL functions the store's statements call, registered on each connection: `js_lower`,
+ * JavaScript's lower case, so list filters match exactly as the in-memory lists did (SQLite's
+ * lower() is ASCII only).
+ */
+export function addCatalogFunctions(db: Database.Database): void {
+  db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
+}
+
+/** A store on a new, empty catalog in memory (tests; the workspace's catalog is lib/catalog/catalog's to open). */
+export function memoryCatalogStore(): SqliteCatalogStore {
+  const db = new Database(":memory:");
+  addCatalogFunctions(db);
+  createSchema(db);
+  return new SqliteCatalogStore(db, null);
+}
+
+/**
  * {@link CatalogStore} over an open catalog connection `db` of the file `file` (null: a catalog
  * in memory, this process's alone). Its calls are synchronous SQLite work behind promises; a
  * write transaction is the connection's (`write` joins one open on it).
  */
 export class SqliteCatalogStore implements CatalogStore {
+  /** The last holder of {@link withIndexLock} in this process: the next waits for it. */
+  private indexTurn: Promise<unknown> = Promise.resolve();
+
   constructor(
     readonly db: Database.Database,
     private readonly file: string | null,
@@ -71,8 +91,12 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   withIndexLock<T>(fn: () => Promise<T>): Promise<T> {
-    // The lock file beside the catalog (`catalog.sqlite.lock`); a catalog in memory is this process's alone.
-    return this.file === null ? fn() : withFileLock(this.file, () => fn());
+    // This process's holders one after another, then the lock file beside the catalog
+    // (`catalog.sqlite.lock`) across processes; a catalog in memory is this process's alone.
+    const file = this.file;
+    const run = this.indexTurn.then(() => (file === null ? fn() : withFileLock(file, () => fn())));
+    this.indexTurn = run.catch(() => undefined);
+    return run;
   }
 
   // --- projects -------------------------------------------------------------------------------
@@ -381,7 +405,7 @@ export class SqliteCatalogStore implements CatalogStore {
     const c = this.candidateSql(query);
     const past = query.order === "line" ? ">" : "<";
     const at = lineRowid(last.docId, last.line);
-    if (c.match === null) return Number(stmt(this.db, `SELECT count(*) ${c.sql} AND m.rowid ${past} @last`).pluck().safeIntegers(true).get({ ...c.params, last }) as bigint);
+    if (c.match === null) return Number(stmt(this.db, `SELECT count(*) ${c.sql} AND m.rowid ${past} @last`).pluck().safeIntegers(true).get({ ...c.params, last: at }) as bigint);
     // Counted in the index alone (no join: an upper bound when filters narrow, and fast).
     const bound = c.range === null ? "" : query.order === "line" ? " AND rowid <= @hi" : " AND rowid >= @lo";
     return Number(
