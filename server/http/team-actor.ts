@@ -1,24 +1,22 @@
 import "server-only";
 
+import { ACTOR_HEADER } from "@/lib/team/auth";
+import { TEAM_ROLES, type TeamActor } from "@/lib/team/tokens";
+
 /**
- * Who sent a team request (issue 39): the token's machine and role, which the dashboard server
- * checks before Next sees the request and passes on in {@link TEAM_ACTOR_HEADER}, a header it
- * sets itself (stripping any the client sent). Null when there is none: the request is refused.
+ * Who sent a team request (issue 39): the token's actor, which the dashboard server checks
+ * before Next sees the request (server/serve/dashboard-server, team mode) and passes on in
+ * {@link ACTOR_HEADER}, a header it sets itself after removing any the client sent. Null when
+ * there is none (a local dashboard, not a team server) or it is malformed: the request is refused.
  */
-export type PushActor = { machine: string; role: "push" | "read" | "admin" };
-
-/** The header the dashboard server sets to the authenticated actor's JSON. */
-export const TEAM_ACTOR_HEADER = "x-casefile-actor";
-
-/** The authenticated actor of `request`, or null when the server passed none (or a malformed one). */
-export function teamActorOf(request: Request): PushActor | null {
-  const raw = request.headers.get(TEAM_ACTOR_HEADER);
+export function teamActorOf(request: Request): TeamActor | null {
+  const raw = request.headers.get(ACTOR_HEADER);
   if (raw === null) return null;
   try {
-    const value = JSON.parse(raw) as Partial<PushActor>;
-    if (typeof value.machine === "string" && (value.role === "push" || value.role === "read" || value.role === "admin")) return { machine: value.machine, role: value.role };
+    const value = JSON.parse(raw) as Partial<TeamActor>;
+    if (typeof value.machine === "string" && (TEAM_ROLES as readonly unknown[]).includes(value.role)) return { token_id: String(value.token_id ?? ""), machine: value.machine, role: value.role! };
   } catch {
-    /* refused below */
+    /* refused by the caller */
   }
   return null;
 }

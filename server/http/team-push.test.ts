@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { CHUNK_BYTES, HEAD_BYTES } from "@/lib/team/push/protocol";
 import { PushCutShort, pushOnce, rootIdOf, type PushSource } from "@/lib/team/push/push-client";
@@ -12,11 +12,14 @@ import { claudeLines } from "@/lib/testing/transcripts";
 import { makeTempDir } from "@/lib/testing/shared";
 import { teamMirrorDir } from "@/lib/fs/workspace-layout";
 import { readSources } from "@/lib/workspace/sources";
-import type { PushActor } from "@/server/http/team-actor";
+import { openTeamDatabase } from "@/lib/team/database";
+import { authenticateToken, createToken, revokeToken, type TeamActor } from "@/lib/team/tokens";
+import { describePostgres, freshTestDatabase } from "@/lib/testing/postgres";
 import { startTeamTestServer, type TeamTestServer } from "@/server/http/team-test-server";
 
-const TOKENS: Record<string, PushActor> = { "tok-alpha": { machine: "alpha", role: "push" }, "tok-read": { machine: "reader", role: "read" } };
-const authenticate = (bearer: string | null) => (bearer ? (TOKENS[bearer] ?? null) : null);
+/** A token table standing in for the database (the PostgreSQL suite below uses real tokens). */
+const TOKENS: Record<string, TeamActor> = { "tok-alpha": { token_id: "t1", machine: "alpha", role: "push" }, "tok-read": { token_id: "t2", machine: "reader", role: "read" } };
+const authenticate = async (token: string) => TOKENS[token] ?? null;
 
 let servers: TeamTestServer[] = [];
 afterEach(async () => {
@@ -170,5 +173,33 @@ describe("casefile push to a team server (issue 39)", () => {
     expect(anonymous.status).toBe(401);
     expect(existsSync(path.join(ws, "team"))).toBe(false);
     expect(existsSync(path.join(ws, ".casefile-config", "sources.json"))).toBe(false);
+  });
+});
+
+describePostgres("casefile push with real team tokens (issue 39)", () => {
+  let db: Awaited<ReturnType<typeof freshTestDatabase>>;
+  beforeAll(async () => {
+    db = await freshTestDatabase("cf_push_test");
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("pushes with a push token as its machine; a revoked or read token stores nothing", async () => {
+    const pool = await openTeamDatabase(db.url);
+    const ws = await makeTempDir("team-ws-");
+    const other = await startTeamTestServer(ws, { authenticate: (token) => authenticateToken(pool, token) });
+    servers.push(other);
+    const { root, bytes } = await claudeRoot();
+    const sources: PushSource[] = [{ kind: "claude", path: root }];
+    const push = await createToken(pool, { machine: "laptop-7", role: "push" });
+    const read = await createToken(pool, { machine: "viewer", role: "read" });
+    const revoked = await createToken(pool, { machine: "old-box", role: "push" });
+    await revokeToken(pool, revoked.token_id);
+    await expect(pushOnce(sources, { server: other.url, token: revoked.token })).rejects.toThrow(/\(401\)/);
+    await expect(pushOnce(sources, { server: other.url, token: read.token })).rejects.toThrow(/\(403\)/);
+    expect(existsSync(path.join(ws, "team"))).toBe(false);
+    expect(await pushOnce(sources, { server: other.url, token: push.token })).toMatchObject({ sessions_sent: 3, bytes_sent: bytes, errors: [] });
+    expect(await tree(teamMirrorDir(ws, "laptop-7", rootIdOf(sources[0]!)))).toEqual(await pushedTree(root));
   });
 });

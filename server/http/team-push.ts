@@ -5,7 +5,8 @@ import { CHUNK_BYTES } from "@/lib/team/push/protocol";
 import { answerManifest, receiveChunk } from "@/lib/team/receive/mirror";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
-import { teamActorOf, type PushActor } from "@/server/http/team-actor";
+import type { TeamActor } from "@/lib/team/tokens";
+import { teamActorOf } from "@/server/http/team-actor";
 import { readLimited } from "@/server/http/tools";
 
 /** `POST /api/team/push/manifest`: the machine's files; 200 `{wants}`, 400 `{status:"invalid", errors}` (nothing stored). */
@@ -61,9 +62,9 @@ export async function pushFileResponse(request: Request, workspaceRoot: string):
 }
 
 /** The request's actor when it may push (role push or admin), else the 401 or 403 response. */
-function pushActor(request: Request): PushActor | Response {
+function pushActor(request: Request): TeamActor | Response {
   const actor = teamActorOf(request);
-  if (actor === null) return Response.json({ error: { code: "unauthorized", message: "a push needs a team token", hint: "send Authorization: Bearer TOKEN (casefile token create --role push)" } }, { status: 401 });
+  if (actor === null) return Response.json({ error: { code: "unauthorized", message: "a push needs a team server and a token", hint: "push to a server started with casefile serve --database URL, sending Authorization: Bearer TOKEN (casefile token create --role push)" } }, { status: 401 });
   if (actor.role === "read") return Response.json({ error: { code: "forbidden", message: `machine ${actor.machine}'s token may only read`, hint: "push with a token of role push or admin" } }, { status: 403 });
   return actor;
 }

@@ -1,32 +1,30 @@
 /**
- * A team server for tests and benches, in process: the dashboard server's Node front
- * (server/serve/dashboard-server) over the push handlers (server/http/team-push), without Next.
- * Authentication is the caller's `authenticate` (a bearer token to its actor), whose actor is
- * passed on in the header the dashboard server sets, as in team mode.
+ * A team server for tests and benches, in process: the dashboard server in team mode
+ * (server/serve/dashboard-server: tokens, roles, the actor header) over the push handlers
+ * (server/http/team-push), without Next. `authenticate` is the team mode's token check (lib/team/tokens
+ * `authenticateToken` on a real database, or a test's table).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 
-import { createDashboardServer } from "@/server/serve/dashboard-server";
+import type { TeamActor } from "@/lib/team/tokens";
 import { pushFileResponse, pushManifestResponse } from "@/server/http/team-push";
-import { TEAM_ACTOR_HEADER, type PushActor } from "@/server/http/team-actor";
+import { createDashboardServer } from "@/server/serve/dashboard-server";
 
 export type TeamTestServer = { url: string; close(): Promise<void> };
 
 export type TeamTestServerOptions = {
-  /** The actor of a bearer token, or null (the request is then answered 401 by the handler). */
-  authenticate: (bearer: string | null) => Promise<PushActor | null> | PushActor | null;
+  /** The actor of a token, or null (the server answers 401). */
+  authenticate: (token: string) => Promise<TeamActor | null>;
   /** Called with each file request before it is handled (tests kill a pushing process there). */
   onFileRequest?: (url: string) => Promise<void> | void;
 };
 
 /** Starts the server on a free loopback port over the workspace `workspaceRoot`. */
 export async function startTeamTestServer(workspaceRoot: string, options: TeamTestServerOptions): Promise<TeamTestServer> {
-  const server = createDashboardServer(async (req, res) => {
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
-    const actor = await options.authenticate(bearer);
-    const request = toRequest(req, actor);
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    const request = toRequest(req);
     const route = new URL(request.url).pathname;
     let response: Response;
     if (route === "/api/team/push/manifest" && req.method === "POST") response = await pushManifestResponse(request, workspaceRoot);
@@ -35,7 +33,8 @@ export async function startTeamTestServer(workspaceRoot: string, options: TeamTe
       response = await pushFileResponse(request, workspaceRoot);
     } else response = Response.json({ error: { code: "not_found", message: `no route ${req.method} ${route}` } }, { status: 404 });
     await send(res, response);
-  });
+  };
+  const server = createDashboardServer(handler, { team: { authenticate: options.authenticate } });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -44,13 +43,10 @@ export async function startTeamTestServer(workspaceRoot: string, options: TeamTe
   };
 }
 
-function toRequest(req: IncomingMessage, actor: PushActor | null): Request {
+/** The web Request of a Node request, its headers (the actor's among them) and body as they came. */
+function toRequest(req: IncomingMessage): Request {
   const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (key === TEAM_ACTOR_HEADER || value === undefined) continue;
-    headers.set(key, Array.isArray(value) ? value.join(", ") : value);
-  }
-  if (actor) headers.set(TEAM_ACTOR_HEADER, JSON.stringify(actor));
+  for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   const body = req.method === "GET" || req.method === "HEAD" ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
   return new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, duplex: "half" } as RequestInit);
 }
