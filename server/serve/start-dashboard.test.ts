@@ -18,7 +18,7 @@ describe("the dashboard server process (casefile serve / npm start)", () => {
   it("refuses to listen beyond loopback unless it is a team server over TLS or told --insecure-http (issue 39)", async () => {
     const [script] = await serverCommand(3123);
     const start = (args: string[], env: Record<string, string> = {}) => {
-      const base = { ...process.env, NODE_ENV: "production", ...env };
+      const base: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_ENV: "production" };
       if (!env.CASEFILE_DATABASE_URL) delete base.CASEFILE_DATABASE_URL;
       return spawnSync(process.execPath, [script, "--dir", "/nowhere", "--port", "3999", ...args], { encoding: "utf8", env: base });
     };
