@@ -5,17 +5,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import { createSchema } from "@/lib/catalog/db-schema";
 import { lineFacts } from "@/lib/catalog/extract";
 import { extractFileLines, wholeFileRange } from "@/lib/catalog/extract-lines";
 import { HEAD_BYTES } from "@/lib/catalog/index-lines";
 import { PostgresCatalogStore } from "@/lib/catalog/postgres/store";
-import { SqliteCatalogStore } from "@/lib/catalog/sqlite-store";
+import { memoryCatalogStore } from "@/lib/catalog/sqlite-store";
 import type { CandidateLine, CandidateQuery, CatalogStore } from "@/lib/catalog/store";
 import { storeSearchSuite } from "@/lib/catalog/store-search-suite";
+import { storeSuite } from "@/lib/catalog/store-suite";
 import { termTokens } from "@/lib/catalog/trigram-tokens";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import { describePostgres, freshTestDatabase } from "@/lib/testing/postgres";
@@ -35,6 +34,7 @@ describePostgres("PostgreSQL catalog store", () => {
     for (const db of databases) await db.drop();
   });
 
+  storeSuite(open);
   storeSearchSuite(open);
 });
 
@@ -64,10 +64,7 @@ describePostgres("PostgreSQL and SQLite catalog stores on the corpus", () => {
 
   beforeAll(async () => {
     if (!HAS_SHARED) return;
-    const db = new Database(":memory:");
-    db.function("js_lower", { deterministic: true }, (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v));
-    createSchema(db);
-    stores.sqlite = new SqliteCatalogStore(db, null);
+    stores.sqlite = memoryCatalogStore();
     pgDb = await freshTestDatabase("cf_store_equal");
     stores.pg = new PostgresCatalogStore(pgDb.url);
     const random = seededRandom(39);
