@@ -10,7 +10,7 @@ import { AGENT_SOURCE_NAMES, type AgentTranscript, type FoundSession, type Sourc
 import { deriveProjectIdentity, type ProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { PlanMemo, PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
-import type { AgentRoots } from "@/lib/workspace/sources";
+import { originPath, type AgentRoots, type RootOrigins } from "@/lib/workspace/sources";
 
 /** What {@link planAgentSessions} found: sessions to write, files or sessions skipped with the reason, warnings about what was read. */
 export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; warnings: SourceWarning[] };
@@ -28,7 +28,7 @@ export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; wa
  * its file marked `exported: "unchanged"`.
  * Never throws for a session that cannot be read: it is skipped, naming the error.
  */
-export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void, memo?: PlanMemo): Promise<AgentPlan> {
+export async function planAgentSessions(roots: AgentRoots, window: ReportWindow, workspaceRoot: string, onProgress?: (label: string) => void, memo?: PlanMemo, origins?: RootOrigins): Promise<AgentPlan> {
   const out: AgentPlan = { sessions: [], skipped: [], warnings: [] };
   const seen = new Map<string, Planned>();
   const identities: Identities = new Map();
@@ -37,7 +37,8 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
     for (const root of roots[name] ?? []) {
       const found = await source.discover(path.resolve(root));
       out.warnings.push(...found.warnings);
-      for (const f of found.sessions) {
+      // A pushed root's projects are named as on its machine (issue 39: Aider's is the history file's folder).
+      for (const f of found.sessions.map((s) => ({ ...s, projectRoot: originPath(origins, path.resolve(root), s.projectRoot) }))) {
         onProgress?.(f.fileName);
         let planned: Planned | { skip: string };
         try {

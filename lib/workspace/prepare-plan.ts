@@ -22,7 +22,7 @@ import type { AgentSourceName, SourceWarning } from "@/lib/sources/common/agent-
 import type { PricingTable } from "@/lib/usage/pricing";
 import { planAgentSessions, type StagedLines } from "@/lib/workspace/prepare-agents";
 import { apartByMachine, planAgentsByMachine } from "@/lib/workspace/prepare-machines";
-import { rootMachine, type AgentRoots, type RootMachines } from "@/lib/workspace/sources";
+import { rootMachine, type AgentRoots, type RootMachines, type RootOrigins } from "@/lib/workspace/sources";
 import { UsageCounter, type UsageTally } from "@/lib/usage/session-usage";
 import { subagentsSignature } from "@/lib/workspace/session-usage";
 
@@ -101,9 +101,10 @@ export type MemoKind = "probe" | "analysis" | "sha256" | "fork";
 
 /**
  * Source roots by source: each a root directory or one `.jsonl` file; `agents`: the other agents'
- * roots; `machines`: the machine of each root not the local machine's (lib/workspace/sources).
+ * roots; `machines`: the machine of each root not the local machine's, `origins`: where a pushed
+ * root is on its machine (lib/workspace/sources).
  */
-export type SourceRoots = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines };
+export type SourceRoots = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines; origins?: RootOrigins };
 
 /** Small source files analysed at once by {@link planSources}. */
 const ANALYSIS_LANES = 3;
@@ -244,7 +245,7 @@ export async function planSources(
     if (forkHistory !== undefined && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => forkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);
-  const agents = await planAgentsByMachine(roots, (agentRoots, fresh) => planAgentSessions(agentRoots, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), fresh ? undefined : memo));
+  const agents = await planAgentsByMachine(roots, (agentRoots, fresh) => planAgentSessions(agentRoots, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), fresh ? undefined : memo, roots.origins));
   skipped.push(...agents.skipped);
   const apart = await apartByMachine([...kept, ...agents.sessions], workspaceRoot, agents.replan);
   return { sessions: rejectFilenameCollisions(apart, skipped), skipped, warnings: agents.warnings };

@@ -20,7 +20,7 @@ import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-expo
 import type { CountedUsages } from "@/lib/workspace/session-usage";
 import { pricingStamp } from "@/lib/workspace/session-usage";
 import { localMachine, readSessionMachines, writeSessionMachines } from "@/lib/workspace/machines";
-import { pricingOverrideFile, type AgentRoots, type RootMachines } from "@/lib/workspace/sources";
+import { pricingOverrideFile, type AgentRoots, type RootMachines, type RootOrigins } from "@/lib/workspace/sources";
 import type { SourceWarning } from "@/lib/sources/common/agent-source";
 import { loadPricing } from "@/lib/usage/pricing";
 
@@ -36,6 +36,8 @@ export type PrepareOptions = {
   agentRoots?: AgentRoots;
   /** The machine of each root that is not the local machine's (issue 39, lib/workspace/sources); each session records its root's. */
   machines?: RootMachines;
+  /** Where each pushed root is on its machine (issue 39, lib/workspace/sources `RootOrigins`): project roots found inside it are named by it. */
+  origins?: RootOrigins;
   /** `--exports DIR`: folders (or `.txt` files) of `/export` chat exports, paired by Workscope ID (seed 003 Q2). */
   exportRoots?: string[];
   /** `--date D --timezone TZ`: prompt-diary's one-day window. Both or neither. */
@@ -119,7 +121,7 @@ async function prepareInto(
 ): Promise<PrepareSummary> {
   const root = ctx.workspaceRoot;
   const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots, machines: options.machines }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots, machines: options.machines, origins: options.origins }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;

@@ -15,7 +15,28 @@ import { checkMachineName, localMachine, MACHINE_NAME } from "@/lib/workspace/ma
  * server's mirror of what a machine pushed; absent when none) and whether they are Casefile's
  * generated demo transcripts (a demo workspace is replaced, never mixed, once real sources exist).
  */
-export type WorkspaceSources = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines; demo: boolean };
+export type WorkspaceSources = { claude: string[]; codex: string[]; agents?: AgentRoots; machines?: RootMachines; origins?: RootOrigins; demo: boolean };
+
+/**
+ * Where a root is on its machine, by its absolute path here (issue 39: a team server's mirror of
+ * a pushed root): a project root a source finds inside the mirror is named by the machine's path
+ * ({@link originPath}), as Aider's project (the history file's folder) is on the machine.
+ */
+export type RootOrigins = Record<string, string>;
+
+/**
+ * `p` (a project root a source found under `root`) as it is on the root's machine: inside a root
+ * with an origin (or, for a one-file root, its folder), the origin's path with the rest of `p`;
+ * anything else unchanged.
+ */
+export function originPath(origins: RootOrigins | undefined, root: string, p: string | null): string | null {
+  const origin = origins?.[path.resolve(root)];
+  if (origin === undefined || p === null) return p;
+  const sep = origin.includes("\\") && !origin.includes("/") ? "\\" : "/";
+  if (p === path.dirname(root) && p !== root) return origin.slice(0, Math.max(origin.lastIndexOf(sep), 1));
+  if (p === root) return origin;
+  return p.startsWith(root + path.sep) ? origin + sep + p.slice(root.length + 1).split(path.sep).join(sep) : p;
+}
 
 /** The machine of a root, by its absolute path (issue 39); a root not named is the local machine's ({@link localMachine}). */
 export type RootMachines = Record<string, string>;
@@ -85,7 +106,9 @@ export async function readSources(workspaceRoot: string): Promise<WorkspaceSourc
     throw new AppError("parse_error", `${CONFIG_DIR}/sources.json is not a sources file`, { path: `${CONFIG_DIR}/sources.json`, hint: "fix it, or record the sources again with casefile sources add" });
   }
   const machines = machinesValue && Object.keys(machinesValue).length > 0 ? { machines: machinesValue as RootMachines } : {};
-  return { claude: v.claude, codex: v.codex, ...(agentsValue ? { agents: agentsValue as AgentRoots } : {}), ...machines, demo: v.demo === true };
+  const originsValue = v?.origins as Record<string, unknown> | undefined;
+  const origins = originsValue && typeof originsValue === "object" && Object.values(originsValue).every((o) => typeof o === "string") && Object.keys(originsValue).length > 0 ? { origins: originsValue as RootOrigins } : {};
+  return { claude: v.claude, codex: v.codex, ...(agentsValue ? { agents: agentsValue as AgentRoots } : {}), ...machines, ...origins, demo: v.demo === true };
 }
 
 /**
@@ -99,7 +122,9 @@ export async function writeSources(workspaceRoot: string, sources: WorkspaceSour
   const roots = { claude: unique(sources.claude), codex: unique(sources.codex), ...(Object.keys(agents).length > 0 ? { agents } : {}) };
   const named = new Map(Object.entries(sources.machines ?? {}).map(([root, machine]) => [path.resolve(root), checkMachineName(machine)]));
   const machines = Object.fromEntries(allRoots({ ...roots, demo: false }).flatMap(({ root }) => (named.has(root) ? [[root, named.get(root)!]] : [])));
-  const value = { ...roots, ...(Object.keys(machines).length > 0 ? { machines } : {}), demo: sources.demo };
+  const givenOrigins = new Map(Object.entries(sources.origins ?? {}).map(([root, origin]) => [path.resolve(root), origin]));
+  const origins = Object.fromEntries(allRoots({ ...roots, demo: false }).flatMap(({ root }) => (givenOrigins.has(root) ? [[root, givenOrigins.get(root)!]] : [])));
+  const value = { ...roots, ...(Object.keys(machines).length > 0 ? { machines } : {}), ...(Object.keys(origins).length > 0 ? { origins } : {}), demo: sources.demo };
   await fs.mkdir(path.dirname(sourcesFile(workspaceRoot)), { recursive: true });
   await writeFileAtomic(sourcesFile(workspaceRoot), toPrettyJson(value));
 }
@@ -108,10 +133,11 @@ export async function writeSources(workspaceRoot: string, sources: WorkspaceSour
  * `casefile sources add|remove`: adds a root of one kind (recording real sources turns a demo
  * workspace's `demo` flag off, so the next sync replaces the demo) or removes a root from every
  * kind. An added root's `machine` (issue 39: a team server's mirror of a machine's root) is
- * recorded with it; without one it is the local machine's. Returns the sources now recorded.
+ * recorded with it, and its `origin` (its path on that machine, {@link RootOrigins}); without a
+ * machine it is the local machine's. Returns the sources now recorded.
  * @throws AppError invalid_input when an added path does not exist, its machine is not a machine name, or a removed root is not recorded.
  */
-export async function editSources(workspaceRoot: string, edit: { add?: { kind: SourceKind; path: string; machine?: string }; remove?: string }): Promise<WorkspaceSources> {
+export async function editSources(workspaceRoot: string, edit: { add?: { kind: SourceKind; path: string; machine?: string; origin?: string }; remove?: string }): Promise<WorkspaceSources> {
   const current = (await readSources(workspaceRoot)) ?? { claude: [], codex: [], demo: false };
   let next: WorkspaceSources = current;
   if (edit.add) {
@@ -122,7 +148,10 @@ export async function editSources(workspaceRoot: string, edit: { add?: { kind: S
     const machines: RootMachines = { ...next.machines };
     if (edit.add.machine === undefined) delete machines[abs];
     else machines[abs] = checkMachineName(edit.add.machine);
-    next = { ...next, machines };
+    const origins: RootOrigins = { ...next.origins };
+    if (edit.add.origin === undefined) delete origins[abs];
+    else origins[abs] = edit.add.origin;
+    next = { ...next, machines, origins };
   }
   if (edit.remove !== undefined) {
     const abs = path.resolve(edit.remove);

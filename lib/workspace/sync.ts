@@ -61,7 +61,7 @@ export async function syncWorkspace(ctx: CoreContext, options: SyncOptions = {})
     if (!force && memo.fingerprint === `${sourceStamp}/${workspaceDigest(root)}` && memo.summary) {
       return { ...(memo.summary as PrepareSummary), files_written: 0, unchanged: true, files_read: 0, read_paths: [], reused: 0, sources };
     }
-    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, agentRoots: sources.agents, machines: sources.machines, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, counted: options.counted });
+    const summary = await prepareWorkspace(ctx, { claudeRoots: sources.claude, codexRoots: sources.codex, agentRoots: sources.agents, machines: sources.machines, origins: sources.origins, ...(day ?? {}), force, memo, exportRoots: options.exportRoots, onProgress: options.onProgress, counted: options.counted });
     memo.fingerprint = `${sourceStamp}/${workspaceDigest(root)}`;
     memo.summary = summary;
     await memo.save();

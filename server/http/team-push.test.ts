@@ -52,6 +52,9 @@ async function claudeRoot(): Promise<{ root: string; big: string; bytes: number 
   return { root, big, bytes };
 }
 
+/** Where the server keeps a machine's root: `<root_id>/<the root's name>`. */
+const mirrorOf = (ws: string, machine: string, source: PushSource) => path.join(teamMirrorDir(ws, machine, rootIdOf(source)), path.basename(source.path));
+
 /** Every file under `dir`, relative, with its bytes. */
 async function tree(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -78,7 +81,7 @@ describe("casefile push to a team server (issue 39)", () => {
     const sources: PushSource[] = [{ kind: "claude", path: root }];
     const first = await pushOnce(sources, { server: server.url, token: "tok-alpha" });
     expect(first).toEqual({ sessions_sent: 3, sessions_unchanged: 0, bytes_sent: bytes, errors: [] });
-    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    const mirror = mirrorOf(ws, "alpha", sources[0]!);
     expect(await tree(mirror)).toEqual(await pushedTree(root));
 
     expect(await pushOnce(sources, { server: server.url, token: "tok-alpha" })).toEqual({ sessions_sent: 0, sessions_unchanged: 3, bytes_sent: 0, errors: [] });
@@ -100,7 +103,7 @@ describe("casefile push to a team server (issue 39)", () => {
     const files = await fs.readdir(path.join(root, "-home-me-app"));
     expect(files).toContain("s3.jsonl");
     await expect(pushOnce(sources, { server: server.url, token: "tok-alpha", concurrency: 1, maxRequests: 6 })).rejects.toBeInstanceOf(PushCutShort);
-    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    const mirror = mirrorOf(ws, "alpha", sources[0]!);
     const held = Object.values(await tree(mirror)).reduce((n, b64) => n + Buffer.from(b64, "base64").length, 0);
     expect(held).toBeGreaterThan(HEAD_BYTES);
     expect(held).toBeLessThan(bytes);
@@ -133,7 +136,7 @@ describe("casefile push to a team server (issue 39)", () => {
     if (child!.exitCode === null && child!.signalCode === null) await new Promise<void>((resolve) => child!.once("exit", () => resolve()));
     expect(child!.signalCode).toBe("SIGKILL");
     const sources: PushSource[] = [{ kind: "claude", path: root }];
-    const mirror = teamMirrorDir(ws, "alpha", rootIdOf(sources[0]!));
+    const mirror = mirrorOf(ws, "alpha", sources[0]!);
     // A request cut off stores nothing of its body: s3's copy is absent, or the whole chunk if it had all arrived.
     const s3 = (await tree(mirror))[path.join("-home-me-app", "s3.jsonl")];
     expect([undefined, CHUNK_BYTES]).toContain(s3 === undefined ? undefined : Buffer.from(s3, "base64").length);
@@ -200,6 +203,6 @@ describePostgres("casefile push with real team tokens (issue 39)", () => {
     await expect(pushOnce(sources, { server: other.url, token: read.token })).rejects.toThrow(/\(403\)/);
     expect(existsSync(path.join(ws, "team"))).toBe(false);
     expect(await pushOnce(sources, { server: other.url, token: push.token })).toMatchObject({ sessions_sent: 3, bytes_sent: bytes, errors: [] });
-    expect(await tree(teamMirrorDir(ws, "laptop-7", rootIdOf(sources[0]!)))).toEqual(await pushedTree(root));
+    expect(await tree(mirrorOf(ws, "laptop-7", sources[0]!))).toEqual(await pushedTree(root));
   });
 });

@@ -8,6 +8,7 @@ import { HEAD_BYTES, pathProblem, type ManifestFile } from "@/lib/team/push/prot
 import { classifyPushedFile, listPushedFiles } from "@/lib/team/push/pushed-files";
 import { wantedOffset } from "@/lib/team/receive/manifest-diff";
 import { makeTempDir } from "@/lib/testing/shared";
+import { originPath } from "@/lib/workspace/sources";
 
 const A = "a".repeat(64);
 const B = "b".repeat(64);
@@ -81,5 +82,20 @@ describe("which files a root sends", () => {
     await fs.writeFile(path.join(home, "sessions", "2026", "01", "rollout-1.jsonl"), "{}\n");
     await fs.writeFile(path.join(home, "history.jsonl"), "{}\n");
     expect((await listPushedFiles("codex", home)).map((f) => f.rel)).toEqual(["sessions/2026/01/rollout-1.jsonl"]);
+  });
+});
+
+describe("originPath (a pushed root's projects named as on its machine)", () => {
+  const mirror = "/ws/team/machines/m1/aider-1/myrepo";
+  it("maps a project root inside a mirror, or a one-file root's folder, to the machine's path", () => {
+    expect(originPath({ [mirror]: "/home/me/src/myrepo" }, mirror, mirror)).toBe("/home/me/src/myrepo");
+    expect(originPath({ [mirror]: "/home/me/src" }, mirror, `${mirror}/app`)).toBe("/home/me/src/app");
+    const file = "/ws/team/machines/m1/aider-2/history.md";
+    expect(originPath({ [file]: "/home/me/app/history.md" }, file, "/ws/team/machines/m1/aider-2")).toBe("/home/me/app");
+  });
+  it("leaves other project roots, and roots without an origin, alone", () => {
+    expect(originPath({ [mirror]: "/home/me/src/myrepo" }, mirror, "/home/me/elsewhere")).toBe("/home/me/elsewhere");
+    expect(originPath(undefined, mirror, mirror)).toBe(mirror);
+    expect(originPath({ [mirror]: "/x" }, mirror, null)).toBeNull();
   });
 });

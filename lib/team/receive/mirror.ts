@@ -56,7 +56,9 @@ export async function answerManifest(workspaceRoot: string, machine: string, inp
   const m = await machineState(workspaceRoot, machine);
   const known = new Map<string, PushRoot>(Object.entries(m.state.roots));
   for (const [i, root] of roots.entries()) {
-    if (!path.isAbsolute(root.path)) errors.push({ field: `roots.${i}.path`, message: `root path '${root.path}' is not absolute`, hint: "announce where the root is on the machine, as an absolute path" });
+    const hint = "announce where the root is on the machine, as an absolute path";
+    if (!path.posix.isAbsolute(root.path) && !path.win32.isAbsolute(root.path)) errors.push({ field: `roots.${i}.path`, message: `root path '${root.path}' is not absolute`, hint });
+    else if (pathProblem(rootName(root), true, `roots.${i}.path`)) errors.push({ field: `roots.${i}.path`, message: `root path '${root.path}' does not end in a file or folder name`, hint });
     known.set(root.root_id, root);
   }
   for (const [i, f] of files.entries()) {
@@ -76,13 +78,13 @@ export async function answerManifest(workspaceRoot: string, machine: string, inp
       m.state.roots[root.root_id] = root;
       m.dirty = true;
     }
-    await fs.mkdir(teamMirrorDir(workspaceRoot, machine, root.root_id), { recursive: true });
+    await fs.mkdir(root.file ? teamMirrorDir(workspaceRoot, machine, root.root_id) : mirrorRootPath(workspaceRoot, machine, root), { recursive: true });
     await registerMirrorRoot(workspaceRoot, machine, root, mirrorRootPath(workspaceRoot, machine, root));
   }
   const wants: WantedFile[] = [];
   for (const f of files) {
     const root = known.get(f.root_id)!;
-    const held = heldOf(workspaceRoot, machine, m, f.root_id, f.path);
+    const held = heldOf(filesFolder(workspaceRoot, machine, root), m, f.root_id, f.path);
     const offset = wantedOffset(held, f, classifyPushedFile(root.kind, f.path, root.file === true)!.appendOnly);
     if (offset !== null) wants.push({ root_id: f.root_id, path: f.path, offset });
   }
@@ -115,7 +117,7 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
   if (errors.length > 0 || !root) return { status: "invalid", errors };
   let target: string;
   try {
-    target = await resolveInside(teamMirrorDir(workspaceRoot, machine, root.root_id), chunk.path);
+    target = await resolveInside(filesFolder(workspaceRoot, machine, root), chunk.path);
   } catch (error) {
     if (isAppError(error)) return { status: "invalid", errors: [{ field: "path", message: error.message, hint: "send paths that stay inside the root" }] };
     throw error;
@@ -159,20 +161,34 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
   return result;
 }
 
-/** The path the workspace's sources name for a mirror: its folder, or for a one-file root the file in it. */
+/**
+ * The path the workspace's sources name for a mirror: `<root_id>/<the root's own name>` (a folder,
+ * or a one-file root's file), so a name a source reads off the root's path is the machine's
+ * (Aider's session ids start with the project folder's name).
+ */
 export function mirrorRootPath(workspaceRoot: string, machine: string, root: PushRoot): string {
-  const dir = teamMirrorDir(workspaceRoot, machine, root.root_id);
-  return root.file ? path.join(dir, path.basename(root.path)) : dir;
+  return path.join(teamMirrorDir(workspaceRoot, machine, root.root_id), rootName(root));
+}
+
+/** The last name of a root's path on its machine (either separator). */
+function rootName(root: PushRoot): string {
+  return root.path.split(/[\\/]/).filter((p) => p !== "").at(-1) ?? "";
+}
+
+/** The folder a root's manifest paths are relative to: the mirror root itself, or a one-file root's folder. */
+function filesFolder(workspaceRoot: string, machine: string, root: PushRoot): string {
+  return root.file ? teamMirrorDir(workspaceRoot, machine, root.root_id) : mirrorRootPath(workspaceRoot, machine, root);
 }
 
 function kindProblem(root: PushRoot, rel: string, field: string): PushProblem | null {
+  if (root.file && rel !== rootName(root)) return { field, message: `'${rel}' is not the one file of root '${root.path}'`, hint: "a one-file root lists only its file, by its name" };
   if (classifyPushedFile(root.kind, rel, root.file === true)) return null;
   return { field, message: `'${rel}' is not a file the ${root.kind} source reads`, hint: "push only session files and their side files (docs/team.md)" };
 }
 
 /** What the server holds of one file: from the remembered stat and head when the copy's stat is unchanged, else read. */
-function heldOf(workspaceRoot: string, machine: string, m: MachineState, rootId: string, rel: string): HeldFile | null {
-  const file = path.join(teamMirrorDir(workspaceRoot, machine, rootId), ...rel.split("/"));
+function heldOf(folder: string, m: MachineState, rootId: string, rel: string): HeldFile | null {
+  const file = path.join(folder, ...rel.split("/"));
   const st = lstatSync(file, { throwIfNoEntry: false });
   const key = `${rootId}/${rel}`;
   if (!st?.isFile()) {

@@ -11,7 +11,8 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Records `mirrorPath` (the mirror of `root`, pushed by `machine`) as a source of kind
- * `root.kind` of the workspace with its machine (lib/workspace/sources), once: a mirror already recorded, or not there yet (a one-file
+ * `root.kind` of the workspace with its machine and its path on that machine (lib/workspace/sources
+ * `machines`, `origins`: a project found inside it is named as on the machine), once: a mirror already recorded, or not there yet (a one-file
  * root before its file arrives), is left alone. Registrations are serialized in the process
  * (sources.json is read, edited and written atomically).
  */
@@ -21,8 +22,8 @@ export async function registerMirrorRoot(workspaceRoot: string, machine: string,
   const run = queue.then(async () => {
     if (recorded.has(key)) return;
     const sources = await readSources(workspaceRoot);
-    const known = sources && allRoots(sources).some((r) => r.root === mirrorPath && r.kind === root.kind) && sources.machines?.[mirrorPath] === machine;
-    if (!known) await editSources(workspaceRoot, { add: { kind: root.kind, path: mirrorPath, machine } });
+    const known = sources && allRoots(sources).some((r) => r.root === mirrorPath && r.kind === root.kind) && sources.machines?.[mirrorPath] === machine && sources.origins?.[mirrorPath] === root.path;
+    if (!known) await editSources(workspaceRoot, { add: { kind: root.kind, path: mirrorPath, machine, origin: root.path } });
     recorded.add(key);
   });
   queue = run.catch(() => undefined);
