@@ -1,4 +1,6 @@
 /** The in-memory line reader: physical lines (contract §1.6) and `\n` records of a small file read whole. */
+import { isUtf8 } from "node:buffer";
+
 import { LineStartList, scanChunk } from "@/lib/jsonl/line-scan";
 
 /** Every physical line break of contract §1.6 in decoded text (`\r\n` is one break). */
@@ -27,6 +29,28 @@ function forEachPhysicalLine(text: string, onLine: (start: number, end: number, 
 export function physicalLines(text: string): string[] {
   const out: string[] = [];
   forEachPhysicalLine(text, (start, end) => out.push(text.slice(start, end)));
+  return out;
+}
+
+/** The breaks of contract §1.6 other than `\n`, as bytes (lib/jsonl/line-scan: none is produced by decoding anything else). */
+const RARE_BREAK_BYTES: readonly (number | Buffer)[] = [0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), Buffer.from([0xe2, 0x80, 0xa9])];
+
+/**
+ * {@link physicalLines} of `data` decoded, when `data` is valid UTF-8 whose every break is `\n`
+ * (memchr-speed checks), each line decoded on its own (an ASCII line stays a one-byte string,
+ * which `JSON.parse` reads faster, and no text of the whole file is made); null otherwise (a
+ * `\r\n`, another break, invalid bytes): decode it and take its physicalLines. A byte copy's
+ * lines (issue 38): `data` is then these lines each followed by `\n` when it ends with one.
+ */
+export function newlineLines(data: Buffer): string[] | null {
+  if (!isUtf8(data) || RARE_BREAK_BYTES.some((b) => data.indexOf(b) !== -1)) return null;
+  const out: string[] = [];
+  for (let start = 0; start < data.length; ) {
+    const nl = data.indexOf(0x0a, start);
+    const end = nl === -1 ? data.length : nl;
+    out.push(data.toString("utf8", start, end));
+    start = end + 1;
+  }
   return out;
 }
 

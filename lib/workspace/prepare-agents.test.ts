@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { closeCatalog } from "@/lib/catalog/catalog";
-import { derivedPath } from "@/lib/fs/workspace-layout";
+import { derivedPath, stagingDir } from "@/lib/fs/workspace-layout";
 import { buildLineIndex } from "@/lib/jsonl/line-index";
 import { readPersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { createCoreContext } from "@/lib/context";
@@ -75,9 +75,12 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
       expect(persisted, row.session_path).toMatchObject({ size: built.size, mtimeMs: built.mtimeMs, lineCount: built.lineCount });
       expect([...persisted!.starts]).toEqual([...built.starts]);
     }
-    // Nothing changed: nothing written.
+    // Each file was written while planned, to the staging folder, then moved in place: nothing is left there.
+    expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);
+    // Nothing changed: nothing written (each file exported again, found equal, its staged copy dropped).
     const again = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
     expect(again.files_written).toBe(0);
+    expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);
   });
 });
 

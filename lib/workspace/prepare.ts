@@ -17,6 +17,7 @@ import { serializeIndex, assignRefs, type ExistingRows } from "@/lib/workspace/p
 import type { IndexRow } from "@/lib/workspace/schema";
 import { copyIfChanged, StagedCopies } from "@/lib/workspace/copy";
 import { attachExports, type ExportsSummary } from "@/lib/workspace/prepare-exports";
+import { discardStagedAgentLines, placeAgentSession } from "@/lib/workspace/prepare-agents";
 import type { CountedUsages } from "@/lib/workspace/session-usage";
 import { pricingStamp } from "@/lib/workspace/session-usage";
 import { localMachine, readSessionMachines, writeSessionMachines } from "@/lib/workspace/machines";
@@ -105,6 +106,7 @@ export async function prepareWorkspace(ctx: CoreContext, options: PrepareOptions
     return await prepareInto(ctx, options, target, metadata, existingMeta, staging);
   } finally {
     await staging?.dispose();
+    await discardStagedAgentLines(root);
   }
 }
 
@@ -194,12 +196,9 @@ async function writeProject(
     const refOf = (s: PlannedSession) => refs.get(`sessions/${s.source}/${s.fileName}`);
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
-      // An agent behind the source contract has its workspace lines written (issue 38), the others a
-      // byte copy. Like a copy, the lines are rewritten from the source whenever needed: no fsyncs
-      // (prepare-agents checks the file's size before it trusts it).
-      const copied = s.exported === "unchanged" ? 0 : s.exported ? await writeIfChanged(sessionFile, s.exported.length === 0 ? "" : `${s.exported.join("\n")}\n`, { durable: false }) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
-      // Written lines are let go at once: the plan holds every agent session's until here.
-      if (Array.isArray(s.exported)) s.exported = "unchanged";
+      // An agent behind the source contract has its workspace file, written while planned, put in
+      // place (issue 38), the others a byte copy.
+      const copied = s.exported !== undefined ? await placeAgentSession(s, sessionFile) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refOf(s), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));

@@ -5,6 +5,7 @@
  * agent only through an {@link AgentSource} (registry: lib/sources/agents.ts).
  */
 import { oneLine } from "@/lib/format/one-line";
+import type { JsonObject } from "@/lib/sources/common/json-object";
 
 /** The agents read through this contract, as their `source` is written in index rows and `agent:` filters. */
 export const AGENT_SOURCE_NAMES = ["gemini-cli", "copilot-cli", "opencode", "aider"] as const;
@@ -117,9 +118,22 @@ export type AgentSource = {
    * The workspace file's physical lines for one session, without terminators: a byte copy's lines
    * for line-based formats, one JSON line per original object otherwise ({@link jsonLine}).
    */
-  exportLines(session: FoundSession): Promise<{ lines: string[]; warnings: SourceWarning[] }>;
-  /** Reads the workspace file's lines (`file` names it in warnings); a malformed line is a warning, never an exception. */
-  parseLines(lines: readonly string[], file: string): AgentTranscript;
+  exportLines(session: FoundSession): Promise<ExportedLines>;
+  /**
+   * Reads the workspace file's lines (`file` names it in warnings); a malformed line is a warning,
+   * never an exception. `objects`: what {@link ExportedLines.objects} gave with these lines.
+   */
+  parseLines(lines: readonly string[], file: string, objects?: ExportedLines["objects"]): AgentTranscript;
+};
+
+/** One session exported by {@link AgentSource.exportLines} (issue 38: what prepare writes and reads back at once). */
+export type ExportedLines = {
+  lines: string[];
+  warnings: SourceWarning[];
+  /** The workspace file's bytes when the exporter holds them already (a byte copy): exactly `lines`, each followed by `\n`, no line holding a break. */
+  bytes?: Buffer;
+  /** The objects the lines were made from, `[i]` for line `i + 1` (null: not an object), when the exporter parsed them: parseLines takes them instead of parsing each line again. */
+  objects?: readonly (JsonObject | null)[];
 };
 
 /**

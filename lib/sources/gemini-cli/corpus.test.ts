@@ -149,9 +149,11 @@ describe.skipIf(!HAS_SHARED)("a legacy chat read back as it is exported (its obj
     const legacy = sessions.filter((s) => s.sourcePath.endsWith(".json"));
     expect(legacy.length).toBeGreaterThan(5);
     for (const session of legacy) {
-      const { lines } = await geminiSource.exportLines(session);
-      // A copy of the lines is what a later read of the workspace file gets: parsed line by line.
-      expect(geminiSource.parseLines(lines, session.fileName)).toEqual(geminiSource.parseLines([...lines], session.fileName));
+      const { lines, objects, bytes } = await geminiSource.exportLines(session);
+      expect(objects).toHaveLength(lines.length);
+      expect(bytes).toBeUndefined();
+      // The lines alone are what a later read of the workspace file gets: parsed line by line.
+      expect(geminiSource.parseLines(lines, session.fileName, objects)).toEqual(geminiSource.parseLines(lines, session.fileName));
     }
   });
 });

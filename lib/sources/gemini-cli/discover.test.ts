@@ -139,6 +139,28 @@ describe("geminiSource.exportLines", () => {
     expect(t.turns).toHaveLength(2);
   });
 
+  it("gives a JSONL session's bytes with its lines only when they are those lines each ended by \\n (issue 38: prepare writes them as they are)", async () => {
+    const dir = await makeTempDir("casefile-gemini-");
+    const file = path.join(dir, "session.jsonl");
+    const session = { source: "gemini-cli" as const, sourceSessionId: "s", sourcePath: file, part: null, fileName: "session.jsonl", projectRoot: null, stamp: "" };
+    const cases: [string | Buffer, boolean][] = [
+      ['{"sessionId":"s"}\n{"id":"u","type":"user","content":"é ✓"}\n\n', true],
+      ["", true],
+      ['{"sessionId":"s"}\n{"id":"u"', false],
+      ['{"sessionId":"s"}\r\n{"id":"u"}\r\n', false],
+      ['{"sessionId":"s"}\n{"id":"u","content":"a\u2028b"}\n', false],
+      ['{"sessionId":"s"}\n{"id":"u","content":"a\u0085b\fc"}\n', false],
+      [Buffer.from([0x7b, 0x7d, 0x0a, 0x22, 0xe2, 0x80, 0x0a]), false],
+    ];
+    for (const [content, whole] of cases) {
+      await fs.writeFile(file, content);
+      const bytes = await fs.readFile(file);
+      const exported = await geminiSource.exportLines(session);
+      expect(exported.lines).toEqual(physicalLines(bytes.toString("utf8")));
+      expect(exported.bytes).toEqual(whole ? bytes : undefined);
+    }
+  });
+
   it("exports a legacy session as its header without messages, then one line per message", async () => {
     const { gemini } = await makeHome();
     const found = (await geminiSource.discover(gemini)).sessions.find((s) => s.sourcePath.endsWith(".json"))!;

@@ -9,11 +9,11 @@ import {
   turnsFromTriggers,
   type AgentRecord,
   type AgentTranscript,
+  type ExportedLines,
   type SourceWarning,
 } from "@/lib/sources/common/agent-source";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
-import { takeExportedObjects } from "@/lib/sources/gemini-cli/export-lines";
 import { messageFacts } from "@/lib/sources/gemini-cli/message-facts";
 
 /** Concepts Gemini CLI sessions do not record: no cost per message, no cache-write count. */
@@ -56,9 +56,10 @@ type Entry = { id: string; line: number; onSet: boolean };
  * replaced older version. In a subagent chat (header `kind: "subagent"`) user messages are the
  * parent agent's task: headline `Task from the parent agent: …`, no trigger (so no turns).
  * Malformed and half-written lines, unknown records and unknown message types are read as best
- * they can be and warned about (`line N`); never throws. Linear in the lines' size.
+ * they can be and warned about (`line N`); never throws. Linear in the lines' size. `objects`: the
+ * objects the lines were exported from (a legacy chat), taken instead of parsing those lines.
  */
-export function parseGeminiLines(lines: readonly string[], file: string): AgentTranscript {
+export function parseGeminiLines(lines: readonly string[], file: string, objects?: ExportedLines["objects"]): AgentTranscript {
   const records: AgentRecord[] = [];
   const warnings: SourceWarning[] = [];
   let list: Entry[] = [];
@@ -191,7 +192,7 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
   };
 
   let i = 0;
-  for (const slot of readSlots(lines)) {
+  for (const slot of readSlots(lines, objects)) {
     const line = ++i;
     const raw = lines[line - 1]!;
     let record: AgentRecord;
@@ -233,18 +234,17 @@ export function parseGeminiLines(lines: readonly string[], file: string): AgentT
 }
 
 /**
- * The slot of each line in order, each line parsed once (not at all when the lines were just
- * exported from a legacy chat and not read yet: its objects are taken); a failed line is joined with following
+ * The slot of each line in order, each line parsed once (not at all when its object is given: the
+ * `objects` a legacy chat's lines were exported from); a failed line is joined with following
  * lines when that makes one JSON object (see {@link MAX_JOINED_LINES}). Only the look-ahead's parses
  * are held, so a large session's objects are not all alive at once.
  */
-function* readSlots(lines: readonly string[]): Generator<Slot> {
+function* readSlots(lines: readonly string[], objects: ExportedLines["objects"]): Generator<Slot> {
   const ahead = new Map<number, JsonObject | null>();
-  const exported = takeExportedObjects(lines);
   const parse = (i: number): JsonObject | null => {
     let value = ahead.get(i);
     if (value === undefined) {
-      value = exported?.[i] ?? parseJsonObject(lines[i]!);
+      value = objects?.[i] ?? parseJsonObject(lines[i]!);
       ahead.set(i, value);
     }
     return value;
