@@ -1,0 +1,136 @@
+/**
+ * `casefile push` at a team's scale (issue 39): `npx tsx bench/team-push.bench.ts`.
+ * Builds MACHINES homes of SESSIONS Claude Code sessions each (~SESSION_BYTES, from real corpus
+ * lines of ../shared/corpus, 100 sessions per project, each a fresh id), starts a team server in
+ * this process (the dashboard server in team mode over the push handlers,
+ * server/http/team-test-server) on loopback, and prints:
+ * - `cp -r` of every home (the same bytes) vs every machine's `casefile push` (a CLI process each,
+ *   one after the other), total and per machine, with the bytes each sent;
+ * - a re-push of one machine (bytes sent: 0);
+ * - an incremental push of one grown session: the CLI's wall time (Node and tsx start-up
+ *   included) and the push itself (pushOnce in this process).
+ * Defaults are the issue's size (10 × 2,000 × 100 KB ≈ 2 GB); env BENCH_MACHINES,
+ * BENCH_SESSIONS, BENCH_SESSION_BYTES, BENCH_DIR scale it. Deletes what it made unless BENCH_KEEP=1.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import { register } from "node:module";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+// The push handlers import "server-only" (Next resolves it; plain Node has no such package): an empty module here, as under Vitest.
+register(`data:text/javascript,${encodeURIComponent("export async function resolve(s, c, next) { return s === 'server-only' ? { url: 'data:text/javascript,export {}', shortCircuit: true } : next(s, c); }")}`);
+
+const REPO = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
+const CORPUS = path.resolve(REPO, "../shared/corpus");
+const MACHINES = Number(process.env.BENCH_MACHINES ?? 10);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 2_000);
+const SESSION_BYTES = Number(process.env.BENCH_SESSION_BYTES ?? 100_000);
+const DIR = process.env.BENCH_DIR ?? "/work/.bench-team-push";
+const PER_PROJECT = 100;
+const TSX = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
+const CLI = path.join(REPO, "server/cli/main.ts");
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const sec = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+/** Claude Code main transcripts of the corpus, their lines joined to ~SESSION_BYTES, with the session id and cwd made placeholders. */
+function claudeTemplate(): string {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== "subagents") walk(full);
+      } else if (e.name.endsWith(".jsonl") && !e.name.startsWith("agent-")) files.push(full);
+    }
+  };
+  walk(path.join(CORPUS, "claude-code"));
+  files.sort();
+  let text = "";
+  while (text.length < SESSION_BYTES) {
+    for (const f of files) {
+      text += readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").join("\n") + "\n";
+      if (text.length >= SESSION_BYTES) break;
+    }
+  }
+  const end = text.indexOf("\n", SESSION_BYTES);
+  return (end === -1 ? text : text.slice(0, end + 1)).replace(/"sessionId":"[^"]*"/g, '"sessionId":"__SID__"').replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
+}
+
+/** Machine `m`'s Claude projects root, written. */
+async function buildHome(m: number, template: string): Promise<string> {
+  const root = path.join(DIR, "homes", `m${m}`, ".claude", "projects");
+  for (let s = 0; s < SESSIONS; s++) {
+    const project = Math.floor(s / PER_PROJECT);
+    const dir = path.join(root, `-home-m${m}-proj${project}`);
+    if (s % PER_PROJECT === 0) await fs.mkdir(dir, { recursive: true });
+    const sid = `7ea0${String(m).padStart(4, "0")}-0000-4000-8000-${String(s).padStart(12, "0")}`;
+    await fs.writeFile(path.join(dir, `${sid}.jsonl`), template.replaceAll("__SID__", sid).replaceAll("__CWD__", `/home/m${m}/proj${project}`));
+  }
+  return root;
+}
+
+async function main(): Promise<void> {
+  const { startTeamTestServer } = await import("@/server/http/team-test-server");
+  const { pushOnce } = await import("@/lib/team/push/push-client");
+  await fs.rm(DIR, { recursive: true, force: true });
+  const template = claudeTemplate();
+  const built = performance.now();
+  const roots: string[] = [];
+  for (let m = 0; m < MACHINES; m++) roots.push(await buildHome(m, template));
+  const bytes = Number(execFileSync("du", ["-sb", path.join(DIR, "homes")], { encoding: "utf8" }).split("\t")[0]);
+  console.log(`built ${MACHINES} machines × ${SESSIONS} sessions (${mb(bytes)}) in ${sec(performance.now() - built)}`);
+
+  const cpStart = performance.now();
+  execFileSync("cp", ["-r", path.join(DIR, "homes"), path.join(DIR, "cp-copy")]);
+  execFileSync("sync");
+  const cpMs = performance.now() - cpStart;
+  await fs.rm(path.join(DIR, "cp-copy"), { recursive: true, force: true });
+  console.log(`cp -r of every home (+ sync): ${sec(cpMs)}`);
+
+  const ws = path.join(DIR, "server-ws");
+  await fs.mkdir(ws, { recursive: true });
+  const server = await startTeamTestServer(ws, { authenticate: async (token) => (/^tok-m\d+$/.test(token) ? { token_id: token, machine: token.slice(4), role: "push" as const } : null) });
+  // Each machine pushes from a process of its own (the CLI), served by this one.
+  const push = async (m: number) => {
+    const started = performance.now();
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [TSX, CLI, "push", "--server", server.url, "--token", `tok-m${m}`, "--claude", roots[m]!, "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`push of m${m} exited ${code}`))));
+    });
+    return { ms: performance.now() - started, summary: JSON.parse(stdout.trim().split("\n").at(-1)!) as { sessions_sent: number; bytes_sent: number; errors: unknown[] } };
+  };
+  let total = 0;
+  let sent = 0;
+  for (let m = 0; m < MACHINES; m++) {
+    const { ms, summary } = await push(m);
+    total += ms;
+    sent += summary.bytes_sent;
+    console.log(`  push m${m}: ${sec(ms)}, ${summary.sessions_sent} sessions, ${mb(summary.bytes_sent)}, ${summary.errors.length} errors`);
+  }
+  console.log(`every machine's push: ${sec(total)} for ${mb(sent)} = ${(total / cpMs).toFixed(2)}× cp -r (goal ≤ 3×)`);
+
+  const again = await push(0);
+  console.log(`re-push of m0: ${sec(again.ms)}, ${again.summary.bytes_sent} bytes sent, ${again.summary.sessions_sent} sessions`);
+
+  const grown = path.join(roots[0]!, "-home-m0-proj0", readdirSync(path.join(roots[0]!, "-home-m0-proj0"))[0]!);
+  await fs.appendFile(grown, template.slice(0, template.indexOf("\n", 20_000) + 1).replaceAll("__SID__", "grown").replaceAll("__CWD__", "/home/m0/proj0"));
+  const cliGrown = await push(0);
+  console.log(`incremental push of one grown session (CLI, with Node + tsx start-up): ${sec(cliGrown.ms)}, ${cliGrown.summary.bytes_sent} bytes`);
+  await fs.appendFile(grown, template.slice(0, template.indexOf("\n", 20_000) + 1).replaceAll("__SID__", "grown").replaceAll("__CWD__", "/home/m0/proj0"));
+  const inProcess = performance.now();
+  const grownAgain = await pushOnce([{ kind: "claude", path: roots[0]! }], { server: server.url, token: "tok-m0" });
+  console.log(`incremental push of one grown session (the push itself, in process): ${sec(performance.now() - inProcess)}, ${grownAgain.bytes_sent} bytes (goal ≤ 1 s)`);
+  await server.close();
+  if (process.env.BENCH_KEEP !== "1") await fs.rm(DIR, { recursive: true, force: true, maxRetries: 5 });
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
