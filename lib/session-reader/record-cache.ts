@@ -6,10 +6,12 @@ import type { CompactRecord } from "@/lib/session-reader/schema";
 
 /**
  * Budget of the cache, in bytes of cached records as {@link recordCost} counts them: the record
- * itself plus the two JSON texts kept beside it (lib/json/shared-values). 8 MiB holds three
- * 2,000-line windows of a real-shaped session (a window's compact JSON is ~0.75 MB, its cost ~2.3 MB).
+ * itself plus the two JSON texts kept beside it (lib/json/shared-values). 32 MiB holds three
+ * 2,000-line windows of an agent session whose messages are kept whole (issue 38: a Gemini
+ * window's compact JSON is ~3.5 MB, its cost ~10.6 MB; with 8 MiB none stayed, and each read
+ * loaded its blocks again) and a dozen of a real-shaped Claude Code session (~0.75 MB, ~2.3 MB).
  */
-const BUDGET_BYTES = 8 << 20;
+const BUDGET_BYTES = 32 << 20;
 /** Bytes of a record beyond its JSON text: the entry, its key and the object headers. */
 const RECORD_OVERHEAD = 200;
 
