@@ -38,7 +38,7 @@ async function ensureProjectsOnce(ctx: CoreContext): Promise<void> {
       if (!row || row.index_stamp !== indexStamp) await refreshProject(ctx, project, ord);
       else {
         if (row.ord !== ord) await store.setProjectOrd(project.projectKey, ord);
-        if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, project, indexStamp);
+        if (row.coverage_stamp !== coverageStamp(project, indexStamp)) await refreshCoverage(ctx, store, project, indexStamp);
       }
     }
   };

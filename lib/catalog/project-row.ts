@@ -1,8 +1,7 @@
 // A project's row: its stamps, label, counts and origin, and its evidence and synthesis coverage.
 
-import { catalogDb } from "@/lib/catalog/catalog";
 import { isFsError } from "@/lib/catalog/catalog-fault";
-import { stmt } from "@/lib/catalog/transactions";
+import type { CatalogStore } from "@/lib/catalog/store";
 import type { CoreContext } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { evidenceCoverage } from "@/lib/evidence/coverage";
@@ -24,23 +23,18 @@ export function coverageStamp(project: LoadedProject, indexStamp: string): strin
 }
 
 /** Writes a project's row: label, order, counts, origin (lib/workspace/project-origin), malformed rows. */
-export async function upsertProject(ctx: CoreContext, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
+export async function upsertProject(ctx: CoreContext, store: CatalogStore, project: LoadedProject, ord: number, indexStamp: string): Promise<void> {
   const origin = await getProjectOrigin(ctx, project);
-  stmt(catalogDb(ctx), 
-    `INSERT INTO projects (project_key, ord, project_label, index_stamp, session_count, turn_count, cwd, git_branch, broken_rows)
-     VALUES (@key, @ord, @label, @stamp, @sessions, @turns, @cwd, @branch, @broken)
-     ON CONFLICT (project_key) DO UPDATE SET ord = @ord, project_label = @label, index_stamp = @stamp, session_count = @sessions,
-       turn_count = @turns, cwd = @cwd, git_branch = @branch, broken_rows = @broken`,
-  ).run({
-    key: project.projectKey,
+  await store.upsertProject({
+    project_key: project.projectKey,
     ord,
-    label: project.projectLabel,
-    stamp: indexStamp,
-    sessions: project.rows.length,
-    turns: project.rows.reduce((n, r) => n + r.turns.length, 0),
+    project_label: project.projectLabel,
+    index_stamp: indexStamp,
+    session_count: project.rows.length,
+    turn_count: project.rows.reduce((n, r) => n + r.turns.length, 0),
     cwd: origin.cwd,
-    branch: origin.git_branch,
-    broken: JSON.stringify(project.brokenRows),
+    git_branch: origin.git_branch,
+    broken_rows: JSON.stringify(project.brokenRows),
   });
 }
 
@@ -50,10 +44,9 @@ export async function upsertProject(ctx: CoreContext, project: LoadedProject, or
  * (a coded error, a file system error) leaves the coverage empty; either way the project's row
  * says why in `problem`, and the other projects are not affected.
  */
-export async function refreshCoverage(ctx: CoreContext, project: LoadedProject, indexStamp: string): Promise<void> {
+export async function refreshCoverage(ctx: CoreContext, store: CatalogStore, project: LoadedProject, indexStamp: string): Promise<void> {
   const stamp = coverageStamp(project, indexStamp);
-  const db = catalogDb(ctx);
-  const stored = stmt(db, "SELECT coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { coverage_stamp: string | null } | undefined;
+  const stored = await store.projectStamp(project.projectKey);
   if (stored?.coverage_stamp === stamp) return;
   let problem = projectProblem(project);
   let counts = { turns_with_chain: 0, covered_turns: 0, indexed_turns: project.rows.reduce((n, r) => n + r.turns.length, 0), synthesis_complete: 0, has_envelope: 0 };
@@ -67,6 +60,5 @@ export async function refreshCoverage(ctx: CoreContext, project: LoadedProject, 
       ctx.log.warn(`[casefile] catalog: project ${project.projectKey}: ${problem}`);
     }
   }
-  stmt(db, "UPDATE projects SET coverage_stamp = ?, turns_with_chain = ?, covered_turns = ?, indexed_turns = ?, synthesis_complete = ?, has_envelope = ?, problem = ? WHERE project_key = ?")
-    .run(stamp, counts.turns_with_chain, counts.covered_turns, counts.indexed_turns, counts.synthesis_complete, counts.has_envelope, problem, project.projectKey);
+  await store.setCoverage(project.projectKey, { coverage_stamp: stamp, ...counts, problem });
 }

@@ -1,6 +1,7 @@
 // The lists and pages read from the catalog: projects, one project's sessions, the home overview — each in O(page).
 
-import { catalogDb, withCatalog } from "@/lib/catalog/catalog";
+import { withCatalog } from "@/lib/catalog/catalog";
+import { catalogStore } from "@/lib/catalog/catalog-store";
 import { ensureProjects, ensureProjectSessions } from "@/lib/catalog/ensure";
 import { sessionItem } from "@/lib/catalog/session-item";
 import type { CoreContext } from "@/lib/context";
@@ -8,29 +9,10 @@ import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summar
 import type { ToolInputInvalid } from "@/lib/tools/define-tool";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
 import { type ListSessionsInput, listSessionsInputSchema, type ListSessionsResult, type ProjectSummary } from "@/lib/workspace/schema";
-import { SqlWhere } from "@/lib/catalog/where";
+import type { CatalogProjectRow } from "@/lib/catalog/store";
 
-/** A `projects` row of the catalog. */
-export type CatalogProjectRow = {
-  project_key: string;
-  project_label: string;
-  session_count: number;
-  turn_count: number;
-  cwd: string | null;
-  git_branch: string | null;
-  broken_rows: string;
-  turns_with_chain: number;
-  covered_turns: number;
-  indexed_turns: number;
-  synthesis_complete: number;
-  has_envelope: number;
-  /** The latest record time of the project's sessions (ISO), null when none has one. */
-  last_activity_at: string | null;
-  /** Tokens of the project's sessions (sum of those known), null when none is known. */
-  total_tokens: number | null;
-  /** What is wrong with the project's folder (lib/workspace/project-problem, issue 35), null when nothing. */
-  problem: string | null;
-};
+/** A `projects` row of the catalog, with its sessions' last activity and tokens. */
+export type { CatalogProjectRow } from "@/lib/catalog/store";
 
 /**
  * A `list_projects` row: the project's summary, its last activity and its tokens (issue 25: "sorted
@@ -49,13 +31,7 @@ export type ProjectListItem = ProjectSummary & { last_activity_at: string | null
 export function catalogProjectRows(ctx: CoreContext): Promise<CatalogProjectRow[]> {
   return withCatalog(ctx, async () => {
     await ensureProjects(ctx);
-    return catalogDb(ctx)
-      .prepare(
-        `SELECT p.*, a.last_activity_at, a.total_tokens FROM projects p
-         LEFT JOIN (SELECT project_key, max(coalesce(ended_at, started_at)) AS last_activity_at, sum(total_tokens) AS total_tokens FROM sessions GROUP BY project_key) a USING (project_key)
-         ORDER BY a.last_activity_at IS NULL, a.last_activity_at DESC, p.ord`,
-      )
-      .all() as CatalogProjectRow[];
+    return catalogStore(ctx).listProjects();
   });
 }
 
@@ -83,8 +59,6 @@ export async function catalogProjects(ctx: CoreContext): Promise<ProjectListItem
   const controlPlane: ProjectListItem[] = (await controlPlaneProjectSummaries(ctx)).map(({ project_key, project_label, session_count, turn_count, root }) => ({ project_key, project_label, session_count, turn_count, cwd: root, git_branch: null, broken_rows: [], last_activity_at: null, total_tokens: null }));
   return [...transcripts, ...controlPlane];
 }
-
-const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"]);
 
 /**
  * `list_sessions`' input checked and its project found, for both readers (the catalog's and the
@@ -115,7 +89,7 @@ export async function listSessionsRequest(ctx: CoreContext, raw: unknown): Promi
  * `list_sessions` (seed 004's paginated shape) from the catalog: the project's rows are brought
  * in step (one stat per session), then filtered by `q` (case-insensitive, over session_ref,
  * source, source_session_id and the first user message), `risk`, `source` and `machine`, sorted by `sort`/`order`
- * (nulls last, ties by session_ref) and sliced by `offset`/`limit` in SQL.
+ * (nulls last, ties by session_ref) and sliced by `offset`/`limit` in the store.
  * Returns `{status:"invalid", errors:[{field,message,hint}]}` for bad input or an unknown project.
  * @throws AppError parse_error when the workspace is malformed (contract §1.10).
  */
@@ -128,18 +102,7 @@ async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promis
   if (request.status === "invalid") return request;
   const { project, input: { project_key, limit, offset, sort, order, q, risk, source, machine } } = request;
   const pending = await ensureProjectSessions(ctx, project);
-  if (!SORT_COLUMNS.has(sort)) throw new Error(`unexpected sort ${sort}`);
-  const where = new SqlWhere(["project_key = @key"], { key: project_key })
-    .add("(instr(js_lower(session_ref), @q) > 0 OR instr(js_lower(source), @q) > 0 OR instr(js_lower(source_session_id), @q) > 0 OR instr(js_lower(coalesce(first_user_message, '')), @q) > 0)", "q", q ? q.toLowerCase() : undefined)
-    .add("risk_level = @risk", "risk", risk || undefined)
-    .add("source = @source", "source", source || undefined)
-    .add("machine = @machine", "machine", machine || undefined);
-  const params = where.params;
-  const db = catalogDb(ctx);
-  const filter = where.sql;
-  const total = (db.prepare(`SELECT count(*) AS n FROM sessions WHERE ${filter}`).get(params) as { n: number }).n;
-  const dir = order === "asc" ? "ASC" : "DESC";
-  const rows = db.prepare(`SELECT * FROM sessions WHERE ${filter} ORDER BY (${sort} IS NULL), ${sort} ${dir}, session_ref ASC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Record<string, unknown>[];
+  const { total, rows } = await catalogStore(ctx).listSessions({ project_key, q, risk, source, machine, sort, order, limit, offset });
   const sessions = rows.map(sessionItem);
   return { status: "ok", project_key, count: sessions.length, total, offset, limit, sessions, risk_pending: pending };
 }

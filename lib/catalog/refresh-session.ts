@@ -3,11 +3,9 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 
-import { catalogDb } from "@/lib/catalog/catalog";
 import { isFsError } from "@/lib/catalog/catalog-fault";
-import { clearIndexed, dropSessionRows } from "@/lib/catalog/drop-rows";
 import { readRowFacts, type RowFacts } from "@/lib/catalog/row-facts";
-import { atomically, stmt } from "@/lib/catalog/transactions";
+import type { CatalogStore, StoredSession } from "@/lib/catalog/store";
 import type { CoreContext } from "@/lib/context";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { ACTIVE_WINDOW_MS } from "@/lib/forensics/status";
@@ -19,9 +17,6 @@ import type { IndexRow } from "@/lib/workspace/schema";
 import type { CountedUsage } from "@/lib/workspace/session-usage";
 import type { ResolvedSession } from "@/lib/workspace/sessions";
 
-/** A session's stored row as a refresh compares it: identity, machine, file stamp, turns (`ref:start:end`, by start line) and whether its status may be "active because recent". */
-export type StoredSession = { id: number; session_ref: string; source_session_id: string; session_path: string; turns_sig: string | null; file_stamp: string | null; status_recent: number; machine: string | null };
-
 function turnsSig(row: IndexRow): string {
   return [...row.turns].sort((a, b) => a.turn_start_line - b.turn_start_line).map((t) => `${t.turn_ref}:${t.turn_start_line}:${t.turn_end_line}`).join(",");
 }
@@ -30,11 +25,10 @@ function turnsSig(row: IndexRow): string {
  * Rewrites one session's rows when its file or index row changed (its lines are {@link fillFullText}'s
  * to index); returns whether anything was written.
  */
-export async function refreshSession(ctx: CoreContext, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>, counted?: CountedUsage): Promise<boolean> {
-  const db = catalogDb(ctx);
+export async function refreshSession(ctx: CoreContext, store: CatalogStore, project: LoadedProject, row: IndexRow, ord: number, stored: StoredSession | undefined, early?: Promise<RowFacts | null>, counted?: CountedUsage): Promise<boolean> {
   const machine = sessionMachine(project.dir, row.session_ref);
   // A session's machine is its project's record (issue 39): retagged without reading the session.
-  if (stored && stored.machine !== machine) stmt(db, "UPDATE sessions SET machine = ? WHERE id = ?").run(machine, stored.id);
+  if (stored && stored.machine !== machine) await store.setSessionMachine(stored.id, machine);
   // One stat decides whether anything moved; the realpath containment check runs when it did.
   const st = statSync(path.join(project.dir, row.session_path), { throwIfNoEntry: false });
   let version = st?.isFile() ? fileStamp(st) : null;
@@ -55,39 +49,24 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
   const sameTurns = stored && (stored.turns_sig ?? "") === turnsSig(row);
   const rowsFresh = sameIdentity && sameTurns && stored.file_stamp === version && version !== null;
   if (rowsFresh) {
-    stmt(db, "UPDATE sessions SET ord = ? WHERE id = ? AND ord != ?").run(ord, stored.id, ord);
+    await store.setSessionOrd(stored.id, ord);
     // "active because recent" expires with the clock, not with the file: recheck only that.
     if (stored.status_recent === 0 || filePath === null) return false;
     const summary = await getSessionSummary(ctx, { project, row, filePath });
     const recent = mayBeRecent(ctx, summary.status, summary.ended_at);
-    const changed = stmt(db, "UPDATE sessions SET status = ?, status_recent = ? WHERE id = ? AND (status IS NOT ? OR status_recent != ?)").run(summary.status, recent, stored.id, summary.status, recent).changes;
-    return changed > 0;
+    return store.setSessionStatus(stored.id, summary.status, recent);
   }
   let id = stored?.id;
   if (stored && !sameIdentity) {
-    atomically(db, () => {
-      dropSessionRows(db, stored.id);
-      stmt(db, "DELETE FROM sessions WHERE id = ?").run(stored.id);
-    });
+    await store.dropSession(stored.id);
     id = undefined;
   }
-  if (id === undefined) {
-    const made = stmt(db, "INSERT OR IGNORE INTO sessions (project_key, session_ref, ord, source, source_session_id, session_path, turn_count, machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(project.projectKey, row.session_ref, ord, row.source, row.source_session_id, row.session_path, row.turns.length, machine);
-    // Else another process made the row between two of this refresh's transactions: its rows stay.
-    id = made.changes === 1 ? Number(made.lastInsertRowid) : (stmt(db, "SELECT id FROM sessions WHERE project_key = ? AND session_ref = ?").get(project.projectKey, row.session_ref) as { id: number }).id;
-  }
-  const sessionId = id;
-  atomically(db, () => {
-    stmt(db, "DELETE FROM turns WHERE session_id = ?").run(sessionId);
-    const insert = stmt(db, "INSERT INTO turns (session_id, turn_ref, turn_start_line, turn_end_line) VALUES (?, ?, ?, ?)");
-    for (const t of row.turns) insert.run(sessionId, t.turn_ref, t.turn_start_line, t.turn_end_line);
-  });
-  const gone = () => {
+  // Else another process made the row between two of this refresh's transactions: its rows stay.
+  const sessionId = id ?? (await store.insertSession({ project_key: project.projectKey, session_ref: row.session_ref, ord, source: row.source, source_session_id: row.source_session_id, session_path: row.session_path, turn_count: row.turns.length, machine }));
+  await store.replaceTurns(sessionId, row.turns);
+  const gone = async () => {
     // A session whose file is gone (or cannot be read) has no lines to find; with no stamp, the next refresh looks again.
-    atomically(db, () => clearIndexed(db, sessionId));
-    stmt(db, 
-      "UPDATE sessions SET ord = ?, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL, turn_count = ?, first_user_message = NULL, subagent_count = 0, size_bytes = 0, output_tokens = NULL, total_tokens = NULL, cost_usd = NULL, usage_buckets = NULL, usage_last_ms = NULL, usage_stamp = NULL, status = NULL, status_recent = 0, last_response_preview = NULL, risk_level = NULL, reset_count = NULL, risk_stamp = NULL WHERE id = ?",
-    ).run(ord, row.turns.length, sessionId);
+    await store.markSessionMissing(sessionId, ord, row.turns.length);
     return true;
   };
   if (version === null || filePath === null) return gone();
@@ -103,16 +82,9 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
     return gone();
   }
   const { summary, tokens } = facts;
-  stmt(db, 
-    `UPDATE sessions SET ord = @ord, file_stamp = @stamp, missing = 0, started_at = @started_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
-       turn_count = @turn_count, first_user_message = @first_user_message, subagent_count = @subagent_count, size_bytes = @size_bytes,
-       output_tokens = @output_tokens, total_tokens = @total_tokens, cost_usd = @cost_usd, usage_buckets = @usage_buckets, usage_last_ms = @usage_last_ms,
-       usage_stamp = @usage_stamp, status = @status, status_recent = @recent, last_response_preview = @last_response_preview
-     WHERE id = @id`,
-  ).run({
-    id: sessionId,
+  await store.updateSessionFacts(sessionId, {
     ord,
-    stamp: version,
+    file_stamp: version,
     started_at: summary.started_at,
     ended_at: summary.ended_at,
     duration_seconds: summary.duration_seconds,
@@ -128,7 +100,7 @@ export async function refreshSession(ctx: CoreContext, project: LoadedProject, r
     usage_stamp: tokens.usage_stamp,
     status: summary.status,
     // "active because recent" expires with the clock: such a row is looked at again on the next read.
-    recent: mayBeRecent(ctx, summary.status, summary.ended_at),
+    status_recent: mayBeRecent(ctx, summary.status, summary.ended_at),
     last_response_preview: summary.last_response_preview,
   });
   return true;

@@ -2,13 +2,13 @@
 
 import path from "node:path";
 
-import { catalogDb, serialized, whileSyncing, withCatalog } from "@/lib/catalog/catalog";
-import { dropProject, dropSessionRows } from "@/lib/catalog/drop-rows";
+import { serialized, whileSyncing, withCatalog } from "@/lib/catalog/catalog";
+import { catalogStore } from "@/lib/catalog/catalog-store";
 import { coverageStamp, projectIndexStamp, refreshCoverage, upsertProject } from "@/lib/catalog/project-row";
 import { fillCatalogRisk } from "@/lib/catalog/refresh-risk";
-import { refreshSession, type StoredSession } from "@/lib/catalog/refresh-session";
+import { refreshSession } from "@/lib/catalog/refresh-session";
 import { ROW_FACTS_MIN_SESSIONS, RowFactsAhead } from "@/lib/catalog/row-facts";
-import { atomically, commitIfDue, stmt, writeTransaction } from "@/lib/catalog/transactions";
+import type { CatalogStore } from "@/lib/catalog/store";
 import type { CoreContext } from "@/lib/context";
 import { fileStampOf } from "@/lib/fs/file-stamp";
 import { type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
@@ -47,15 +47,15 @@ function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress, counted?: Cou
   return serialized(ctx, async () => {
     const ws = await loadWorkspace(ctx);
     const out: CatalogRefresh = { projects: ws.projects.length, sessions_updated: 0 };
-    const db = catalogDb(ctx);
+    const store = catalogStore(ctx);
     const keep = new Set(ws.projects.map((p) => p.projectKey));
-    for (const row of stmt(db, "SELECT project_key FROM projects").all() as { project_key: string }[]) {
-      if (!keep.has(row.project_key)) dropProject(db, row.project_key);
+    for (const row of await store.projectStamps()) {
+      if (!keep.has(row.project_key)) await store.dropProject(row.project_key);
     }
     const total = ws.projects.reduce((n, p) => n + p.rows.length, 0);
     let done = 0;
     // One read-ahead of row facts for the whole workspace, in the order the rows are written.
-    const storedStamps = new Map((stmt(db, "SELECT project_key, session_ref, file_stamp FROM sessions").all() as { project_key: string; session_ref: string; file_stamp: string | null }[]).map((r) => [`${r.project_key}\u0000${r.session_ref}`, r.file_stamp]));
+    const storedStamps = new Map((await store.sessionStamps()).map((r) => [`${r.project_key}\u0000${r.session_ref}`, r.file_stamp]));
     const moved = ws.projects.flatMap((p) => movedRows(p, (ref) => storedStamps.get(`${p.projectKey}\u0000${ref}`)).map((row) => ({ project: p, row, counted: counted?.take(p.projectKey, row.session_ref) })));
     const ahead = moved.length >= ROW_FACTS_MIN_SESSIONS ? new RowFactsAhead(ctx.workspaceRoot, moved) : null;
     try {
@@ -71,20 +71,20 @@ function refreshWhole(ctx: CoreContext, onProgress?: PlanProgress, counted?: Cou
 }
 
 /**
- * Brings one project's rows in step in few SQLite transactions (refreshes of a workspace run one
+ * Brings one project's rows in step in few write transactions (refreshes of a workspace run one
  * at a time: {@link serialized}), committed every 200 ms ({@link commitIfDue}): a
  * commit per session and per statement was a third of the CPU of cataloguing many small
  * sessions (issue 25). What was committed is consistent: a session's progress is written after
  * its rows, and rows of an interrupted session are deleted when it is indexed again.
  */
 export async function refreshProject(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, ahead?: RowFactsAhead, counted?: CountedUsages): Promise<number> {
-  const db = catalogDb(ctx);
-  const rows = () => refreshProjectRows(ctx, project, ord, tick, ahead, counted);
-  if (db.inTransaction) return rows();
+  const store = catalogStore(ctx);
+  const rows = (tx: CatalogStore) => refreshProjectRows(ctx, tx, project, ord, tick, ahead, counted);
+  if (store.writing()) return rows(store);
   // Nothing to write: no wait for the write lock, which a full-text fill holds most of the time
   // (a project page read during a first start's fill waited 0.1–0.3 s for it here).
-  if (inStep(db, project, ord)) return 0;
-  return writeTransaction(db, rows);
+  if (await inStep(store, project, ord)) return 0;
+  return store.write(rows);
 }
 
 /**
@@ -92,11 +92,11 @@ export async function refreshProject(ctx: CoreContext, project: LoadedProject, o
  * row written for this index and order, its coverage for this stamp, a row for each session and
  * none more, no session file moved, and no status that the clock may change ("active" while recent).
  */
-function inStep(db: ReturnType<typeof catalogDb>, project: LoadedProject, ord: number): boolean {
+async function inStep(store: CatalogStore, project: LoadedProject, ord: number): Promise<boolean> {
   const indexStamp = projectIndexStamp(project);
-  const known = stmt(db, "SELECT index_stamp, ord, coverage_stamp FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number; coverage_stamp: string | null } | undefined;
+  const known = await store.projectStamp(project.projectKey);
   if (!known || known.index_stamp !== indexStamp || known.ord !== ord || known.coverage_stamp !== coverageStamp(project, indexStamp)) return false;
-  const stored = stmt(db, "SELECT session_ref, file_stamp, status_recent FROM sessions WHERE project_key = ?").all(project.projectKey) as { session_ref: string; file_stamp: string | null; status_recent: number }[];
+  const stored = await store.sessionStamps(project.projectKey);
   if (stored.length !== project.rows.length || stored.some((s) => s.status_recent !== 0)) return false;
   const byRef = new Map(stored.map((s) => [s.session_ref, s.file_stamp]));
   return project.rows.every((row) => byRef.has(row.session_ref)) && movedRows(project, (ref) => byRef.get(ref)).length === 0;
@@ -117,22 +117,15 @@ function movedRows(project: LoadedProject, storedStamp: (sessionRef: string) => 
  * called after each session; `ahead`: the whole refresh's row facts read ahead (else the project's own, when many moved);
  * `counted`: usage prepare counted (see {@link refreshCatalog}) of sessions not read ahead.
  */
-async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead, counted?: CountedUsages): Promise<number> {
-  const db = catalogDb(ctx);
+async function refreshProjectRows(ctx: CoreContext, store: CatalogStore, project: LoadedProject, ord: number, tick?: () => void, given?: RowFactsAhead, counted?: CountedUsages): Promise<number> {
   const indexStamp = projectIndexStamp(project);
-  const known = stmt(db, "SELECT index_stamp, ord FROM projects WHERE project_key = ?").get(project.projectKey) as { index_stamp: string; ord: number } | undefined;
+  const known = await store.projectStamp(project.projectKey);
   // The project's row (origin included) is rewritten when its index moved; else only after one of its sessions did.
-  if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, project, ord, indexStamp);
-  const stored = new Map(
-    (stmt(db, "SELECT s.id, s.session_ref, s.source_session_id, s.session_path, s.file_stamp, s.status_recent, s.machine, (SELECT group_concat(turn_ref || ':' || turn_start_line || ':' || turn_end_line, ',') FROM (SELECT * FROM turns t WHERE t.session_id = s.id ORDER BY t.turn_start_line)) AS turns_sig FROM sessions s WHERE project_key = ?").all(project.projectKey) as StoredSession[]).map((r) => [r.session_ref, r]),
-  );
+  if (!known || known.index_stamp !== indexStamp || known.ord !== ord) await upsertProject(ctx, store, project, ord, indexStamp);
+  const stored = new Map((await store.storedSessions(project.projectKey)).map((r) => [r.session_ref, r]));
   const refs = new Set(project.rows.map((r) => r.session_ref));
   for (const [ref, row] of stored) {
-    if (refs.has(ref)) continue;
-    atomically(db, () => {
-      dropSessionRows(db, row.id);
-      stmt(db, "DELETE FROM sessions WHERE id = ?").run(row.id);
-    });
+    if (!refs.has(ref)) await store.dropSession(row.id);
   }
   let sessionsUpdated = 0;
   // Sessions new to the catalog or whose file moved have their row facts read ahead, on a worker
@@ -142,15 +135,15 @@ async function refreshProjectRows(ctx: CoreContext, project: LoadedProject, ord:
   const ahead = given ?? own;
   try {
     for (const [i, row] of project.rows.entries()) {
-      if (await refreshSession(ctx, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref), counted?.take(project.projectKey, row.session_ref))) sessionsUpdated += 1;
+      if (await refreshSession(ctx, store, project, row, i, stored.get(row.session_ref), ahead?.get(project.projectKey, row.session_ref), counted?.take(project.projectKey, row.session_ref))) sessionsUpdated += 1;
       tick?.();
-      await commitIfDue(db);
+      await store.commitIfDue();
     }
   } finally {
     await own?.close();
   }
   // A session that moved may be the latest, whose file gives the project's cwd and branch.
-  if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, project, ord, indexStamp);
-  await refreshCoverage(ctx, project, indexStamp);
+  if (sessionsUpdated > 0 && known?.index_stamp === indexStamp && known.ord === ord) await upsertProject(ctx, store, project, ord, indexStamp);
+  await refreshCoverage(ctx, store, project, indexStamp);
   return sessionsUpdated;
 }

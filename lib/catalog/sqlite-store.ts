@@ -417,7 +417,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   async hitSession(sessionId: number): Promise<HitSession | undefined> {
-    return stmt(this.db, "SELECT project_key, session_ref, source_session_id, first_user_message FROM sessions WHERE id = ?").get(sessionId) as HitSession | undefined;
+    return stmt(this.db, "SELECT project_key, session_ref, source_session_id, first_user_message, machine FROM sessions WHERE id = ?").get(sessionId) as HitSession | undefined;
   }
 
   async turnAt(sessionId: number, line: number): Promise<string | null> {

@@ -313,7 +313,7 @@ export function storeSearchSuite(open: () => Promise<CatalogStore>): void {
         hit = c;
         return false;
       });
-      expect(await store.hitSession(hit!.sessionId)).toEqual({ project_key: "alpha", session_ref: "s2", source_session_id: "sid-s2", first_user_message: "deploy the service" });
+      expect(await store.hitSession(hit!.sessionId)).toEqual({ project_key: "alpha", session_ref: "s2", source_session_id: "sid-s2", first_user_message: "deploy the service", machine: "desktop" });
       expect(await store.turnAt(hit!.sessionId, 2)).toBe("s2-t1");
       expect(await store.turnAt(hit!.sessionId, 7)).toBeNull();
       expect(hit).toMatchObject({ line: 2, role: ROLE_CODES.indexOf("assistant"), time: Date.parse("2026-02-10T23:30:00.000Z"), kind: 0, name: "", projectKey: "alpha", source: "codex", recency: "2026-02-11T10:00:00.000Z" });

@@ -166,7 +166,7 @@ export function storeSuite(open: () => Promise<CatalogStore>): void {
       expect((await store.storedSessions("p")).find((s) => s.id === id)?.turns_sig).toBe("T9:3:4");
       expect(await store.turnAt(id, 3)).toBe("T9");
       expect(await store.turnAt(id, 5)).toBeNull();
-      expect(await store.hitSession(id)).toEqual({ project_key: "p", session_ref: "s1", source_session_id: "sid-s1", first_user_message: "hello" });
+      expect(await store.hitSession(id)).toEqual({ project_key: "p", session_ref: "s1", source_session_id: "sid-s1", first_user_message: "hello", machine: "laptop" });
       expect(await store.hitSession(999_999)).toBeUndefined();
     });
 

@@ -214,8 +214,8 @@ export type CandidateLine = LineKey & {
   source: string;
 };
 
-/** What a search hit shows of its session. */
-export type HitSession = { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null };
+/** What a search hit shows of its session (machine null: not recorded). */
+export type HitSession = { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null; machine: string | null };
 
 /**
  * The catalog's rows, read and written through domain operations. Every call is atomic on its own
