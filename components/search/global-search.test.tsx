@@ -15,6 +15,7 @@ function hit(over: Partial<SearchHit> = {}): SearchHit {
     project_key: "proj-0123456789ab",
     session_ref: "S0001",
     session_id: "sid",
+    machine: "laptop",
     session_title: "Fix the login timeout",
     session_hits: 1,
     file: MAIN,

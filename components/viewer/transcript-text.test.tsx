@@ -112,7 +112,7 @@ describe("transcript text in the viewer", () => {
 
 describe("transcript text outside the viewer", () => {
   it("a search snippet strips terminal sequences, marks its match and shows a bidi override as a token, wrapping", () => {
-    const hit: SearchHit = { project_key: "proj-0123456789ab", session_ref: "S0001", session_id: "sid", session_title: "Context", session_hits: 1, file: { kind: "main", id: null, call_line: null }, line_number: 2, turn_ref: null, role: "user", time: null, snippet: `\u001b[1m[[Context]] Usage\u001b[22m ${RLO}x ${LONG.slice(0, 300)}`, score: 1 };
+    const hit: SearchHit = { project_key: "proj-0123456789ab", session_ref: "S0001", session_id: "sid", machine: "laptop", session_title: "Context", session_hits: 1, file: { kind: "main", id: null, call_line: null }, line_number: 2, turn_ref: null, role: "user", time: null, snippet: `\u001b[1m[[Context]] Usage\u001b[22m ${RLO}x ${LONG.slice(0, 300)}`, score: 1 };
     const params = { q: "Context", project_key: "", source: "", since: "", until: "", file: "", tool: "", has_error: "", offset: 0 };
     render(<GlobalSearch params={params} result={{ status: "ok", query: "context", total: 1, sessions: 1, offset: 0, limit: 20, coverage: { sessions_indexed: 1, sessions_total: 1, lines_unchecked: 0 }, hits: [hit] }} />);
     const snippet = screen.getByRole("list", { name: "Search results" }).querySelector("p")!;

@@ -11,7 +11,7 @@ export const MIN_QUERY_CHARS = 3;
 
 /** The query language, as every door describes it (issue 37; README "Search"). */
 export const QUERY_HELP =
-  'What to find, matched like a case-insensitive grep of every word a reader can see (text, thinking, tool inputs and results, subagents, persisted tool results): words (all must be on the line), "exact phrase", a OR b, -word (exclude), word* (at a word start), and filters project:KEY session:REF agent:claude-code|codex|gemini-cli|copilot-cli|opencode|aider role:user|assistant|tool tool:NAME file:PATH-PART is:error after:YYYY-MM-DD before:YYYY-MM-DD. At least one term or filter; text of 3+ characters narrows the search.';
+  'What to find, matched like a case-insensitive grep of every word a reader can see (text, thinking, tool inputs and results, subagents, persisted tool results): words (all must be on the line), "exact phrase", a OR b, -word (exclude), word* (at a word start), and filters project:KEY session:REF agent:claude-code|codex|gemini-cli|copilot-cli|opencode|aider machine:NAME role:user|assistant|tool tool:NAME file:PATH-PART is:error after:YYYY-MM-DD before:YYYY-MM-DD. At least one term or filter; text of 3+ characters narrows the search.';
 
 /** Longest query, in characters. */
 export const MAX_QUERY_CHARS = 500;
@@ -64,6 +64,8 @@ export type SearchHit = {
   project_key: string;
   session_ref: string;
   session_id: string;
+  /** The machine the session came from (issue 39 provenance). */
+  machine: string;
   session_title: string | null;
   session_hits: number;
   file: { kind: "main" | "subagent" | "tool_result"; id: string | null; call_line: number | null };
@@ -98,5 +100,5 @@ export const HIT_CLOSE = "]]";
 /** True when a query has a filter: its lines are then found from the lines' facts, not their text. */
 function narrows(parsed: ParsedQuery): boolean {
   const f = parsed.filters;
-  return f.is_error || f.after !== null || f.before !== null || [f.project, f.session, f.agent, f.role, f.tool, f.file].some((list) => list.length > 0);
+  return f.is_error || f.after !== null || f.before !== null || [f.project, f.session, f.agent, f.machine, f.role, f.tool, f.file].some((list) => list.length > 0);
 }

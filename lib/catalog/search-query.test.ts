@@ -56,12 +56,13 @@ describe("parseSearchQuery", () => {
 
   it("reads every filter, names case-insensitive, repeated values ORed and deduplicated", () => {
     const parsed = parseSearchQuery(
-      'bug project:casefile session:S-12 Agent:codex agent:CLAUDE-CODE agent:codex role:user ROLE:tool tool:Bash file:"My Docs/a.ts" file:src/ is:error IS:Error after:2026-02-01 before:2026-03-01',
+      'bug project:casefile session:S-12 Agent:codex agent:CLAUDE-CODE agent:codex Machine:laptop machine:build.1 machine:laptop role:user ROLE:tool tool:Bash file:"My Docs/a.ts" file:src/ is:error IS:Error after:2026-02-01 before:2026-03-01',
     );
     expect(parsed.filters).toEqual({
       project: ["casefile"],
       session: ["S-12"],
       agent: ["codex", "claude-code"],
+      machine: ["laptop", "build.1"],
       role: ["user", "tool"],
       tool: ["Bash"],
       file: ["My Docs/a.ts", "src/"],
@@ -168,7 +169,7 @@ describe("parseSearchQuery errors", () => {
   });
 
   it("names the known filters in an unknown filter's hint", () => {
-    expect(errorOf("foo:bar").hint).toContain("project: session: agent: role: tool: file: is: after: before:");
+    expect(errorOf("foo:bar").hint).toContain("project: session: agent: machine: role: tool: file: is: after: before:");
     expect(errorOf("agent:cursor").hint).toContain(AGENTS.join(", "));
   });
 

@@ -9,7 +9,7 @@ export const AGENTS = TRANSCRIPT_SOURCES;
 /** Roles a `role:` filter accepts. */
 export const ROLES = ["user", "assistant", "tool"] as const;
 /** Every filter name, in the order describeQuery writes them. */
-export const FILTER_NAMES = ["project", "session", "agent", "role", "tool", "file", "is", "after", "before"] as const;
+export const FILTER_NAMES = ["project", "session", "agent", "machine", "role", "tool", "file", "is", "after", "before"] as const;
 /** Longest query accepted, in UTF-16 code units (JS string length). */
 export const MAX_QUERY_LENGTH = 500;
 
@@ -22,6 +22,8 @@ export type SearchFilters = {
   project: string[];
   session: string[];
   agent: string[];
+  /** Machines the sessions came from (issue 39 provenance), as named (the case kept). */
+  machine: string[];
   role: ("user" | "assistant" | "tool")[];
   tool: string[];
   file: string[];
@@ -92,7 +94,7 @@ export function parseSearchQuery(query: string): ParsedQuery {
 }
 
 function emptyFilters(): SearchFilters {
-  return { project: [], session: [], agent: [], role: [], tool: [], file: [], is_error: false, after: null, before: null };
+  return { project: [], session: [], agent: [], machine: [], role: [], tool: [], file: [], is_error: false, after: null, before: null };
 }
 
 /** Splits the query into terms, ORs and filters; every lexical error is thrown here. */

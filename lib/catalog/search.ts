@@ -19,6 +19,7 @@ import { StampedCache } from "@/lib/cache/stamped-cache";
 import { processWide } from "@/lib/cache/process-wide";
 import type { CoreContext } from "@/lib/context";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { localMachine } from "@/lib/workspace/machines";
 
 /**
  * How much of the candidate lines a search reads to check them against their text
@@ -46,7 +47,7 @@ export const SEARCH_LIMITS = { checkBytes: Number(process.env.CASEFILE_SEARCH_CH
 export async function searchSessions(ctx: CoreContext, input: SearchSessionsInput): Promise<SearchSessionsResult> {
   await ensureProjects(ctx);
   const parsed = withInputFilters(parseSearchQuery(input.query), input);
-  const scope = { project_key: parsed.filters.project.length === 1 ? parsed.filters.project[0] : undefined, source: parsed.filters.agent.length === 1 ? parsed.filters.agent[0] : undefined };
+  const scope = { project_key: parsed.filters.project.length === 1 ? parsed.filters.project[0] : undefined, source: parsed.filters.agent.length === 1 ? parsed.filters.agent[0] : undefined, machine: parsed.filters.machine.length === 1 ? parsed.filters.machine[0] : undefined };
   let coverage = await fullTextCoverage(ctx, scope);
   if (coverage.sessions_indexed < coverage.sessions_total) {
     if (ctx.oneShot) {
@@ -110,6 +111,7 @@ async function findLines(ctx: CoreContext, parsed: ParsedQuery, input: SearchSes
   inList("s.project_key", "project", f.project);
   inList("s.session_ref", "session", f.session);
   inList("s.source", "agent", f.agent);
+  inList("s.machine", "machine", f.machine);
   inList("m.role", "role", f.role.map((r) => ROLE_CODES.indexOf(r)));
   anyOf(where, "tool", f.tool, (p) => `instr(char(10) || lower(m.tools) || char(10), char(10) || lower(${p}) || char(10)) > 0`);
   anyOf(where, "file", f.file, (p) => `instr(lower(m.files), lower(${p})) > 0`);
@@ -254,15 +256,16 @@ async function describeHits(ctx: CoreContext, parsed: ParsedQuery, page: Found[]
     return highlightSnippet(text, matchLine(parsed, text)?.ranges ?? [], { open: HIT_OPEN, close: HIT_CLOSE });
   });
   reader.close();
-  const session = stmt(db, "SELECT project_key, session_ref, source_session_id, first_user_message FROM sessions WHERE id = ?");
+  const session = stmt(db, "SELECT project_key, session_ref, source_session_id, first_user_message, machine FROM sessions WHERE id = ?");
   const turnOf = stmt(db, "SELECT turn_ref FROM turns WHERE session_id = ? AND turn_start_line <= ? AND turn_end_line >= ? ORDER BY turn_start_line DESC LIMIT 1");
   return page.map((h, i) => {
-    const s = session.get(h.sid) as { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null };
+    const s = session.get(h.sid) as { project_key: string; session_ref: string; source_session_id: string; first_user_message: string | null; machine: string | null };
     const kind = DOC_KINDS[h.kind]!;
     return {
       project_key: s.project_key,
       session_ref: s.session_ref,
       session_id: s.source_session_id,
+      machine: s.machine ?? localMachine(),
       session_title: s.first_user_message,
       session_hits: found.sessionHits.get(h.sid) ?? 0,
       file: { kind, id: kind === "main" ? null : h.name, call_line: kind === "tool_result" ? callLine(db, h.sid, h.name) : null },

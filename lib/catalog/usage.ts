@@ -12,6 +12,7 @@ import { usageReport, type SessionUsageEntry } from "@/lib/usage/report";
 import type { GetUsageInput, GetUsageResult } from "@/lib/usage/schema";
 import type { UsageBucket } from "@/lib/usage/session-usage";
 import { loadWorkspace } from "@/lib/workspace/load";
+import { localMachine } from "@/lib/workspace/machines";
 import { pricingStamp } from "@/lib/workspace/session-usage";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -19,7 +20,7 @@ import { SqlWhere } from "@/lib/catalog/where";
 /** Hours a day in any time zone can start before UTC's (UTC+14): a session ending that much before `since` (UTC) has nothing from it on. */
 const ZONE_AHEAD_MS = 14 * 3600_000;
 
-type UsageRowOfCatalog = { id: number; project_key: string; session_ref: string; source_session_id: string; source: string; usage_buckets: string | null; usage_stamp: string | null };
+type UsageRowOfCatalog = { id: number; project_key: string; session_ref: string; source_session_id: string; source: string; machine: string | null; usage_buckets: string | null; usage_stamp: string | null };
 
 /**
  * `get_usage` (issue 28's report) read from the catalog: the same result as reading every
@@ -43,17 +44,18 @@ async function catalogUsageOnce(ctx: CoreContext, input: GetUsageInput): Promise
   const db = catalogDb(ctx);
   const where = new SqlWhere(["missing = 0", `source IN (${TRANSCRIPT_SOURCES.map((s) => `'${s}'`).join(", ")})`])
     .add("project_key = @project_key", "project_key", input.project_key)
-    .add("source = @source", "source", input.source);
+    .add("source = @source", "source", input.source)
+    .add("machine = @machine", "machine", input.machine);
   // A bucket without a time is left out of any dated report (lib/usage/report), so is a session without a timed bucket.
   if (input.since !== undefined) where.add("usage_last_ms >= @since_ms", "since_ms", Date.parse(`${input.since}T00:00:00Z`) - ZONE_AHEAD_MS);
   else if (input.until !== undefined) where.add("usage_last_ms IS NOT NULL");
-  const rows = db.prepare(`SELECT id, project_key, session_ref, source_session_id, source, usage_buckets, usage_stamp FROM sessions WHERE ${where.sql}`).all(where.params) as UsageRowOfCatalog[];
+  const rows = db.prepare(`SELECT id, project_key, session_ref, source_session_id, source, machine, usage_buckets, usage_stamp FROM sessions WHERE ${where.sql}`).all(where.params) as UsageRowOfCatalog[];
   const stamp = pricingStamp(ctx.workspaceRoot);
   const entries: SessionUsageEntry[] = [];
   for (const r of rows) {
     const buckets = r.usage_stamp === stamp && r.usage_buckets !== null ? r.usage_buckets : await repriced(ctx, ws, r);
     if (buckets === null) continue;
-    entries.push({ project_key: r.project_key, session_ref: r.session_ref, session_id: r.source_session_id, source: r.source, usage: { buckets: parseBuckets(buckets) } });
+    entries.push({ project_key: r.project_key, session_ref: r.session_ref, session_id: r.source_session_id, source: r.source, machine: r.machine ?? localMachine(), usage: { buckets: parseBuckets(buckets) } });
   }
   const { rows: reportRows, totals } = usageReport(entries, input);
   return { status: "ok", group_by: input.group_by, timezone: input.timezone ?? "UTC", rows: reportRows, totals, pricing: { source: pricing.source, snapshot_date: pricing.snapshotDate, override: pricing.override } };

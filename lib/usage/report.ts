@@ -4,7 +4,7 @@ import type { SessionUsage } from "@/lib/usage/session-usage";
 import { TotalsBuilder } from "@/lib/usage/totals";
 
 /** A session's usage with where it belongs. */
-export type SessionUsageEntry = { project_key: string; session_ref: string; session_id: string; source: string; usage: Pick<SessionUsage, "buckets"> };
+export type SessionUsageEntry = { project_key: string; session_ref: string; session_id: string; source: string; machine?: string; usage: Pick<SessionUsage, "buckets"> };
 
 /** The calendar day (`YYYY-MM-DD`) of an instant in a time zone. */
 export function dayIn(ms: number, timeZone: string): string {
@@ -28,7 +28,7 @@ export function weekOf(day: string): string {
 /**
  * Groups sessions' usage (lib/usage `SessionUsage`, 15-minute buckets) into report rows sorted
  * by key, plus the totals of every row. Filters: `since`/`until` by calendar day in `timezone`
- * (a bucket without a timestamp is left out when either is given), `project_key`, `source`.
+ * (a bucket without a timestamp is left out when either is given), `project_key`, `source`, `machine`.
  * Session rows count each session's usage in the window; rows with no requests are left out.
  */
 export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsageInput): { rows: UsageRow[]; totals: UsageTotals } {
@@ -38,6 +38,7 @@ export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsa
   for (const e of entries) {
     if (input.project_key !== undefined && e.project_key !== input.project_key) continue;
     if (input.source !== undefined && e.source !== input.source) continue;
+    if (input.machine !== undefined && e.machine !== input.machine) continue;
     for (const b of e.usage.buckets) {
       const day = b.startMs === b.startMs ? dayIn(b.startMs, tz) : null;
       if ((input.since !== undefined || input.until !== undefined) && day === null) continue;
@@ -61,6 +62,9 @@ export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsa
           break;
         case "source":
           key = e.source;
+          break;
+        case "machine":
+          key = e.machine ?? "unknown";
           break;
         case "session":
           key = `${e.project_key}/${e.session_ref}`;
@@ -92,7 +96,7 @@ export function usageReport(entries: readonly SessionUsageEntry[], input: GetUsa
         unpriced_models: t.unpriced_models,
         models: t.models,
       };
-      if (g.session) Object.assign(row, { session_id: g.session.session_id, project_key: g.session.project_key, session_ref: g.session.session_ref, source: g.session.source });
+      if (g.session) Object.assign(row, { session_id: g.session.session_id, project_key: g.session.project_key, session_ref: g.session.session_ref, source: g.session.source, machine: g.session.machine });
       if (period) row.by_model = [...g.models].sort(([a], [b]) => (a < b ? -1 : 1)).map(([model, m]) => {
         const mt = m.build();
         return { model, total_tokens: mt.total_tokens, cost_usd: mt.cost_usd };

@@ -28,7 +28,7 @@ export type UsageTotals = {
   models: string[];
 };
 
-export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "source", "session"] as const;
+export const USAGE_GROUPS = ["day", "week", "month", "model", "project", "source", "machine", "session"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 function validTimeZone(tz: string): boolean {
@@ -42,18 +42,19 @@ function validTimeZone(tz: string): boolean {
 
 /** `get_usage` input (issue 28). Dates are calendar days in `timezone` (default UTC), inclusive. */
 export const getUsageInputSchema = z.object({
-  group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project, source (the agent) or session"),
+  group_by: z.enum(USAGE_GROUPS).describe("day, week (starting Monday), month, model, project, source (the agent), machine (where the sessions came from) or session"),
   since: calendarDate().optional().describe("First day counted (YYYY-MM-DD in timezone)."),
   until: calendarDate().optional().describe("Last day counted (YYYY-MM-DD in timezone)."),
   project_key: z.string().min(1, "project_key must be a non-empty string").optional().describe("Only this project."),
   source: z.enum(TRANSCRIPT_SOURCES).optional().describe("Only this transcript source."),
+  machine: z.string().trim().min(1, "machine must be a non-empty string").max(64).optional().describe("Only sessions from this machine (issue 39: a session's machine, as list_sessions shows it)."),
   timezone: z.string().refine(validTimeZone, "timezone must be an IANA time zone such as UTC or Europe/Vilnius").optional().describe("IANA time zone for days, weeks and months (default UTC)."),
 });
 export type GetUsageInput = z.output<typeof getUsageInputSchema>;
 
 /** One row of a usage report: a period, model, project or session, with its tokens and cost. */
 export type UsageRow = {
-  /** The group's key: `YYYY-MM-DD` (day; week: its Monday), `YYYY-MM`, the model, the project key, or `<project_key>/<session_ref>`. */
+  /** The group's key: `YYYY-MM-DD` (day; week: its Monday), `YYYY-MM`, the model, the project key, the source, the machine, or `<project_key>/<session_ref>`. */
   key: string;
   input_tokens: number;
   output_tokens: number;
@@ -69,6 +70,7 @@ export type UsageRow = {
   project_key?: string;
   session_ref?: string;
   source?: string;
+  machine?: string;
   /** Period rows (day, week, month) only: tokens and cost per model in that period, models sorted. */
   by_model?: { model: string; total_tokens: number; cost_usd: number | null }[];
 };

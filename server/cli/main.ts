@@ -35,7 +35,7 @@ Usage:
   casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
   casefile audit prune [--older-than 30d] [--workspace DIR] [--json]   remove old blobs (and past .casefile-config/retention.json's max_bytes); never ledger lines
   casefile audit tail [--workspace DIR] [--json]     follow new tool calls on the audit ledger
-  casefile usage [daily|weekly|monthly|session|model|project|source] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex|gemini-cli|copilot-cli|opencode|aider] [--timezone TZ] [--json]
+  casefile usage [daily|weekly|monthly|session|model|project|source|machine] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--project KEY] [--source claude-code|codex|gemini-cli|copilot-cli|opencode|aider] [--machine NAME] [--timezone TZ] [--json]
                                                tokens and cost in USD (get_usage), like ccusage's reports
   casefile token create --machine NAME --role read|push|admin [--database URL] [--json]   a team server's token, printed once
   casefile token list [--database URL] [--json]   |   casefile token revoke ID [--database URL]
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
     case "audit":
       return runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
     case "usage":
-      return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, timezone: values.timezone, json: values.json });
+      return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, machine: values.machine, timezone: values.timezone, json: values.json });
     case "token":
       return runToken(rest, { database: values.database, machine: values.machine, role: values.role, json: values.json });
     case "push":

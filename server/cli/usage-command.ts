@@ -5,12 +5,12 @@ import type { GetUsageResult } from "@/lib/usage/schema";
 import { callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 
 /** Report names as ccusage spells them, and the `get_usage` group each is. */
-const REPORTS: Record<string, string> = { daily: "day", weekly: "week", monthly: "month", session: "session", model: "model", project: "project", source: "source" };
+const REPORTS: Record<string, string> = { daily: "day", weekly: "week", monthly: "month", session: "session", model: "model", project: "project", source: "source", machine: "machine" };
 
-export type UsageOptions = { since?: string; until?: string; project?: string; source?: string; timezone?: string; json: boolean };
+export type UsageOptions = { since?: string; until?: string; project?: string; source?: string; machine?: string; timezone?: string; json: boolean };
 
 /**
- * `casefile usage [daily|weekly|monthly|session|model|project]` (default daily): calls
+ * `casefile usage [daily|weekly|monthly|session|model|project|source|machine]` (default daily): calls
  * `get_usage` (so the figures are the dashboard's and MCP's) and prints a table, or with `--json`
  * the tool's result JSON. Exit 0, or 2 when the tool rejects the input (the result is printed).
  * @throws AppError invalid_input for an unknown report name.
@@ -23,6 +23,7 @@ export async function runUsage(workspace: string, report: string | undefined, op
   if (options.until) input.until = options.until;
   if (options.project) input.project_key = options.project;
   if (options.source) input.source = options.source;
+  if (options.machine) input.machine = options.machine;
   if (options.timezone) input.timezone = options.timezone;
   const ctx = createCoreContext(workspace, { log: stderrLogger, oneShot: true });
   const result = await callTool(ctx, "get_usage", input, { door: "cli" });
