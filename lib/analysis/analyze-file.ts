@@ -5,7 +5,7 @@ import { scanClaudeSession, type ClaudeScan } from "@/lib/analysis/scan-claude";
 import { scanCodexSession } from "@/lib/analysis/scan-codex";
 import { DEFAULT_RESET_THRESHOLD, type ContextReset, type FileRead, type PairedExport, type SessionAnalysis, type TokenPoint } from "@/lib/analysis/schema";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 
 /** Workspace facts about a session's side files, gathered by the caller. */
 export type SessionSideFiles = {

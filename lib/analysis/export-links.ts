@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import type { ChatExport, ExportLink } from "@/lib/analysis/schema";
 import type { TranscriptToolUse } from "@/lib/sources/common/source-format";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { sourceFormat } from "@/lib/sources/formats";
 
 /** Export tool lines: `⏺ Read(docs/x.md)`, `⏺ Bash(date …)`, `⏺ Search(pattern: …)`. */
 const TOOL_LINE = /^⏺ ([A-Za-z][\w ]*?)\((.*)$/;
@@ -72,6 +72,6 @@ export async function readChatExport(exportPath: string, fileName: string, sessi
   }
   const all = physicalLines(text);
   const lines = all.slice(0, MAX_LINES);
-  const uses = (await transcriptFormat(source)?.toolUses?.(sessionPath)) ?? [];
+  const uses = (await sourceFormat(source)?.toolUses?.(sessionPath)) ?? [];
   return { file_name: fileName, lines, truncated: all.length > MAX_LINES, links: linkExportToTranscript(lines, uses) };
 }

@@ -18,7 +18,7 @@ import { derivedPath } from "@/lib/fs/workspace-layout";
 import { jsonChunks } from "@/lib/json/json-chunks";
 import { inBackground } from "@/lib/jsonl/workers";
 import { wholeNumber } from "@/lib/tools/input-fields";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { tokenPointsOf } from "@/lib/usage/session-usage";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { EXPORTS_SUBDIR, listSideFiles, listSubagents, resolveSession, sessionSideDir, type ResolvedSession } from "@/lib/workspace/sessions";

@@ -3,7 +3,7 @@ import type { JsonObject } from "@/lib/sources/common/json-object";
 import { baseFacts, type RecordFacts } from "@/lib/sources/common/record-facts";
 import type { LineFactsReader } from "@/lib/sources/common/source-format";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 
 // The facts and each source's classifier live in lib/sources (issue 38: one descriptor per source).
 export { MALFORMED_FACTS, TOOL_FAMILIES, toolFamily, type Actor, type RecordFacts, type ToolCallFact, type ToolFamily, type ToolResultFact, type UsageFact } from "@/lib/sources/common/record-facts";

@@ -13,7 +13,7 @@ import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/sources/common/trim";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 

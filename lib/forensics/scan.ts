@@ -22,7 +22,7 @@ import { oneLine } from "@/lib/format/one-line";
 import { loadStoredScan, storeScan } from "@/lib/forensics/scan-store";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import { getWorkspaceLineIndex, sessionFiles, type ResolvedSession, type SessionFile } from "@/lib/workspace/sessions";
 import { Columns, ValueTable } from "@/lib/columns/typed-columns";

@@ -8,7 +8,7 @@ import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /**

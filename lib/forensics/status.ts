@@ -8,7 +8,7 @@ import type { LineIndex } from "@/lib/jsonl/line-index";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
 export { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, STATUS_TAIL_LINES, type SessionEnding, type StatusReason } from "@/lib/forensics/ending";

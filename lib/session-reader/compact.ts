@@ -5,7 +5,7 @@ import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { genericBody, type CompactBody } from "@/lib/sources/common/compact-fields";
 import { type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import type { TranscriptFormat } from "@/lib/sources/common/source-format";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { compactAgentBody } from "./compact-agent";
 import type { CompactRecord } from "./schema";
 

@@ -2,7 +2,7 @@
 import { oneLine } from "@/lib/format/one-line";
 import { HEADLINE_CHARS, type HeadlineRecord, type ToolCallNames } from "@/lib/sources/common/headline-parts";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { lineHeadlines } from "@/lib/sources/headlines";
 import type { FileEdit } from "./schema";
 
 export { HEADLINE_CHARS, type HeadlineRecord, type ToolCallNames } from "@/lib/sources/common/headline-parts";
@@ -13,7 +13,7 @@ const PARSE_LIMIT_CHARS = 2 << 20;
  * transcript, given its compact record: tool calls as `Name(main argument)` (`Edit(path, +12 −3)`
  * counts changed lines), results as `<call> → exit 1` / `→ ok`, system records by subtype
  * (`API error 529 overloaded_error (retry 2/10)`), a summary's text, a hook's name and outcome,
- * progress output, each by the source's format (lib/sources/formats). Null when the record's own
+ * progress output, each by the source's headlines (lib/sources/headlines). Null when the record's own
  * text says it all (a plain message), and for a source without a JSONL format. Never throws.
  * `calls` links results to calls across lines (Claude `tool_use_id`, Codex `call_id`).
  */
@@ -27,8 +27,8 @@ export function lineHeadline(text: string, source: string, record: HeadlineRecor
  */
 export function lineView(text: string, source: string, record: HeadlineRecord, calls: ToolCallNames = new Map()): { headline: string | null; edits: FileEdit[] } {
   // A plain message or a tool result says what it did without a parse (issue 13: bulk lines stay unparsed).
-  const format = transcriptFormat(source)?.headline;
-  if (format === undefined) return { headline: null, edits: [] };
+  const format = lineHeadlines(source);
+  if (format === null) return { headline: null, edits: [] };
   const message = record.record_type === "user" || record.record_type === "assistant";
   const needsParse = format.parsesMessages || record.tool_uses.length > 0 || (!message && record.tool_results.length === 0);
   if (message && !needsParse && record.tool_results.length === 0) return { headline: null, edits: [] };

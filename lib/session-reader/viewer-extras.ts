@@ -3,7 +3,7 @@ import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-so
 import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { CONVERSATION } from "@/lib/sources/common/viewer-detail";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { CompactRecord, FileEdit, RecordGroup, ViewerExtras } from "./schema";
 
 /** Lines over this size are not parsed for extras: a head regex finds the timestamp and type. */

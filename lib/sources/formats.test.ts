@@ -9,6 +9,7 @@ import type { CountedRequest } from "@/lib/sources/common/usage-rules";
 import { SOURCE_LABELS, TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import type { HeadFacts, TranscriptFormat } from "@/lib/sources/common/source-format";
 import { SOURCE_FORMATS, sourceFormat, transcriptFormat } from "@/lib/sources/formats";
+import { lineHeadlines } from "@/lib/sources/headlines";
 
 const REPO = path.resolve(__dirname, "..", "..");
 /** The folders above lib/sources that must reach a source through the registry only. */
@@ -102,6 +103,9 @@ describe("every registered source answers its descriptor", () => {
       // A source is read one way: its own JSONL line by line, or its agent's replay of the whole file.
       expect((format.transcript === null) !== (format.agent === null), format.name).toBe(true);
       expect(transcriptFormat(format.name)).toBe(format.transcript);
+      if (format.transcript !== null) expect(format.transcript.name).toBe(format.name);
+      // Headlines of JSONL lines; an agent's reader writes each record's own.
+      expect(lineHeadlines(format.name) === null, format.name).toBe(format.agent !== null);
       expect(typeof format.workscopeId).toBe("function");
     }
     expect(SOURCE_FORMATS.flatMap((f) => (f.agent ? [f.agent] : []))).toEqual([...AGENT_SOURCES]);
@@ -120,7 +124,7 @@ describe("every registered source answers its descriptor", () => {
       const call = t.compact(sample.call);
       expect(call.tool_uses.length, format.name).toBe(1);
       const calls = new Map<string, string>();
-      expect(t.headline.of(sample.call, JSON.stringify(sample.call), call, calls), format.name).toContain("npm test");
+      expect(lineHeadlines(format.name)!.of(sample.call, JSON.stringify(sample.call), call, calls), format.name).toContain("npm test");
       expect(calls.size, format.name).toBe(1);
       expect(JSON.stringify(sample.call).includes(t.callMarker), format.name).toBe(true);
       expect(t.facts.of(sample.user).userText, format.name).toBe("fix the test");

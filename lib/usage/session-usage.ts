@@ -11,7 +11,7 @@ import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import type { AgentTranscript } from "@/lib/sources/common/agent-source";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { parseObjectBytes, plainObject, type CountedRequest, type RecordCounter, type UsageRules } from "@/lib/sources/common/usage-rules";
-import { sourceFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { loadPricing, priceOf, requestCost, type PricingTable } from "@/lib/usage/pricing";
 import type { UsageTotals } from "@/lib/usage/schema";
 import { TotalsBuilder } from "@/lib/usage/totals";
@@ -162,7 +162,7 @@ export async function usageOfFiles(source: string, files: readonly UsageFile[], 
   const requests: Request[] = [];
   const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   const agent = files[0] ? await readAgentTranscript(source, files[0].path) : null;
-  const rules = sourceFormat(source)?.transcript?.usage;
+  const rules = transcriptFormat(source)?.usage;
   if (agent !== null) countAgentRecords(agent, requests, span);
   else if (rules !== undefined) {
     const session = rules.session(requests);
@@ -267,7 +267,7 @@ export class UsageCounter {
 
   /** @throws Error when `source` has no JSONL counting rule (an agent behind the source contract, an unknown name). */
   constructor(source: string) {
-    const rules = sourceFormat(source)?.transcript?.usage;
+    const rules = transcriptFormat(source)?.usage;
     if (rules === undefined) throw new Error(`no JSONL usage rule for source ${source}`);
     this.rules = rules;
     this.session = rules.session(this.requests);
@@ -400,6 +400,6 @@ export function usageOfLines(usage: SessionUsage, fromLine: number, toLine: numb
  */
 export function tokenPointsOf(usage: SessionUsage): { line: number; cache_read: number; cache_creation: number | null; input: number; output: number }[] {
   const { line, input, output, cacheWrite, cacheRead } = usage.lines;
-  const writes = sourceFormat(usage.source)?.transcript?.usage.recordsCacheWrites !== false;
+  const writes = transcriptFormat(usage.source)?.usage.recordsCacheWrites !== false;
   return Array.from(line, (l, i) => ({ line: l, cache_read: cacheRead[i]!, cache_creation: writes ? cacheWrite[i]! : null, input: input[i]!, output: output[i]! }));
 }

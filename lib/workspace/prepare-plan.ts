@@ -15,7 +15,7 @@ import { discoverCodexSessions } from "@/lib/sources/codex/discover";
 import { codexFormat } from "@/lib/sources/codex/format";
 import { applyForkInheritance, selectCodexSession, sessionsNeedingForkHistory } from "@/lib/sources/codex/select";
 import { deriveProjectIdentity } from "@/lib/sources/common/project-key";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { sourceFormat } from "@/lib/sources/formats";
 import type { ReportWindow } from "@/lib/sources/common/window";
 import type { IndexTurn, SourceName } from "@/lib/sources/common/schema";
 import type { AgentSourceName, SourceWarning } from "@/lib/sources/common/agent-source";
@@ -241,7 +241,7 @@ export async function planSources(
   // ancestors get them, in a second pass over just those files (issue 13).
   const needed = sessionsNeedingForkHistory(unique);
   for (const s of unique) {
-    const forkHistory = transcriptFormat(s.source)?.forkHistory;
+    const forkHistory = sourceFormat(s.source)?.forkHistory;
     if (forkHistory !== undefined && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => forkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);

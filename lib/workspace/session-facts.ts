@@ -2,7 +2,7 @@
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { SessionClock } from "@/lib/workspace/session-clock";
 import type { SessionFacts } from "@/lib/workspace/schema";
 

@@ -9,7 +9,7 @@ import { sessionMachine } from "@/lib/workspace/machines";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getSession } from "@/lib/workspace/sessions";
 import { pricingOverrideFile } from "@/lib/workspace/sources";
-import { transcriptFormat } from "@/lib/sources/formats";
+import { transcriptFormat } from "@/lib/sources/transcript-formats";
 
 /**
  * Reads the usage of every Claude Code and Codex session of the workspace (or of `project_key`)

@@ -13,7 +13,7 @@ import type { FileEdit } from "@/lib/sources/common/compact-record";
 import type { HeadlineRecord, ToolCallNames } from "@/lib/sources/common/headline-parts";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 import type { RecordFacts } from "@/lib/sources/common/record-facts";
-import type { TranscriptSource } from "@/lib/sources/common/schema";
+import type { TranscriptSource } from "@/lib/sources/common/source-names";
 import type { ObjectPlan } from "@/lib/sources/common/skim";
 import type { UsageRules } from "@/lib/sources/common/usage-rules";
 import type { LineExtras } from "@/lib/sources/common/viewer-detail";
@@ -47,6 +47,8 @@ export type LineFactsReader = {
  * time (contract §1.6): each function takes one parsed line (`record`) as the file holds it.
  */
 export type TranscriptFormat = {
+  /** The source's name, as index rows write it. */
+  name: TranscriptSource;
   /** The compact record's source-derived fields of one parsed line (contract §4.4). */
   compact(record: JsonObject): CompactBody;
   /**
@@ -55,19 +57,6 @@ export type TranscriptFormat = {
    * an echo. Absent when the source never echoes.
    */
   echoOf?(line: number, record: JsonObject, neighbour: NeighbourLine): number | null;
-  /** What the viewer and the Timeline say a line did, in one line (issue 29). */
-  headline: {
-    /**
-     * Every line is parsed for its headline, plain messages included (Codex: a message's record
-     * type does not say whether it is one); false: a `user` / `assistant` line with no tool use
-     * or result says it all without a parse (issue 13: bulk lines stay unparsed).
-     */
-    parsesMessages: boolean;
-    /** The line's headline (`raw` parsed, null when unparsable or too big; `text` the raw line); null when the compact record says it all. `calls` links results to calls. */
-    of(raw: JsonObject | null, text: string, record: HeadlineRecord, calls: ToolCallNames): string | null;
-    /** The file edits a parsed line's calls ask for, for a diff; [] for a source whose calls carry none. */
-    edits(raw: JsonObject): FileEdit[];
-  };
   /** What the viewer shows beside a line (issue 12). */
   viewer: {
     /** Group, slash command and detail of one parsed line. */
@@ -113,16 +102,6 @@ export type TranscriptFormat = {
    */
   sessionTitle?(windows: LineWindows): Promise<string | null>;
   /**
-   * The fingerprints of a transcript's turns that tell which of them a fork inherited (contract
-   * §1.8 step 5: Codex forks), read only for forks and their ancestors. Absent when the source does not fork sessions.
-   */
-  forkHistory?(filePath: string): Promise<CodexForkHistory | null>;
-  /**
-   * Every tool call of a transcript in file order, which a chat export's tool lines link to
-   * (seed 003 Q2). Absent when the source has no chat exports.
-   */
-  toolUses?(filePath: string): Promise<TranscriptToolUse[]>;
-  /**
    * Which of seed 003's session analyses (lib/analysis) reads the file: `tool-reads` when each
    * file read is a tool call with its result, big results persisted under `tool-results/`
    * (reads, persistence, markers and a `date` Workscope ID are analysed: Claude Code);
@@ -132,6 +111,24 @@ export type TranscriptFormat = {
   analysis: { scan: "tool-reads" } | { scan: "token-counts"; readsUnavailable: string };
   /** A substring every line that calls a tool holds (`"tool_use"`, `"call_id"`): lines without it are not read for calls. */
   callMarker: string;
+};
+
+/**
+ * What the viewer and the Timeline say a JSONL line did, in one line (issue 29), by source in
+ * lib/sources/headlines: apart from the descriptor, so the per-line readers, the registry and
+ * their workers never load the diff library its edit counts need.
+ */
+export type LineHeadlines = {
+  /**
+   * Every line is parsed for its headline, plain messages included (Codex: a message's record
+   * type does not say whether it is one); false: a `user` / `assistant` line with no tool use
+   * or result says it all without a parse (issue 13: bulk lines stay unparsed).
+   */
+  parsesMessages: boolean;
+  /** The line's headline (`raw` parsed, null when unparsable or too big; `text` the raw line); null when the compact record says it all. `calls` links results to calls. */
+  of(raw: JsonObject | null, text: string, record: HeadlineRecord, calls: ToolCallNames): string | null;
+  /** The file edits a parsed line's calls ask for, for a diff; [] for a source whose calls carry none. */
+  edits(raw: JsonObject): FileEdit[];
 };
 
 /** One transcript source, as every layer above `lib/sources` reaches it (`N`: its name, when known). */
@@ -150,4 +147,14 @@ export type SourceFormat<N extends TranscriptSource = TranscriptSource> = {
    * @throws the fs error when the file cannot be read.
    */
   workscopeId(sourcePath: string): Promise<string | null>;
+  /**
+   * The fingerprints of a transcript's turns that tell which of them a fork inherited (contract
+   * §1.8 step 5: Codex forks), read only for forks and their ancestors. Absent when the source does not fork sessions.
+   */
+  forkHistory?(filePath: string): Promise<CodexForkHistory | null>;
+  /**
+   * Every tool call of a transcript in file order, which a chat export's tool lines link to
+   * (seed 003 Q2). Absent when the source has no chat exports.
+   */
+  toolUses?(filePath: string): Promise<TranscriptToolUse[]>;
 };
