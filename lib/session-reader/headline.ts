@@ -6,8 +6,10 @@ import { lineHeadlines } from "@/lib/sources/headlines";
 import type { FileEdit } from "./schema";
 
 export { HEADLINE_CHARS, type HeadlineRecord, type ToolCallNames } from "@/lib/sources/common/headline-parts";
+
 /** Lines over this size are not parsed for a headline (a 50 MB tool result): the compact record alone is used. */
 const PARSE_LIMIT_CHARS = 2 << 20;
+
 /**
  * The headline of one physical line (`text`, the raw JSONL line) of a Claude Code or Codex
  * transcript, given its compact record: tool calls as `Name(main argument)` (`Edit(path, +12 −3)`
@@ -26,9 +28,9 @@ export function lineHeadline(text: string, source: string, record: HeadlineRecor
  * (Claude Code), parsed once. `edits` is empty for every other line.
  */
 export function lineView(text: string, source: string, record: HeadlineRecord, calls: ToolCallNames = new Map()): { headline: string | null; edits: FileEdit[] } {
-  // A plain message or a tool result says what it did without a parse (issue 13: bulk lines stay unparsed).
   const format = lineHeadlines(source);
   if (format === null) return { headline: null, edits: [] };
+  // A plain message or a tool result says what it did without a parse (issue 13: bulk lines stay unparsed).
   const message = record.record_type === "user" || record.record_type === "assistant";
   const needsParse = format.parsesMessages || record.tool_uses.length > 0 || (!message && record.tool_results.length === 0);
   if (message && !needsParse && record.tool_results.length === 0) return { headline: null, edits: [] };
