@@ -13,6 +13,8 @@
  *   the yardstick `cp -r` of that agent's files + `wc -l` of them, timed before and after (goal ≤ 3×),
  *   and against `cp -r` + `wc -l` of the session files prepare wrote (one file a session: the
  *   floor where an agent keeps many sessions in one file, Aider's history or OpenCode's database);
+ *   and the CPU time of each (this process's user + system during prepare, the copy's and wc's),
+ *   whose ratio a machine busy with other work changes less than the wall times';
  * - a second CLI prepare and an in-process sync with nothing changed, and a sync after one new session;
  * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5 once
  *   the first visit's background work is done),
@@ -63,13 +65,24 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - start, value];
 }
 
-/** The yardstick: `cp -r` of the folder and `wc -l` of every file copied (the page cache warm, as for prepare). */
+/** The CPU time (user + system) this process spent since `since` (a `process.cpuUsage()`), in ms. */
+const cpuSince = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/** CPU ms of the yardstick's last run (its processes' user + system, through /usr/bin/time). */
+let lastCpCpu = NaN;
+
+/** The yardstick: `cp -r` of the folder and `wc -l` of every file copied (the page cache warm, as for prepare); its CPU time in {@link lastCpCpu}. */
 async function cpAndWc(from: string, scratch: string): Promise<number> {
   spawnSync("sync");
   const start = performance.now();
-  const run = spawnSync("bash", ["-c", 'cp -r "$1" "$2" && find "$2" -type f -print0 | xargs -0 cat | wc -l > /dev/null', "_", from, scratch], { stdio: ["ignore", "ignore", "inherit"] });
+  const run = spawnSync("/usr/bin/time", ["-f", "CPU=%U %S", "bash", "-c", 'cp -r "$1" "$2" && find "$2" -type f -print0 | xargs -0 cat | wc -l > /dev/null', "_", from, scratch], { stdio: ["ignore", "ignore", "pipe"] });
   const took = performance.now() - start;
-  if (run.status !== 0) throw new Error(`cp + wc of ${from} failed`);
+  if (run.status !== 0) throw new Error(`cp + wc of ${from} failed: ${run.stderr.toString()}`);
+  const [user, system] = (/CPU=([\d.]+) ([\d.]+)/.exec(run.stderr.toString()) ?? []).slice(1).map(Number);
+  lastCpCpu = 1000 * ((user ?? NaN) + (system ?? NaN));
   await fs.rm(scratch, { recursive: true, force: true });
   return took;
 }
@@ -165,11 +178,11 @@ async function measurePages(ws: string, source: string, sessions: { id: string; 
   };
 }
 
-type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; wsCp: number; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
+type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; wsCp: number; cpu: { prepare: number; cp: number }; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
 
 function printPrepare(rows: Row[], startup: number | null): void {
   console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller; ws cp+wc: of the session files prepare wrote)");
-  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "ws cp+wc".padStart(9), "ratio".padStart(6), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
+  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "ws cp+wc".padStart(9), "ratio".padStart(6), "CPU/cp CPU".padStart(16), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
   for (const r of rows) {
     const cp = Math.min(r.cpBefore, r.cpAfter);
     console.log(
@@ -184,6 +197,7 @@ function printPrepare(rows: Row[], startup: number | null): void {
         `${((r.prepare + r.catalog) / cp).toFixed(1)}×`.padStart(7),
         sec(r.wsCp).padStart(9),
         `${(r.prepare / r.wsCp).toFixed(1)}×`.padStart(6),
+        `${sec(r.cpu.prepare)}/${(r.cpu.cp / 1000).toFixed(2)} ${(r.cpu.prepare / r.cpu.cp).toFixed(1)}×`.padStart(16),
         (r.cli === null ? "-" : sec(r.cli)).padStart(8),
         (r.cli === null ? "-" : `${(r.cli / cp).toFixed(1)}×`).padStart(6),
         (r.cliPeakMb === null ? "-" : `${r.cliPeakMb.toFixed(0)}MB`).padStart(7),
@@ -241,11 +255,14 @@ async function run(dir: string): Promise<void> {
 
   // Claude Code, prepared once into its own workspace, for the page comparison.
   const claudeWs = path.join(dir, "ws-claude-code");
+  const claudeCpu = process.cpuUsage();
   const [claudePrep] = await timed(() => prepareWorkspace(createCoreContext(claudeWs), { claudeRoots: [claude.root] }));
+  const claudePrepCpu = cpuSince(claudeCpu);
   const [claudeCat] = await timed(() => refreshCatalog(createCoreContext(claudeWs)));
   const claudeCp = await cpAndWc(claude.root, path.join(dir, "cp-claude"));
+  const claudeCpCpu = lastCpCpu;
   const claudeWsCp = await cpAndWc(path.join(claudeWs, "projects"), path.join(dir, "cp-claude"));
-  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
+  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cpu: { prepare: claudePrepCpu, cp: claudeCpCpu }, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
   // Its full-text index filled once here: each page measurement then finds it complete.
   const [claudeFill] = await timed(() => requestFullTextFill(claudeWs));
   console.log(`claude-code: prepare ${sec(claudePrep)} + catalog ${sec(claudeCat)} vs cp + wc ${sec(claudeCp)}; full-text fill ${sec(claudeFill)}`);
@@ -272,12 +289,16 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   const scratch = path.join(dir, `cp-${g.source}`);
   const ws = path.join(dir, `ws-${g.source}`);
   const cpBefore = await cpAndWc(g.copyRoot, scratch);
+  const cpCpu = lastCpCpu;
+  const cpuStart = process.cpuUsage();
   const [prepare, summary] = await timed(() => prepareWorkspace(createCoreContext(ws), { claudeRoots: [], agentRoots: { [agent]: [g.root] } }));
+  const prepareCpu = cpuSince(cpuStart);
   const [catalog] = await timed(() => refreshCatalog(createCoreContext(ws)));
   const cpAfter = await cpAndWc(g.copyRoot, scratch);
+  const cpu = { prepare: prepareCpu, cp: Math.min(cpCpu, lastCpCpu) };
   // What writing the workspace's session files costs at least: a copy of them (line indexes and catalog apart).
   const wsCp = await cpAndWc(path.join(ws, "projects"), scratch);
-  console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}, of the workspace's session files ${sec(wsCp)}`);
+  console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}, of the workspace's session files ${sec(wsCp)}; CPU ${sec(cpu.prepare)} vs ${sec(cpu.cp)}`);
   let cli: number | null = null;
   let cliPeakMb: number | null = null;
   let resyncCli: number | null = null;
@@ -298,7 +319,7 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
     await fs.rm(cliWs, { recursive: true, force: true });
   }
   const measured = pages(ws, agent, g.long);
-  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, wsCp, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
+  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, wsCp, cpu, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
 }
 
 if (process.argv[2] === "--pages") {
