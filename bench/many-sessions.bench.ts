@@ -14,13 +14,15 @@
  * BENCH_PREPARE_ONLY=1 stops after the prepare figures (no build needed).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 import { dashboardServerEnv } from "@/server/cli/serve-command";
+
+import { claudeCorpusTemplate, cutAt } from "./corpus-template";
 
 const REPO = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
 const CORPUS = path.resolve(REPO, "../shared/corpus");
@@ -41,35 +43,14 @@ const uuid = (p: number, s: number) => `be25${String(p).padStart(4, "0")}-0000-4
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const sec = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
-/** Claude Code main transcripts of the corpus (no subagents), their lines with the session id and cwd made placeholders. */
+/** Claude Code main transcripts of the corpus, to SESSION_BYTES (bench/corpus-template). */
 function claudeTemplate(): string {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== "subagents") walk(full);
-      } else if (e.name.endsWith(".jsonl") && !e.name.startsWith("agent-")) files.push(full);
-    }
-  };
-  walk(path.join(CORPUS, "claude-code"));
-  files.sort();
-  let text = "";
-  // The spotter session first, so every Claude session holds the searched phrase once.
-  files.sort((a, b) => Number(b.includes("258c7280")) - Number(a.includes("258c7280")));
-  for (let round = 0; text.length < SESSION_BYTES; round += 1) {
-    for (const f of files) {
-      text += readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").join("\n") + "\n";
-      if (text.length >= SESSION_BYTES) break;
-    }
-  }
-  return cut(text).replace(/"sessionId":"[^"]*"/g, '"sessionId":"__SID__"').replace(/"cwd":"[^"]*"/g, '"cwd":"__CWD__"');
+  return claudeCorpusTemplate(CORPUS, SESSION_BYTES);
 }
 
 /** The text up to the first line end at or after SESSION_BYTES characters. */
 function cut(text: string): string {
-  const end = text.indexOf("\n", SESSION_BYTES);
-  return end === -1 ? text : text.slice(0, end + 1);
+  return cutAt(text, SESSION_BYTES);
 }
 
 function codexTemplate(): string {

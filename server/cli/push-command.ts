@@ -44,9 +44,12 @@ export async function runPush(flags: PushFlags): Promise<number> {
     onError: (error) => process.stderr.write(`push failed: ${error instanceof Error ? error.message : String(error)}; retrying on the next change\n`),
   });
   await watcher.start();
+  // The watcher's handles do not hold the process open (the dashboard's server does): this does, until a signal.
+  const alive = setInterval(() => undefined, 2 ** 30);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
   });
+  clearInterval(alive);
   await watcher.close();
   return 0;
 }

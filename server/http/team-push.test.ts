@@ -147,6 +147,41 @@ describe("casefile push to a team server (issue 39)", () => {
     expect((await pushOnce(sources, { server: servers[0]!.url, token: "tok-alpha" })).bytes_sent).toBe(0);
   }, 120_000);
 
+  it("`casefile push --watch` pushes again when a session grows, until it is stopped", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const { root } = await claudeRoot();
+    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--watch", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+    const summaries: { sessions_sent: number; bytes_sent: number }[] = [];
+    let stderr = "";
+    let waiting: (() => void) | null = null;
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const lines = out.split("\n");
+      out = lines.pop()!;
+      for (const line of lines) summaries.push(JSON.parse(line) as { sessions_sent: number; bytes_sent: number });
+      waiting?.();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const until = async (ok: () => boolean) => {
+      while (!ok()) {
+        const more = new Promise<void>((resolve) => (waiting = resolve));
+        if ((await Promise.race([more.then(() => "more"), exited.then(() => "exited")])) === "exited") throw new Error(`push --watch exited: ${stderr}`);
+      }
+    };
+    await until(() => summaries.length >= 1);
+    expect(summaries[0]).toMatchObject({ sessions_sent: 3, errors: [] });
+    const more = claudeLines("s2", "/home/me/app", 1, 4);
+    await fs.appendFile(path.join(root, "-home-me-app", "s2.jsonl"), more);
+    await until(() => summaries.some((s) => s.bytes_sent > 0 && s !== summaries[0]));
+    expect(summaries.slice(1).find((s) => s.bytes_sent > 0)).toMatchObject({ sessions_sent: 1, bytes_sent: expect.any(Number) });
+    // Ctrl-C: tsx hands it to the push, which stops watching and exits 0.
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+  }, 120_000);
+
   it("refuses a manifest whose path escapes its root, and a chunk sent there, storing nothing", async () => {
     const ws = await makeTempDir("team-ws-");
     const server = await serve(ws);
