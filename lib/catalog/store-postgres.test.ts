@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { lineFacts } from "@/lib/catalog/extract";
 import { extractFileLines, wholeFileRange } from "@/lib/catalog/extract-lines";
 import { HEAD_BYTES } from "@/lib/catalog/index-lines";
+import { openPostgres } from "@/lib/catalog/postgres/database";
 import { PostgresCatalogStore } from "@/lib/catalog/postgres/store";
 import { memoryCatalogStore } from "@/lib/catalog/sqlite-store";
 import type { CandidateLine, CandidateQuery, CatalogStore } from "@/lib/catalog/store";
@@ -127,12 +128,6 @@ describePostgres("PostgreSQL and SQLite catalog stores on the corpus", () => {
     await pgDb?.drop();
   });
 
-  const scanAll = async (store: CatalogStore, q: CandidateQuery) => {
-    const out: CandidateLine[] = [];
-    await store.scanCandidates(q, (c) => (out.push(c), true));
-    return out;
-  };
-
   it.skipIf(!HAS_SHARED)("give the same candidate lines, in the same order, and the same counts, for every kind of query", async () => {
     const random = seededRandom(3939);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -195,3 +190,62 @@ describePostgres("PostgreSQL and SQLite catalog stores on the corpus", () => {
     expect(await stores.pg.indexStamp()).toEqual(await stores.sqlite.indexStamp());
   });
 });
+
+describePostgres("PostgreSQL catalog store across line partitions", () => {
+  let pgDb: Awaited<ReturnType<typeof freshTestDatabase>>;
+  afterAll(async () => {
+    await pgDb?.drop();
+  });
+
+  it.skipIf(!HAS_SHARED)("scans and counts documents spread over several partitions as SQLite does, stopping anywhere", async () => {
+    const sqlite = memoryCatalogStore();
+    pgDb = await freshTestDatabase("cf_store_parts");
+    const pgStore = new PostgresCatalogStore(pgDb.url);
+    const corpus = corpusFiles().filter((c) => c.format === "jsonl").slice(0, 6);
+    // Document ids 256 apart and more: each in a partition of its own (256 documents a partition), one partition skipped.
+    const ids = [3, 256, 700, 1300, 1301, 2000];
+    for (const store of [sqlite, pgStore]) {
+      await store.withIndexLock(() =>
+        store.write(async (tx) => {
+          await tx.upsertProject({ project_key: "p", ord: 0, project_label: "p", index_stamp: "i", session_count: 0, turn_count: 0, cwd: null, git_branch: null, broken_rows: "[]" });
+          for (const [i, c] of corpus.entries()) {
+            const sid = await tx.insertSession({ project_key: "p", session_ref: `s${i}`, ord: i, source: c.source, source_session_id: `x${i}`, session_path: c.file, turn_count: 0, machine: null });
+            if (store === sqlite) sqlite.db.prepare("INSERT INTO search_docs (id, session_id, kind, name, rel_path) VALUES (?, ?, 0, '', ?)").run(ids[i], sid, c.file);
+            else await (await openPostgres(pgDb.url)).query("INSERT INTO catalog_docs (id, session_id, kind, name, rel_path) VALUES ($1, $2, 0, '', $3)", [ids[i], sid, c.file]);
+            const ex = await extractFileLines(c.file, await wholeFileRange(c.file), HEAD_BYTES, "jsonl");
+            await tx.addLines(ids[i]!, { extracted: ex, from: 0, to: ex.lines.length, progress: { indexed_bytes: ex.consumed, indexed_lines: ex.lastLine, head_sha: null } });
+          }
+        }),
+      );
+    }
+    const base: CandidateQuery = { words: null, projects: [], sessions: [], agents: [], machines: [], roles: [], tools: [], files: [], errors: false, noErrors: false, after: null, before: null, since: null, until: null, transcript: null, order: "newest" };
+    let found = 0;
+    for (const term of ["the", "file", "test", "session"]) {
+      for (const order of ["newest", "line"] as const) {
+        for (const over of [{}, { projects: ["p"], sessions: ["s1", "s3"] }, { projects: ["p"], sessions: ["s4"], transcript: "main" }]) {
+          const q: CandidateQuery = { ...base, ...over, words: [[termTokens(term)]], order };
+          const all = await scanAll(sqlite, q);
+          expect(await scanAll(pgStore, q)).toEqual(all);
+          found += all.length;
+          if (all.length === 0) continue;
+          // Stopped at the first, a middle and the last candidate: the same lines seen, the same count left.
+          for (const stop of [1, Math.ceil(all.length / 2), all.length]) {
+            const seen: CandidateLine[] = [];
+            await pgStore.scanCandidates(q, (c) => (seen.push(c), seen.length < stop));
+            expect(seen).toEqual(all.slice(0, stop));
+            expect(await pgStore.countCandidatesAfter(q, seen.at(-1)!)).toBe(await sqlite.countCandidatesAfter(q, seen.at(-1)!));
+          }
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(500);
+    // The documents did land in five partitions.
+    expect((await (await openPostgres(pgDb.url)).query("SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'catalog_lines'::regclass")).rows[0].n).toBe(5);
+  });
+});
+
+async function scanAll(store: CatalogStore, q: CandidateQuery): Promise<CandidateLine[]> {
+  const out: CandidateLine[] = [];
+  await store.scanCandidates(q, (c) => (out.push(c), true));
+  return out;
+}

@@ -10,7 +10,7 @@ import pg from "pg";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { lineRowid } from "@/lib/catalog/db-schema";
-import { CATALOG_MIGRATIONS } from "@/lib/catalog/postgres/migrations";
+import { CATALOG_MIGRATIONS, PARTITION_SHIFT } from "@/lib/catalog/postgres/migrations";
 import { openPostgres, runMigrations } from "@/lib/catalog/postgres/database";
 import { bucketLiteral, wordBucket } from "@/lib/catalog/postgres/word-buckets";
 import type {
@@ -93,6 +93,10 @@ export class PostgresCatalogStore implements CatalogStore {
   private tx: { client: pg.PoolClient; started: number } | null = null;
   /** In-process turn of {@link withIndexLock} (the advisory lock serializes processes). */
   private indexTurn: Promise<unknown> = Promise.resolve();
+  /** Line partitions known to exist (made by this process or seen); forgotten when a transaction rolls back. */
+  private readonly partitions = new Set<number>();
+  /** Line partitions written since the index lock was taken: vacuumed when it is released. */
+  private readonly touched = new Set<number>();
 
   constructor(readonly url: string) {}
 
@@ -132,6 +136,7 @@ export class PostgresCatalogStore implements CatalogStore {
       return done;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
+      this.partitions.clear();
       throw error;
     } finally {
       client.release();
@@ -151,6 +156,7 @@ export class PostgresCatalogStore implements CatalogStore {
       return done;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
+      this.partitions.clear();
       throw error;
     } finally {
       this.tx = null;
@@ -184,12 +190,11 @@ export class PostgresCatalogStore implements CatalogStore {
           if (performance.now() > deadline) throw new AppError("io_error", "The catalog's full-text index is being filled by another process (its lock was not free within 30 s).", { hint: "Try again when the other server's fill is done." });
           await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
         }
+        this.touched.clear();
         try {
           return await fn();
         } finally {
-          // The lines a fill added wait in the GIN index's pending list, which every search reads
-          // whole: merged into the index now, so searches after a fill find them by key.
-          await client.query("SELECT gin_clean_pending_list('catalog_lines_tokens'::regclass)").catch(() => undefined);
+          await this.settle(client);
           await client.query("SELECT pg_advisory_unlock($1)", [INDEX_LOCK_KEY]).catch(() => undefined);
         }
       } finally {
@@ -198,6 +203,17 @@ export class PostgresCatalogStore implements CatalogStore {
     } finally {
       done();
     }
+  }
+
+  /**
+   * After a fill, its partitions vacuumed (with their statistics): the lines a fill added wait in
+   * the GIN index's pending list, which every search reads whole, and vacuum merges it; and the
+   * pages it marks all-visible let the count of a search's lines left read the index alone.
+   */
+  private async settle(client: pg.PoolClient): Promise<void> {
+    const tables = [...this.touched].sort((a, b) => a - b).map((n) => `catalog_lines_${n}`);
+    this.touched.clear();
+    if (tables.length > 0) await client.query(`VACUUM (ANALYZE) ${tables.join(", ")}`).catch(() => undefined);
   }
 
   // --- projects -----------------------------------------------------------------------------
@@ -452,6 +468,12 @@ export class PostgresCatalogStore implements CatalogStore {
    */
   async addLines(docId: number, batch: LineBatch): Promise<boolean> {
     const { extracted: ex, from, to, progress } = batch;
+    const partition = Number(BigInt(docId) << 32n >> PARTITION_SHIFT);
+    if (!this.partitions.has(partition)) {
+      await this.q("SELECT catalog_lines_partition($1)", [partition]);
+      this.partitions.add(partition);
+    }
+    this.touched.add(partition);
     const n = to - from;
     const rowids = new Array<string>(n);
     const starts = new Array<number>(n);
@@ -517,50 +539,55 @@ export class PostgresCatalogStore implements CatalogStore {
   // --- search -------------------------------------------------------------------------------
 
   /**
-   * Streams the candidates through a cursor (one plan run, rows fetched in growing pages) on a
-   * client of its own, in a read-only transaction: the visit may stop it at any row. With index
-   * words, the planner is told the whole result is read (`cursor_tuple_fraction` 1), so it takes
-   * the GIN bitmap and sorts, never a walk of every line in key order hoping for early rows.
+   * Streams the candidates partition by partition in the query's order (newest documents first,
+   * or ascending), each through a cursor (one plan run, rows fetched in growing pages), on a client
+   * of its own in a read-only transaction: the visit may stop it at any row, and the partitions it
+   * does not reach are never read. With index words the planner is told each partition's whole
+   * result is read (`cursor_tuple_fraction` 1), so it takes the GIN bitmap and sorts, never a walk
+   * of every line in key order hoping for early rows.
    */
   async scanCandidates(query: CandidateQuery, visit: (line: CandidateLine) => boolean): Promise<void> {
     const pool = await this.ready();
     const range = await this.sessionRange(query);
-    const sql = candidateSql(query, range);
-    if (sql === null) return;
     const client = await pool.connect();
     try {
       await client.query("BEGIN READ ONLY");
-      if (sql.words) await client.query("SET LOCAL cursor_tuple_fraction = 1");
-      await client.query({
-        text: `DECLARE candidates NO SCROLL CURSOR FOR
-               SELECT (m.rowid >> 32)::int AS doc, (m.rowid & 4294967295) AS line, m.start, m.len, m.role, m.time, d.kind, d.name, d.rel_path,
-                      s.id AS sid, s.project_key, coalesce(s.ended_at, s.started_at) AS recency, s.source
-               ${sql.from} ORDER BY m.rowid ${query.order === "line" ? "ASC" : "DESC"}`,
-        values: sql.values,
-      });
-      let fetch = FETCH_FIRST;
-      for (;;) {
-        const page = await client.query({ text: `FETCH ${fetch} FROM candidates`, rowMode: "array", types: TYPES });
-        for (const r of page.rows as unknown[][]) {
-          const line: CandidateLine = {
-            docId: r[0] as number,
-            line: r[1] as number,
-            start: r[2] as number,
-            len: r[3] as number,
-            role: r[4] as number,
-            time: r[5] as number | null,
-            kind: r[6] as number,
-            name: r[7] as string,
-            relPath: r[8] as string,
-            sessionId: r[9] as number,
-            projectKey: r[10] as string,
-            recency: r[11] as string | null,
-            source: r[12] as string,
-          };
-          if (!visit(line)) return;
+      if (wordCondition(query.words) !== null) await client.query("SET LOCAL cursor_tuple_fraction = 1");
+      const windows = partitionWindows(await partitionsOf(client), range, query.order);
+      for (const window of windows) {
+        const sql = candidateSql(query, window);
+        await client.query({
+          text: `DECLARE candidates NO SCROLL CURSOR FOR
+                 SELECT (m.rowid >> 32)::int AS doc, (m.rowid & 4294967295) AS line, m.start, m.len, m.role, m.time, d.kind, d.name, d.rel_path,
+                        s.id AS sid, s.project_key, coalesce(s.ended_at, s.started_at) AS recency, s.source
+                 ${sql.from} ORDER BY m.rowid ${query.order === "line" ? "ASC" : "DESC"}`,
+          values: sql.values,
+        });
+        let fetch = FETCH_FIRST;
+        for (;;) {
+          const page = await client.query({ text: `FETCH ${fetch} FROM candidates`, rowMode: "array", types: TYPES });
+          for (const r of page.rows as unknown[][]) {
+            const line: CandidateLine = {
+              docId: r[0] as number,
+              line: r[1] as number,
+              start: r[2] as number,
+              len: r[3] as number,
+              role: r[4] as number,
+              time: r[5] as number | null,
+              kind: r[6] as number,
+              name: r[7] as string,
+              relPath: r[8] as string,
+              sessionId: r[9] as number,
+              projectKey: r[10] as string,
+              recency: r[11] as string | null,
+              source: r[12] as string,
+            };
+            if (!visit(line)) return;
+          }
+          if (page.rows.length < fetch) break;
+          fetch = Math.min(FETCH_MOST, fetch * 2);
         }
-        if (page.rows.length < fetch) return;
-        fetch = Math.min(FETCH_MOST, fetch * 2);
+        await client.query("CLOSE candidates");
       }
     } finally {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -568,30 +595,44 @@ export class PostgresCatalogStore implements CatalogStore {
     }
   }
 
+  /**
+   * Without words: the candidates past `last` under every filter, exact. With words: the lines
+   * holding them past `last` within the session scope's far bound (as the SQLite store counts in
+   * FTS5), summed over the partitions: one wholly past `last` is counted in its GIN index alone
+   * (its vacuumed pages are not read), the one holding `last` (or the scope's bound) with the key
+   * condition.
+   */
   async countCandidatesAfter(query: CandidateQuery, last: LineKey): Promise<number> {
     const range = await this.sessionRange(query);
     const byLine = query.order === "line";
-    const lastRowid = lineRowid(last.docId, last.line).toString();
+    const at = lineRowid(last.docId, last.line);
     const words = wordCondition(query.words);
     if (words === null) {
       const sql = candidateSql(query, range);
-      if (sql === null) return 0;
-      const at = sql.values.length + 1;
-      return (await this.rows<{ n: number }>(`SELECT count(*) AS n ${sql.from} AND m.rowid ${byLine ? ">" : "<"} $${at}::int8`, [...sql.values, lastRowid]))[0]!.n;
+      const at$ = sql.values.length + 1;
+      return (await this.rows<{ n: number }>(`SELECT count(*) AS n ${sql.from} AND m.rowid ${byLine ? ">" : "<"} $${at$}::int8`, [...sql.values, at.toString()]))[0]!.n;
     }
-    // With words: counted in the index alone, bounded by the session scope on the far side (as the SQLite store counts in FTS5).
-    const values: unknown[] = [lastRowid];
-    const where = [`rowid ${byLine ? ">" : "<"} $1::int8`];
-    if (range !== null) {
-      values.push(byLine ? range[1] : range[0]);
-      where.push(`rowid ${byLine ? "<=" : ">="} $${values.length}::int8`);
+    // The rowids counted: [lo, hi], past `last` and within the scope's far bound.
+    const lo = byLine ? at + 1n : range === null ? 0n : BigInt(range[0]);
+    const hi = byLine ? (range === null ? MAX_ROWID : BigInt(range[1])) : at - 1n;
+    if (lo > hi) return 0;
+    const pool = await this.ready();
+    const values: unknown[] = [];
+    const parts: string[] = [];
+    for (const n of await partitionsOf(pool)) {
+      const [pLo, pHi] = partitionBounds(n);
+      if (pHi < lo || pLo > hi) continue;
+      const where = wordSql(words, values, "");
+      if (pLo < lo) where.push(`rowid >= ${lo}`);
+      if (pHi > hi) where.push(`rowid <= ${hi}`);
+      parts.push(`(SELECT count(*) FROM catalog_lines_${n} WHERE ${where.join(" AND ")})`);
     }
-    where.push(...wordSql(words, values, ""));
-    return (await this.rows<{ n: number }>(`SELECT count(*) AS n FROM catalog_lines WHERE ${where.join(" AND ")}`, values))[0]!.n;
+    if (parts.length === 0) return 0;
+    return (await this.rows<{ n: number }>(`SELECT ${parts.join(" + ")} AS n`, values))[0]!.n;
   }
 
   async hitSession(sessionId: number): Promise<HitSession | undefined> {
-    return (await this.rows<HitSession>("SELECT project_key, session_ref, source_session_id, first_user_message FROM catalog_sessions WHERE id = $1", [sessionId]))[0];
+    return (await this.rows<HitSession>("SELECT project_key, session_ref, source_session_id, first_user_message, machine FROM catalog_sessions WHERE id = $1", [sessionId]))[0];
   }
 
   async turnAt(sessionId: number, line: number): Promise<string | null> {
@@ -631,6 +672,34 @@ export class PostgresCatalogStore implements CatalogStore {
     ))[0]!;
     return row.lo === null || row.hi === null ? ["0", "0"] : [lineRowid(row.lo, 0).toString(), lineRowid(row.hi, 0xffffffff).toString()];
   }
+}
+
+/** The largest rowid (document id and line number both at their largest). */
+const MAX_ROWID = (1n << 63n) - 1n;
+
+/** The first and last rowid of line partition `n`. */
+function partitionBounds(n: number): [bigint, bigint] {
+  return [BigInt(n) << PARTITION_SHIFT, ((BigInt(n) + 1n) << PARTITION_SHIFT) - 1n];
+}
+
+/** The numbers of the line partitions that exist, ascending. */
+async function partitionsOf(on: Queryable): Promise<number[]> {
+  const { rows } = await on.query<{ n: number }>(
+    "SELECT substr(c.relname, 15)::int AS n FROM pg_inherits h JOIN pg_class c ON c.oid = h.inhrelid WHERE h.inhparent = 'catalog_lines'::regclass ORDER BY 1",
+  );
+  return rows.map((r) => r.n);
+}
+
+/** The key ranges a scan reads, one per partition, within the session scope's range, in the scan's order. */
+function partitionWindows(partitions: readonly number[], range: [string, string] | null, order: "newest" | "line"): [string, string][] {
+  const [lo, hi] = range === null ? [0n, MAX_ROWID] : [BigInt(range[0]), BigInt(range[1])];
+  const windows: [string, string][] = [];
+  for (const n of partitions) {
+    const [pLo, pHi] = partitionBounds(n);
+    if (pHi < lo || pLo > hi) continue;
+    windows.push([(pLo > lo ? pLo : lo).toString(), (pHi < hi ? pHi : hi).toString()]);
+  }
+  return order === "line" ? windows : windows.reverse();
 }
 
 /** `m`'s rowid within document `d`'s range (its id in the high 32 bits). */
@@ -709,10 +778,10 @@ function wordSql(c: WordCondition, values: unknown[], alias: string): string[] {
 }
 
 /**
- * The FROM … WHERE of a search's candidates (the SQLite store's, condition for condition), null
- * when it can have none; `words` whether the index words constrain it.
+ * The FROM … WHERE of a search's candidates (the SQLite store's, condition for condition), within
+ * the rowid `range` when one is given (a session scope's, a partition's).
  */
-function candidateSql(query: CandidateQuery, range: [string, string] | null): { from: string; values: unknown[]; words: boolean } | null {
+function candidateSql(query: CandidateQuery, range: [string, string] | null): { from: string; values: unknown[] } {
   const where = new PgWhere(["s.missing = 0"]);
   if (query.projects.length > 0) where.add(["s.project_key = ANY(", [...query.projects], "::text[])"]);
   if (query.sessions.length > 0) where.add(["s.session_ref = ANY(", [...query.sessions], "::text[])"]);
@@ -735,7 +804,6 @@ function candidateSql(query: CandidateQuery, range: [string, string] | null): { 
   return {
     from: `FROM catalog_lines m JOIN catalog_docs d ON d.id = (m.rowid >> 32) JOIN catalog_sessions s ON s.id = d.session_id WHERE ${conditions.join(" AND ")}`,
     values: where.values,
-    words: words !== null,
   };
 }
 
