@@ -38,3 +38,22 @@ export function refusedRequestRecord(method: string, path: string, reason: strin
 }
 
 const cut = (text: string): string => (text.length > RECORD_TEXT_LIMIT ? `${text.slice(0, RECORD_TEXT_LIMIT - 1)}…` : text);
+
+/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read): the tool door's and the team push door's reader. */
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total >= limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}

@@ -1,13 +1,12 @@
 import "server-only";
 
-import { HTTP_BODY_LIMIT_BYTES } from "@/lib/security/request-limits";
+import { HTTP_BODY_LIMIT_BYTES, readLimited } from "@/lib/security/request-limits";
 import { CHUNK_BYTES } from "@/lib/team/push/protocol";
 import { answerManifest, receiveChunk } from "@/lib/team/receive/mirror";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
 import type { TeamActor } from "@/lib/team/tokens";
 import { teamActorOf } from "@/server/http/team-actor";
-import { readLimited } from "@/server/http/tools";
 
 /** `POST /api/team/push/manifest`: the machine's files; 200 `{wants}`, 400 `{status:"invalid", errors}` (nothing stored). */
 export async function teamPushManifestHandler(request: Request): Promise<Response> {

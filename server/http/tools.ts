@@ -2,7 +2,7 @@ import "server-only";
 
 import { AppError } from "@/lib/errors";
 import { localRequestDecisions } from "@/lib/security/local-request";
-import { HTTP_BODY_LIMIT_BYTES } from "@/lib/security/request-limits";
+import { HTTP_BODY_LIMIT_BYTES, readLimited } from "@/lib/security/request-limits";
 import { callTool, isToolSuccess, serializeToolResult } from "@/lib/tools/registry";
 import { getCoreContext } from "@/server/core";
 import { errorResponse, jsonText } from "@/server/http/respond";
@@ -41,25 +41,6 @@ export async function callToolHandler(request: Request, { params }: { params: Pr
   } catch (error) {
     return errorResponse(error);
   }
-}
-
-/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read); also the team push door's reader. */
-export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total >= limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 function tooLarge(bytes: number | null): Response {

@@ -64,7 +64,7 @@ export type PushProblem = { field: string; message: string; hint: string };
 
 /**
  * Checks a manifest path: relative, `/`-separated, no empty, `.` or `..` segment, no backslash or
- * NUL, at most 4096 characters; for a one-file root, a single name. Returns the problem or null.
+ * NUL, at most 4096 characters and 255 bytes a segment (a file system's name limit); for a one-file root, a single name. Returns the problem or null.
  * The server also resolves it inside the mirror after `realpath` (lib/fs/paths resolveInside).
  */
 export function pathProblem(rel: string, fileRoot: boolean, field: string): PushProblem | null {
@@ -75,6 +75,7 @@ export function pathProblem(rel: string, fileRoot: boolean, field: string): Push
   const parts = rel.split("/");
   if (parts.some((p) => p === "..")) return { field, message: `path '${rel}' escapes its root ('..')`, hint };
   if (parts.some((p) => p === "" || p === ".")) return { field, message: `path '${rel}' has an empty or '.' segment`, hint };
+  if (parts.some((p) => Buffer.byteLength(p) > 255)) return { field, message: `path '${rel.slice(0, 100)}…' has a name over 255 bytes`, hint: "a file system keeps names of at most 255 bytes" };
   if (fileRoot && parts.length !== 1) return { field, message: `path '${rel}' is not the one file of a one-file root`, hint: "a one-file root lists only its file's name" };
   return null;
 }

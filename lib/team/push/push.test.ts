@@ -41,7 +41,7 @@ describe("wantedOffset (the manifest diff)", () => {
 });
 
 describe("pathProblem", () => {
-  it.each(["../x.jsonl", "a/../../x", "/etc/passwd", "C:/x", "a\\b", "a//b", "./a", "a/./b", ""])("refuses %j", (p) => {
+  it.each(["../x.jsonl", "a/../../x", "/etc/passwd", "C:/x", "a\\b", "a//b", "./a", "a/./b", "", `${"n".repeat(256)}.jsonl`])("refuses %j", (p) => {
     expect(pathProblem(p, false, "files.0.path")).toMatchObject({ field: "files.0.path" });
   });
   it("takes a relative path, and only a name for a one-file root", () => {
