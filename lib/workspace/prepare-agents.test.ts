@@ -84,6 +84,32 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
   });
 });
 
+describe.skipIf(!HAS_SHARED)(`prepare reading agent sessions on worker threads${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, () => {
+  it("writes the same workspace, line indexes and summary as reading them on its own thread", async () => {
+    const roots = defaultAgentRoots(HOME, {} as NodeJS.ProcessEnv);
+    const prepareWith = async (env: Record<string, string | undefined>) => {
+      const saved = { CASEFILE_WORKERS: process.env.CASEFILE_WORKERS, CASEFILE_WORKERS_MIN_BYTES: process.env.CASEFILE_WORKERS_MIN_BYTES };
+      Object.assign(process.env, env);
+      try {
+        const root = await makeTempDir();
+        const summary = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
+        const rows = await rowsOf(root);
+        const files = await Promise.all(rows.map(async (r) => [r.session_path, await fs.readFile(r.file, "utf8"), [...(await readPersistedLineIndex(derivedPath(root, "index"), r.file))!.starts]] as const));
+        expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);
+        return { summary: { ...summary, workspace: "" }, rows: rows.map((r) => ({ ...r, file: "" })), files };
+      } finally {
+        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    const alone = await prepareWith({ CASEFILE_WORKERS: "1" });
+    // Every root's sessions read on two workers, however small.
+    const workers = await prepareWith({ CASEFILE_WORKERS: "2", CASEFILE_WORKERS_MIN_BYTES: "1" });
+    expect(workers).toEqual(alone);
+    expect(alone.rows.length).toBe(10);
+  }, 60_000);
+});
+
 describe("sync of an agent session that grows", () => {
   it("extends its file and turns, keeps its ref, and adds a session that appeared", async () => {
     const home = await makeTempDir();

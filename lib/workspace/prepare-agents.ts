@@ -5,11 +5,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { projectDir, sessionsDir, stagingDir } from "@/lib/fs/workspace-layout";
-import type { LineIndex } from "@/lib/jsonl/line-index";
+import { RangePool } from "@/lib/jsonl/range-pool";
+import { rangeCount, startWorker, type LineRange } from "@/lib/jsonl/workers";
 import { agentSource } from "@/lib/sources/agents";
-import { AGENT_SOURCE_NAMES, type AgentTranscript, type ExportedLines, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { AGENT_SOURCE_NAMES, type FoundSession, type SourceWarning } from "@/lib/sources/common/agent-source";
 import { deriveProjectIdentity, type ProjectIdentity } from "@/lib/sources/common/project-key";
 import type { ReportWindow } from "@/lib/sources/common/window";
+import { readAgentSession, readIndex, type AgentSessionArg, type AgentSessionRead } from "@/lib/workspace/agent-session-read";
 import type { PlanMemo, PlannedSession, SkippedFile } from "@/lib/workspace/prepare-plan";
 import { originPath, type AgentRoots, type RootOrigins } from "@/lib/workspace/sources";
 
@@ -20,7 +22,9 @@ export type AgentPlan = { sessions: PlannedSession[]; skipped: SkippedFile[]; wa
  * Every session of every agent root (`roots`, by agent): discovered, its workspace lines exported
  * and written at once to the workspace's staging folder (`exported` on the planned session: prepare
  * puts the file in place as `sessions/<source>/<fileName>` with {@link placeAgentSession}; issue 38:
- * no session's lines wait in memory for the others') and read for its turns (a turn per user prompt, lib/sources/common/agent-source). With a day
+ * no session's lines wait in memory for the others') and read for its turns (a turn per user
+ * prompt, lib/sources/common/agent-source), two sessions at once on worker threads when a root's
+ * sessions are large enough (lib/workspace/agent-session-read; the same reads, kept in order). With a day
  * `window`, only turns whose prompt falls inside it count (contract §1.5). A session without a
  * turn, or one that ran inside the workspace itself, is skipped with its reason; duplicates of
  * one `(source, session id)` are kept once when their lines are equal, else all skipped (§1.8
@@ -41,37 +45,49 @@ export async function planAgentSessions(roots: AgentRoots, window: ReportWindow,
       const found = await source.discover(path.resolve(root));
       out.warnings.push(...found.warnings);
       // A pushed root's projects are named as on its machine (issue 39: Aider's is the history file's folder).
-      for (const f of found.sessions.map((s) => ({ ...s, projectRoot: originPath(origins, path.resolve(root), s.projectRoot) }))) {
-        onProgress?.(f.fileName);
-        let planned: Planned | { skip: string };
-        try {
-          planned = await planRemembered(f, window, workspaceRoot, out.warnings, identities, stager, memo);
-        } catch (error) {
-          planned = { skip: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+      const sessions = found.sessions.map((s) => ({ ...s, projectRoot: originPath(origins, path.resolve(root), s.projectRoot) }));
+      // A sync reads the few sessions that changed on this thread; a prepare reads them all, ahead on workers.
+      const reader = new SessionReader(stager, window, memo?.rememberStamped ? 0 : workersFor(sessions));
+      try {
+        for (const [i, f] of sessions.entries()) {
+          reader.ahead(sessions, i);
+          onProgress?.(f.fileName);
+          await planFound(f, name, out, seen, workspaceRoot, identities, reader, memo);
         }
-        const where = f.part === null ? f.sourcePath : `${f.sourcePath} (${f.part})`;
-        if ("skip" in planned) {
-          out.skipped.push({ path: where, reason: planned.skip });
-          continue;
-        }
-        const key = `${name}/${f.sourceSessionId}`;
-        const earlier = seen.get(key);
-        if (earlier === undefined) {
-          seen.set(key, planned);
-          out.sessions.push(planned.session);
-          continue;
-        }
-        if (earlier.session.projectKey === planned.session.projectKey && (await linesHash(earlier)) === (await linesHash(planned))) {
-          out.skipped.push({ path: where, reason: `identical duplicate of ${earlier.session.sourcePath}` });
-        } else {
-          out.skipped.push({ path: where, reason: `Conflicting source session ${key}: ${earlier.session.sourcePath} and ${where} have different content or project identities; resolve the source conflict and prepare again` });
-        }
-        await discardStaged(planned.session);
+      } finally {
+        await reader.close();
       }
     }
   }
-  await stager.settled();
   return out;
+}
+
+/** One found session planned into `out`: kept, skipped with its reason, or a duplicate of one `seen` kept or skipped (see {@link planAgentSessions}). */
+async function planFound(f: FoundSession, name: string, out: AgentPlan, seen: Map<string, Planned>, workspaceRoot: string, identities: Identities, reader: SessionReader, memo?: PlanMemo): Promise<void> {
+  let planned: Planned | { skip: string };
+  try {
+    planned = await planRemembered(f, workspaceRoot, out.warnings, identities, reader, memo);
+  } catch (error) {
+    planned = { skip: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const where = f.part === null ? f.sourcePath : `${f.sourcePath} (${f.part})`;
+  if ("skip" in planned) {
+    out.skipped.push({ path: where, reason: planned.skip });
+    return;
+  }
+  const key = `${name}/${f.sourceSessionId}`;
+  const earlier = seen.get(key);
+  if (earlier === undefined) {
+    seen.set(key, planned);
+    out.sessions.push(planned.session);
+    return;
+  }
+  if (earlier.session.projectKey === planned.session.projectKey && (await linesHash(earlier)) === (await linesHash(planned))) {
+    out.skipped.push({ path: where, reason: `identical duplicate of ${earlier.session.sourcePath}` });
+  } else {
+    out.skipped.push({ path: where, reason: `Conflicting source session ${key}: ${earlier.session.sourcePath} and ${where} have different content or project identities; resolve the source conflict and prepare again` });
+  }
+  await discardStaged(planned.session);
 }
 
 /**
@@ -93,8 +109,8 @@ function hashLines(lines: readonly string[]): string {
   return createHash("sha256").update(lines.join("\n")).digest("hex");
 }
 
-/** A session's workspace file written ahead to the staging folder: `file` once written (rejected with the write's error). */
-export type StagedLines = { staged: Promise<string> };
+/** A session's workspace file written whole to the staging folder (`staged`), to be put in place by {@link placeAgentSession}. */
+export type StagedLines = { staged: string };
 
 /** Where {@link planAgentSessions} writes the workspace files ahead (inside the workspace: a rename puts each in place). */
 function stagedLinesDir(workspaceRoot: string): string {
@@ -109,45 +125,23 @@ export async function discardStagedAgentLines(workspaceRoot: string): Promise<vo
   await fs.rm(stagedLinesDir(workspaceRoot), { recursive: true, force: true }).catch(() => undefined);
 }
 
-/** Bytes of staged writes left running while the plan goes on: the thread pool writes one session while the next is read. */
-const STAGING_BYTES = 64 << 20;
-
 /**
- * Workspace files written ahead, each whole before its session is placed: a staged file is a
- * temp file that {@link placeAgentSession} renames in place, so it is written as it is (no fsync:
- * prepare rewrites a workspace file whose size is not as planned).
+ * Names of workspace files written ahead, each whole before its session is placed: a staged file
+ * is a temp file that {@link placeAgentSession} renames in place, so it is written as it is (no
+ * fsync: prepare rewrites a workspace file whose size is not as planned).
  */
 class LineStager {
   private readonly prefix = randomBytes(4).toString("hex");
   private count = 0;
-  private running: { done: Promise<unknown>; bytes: number }[] = [];
-  private runningBytes = 0;
   private made = false;
 
   constructor(private readonly dir: string) {}
 
-  /** Starts writing `content`; waits first while more than {@link STAGING_BYTES} are being written. */
-  async stage(content: Buffer): Promise<StagedLines> {
-    while (this.runningBytes > STAGING_BYTES && this.running.length > 0) {
-      const oldest = this.running.shift()!;
-      this.runningBytes -= oldest.bytes;
-      await oldest.done;
-    }
+  /** A new staged file's path (its folder made). */
+  next(): string {
     if (!this.made) mkdirSync(this.dir, { recursive: true });
     this.made = true;
-    const file = path.join(this.dir, `${this.prefix}-${this.count++}.jsonl`);
-    const staged = fs.writeFile(file, content).then(() => file);
-    const done = staged.catch(() => undefined); // the error is the placing's (placeAgentSession)
-    this.running.push({ done, bytes: content.length });
-    this.runningBytes += content.length;
-    return { staged };
-  }
-
-  /** Waits for every staged write (their errors are left for {@link placeAgentSession}). */
-  async settled(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.done));
-    this.running = [];
-    this.runningBytes = 0;
+    return path.join(this.dir, `${this.prefix}-${this.count++}.jsonl`);
   }
 }
 
@@ -155,13 +149,13 @@ class LineStager {
  * Puts a planned agent session's workspace file at `sessionFile`: its staged file moved in place,
  * or dropped when `sessionFile` already holds the same bytes; nothing for an `"unchanged"` one.
  * The session is `"unchanged"` after. Returns 1 when the file was written, else 0.
- * @throws the error of the staged write, or the fs error of the move.
+ * @throws the fs error of the comparison or the move.
  */
 export async function placeAgentSession(session: PlannedSession, sessionFile: string): Promise<number> {
   const exported = session.exported;
   if (exported === undefined || exported === "unchanged") return 0;
   session.exported = "unchanged";
-  const staged = await exported.staged;
+  const { staged } = exported;
   const there = statSync(sessionFile, { throwIfNoEntry: false });
   if (there !== undefined && there.size === statSync(staged).size && (await fs.readFile(sessionFile)).equals(await fs.readFile(staged))) {
     await fs.rm(staged, { force: true });
@@ -172,48 +166,88 @@ export async function placeAgentSession(session: PlannedSession, sessionFile: st
   return 1;
 }
 
-/** Drops a planned session's staged file (a duplicate not kept). Never throws. */
+/** Drops a planned session's staged file (a session not kept). Never throws. */
 async function discardStaged(session: PlannedSession): Promise<void> {
-  if (typeof session.exported !== "object") return;
-  const staged = await session.exported.staged.catch(() => null);
-  if (staged !== null) await fs.rm(staged, { force: true });
+  if (typeof session.exported === "object") await fs.rm(session.exported.staged, { force: true }).catch(() => undefined);
 }
 
-/** A line break of contract §1.6 (Python's `splitlines`): a line holding one would be several physical lines. */
-const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+/** Bytes of a root's sessions from which they are read on worker threads (a worker costs ~0.1-0.5 s to start). */
+const READ_WORKERS_MIN_BYTES = 64 << 20;
+/** Sessions read on workers at once; the plan's thread hands them out and keeps their turns (2: the reference machine's cores). */
+const READ_WORKERS = 2;
+/** Sessions read ahead per worker: one being read, one waiting. */
+const READ_AHEAD = 2;
 
 /**
- * The bytes of the workspace file of an exported session (its lines, each followed by `\n`) and
- * their line index (`mtimeMs` left for the writer to set), or no index when a line holds a break
- * (the file is then indexed by reading it).
+ * Worker threads to read `sessions` on: none below {@link READ_WORKERS_MIN_BYTES} of their files
+ * (each counted once; `CASEFILE_WORKERS_MIN_BYTES` replaces it) or with workers off
+ * (`CASEFILE_WORKERS=1`): lib/jsonl/workers' rangeCount decides, as for a file's ranges.
  */
-function fileContent(exported: ExportedLines): { content: Buffer; index: LineIndex | undefined } {
-  const { lines, bytes } = exported;
-  const starts = new Float64Array(lines.length);
-  let exact = true;
-  let size = 0;
-  if (bytes !== undefined) {
-    // The exporter's bytes are its lines, each followed by `\n`.
-    for (let i = 0; i < lines.length; i++) {
-      starts[i] = size;
-      const nl = bytes.indexOf(0x0a, size);
-      size = nl === -1 ? bytes.length : nl + 1;
+function workersFor(sessions: readonly FoundSession[]): number {
+  let bytes = 0;
+  for (const file of new Set(sessions.map((s) => s.sourcePath))) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  const threads = rangeCount(bytes, READ_WORKERS_MIN_BYTES);
+  return threads > 1 ? Math.min(READ_WORKERS, threads) : 0;
+}
+
+/** The range a session's read is posted with (lib/jsonl/range-pool maps ranges; a session is one job). */
+const WHOLE: LineRange = { firstLine: 1, lastLine: 1, startByte: 0, endByte: 0 };
+
+/**
+ * Reads of one root's sessions ({@link readAgentSession}): on this thread, or started ahead in
+ * discovery order on worker threads (lib/jsonl/range-pool: one pool of one worker each, sessions
+ * handed out in turn; a worker that cannot start leaves its sessions to this thread). Each read is
+ * taken once, in order. Call {@link close} when done.
+ */
+class SessionReader {
+  private readonly pools: RangePool<AgentSessionArg, AgentSessionRead>[];
+  private readonly chains: Promise<unknown>[];
+  private readonly started = new Map<FoundSession, Promise<{ read: AgentSessionRead; staged: string }>>();
+  private queued = 0;
+  private next = 0;
+
+  constructor(
+    private readonly stager: LineStager,
+    private readonly window: ReportWindow,
+    workers: number,
+  ) {
+    this.pools = Array.from({ length: workers }, () => new RangePool<AgentSessionArg, AgentSessionRead>(() => startWorker(import.meta.url, "./agent-session-worker.ts"), 1, { workersOnly: true }));
+    this.chains = this.pools.map(() => Promise.resolve());
+  }
+
+  /** Starts the reads of `sessions` up to {@link READ_AHEAD} per worker past `at` (none without workers). */
+  ahead(sessions: readonly FoundSession[], at: number): void {
+    if (this.pools.length === 0) return;
+    for (; this.next < sessions.length && this.next <= at + READ_AHEAD * this.pools.length; this.next++) {
+      const f = sessions[this.next]!;
+      const k = this.queued++ % this.pools.length;
+      const arg = { found: f, window: this.window, staged: this.stager.next() };
+      const job = this.chains[k]!.then(async () => {
+        let read: AgentSessionRead | null = null;
+        await this.pools[k]!.map(readAgentSession, f.sourcePath, [WHOLE], arg, (r) => (read = r));
+        return { read: read!, staged: arg.staged };
+      });
+      // Handled here (a read never taken, the plan having failed, rejects unseen); taken, it rejects for the taker.
+      this.chains[k] = job.catch(() => undefined);
+      this.started.set(f, job);
     }
-    return { content: bytes, index: { size, mtimeMs: Number.NaN, lineCount: lines.length, starts } };
   }
-  for (let i = 0; i < lines.length; i++) {
-    starts[i] = size;
-    const line = lines[i]!;
-    size += Buffer.byteLength(line) + 1;
-    if (exact && BREAK.test(line)) exact = false;
+
+  /** The read of `f`: the one started ahead, else made now on this thread. */
+  read(f: FoundSession): Promise<{ read: AgentSessionRead; staged: string }> {
+    const started = this.started.get(f);
+    this.started.delete(f);
+    if (started !== undefined) return started;
+    const staged = this.stager.next();
+    return readAgentSession(f.sourcePath, WHOLE, { found: f, window: this.window, staged }).then((read) => ({ read, staged }));
   }
-  // Each line encoded in place: no text of the whole file is made.
-  const content = Buffer.allocUnsafe(size);
-  for (let i = 0; i < lines.length; i++) {
-    const end = starts[i]! + content.write(lines[i]!, starts[i]!);
-    content[end] = 0x0a;
+
+  /** Waits for the reads started and stops the workers; the files of reads never taken stay in the staging folder (removed with it). */
+  async close(): Promise<void> {
+    this.started.clear();
+    await Promise.all(this.chains);
+    await Promise.all(this.pools.map((pool) => pool.close()));
   }
-  return { content, index: exact ? { size, mtimeMs: Number.NaN, lineCount: lines.length, starts } : undefined };
 }
 
 /**
@@ -221,12 +255,12 @@ function fileContent(exported: ExportedLines): { content: Buffer; index: LineInd
  * workspace file has the size it was written with is planned from memory, its file left as it
  * is (a file cut short, or written without the fsync a crash would have needed, is written again).
  */
-async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], identities: Identities, stager: LineStager, memo?: PlanMemo): Promise<Planned | { skip: string }> {
-  if (!memo?.rememberStamped) return planOne(f, window, workspaceRoot, warnings, identities, stager);
+async function planRemembered(f: FoundSession, workspaceRoot: string, warnings: SourceWarning[], identities: Identities, reader: SessionReader, memo?: PlanMemo): Promise<Planned | { skip: string }> {
+  if (!memo?.rememberStamped) return planOne(f, workspaceRoot, warnings, identities, reader);
   let fresh: Planned | { skip: string } | null = null;
   const key = `agent:${f.source}:${f.sourcePath}#${f.part ?? ""}`;
   const remembered = await memo.rememberStamped<RememberedPlan>(key, f.stamp, async () => {
-    fresh = await planOne(f, window, workspaceRoot, warnings, identities, stager);
+    fresh = await planOne(f, workspaceRoot, warnings, identities, reader);
     if ("skip" in fresh) return fresh;
     const { exported: _staged, sourceIndex: _index, ...session } = fresh.session;
     return { session, hash: fresh.hash, bytes: fresh.bytes };
@@ -235,22 +269,18 @@ async function planRemembered(f: FoundSession, window: ReportWindow, workspaceRo
   if ("skip" in remembered) return remembered;
   const file = path.join(sessionsDir(projectDir(workspaceRoot, remembered.session.projectKey)), f.source, f.fileName);
   // The workspace file went away (a rebuild) or is not as written: read the session again.
-  if (remembered.bytes === undefined || statSync(file, { throwIfNoEntry: false })?.size !== remembered.bytes) return planOne(f, window, workspaceRoot, warnings, identities, stager);
+  if (remembered.bytes === undefined || statSync(file, { throwIfNoEntry: false })?.size !== remembered.bytes) return planOne(f, workspaceRoot, warnings, identities, reader);
   return { session: { ...remembered.session, exported: "unchanged" }, found: f, hash: remembered.hash, bytes: remembered.bytes };
 }
 
 /** Project identities by project root, for one plan: thousands of sessions share a few roots (each identity is a stat and a realpath). */
 type Identities = Map<string, Promise<ProjectIdentity>>;
 
-/** One session read, and its workspace file staged when it is kept (its lines are let go on return). */
-async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: string, warnings: SourceWarning[], identities: Identities, stager: LineStager): Promise<Planned | { skip: string }> {
-  const source = agentSource(f.source)!;
-  const exported = await source.exportLines(f);
-  warnings.push(...exported.warnings);
-  const transcript = source.parseLines(exported.lines, `sessions/${f.source}/${f.fileName}`, exported.objects);
-  warnings.push(...transcript.warnings);
-  const turns = turnsInWindow(transcript, window);
-  if (turns.length === 0) return { skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)" };
+/** One session read (its workspace file staged when it has a turn), then placed in its project or skipped. */
+async function planOne(f: FoundSession, workspaceRoot: string, warnings: SourceWarning[], identities: Identities, reader: SessionReader): Promise<Planned | { skip: string }> {
+  const { read, staged } = await reader.read(f);
+  warnings.push(...read.warnings);
+  if (read.skip !== null) return { skip: read.skip };
   let identity: ProjectIdentity;
   if (f.projectRoot === null || f.projectRoot.trim() === "") identity = await deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId);
   else {
@@ -258,12 +288,14 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
     if (known === undefined) identities.set(f.projectRoot, (known = deriveProjectIdentity(f.projectRoot, f.source, f.sourceSessionId)));
     identity = await known;
   }
-  if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) return { skip: "session ran inside the Casefile workspace itself" };
-  const file = fileContent(exported);
+  if (!identity.isUnknown && isInside(identity.canonicalRoot, workspaceRoot)) {
+    await fs.rm(staged, { force: true });
+    return { skip: "session ran inside the Casefile workspace itself" };
+  }
   return {
     found: f,
     hash: null,
-    bytes: file.content.length,
+    bytes: read.bytes,
     session: {
       source: f.source,
       sourceSessionId: f.sourceSessionId,
@@ -271,23 +303,13 @@ async function planOne(f: FoundSession, window: ReportWindow, workspaceRoot: str
       fileName: f.fileName,
       projectKey: identity.projectKey,
       projectLabel: identity.projectLabel,
-      lineCount: exported.lines.length,
-      turns,
+      lineCount: read.lineCount,
+      turns: read.turns,
       attachments: [],
-      exported: await stager.stage(file.content),
-      sourceIndex: file.index,
+      exported: { staged },
+      sourceIndex: readIndex(read),
     },
   };
-}
-
-/** The transcript's turns whose prompt line's time falls in `window` (all of them without one). */
-function turnsInWindow(transcript: AgentTranscript, window: ReportWindow): PlannedSession["turns"] {
-  if (window === null) return transcript.turns;
-  return transcript.turns.filter((t) => {
-    const time = transcript.records[t.turn_start_line - 1]?.time;
-    const ms = time ? Date.parse(time) : NaN;
-    return ms >= window.startMs && ms < window.endMs;
-  });
 }
 
 function isInside(child: string, parent: string): boolean {

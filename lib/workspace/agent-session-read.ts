@@ -1,0 +1,104 @@
+/**
+ * One agent session read for prepare (issue 38): exported, read for its turns and its workspace
+ * file written to the staging folder, on this thread or a prepare worker's
+ * (lib/workspace/agent-session-worker.ts): what prepare keeps of it is small (turns, the line
+ * index), so the readers of two sessions run side by side.
+ */
+import fs from "node:fs/promises";
+
+import type { LineIndex } from "@/lib/jsonl/line-index";
+import type { LineRange } from "@/lib/jsonl/workers";
+import { agentSource } from "@/lib/sources/agents";
+import type { AgentTranscript, ExportedLines, FoundSession, SourceWarning } from "@/lib/sources/common/agent-source";
+import type { IndexTurn } from "@/lib/sources/common/schema";
+import type { ReportWindow } from "@/lib/sources/common/window";
+
+/** What {@link readAgentSession} reads: the session, the report window, and where to write its workspace file. */
+export type AgentSessionArg = { found: FoundSession; window: ReportWindow; staged: string };
+
+/**
+ * A session read: its warnings (the export's, then the reader's), and either why it has no turn
+ * (`skip`; nothing written) or its turns, physical lines, workspace file size and line index
+ * (`starts` null when a line holds a break: the file is then indexed by reading it), its file
+ * written whole at the `staged` path.
+ */
+export type AgentSessionRead = {
+  warnings: SourceWarning[];
+  skip: string | null;
+  turns: Omit<IndexTurn, "turn_ref">[];
+  lineCount: number;
+  bytes: number;
+  starts: Float64Array | null;
+};
+
+/** A line break of contract §1.6 (Python's `splitlines`): a line holding one would be several physical lines. */
+const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+/**
+ * Reads `arg.found` with its agent's reader (`exportLines`, then `parseLines` of those lines, the
+ * exporter's objects taken), keeps the turns whose prompt falls in `arg.window` (all without one),
+ * and, when there is one, writes the workspace file (the lines, each followed by `\n`) to
+ * `arg.staged` (a temp file of the staging folder: nothing reads it before this resolves). A
+ * range-pool task (lib/jsonl/range-pool; `filePath` and `range` are unused: a session is one job).
+ * @throws the fs error of the staged write (an unreadable session is a warning, not an error).
+ */
+export async function readAgentSession(_filePath: string, _range: LineRange, arg: AgentSessionArg): Promise<AgentSessionRead> {
+  const { found, window } = arg;
+  const source = agentSource(found.source)!;
+  const exported = await source.exportLines(found);
+  const transcript = source.parseLines(exported.lines, `sessions/${found.source}/${found.fileName}`, exported.objects);
+  const warnings = [...exported.warnings, ...transcript.warnings];
+  const turns = turnsInWindow(transcript, window);
+  if (turns.length === 0) return { warnings, skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)", turns, lineCount: 0, bytes: 0, starts: null };
+  const file = fileContent(exported);
+  await fs.writeFile(arg.staged, file.content);
+  return { warnings, skip: null, turns, lineCount: exported.lines.length, bytes: file.content.length, starts: file.starts };
+}
+
+/** The line index of a read session's workspace file (`mtimeMs` left for its writer to set), or undefined when it is read to be indexed. */
+export function readIndex(read: AgentSessionRead): LineIndex | undefined {
+  return read.starts === null ? undefined : { size: read.bytes, mtimeMs: Number.NaN, lineCount: read.lineCount, starts: read.starts };
+}
+
+/**
+ * The bytes of the workspace file of an exported session (its lines, each followed by `\n`) and
+ * their lines' byte starts, null when a line holds a break.
+ */
+function fileContent(exported: ExportedLines): { content: Buffer; starts: Float64Array | null } {
+  const { lines, bytes } = exported;
+  const starts = new Float64Array(lines.length);
+  let size = 0;
+  if (bytes !== undefined) {
+    // The exporter's bytes are its lines, each followed by `\n`.
+    for (let i = 0; i < lines.length; i++) {
+      starts[i] = size;
+      const nl = bytes.indexOf(0x0a, size);
+      size = nl === -1 ? bytes.length : nl + 1;
+    }
+    return { content: bytes, starts };
+  }
+  let exact = true;
+  for (let i = 0; i < lines.length; i++) {
+    starts[i] = size;
+    const line = lines[i]!;
+    size += Buffer.byteLength(line) + 1;
+    if (exact && BREAK.test(line)) exact = false;
+  }
+  // Each line encoded in place: no text of the whole file is made.
+  const content = Buffer.allocUnsafe(size);
+  for (let i = 0; i < lines.length; i++) {
+    const end = starts[i]! + content.write(lines[i]!, starts[i]!);
+    content[end] = 0x0a;
+  }
+  return { content, starts: exact ? starts : null };
+}
+
+/** The transcript's turns whose prompt line's time falls in `window` (all of them without one). */
+function turnsInWindow(transcript: AgentTranscript, window: ReportWindow): Omit<IndexTurn, "turn_ref">[] {
+  if (window === null) return transcript.turns;
+  return transcript.turns.filter((t) => {
+    const time = transcript.records[t.turn_start_line - 1]?.time;
+    const ms = time ? Date.parse(time) : NaN;
+    return ms >= window.startMs && ms < window.endMs;
+  });
+}
