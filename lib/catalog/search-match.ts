@@ -3,6 +3,7 @@
  * that narrows the index to a superset, the exact line matcher, BM25 scoring and snippets. Pure.
  */
 import { foldCase, type ParsedQuery, type SearchTerm } from "@/lib/catalog/search-query";
+import type { CandidateWords } from "@/lib/catalog/store";
 import { termTokens } from "@/lib/catalog/trigram-tokens";
 
 /** Occurrences of a matching line: `ranges` are [start, end) UTF-16 offsets into the original text; `counts[i]` the occurrences of clause i's terms. */
@@ -25,14 +26,34 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  * @returns null when no clause constrains (scan the lines the filters leave instead).
  */
 export function candidateExpression(parsed: ParsedQuery): string | null {
-  const parts = new Set<string>();
+  const words = candidateWords(parsed);
+  return words === null ? null : ftsExpression(words);
+}
+
+/**
+ * The index words of {@link candidateExpression}, apart from any database (lib/catalog/store's
+ * CandidateWords: clauses ANDed, alternatives ORed, words ANDed; repeats dropped); null when no
+ * clause constrains. Each store renders them its own way (issue 39).
+ */
+export function candidateWords(parsed: ParsedQuery): CandidateWords | null {
+  const clauses = new Map<string, string[][]>();
   for (const clause of parsed.clauses) {
     const alternatives = clause.any.map((term) => termTokens(term.text));
     if (alternatives.some((t) => t.length === 0)) continue;
-    const exprs = [...new Set(alternatives.map((t) => t.map((w) => `"${w}"`).join(" AND ")))];
-    parts.add(exprs.length === 1 ? exprs[0]! : `(${exprs.map((e) => `(${e})`).join(" OR ")})`);
+    const distinct = [...new Map(alternatives.map((t) => [t.join(" "), t])).values()];
+    clauses.set(distinct.map((t) => t.join(" ")).join("|"), distinct);
   }
-  return parts.size === 0 ? null : [...parts].join(" AND ");
+  return clauses.size === 0 ? null : [...clauses.values()];
+}
+
+/** The FTS5 MATCH expression of index words: an alternative `"w1" AND "w2"`, a clause of several `((…) OR (…))`, clauses ANDed. */
+export function ftsExpression(words: CandidateWords): string {
+  return words
+    .map((clause) => {
+      const exprs = clause.map((alternative) => alternative.map((w) => `"${w}"`).join(" AND "));
+      return exprs.length === 1 ? exprs[0]! : `(${exprs.map((e) => `(${e})`).join(" OR ")})`;
+    })
+    .join(" AND ");
 }
 
 type Compiled = { clauses: Needle[][]; excluded: Needle[] };

@@ -6,6 +6,7 @@
 import Database from "better-sqlite3";
 
 import { createSchema, lineRowid } from "@/lib/catalog/db-schema";
+import { ftsExpression } from "@/lib/catalog/search-match";
 import { atomically, commitIfDue, stmt, writeTransaction, writeWhenFree } from "@/lib/catalog/transactions";
 import { wordsAt } from "@/lib/catalog/trigram-tokens";
 import { SqlWhere } from "@/lib/catalog/where";
@@ -13,7 +14,6 @@ import type {
   CallRow,
   CandidateLine,
   CandidateQuery,
-  CandidateWords,
   CatalogProjectRow,
   CatalogSessionRow,
   CatalogStore,
@@ -463,7 +463,7 @@ export class SqliteCatalogStore implements CatalogStore {
       where.params.lo = range[0];
       where.params.hi = range[1];
     }
-    const match = q.words === null ? null : ftsMatch(q.words);
+    const match = q.words === null ? null : ftsExpression(q.words);
     const from = match === null ? "line_meta m" : "lines_fts f JOIN line_meta m ON m.rowid = f.rowid";
     if (match !== null) where.add(`lines_fts MATCH @match${range !== null ? " AND f.rowid BETWEEN @lo AND @hi" : ""}`).params.match = match;
     const sql = `FROM ${from} JOIN search_docs d ON d.id = (m.rowid >> 32) JOIN sessions s ON s.id = d.session_id WHERE ${where.sql}`;
@@ -505,20 +505,6 @@ export class SqliteCatalogStore implements CatalogStore {
     this.deleteSessionDocs(sessionId);
     stmt(this.db, "DELETE FROM turns WHERE session_id = ?").run(sessionId);
   }
-}
-
-/**
- * The FTS5 MATCH expression of a search's index words (lib/catalog/trigram-tokens): each
- * alternative the AND of its quoted words, a clause of several alternatives `((…) OR (…))`,
- * clauses ANDed.
- */
-export function ftsMatch(words: CandidateWords): string {
-  return words
-    .map((clause) => {
-      const exprs = clause.map((alternative) => alternative.map((w) => `"${w}"`).join(" AND "));
-      return exprs.length === 1 ? exprs[0]! : `(${exprs.map((e) => `(${e})`).join(" OR ")})`;
-    })
-    .join(" AND ");
 }
 
 /** `column IN (…)` of `values`, each bound as its own parameter; nothing when there is none. */
