@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { walkRecords } from "@/lib/jsonl/record-walk";
-import { physicalLines, textRecords } from "@/lib/jsonl/text-lines";
+import { byteCopyLines, physicalLines, textRecords } from "@/lib/jsonl/text-lines";
 import { makeTempDir } from "@/lib/testing/shared";
 import { seededRandom } from "@/lib/testing/random";
 import { splitPhysicalLines } from "@/lib/testing/split-lines";
@@ -67,5 +67,21 @@ describe("textRecords", () => {
       { line: 1, text: '{"s":"a\u2028b"}' },
       { line: 3, text: '{"s":"c"}' },
     ]);
+  });
+});
+
+describe("byteCopyLines (issue 38: an agent's workspace file written as read)", () => {
+  it("gives physicalLines of the decoded bytes, and the bytes only when they are those lines each ended by \\n", () => {
+    const random = seededRandom(38);
+    const alphabet = ["a", "{}", "\n", "\n", "\r", "\r\n", "\u2028", "\u0085", "\v", "é", "✓", "\u2029"];
+    const invalid = Buffer.from([0xe2, 0x80]);
+    for (let k = 0; k < 200; k++) {
+      const text = Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join("");
+      const data = random() < 0.1 ? Buffer.concat([Buffer.from(text), invalid]) : Buffer.from(text);
+      const copy = byteCopyLines(data);
+      expect(copy.lines, JSON.stringify(text)).toEqual(physicalLines(data.toString("utf8")));
+      const exact = data.equals(Buffer.from(copy.lines.length === 0 ? "" : `${copy.lines.join("\n")}\n`));
+      expect(copy.bytes === data, JSON.stringify(text)).toBe(exact);
+    }
   });
 });

@@ -54,6 +54,17 @@ export function newlineLines(data: Buffer): string[] | null {
   return out;
 }
 
+/**
+ * The physical lines of a file copied byte for byte (contract §1.6), decoded as {@link newlineLines}
+ * decodes them when it can, with `bytes` (`data` itself) when `data` is exactly those lines each
+ * followed by `\n` (then written as they are: issue 38, an agent's workspace file).
+ */
+export function byteCopyLines(data: Buffer): { lines: string[]; bytes?: Buffer } {
+  const lines = newlineLines(data);
+  if (lines === null) return { lines: physicalLines(data.toString("utf8")) };
+  return data.length === 0 || data[data.length - 1] === 0x0a ? { lines, bytes: data } : { lines };
+}
+
 /** One `\n`-delimited record of a text and the physical line it starts on (1-based). */
 export type TextRecord = { line: number; text: string };
 

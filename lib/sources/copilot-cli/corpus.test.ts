@@ -30,10 +30,14 @@ describe("Copilot CLI corpus session", () => {
 
   it.skipIf(!HAS_SHARED)("exports the file's 8 physical lines and reads them: 1 turn, no tool calls, one run's usage", async () => {
     const [found] = (await copilotSource.discover(path.join(HOME, ".copilot"))).sessions;
-    const { lines, warnings } = await copilotSource.exportLines(found!);
+    const { lines, warnings, bytes } = await copilotSource.exportLines(found!);
     expect(warnings).toEqual([]);
-    expect(lines).toEqual(physicalLines(await fs.readFile(found!.sourcePath, "utf8")));
+    const file = await fs.readFile(found!.sourcePath);
+    expect(lines).toEqual(physicalLines(file.toString("utf8")));
     expect(lines).toHaveLength(8);
+    // Its bytes are its lines each ended by a newline: prepare writes them as read.
+    expect(bytes).toEqual(file);
+    expect(Buffer.from(`${lines.join("\n")}\n`)).toEqual(file);
 
     const t = copilotSource.parseLines(lines, found!.fileName);
     expect(t.warnings).toEqual([]);

@@ -3,14 +3,14 @@ import fs from "node:fs/promises";
 
 import { jsonLine, type ExportedLines, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { newlineLines, physicalLines } from "@/lib/jsonl/text-lines";
+import { byteCopyLines } from "@/lib/jsonl/text-lines";
 
 /**
  * The lines of a session's workspace file, without terminators:
  * - a `.jsonl` session (2026-04 onward) is already one record per line: its physical lines,
  *   unchanged (a byte copy; a half-written last line stays as it is, for parseLines to flag), and
  *   the file's `bytes` when they are those lines each followed by `\n` (lib/jsonl/text-lines
- *   newlineLines; the last line ended);
+ *   byteCopyLines);
  * - a legacy `.json` session (one object `{sessionId, projectHash, startTime, lastUpdated,
  *   messages[], summary?}`) becomes line 1 = the object without `messages` (every other key kept,
  *   `summary` included), then one {@link jsonLine} per original message, so a line's number stays
@@ -25,9 +25,7 @@ export async function exportGeminiLines(session: FoundSession): Promise<Exported
   const bytes = await fs.readFile(file).catch(() => null);
   if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
   if (!file.endsWith(".jsonl")) return legacyLines(bytes.toString("utf8"), file);
-  const lines = newlineLines(bytes);
-  if (lines === null) return { lines: physicalLines(bytes.toString("utf8")), warnings: [] };
-  return bytes.length === 0 || bytes[bytes.length - 1] === 0x0a ? { lines, warnings: [], bytes } : { lines, warnings: [] };
+  return { ...byteCopyLines(bytes), warnings: [] };
 }
 
 /** Header line plus one line per message of a legacy `.json` session, with the objects they were made from (see {@link exportGeminiLines}). */
