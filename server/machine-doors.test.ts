@@ -56,6 +56,13 @@ describe.skipIf(!HAS_SHARED)("a session's machine through the doors (issue 39 pr
     const betaIds = sessionIds(BETA);
     expect(all.sessions.length).toBe(alphaIds.size + betaIds.size);
     for (const s of all.sessions) expect([s.source_session_id, s.machine]).toEqual([s.source_session_id, alphaIds.has(s.source_session_id) ? "alpha" : "beta"]);
+    expect(all.machines).toEqual(["alpha", "beta"]);
+    // The session's details and overview say where it came from.
+    const betaRow = all.sessions.find((s) => s.machine === "beta")!;
+    const detail = await http<{ detail: { machine: string } }>("get_session_detail", { project_key: key, session_ref: betaRow.session_ref });
+    expect(detail.detail.machine).toBe("beta");
+    const overview = await http<{ summary: { machine: string } }>("session_overview", { project_key: key, session_ref: betaRow.session_ref });
+    expect(overview.summary.machine).toBe("beta");
     // The same answer through the CLI, HTTP and MCP.
     const filtered = await call("list_sessions", { project_key: key, machine: "beta", limit: 500 });
     expect(filtered.http.text).toBe(filtered.cli.text);

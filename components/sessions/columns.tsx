@@ -16,6 +16,25 @@ export type SessionRow = SessionListItem & { href: string; evidence: SessionEvid
 /** The DOM never needs more than a screen width of the first message. */
 const MESSAGE_CLIP = 300;
 
+/** The machine a session came from (issue 39): shown only when the project's sessions came from two or more ({@link sessionColumns}). */
+export const MACHINE_COLUMN: Column<SessionRow, SessionSortKey> = {
+  id: "machine",
+  header: "Machine",
+  width: "8rem",
+  cell: (row) => (
+    <span className="block truncate text-xs text-muted" title={row.machine}>
+      {row.machine}
+    </span>
+  ),
+};
+
+/** The table's columns: {@link SESSION_COLUMNS}, with {@link MACHINE_COLUMN} after Source when `withMachine`. */
+export function sessionColumns(withMachine: boolean): readonly Column<SessionRow, SessionSortKey>[] {
+  if (!withMachine) return SESSION_COLUMNS;
+  const at = SESSION_COLUMNS.findIndex((c) => c.id === "source") + 1;
+  return [...SESSION_COLUMNS.slice(0, at), MACHINE_COLUMN, ...SESSION_COLUMNS.slice(at)];
+}
+
 export const SESSION_COLUMNS: readonly Column<SessionRow, SessionSortKey>[] = [
   {
     id: "session_ref",

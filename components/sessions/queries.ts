@@ -29,6 +29,7 @@ export const sessionListInfiniteQuery = (projectKey: string, params: SessionList
           q: params.q,
           risk: params.risk,
           source: params.source,
+          machine: params.machine,
         })}`,
         { signal },
       ),

@@ -92,6 +92,24 @@ describe("the session table", () => {
     expect([search.get("source"), search.get("risk")]).toEqual([null, null]);
   });
 
+  it("shows no Machine column or filter when every session came from one machine (issue 39)", () => {
+    withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} firstPage={{ params: DEFAULT_SESSION_LIST_PARAMS, page }} />);
+    expect(page.machines).toHaveLength(1);
+    expect(screen.getAllByRole("columnheader").some((h) => h.textContent?.includes("Machine"))).toBe(false);
+    expect(screen.queryByLabelText("Machine")).toBeNull();
+  });
+
+  it("shows each session's machine and filters by it when the sessions came from two machines (issue 39)", () => {
+    const two = { ...page, machines: ["alpha", "beta"], sessions: page.sessions.map((s, i) => ({ ...s, machine: i === 0 ? "alpha" : "beta" })) };
+    withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} firstPage={{ params: DEFAULT_SESSION_LIST_PARAMS, page: two }} />);
+    expect(screen.getAllByRole("columnheader").some((h) => h.textContent?.includes("Machine"))).toBe(true);
+    const table = screen.getByRole("table", { name: "Sessions" });
+    expect(within(table).getByText("alpha")).toBeTruthy();
+    expect(within(table).getByText("beta")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Machine"), { target: { value: "beta" } });
+    expect(new URLSearchParams(window.location.search).get("machine")).toBe("beta");
+  });
+
   it("shows an error with a retry when the list cannot be loaded", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: { code: "io_error", message: "disk unreadable" } }), { status: 500, headers: { "content-type": "application/json" } })));
     withQueries(<SessionTable projectKey={TEST_PROJECT_KEY} />);

@@ -10,7 +10,8 @@ import { routes } from "@/components/navigation/routes";
 import type { SessionEvidenceCoverage } from "@/lib/evidence/schema";
 import type { ListSessionsResult } from "@/lib/workspace/schema";
 
-import { SESSION_COLUMNS, type SessionRow } from "./columns";
+import { sessionColumns, type SessionRow } from "./columns";
+import { MachineFilter } from "./machine-filter";
 import { RISK_POLL_MS, sessionListInfiniteQuery } from "./queries";
 import type { SessionListParams } from "./session-list-params";
 import { RiskFilter } from "./risk-filter";
@@ -33,8 +34,8 @@ type SessionTableProps = {
 /** The project's sessions: server-side sort, filter and pagination, rendered virtualized. */
 export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: SessionTableProps) {
   const router = useRouter();
-  const { params, toggleSort, setQuery, setRisk, setSource, clearFilters } = useSessionListParams();
-  const filtered = Boolean(params.q || params.risk || params.source);
+  const { params, toggleSort, setQuery, setRisk, setSource, setMachine, clearFilters } = useSessionListParams();
+  const filtered = Boolean(params.q || params.risk || params.source || params.machine);
   const first = firstPage && sameParams(firstPage.params, params) ? firstPage.page : undefined;
   const query = useInfiniteQuery({
     ...sessionListInfiniteQuery(projectKey, params),
@@ -61,6 +62,9 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
   }, [query.data, projectKey, coverageByRef, pendingRisk]);
 
   const total = query.data?.pages.at(-1)?.total ?? 0;
+  // One machine's sessions need no Machine column or filter (issue 39: no clutter for a single machine).
+  const machines = query.data?.pages.at(-1)?.machines ?? first?.machines ?? [];
+  const columns = useMemo(() => sessionColumns(machines.length > 1), [machines.length]);
   const onRowClick = useCallback((row: SessionRow) => router.push(row.href), [router]);
 
   return (
@@ -70,6 +74,7 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
           <SessionFilter value={params.q} onCommit={setQuery} />
           <RiskFilter value={params.risk} onChange={setRisk} />
           <SourceFilter value={params.source} onChange={setSource} />
+          {(machines.length > 1 || params.machine) && <MachineFilter value={params.machine} machines={machines} onChange={setMachine} />}
         </div>
         <p aria-live="polite" className="text-xs text-muted">
           {query.isPending
@@ -90,7 +95,7 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
       ) : (
         <VirtualTable
           label="Sessions"
-          columns={SESSION_COLUMNS}
+          columns={columns}
           rows={rows}
           totalRows={total}
           getRowId={getRowId}
@@ -109,7 +114,7 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
                 {filtered ? (
                   <>
                     {/* A filter that matches nothing is not an empty project (the risk or source filter too). */}
-                    <p>{params.q ? `No sessions match “${params.q}”${params.risk || params.source ? " with these filters" : ""}.` : "No sessions match these filters."}</p>
+                    <p>{params.q ? `No sessions match “${params.q}”${params.risk || params.source || params.machine ? " with these filters" : ""}.` : "No sessions match these filters."}</p>
                     <button type="button" onClick={clearFilters} className="mt-2 text-accent hover:underline">
                       Clear the filters
                     </button>
@@ -127,5 +132,5 @@ export function SessionTable({ projectKey, coverage = NO_COVERAGE, firstPage }: 
 }
 
 function sameParams(a: SessionListParams, b: SessionListParams): boolean {
-  return a.sort === b.sort && a.order === b.order && a.q === b.q && a.risk === b.risk;
+  return a.sort === b.sort && a.order === b.order && a.q === b.q && a.risk === b.risk && a.source === b.source && a.machine === b.machine;
 }

@@ -16,7 +16,8 @@ export function useSessionListParams() {
   const setQuery = (q: string) => writeSearchParams({ q }, "replace");
   const setRisk = (risk: SessionListParams["risk"]) => writeSearchParams({ risk }, "replace");
   const setSource = (source: SessionListParams["source"]) => writeSearchParams({ source }, "replace");
-  const clearFilters = () => writeSearchParams({ q: "", risk: "", source: "" }, "replace");
+  const setMachine = (machine: string) => writeSearchParams({ machine }, "replace");
+  const clearFilters = () => writeSearchParams({ q: "", risk: "", source: "", machine: "" }, "replace");
 
-  return { params, toggleSort, setQuery, setRisk, setSource, clearFilters };
+  return { params, toggleSort, setQuery, setRisk, setSource, setMachine, clearFilters };
 }

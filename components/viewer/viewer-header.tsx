@@ -33,6 +33,8 @@ function SessionFactsLine({ detail }: { detail: SessionDetail }) {
   const items: { label: string; value: string; title?: string }[] = [];
   if (facts.model) items.push({ label: "model", value: facts.model });
   if (facts.client_version) items.push({ label: isTranscriptSource(detail.source) ? SOURCE_LABELS[detail.source].toLowerCase() : detail.source, value: facts.client_version });
+  // Where the session ran (issue 39 provenance), beside the folder it ran in.
+  items.push({ label: "machine", value: detail.machine });
   if (facts.cwd) items.push({ label: "cwd", value: facts.cwd });
   if (facts.git_branch) items.push({ label: "branch", value: facts.git_branch });
   if (facts.started_at) items.push({ label: "started", value: formatDateTime(facts.started_at), title: facts.started_at });

@@ -8,6 +8,7 @@ import type { CoreContext } from "@/lib/context";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import type { ToolInputInvalid } from "@/lib/tools/define-tool";
 import { findProject, type LoadedProject, loadWorkspace } from "@/lib/workspace/load";
+import { projectMachines } from "@/lib/workspace/machines";
 import { type ListSessionsInput, listSessionsInputSchema, type ListSessionsResult, type ProjectSummary } from "@/lib/workspace/schema";
 import type { CatalogProjectRow } from "@/lib/catalog/store";
 
@@ -104,5 +105,6 @@ async function catalogListSessionsOnce(ctx: CoreContext, input: unknown): Promis
   const pending = await ensureProjectSessions(ctx, project);
   const { total, rows } = await catalogStore(ctx).listSessions({ project_key, q, risk, source, machine, sort, order, limit, offset });
   const sessions = rows.map(sessionItem);
-  return { status: "ok", project_key, count: sessions.length, total, offset, limit, sessions, risk_pending: pending };
+  const machines = projectMachines(project.dir, project.rows.map((r) => r.session_ref));
+  return { status: "ok", project_key, count: sessions.length, total, offset, limit, sessions, machines, risk_pending: pending };
 }

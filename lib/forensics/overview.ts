@@ -13,6 +13,7 @@ import { humanDuration } from "@/lib/format/duration";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
 import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { sessionMachine } from "@/lib/workspace/machines";
 import { sessionClock } from "@/lib/workspace/session-clock";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
 import { getWorkspaceLineIndex, resolveSession } from "@/lib/workspace/sessions";
@@ -72,6 +73,8 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     turn_count: session.row.turns.length,
     status: ending.status,
     about: buildAbout(stats, ending, subagentFiles, counts, request),
+    // After `about` (seed 004: the summary leads with what the session was about).
+    machine: sessionMachine(session.project.dir, input.session_ref),
     counts,
     top_user_messages: stats.userMessages.map((m) => ({ ...m, text: oneLine(readableUserText(m.text), TOP_MESSAGE_CHARS) })),
     errors: stats.errors.slice(offset, pageEnd),

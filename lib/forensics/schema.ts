@@ -156,6 +156,8 @@ export type SessionOverviewSummary = {
   status: SessionStatus;
   /** One deterministic plain-language paragraph: what the session was about (seed 004 §`about`). */
   about: string;
+  /** The machine the session came from (issue 39 provenance). */
+  machine: string;
   top_user_messages: { text: string; file: string; line: number }[];
   errors: Finding[];
   warnings: Finding[];

@@ -81,6 +81,17 @@ export function sessionMachine(projectDir: string, sessionRef: string): string {
 }
 
 /**
+ * The machines the sessions `sessionRefs` of the project at `projectDir` came from, each once,
+ * sorted ({@link sessionMachine}): the list's Machine column and filter show when there are two or more.
+ * @throws AppError parse_error as {@link readSessionMachines}.
+ */
+export function projectMachines(projectDir: string, sessionRefs: readonly string[]): string[] {
+  const recorded = readSessionMachines(projectDir);
+  const local = localMachine();
+  return [...new Set(sessionRefs.map((ref) => recorded.get(ref) ?? local))].sort();
+}
+
+/**
  * Records the machine of each session of the project at `projectDir` (session_ref → machine),
  * atomically, when it differs from what is recorded; returns 1 when written, else 0.
  * @throws the fs error of the write.

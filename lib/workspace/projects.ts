@@ -6,6 +6,7 @@ import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
 import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
+import { sessionMachine } from "@/lib/workspace/machines";
 import { getProjectOrigin } from "@/lib/workspace/project-origin";
 import { projectProblem } from "@/lib/workspace/project-problem";
 import { readSources } from "@/lib/workspace/sources";
@@ -88,6 +89,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     session_ref: sessionRef,
     source: session.row.source,
     source_session_id: session.row.source_session_id,
+    machine: sessionMachine(project.dir, sessionRef),
     session_path: session.row.session_path,
     line_count: index.lineCount,
     size_bytes: st.size,

@@ -130,6 +130,8 @@ export type ListSessionsResult = {
   offset: number;
   limit: number;
   sessions: SessionListItem[];
+  /** The machines the project's sessions came from (issue 39; every session's, whatever the filters), sorted: the table shows its Machine column when there are two or more. */
+  machines: string[];
   /**
    * Sessions of the project (refs, whatever the page and the filters) whose risk is being
    * computed: a large session never analysed is not waited for (its seed 003 analysis takes
@@ -160,6 +162,8 @@ export const sessionDetailSchema = z.object({
   session_ref: z.string(),
   source: z.string(),
   source_session_id: z.string(),
+  /** The machine the session came from (issue 39 provenance, lib/workspace/machines). */
+  machine: z.string(),
   session_path: z.string(),
   line_count: z.number().int(),
   size_bytes: z.number().int(),

@@ -32,9 +32,9 @@ export const searchProjectQuery = cache(async (projectKey: string, pattern: stri
  * with the HTML (issue 13: the session list ≤ 300 ms); null when the tool refuses the input or
  * the project is unknown (the table then asks itself and shows the error).
  */
-export const firstSessionsPageQuery = cache(async (projectKey: string, sort: string, order: string, q: string, risk: string, source: string, limit: number): Promise<ListSessionsResult | null> => {
+export const firstSessionsPageQuery = cache(async (projectKey: string, sort: string, order: string, q: string, risk: string, source: string, limit: number, machine = ""): Promise<ListSessionsResult | null> => {
   // Empty filters are left out, as the table's own request leaves them out of its query string.
-  const input = { project_key: projectKey, limit, offset: 0, sort, order, ...(q ? { q } : {}), ...(risk ? { risk } : {}), ...(source ? { source } : {}) };
+  const input = { project_key: projectKey, limit, offset: 0, sort, order, ...(q ? { q } : {}), ...(risk ? { risk } : {}), ...(source ? { source } : {}), ...(machine ? { machine } : {}) };
   try {
     const result = await invokeToolForUi(getCoreContext(), listSessionsTool, input);
     return isToolSuccess(result) ? (result as ListSessionsResult) : null;

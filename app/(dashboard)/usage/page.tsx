@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 type UsagePageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const PERIODS = ["day", "week", "month"] as const;
-const TABLES = ["session", "model", "project", "source", "period"] as const;
+const TABLES = ["session", "model", "project", "source", "machine", "period"] as const;
+/** A machine name as lib/workspace/machines reads it. */
+const MACHINE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -29,8 +31,15 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
   const period = pick(search.period, PERIODS, "day");
   const table = pick(search.table, TABLES, "session");
   const source = isTranscriptSource(search.source) ? search.source : undefined;
-  const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, timezone: text(search.tz) };
-  const [chart, rows] = await Promise.all([getUsageQuery({ ...filters, group_by: period }), getUsageQuery({ ...filters, group_by: table === "period" ? period : table })]);
+  const machine = typeof search.machine === "string" && MACHINE.test(search.machine) ? search.machine : undefined;
+  const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, machine, timezone: text(search.tz) };
+  // The machines with usage (issue 39): their filter shows only when there are two or more.
+  const [chart, rows, byMachine] = await Promise.all([
+    getUsageQuery({ ...filters, group_by: period }),
+    getUsageQuery({ ...filters, group_by: table === "period" ? period : table }),
+    getUsageQuery({ ...filters, machine: undefined, group_by: "machine" }),
+  ]);
+  const machines = (byMachine?.rows ?? []).map((r) => r.key);
   return (
     <div className="min-h-0 flex-1 overflow-auto">
       <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 p-6">
@@ -64,6 +73,19 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
                 ))}
               </select>
             </label>
+            {(machines.length > 1 || machine) && (
+              <label className="flex items-center gap-1">
+                Machine
+                <select name="machine" defaultValue={machine ?? ""} className="rounded border border-line bg-surface px-1 py-0.5">
+                  <option value="">all</option>
+                  {[...new Set([...machines, ...(machine ? [machine] : [])])].map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <input type="date" name="since" defaultValue={filters.since} aria-label="Since" className="rounded border border-line bg-surface px-1 py-0.5" />
             <input type="date" name="until" defaultValue={filters.until} aria-label="Until" className="rounded border border-line bg-surface px-1 py-0.5" />
             {filters.project_key && <input type="hidden" name="project" value={filters.project_key} />}
@@ -78,7 +100,8 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
           <>
             {/* The pricing source is a long URL: it breaks anywhere rather than run off a phone's screen. */}
             <p className="text-xs text-muted [overflow-wrap:anywhere]">
-              {filters.project_key ? `Project ${filters.project_key}. ` : ""}Times in {chart.timezone}. Prices: {chart.pricing.source}, snapshot {chart.pricing.snapshot_date}
+              {filters.project_key ? `Project ${filters.project_key}. ` : ""}
+              {machine ? `Machine ${machine}. ` : ""}Times in {chart.timezone}. Prices: {chart.pricing.source}, snapshot {chart.pricing.snapshot_date}
               {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
             </p>
             <UsageChart rows={chart.rows} />

@@ -5,7 +5,7 @@ import type { CoreContext } from "@/lib/context";
 import type { ListSessionsResult, SessionListItem, SessionSortKey } from "@/lib/workspace/schema";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import type { ToolInputInvalid } from "@/lib/tools/define-tool";
-import { sessionMachine } from "@/lib/workspace/machines";
+import { projectMachines, sessionMachine } from "@/lib/workspace/machines";
 import { resolveSession } from "@/lib/workspace/sessions";
 
 /** Rows summarised at once by `list_sessions`. */
@@ -49,7 +49,8 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   ).filter((s) => (!risk || s.risk_level === risk) && (!source || s.source === source) && (!machine || s.machine === machine));
   const sorted = [...matching].sort(compareBy(sort, order));
   const page = sorted.slice(offset, offset + limit);
-  return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page, risk_pending: pending.sort() };
+  const machines = projectMachines(project.dir, project.rows.map((r) => r.session_ref));
+  return { status: "ok", project_key, count: page.length, total: matching.length, offset, limit, sessions: page, machines, risk_pending: pending.sort() };
 }
 
 function missingFileItem(ref: string, source: string, id: string, turns: number, machine: string): SessionListItem {

@@ -42,7 +42,7 @@ export default async function ProjectPage({ params, searchParams }: ProjectPageP
     getEvidenceCoverageQuery(projectKey),
     getSynthesisStateQuery(projectKey),
     getProjectRiskQuery(projectKey),
-    firstSessionsPageQuery(projectKey, listParams.sort, listParams.order, listParams.q, listParams.risk, listParams.source, SESSION_PAGE_SIZE),
+    firstSessionsPageQuery(projectKey, listParams.sort, listParams.order, listParams.q, listParams.risk, listParams.source, SESSION_PAGE_SIZE, listParams.machine),
     getUsageQuery({ group_by: "project", project_key: projectKey }),
   ]);
   return (
