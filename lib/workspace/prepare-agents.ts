@@ -123,6 +123,8 @@ function stagedLinesDir(workspaceRoot: string): string {
  */
 export async function discardStagedAgentLines(workspaceRoot: string): Promise<void> {
   await fs.rm(stagedLinesDir(workspaceRoot), { recursive: true, force: true }).catch(() => undefined);
+  // The staging folder itself when nothing else is in it (an incremental prepare stages nothing else).
+  await fs.rmdir(stagingDir(workspaceRoot)).catch(() => undefined);
 }
 
 /**
