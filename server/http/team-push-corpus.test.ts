@@ -12,7 +12,9 @@ import { fillFullText } from "@/lib/catalog/full-text-index";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 import { pushOnce, type PushSource } from "@/lib/team/push/push-client";
-import type { TeamActor } from "@/lib/team/tokens";
+import { openTeamDatabase } from "@/lib/team/database";
+import { authenticateToken, createToken, type TeamActor } from "@/lib/team/tokens";
+import { HAS_POSTGRES, postgresSuiteName, freshTestDatabase } from "@/lib/testing/postgres";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { callTool } from "@/lib/tools/registry";
 import type { WorkspaceSources } from "@/lib/workspace/sources";
@@ -46,16 +48,37 @@ async function prepared(ctx: CoreContext, sources?: WorkspaceSources): Promise<v
   await fillFullText(ctx);
 }
 
-/** A tool's result through the CLI door, `machine` removed wherever it appears. */
+/** A tool's result through the CLI door, `machine` (and a list's `machines`) removed wherever they appear. */
 async function answer(ctx: CoreContext, tool: string, input: object): Promise<unknown> {
   const result = await callTool(ctx, tool, input, { door: "cli" });
-  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === "machine" ? undefined : value)));
+  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === "machine" || key === "machines" ? undefined : value)));
 }
 
-describe.skipIf(!HAS_SHARED)(`two machines push halves of the corpus to one team server${HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`}`, { timeout: 300_000 }, () => {
+/** The team server's side of a case: how tokens are checked, and the catalog's database (null: its SQLite). */
+type TeamSide = { tokens(): Promise<{ authenticate: (token: string) => Promise<TeamActor | null>; alpha: string; beta: string }>; catalogUrl: string | null; catalogSessions?: () => Promise<number> };
+
+/**
+ * Runs `fn` with the team workspace's catalog on `url` (CASEFILE_DATABASE_URL, read per use by
+ * lib/catalog/catalog-store), the local workspace's staying on SQLite; the test's steps run one at a time.
+ */
+async function onCatalog<T>(url: string | null, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.CASEFILE_DATABASE_URL;
+  if (url === null) delete process.env.CASEFILE_DATABASE_URL;
+  else process.env.CASEFILE_DATABASE_URL = url;
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.CASEFILE_DATABASE_URL;
+    else process.env.CASEFILE_DATABASE_URL = before;
+  }
+}
+
+function corpusCase(title: string, side: () => Promise<TeamSide>): void {
+describe(title, { timeout: 300_000 }, () => {
   let server: TeamTestServer;
   let team: CoreContext;
   let local: CoreContext;
+  let onTeam: <T>(fn: () => Promise<T>) => Promise<T>;
   const machines: Record<string, PushSource[]> = {};
 
   beforeAll(async () => {
@@ -65,49 +88,55 @@ describe.skipIf(!HAS_SHARED)(`two machines push halves of the corpus to one team
     const half = <T>(list: T[], first: boolean) => list.filter((_, i) => (i % 2 === 0) === first);
     const alpha = await buildHome(homes, "alpha", { claude: half(claudeParts, true), codex: half(codexParts, true), agents: false });
     const beta = await buildHome(homes, "beta", { claude: half(claudeParts, false), codex: half(codexParts, false), agents: true });
-    Object.assign(machines, { "tok-alpha": alpha, "tok-beta": beta });
+    const { catalogUrl, tokens, catalogSessions } = await side();
+    const { authenticate, alpha: alphaToken, beta: betaToken } = await tokens();
+    Object.assign(machines, { [alphaToken]: alpha, [betaToken]: beta });
+    onTeam = (fn) => onCatalog(catalogUrl, fn);
 
     team = createCoreContext(await makeTempDir("team-ws-"));
-    server = await startTeamTestServer(team.workspaceRoot, { authenticate: async (token) => TOKENS[token] ?? null });
-    const a = await pushOnce(alpha, { server: server.url, token: "tok-alpha" });
-    const b = await pushOnce(beta, { server: server.url, token: "tok-beta" });
+    server = await startTeamTestServer(team.workspaceRoot, { authenticate });
+    const a = await pushOnce(alpha, { server: server.url, token: alphaToken });
+    const b = await pushOnce(beta, { server: server.url, token: betaToken });
     expect([...a.errors, ...b.errors]).toEqual([]);
     expect(a.sessions_sent).toBeGreaterThan(0);
     expect(b.sessions_sent).toBeGreaterThan(0);
-    await prepared(team);
+    await onTeam(() => prepared(team));
+    // On PostgreSQL, the team's sessions are that database's rows.
+    if (catalogSessions) expect(await catalogSessions()).toBeGreaterThan(10);
 
     const union = [...alpha, ...beta];
     const rootsOf = (kind: PushSource["kind"]) => union.filter((s) => s.kind === kind).map((s) => s.path);
     local = createCoreContext(await makeTempDir("local-ws-"));
-    await prepared(local, {
+    await onCatalog(null, () => prepared(local, {
       claude: rootsOf("claude"),
       codex: rootsOf("codex"),
       agents: { "gemini-cli": rootsOf("gemini-cli"), "copilot-cli": rootsOf("copilot-cli"), opencode: rootsOf("opencode"), aider: rootsOf("aider") },
       demo: false,
-    });
+    }));
   });
   afterAll(async () => {
     await server?.close();
   });
 
   it("lists the same projects and sessions", async () => {
-    const projects = (await answer(local, "list_projects", {})) as { projects: { project_key: string }[] };
+    const projects = (await onCatalog(null, () => answer(local, "list_projects", {}))) as { projects: { project_key: string }[] };
     expect(projects.projects.length).toBeGreaterThan(5);
-    expect(await answer(team, "list_projects", {})).toEqual(projects);
+    expect(await onTeam(() => answer(team, "list_projects", {}))).toEqual(projects);
     for (const { project_key } of projects.projects) {
       const input = { project_key, limit: 200 };
-      expect(await answer(team, "list_sessions", input)).toEqual(await answer(local, "list_sessions", input));
+      expect(await onTeam(() => answer(team, "list_sessions", input))).toEqual(await onCatalog(null, () => answer(local, "list_sessions", input)));
     }
   });
 
   it("finds the same search totals and counts the same usage", async () => {
     for (const query of ["the", "error", "Read", "agent:codex test", '"tool_use"', "agent:gemini-cli OR agent:aider"]) {
       const input = { query, limit: 5 };
-      const [mine, theirs] = [(await answer(local, "search_sessions", input)) as { total: number }, (await answer(team, "search_sessions", input)) as { total: number }];
+      const mine = (await onCatalog(null, () => answer(local, "search_sessions", input))) as { total: number };
+      const theirs = (await onTeam(() => answer(team, "search_sessions", input))) as { total: number };
       expect({ query, total: theirs.total }).toEqual({ query, total: mine.total });
     }
     for (const group_by of ["project", "model", "day", "source", "session"]) {
-      expect(await answer(team, "get_usage", { group_by })).toEqual(await answer(local, "get_usage", { group_by }));
+      expect(await onTeam(() => answer(team, "get_usage", { group_by }))).toEqual(await onCatalog(null, () => answer(local, "get_usage", { group_by })));
     }
   });
 
@@ -119,3 +148,33 @@ describe.skipIf(!HAS_SHARED)(`two machines push halves of the corpus to one team
     }
   });
 });
+}
+
+const SHARED_NOTE = HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`;
+
+if (HAS_SHARED) {
+  corpusCase("two machines push halves of the corpus to one team server", async () => ({ catalogUrl: null, tokens: async () => ({ authenticate: async (token) => TOKENS[token] ?? null, alpha: "tok-alpha", beta: "tok-beta" }) }));
+} else describe.skip(`two machines push halves of the corpus to one team server${SHARED_NOTE}`, () => undefined);
+
+// The issue's end-to-end on a real PostgreSQL: tokens from the database, the team server's catalog in it, the local one in SQLite.
+const PG_TITLE = postgresSuiteName(`two machines push halves of the corpus to a team server on PostgreSQL${SHARED_NOTE}`);
+if (HAS_SHARED && HAS_POSTGRES) {
+  let db: Awaited<ReturnType<typeof freshTestDatabase>> | null = null;
+  afterAll(async () => {
+    await db?.drop();
+  });
+  corpusCase(PG_TITLE, async () => {
+    db = await freshTestDatabase("cf_push_e2e");
+    const url = db.url;
+    return {
+      catalogUrl: url,
+      catalogSessions: async () => Number((await (await openTeamDatabase(url)).query<{ n: string }>("SELECT count(*) AS n FROM catalog_sessions")).rows[0]!.n),
+      tokens: async () => {
+        const pool = await openTeamDatabase(url);
+        const alpha = await createToken(pool, { machine: "alpha", role: "push" });
+        const beta = await createToken(pool, { machine: "beta", role: "push" });
+        return { authenticate: (token) => authenticateToken(pool, token), alpha: alpha.token, beta: beta.token };
+      },
+    };
+  });
+} else describe.skip(PG_TITLE, () => undefined);
