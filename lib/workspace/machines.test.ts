@@ -6,10 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { createCoreContext } from "@/lib/context";
 import { sessionMachinesPath } from "@/lib/fs/workspace-layout";
-import { makeTempDir } from "@/lib/testing/shared";
+import { defaultAgentRoots } from "@/lib/sources/agents";
+import type { AgentSourceName } from "@/lib/sources/common/agent-source";
+import { AGENTS_HOME } from "@/lib/testing/agents-workspace";
+import { HAS_SHARED, makeTempDir, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { localMachine, readSessionMachines, sessionMachine } from "@/lib/workspace/machines";
-import { editSources, readSources } from "@/lib/workspace/sources";
+import { editSources, readSources, type AgentRoots } from "@/lib/workspace/sources";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const ID = (n: number) => `3ac41000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -108,5 +111,61 @@ describe("session machines (issue 39 provenance)", () => {
     await fs.rm(sessionMachinesPath(after.dir));
     expect(readSessionMachines(after.dir).size).toBe(0);
     expect(sessionMachine(after.dir, after.rows[0]!.session_ref)).toBe("alpha");
+  });
+});
+
+if (!HAS_SHARED) console.warn(`[machines] ${SKIP_SHARED_MESSAGE}`);
+
+describe.skipIf(!HAS_SHARED)("two machines' copies of the agents' sessions (issue 39)", { timeout: 300_000 }, () => {
+  /** Every workspace session as `source id machine file size project`, sorted. */
+  async function sessions(workspace: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const key of await fs.readdir(path.join(workspace, "projects"))) {
+      const dir = path.join(workspace, "projects", key);
+      const machines = readSessionMachines(dir);
+      const rows = (await fs.readFile(path.join(dir, "sessions.index.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { session_ref: string; source: string; source_session_id: string; session_path: string });
+      for (const r of rows) {
+        const stat = await fs.stat(path.join(dir, r.session_path));
+        out.push(`${r.source} ${r.source_session_id} ${machines.get(r.session_ref)} ${path.basename(r.session_path)} ${stat.size} ${key}`);
+      }
+    }
+    return out.sort();
+  }
+
+  it("both survive: the local machine's under their own names, the other's named with its machine, also when the other machine's were synced first", async () => {
+    process.env.CASEFILE_MACHINE = "alpha";
+    const betaHome = await makeTempDir("casefile-machines-beta-home-");
+    await fs.cp(AGENTS_HOME, betaHome, { recursive: true });
+    const alphaRoots = defaultAgentRoots(AGENTS_HOME, { NODE_ENV: "test" });
+    const betaRoots = defaultAgentRoots(betaHome, { NODE_ENV: "test" });
+    const merged: AgentRoots = {};
+    for (const [name, roots] of Object.entries({ ...alphaRoots }) as [AgentSourceName, string[]][]) merged[name] = [...roots, ...(betaRoots[name] ?? [])];
+    for (const [name, roots] of Object.entries(betaRoots) as [AgentSourceName, string[]][]) merged[name] ??= roots;
+    const betaMachines = Object.fromEntries(Object.values(betaRoots).flat().map((r) => [r, "beta"]));
+    const workspace = await makeTempDir("casefile-machines-agents-ws-");
+    const ctx = createCoreContext(workspace);
+    // The other machine's sessions first: they take the sessions' own file names.
+    await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: betaRoots, machines: betaMachines, demo: false } });
+    const alone = await sessions(workspace);
+    expect(alone.length).toBeGreaterThan(0);
+    const both = await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: merged, machines: betaMachines, demo: false } });
+    expect(both.skipped.filter((s) => /collision|Conflicting/.test(s.reason))).toEqual([]);
+    const after = await sessions(workspace);
+    const ids = (machine: string) => after.filter((l) => l.split(" ")[2] === machine).map((l) => l.split(" ").slice(0, 2).join(" "));
+    expect(ids("beta")).toEqual(alone.map((l) => l.split(" ").slice(0, 2).join(" ")));
+    // A session of one project on both machines (its project path not under the copied home) is there twice, one file each.
+    const of = (machine: string) => after.filter((l) => l.split(" ")[2] === machine);
+    const sameProject = (a: string, b: string) => a.split(" ")[5] === b.split(" ")[5] && a.split(" ").slice(0, 2).join(" ") === b.split(" ").slice(0, 2).join(" ");
+    const twice = of("alpha").flatMap((alpha) => of("beta").filter((beta) => sameProject(alpha, beta)).map((beta) => [alpha, beta] as const));
+    expect(twice.length).toBeGreaterThan(0);
+    for (const [alpha, beta] of twice) {
+      expect(beta.split(" ")[3]).toMatch(/@beta\./);
+      expect(alpha.split(" ")[3]).not.toMatch(/@/);
+      // The same bytes on both machines: the same size in both files.
+      expect(beta.split(" ")[4]).toBe(alpha.split(" ")[4]);
+    }
+    const again = await syncWorkspace(ctx);
+    expect(again.files_written).toBe(0);
+    expect(await sessions(workspace)).toEqual(after);
   });
 });
