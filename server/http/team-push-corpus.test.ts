@@ -73,97 +73,96 @@ async function onCatalog<T>(url: string | null, fn: () => Promise<T>): Promise<T
   }
 }
 
-function corpusCase(title: string, side: () => Promise<TeamSide>): void {
-describe(title, { timeout: 300_000 }, () => {
-  let server: TeamTestServer;
-  let team: CoreContext;
-  let local: CoreContext;
-  let onTeam: <T>(fn: () => Promise<T>) => Promise<T>;
-  const machines: Record<string, PushSource[]> = {};
+function corpusCase(title: string, side: () => Promise<TeamSide>, skip: boolean): void {
+  describe.skipIf(skip)(title, { timeout: 300_000 }, () => {
+    let server: TeamTestServer;
+    let team: CoreContext;
+    let local: CoreContext;
+    let onTeam: <T>(fn: () => Promise<T>) => Promise<T>;
+    const machines: Record<string, PushSource[]> = {};
 
-  beforeAll(async () => {
-    const homes = await makeTempDir("push-homes-");
-    const claudeParts = (await fs.readdir(path.join(CORPUS, "claude-code"))).sort();
-    const codexParts = (await fs.readdir(path.join(CORPUS, "codex"))).sort();
-    const half = <T>(list: T[], first: boolean) => list.filter((_, i) => (i % 2 === 0) === first);
-    const alpha = await buildHome(homes, "alpha", { claude: half(claudeParts, true), codex: half(codexParts, true), agents: false });
-    const beta = await buildHome(homes, "beta", { claude: half(claudeParts, false), codex: half(codexParts, false), agents: true });
-    const { catalogUrl, tokens, catalogSessions } = await side();
-    const { authenticate, alpha: alphaToken, beta: betaToken } = await tokens();
-    Object.assign(machines, { [alphaToken]: alpha, [betaToken]: beta });
-    onTeam = (fn) => onCatalog(catalogUrl, fn);
+    beforeAll(async () => {
+      const homes = await makeTempDir("push-homes-");
+      const claudeParts = (await fs.readdir(path.join(CORPUS, "claude-code"))).sort();
+      const codexParts = (await fs.readdir(path.join(CORPUS, "codex"))).sort();
+      const half = <T>(list: T[], first: boolean) => list.filter((_, i) => (i % 2 === 0) === first);
+      const alpha = await buildHome(homes, "alpha", { claude: half(claudeParts, true), codex: half(codexParts, true), agents: false });
+      const beta = await buildHome(homes, "beta", { claude: half(claudeParts, false), codex: half(codexParts, false), agents: true });
+      const { catalogUrl, tokens, catalogSessions } = await side();
+      const { authenticate, alpha: alphaToken, beta: betaToken } = await tokens();
+      Object.assign(machines, { [alphaToken]: alpha, [betaToken]: beta });
+      onTeam = (fn) => onCatalog(catalogUrl, fn);
 
-    team = createCoreContext(await makeTempDir("team-ws-"));
-    server = await startTeamTestServer(team.workspaceRoot, { authenticate });
-    const a = await pushOnce(alpha, { server: server.url, token: alphaToken });
-    const b = await pushOnce(beta, { server: server.url, token: betaToken });
-    expect([...a.errors, ...b.errors]).toEqual([]);
-    expect(a.sessions_sent).toBeGreaterThan(0);
-    expect(b.sessions_sent).toBeGreaterThan(0);
-    await onTeam(() => prepared(team));
-    // On PostgreSQL, the team's sessions are that database's rows.
-    if (catalogSessions) expect(await catalogSessions()).toBeGreaterThan(10);
+      team = createCoreContext(await makeTempDir("team-ws-"));
+      server = await startTeamTestServer(team.workspaceRoot, { authenticate });
+      const a = await pushOnce(alpha, { server: server.url, token: alphaToken });
+      const b = await pushOnce(beta, { server: server.url, token: betaToken });
+      expect([...a.errors, ...b.errors]).toEqual([]);
+      expect(a.sessions_sent).toBeGreaterThan(0);
+      expect(b.sessions_sent).toBeGreaterThan(0);
+      await onTeam(() => prepared(team));
+      // On PostgreSQL, the team's sessions are that database's rows.
+      if (catalogSessions) expect(await catalogSessions()).toBeGreaterThan(10);
 
-    const union = [...alpha, ...beta];
-    const rootsOf = (kind: PushSource["kind"]) => union.filter((s) => s.kind === kind).map((s) => s.path);
-    local = createCoreContext(await makeTempDir("local-ws-"));
-    await onCatalog(null, () => prepared(local, {
-      claude: rootsOf("claude"),
-      codex: rootsOf("codex"),
-      agents: { "gemini-cli": rootsOf("gemini-cli"), "copilot-cli": rootsOf("copilot-cli"), opencode: rootsOf("opencode"), aider: rootsOf("aider") },
-      demo: false,
-    }));
+      const union = [...alpha, ...beta];
+      const rootsOf = (kind: PushSource["kind"]) => union.filter((s) => s.kind === kind).map((s) => s.path);
+      local = createCoreContext(await makeTempDir("local-ws-"));
+      await onCatalog(null, () => prepared(local, {
+        claude: rootsOf("claude"),
+        codex: rootsOf("codex"),
+        agents: { "gemini-cli": rootsOf("gemini-cli"), "copilot-cli": rootsOf("copilot-cli"), opencode: rootsOf("opencode"), aider: rootsOf("aider") },
+        demo: false,
+      }));
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it("lists the same projects and sessions", async () => {
+      const projects = (await onCatalog(null, () => answer(local, "list_projects", {}))) as { projects: { project_key: string }[] };
+      expect(projects.projects.length).toBeGreaterThan(5);
+      expect(await onTeam(() => answer(team, "list_projects", {}))).toEqual(projects);
+      for (const { project_key } of projects.projects) {
+        const input = { project_key, limit: 200 };
+        expect(await onTeam(() => answer(team, "list_sessions", input))).toEqual(await onCatalog(null, () => answer(local, "list_sessions", input)));
+      }
+    });
+
+    it("finds the same search totals and counts the same usage", async () => {
+      for (const query of ["the", "error", "Read", "agent:codex test", '"tool_use"', "agent:gemini-cli OR agent:aider"]) {
+        const input = { query, limit: 5 };
+        const mine = (await onCatalog(null, () => answer(local, "search_sessions", input))) as { total: number };
+        const theirs = (await onTeam(() => answer(team, "search_sessions", input))) as { total: number };
+        expect({ query, total: theirs.total }).toEqual({ query, total: mine.total });
+      }
+      for (const group_by of ["project", "model", "day", "source", "session"]) {
+        expect(await onTeam(() => answer(team, "get_usage", { group_by }))).toEqual(await onCatalog(null, () => answer(local, "get_usage", { group_by })));
+      }
+    });
+
+    it("a re-push of both machines sends 0 bytes", async () => {
+      for (const [token, sources] of Object.entries(machines)) {
+        const again = await pushOnce(sources, { server: server.url, token });
+        expect(again).toMatchObject({ sessions_sent: 0, bytes_sent: 0, errors: [] });
+        expect(again.sessions_unchanged).toBeGreaterThan(0);
+      }
+    });
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  it("lists the same projects and sessions", async () => {
-    const projects = (await onCatalog(null, () => answer(local, "list_projects", {}))) as { projects: { project_key: string }[] };
-    expect(projects.projects.length).toBeGreaterThan(5);
-    expect(await onTeam(() => answer(team, "list_projects", {}))).toEqual(projects);
-    for (const { project_key } of projects.projects) {
-      const input = { project_key, limit: 200 };
-      expect(await onTeam(() => answer(team, "list_sessions", input))).toEqual(await onCatalog(null, () => answer(local, "list_sessions", input)));
-    }
-  });
-
-  it("finds the same search totals and counts the same usage", async () => {
-    for (const query of ["the", "error", "Read", "agent:codex test", '"tool_use"', "agent:gemini-cli OR agent:aider"]) {
-      const input = { query, limit: 5 };
-      const mine = (await onCatalog(null, () => answer(local, "search_sessions", input))) as { total: number };
-      const theirs = (await onTeam(() => answer(team, "search_sessions", input))) as { total: number };
-      expect({ query, total: theirs.total }).toEqual({ query, total: mine.total });
-    }
-    for (const group_by of ["project", "model", "day", "source", "session"]) {
-      expect(await onTeam(() => answer(team, "get_usage", { group_by }))).toEqual(await onCatalog(null, () => answer(local, "get_usage", { group_by })));
-    }
-  });
-
-  it("a re-push of both machines sends 0 bytes", async () => {
-    for (const [token, sources] of Object.entries(machines)) {
-      const again = await pushOnce(sources, { server: server.url, token });
-      expect(again).toMatchObject({ sessions_sent: 0, bytes_sent: 0, errors: [] });
-      expect(again.sessions_unchanged).toBeGreaterThan(0);
-    }
-  });
-});
 }
 
 const SHARED_NOTE = HAS_SHARED ? "" : ` (${SKIP_SHARED_MESSAGE})`;
 
-if (HAS_SHARED) {
-  corpusCase("two machines push halves of the corpus to one team server", async () => ({ catalogUrl: null, tokens: async () => ({ authenticate: async (token) => TOKENS[token] ?? null, alpha: "tok-alpha", beta: "tok-beta" }) }));
-} else describe.skip(`two machines push halves of the corpus to one team server${SHARED_NOTE}`, () => undefined);
+corpusCase(`two machines push halves of the corpus to one team server${SHARED_NOTE}`, async () => ({ catalogUrl: null, tokens: async () => ({ authenticate: async (token) => TOKENS[token] ?? null, alpha: "tok-alpha", beta: "tok-beta" }) }), !HAS_SHARED);
 
 // The issue's end-to-end on a real PostgreSQL: tokens from the database, the team server's catalog in it, the local one in SQLite.
 const PG_TITLE = postgresSuiteName(`two machines push halves of the corpus to a team server on PostgreSQL${SHARED_NOTE}`);
-if (HAS_SHARED && HAS_POSTGRES) {
-  let db: Awaited<ReturnType<typeof freshTestDatabase>> | null = null;
-  afterAll(async () => {
-    await db?.drop();
-  });
-  corpusCase(PG_TITLE, async () => {
+let db: Awaited<ReturnType<typeof freshTestDatabase>> | null = null;
+afterAll(async () => {
+  await db?.drop();
+});
+corpusCase(
+  PG_TITLE,
+  async () => {
     db = await freshTestDatabase("cf_push_e2e");
     const url = db.url;
     return {
@@ -176,5 +175,6 @@ if (HAS_SHARED && HAS_POSTGRES) {
         return { authenticate: (token) => authenticateToken(pool, token), alpha: alpha.token, beta: beta.token };
       },
     };
-  });
-} else describe.skip(PG_TITLE, () => undefined);
+  },
+  !HAS_SHARED || !HAS_POSTGRES,
+);
