@@ -29,7 +29,7 @@ Usage:
   casefile push --server URL --token TOKEN [--watch] [--json] [prepare's source flags]   send this machine's sessions to a team server (docs/team.md)
   casefile start [--workspace DIR] [--port N]   sync the workspace from its sources, then serve
   casefile sources [--workspace DIR]                         list the sources the workspace syncs from
-  casefile sources add (--claude PATH | --codex PATH | --gemini-cli PATH | --copilot-cli PATH | --opencode PATH | --aider PATH)... [--workspace DIR]
+  casefile sources add (--claude PATH | --codex PATH | --gemini-cli PATH | --copilot-cli PATH | --opencode PATH | --aider PATH)... [--machine NAME] [--workspace DIR]
   casefile sources remove PATH [--workspace DIR]
   casefile audit verify [--workspace DIR] [--json]   prove the audit ledger intact (exit 0) or list its problems (exit 1)
   casefile audit anchor [--workspace DIR] [--json]   print the hash-chain head (last entry hash, count) to keep elsewhere
@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     case "serve":
       return runServe(workspace, port, { database: values.database ?? (process.env.CASEFILE_DATABASE_URL?.trim() || undefined), host: values.host, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], insecureHttp: values["insecure-http"] });
     case "sources":
-      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, json: values.json });
+      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, machine: values.machine, json: values.json });
     case "start":
       return runStart(workspace, port);
     case "audit":
