@@ -71,8 +71,18 @@ describe("the global search page", () => {
     expect(screen.getByTestId("search-summary").textContent).toBe("2 sessions, 4 lines; showing lines 1–4.");
   });
 
+  it("names each session's machine when the page's sessions came from more than one, and only then (issue 39)", () => {
+    const { unmount } = render(<GlobalSearch params={PARAMS} result={result([hit(), hit({ session_ref: "S0002" })])} />);
+    expect(screen.getByRole("list", { name: "Search results" }).textContent).not.toContain("laptop");
+    unmount();
+    render(<GlobalSearch params={PARAMS} result={result([hit(), hit({ session_ref: "S0002", machine: "build-box" })])} />);
+    const groups = within(screen.getByRole("list", { name: "Search results" })).getAllByRole("listitem").filter((li) => li.getAttribute("aria-label")?.includes("·"));
+    expect(groups.map((g) => g.textContent?.includes("proj-0123456789ab · S0001 · laptop"))).toContain(true);
+    expect(groups.map((g) => g.textContent?.includes("proj-0123456789ab · S0002 · build-box"))).toContain(true);
+  });
+
   it("a hit carries the query as understood to the viewer, without the filters its session answers", () => {
-    render(<GlobalSearch params={PARAMS} result={result([hit()], { query: "timeout agent:codex project:proj-0123456789ab tool:Bash" })} />);
+    render(<GlobalSearch params={PARAMS} result={result([hit()], { query: "timeout agent:codex machine:laptop project:proj-0123456789ab tool:Bash" })} />);
     expect(screen.getByTestId("search-hit").getAttribute("href")).toBe(`/projects/proj-0123456789ab/sessions/S0001?q=${encodeURIComponent("timeout tool:Bash")}#L7`);
   });
 

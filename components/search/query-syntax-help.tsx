@@ -12,6 +12,7 @@ const FILTERS: [string, string][] = [
   ["project:KEY", "one project"],
   ["session:REF", "one session (S0001)"],
   ["agent:claude-code", "one agent: claude-code, codex, …"],
+  ["machine:laptop", "sessions from one machine (where they ran)"],
   ["role:user", "who speaks: user, assistant or tool"],
   ["tool:Bash", "lines that call or answer this tool"],
   ["file:src/auth", "lines whose tool call names a file containing this"],

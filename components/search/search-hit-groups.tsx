@@ -27,6 +27,8 @@ export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
  */
 export function SearchHitGroups({ hits, query: canonical }: { hits: readonly SearchHit[]; query: string }) {
   const query = inSessionQuery(canonical);
+  // Each session's machine (issue 39) when the page's sessions came from more than one.
+  const machines = new Set(hits.map((h) => h.machine)).size > 1;
   return (
     <ol aria-label="Search results" className="flex flex-col gap-3">
       {groupBySession(hits).map(({ key, first, hits: lines }) => (
@@ -37,6 +39,7 @@ export function SearchHitGroups({ hits, query: canonical }: { hits: readonly Sea
             </Link>
             <span className="font-mono text-2xs text-muted">
               {first.project_key} · {first.session_ref}
+              {machines ? ` · ${first.machine}` : ""}
             </span>
             <span className="text-2xs whitespace-nowrap text-muted">{plural(first.session_hits, "matching line")}</span>
           </div>
@@ -88,7 +91,7 @@ function HitRow({ hit, query }: { hit: SearchHit; query: string }) {
 export function inSessionQuery(canonical: string): string {
   try {
     const parsed = parseSearchQuery(canonical);
-    const local = describeQuery({ ...parsed, filters: { ...parsed.filters, project: [], session: [], agent: [] } });
+    const local = describeQuery({ ...parsed, filters: { ...parsed.filters, project: [], session: [], agent: [], machine: [] } });
     return local.trim() === "" ? canonical : local;
   } catch {
     return canonical;
