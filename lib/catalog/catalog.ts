@@ -281,11 +281,6 @@ export function syncing(ctx: CoreContext): boolean {
   return (states.get(ctx.workspaceRoot)?.syncing ?? 0) > 0;
 }
 
-/** The file of the workspace's catalog, opened if need be (null: a catalog in memory). */
-export function catalogFile(ctx: CoreContext): string | null {
-  return handle(ctx).file;
-}
-
 /** The workspace's open catalog connection and its file (null: in memory), opened if need be ({@link catalogDb}). */
 export function catalogConnection(ctx: CoreContext): { db: Database.Database; file: string | null } {
   const { db, file } = handle(ctx);
