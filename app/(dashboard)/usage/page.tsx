@@ -33,13 +33,14 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
   const source = isTranscriptSource(search.source) ? search.source : undefined;
   const machine = typeof search.machine === "string" && MACHINE.test(search.machine) ? search.machine : undefined;
   const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, machine, timezone: text(search.tz) };
-  // The machines with usage (issue 39): their filter shows only when there are two or more.
+  // The machines with usage (issue 39): their filter shows only when there are two or more (the table's rows when it is by machine).
+  const machineRows = table === "machine" && machine === undefined;
   const [chart, rows, byMachine] = await Promise.all([
     getUsageQuery({ ...filters, group_by: period }),
     getUsageQuery({ ...filters, group_by: table === "period" ? period : table }),
-    getUsageQuery({ ...filters, machine: undefined, group_by: "machine" }),
+    machineRows ? null : getUsageQuery({ ...filters, machine: undefined, group_by: "machine" }),
   ]);
-  const machines = (byMachine?.rows ?? []).map((r) => r.key);
+  const machines = ((machineRows ? rows : byMachine)?.rows ?? []).map((r) => r.key);
   return (
     <div className="min-h-0 flex-1 overflow-auto">
       <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 p-6">
