@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 
 import { closeCatalog } from "@/lib/catalog/catalog";
 import { catalogStore } from "@/lib/catalog/catalog-store";
+import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { fillFullText, fullTextCoverage } from "@/lib/catalog/full-text-index";
 import { PostgresCatalogStore } from "@/lib/catalog/postgres/store";
 import { catalogListSessions, catalogProjects } from "@/lib/catalog/queries";
@@ -87,7 +88,8 @@ describePostgres("the catalog on PostgreSQL", () => {
     expect(catalogStore(pg)).toBeInstanceOf(PostgresCatalogStore);
     const rows = await refreshCatalog(pg);
     expect(rows.sessions_updated).toBeGreaterThan(10);
-    const filled = await fillFullText(pg, { extractors: 1 });
+    // As the server fills it: on its background worker thread, which opens the database itself.
+    const filled = await requestFullTextFill(pg.workspaceRoot);
     expect(filled.lines_indexed).toBeGreaterThan(1000);
     const got = await answers(pg);
     // The queries found lines (not a comparison of empty results).
