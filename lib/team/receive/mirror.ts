@@ -132,7 +132,7 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
     const held = st?.size ?? 0;
     const durable = options.durable ?? false;
     if (chunk.offset === 0) {
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      // writeFileAtomic makes the file's folders.
       await writeFileAtomic(target, body, { durable });
     } else if (chunk.offset !== held) {
       return { status: "conflict" as const, have_bytes: held };
