@@ -110,11 +110,16 @@ async function measure(ws: string, url: string): Promise<void> {
   const [filled, fillMs] = await timed(() => fillFullText(ctx));
   console.log(`full-text fill: ${filled.sessions_indexed} sessions, ${filled.lines_indexed} lines in ${ms(fillMs)} (${((filled.lines_indexed / fillMs) * 1000).toFixed(0)} lines/s)`);
   const pool = await openPostgres(url);
-  // As autovacuum would after a load this size: the planner's statistics.
-  const [, analyzeMs] = await timed(() => pool.query("ANALYZE"));
-  const size = (await pool.query<{ bytes: string; index: string }>("SELECT sum(pg_total_relation_size(c.oid)) AS bytes, pg_relation_size('catalog_lines_tokens') AS index FROM pg_class c WHERE c.relname IN ('catalog_projects', 'catalog_sessions', 'catalog_turns', 'catalog_docs', 'catalog_lines')")).rows[0]!;
+  // Every catalog table (the line partitions included) with its TOAST and indexes; the GIN indexes apart.
+  const size = (
+    await pool.query<{ bytes: string; gin: string; partitions: string }>(
+      `SELECT sum(pg_total_relation_size(c.oid)) AS bytes, count(*) FILTER (WHERE c.relispartition) AS partitions,
+              (SELECT sum(pg_relation_size(i.oid)) FROM pg_class i JOIN pg_am a ON a.oid = i.relam WHERE a.amname = 'gin' AND i.relname LIKE 'catalog\\_%') AS gin
+       FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE 'catalog\\_%'`,
+    )
+  ).rows[0]!;
   const source = filesBytes(ws);
-  console.log(`analyze ${ms(analyzeMs)}; catalog ${(Number(size.bytes) / 1e6).toFixed(0)} MB (GIN ${(Number(size.index) / 1e6).toFixed(0)} MB) = ${(Number(size.bytes) / source).toFixed(2)}× the files' ${(source / 1e6).toFixed(0)} MB`);
+  console.log(`catalog ${(Number(size.bytes) / 1e6).toFixed(0)} MB in ${size.partitions} line partitions (GIN ${(Number(size.gin) / 1e6).toFixed(0)} MB) = ${(Number(size.bytes) / source).toFixed(2)}× the files' ${(source / 1e6).toFixed(0)} MB`);
 
   const projects = await catalogProjects(ctx);
   const sessions = projects.reduce((n, p) => n + p.session_count, 0);
@@ -122,7 +127,8 @@ async function measure(ws: string, url: string): Promise<void> {
   const since = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
   const pages: [string, () => Promise<unknown>][] = [
     ["list_projects (home page)", () => catalogProjects(ctx)],
-    ["get_usage, 30 days (home page)", () => catalogUsage(ctx, getUsageInputSchema.parse({ since }))],
+    ["get_usage by day, 30 days (home page)", () => catalogUsage(ctx, getUsageInputSchema.parse({ group_by: "day", since }))],
+    ["get_usage of the project (project page)", () => catalogUsage(ctx, getUsageInputSchema.parse({ group_by: "project", project_key: largest.project_key }))],
     [`list_sessions, ${largest.session_count} sessions (project page)`, () => catalogListSessions(ctx, { project_key: largest.project_key, sort: "started_at", order: "desc", limit: 50 })],
     ["list_sessions q=session, by tokens", () => catalogListSessions(ctx, { project_key: largest.project_key, q: "session", sort: "total_tokens", order: "desc", limit: 50 })],
   ];

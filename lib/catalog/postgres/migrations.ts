@@ -71,7 +71,7 @@ CREATE INDEX catalog_lines_tokens ON catalog_lines USING gin (tokens) WITH (fast
  * a fill first writes there). A search walks the partitions newest first and stops when its check's
  * budget is spent, so a common word costs its newest partitions' candidates, not every line's (one
  * GIN bitmap over the whole table visited every candidate's heap page: 1.2 s for a word on 58,600
- * of 2,000 sessions' lines); the lines left are counted per partition in the index alone. The
+ * of 2,000 sessions' lines); the lines left are counted partition by partition. The
  * lines indexed under version 1 are dropped and every document is indexed again (the index is
  * derived: the files stay the text).
  */

@@ -555,11 +555,20 @@ export class PostgresCatalogStore implements CatalogStore {
       if (wordCondition(query.words) !== null) await client.query("SET LOCAL cursor_tuple_fraction = 1");
       const windows = partitionWindows(await partitionsOf(client), range, query.order);
       for (const window of windows) {
+        // The window's documents and their sessions, read once: each candidate row carries only its own columns.
+        const docs = new Map<number, DocOfLine>();
+        const docRows = await client.query({
+          text: `SELECT d.id, d.kind, d.name, d.rel_path, s.id AS sid, s.project_key, coalesce(s.ended_at, s.started_at) AS recency, s.source
+                 FROM catalog_docs d JOIN catalog_sessions s ON s.id = d.session_id WHERE d.id BETWEEN ($1::int8 >> 32) AND ($2::int8 >> 32)`,
+          values: window,
+          rowMode: "array",
+          types: TYPES,
+        });
+        for (const r of docRows.rows as unknown[][]) docs.set(r[0] as number, { kind: r[1] as number, name: r[2] as string, relPath: r[3] as string, sessionId: r[4] as number, projectKey: r[5] as string, recency: r[6] as string | null, source: r[7] as string });
         const sql = candidateSql(query, window);
         await client.query({
           text: `DECLARE candidates NO SCROLL CURSOR FOR
-                 SELECT (m.rowid >> 32)::int AS doc, (m.rowid & 4294967295) AS line, m.start, m.len, m.role, m.time, d.kind, d.name, d.rel_path,
-                        s.id AS sid, s.project_key, coalesce(s.ended_at, s.started_at) AS recency, s.source
+                 SELECT (m.rowid >> 32)::int AS doc, (m.rowid & 4294967295)::int8 AS line, m.start, m.len, m.role, m.time
                  ${sql.from} ORDER BY m.rowid ${query.order === "line" ? "ASC" : "DESC"}`,
           values: sql.values,
         });
@@ -567,6 +576,7 @@ export class PostgresCatalogStore implements CatalogStore {
         for (;;) {
           const page = await client.query({ text: `FETCH ${fetch} FROM candidates`, rowMode: "array", types: TYPES });
           for (const r of page.rows as unknown[][]) {
+            const doc = docs.get(r[0] as number)!;
             const line: CandidateLine = {
               docId: r[0] as number,
               line: r[1] as number,
@@ -574,13 +584,13 @@ export class PostgresCatalogStore implements CatalogStore {
               len: r[3] as number,
               role: r[4] as number,
               time: r[5] as number | null,
-              kind: r[6] as number,
-              name: r[7] as string,
-              relPath: r[8] as string,
-              sessionId: r[9] as number,
-              projectKey: r[10] as string,
-              recency: r[11] as string | null,
-              source: r[12] as string,
+              kind: doc.kind,
+              name: doc.name,
+              relPath: doc.relPath,
+              sessionId: doc.sessionId,
+              projectKey: doc.projectKey,
+              recency: doc.recency,
+              source: doc.source,
             };
             if (!visit(line)) return;
           }
@@ -598,9 +608,10 @@ export class PostgresCatalogStore implements CatalogStore {
   /**
    * Without words: the candidates past `last` under every filter, exact. With words: the lines
    * holding them past `last` within the session scope's far bound (as the SQLite store counts in
-   * FTS5), summed over the partitions: one wholly past `last` is counted in its GIN index alone
-   * (its vacuumed pages are not read), the one holding `last` (or the scope's bound) with the key
-   * condition.
+   * FTS5), summed over the partitions: one wholly past `last` by its GIN bitmap and no other
+   * condition, the one holding `last` (or the scope's bound) with the key range too. The
+   * partitions are counted on two connections at once (the count reads every candidate's heap
+   * page: PostgreSQL no longer skips all-visible pages in bitmap scans).
    */
   async countCandidatesAfter(query: CandidateQuery, last: LineKey): Promise<number> {
     const range = await this.sessionRange(query);
@@ -617,18 +628,24 @@ export class PostgresCatalogStore implements CatalogStore {
     const hi = byLine ? (range === null ? MAX_ROWID : BigInt(range[1])) : at - 1n;
     if (lo > hi) return 0;
     const pool = await this.ready();
-    const values: unknown[] = [];
-    const parts: string[] = [];
-    for (const n of await partitionsOf(pool)) {
+    const groups: { parts: string[]; values: unknown[] }[] = [
+      { parts: [], values: [] },
+      { parts: [], values: [] },
+    ];
+    for (const [i, n] of (await partitionsOf(pool)).entries()) {
       const [pLo, pHi] = partitionBounds(n);
       if (pHi < lo || pLo > hi) continue;
-      const where = wordSql(words, values, "");
+      const group = groups[i % groups.length]!;
+      const where = wordSql(words, group.values, "");
       if (pLo < lo) where.push(`rowid >= ${lo}`);
       if (pHi > hi) where.push(`rowid <= ${hi}`);
-      parts.push(`(SELECT count(*) FROM catalog_lines_${n} WHERE ${where.join(" AND ")})`);
+      group.parts.push(`(SELECT count(*) FROM catalog_lines_${n} WHERE ${where.join(" AND ")})`);
     }
-    if (parts.length === 0) return 0;
-    return (await this.rows<{ n: number }>(`SELECT ${parts.join(" + ")} AS n`, values))[0]!.n;
+    // Inside an open write transaction its client (the counts see its rows); else two pool connections at once.
+    const counts = await Promise.all(
+      groups.filter((g) => g.parts.length > 0).map(async (g) => (await (this.tx?.client ?? pool).query<{ n: number }>({ text: `SELECT ${g.parts.join(" + ")} AS n`, values: g.values, types: TYPES })).rows[0]!.n),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async hitSession(sessionId: number): Promise<HitSession | undefined> {
@@ -673,6 +690,9 @@ export class PostgresCatalogStore implements CatalogStore {
     return row.lo === null || row.hi === null ? ["0", "0"] : [lineRowid(row.lo, 0).toString(), lineRowid(row.hi, 0xffffffff).toString()];
   }
 }
+
+/** What a candidate line carries of its document and session. */
+type DocOfLine = Pick<CandidateLine, "kind" | "name" | "relPath" | "sessionId" | "projectKey" | "recency" | "source">;
 
 /** The largest rowid (document id and line number both at their largest). */
 const MAX_ROWID = (1n << 63n) - 1n;
