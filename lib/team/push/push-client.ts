@@ -51,7 +51,7 @@ type Listed = { root: PushRoot; file: PushedFile; entry: ManifestFile };
  * Pushes every file the sources read under `sources` once (missing roots are skipped), and
  * returns what it did. A file that fails (a network error, a refusal) is in `errors`; the rest
  * goes on.
- * @throws AppError invalid_input when the server refuses the token (401/403) or the URL is not http(s); io_error when it cannot be reached.
+ * @throws AppError unauthorized / forbidden when the server refuses the token (401/403), invalid_input when the URL is not http(s), io_error when it cannot be reached.
  */
 export async function pushOnce(sources: readonly PushSource[], options: PushOptions): Promise<PushSummary> {
   const base = serverBase(options.server);
@@ -204,6 +204,6 @@ async function readJson(response: Response): Promise<unknown> {
 
 function refusal(status: number, answer: unknown): AppError {
   const error = (answer as { error?: { message?: string; hint?: string } }).error;
-  if (status === 401 || status === 403) return new AppError("invalid_input", `the team server refused the token (${status}): ${error?.message ?? "unauthorized"}`, { hint: error?.hint ?? "pass a push token: casefile token create --machine NAME --role push" });
+  if (status === 401 || status === 403) return new AppError(status === 401 ? "unauthorized" : "forbidden", `the team server refused the token (${status}): ${error?.message ?? "unauthorized"}`, { hint: error?.hint ?? "pass a push token: casefile token create --machine NAME --role push" });
   return new AppError("io_error", `the team server answered ${status}: ${error?.message ?? "unexpected answer"}`, { hint: error?.hint ?? "see the server's log" });
 }
