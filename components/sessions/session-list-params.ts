@@ -1,5 +1,5 @@
 import { isTranscriptSource, type TranscriptSource } from "@/lib/sources/common/schema";
-import { SESSION_SORT_KEYS, type SessionSortKey } from "@/lib/workspace/schema";
+import { isMachineName, SESSION_SORT_KEYS, type SessionSortKey } from "@/lib/workspace/schema";
 
 import type { SortOrder } from "@/components/data-table/types";
 
@@ -7,9 +7,6 @@ import type { SortOrder } from "@/components/data-table/types";
 export type SessionListParams = { sort: SessionSortKey; order: SortOrder; q: string; risk: "" | "low" | "high"; source: "" | TranscriptSource; machine: string };
 
 export const DEFAULT_SESSION_LIST_PARAMS: SessionListParams = { sort: "started_at", order: "desc", q: "", risk: "", source: "", machine: "" };
-
-/** A machine name as lib/workspace/machines' MACHINE_NAME reads it (that module is server-side). */
-const MACHINE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const isSortKey = (value: string | null): value is SessionSortKey =>
   SESSION_SORT_KEYS.includes(value as SessionSortKey);
@@ -24,7 +21,7 @@ export function parseSessionListParams(search: URLSearchParams): SessionListPara
     q: (search.get("q") ?? "").trim(),
     risk: search.get("risk") === "high" || search.get("risk") === "low" ? (search.get("risk") as "low" | "high") : "",
     source: isTranscriptSource(search.get("source")) ? (search.get("source") as TranscriptSource) : "",
-    machine: MACHINE.test(search.get("machine") ?? "") ? search.get("machine")! : "",
+    machine: isMachineName(search.get("machine")) ? search.get("machine")! : "",
   };
 }
 

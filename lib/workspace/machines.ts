@@ -14,12 +14,9 @@ import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { SESSION_MACHINES, sessionMachinesPath } from "@/lib/fs/workspace-layout";
+import { MACHINE_NAME } from "@/lib/workspace/schema";
 
-/** A machine's name: a letter or digit, then up to 63 letters, digits, `.`, `_` or `-` (a host name fits; so does a folder name). */
-export const MACHINE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** A machine name in a tool's input (list_sessions, get_usage): {@link MACHINE_NAME}. */
-export const machineNameSchema = z.string().trim().regex(MACHINE_NAME, "a machine name: letters, digits, '.', '_' or '-', at most 64");
+export { MACHINE_NAME, machineNameSchema } from "@/lib/workspace/schema";
 
 /**
  * The machine name a root without one stands for: `CASEFILE_MACHINE`, else `os.hostname()`

@@ -4,7 +4,17 @@ import * as z from "zod";
 
 import { indexTurnSchema, type IndexTurn, sessionStatusSchema } from "@/lib/sources/common/schema";
 import { wholeNumber } from "@/lib/tools/input-fields";
-import { machineNameSchema } from "@/lib/workspace/machines";
+
+/** A machine's name (issue 39 provenance): a letter or digit, then up to 63 letters, digits, `.`, `_` or `-` (a host name fits; so does a folder name). Here, without I/O, so pages read it too. */
+export const MACHINE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Whether `value` is a {@link MACHINE_NAME} (a URL's `?machine=`, a tool's input). */
+export function isMachineName(value: unknown): value is string {
+  return typeof value === "string" && MACHINE_NAME.test(value);
+}
+
+/** A machine name in a tool's input (list_sessions' filter): {@link MACHINE_NAME}. */
+export const machineNameSchema = z.string().trim().regex(MACHINE_NAME, "a machine name: letters, digits, '.', '_' or '-', at most 64");
 
 /** Seed 003's risk scoring (lib/analysis computes it; list_sessions filters and sorts by it): low for 0–1 context resets, high for 2 or more. */
 export const RISK_LEVELS = ["low", "high"] as const;

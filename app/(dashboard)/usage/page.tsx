@@ -6,6 +6,7 @@ import { TABLE_MAX_ROWS, topRows, UsageTable } from "@/components/usage/usage-ta
 import { formatCount } from "@/lib/format/count";
 import { getUsageQuery } from "@/server/queries/usage";
 import type { GetUsageInput } from "@/lib/usage/schema";
+import { isMachineName } from "@/lib/workspace/schema";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -14,8 +15,6 @@ type UsagePageProps = { searchParams: Promise<Record<string, string | string[] |
 
 const PERIODS = ["day", "week", "month"] as const;
 const TABLES = ["session", "model", "project", "source", "machine", "period"] as const;
-/** A machine name as lib/workspace/machines reads it. */
-const MACHINE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -31,7 +30,7 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
   const period = pick(search.period, PERIODS, "day");
   const table = pick(search.table, TABLES, "session");
   const source = isTranscriptSource(search.source) ? search.source : undefined;
-  const machine = typeof search.machine === "string" && MACHINE.test(search.machine) ? search.machine : undefined;
+  const machine = isMachineName(search.machine) ? search.machine : undefined;
   const filters: Omit<GetUsageInput, "group_by"> = { since: text(search.since), until: text(search.until), project_key: text(search.project), source, machine, timezone: text(search.tz) };
   // The machines with usage (issue 39): their filter shows only when there are two or more (the table's rows when it is by machine).
   const machineRows = table === "machine" && machine === undefined;
