@@ -140,11 +140,18 @@ function visibleText(record: AgentRecord): string | null {
   const cut = lines.findIndex((l) => names.has(l));
   if (cut !== -1) text = lines.slice(0, cut).join("\n");
   if (text.trim() === "") return null;
+  // A word that no call's input and no result's output holds even inside a longer word is not
+  // shown by them: the text stays, without splitting them all into words (a large tool output).
+  const told = [...record.calls.map((call) => toolInputText(call.input)), ...record.results.map((result) => result.output)];
+  const own = words(text);
+  if (own.slice(0, PRECHECK_WORDS).some((w) => !names.has(w) && !told.some((t) => t.includes(w)))) return text;
   const shown = new Set<string>(names);
-  for (const call of record.calls) for (const word of words(toolInputText(call.input))) shown.add(word);
-  for (const result of record.results) for (const word of words(result.output)) shown.add(word);
-  return words(text).every((w) => shown.has(w)) ? null : text;
+  for (const t of told) for (const word of words(t)) shown.add(word);
+  return own.every((w) => shown.has(w)) ? null : text;
 }
+
+/** Words of a text looked for in its calls and results before they are split into words (see {@link visibleText}). */
+const PRECHECK_WORDS = 8;
 
 function words(text: string): string[] {
   return text.split(/[\s"{},:[\]]+/).filter((w) => w !== "");
