@@ -69,6 +69,9 @@ describe("nothing above lib/sources names a source except through the registry",
   });
 });
 
+/** An environment holding only `vars`. */
+const env = (vars: Record<string, string> = {}) => vars as NodeJS.ProcessEnv;
+
 /** A parsed JSONL line. */
 const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
@@ -110,6 +113,11 @@ describe("every registered source answers its descriptor", () => {
     }
     expect(SOURCE_FORMATS.flatMap((f) => (f.agent ? [f.agent] : []))).toEqual([...AGENT_SOURCES]);
     for (const agent of AGENT_SOURCES) expect(sourceFormat(agent.name)?.agent).toBe(agent);
+    // Default roots: where each writes, given a home and an environment (existing or not).
+    expect(sourceFormat("claude-code")!.defaultRoots("/h", env())).toEqual(["/h/.claude/projects"]);
+    expect(sourceFormat("codex")!.defaultRoots("/h", env())).toEqual(["/h/.codex/sessions", "/h/.codex/archived_sessions"]);
+    expect(sourceFormat("codex")!.defaultRoots("/h", env({ CODEX_HOME: "/c" }))).toEqual(["/c/sessions", "/c/archived_sessions"]);
+    for (const agent of AGENT_SOURCES) expect(sourceFormat(agent.name)!.defaultRoots("/h", env())).toEqual(agent.defaultRoots("/h", env()));
     expect(sourceFormat("claude")).toBeNull();
     expect(transcriptFormat("unknown")).toBeNull();
   });

@@ -9,6 +9,8 @@ import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
 import { defaultAgentRoots } from "@/lib/sources/agents";
+import { claudeCodeFormat } from "@/lib/sources/claude-code/format";
+import { codexFormat } from "@/lib/sources/codex/format";
 import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
 import { allRoots, readSources, type AgentRoots, type WorkspaceSources } from "@/lib/workspace/sources";
 import { withWorkspaceLock } from "@/lib/workspace/sync";
@@ -16,19 +18,17 @@ import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; agents?: AgentRoots; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
 
-/** The user's Claude Code projects root, when it exists. */
+/** The user's Claude Code projects root, when it exists (lib/sources/claude-code/format `defaultRoots`). */
 export function defaultClaudeRoots(): string[] {
-  const root = path.join(os.homedir(), ".claude", "projects");
-  return existsSync(root) ? [root] : [];
+  return claudeCodeFormat.defaultRoots(os.homedir(), process.env).filter((root) => existsSync(root));
 }
 
 /**
  * The user's Codex rollout folders that exist: `sessions` and `archived_sessions` under
- * `$CODEX_HOME` (default `~/.codex`).
+ * `$CODEX_HOME` (default `~/.codex`; lib/sources/codex/format `defaultRoots`).
  */
 export function defaultCodexRoots(): string[] {
-  const home = process.env.CODEX_HOME?.trim() ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), ".codex");
-  return ["sessions", "archived_sessions"].map((dir) => path.join(home, dir)).filter((dir) => existsSync(dir));
+  return codexFormat.defaultRoots(os.homedir(), process.env).filter((root) => existsSync(root));
 }
 
 /**

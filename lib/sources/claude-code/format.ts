@@ -1,4 +1,6 @@
 /** Claude Code's descriptor (issue 38): its JSONL lines' readers (./transcript), Workscope ID and chat-export tool uses, as every layer above lib/sources reaches them. */
+import path from "node:path";
+
 import { SOURCE_LABELS } from "@/lib/sources/common/source-names";
 import { readSessionWorkscopeId } from "@/lib/sources/common/workscope";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
@@ -13,6 +15,7 @@ import { claudeTranscript } from "@/lib/sources/claude-code/transcript";
 export const claudeCodeFormat: SourceFormat<"claude-code"> = {
   name: "claude-code",
   label: SOURCE_LABELS["claude-code"],
+  defaultRoots: (home) => [path.join(home, ".claude", "projects")],
   agent: null,
   workscopeId: readSessionWorkscopeId,
   toolUses: claudeToolUses,

@@ -1,4 +1,6 @@
 /** Codex's descriptor (issue 38): its rollout lines' readers (./transcript), Workscope ID and fork histories, as every layer above lib/sources reaches them. */
+import path from "node:path";
+
 import { codexForkHistory } from "@/lib/sources/codex/select";
 import { SOURCE_LABELS } from "@/lib/sources/common/source-names";
 import { readWorkscopeId } from "@/lib/sources/common/workscope";
@@ -13,6 +15,11 @@ import { codexTranscript } from "@/lib/sources/codex/transcript";
 export const codexFormat: SourceFormat<"codex"> = {
   name: "codex",
   label: SOURCE_LABELS.codex,
+  // `sessions` and `archived_sessions` under `$CODEX_HOME` (default `~/.codex`).
+  defaultRoots(home, env) {
+    const codexHome = env.CODEX_HOME?.trim() ? path.resolve(env.CODEX_HOME) : path.join(home, ".codex");
+    return ["sessions", "archived_sessions"].map((dir) => path.join(codexHome, dir));
+  },
   agent: null,
   workscopeId: readWorkscopeId,
   forkHistory: codexForkHistory,

@@ -137,6 +137,8 @@ export type SourceFormat<N extends TranscriptSource = TranscriptSource> = {
   name: N;
   /** For people: `Claude Code`, `Codex`, `Gemini CLI`, … */
   label: string;
+  /** Where the source writes by default (absolute, existing or not), given the user's home and environment; [] when it has none (Aider). */
+  defaultRoots(home: string, env: NodeJS.ProcessEnv): string[];
   /** Its own JSONL transcript, read line by line (Claude Code, Codex); null for an agent behind the contract. */
   transcript: TranscriptFormat | null;
   /** The agent behind the source contract, whose workspace file is replayed whole (lib/sources/agent-transcripts); null for a native transcript. */
