@@ -3,7 +3,9 @@
  * `lib/sources` needs to know of a source, so none of them names one. Claude Code and Codex,
  * whose workspace files are their own JSONL transcripts read line by line, carry a
  * {@link TranscriptFormat}; the agents behind the source contract carry their
- * {@link AgentSource}, whose `parseLines` replays the whole file. Registry: lib/sources/formats.ts.
+ * {@link AgentSource}, whose `parseLines` replays the whole file. Registry: lib/sources/formats.ts
+ * (its JSONL per-line half, which workers load: lib/sources/transcript-formats.ts; the line
+ * headlines: lib/sources/headlines.ts).
  */
 import type { LineWindows } from "@/lib/jsonl/line-windows";
 import type { CodexForkHistory } from "@/lib/sources/codex/fork";
