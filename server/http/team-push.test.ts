@@ -99,10 +99,10 @@ describe("casefile push to a team server (issue 39)", () => {
     const server = await serve(ws);
     const { root, bytes } = await claudeRoot();
     const sources: PushSource[] = [{ kind: "claude", path: root }];
-    // One manifest and two file requests: with one file at a time the first chunk of s3 (8 MiB) arrives, not its rest.
+    // The manifest, the batch of the small files, then s3's first chunk (8 MiB): not its rest.
     const files = await fs.readdir(path.join(root, "-home-me-app"));
     expect(files).toContain("s3.jsonl");
-    await expect(pushOnce(sources, { server: server.url, token: "tok-alpha", concurrency: 1, maxRequests: 6 })).rejects.toBeInstanceOf(PushCutShort);
+    await expect(pushOnce(sources, { server: server.url, token: "tok-alpha", concurrency: 1, maxRequests: 3 })).rejects.toBeInstanceOf(PushCutShort);
     const mirror = mirrorOf(ws, "alpha", sources[0]!);
     const held = Object.values(await tree(mirror)).reduce((n, b64) => n + Buffer.from(b64, "base64").length, 0);
     expect(held).toBeGreaterThan(HEAD_BYTES);
@@ -198,6 +198,30 @@ describe("casefile push to a team server (issue 39)", () => {
     expect(put.status).toBe(400);
     expect(await put.json()).toMatchObject({ status: "invalid", errors: [{ field: "path" }] });
     expect(await tree(path.join(ws, "team"))).toEqual({ [path.join("machines", "alpha", "push-state.json")]: expect.any(String) });
+  });
+
+  it("takes a batch of small files file by file: a path that escapes is refused, an offset it does not hold conflicts, a malformed batch stores nothing", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const root = { root_id: "claude-0123456789abcdef", kind: "claude", path: "/home/me/.claude/projects" };
+    const headers = { authorization: "Bearer tok-alpha" };
+    expect((await fetch(`${server.url}/api/team/push/manifest`, { method: "POST", headers, body: JSON.stringify({ roots: [root], files: [] }) })).status).toBe(200);
+    const files = [
+      { root_id: root.root_id, path: "p/a.jsonl", offset: 0, mtime_ms: 1000, length: 3 },
+      { root_id: root.root_id, path: "p/../../../b.jsonl", offset: 0, mtime_ms: 1000, length: 3 },
+      { root_id: root.root_id, path: "p/c.jsonl", offset: 5, mtime_ms: 1000, length: 3 },
+    ];
+    const post = (body: Buffer) => fetch(`${server.url}/api/team/push/files`, { method: "POST", headers, body });
+    const answer = await post(Buffer.concat([Buffer.from(`${JSON.stringify({ files })}\n`), Buffer.from("{}\n{}\n{}\n")]));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ results: [{ status: "ok", have_bytes: 3 }, { status: "invalid", errors: [{ field: "files.1.path" }] }, { status: "conflict", have_bytes: 0 }] });
+    const mirror = path.join(teamMirrorDir(ws, "alpha", root.root_id), "projects");
+    expect(Object.keys(await tree(mirror))).toEqual([path.join("p", "a.jsonl")]);
+    // Lengths that do not add up to the bytes sent: refused whole.
+    const short = await post(Buffer.concat([Buffer.from(`${JSON.stringify({ files: [{ ...files[0], path: "p/d.jsonl" }] })}\n`), Buffer.from("{")]));
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({ status: "invalid", errors: [{ field: "body" }] });
+    expect(Object.keys(await tree(mirror))).toEqual([path.join("p", "a.jsonl")]);
   });
 
   it("stores nothing for a missing or wrong token, and refuses a read token", async () => {

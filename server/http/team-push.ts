@@ -2,7 +2,7 @@ import "server-only";
 
 import { HTTP_BODY_LIMIT_BYTES, readLimited } from "@/lib/security/request-limits";
 import { CHUNK_BYTES } from "@/lib/team/push/protocol";
-import { answerManifest, receiveChunk } from "@/lib/team/receive/mirror";
+import { answerManifest, receiveBatch, receiveChunk } from "@/lib/team/receive/mirror";
 import { getCoreContext } from "@/server/core";
 import { errorResponse } from "@/server/http/respond";
 import type { TeamActor } from "@/lib/team/tokens";
@@ -16,6 +16,11 @@ export async function teamPushManifestHandler(request: Request): Promise<Respons
 /** `PUT /api/team/push/file?root_id=&path=&offset=&mtime_ms=`: bytes of one file from `offset`; 200 `{have_bytes}`, 409 `{error, have_bytes}` when the server holds another size. */
 export async function teamPushFileHandler(request: Request): Promise<Response> {
   return pushFileResponse(request, getCoreContext().workspaceRoot);
+}
+
+/** `POST /api/team/push/files`: a batch of small files (a header line, then their bytes); 200 `{results}`, one per file as a `PUT` would answer; 400 when the batch itself is malformed (nothing stored). */
+export async function teamPushFilesHandler(request: Request): Promise<Response> {
+  return pushFilesResponse(request, getCoreContext().workspaceRoot);
 }
 
 /** {@link teamPushManifestHandler} over the workspace `workspaceRoot` (the in-process test server passes its own). */
@@ -55,6 +60,20 @@ export async function pushFileResponse(request: Request, workspaceRoot: string):
       return Response.json({ error: { code: "conflict", message: `the server holds ${result.have_bytes} bytes of '${chunk.path}', not ${chunk.offset}`, hint: "send the bytes from have_bytes" }, have_bytes: result.have_bytes }, { status: 409 });
     }
     return invalid(400, result.errors);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** {@link teamPushFilesHandler} over the workspace `workspaceRoot`. */
+export async function pushFilesResponse(request: Request, workspaceRoot: string): Promise<Response> {
+  try {
+    const actor = pushActor(request);
+    if (actor instanceof Response) return actor;
+    const body = await readLimited(request, HTTP_BODY_LIMIT_BYTES);
+    if (body === null) return invalid(413, [{ field: "body", message: `batch over ${HTTP_BODY_LIMIT_BYTES} bytes`, hint: `send at most ${CHUNK_BYTES} bytes of files per batch` }]);
+    const result = await receiveBatch(workspaceRoot, actor.machine, body);
+    return result.status === "ok" ? Response.json({ results: result.results }) : invalid(400, result.errors);
   } catch (error) {
     return errorResponse(error);
   }

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 
 import type { TeamActor } from "@/lib/team/tokens";
-import { pushFileResponse, pushManifestResponse } from "@/server/http/team-push";
+import { pushFileResponse, pushFilesResponse, pushManifestResponse } from "@/server/http/team-push";
 import { createDashboardServer } from "@/server/serve/dashboard-server";
 
 export type TeamTestServer = { url: string; close(): Promise<void> };
@@ -31,7 +31,8 @@ export async function startTeamTestServer(workspaceRoot: string, options: TeamTe
     else if (route === "/api/team/push/file" && req.method === "PUT") {
       await options.onFileRequest?.(request.url);
       response = await pushFileResponse(request, workspaceRoot);
-    } else response = Response.json({ error: { code: "not_found", message: `no route ${req.method} ${route}` } }, { status: 404 });
+    } else if (route === "/api/team/push/files" && req.method === "POST") response = await pushFilesResponse(request, workspaceRoot);
+    else response = Response.json({ error: { code: "not_found", message: `no route ${req.method} ${route}` } }, { status: 404 });
     await send(res, response);
   };
   const server = createDashboardServer(handler, { team: { authenticate: options.authenticate } });

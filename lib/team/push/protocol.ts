@@ -59,6 +59,27 @@ export type ManifestResponse = { wants: WantedFile[] };
 /** The answer to one accepted `PUT /api/team/push/file`: the bytes the server now holds of that file. */
 export type FileResponse = { have_bytes: number };
 
+/** The most files one `POST /api/team/push/files` carries; their bytes together are at most {@link CHUNK_BYTES}. */
+export const BATCH_MAX_FILES = 500;
+
+/** A file whose bytes to send are at most this goes in a batch (many small sessions, one request); a bigger one by `PUT /api/team/push/file`. */
+export const BATCH_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The first line of a `POST /api/team/push/files` body (JSON, then `\n`); the bytes of each
+ * file follow, one after the other, `length` bytes each, in this order.
+ */
+export const batchHeaderSchema = z.object({
+  files: z
+    .array(z.object({ root_id: z.string(), path: z.string(), offset: z.number().int().nonnegative(), mtime_ms: z.number().int().nonnegative(), length: z.number().int().nonnegative() }))
+    .min(1)
+    .max(BATCH_MAX_FILES),
+});
+export type BatchHeader = z.infer<typeof batchHeaderSchema>;
+
+/** What the server did with one file of a batch: as a `PUT` would answer (held bytes, a conflict with what it holds, or why it refused). */
+export type BatchResult = { status: "ok"; have_bytes: number } | { status: "conflict"; have_bytes: number } | { status: "invalid"; errors: PushProblem[] };
+
 /** A structured problem (house rule): which field, what is wrong, what to do. */
 export type PushProblem = { field: string; message: string; hint: string };
 

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import { headSha256 } from "@/lib/team/push/file-head";
-import { CHUNK_BYTES, MANIFEST_MAX_FILES, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
+import { BATCH_FILE_MAX_BYTES, BATCH_MAX_FILES, CHUNK_BYTES, MANIFEST_MAX_FILES, type BatchResult, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
 import { listPushedFiles, type PushedFile } from "@/lib/team/push/pushed-files";
 
 /** A source root of this machine to push: its kind and absolute path. */
@@ -84,12 +84,12 @@ export async function pushOnce(sources: readonly PushSource[], options: PushOpti
     if (!response.ok) throw refusal(response.status, answer);
     const wanted = new Map(answer.wants.map((w) => [`${w.root_id}/${w.path}`, w.offset]));
     for (const l of batch) if (l.file.transcript && !wanted.has(`${l.root.root_id}/${l.entry.path}`)) summary.sessions_unchanged++;
-    const queue = batch.filter((l) => wanted.has(`${l.root.root_id}/${l.entry.path}`));
+    const jobs = sendJobs(batch.flatMap((l) => {
+      const offset = wanted.get(`${l.root.root_id}/${l.entry.path}`);
+      return offset === undefined ? [] : [{ ...l, offset }];
+    }), base, request, summary);
     const lane = async () => {
-      for (let l = queue.shift(); l !== undefined; l = queue.shift()) {
-        const sent = await sendFile(l, wanted.get(`${l.root.root_id}/${l.entry.path}`)!, base, request, summary);
-        if (sent && l.file.transcript) summary.sessions_sent++;
-      }
+      for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job();
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, lane));
     if (batch.length === 0) break;
@@ -136,12 +136,99 @@ async function listAll(sources: readonly PushSource[], cache: HeadCache | undefi
   return out;
 }
 
+type Wanted = Listed & { offset: number };
+type Send = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * The requests that send `wanted`: files with at most {@link BATCH_FILE_MAX_BYTES} left to send
+ * go together, up to {@link BATCH_MAX_FILES} files and {@link CHUNK_BYTES} bytes a batch
+ * (`POST /api/team/push/files`: thousands of small sessions in a few requests); bigger ones go
+ * alone ({@link sendFile}), after the batches.
+ */
+function sendJobs(wanted: Wanted[], base: string, request: Send, summary: PushSummary): (() => Promise<void>)[] {
+  const jobs: (() => Promise<void>)[] = [];
+  const alone: Wanted[] = [];
+  let group: Wanted[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (group.length === 0) return;
+    const files = group;
+    jobs.push(() => sendBatch(files, base, request, summary));
+    group = [];
+    bytes = 0;
+  };
+  for (const w of wanted) {
+    const left = w.entry.size - w.offset;
+    if (left > BATCH_FILE_MAX_BYTES) {
+      alone.push(w);
+      continue;
+    }
+    if (group.length >= BATCH_MAX_FILES || bytes + left > CHUNK_BYTES) flush();
+    group.push(w);
+    bytes += left;
+  }
+  flush();
+  for (const w of alone) {
+    jobs.push(async () => {
+      if ((await sendFile(w, w.offset, base, request, summary)) && w.file.transcript) summary.sessions_sent++;
+    });
+  }
+  return jobs;
+}
+
+/** Sends small files in one `POST /api/team/push/files`; a file the server holds more or less of than asked is sent again alone from what it holds. */
+async function sendBatch(files: Wanted[], base: string, request: Send, summary: PushSummary): Promise<void> {
+  const sent: { w: Wanted; bytes: Buffer }[] = [];
+  for (const w of files) {
+    const bytes = await readRange(w.file.abs, w.offset, w.entry.size - w.offset).catch((error: NodeJS.ErrnoException) => error);
+    if (bytes instanceof Error) summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: `cannot read: ${bytes.code ?? bytes.message}`, hint: "check the file's permissions" });
+    else if (bytes.byteLength < w.entry.size - w.offset) summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: "the file shrank while it was being pushed", hint: "push again: the next push sends it as it is then" });
+    else sent.push({ w, bytes });
+  }
+  if (sent.length === 0) return;
+  const header = { files: sent.map(({ w, bytes }) => ({ root_id: w.entry.root_id, path: w.entry.path, offset: w.offset, mtime_ms: w.entry.mtime_ms, length: bytes.byteLength })) };
+  const body = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...sent.map((s) => s.bytes)]);
+  const response = await request(`${base}/api/team/push/files`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body });
+  const answer = (await readJson(response)) as { results?: BatchResult[]; errors?: PushProblem[] };
+  if (response.status === 401 || response.status === 403) throw refusal(response.status, answer);
+  if (!response.ok || !answer.results) {
+    summary.errors.push(...(answer.errors ?? [{ field: "batch", message: `the server answered ${response.status}`, hint: "see the server's log" }]));
+    return;
+  }
+  for (const [i, { w, bytes }] of sent.entries()) {
+    const result = answer.results[i];
+    if (result?.status === "ok") {
+      summary.bytes_sent += bytes.byteLength;
+      if (w.file.transcript) summary.sessions_sent++;
+    } else if (result?.status === "conflict" && result.have_bytes <= w.entry.size) {
+      if ((await sendFile(w, result.have_bytes, base, request, summary)) && w.file.transcript) summary.sessions_sent++;
+    } else summary.errors.push(...(result?.status === "invalid" ? result.errors : [{ field: `${w.root.path}/${w.entry.path}`, message: "the server did not take it", hint: "push again" }]));
+  }
+}
+
+/** `length` bytes of `file` from `offset` (fewer when the file is shorter now). */
+async function readRange(file: string, offset: number, length: number): Promise<Buffer> {
+  const handle = await fs.open(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await handle.read(buf, got, length - got, offset + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Sends `l`'s bytes from `offset` up to the size the manifest listed, in chunks of at most
  * {@link CHUNK_BYTES}; a 409 moves on from the size the server holds. True when the server ends
  * up holding the listed size; a failure is recorded in `summary.errors` (false).
  */
-async function sendFile(l: Listed, offset: number, base: string, request: (url: string, init: RequestInit) => Promise<Response>, summary: PushSummary): Promise<boolean> {
+async function sendFile(l: Listed, offset: number, base: string, request: Send, summary: PushSummary): Promise<boolean> {
   const { entry } = l;
   const field = `${l.root.path}/${entry.path}`;
   let handle: fs.FileHandle;

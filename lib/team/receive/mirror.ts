@@ -15,7 +15,7 @@ import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { resolveInside } from "@/lib/fs/paths";
 import { teamMirrorDir, teamPushStatePath } from "@/lib/fs/workspace-layout";
 import { headSha256 } from "@/lib/team/push/file-head";
-import { CHUNK_BYTES, HEAD_BYTES, manifestRequestSchema, pathProblem, ROOT_ID, type ManifestResponse, type PushProblem, type PushRoot, type WantedFile } from "@/lib/team/push/protocol";
+import { batchHeaderSchema, CHUNK_BYTES, HEAD_BYTES, manifestRequestSchema, type BatchResult, pathProblem, ROOT_ID, type ManifestResponse, type PushProblem, type PushRoot, type WantedFile } from "@/lib/team/push/protocol";
 import { classifyPushedFile } from "@/lib/team/push/pushed-files";
 import { wantedOffset, type HeldFile } from "@/lib/team/receive/manifest-diff";
 import { registerMirrorRoot } from "@/lib/team/receive/register";
@@ -162,6 +162,37 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
     scheduleFlush(workspaceRoot, machine, m);
   }
   return result;
+}
+
+/**
+ * Writes the files of one `POST /api/team/push/files` (issue 39: many small sessions in one
+ * request): the body's first line is a {@link batchHeaderSchema} header, then each file's bytes
+ * in order. Each file is then written as {@link receiveChunk} writes one `PUT` (its own result:
+ * a refused or conflicting file does not stop the others). A header that does not parse, or whose
+ * lengths do not add up to the bytes that follow, refuses the whole batch (nothing stored).
+ */
+export async function receiveBatch(workspaceRoot: string, machine: string, body: Uint8Array): Promise<{ status: "ok"; results: BatchResult[] } | PushInvalid> {
+  const hint = "send one JSON line {files:[{root_id, path, offset, mtime_ms, length}]}, then the files' bytes in that order";
+  const end = body.indexOf(0x0a);
+  let header: unknown;
+  try {
+    header = end === -1 ? null : JSON.parse(Buffer.from(body.buffer, body.byteOffset, end).toString("utf8"));
+  } catch {
+    header = null;
+  }
+  const parsed = batchHeaderSchema.safeParse(header);
+  if (!parsed.success) return { status: "invalid", errors: [{ field: "body", message: "the batch's first line is not its header", hint }] };
+  const total = parsed.data.files.reduce((n, f) => n + f.length, 0);
+  if (total !== body.byteLength - end - 1) return { status: "invalid", errors: [{ field: "body", message: `the header names ${total} bytes, the body holds ${body.byteLength - end - 1}`, hint }] };
+  if (total > CHUNK_BYTES) return { status: "invalid", errors: [{ field: "body", message: `a batch of ${total} bytes is over ${CHUNK_BYTES}`, hint: `send at most ${CHUNK_BYTES} bytes per request` }] };
+  const results: BatchResult[] = [];
+  let at = end + 1;
+  for (const [i, f] of parsed.data.files.entries()) {
+    const result = await receiveChunk(workspaceRoot, machine, { root_id: f.root_id, path: f.path, offset: f.offset, mtime_ms: f.mtime_ms }, body.subarray(at, at + f.length));
+    at += f.length;
+    results.push(result.status === "invalid" ? { status: "invalid", errors: result.errors.map((e) => ({ ...e, field: `files.${i}.${e.field}` })) } : result);
+  }
+  return { status: "ok", results };
 }
 
 /**
