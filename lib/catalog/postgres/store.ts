@@ -126,8 +126,12 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   /** Runs `fn` atomically: in the open transaction as it is, else in one of its own on a pool client. */
-  private async atomic<T>(fn: (on: Queryable) => Promise<T>): Promise<T> {
-    if (this.tx) return fn(this.tx.client);
+  private atomic<T>(fn: (on: Queryable) => Promise<T>): Promise<T> {
+    return this.tx ? fn(this.tx.client) : this.transaction(fn);
+  }
+
+  /** Runs `fn` in a transaction on a pool client: committed when it resolves, rolled back when it throws. */
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await (await this.ready()).connect();
     try {
       await client.query("BEGIN");
@@ -136,6 +140,7 @@ export class PostgresCatalogStore implements CatalogStore {
       return done;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
+      // Partitions it made are gone with it.
       this.partitions.clear();
       throw error;
     } finally {
@@ -145,23 +150,16 @@ export class PostgresCatalogStore implements CatalogStore {
 
   // --- transactions -------------------------------------------------------------------------
 
-  async write<T>(fn: (tx: CatalogStore) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: CatalogStore) => Promise<T>): Promise<T> {
     if (this.tx) return fn(this);
-    const client = await (await this.ready()).connect();
-    await client.query("BEGIN");
-    this.tx = { client, started: performance.now() };
-    try {
-      const done = await fn(this);
-      await client.query("COMMIT");
-      return done;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      this.partitions.clear();
-      throw error;
-    } finally {
-      this.tx = null;
-      client.release();
-    }
+    return this.transaction(async (client) => {
+      this.tx = { client, started: performance.now() };
+      try {
+        return await fn(this);
+      } finally {
+        this.tx = null;
+      }
+    });
   }
 
   writing(): boolean {
