@@ -56,6 +56,10 @@ test.describe("project session table", () => {
     // Virtualized: far fewer rows in the DOM than sessions.
     expect(await projectPage.dataRows().count()).toBeLessThan(MANY_SESSIONS_COUNT);
     await expect(projectPage.columnHeader("Started")).toHaveAttribute("aria-sort", "descending");
+    // Every session came from this machine: no Machine column or filter (issue 39: shown only for two or more).
+    await expect(projectPage.columnHeader("Source")).toBeVisible();
+    await expect(projectPage.columnHeader("Machine")).toHaveCount(0);
+    await expect(projectPage.page.getByLabel("Machine", { exact: true })).toHaveCount(0);
   });
 
   test("sorting by a column header changes the rows and the URL", async ({ projectPage, page }) => {

@@ -41,6 +41,7 @@ test.describe("a transcript a person can read", () => {
     await expect(facts).toContainText("2.1.6");
     await expect(facts).toContainText("/Users/gray/Projects/claude-bug");
     await expect(facts).toContainText(/branch\s*main/);
+    await expect(facts).toContainText(/machine\s*\S/); // where it ran (issue 39: the local machine here)
     await expect(facts).toContainText(/duration/);
 
     await viewerPage.jumpInput().fill("16");
