@@ -5,7 +5,8 @@
  * this process (the dashboard server in team mode over the push handlers,
  * server/http/team-test-server) on loopback, and prints:
  * - `cp -r` of every home (the same bytes) vs every machine's `casefile push` (a CLI process each,
- *   one after the other), total and per machine, with the bytes each sent;
+ *   one after the other), total and per machine, with the bytes each sent, in wall time and in CPU
+ *   seconds (cp's; the pushes' and the server's, with and without the CLI's start-up);
  * - a re-push of one machine (bytes sent: 0);
  * - an incremental push of one grown session: the CLI's wall time (Node and tsx start-up
  *   included) and the push itself (pushOnce in this process).
@@ -53,6 +54,22 @@ async function buildHome(m: number, template: string): Promise<string> {
   return root;
 }
 
+/** Runs a command under /usr/bin/time: its wall time, CPU seconds (user + system) and stdout. */
+async function timed(command: string, args: string[]): Promise<{ wallMs: number; cpuS: number; stdout: string }> {
+  const started = performance.now();
+  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
+    const child = spawn("/usr/bin/time", ["-f", "CPU %U %S", command, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.once("exit", (exit) => resolve({ stdout: out, stderr: err, code: exit }));
+  });
+  const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+  if (code !== 0 || !cpu) throw new Error(`${command} ${args.slice(0, 3).join(" ")} failed (${code}): ${stderr.slice(-500)}`);
+  return { wallMs: performance.now() - started, cpuS: Number(cpu[1]) + Number(cpu[2]), stdout };
+}
+
 async function main(): Promise<void> {
   const { startTeamTestServer } = await import("@/server/http/team-test-server");
   const { pushOnce } = await import("@/lib/team/push/push-client");
@@ -66,37 +83,41 @@ async function main(): Promise<void> {
 
   execFileSync("sync");
   const cpStart = performance.now();
-  execFileSync("cp", ["-r", path.join(DIR, "homes"), path.join(DIR, "cp-copy")]);
+  const cp = await timed("cp", ["-r", path.join(DIR, "homes"), path.join(DIR, "cp-copy")]);
   const cpMs = performance.now() - cpStart;
   execFileSync("sync");
   const cpSyncMs = performance.now() - cpStart;
   await fs.rm(path.join(DIR, "cp-copy"), { recursive: true, force: true });
   execFileSync("sync");
-  console.log(`cp -r of every home: ${sec(cpMs)} (${sec(cpSyncMs)} with the sync that writes it to disk; the push does not fsync either)`);
+  console.log(`cp -r of every home: ${sec(cpMs)} (${sec(cpSyncMs)} with the sync that writes it to disk; the push does not fsync either), CPU ${cp.cpuS.toFixed(2)} s`);
+  const startUp = await timed(process.execPath, [TSX, CLI, "--help"]);
+  console.log(`the CLI's start-up (casefile --help): ${sec(startUp.wallMs)}, CPU ${startUp.cpuS.toFixed(2)} s`);
 
   const ws = path.join(DIR, "server-ws");
   await fs.mkdir(ws, { recursive: true });
   const server = await startTeamTestServer(ws, { authenticate: async (token) => (/^tok-m\d+$/.test(token) ? { token_id: token, machine: token.slice(4), role: "push" as const } : null) });
   // Each machine pushes from a process of its own (the CLI), served by this one.
   const push = async (m: number) => {
-    const started = performance.now();
-    const stdout = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [TSX, CLI, "push", "--server", server.url, "--token", `tok-m${m}`, "--claude", roots[m]!, "--json"], { stdio: ["ignore", "pipe", "inherit"] });
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-      child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`push of m${m} exited ${code}`))));
-    });
-    return { ms: performance.now() - started, summary: JSON.parse(stdout.trim().split("\n").at(-1)!) as { sessions_sent: number; bytes_sent: number; errors: unknown[] } };
+    const run = await timed(process.execPath, [TSX, CLI, "push", "--server", server.url, "--token", `tok-m${m}`, "--claude", roots[m]!, "--json"]);
+    return { ms: run.wallMs, cpuS: run.cpuS, summary: JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { sessions_sent: number; bytes_sent: number; errors: unknown[] } };
   };
   let total = 0;
   let sent = 0;
+  let clientCpu = 0;
+  const serverCpu = process.cpuUsage();
   for (let m = 0; m < MACHINES; m++) {
-    const { ms, summary } = await push(m);
+    const { ms, cpuS, summary } = await push(m);
     total += ms;
     sent += summary.bytes_sent;
-    console.log(`  push m${m}: ${sec(ms)}, ${summary.sessions_sent} sessions, ${mb(summary.bytes_sent)}, ${summary.errors.length} errors`);
+    clientCpu += cpuS;
+    console.log(`  push m${m}: ${sec(ms)}, CPU ${cpuS.toFixed(2)} s, ${summary.sessions_sent} sessions, ${mb(summary.bytes_sent)}, ${summary.errors.length} errors`);
   }
+  const used = process.cpuUsage(serverCpu);
+  const serverS = (used.user + used.system) / 1e6;
   console.log(`every machine's push: ${sec(total)} for ${mb(sent)} = ${(total / cpMs).toFixed(2)}× cp -r, ${(total / cpSyncMs).toFixed(2)}× cp -r + sync (goal ≤ 3×)`);
+  // CPU seconds change less than wall times on a machine busy with other work.
+  const startUps = MACHINES * startUp.cpuS;
+  console.log(`CPU: pushes ${clientCpu.toFixed(1)} s (${startUps.toFixed(1)} s of it the CLI's start-up) + server ${serverS.toFixed(1)} s = ${((clientCpu + serverS) / cp.cpuS).toFixed(1)}× cp -r's ${cp.cpuS.toFixed(2)} s; ${((clientCpu - startUps + serverS) / cp.cpuS).toFixed(1)}× without the start-ups`);
 
   const again = await push(0);
   console.log(`re-push of m0: ${sec(again.ms)}, ${again.summary.bytes_sent} bytes sent, ${again.summary.sessions_sent} sessions (mostly the CLI's start-up: Node, tsx and the tool registry)`);
