@@ -4,7 +4,7 @@
  * (lib/workspace/agent-session-worker.ts): what prepare keeps of it is small (turns, the line
  * index), so the readers of two sessions run side by side.
  */
-import fs from "node:fs/promises";
+import { writeFileSync } from "node:fs";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { LineRange } from "@/lib/jsonl/workers";
@@ -51,7 +51,8 @@ export async function readAgentSession(_filePath: string, _range: LineRange, arg
   const turns = turnsInWindow(transcript, window);
   if (turns.length === 0) return { warnings, skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)", turns, lineCount: 0, bytes: 0, starts: null };
   const file = fileContent(exported);
-  await fs.writeFile(arg.staged, file.content);
+  // On this thread: a worker has nothing else to do meanwhile, and the plan's thread would await it.
+  writeFileSync(arg.staged, file.content);
   return { warnings, skip: null, turns, lineCount: exported.lines.length, bytes: file.content.length, starts: file.starts };
 }
 
