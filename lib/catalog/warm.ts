@@ -3,12 +3,10 @@ import { TABLE_ROWS } from "@/lib/analysis/analysis-view";
 import { getSessionRisk, warmAnalysisViews } from "@/lib/analysis/session-analysis";
 import { withCatalog } from "@/lib/catalog/catalog";
 import { catalogStore } from "@/lib/catalog/catalog-store";
+import { SOURCE_NAMES } from "@/lib/sources/common/source-names";
 import type { CoreContext } from "@/lib/context";
 import { scanSession } from "@/lib/forensics/scan";
 import { resolveSession } from "@/lib/workspace/sessions";
-
-/** The sources whose sessions' analysis and scan are warmed (the transcripts a session page analyses). */
-const WARMED_SOURCES = ["claude-code", "codex"] as const;
 
 /** What a warm-up did: transcript sessions at least `minBytes` long it brought in step (stored or already stored). */
 export type WarmSummary = { sessions: number };
@@ -23,7 +21,7 @@ export type WarmSummary = { sessions: number };
  * time; an unchanged session costs a few stats. A session that fails is left to its first reader.
  */
 export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<WarmSummary> {
-  const big = await withCatalog(ctx, () => catalogStore(ctx).bigSessions(minBytes, WARMED_SOURCES));
+  const big = await withCatalog(ctx, () => catalogStore(ctx).bigSessions(minBytes, SOURCE_NAMES));
   let sessions = 0;
   for (const { project_key, session_ref } of big) {
     const resolved = await resolveSession(ctx, project_key, session_ref).catch(() => null);
