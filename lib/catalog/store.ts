@@ -299,7 +299,7 @@ export interface CatalogStore {
   bigSessions(minBytes: number, sources: readonly string[]): Promise<{ project_key: string; session_ref: string }[]>;
 
   // --- risk ---------------------------------------------------------------------------------
-  /** A project's present sessions whose risk is older than their file. */
+  /** A project's present sessions whose risk is older than their file, by session_ref. */
   staleRisks(projectKey: string): Promise<StaleRisk[]>;
   /** Stores risks (waiting its turn for the write lock in short polls; joins an open write). */
   storeRisks(updates: readonly RiskUpdate[]): Promise<void>;
