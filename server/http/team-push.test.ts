@@ -217,6 +217,11 @@ describe("casefile push to a team server (issue 39)", () => {
     expect(await answer.json()).toMatchObject({ results: [{ status: "ok", have_bytes: 3 }, { status: "invalid", errors: [{ field: "files.1.path" }] }, { status: "conflict", have_bytes: 0 }] });
     const mirror = path.join(teamMirrorDir(ws, "alpha", root.root_id), "projects");
     expect(Object.keys(await tree(mirror))).toEqual([path.join("p", "a.jsonl")]);
+    // A path through a file the server holds is refused, in a manifest and a batch alike (not a 500).
+    const through = { root_id: root.root_id, path: "p/a.jsonl/x.jsonl", size: 1, mtime_ms: 1, head_sha256: "0".repeat(64) };
+    expect((await fetch(`${server.url}/api/team/push/manifest`, { method: "POST", headers, body: JSON.stringify({ roots: [root], files: [through] }) })).status).toBe(200);
+    const inside = await post(Buffer.concat([Buffer.from(`${JSON.stringify({ files: [{ ...files[0], path: through.path, length: 1 }] })}\n`), Buffer.from("x")]));
+    expect(await inside.json()).toMatchObject({ results: [{ status: "invalid", errors: [{ field: "files.0.path" }] }] });
     // Lengths that do not add up to the bytes sent: refused whole.
     const short = await post(Buffer.concat([Buffer.from(`${JSON.stringify({ files: [{ ...files[0], path: "p/d.jsonl" }] })}\n`), Buffer.from("{")]));
     expect(short.status).toBe(400);

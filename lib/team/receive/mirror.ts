@@ -123,17 +123,24 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
     target = await resolveInside(filesFolder(workspaceRoot, machine, root), chunk.path);
   } catch (error) {
     if (isAppError(error)) return { status: "invalid", errors: [{ field: "path", message: error.message, hint: "send paths that stay inside the root" }] };
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { status: "invalid", errors: [{ field: "path", message: `'${chunk.path}' goes through a file on the server`, hint: "a file and a folder cannot share a path" }] };
     throw error;
   }
   const key = `${root.root_id}/${chunk.path}`;
   const result = await serialized(target, async () => {
-    const st = lstatSync(target, { throwIfNoEntry: false });
+    const st = lstatOrNull(target);
     if (st && !st.isFile()) return { status: "invalid" as const, errors: [{ field: "path", message: `'${chunk.path}' is a folder or link on the server`, hint: "a file and a folder cannot share a path" }] };
     const held = st?.size ?? 0;
     const durable = options.durable ?? false;
     if (chunk.offset === 0) {
-      // writeFileAtomic makes the file's folders.
-      await writeFileAtomic(target, body, { durable });
+      // writeFileAtomic makes the file's folders; a file where one of them would be refuses the path.
+      try {
+        await writeFileAtomic(target, body, { durable });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOTDIR" && code !== "EEXIST") throw error;
+        return { status: "invalid" as const, errors: [{ field: "path", message: `'${chunk.path}' goes through a file on the server`, hint: "a file and a folder cannot share a path" }] };
+      }
     } else if (chunk.offset !== held) {
       return { status: "conflict" as const, have_bytes: held };
     } else {
@@ -223,7 +230,7 @@ function kindProblem(root: PushRoot, rel: string, field: string): PushProblem | 
 /** What the server holds of one file: from the remembered stat and head when the copy's stat is unchanged, else read. */
 function heldOf(folder: string, m: MachineState, rootId: string, rel: string): HeldFile | null {
   const file = path.join(folder, ...rel.split("/"));
-  const st = lstatSync(file, { throwIfNoEntry: false });
+  const st = lstatOrNull(file);
   const key = `${rootId}/${rel}`;
   if (!st?.isFile()) {
     if (m.state.held[key]) {
@@ -239,6 +246,16 @@ function heldOf(folder: string, m: MachineState, rootId: string, rel: string): H
   m.state.held[key] = held;
   m.dirty = true;
   return held;
+}
+
+/** `lstat`, or null when nothing is there, or a file sits where a folder of the path would be (ENOTDIR). */
+function lstatOrNull(file: string): ReturnType<typeof lstatSync> | null {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+    throw error;
+  }
 }
 
 async function machineState(workspaceRoot: string, machine: string): Promise<MachineState> {
