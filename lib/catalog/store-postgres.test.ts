@@ -16,7 +16,7 @@ import { memoryCatalogStore } from "@/lib/catalog/sqlite-store";
 import type { CandidateLine, CandidateQuery, CatalogStore } from "@/lib/catalog/store";
 import { storeSearchSuite } from "@/lib/catalog/store-search-suite";
 import { storeSuite } from "@/lib/catalog/store-suite";
-import { termTokens } from "@/lib/catalog/trigram-tokens";
+import { termTokens, WordPacker } from "@/lib/catalog/trigram-tokens";
 import { physicalLines } from "@/lib/jsonl/text-lines";
 import { describePostgres, freshTestDatabase } from "@/lib/testing/postgres";
 import { seededRandom } from "@/lib/testing/random";
@@ -249,3 +249,39 @@ async function scanAll(store: CatalogStore, q: CandidateQuery): Promise<Candidat
   await store.scanCandidates(q, (c) => (out.push(c), true));
   return out;
 }
+
+describePostgres("PostgreSQL catalog writers take turns", () => {
+  let db: Awaited<ReturnType<typeof freshTestDatabase>>;
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("a session dropped while another connection's fill adds its lines leaves none of them behind", async () => {
+    db = await freshTestDatabase("cf_store_turns");
+    // Two stores on one database: the server's rows refresh and its fill worker, each with its own transaction.
+    const [refresh, fill] = [new PostgresCatalogStore(db.url), new PostgresCatalogStore(db.url)];
+    await refresh.upsertProject({ project_key: "p", ord: 0, project_label: "p", index_stamp: "i", session_count: 1, turn_count: 0, cwd: null, git_branch: null, broken_rows: "[]" });
+    const sid = await refresh.insertSession({ project_key: "p", session_ref: "s", ord: 0, source: "claude-code", source_session_id: "x", session_path: "s.jsonl", turn_count: 0, machine: null });
+    const docId = await fill.addSearchDoc(sid, 0, "", "s.jsonl");
+    const pool = await openPostgres(db.url);
+    // The line partition exists already (making one locks the whole table, which would hide the race).
+    await pool.query("SELECT catalog_lines_partition(0)");
+    const words = new WordPacker();
+    for (let i = 0; i < 10; i++) words.add(`line ${i} of the session`);
+    const ex = { size: 0, head: new Uint8Array(0), lines: Uint32Array.from({ length: 10 }, (_, i) => i + 1), starts: new Float64Array(10), lens: new Uint32Array(10).fill(1), ends: new Float64Array(10), roles: new Uint8Array(10), errors: new Uint8Array(10), times: new Float64Array(10).fill(Number.NaN), words: words.take(), tools: Array(10).fill(""), files: Array(10).fill(""), calls: Array(10).fill(""), consumed: 10, lastLine: 10 };
+    let dropped: Promise<void> | null = null;
+    await fill.write(async (tx) => {
+      expect(await tx.addLines(docId, { extracted: ex, from: 0, to: 5, progress: { indexed_bytes: 5, indexed_lines: 5, head_sha: null } })).toBe(true);
+      // The refresh drops the session now: it waits for the fill's transaction, then sees its lines.
+      dropped = refresh.dropSession(sid);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await tx.addLines(docId, { extracted: ex, from: 5, to: 10, progress: { indexed_bytes: 10, indexed_lines: 10, head_sha: null } })).toBe(true);
+    });
+    await dropped;
+    expect((await pool.query("SELECT count(*)::int AS n FROM catalog_lines")).rows[0].n).toBe(0);
+    expect((await pool.query("SELECT count(*)::int AS n FROM catalog_docs")).rows[0].n).toBe(0);
+    // The fill's next batch finds its document gone and writes nothing.
+    expect(await fill.addLines(docId, { extracted: ex, from: 0, to: 10, progress: { indexed_bytes: 10, indexed_lines: 10, head_sha: null } })).toBe(false);
+    expect((await pool.query("SELECT count(*)::int AS n FROM catalog_lines")).rows[0].n).toBe(0);
+  });
+});

@@ -48,6 +48,12 @@ import { AppError } from "@/lib/errors";
 const TX_MAX_MS = 200;
 /** Pause between a commit and the next transaction of {@link PostgresCatalogStore.commitIfDue}. */
 const WRITE_TURN_MS = 8;
+/**
+ * Transaction-level advisory lock key of the catalog's writers ("cfwr"): write transactions take
+ * turns, as SQLite's one writer does, so a refresh dropping a session never interleaves with a fill
+ * batch adding its lines (row locks alone let a batch committed meanwhile leave lines behind).
+ */
+const WRITE_LOCK_KEY = 0x63_66_77_72;
 /** Advisory lock key of the full-text index ("cfti"): one process at a time adds lines. */
 const INDEX_LOCK_KEY = 0x63_66_74_69;
 /** Longest {@link PostgresCatalogStore.withIndexLock} waits for another process's fill (ms). */
@@ -130,11 +136,21 @@ export class PostgresCatalogStore implements CatalogStore {
     return this.tx ? fn(this.tx.client) : this.transaction(fn);
   }
 
-  /** Runs `fn` in a transaction on a pool client: committed when it resolves, rolled back when it throws. */
+  /** Runs the statement `text` atomically ({@link atomic}): a write that must take its turn among the writers. */
+  private locked<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.atomic((on) => on.query<R>({ text, values, types: TYPES }));
+  }
+
+  /**
+   * Runs `fn` in a write transaction on a pool client, its turn taken among the catalog's writers
+   * ({@link WRITE_LOCK_KEY}, waited for in the server, not in this event loop): committed when it
+   * resolves, rolled back when it throws.
+   */
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await (await this.ready()).connect();
     try {
       await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK_KEY]);
       const done = await fn(client);
       await client.query("COMMIT");
       return done;
@@ -172,6 +188,7 @@ export class PostgresCatalogStore implements CatalogStore {
     await tx.client.query("COMMIT");
     await new Promise((resolve) => setTimeout(resolve, WRITE_TURN_MS));
     await tx.client.query("BEGIN");
+    await tx.client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK_KEY]);
     tx.started = performance.now();
   }
 
@@ -245,7 +262,7 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   async dropProject(projectKey: string): Promise<void> {
-    await this.q(
+    await this.locked(
       `WITH s AS (DELETE FROM catalog_sessions WHERE project_key = $1 RETURNING id),
             d AS (DELETE FROM catalog_docs WHERE session_id IN (SELECT id FROM s) RETURNING id),
             l AS (DELETE FROM catalog_lines m USING d WHERE ${DOC_RANGE("m", "d")}),
@@ -293,7 +310,7 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   async dropSession(sessionId: number): Promise<void> {
-    await this.q(
+    await this.locked(
       `WITH d AS (DELETE FROM catalog_docs WHERE session_id = $1 RETURNING id),
             l AS (DELETE FROM catalog_lines m USING d WHERE ${DOC_RANGE("m", "d")}),
             t AS (DELETE FROM catalog_turns WHERE session_id = $1)
@@ -343,7 +360,7 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   async markSessionMissing(sessionId: number, ord: number, turnCount: number): Promise<void> {
-    await this.q(
+    await this.locked(
       `WITH d AS (DELETE FROM catalog_docs WHERE session_id = $1 RETURNING id),
             l AS (DELETE FROM catalog_lines m USING d WHERE ${DOC_RANGE("m", "d")})
        UPDATE catalog_sessions SET ord = $2, fts_stamp = NULL, file_stamp = NULL, missing = 1, started_at = NULL, ended_at = NULL, duration_seconds = NULL,
@@ -444,7 +461,7 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   async dropSearchDoc(docId: number): Promise<void> {
-    await this.q(`WITH l AS (DELETE FROM catalog_lines WHERE ${ROWID_RANGE}) DELETE FROM catalog_docs WHERE id = $1`, [docId]);
+    await this.locked(`WITH l AS (DELETE FROM catalog_lines WHERE ${ROWID_RANGE}) DELETE FROM catalog_docs WHERE id = $1`, [docId]);
   }
 
   async setDocStamp(docId: number, stamp: string): Promise<void> {
@@ -456,7 +473,7 @@ export class PostgresCatalogStore implements CatalogStore {
   }
 
   async resetDoc(docId: number): Promise<void> {
-    await this.q(`WITH l AS (DELETE FROM catalog_lines WHERE ${ROWID_RANGE}) UPDATE catalog_docs SET indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = $1`, [docId]);
+    await this.locked(`WITH l AS (DELETE FROM catalog_lines WHERE ${ROWID_RANGE}) UPDATE catalog_docs SET indexed_bytes = 0, indexed_lines = 0, head_sha = NULL WHERE id = $1`, [docId]);
   }
 
   /**
@@ -497,7 +514,7 @@ export class PostgresCatalogStore implements CatalogStore {
       calls[i] = ex.calls[k] || null;
       tokens[i] = bucketLiteral(ex.words, k);
     }
-    const r = await this.rows<{ docs: number }>(
+    const r = await this.locked<{ docs: number }>(
       `WITH p AS (UPDATE catalog_docs SET indexed_bytes = $2, indexed_lines = $3, head_sha = $4 WHERE id = $1 RETURNING id),
             ins AS (
               INSERT INTO catalog_lines (rowid, start, len, role, error, time, tools, files, calls, tokens)
@@ -509,7 +526,7 @@ export class PostgresCatalogStore implements CatalogStore {
        SELECT count(*) AS docs FROM p`,
       [docId, progress.indexed_bytes, progress.indexed_lines, progress.head_sha, rowids, starts, lens, roles, errors, times, tools, files, calls, tokens],
     );
-    return r[0]!.docs === 1;
+    return r.rows[0]!.docs === 1;
   }
 
   async lastCalls(docId: number, limit: number): Promise<CallRow[]> {
