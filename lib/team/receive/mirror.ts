@@ -5,7 +5,7 @@
  * source of the workspace so its ordinary sync prepares it.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -249,7 +249,7 @@ function heldOf(folder: string, m: MachineState, rootId: string, rel: string): H
 }
 
 /** `lstat`, or null when nothing is there, or a file sits where a folder of the path would be (ENOTDIR). */
-function lstatOrNull(file: string): ReturnType<typeof lstatSync> | null {
+function lstatOrNull(file: string): Stats | null {
   try {
     return lstatSync(file, { throwIfNoEntry: false }) ?? null;
   } catch (error) {
