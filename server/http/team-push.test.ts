@@ -211,7 +211,7 @@ describe("casefile push to a team server (issue 39)", () => {
       { root_id: root.root_id, path: "p/../../../b.jsonl", offset: 0, mtime_ms: 1000, length: 3 },
       { root_id: root.root_id, path: "p/c.jsonl", offset: 5, mtime_ms: 1000, length: 3 },
     ];
-    const post = (body: Buffer) => fetch(`${server.url}/api/team/push/files`, { method: "POST", headers, body });
+    const post = (body: Buffer<ArrayBuffer>) => fetch(`${server.url}/api/team/push/files`, { method: "POST", headers, body });
     const answer = await post(Buffer.concat([Buffer.from(`${JSON.stringify({ files })}\n`), Buffer.from("{}\n{}\n{}\n")]));
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ results: [{ status: "ok", have_bytes: 3 }, { status: "invalid", errors: [{ field: "files.1.path" }] }, { status: "conflict", have_bytes: 0 }] });
