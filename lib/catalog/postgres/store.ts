@@ -6,12 +6,11 @@
  * for `tool:` and `file:`, and the line index's trigram words as integer buckets under GIN, whose
  * `@>` gives exactly the lines FTS5's `MATCH` gives.
  */
-import pg from "pg";
+import type pg from "pg";
 
 import { processWide } from "@/lib/cache/process-wide";
 import { lineRowid } from "@/lib/catalog/db-schema";
 import { CATALOG_MIGRATIONS, PARTITION_SHIFT } from "@/lib/catalog/postgres/migrations";
-import { openPostgres, runMigrations } from "@/lib/catalog/postgres/database";
 import { bucketLiteral, wordBucket } from "@/lib/catalog/postgres/word-buckets";
 import type {
   CallRow,
@@ -64,15 +63,18 @@ const FETCH_MOST = 4096;
 /** Sort columns list_sessions accepts (lib/workspace/schema's SESSION_SORT_KEYS); a column name is never bound, so it is checked. */
 const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"]);
 
+/** pg's own type parsers, set when the first pool opens (`pg` is loaded then: a process on SQLite never loads it). */
+let pgTypes: typeof pg.types | null = null;
+
 /**
- * Result types as the SQLite store gives them: `bigint` (int8) and `numeric` (a `sum`) as
- * JavaScript numbers. Counts, sizes and token sums stay far below 2^53; a line's rowid (which
- * does not) is never selected whole, only its document id and line number.
+ * Result types as the SQLite store gives them: `bigint` (int8, OID 20) and `numeric` (a `sum`,
+ * OID 1700) as JavaScript numbers. Counts, sizes and token sums stay far below 2^53; a line's
+ * rowid (which does not) is never selected whole, only its document id and line number.
  */
 const TYPES = {
   getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format);
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pgTypes!.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 
@@ -109,10 +111,14 @@ export class PostgresCatalogStore implements CatalogStore {
   /** The pool, opened and migrated once (a failed open is tried again by the next call). */
   private ready(): Promise<pg.Pool> {
     if (!this.pool) {
-      const opening = openPostgres(this.url).then(async (pool) => {
-        await runMigrations(pool, "catalog", CATALOG_MIGRATIONS);
+      const opening = (async () => {
+        // Loaded here, not at the top: lib/catalog/catalog-store imports this module in every process.
+        const [{ default: pgModule }, database] = await Promise.all([import("pg"), import("@/lib/catalog/postgres/database")]);
+        pgTypes = pgModule.types;
+        const pool = await database.openPostgres(this.url);
+        await database.runMigrations(pool, "catalog", CATALOG_MIGRATIONS);
         return pool;
-      });
+      })();
       this.pool = opening;
       opening.catch(() => {
         if (this.pool === opening) this.pool = null;
