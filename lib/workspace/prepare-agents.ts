@@ -139,13 +139,17 @@ class LineStager {
 
   constructor(private readonly dir: string) {}
 
-  /** A new staged file's path (its folder made). */
+  /** A new staged file's path (its folder made), files spread over {@link STAGING_FOLDERS} folders. */
   next(): string {
-    if (!this.made) mkdirSync(this.dir, { recursive: true });
+    if (!this.made) for (let k = 0; k < STAGING_FOLDERS; k++) mkdirSync(path.join(this.dir, String(k)), { recursive: true });
     this.made = true;
-    return path.join(this.dir, `${this.prefix}-${this.count++}.jsonl`);
+    const n = this.count++;
+    return path.join(this.dir, String(n % STAGING_FOLDERS), `${this.prefix}-${n}.jsonl`);
   }
 }
+
+/** Folders the staged files are spread over: two workers creating files in one folder wait for each other (its lock). */
+const STAGING_FOLDERS = 16;
 
 /**
  * Puts a planned agent session's workspace file at `sessionFile`: its staged file moved in place,
@@ -177,8 +181,12 @@ async function discardStaged(session: PlannedSession): Promise<void> {
 const READ_WORKERS_MIN_BYTES = 64 << 20;
 /** Sessions read on workers at once; the plan's thread hands them out and keeps their turns (2: the reference machine's cores). */
 const READ_WORKERS = 2;
-/** Sessions read ahead per worker: one being read, one waiting. */
-const READ_AHEAD = 2;
+/**
+ * Sessions whose reads are started ahead of the one the plan waits for: a read hands back only its
+ * turns and line index (its file is written by the reader), so many cost little, and a long
+ * session on one worker leaves the other enough to do meanwhile.
+ */
+const READ_AHEAD = 32;
 
 /**
  * Worker threads to read `sessions` on: none below {@link READ_WORKERS_MIN_BYTES} of their files
@@ -195,17 +203,21 @@ function workersFor(sessions: readonly FoundSession[]): number {
 /** The range a session's read is posted with (lib/jsonl/range-pool maps ranges; a session is one job). */
 const WHOLE: LineRange = { firstLine: 1, lastLine: 1, startByte: 0, endByte: 0 };
 
+/** A read started ahead: its argument and how to settle the promise the plan waits on. */
+type Pending = { arg: AgentSessionArg; settle: (read: Promise<AgentSessionRead>) => void };
+
 /**
  * Reads of one root's sessions ({@link readAgentSession}): on this thread, or started ahead in
- * discovery order on worker threads (lib/jsonl/range-pool: one pool of one worker each, sessions
- * handed out in turn; a worker that cannot start leaves its sessions to this thread). Each read is
- * taken once, in order. Call {@link close} when done.
+ * discovery order on worker threads (lib/jsonl/range-pool: one pool of one worker each, each
+ * taking the next waiting session when it is free; a worker that cannot start leaves its sessions
+ * to this thread). Each read is taken once, in order. Call {@link close} when done.
  */
 class SessionReader {
   private readonly pools: RangePool<AgentSessionArg, AgentSessionRead>[];
-  private readonly chains: Promise<unknown>[];
+  private readonly idle: RangePool<AgentSessionArg, AgentSessionRead>[];
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly waiting: Pending[] = [];
   private readonly started = new Map<FoundSession, Promise<{ read: AgentSessionRead; staged: string }>>();
-  private queued = 0;
   private next = 0;
 
   constructor(
@@ -214,24 +226,44 @@ class SessionReader {
     workers: number,
   ) {
     this.pools = Array.from({ length: workers }, () => new RangePool<AgentSessionArg, AgentSessionRead>(() => startWorker(import.meta.url, "./agent-session-worker.ts"), 1, { workersOnly: true }));
-    this.chains = this.pools.map(() => Promise.resolve());
+    this.idle = [...this.pools];
   }
 
-  /** Starts the reads of `sessions` up to {@link READ_AHEAD} per worker past `at` (none without workers). */
+  /** Starts the reads of `sessions` up to {@link READ_AHEAD} past `at` (none without workers). */
   ahead(sessions: readonly FoundSession[], at: number): void {
     if (this.pools.length === 0) return;
-    for (; this.next < sessions.length && this.next <= at + READ_AHEAD * this.pools.length; this.next++) {
+    for (; this.next < sessions.length && this.next <= at + READ_AHEAD; this.next++) {
       const f = sessions[this.next]!;
-      const k = this.queued++ % this.pools.length;
       const arg = { found: f, window: this.window, staged: this.stager.next() };
-      const job = this.chains[k]!.then(async () => {
-        let read: AgentSessionRead | null = null;
-        await this.pools[k]!.map(readAgentSession, f.sourcePath, [WHOLE], arg, (r) => (read = r));
-        return { read: read!, staged: arg.staged };
-      });
+      const job = new Promise<AgentSessionRead>((resolve) => this.waiting.push({ arg, settle: resolve })).then((read) => ({ read, staged: arg.staged }));
       // Handled here (a read never taken, the plan having failed, rejects unseen); taken, it rejects for the taker.
-      this.chains[k] = job.catch(() => undefined);
+      job.catch(() => undefined);
       this.started.set(f, job);
+    }
+    this.pump();
+  }
+
+  /** Gives each idle worker the next waiting session. */
+  private pump(): void {
+    while (this.idle.length > 0 && this.waiting.length > 0) {
+      const pool = this.idle.shift()!;
+      const { arg, settle } = this.waiting.shift()!;
+      const read = (async () => {
+        let result: AgentSessionRead | null = null;
+        await pool.map(readAgentSession, arg.found.sourcePath, [WHOLE], arg, (r) => (result = r));
+        return result!;
+      })();
+      settle(read);
+      const done = read.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.running.add(done);
+      void done.then(() => {
+        this.running.delete(done);
+        this.idle.push(pool);
+        this.pump();
+      });
     }
   }
 
@@ -244,10 +276,11 @@ class SessionReader {
     return readAgentSession(f.sourcePath, WHOLE, { found: f, window: this.window, staged }).then((read) => ({ read, staged }));
   }
 
-  /** Waits for the reads started and stops the workers; the files of reads never taken stay in the staging folder (removed with it). */
+  /** Drops the reads not started, waits for those running and stops the workers; the files of reads never taken stay in the staging folder (removed with it). */
   async close(): Promise<void> {
+    for (const { settle } of this.waiting.splice(0)) settle(Promise.reject(new Error("prepare stopped before this session was read")));
     this.started.clear();
-    await Promise.all(this.chains);
+    while (this.running.size > 0) await Promise.all(this.running);
     await Promise.all(this.pools.map((pool) => pool.close()));
   }
 }

@@ -1,5 +1,5 @@
 /** The workspace file lines of one Gemini CLI session (agent-formats.md §1, "Legacy format", "JSONL format"). */
-import fs from "node:fs/promises";
+import { readFileSync } from "node:fs";
 
 import { jsonLine, type ExportedLines, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
@@ -22,7 +22,8 @@ import { byteCopyLines } from "@/lib/jsonl/text-lines";
  */
 export async function exportGeminiLines(session: FoundSession): Promise<ExportedLines> {
   const file = session.sourcePath;
-  const bytes = await fs.readFile(file).catch(() => null);
+  // Read on the calling thread (prepare's worker has nothing else to do meanwhile; a sync reads a few).
+  const bytes = readOrNull(file);
   if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
   if (!file.endsWith(".jsonl")) return legacyLines(bytes.toString("utf8"), file);
   return { ...byteCopyLines(bytes), warnings: [] };
@@ -49,4 +50,12 @@ export function legacyLines(text: string, file: string): ExportedLines {
     objects.push(isJsonObject(message) ? message : null);
   }
   return { lines, warnings: [], objects };
+}
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }
