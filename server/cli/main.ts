@@ -3,17 +3,9 @@ import { parseArgs } from "node:util";
 import { resolveWorkspaceDir } from "@/lib/config";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
-import { TOOLS } from "@/lib/tools/registry";
-import { runAudit } from "@/server/cli/audit-command";
-import { runLedger } from "@/server/cli/ledger-command";
-import { runPrepare } from "@/server/cli/prepare-command";
-import { runPush } from "@/server/cli/push-command";
-import { runServe, runStart } from "@/server/cli/serve-command";
-import { runSources } from "@/server/cli/sources-command";
-import { runToken } from "@/server/cli/token-command";
-import { runTool } from "@/server/cli/tool-command";
-import { runUsage } from "@/server/cli/usage-command";
-import { runStdioMcp } from "@/server/mcp/stdio";
+
+// Each command's module is imported when that command runs (and the tool registry only for --help,
+// `tool` and `mcp`): a `casefile push` or `token` does not load every tool, the catalog and their schemas.
 
 const EXIT: Record<ErrorCode, number> = { invalid_input: 2, not_found: 3, conflict: 4, parse_error: 5, io_error: 1, internal: 1, unauthorized: 1, forbidden: 1 };
 
@@ -85,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n\n${toolList()}\n`);
+    process.stdout.write(`${USAGE}\n\n${await toolList()}\n`);
     return command || values.help ? 0 : 2;
   }
   const workspace = resolveWorkspaceDir(values.workspace);
@@ -93,27 +85,27 @@ async function main(argv: string[]): Promise<number> {
   const port = parsePort(values.port);
   switch (command) {
     case "prepare":
-      return runPrepare({ workspace, claude: values.claude, codex: values.codex, agents, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
+      return (await import("@/server/cli/prepare-command")).runPrepare({ workspace, claude: values.claude, codex: values.codex, agents, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
     case "ledger":
-      return runLedger(rest, values.json);
+      return (await import("@/server/cli/ledger-command")).runLedger(rest, values.json);
     case "tool":
-      return runTool(workspace, rest[0], rest[1]);
+      return (await import("@/server/cli/tool-command")).runTool(workspace, rest[0], rest[1]);
     case "serve":
-      return runServe(workspace, port, { database: values.database ?? (process.env.CASEFILE_DATABASE_URL?.trim() || undefined), host: values.host, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], insecureHttp: values["insecure-http"] });
+      return (await import("@/server/cli/serve-command")).runServe(workspace, port, { database: values.database ?? (process.env.CASEFILE_DATABASE_URL?.trim() || undefined), host: values.host, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], insecureHttp: values["insecure-http"] });
     case "sources":
-      return runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, machine: values.machine, json: values.json });
+      return (await import("@/server/cli/sources-command")).runSources(rest[0], rest[1], { workspace, claude: values.claude, codex: values.codex, agents, machine: values.machine, json: values.json });
     case "start":
-      return runStart(workspace, port);
+      return (await import("@/server/cli/serve-command")).runStart(workspace, port);
     case "audit":
-      return runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
+      return (await import("@/server/cli/audit-command")).runAudit(workspace, rest[0], values.json, { olderThan: values["older-than"] });
     case "usage":
-      return runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, machine: values.machine, timezone: values.timezone, json: values.json });
+      return (await import("@/server/cli/usage-command")).runUsage(workspace, rest[0], { since: values.since, until: values.until, project: values.project, source: values.source, machine: values.machine, timezone: values.timezone, json: values.json });
     case "token":
-      return runToken(rest, { database: values.database, machine: values.machine, role: values.role, json: values.json });
+      return (await import("@/server/cli/token-command")).runToken(rest, { database: values.database, machine: values.machine, role: values.role, json: values.json });
     case "push":
-      return runPush({ workspace, server: values.server, token: values.token, watch: values.watch, json: values.json, claude: values.claude, codex: values.codex, agents });
+      return (await import("@/server/cli/push-command")).runPush({ workspace, server: values.server, token: values.token, watch: values.watch, json: values.json, claude: values.claude, codex: values.codex, agents });
     case "mcp":
-      await runStdioMcp(workspace);
+      await (await import("@/server/mcp/stdio")).runStdioMcp(workspace);
       return 0;
     default:
       throw new AppError("invalid_input", `unknown command '${command}'`, { hint: "run casefile --help" });
@@ -121,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The `Tools:` section of --help: every registered tool, one line each, from the registry. */
-function toolList(): string {
+async function toolList(): Promise<string> {
+  const { TOOLS } = await import("@/lib/tools/registry");
   const width = Math.max(...TOOLS.map((t) => t.name.length));
   const rows = TOOLS.map((t) => `  ${t.name.padEnd(width)}  ${t.readOnly ? "read-only" : "writes   "}  ${t.audience === "agent" ? "" : "(dashboard; not listed to MCP) "}${t.title}`);
   return `Tools (casefile tool <name> '<json>', POST /api/tools/<name>, MCP):\n${rows.join("\n")}`;

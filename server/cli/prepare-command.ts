@@ -1,61 +1,19 @@
-import { existsSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 import cliProgress from "cli-progress";
 
 import { createCoreContext, stderrLogger } from "@/lib/context";
-import { AppError } from "@/lib/errors";
 import { registerControlPlaneRoots } from "@/lib/sources/control-plane/projects";
 import { prepareWorkspace, type PrepareSummary } from "@/lib/workspace/prepare";
-import { defaultAgentRoots } from "@/lib/sources/agents";
-import { claudeCodeFormat } from "@/lib/sources/claude-code/format";
-import { codexFormat } from "@/lib/sources/codex/format";
-import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
 import { allRoots, readSources, type AgentRoots, type WorkspaceSources } from "@/lib/workspace/sources";
 import { withWorkspaceLock } from "@/lib/workspace/sync";
 import { WorkspacePipeline } from "@/lib/pipeline/pipeline";
+import { resolveSourceRoots } from "@/server/cli/source-roots";
+
+// The roots' rules live in source-roots.ts (push loads them without prepare's modules); re-exported for start-command.
+export { defaultClaudeRoots, defaultCodexRoots, resolveSourceRoots } from "@/server/cli/source-roots";
 
 export type PrepareFlags = { workspace: string; claude?: string[]; codex?: string[]; agents?: AgentRoots; exports?: string[]; controlPlane?: string[]; date?: string; timezone?: string; force: boolean; json: boolean };
-
-/** The user's Claude Code projects root, when it exists (lib/sources/claude-code/format `defaultRoots`). */
-export function defaultClaudeRoots(): string[] {
-  return claudeCodeFormat.defaultRoots(os.homedir(), process.env).filter((root) => existsSync(root));
-}
-
-/**
- * The user's Codex rollout folders that exist: `sessions` and `archived_sessions` under
- * `$CODEX_HOME` (default `~/.codex`; lib/sources/codex/format `defaultRoots`).
- */
-export function defaultCodexRoots(): string[] {
-  return codexFormat.defaultRoots(os.homedir(), process.env).filter((root) => existsSync(root));
-}
-
-/**
- * The source roots of a prepare: the explicit `--claude` / `--codex` / `--<agent>` paths when any
- * is given (only those), else every default root that exists ({@link defaultClaudeRoots},
- * {@link defaultCodexRoots}, and each agent's, lib/sources/agents `defaultAgentRoots`).
- * @throws AppError invalid_input when an explicit path does not exist, or when there is no source at all.
- */
-export function resolveSourceRoots(flags: Pick<PrepareFlags, "claude" | "codex" | "agents">): { claudeRoots: string[]; codexRoots: string[]; agentRoots: AgentRoots } {
-  const agentFlags = Object.values(flags.agents ?? {}).some((roots) => roots.length > 0);
-  const explicit = Boolean(flags.claude?.length || flags.codex?.length || agentFlags);
-  const claudeRoots = explicit ? (flags.claude ?? []).map((p) => path.resolve(p)) : defaultClaudeRoots();
-  const codexRoots = explicit ? (flags.codex ?? []).map((p) => path.resolve(p)) : defaultCodexRoots();
-  const agentRoots: AgentRoots = explicit
-    ? Object.fromEntries(Object.entries(flags.agents ?? {}).filter(([, roots]) => roots.length > 0).map(([k, roots]) => [k, roots.map((p) => path.resolve(p))]))
-    : defaultAgentRoots(os.homedir(), process.env);
-  const all = allRoots({ claude: claudeRoots, codex: codexRoots, agents: agentRoots, demo: false });
-  if (all.length === 0) {
-    throw new AppError("invalid_input", `no transcript sources: none of ~/.claude/projects, ~/.codex/sessions or another agent's default folder exists and no source PATH was given`, {
-      hint: `pass --claude PATH (a projects root, one project directory or one .jsonl file), --codex PATH (a sessions root, archived_sessions or one rollout .jsonl), or ${AGENT_SOURCE_NAMES.map((n) => `--${n} PATH`).join(", ")}`,
-    });
-  }
-  for (const { kind, root } of all) {
-    if (!existsSync(root)) throw new AppError("invalid_input", `source ${root} does not exist`, { hint: `pass an existing --${kind} PATH` });
-  }
-  return { claudeRoots, codexRoots, agentRoots };
-}
 
 /**
  * `casefile prepare`: prepares the workspace (all time: as an incremental sync that records its

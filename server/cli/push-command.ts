@@ -1,10 +1,8 @@
-import { createCoreContext, stderrLogger } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { pushOnce, type HeadCache, type PushSource, type PushSummary } from "@/lib/team/push/push-client";
 import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
-import { SourceWatcher } from "@/lib/workspace/source-watcher";
 import type { AgentRoots } from "@/lib/workspace/sources";
-import { resolveSourceRoots } from "@/server/cli/prepare-command";
+import { resolveSourceRoots } from "@/server/cli/source-roots";
 
 export type PushFlags = { workspace: string; server?: string; token?: string; watch: boolean; json: boolean; claude?: string[]; codex?: string[]; agents?: AgentRoots };
 
@@ -36,6 +34,9 @@ export async function runPush(flags: PushFlags): Promise<number> {
     return summary.errors.length > 0 ? 1 : 0;
   }
   const headCache: HeadCache = new Map();
+  // Only --watch needs the watcher (and the sync modules it imports): a one-shot push starts without them.
+  const { createCoreContext, stderrLogger } = await import("@/lib/context");
+  const { SourceWatcher } = await import("@/lib/workspace/source-watcher");
   const watcher = new SourceWatcher<PushSummary>(createCoreContext(flags.workspace, { log: stderrLogger }), {
     roots: sources.map((s) => s.path),
     debounceMs: 500,
