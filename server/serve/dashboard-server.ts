@@ -208,11 +208,18 @@ function tokenCookie(token: string, maxAgeS: number, secure: boolean): string {
  * `POST /login` with the form field `token`: a known token sets the cookie and goes to the
  * dashboard (303 to `/`); anything else goes back to the form with `?failed=1`, nothing set. A
  * form posted from another origin is refused (403): no site may sign a browser in with its token.
+ * A browser says where a form came from in `Sec-Fetch-Site` (its own pages: `same-origin`); the
+ * Origin header cannot say it, as Chromium sends `Origin: null` for a form posted from a page
+ * whose Referrer-Policy is no-referrer, as every page here is. Without fetch metadata (a script,
+ * an old browser) an Origin other than this server's is refused.
  */
 async function login(team: NonNullable<DashboardServerOptions["team"]>, request: IncomingMessage, response: ServerResponse, secure: boolean): Promise<void> {
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `${secure ? "https" : "http"}://${request.headers.host}`) {
-    return answer(response, 403, "forbidden", `a sign-in from another origin (${origin.slice(0, 100)}) is refused`, `sign in from ${LOGIN_PATH} on this server`);
+  const site = request.headers["sec-fetch-site"];
+  const foreign = site !== undefined ? site !== "same-origin" : origin !== undefined && origin !== `${secure ? "https" : "http"}://${request.headers.host}`;
+  if (foreign) {
+    const from = site !== undefined ? `Sec-Fetch-Site ${site}` : `origin ${origin}`;
+    return answer(response, 403, "forbidden", `a sign-in from another site (${from.slice(0, 100)}) is refused`, `sign in from ${LOGIN_PATH} on this server`);
   }
   let text = "";
   for await (const chunk of request) {

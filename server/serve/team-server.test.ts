@@ -205,6 +205,12 @@ describePostgres("the team server's door (issue 39)", () => {
     expect([bad.status, bad.headers.location, bad.headers["set-cookie"]]).toEqual([303, "/login?failed=1", undefined]);
     const foreign = await send(base, "POST", "/login", { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example" }, `token=${tokens.read.token}`);
     expect([foreign.status, foreign.headers["set-cookie"]]).toEqual([403, undefined]);
+    // A browser says where the form came from in Sec-Fetch-Site; its Origin is "null" for a page with Referrer-Policy no-referrer (Chromium).
+    const form = { "content-type": "application/x-www-form-urlencoded", origin: "null" };
+    const ownPage = await send(base, "POST", "/login", { ...form, "sec-fetch-site": "same-origin" }, `token=${encodeURIComponent(tokens.read.token)}`);
+    expect([ownPage.status, ownPage.headers.location]).toEqual([303, "/"]);
+    const otherSite = await send(base, "POST", "/login", { ...form, "sec-fetch-site": "cross-site" }, `token=${encodeURIComponent(tokens.read.token)}`);
+    expect([otherSite.status, otherSite.headers["set-cookie"]]).toEqual([403, undefined]);
     const good = await send(base, "POST", "/login", { "content-type": "application/x-www-form-urlencoded" }, `token=${encodeURIComponent(tokens.read.token)}`);
     expect([good.status, good.headers.location]).toEqual([303, "/"]);
     const cookie = good.headers["set-cookie"]![0]!;
