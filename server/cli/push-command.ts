@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
-import { pushOnce, type HeadCache, type PushSource, type PushSummary } from "@/lib/team/push/push-client";
+import { headMemoPath, loadHeadMemo, saveHeadMemo } from "@/lib/team/push/head-memo";
+import { pushOnce, type PushSource, type PushSummary } from "@/lib/team/push/push-client";
 import { AGENT_SOURCE_NAMES } from "@/lib/sources/common/agent-source";
 import type { AgentRoots } from "@/lib/workspace/sources";
 import { resolveSourceRoots } from "@/server/cli/source-roots";
@@ -28,19 +29,21 @@ export async function runPush(flags: PushFlags): Promise<number> {
     ...AGENT_SOURCE_NAMES.flatMap((kind) => (agentRoots[kind] ?? []).map((p) => ({ kind, path: p }))),
   ];
   const print = (s: PushSummary) => process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : render(s));
+  // Heads of files unchanged since the last push are not read again (~/.casefile/push-heads.json).
+  const memo = loadHeadMemo(headMemoPath());
+  const headCache = memo.cache;
   if (!flags.watch) {
-    const summary = await pushOnce(sources, { server, token });
+    const summary = await pushOnce(sources, { server, token, headCache }).finally(() => saveHeadMemo(memo));
     print(summary);
     return summary.errors.length > 0 ? 1 : 0;
   }
-  const headCache: HeadCache = new Map();
   // Only --watch needs the watcher (and the sync modules it imports): a one-shot push starts without them.
   const { createCoreContext, stderrLogger } = await import("@/lib/context");
   const { SourceWatcher } = await import("@/lib/workspace/source-watcher");
   const watcher = new SourceWatcher<PushSummary>(createCoreContext(flags.workspace, { log: stderrLogger }), {
     roots: sources.map((s) => s.path),
     debounceMs: 500,
-    sync: () => pushOnce(sources, { server, token, headCache }),
+    sync: () => pushOnce(sources, { server, token, headCache }).finally(() => saveHeadMemo(memo)),
     onSync: print,
     onError: (error) => process.stderr.write(`push failed: ${error instanceof Error ? error.message : String(error)}; retrying on the next change\n`),
   });

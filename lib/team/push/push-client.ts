@@ -24,7 +24,11 @@ export type PushSource = { kind: PushKind; path: string };
  */
 export type PushSummary = { sessions_sent: number; sessions_unchanged: number; bytes_sent: number; errors: PushProblem[] };
 
-/** Remembered head hashes by absolute path, valid while the file's size, mtime and inode are the same (`--watch` keeps one across pushes). */
+/**
+ * Remembered head hashes by absolute path, valid while the file's size, mtime, ctime and inode are
+ * the same (`--watch` keeps one across pushes; the CLI keeps one between runs, lib/team/push/head-memo).
+ * A push leaves in it only the files it listed.
+ */
 export type HeadCache = Map<string, { stamp: string; head: string }>;
 
 export type PushOptions = {
@@ -113,13 +117,15 @@ function rootOf(source: PushSource): PushRoot | null {
 
 async function listAll(sources: readonly PushSource[], cache: HeadCache | undefined, errors: PushProblem[]): Promise<Listed[]> {
   const out: Listed[] = [];
+  const seen = new Set<string>();
   for (const source of sources) {
     const root = rootOf(source);
     if (!root) continue;
     for (const file of await listPushedFiles(source.kind, source.path)) {
       const st = statSync(file.abs, { throwIfNoEntry: false });
       if (!st) continue;
-      const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+      const stamp = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+      seen.add(file.abs);
       let head = cache?.get(file.abs)?.stamp === stamp ? cache.get(file.abs)!.head : null;
       if (head === null) {
         try {
@@ -133,6 +139,7 @@ async function listAll(sources: readonly PushSource[], cache: HeadCache | undefi
       out.push({ root, file, entry: { root_id: root.root_id, path: file.rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs), head_sha256: head } });
     }
   }
+  if (cache) for (const abs of cache.keys()) if (!seen.has(abs)) cache.delete(abs);
   return out;
 }
 

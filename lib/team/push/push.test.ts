@@ -4,7 +4,10 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { HEAD_BYTES, pathProblem, type ManifestFile } from "@/lib/team/push/protocol";
+import { headSha256 } from "@/lib/team/push/file-head";
+import { loadHeadMemo, saveHeadMemo } from "@/lib/team/push/head-memo";
+import { HEAD_BYTES, pathProblem, type ManifestFile, type ManifestRequest } from "@/lib/team/push/protocol";
+import { pushOnce } from "@/lib/team/push/push-client";
 import { classifyPushedFile, listPushedFiles } from "@/lib/team/push/pushed-files";
 import { wantedOffset } from "@/lib/team/receive/manifest-diff";
 import { makeTempDir } from "@/lib/testing/shared";
@@ -82,6 +85,57 @@ describe("which files a root sends", () => {
     await fs.writeFile(path.join(home, "sessions", "2026", "01", "rollout-1.jsonl"), "{}\n");
     await fs.writeFile(path.join(home, "history.jsonl"), "{}\n");
     expect((await listPushedFiles("codex", home)).map((f) => f.rel)).toEqual(["sessions/2026/01/rollout-1.jsonl"]);
+  });
+});
+
+describe("the head memo (a push of unchanged files reads none of them)", () => {
+  /** Pushes `root` through a stand-in server that wants nothing; the manifest it was sent. */
+  const manifestOf = async (root: string, memoFile: string): Promise<ManifestRequest> => {
+    let sent: ManifestRequest | null = null;
+    const fakeFetch = (async (_url: string, init: RequestInit) => {
+      sent = JSON.parse(String(init.body)) as ManifestRequest;
+      return Response.json({ wants: [] });
+    }) as typeof fetch;
+    const memo = loadHeadMemo(memoFile);
+    await pushOnce([{ kind: "claude", path: root }], { server: "http://127.0.0.1:9", token: "t", headCache: memo.cache, fetch: fakeFetch });
+    await saveHeadMemo(memo);
+    return sent!;
+  };
+
+  it("reuses a remembered head while the file's stat is the same, and hashes it again once the file changes", async () => {
+    const dir = await makeTempDir();
+    const root = path.join(dir, "projects");
+    const session = path.join(root, "p", "s.jsonl");
+    await fs.mkdir(path.dirname(session), { recursive: true });
+    await fs.writeFile(session, "{}\n");
+    await fs.utimes(session, 1_700_000_000, 1_700_000_000);
+    const memoFile = path.join(dir, "home", ".casefile", "push-heads.json");
+    expect((await manifestOf(root, memoFile)).files[0]!.head_sha256).toBe(headSha256(session, 3));
+    // A head planted in the memo under the file's own stamp is what the next push sends: the file was not read.
+    const memo = JSON.parse(await fs.readFile(memoFile, "utf8")) as { heads: Record<string, [string, string]> };
+    memo.heads[session]![1] = "f".repeat(64);
+    await fs.writeFile(memoFile, JSON.stringify(memo));
+    expect((await manifestOf(root, memoFile)).files[0]!.head_sha256).toBe("f".repeat(64));
+    // Any write changes the stamp (here: the same size, the mtime put back; the ctime moves): read again.
+    await fs.writeFile(session, "[]\n");
+    await fs.utimes(session, 1_700_000_000, 1_700_000_000);
+    expect((await manifestOf(root, memoFile)).files[0]!.head_sha256).toBe(headSha256(session, 3));
+  });
+
+  it("keeps only the files of the last push, and starts empty from a malformed memo", async () => {
+    const dir = await makeTempDir();
+    const memoFile = path.join(dir, "push-heads.json");
+    await fs.writeFile(memoFile, "{not json");
+    expect(loadHeadMemo(memoFile).cache.size).toBe(0);
+    const root = path.join(dir, "projects");
+    await fs.mkdir(path.join(root, "p"), { recursive: true });
+    await fs.writeFile(path.join(root, "p", "a.jsonl"), "{}\n");
+    await fs.writeFile(path.join(root, "p", "b.jsonl"), "{}\n");
+    await manifestOf(root, memoFile);
+    expect([...loadHeadMemo(memoFile).cache.keys()].sort()).toEqual([path.join(root, "p", "a.jsonl"), path.join(root, "p", "b.jsonl")]);
+    await fs.rm(path.join(root, "p", "b.jsonl"));
+    await manifestOf(root, memoFile);
+    expect([...loadHeadMemo(memoFile).cache.keys()]).toEqual([path.join(root, "p", "a.jsonl")]);
   });
 });
 
