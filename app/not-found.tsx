@@ -1,6 +1,6 @@
 import { AppFrame } from "@/components/navigation/app-frame";
 import { NotFoundNotice } from "@/components/navigation/not-found-notice";
-import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
+import { isDemoWorkspaceQuery, signedInQuery } from "@/server/queries/workspace";
 
 /**
  * Any URL no route answers, and the pages of an unknown project or session (proxy.ts rewrites
@@ -9,7 +9,7 @@ import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
  */
 export default async function NotFound() {
   return (
-    <AppFrame demo={await isDemoWorkspaceQuery()}>
+    <AppFrame demo={await isDemoWorkspaceQuery()} signedIn={signedInQuery()}>
       <NotFoundNotice />
     </AppFrame>
   );

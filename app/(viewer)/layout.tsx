@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 import { AppFrame } from "@/components/navigation/app-frame";
-import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
+import { isDemoWorkspaceQuery, signedInQuery } from "@/server/queries/workspace";
 
 /**
  * The layout of the pages whose first rows come with the HTML (the transcript page and the
@@ -14,5 +14,5 @@ import { isDemoWorkspaceQuery } from "@/server/queries/workspace";
  * (components/navigation/pending-hint).
  */
 export default async function ViewerLayout({ children }: { children: ReactNode }) {
-  return <AppFrame demo={await isDemoWorkspaceQuery()}>{children}</AppFrame>;
+  return <AppFrame demo={await isDemoWorkspaceQuery()} signedIn={signedInQuery()}>{children}</AppFrame>;
 }

@@ -4,12 +4,14 @@ import type { ReactNode } from "react";
 import { DemoBadge } from "@/components/navigation/demo-badge";
 import { routes } from "@/components/navigation/routes";
 import { HeaderSearch } from "@/components/search/header-search";
+import { SignedIn, type SignedInAs } from "@/components/team/signed-in";
 
 /**
- * The dashboard's frame: the header bar (home link, demo badge when `demo`, the search box, Usage, Audit) over a
- * full-height main area holding `children`. Shared by the `(dashboard)` and `(viewer)` layouts.
+ * The dashboard's frame: the header bar (home link, demo badge when `demo`, the search box, Usage, Audit,
+ * and on a team server who is `signedIn`, with Sign out) over a full-height main area holding
+ * `children`. Shared by the `(dashboard)` and `(viewer)` layouts.
  */
-export function AppFrame({ demo, children }: { demo: boolean; children: ReactNode }) {
+export function AppFrame({ demo, signedIn, children }: { demo: boolean; signedIn: SignedInAs | null; children: ReactNode }) {
   return (
     <div className="flex h-dvh flex-col">
       <header className="flex h-11 shrink-0 items-center gap-4 border-b border-line bg-surface px-4">
@@ -26,6 +28,7 @@ export function AppFrame({ demo, children }: { demo: boolean; children: ReactNod
           <Link href={routes.audit()} className="text-accent hover:underline">
             Audit
           </Link>
+          {signedIn && <SignedIn {...signedIn} />}
         </nav>
       </header>
       <main className="flex min-h-0 flex-1 flex-col">{children}</main>

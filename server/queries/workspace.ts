@@ -3,9 +3,11 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 
+import { requestActor } from "@/lib/context";
 import { isAppError } from "@/lib/errors";
 import { invokeToolForUi } from "@/lib/tools/registry";
 import { listProjectsTool } from "@/lib/catalog/tools";
+import { LOGOUT_PATH } from "@/lib/team/auth";
 import { getProjectTool, getSessionDetailTool, getWorkspaceInfoTool, isDemoWorkspaceTool } from "@/lib/workspace/tools";
 import { getCoreContext } from "@/server/core";
 
@@ -46,3 +48,9 @@ export const isDemoWorkspaceQuery = cache(() =>
     () => false,
   ),
 );
+
+/** A team server's caller of this request (issue 39: the token's machine and role) and where the browser signs out; null on a local dashboard. */
+export function signedInQuery(): { machine: string; role: string; logoutPath: string } | null {
+  const actor = requestActor();
+  return actor ? { machine: actor.machine, role: actor.role, logoutPath: LOGOUT_PATH } : null;
+}
