@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 
 import { Providers } from "@/components/providers/providers";
+import { LOGIN_PATH } from "@/lib/team/auth";
 
 import "./globals.css";
 
@@ -21,7 +22,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-dvh text-sm">
-        <Providers>{children}</Providers>
+        <Providers loginPath={LOGIN_PATH}>{children}</Providers>
       </body>
     </html>
   );

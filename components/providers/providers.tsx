@@ -6,11 +6,12 @@ import type { ReactNode } from "react";
 import { getQueryClient } from "./get-query-client";
 import { WorkspaceEvents } from "./workspace-events";
 
-export function Providers({ children }: { children: ReactNode }) {
+/** The dashboard's client providers: the query client and the workspace change stream (not on `loginPath`, a team server's sign-in page). */
+export function Providers({ loginPath, children }: { loginPath: string; children: ReactNode }) {
   const queryClient = getQueryClient();
   return (
     <QueryClientProvider client={queryClient}>
-      <WorkspaceEvents />
+      <WorkspaceEvents quietOn={loginPath} />
       {children}
     </QueryClientProvider>
   );
