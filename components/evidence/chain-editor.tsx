@@ -71,7 +71,14 @@ export function ChainEditor({ cardRef, turn, mode, chain, opened, lineCount, onC
         </div>
         <FieldError id={`${fieldId(turnPath)}-error`} errors={turnErrors} />
         <CiteToolbar form={form} lineCount={lineCount} turn={turn} />
-        {/* In the sticky header, so a refused save is seen wherever the reviewer scrolled to. */}
+        {/* In the sticky header, so a refused save is seen wherever the reviewer scrolled to (the Save button is at the bottom). */}
+        {(form.formErrors.length > 0 || saver.error) && (
+          <div role="alert" className="rounded border border-danger/40 bg-danger-soft p-2 text-xs text-danger">
+            <p className="font-semibold">Not saved.</p>
+            {saver.error && <p>{saver.error.message}</p>}
+            <FieldError id="ev-form-error" errors={form.formErrors} />
+          </div>
+        )}
         {saver.conflict && <ConflictNotice error={saver.conflict} reloading={saver.reloading} onReload={saver.reload} />}
         {stale && <ConflictNotice error={null} reloading={saver.reloading} onReload={saver.reload} />}
         {saver.reloadedVersion && (
@@ -80,14 +87,6 @@ export function ChainEditor({ cardRef, turn, mode, chain, opened, lineCount, onC
           </p>
         )}
       </div>
-
-      {(form.formErrors.length > 0 || saver.error) && (
-        <div role="alert" className="rounded border border-danger/40 bg-danger-soft p-2 text-xs text-danger">
-          <p className="font-semibold">Not saved.</p>
-          {saver.error && <p>{saver.error.message}</p>}
-          <FieldError id="ev-form-error" errors={form.formErrors} />
-        </div>
-      )}
 
       <TriggerEditor form={form} />
       <PartsEditor form={form} part="agent_reactions" />
