@@ -3,7 +3,7 @@ import { TABLE_ROWS } from "@/lib/analysis/analysis-view";
 import { getSessionRisk, warmAnalysisViews } from "@/lib/analysis/session-analysis";
 import { withCatalog } from "@/lib/catalog/catalog";
 import { catalogStore } from "@/lib/catalog/catalog-store";
-import { SOURCE_NAMES } from "@/lib/sources/common/source-names";
+import { TRANSCRIPT_FORMATS } from "@/lib/sources/transcript-formats";
 import type { CoreContext } from "@/lib/context";
 import { scanSession } from "@/lib/forensics/scan";
 import { resolveSession } from "@/lib/workspace/sessions";
@@ -21,7 +21,7 @@ export type WarmSummary = { sessions: number };
  * time; an unchanged session costs a few stats. A session that fails is left to its first reader.
  */
 export async function warmSessionPages(ctx: CoreContext, minBytes: number): Promise<WarmSummary> {
-  const big = await withCatalog(ctx, () => catalogStore(ctx).bigSessions(minBytes, SOURCE_NAMES));
+  const big = await withCatalog(ctx, () => catalogStore(ctx).bigSessions(minBytes, TRANSCRIPT_FORMATS.map((f) => f.name)));
   let sessions = 0;
   for (const { project_key, session_ref } of big) {
     const resolved = await resolveSession(ctx, project_key, session_ref).catch(() => null);

@@ -15,7 +15,7 @@ export { transcriptFormat } from "@/lib/sources/transcript-formats";
 
 /** The descriptor of an agent behind the source contract: its Workscope ID is the seed's pattern in its source file. */
 function agentFormat(agent: AgentSource): SourceFormat {
-  return { name: agent.name, label: SOURCE_LABELS[agent.name], defaultRoots: (home, env) => agent.defaultRoots(home, env), transcript: null, agent, workscopeId: readWorkscopeId };
+  return { name: agent.name, label: SOURCE_LABELS[agent.name], defaultRoots: (home, env) => agent.defaultRoots(home, env), rootKind: agent.name, pushed: agent.pushed, transcript: null, agent, workscopeId: readWorkscopeId };
 }
 
 /** Every transcript source, in the order pages list them (lib/sources/common/schema's TRANSCRIPT_SOURCES). */

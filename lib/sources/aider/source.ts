@@ -7,6 +7,7 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { discoverAiderSessions } from "@/lib/sources/aider/discover";
 import { exportAiderLines } from "@/lib/sources/aider/export-lines";
 import { parseAiderLines } from "@/lib/sources/aider/parse";
+import { aiderPushedFiles } from "@/lib/sources/aider/pushed-files";
 
 /**
  * The Aider source. Aider writes its history into each project folder, with no home folder of
@@ -17,6 +18,7 @@ export const aiderSource: AgentSource = {
   name: "aider",
   label: "Aider",
   defaultRoots: (home) => aiderProjectsUnder(home),
+  pushed: aiderPushedFiles,
   discover: discoverAiderSessions,
   exportLines: exportAiderLines,
   parseLines: parseAiderLines,

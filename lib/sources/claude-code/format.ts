@@ -4,6 +4,7 @@ import path from "node:path";
 import { SOURCE_LABELS } from "@/lib/sources/common/source-names";
 import { readSessionWorkscopeId } from "@/lib/sources/common/workscope";
 import type { SourceFormat } from "@/lib/sources/common/source-format";
+import { claudePushedFiles } from "@/lib/sources/claude-code/pushed-files";
 import { claudeToolUses } from "@/lib/sources/claude-code/tool-uses";
 import { claudeTranscript } from "@/lib/sources/claude-code/transcript";
 
@@ -16,6 +17,8 @@ export const claudeCodeFormat: SourceFormat<"claude-code"> = {
   name: "claude-code",
   label: SOURCE_LABELS["claude-code"],
   defaultRoots: (home) => [path.join(home, ".claude", "projects")],
+  rootKind: "claude",
+  pushed: claudePushedFiles,
   agent: null,
   workscopeId: readSessionWorkscopeId,
   toolUses: claudeToolUses,

@@ -1,6 +1,7 @@
 /** Codex's descriptor (issue 38): its rollout lines' readers (./transcript), Workscope ID and fork histories, as every layer above lib/sources reaches them. */
 import path from "node:path";
 
+import { codexPushedFiles } from "@/lib/sources/codex/pushed-files";
 import { codexForkHistory } from "@/lib/sources/codex/select";
 import { SOURCE_LABELS } from "@/lib/sources/common/source-names";
 import { readWorkscopeId } from "@/lib/sources/common/workscope";
@@ -20,6 +21,8 @@ export const codexFormat: SourceFormat<"codex"> = {
     const codexHome = env.CODEX_HOME?.trim() ? path.resolve(env.CODEX_HOME) : path.join(home, ".codex");
     return ["sessions", "archived_sessions"].map((dir) => path.join(codexHome, dir));
   },
+  rootKind: "codex",
+  pushed: codexPushedFiles,
   agent: null,
   workscopeId: readWorkscopeId,
   forkHistory: codexForkHistory,

@@ -6,6 +6,7 @@
  */
 import { oneLine } from "@/lib/format/one-line";
 import type { JsonObject } from "@/lib/sources/common/json-object";
+import type { PushedFiles } from "@/lib/sources/common/pushed-files";
 
 /** The agents read through this contract, as their `source` is written in index rows and `agent:` filters. */
 export const AGENT_SOURCE_NAMES = ["gemini-cli", "copilot-cli", "opencode", "aider"] as const;
@@ -112,6 +113,8 @@ export type AgentSource = {
   label: string;
   /** Where the agent writes by default (absolute), given the user's home and environment; [] when it has no default (Aider). */
   defaultRoots(home: string, env: NodeJS.ProcessEnv): string[];
+  /** Which files under one of its roots a team push sends (issue 39): what `discover` reads, never credentials. */
+  pushed: PushedFiles;
   /** Every session under `root` (a default root, or a path the user added); unreadable parts become warnings. */
   discover(root: string): Promise<{ sessions: FoundSession[]; warnings: SourceWarning[] }>;
   /**

@@ -16,6 +16,7 @@ import type { HeadlineRecord, ToolCallNames } from "@/lib/sources/common/headlin
 import type { JsonObject } from "@/lib/sources/common/json-object";
 import type { RecordFacts } from "@/lib/sources/common/record-facts";
 import type { TranscriptSource } from "@/lib/sources/common/source-names";
+import type { PushedFiles } from "@/lib/sources/common/pushed-files";
 import type { ObjectPlan } from "@/lib/sources/common/skim";
 import type { UsageRules } from "@/lib/sources/common/usage-rules";
 import type { LineExtras } from "@/lib/sources/common/viewer-detail";
@@ -141,6 +142,10 @@ export type SourceFormat<N extends TranscriptSource = TranscriptSource> = {
   label: string;
   /** Where the source writes by default (absolute, existing or not), given the user's home and environment; [] when it has none (Aider). */
   defaultRoots(home: string, env: NodeJS.ProcessEnv): string[];
+  /** The kind `casefile sources` (sources.json) and a team push name its roots by: `claude` for Claude Code, else its name. */
+  rootKind: string;
+  /** Which files under one of its roots a team push sends (issue 39; never credentials beside the sessions). */
+  pushed: PushedFiles;
   /** Its own JSONL transcript, read line by line (Claude Code, Codex); null for an agent behind the contract. */
   transcript: TranscriptFormat | null;
   /** The agent behind the source contract, whose workspace file is replayed whole (lib/sources/agent-transcripts); null for a native transcript. */

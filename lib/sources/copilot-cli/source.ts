@@ -3,6 +3,7 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { copilotDefaultRoots, discoverCopilotSessions } from "@/lib/sources/copilot-cli/discover";
 import { exportCopilotLines } from "@/lib/sources/copilot-cli/export-lines";
 import { parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
+import { copilotPushedFiles } from "@/lib/sources/copilot-cli/pushed-files";
 
 /**
  * Copilot CLI sessions: `~/.copilot/session-state/<uuid>/events.jsonl` (or under `$COPILOT_HOME`),
@@ -13,6 +14,7 @@ export const copilotSource: AgentSource = {
   name: "copilot-cli",
   label: "GitHub Copilot CLI",
   defaultRoots: copilotDefaultRoots,
+  pushed: copilotPushedFiles,
   discover: discoverCopilotSessions,
   exportLines: exportCopilotLines,
   parseLines: parseCopilotLines,

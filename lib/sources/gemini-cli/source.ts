@@ -3,6 +3,7 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { discoverGeminiSessions, geminiDefaultRoots } from "@/lib/sources/gemini-cli/discover";
 import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
 import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
+import { geminiPushedFiles } from "@/lib/sources/gemini-cli/pushed-files";
 
 /**
  * Gemini CLI: sessions under `~/.gemini/tmp/<project>/chats/` (discover.ts), legacy `.json` exported
@@ -13,6 +14,7 @@ export const geminiSource: AgentSource = {
   name: "gemini-cli",
   label: "Gemini CLI",
   defaultRoots: geminiDefaultRoots,
+  pushed: geminiPushedFiles,
   discover: discoverGeminiSessions,
   exportLines: exportGeminiLines,
   parseLines: parseGeminiLines,

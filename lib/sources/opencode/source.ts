@@ -3,6 +3,7 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { defaultRoots, discover } from "@/lib/sources/opencode/discover";
 import { exportLines } from "@/lib/sources/opencode/export-lines";
 import { parseLines } from "@/lib/sources/opencode/parse";
+import { opencodePushedFiles } from "@/lib/sources/opencode/pushed-files";
 
 /**
  * OpenCode: sessions from `opencode.db` (read-only, WAL-safe) and the older `storage/` JSON files,
@@ -13,6 +14,7 @@ export const opencodeSource: AgentSource = {
   name: "opencode",
   label: "OpenCode",
   defaultRoots,
+  pushed: opencodePushedFiles,
   discover,
   exportLines,
   parseLines,

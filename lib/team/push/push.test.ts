@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { headSha256 } from "@/lib/team/push/file-head";
 import { loadHeadMemo, saveHeadMemo } from "@/lib/team/push/head-memo";
-import { HEAD_BYTES, pathProblem, type ManifestFile, type ManifestRequest } from "@/lib/team/push/protocol";
+import { HEAD_BYTES, pathProblem, PUSH_KINDS, type ManifestFile, type ManifestRequest } from "@/lib/team/push/protocol";
 import { pushOnce } from "@/lib/team/push/push-client";
 import { classifyPushedFile, listPushedFiles } from "@/lib/team/push/pushed-files";
 import { wantedOffset } from "@/lib/team/receive/manifest-diff";
@@ -67,6 +67,13 @@ describe("which files a root sends", () => {
     expect(classifyPushedFile("opencode", "storage/part/msg_1/prt_1.json", false)).toEqual({ transcript: false, appendOnly: false });
     expect(classifyPushedFile("aider", "node_modules/x/.aider.chat.history.md", false)).toBeNull();
     expect(classifyPushedFile("aider", "renamed-history.md", true)).toEqual({ transcript: true, appendOnly: true });
+  });
+
+  it("has each root kind's rule from its source's descriptor, credentials never among the files sent", () => {
+    for (const kind of PUSH_KINDS) {
+      expect(() => classifyPushedFile(kind, "x/y.jsonl", false), kind).not.toThrow();
+      for (const secret of ["oauth_creds.json", "auth.json", ".git/config", "node_modules/a/auth.json"]) expect(classifyPushedFile(kind, secret, false), `${kind} ${secret}`).toBeNull();
+    }
   });
 
   it("lists a Gemini home's chats and project records, never its credentials", async () => {
