@@ -83,6 +83,9 @@ async function main(argv: string[]): Promise<number> {
   const workspace = resolveWorkspaceDir(values.workspace);
   const agents = Object.fromEntries(AGENT_SOURCE_NAMES.filter((n) => values[n]?.length).map((n) => [n, values[n]!]));
   const port = parsePort(values.port);
+  // The team database holds only the team server's catalog (serve hands it the URL; token reads it):
+  // in a shell that exported CASEFILE_DATABASE_URL, every other command keeps to its workspace's SQLite (issue 39).
+  if (command !== "serve" && command !== "token") delete process.env.CASEFILE_DATABASE_URL;
   switch (command) {
     case "prepare":
       return (await import("@/server/cli/prepare-command")).runPrepare({ workspace, claude: values.claude, codex: values.codex, agents, exports: values.exports, controlPlane: values["control-plane"], date: values.date, timezone: values.timezone, force: values.force, json: values.json });
