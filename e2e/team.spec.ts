@@ -1,0 +1,127 @@
+import { HAS_POSTGRES, postgresSuiteName, SKIP_POSTGRES_MESSAGE } from "../lib/testing/postgres";
+import type { GetUsageResult } from "../lib/usage/schema";
+import { expect, test } from "./fixtures";
+import { LoginPage } from "./pages/login-page";
+import { HAS_CORPUS, NO_CORPUS_REASON } from "./paths";
+import { TeamServer } from "./team-server";
+
+/*
+ * Issue 39 as a team sees it: a team server (`casefile serve --database`) on a fresh PostgreSQL
+ * database, fed by two machines' `casefile push` (a slice of the corpus each, e2e/team-server.ts),
+ * read in the browser with a reviewer's read token. Its own server on a free port: the suite's
+ * usual server (playwright.config's webServer) is a local dashboard, with no tokens.
+ */
+
+/** The team server with both machines' slices pushed, one for the worker: made for the first test, stopped (database dropped) at the end. */
+const teamTest = test.extend<{ signIn: () => Promise<void> }, { team: TeamServer }>({
+  team: [
+    async ({}, provide) => {
+      const team = await TeamServer.start();
+      try {
+        const pushed = [await team.push("alpha"), await team.push("beta")];
+        const sent = { sessions_sent: 2, sessions_unchanged: 0, bytes_sent: expect.any(Number), errors: [] };
+        expect(pushed).toEqual([sent, sent]);
+        await provide(team);
+      } finally {
+        await team.stop();
+      }
+    },
+    { scope: "worker", timeout: 240_000 },
+  ],
+  baseURL: async ({ team }, provide) => provide(team.url),
+  // Signs the reviewer in with the read token: the home page sends a browser without one to the sign-in form, which goes back home.
+  signIn: async ({ page, team }, provide) =>
+    provide(async () => {
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/login$/);
+      await new LoginPage(page).signIn(team.tokens.reviewer);
+      await expect(page).toHaveURL(/\/$/);
+    }),
+});
+
+teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
+  teamTest.skip(!HAS_POSTGRES, SKIP_POSTGRES_MESSAGE);
+  teamTest.skip(!HAS_CORPUS, NO_CORPUS_REASON);
+
+  teamTest("a page without a token goes to the sign-in form, an API call gets 401, an unknown token is refused", async ({ page }) => {
+    const login = new LoginPage(page);
+    await page.goto("/usage");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(login.heading()).toBeVisible();
+    const api = await page.request.post("/api/tools/list_projects", { data: {} });
+    expect([api.status(), ((await api.json()) as { error: { code: string } }).error.code]).toEqual([401, "unauthorized"]);
+
+    await login.signIn(`cft_${"A".repeat(43)}`);
+    await expect(page).toHaveURL(/\/login\?failed=1$/);
+    await expect(login.refusal()).toBeVisible();
+  });
+
+  teamTest("a read token signs in to the project list; a project shows both machines' sessions and the Machine filter narrows them", async ({ page, signIn, homePage, projectPage }) => {
+    await signIn();
+    await expect(homePage.heading()).toBeVisible();
+    await expect(new LoginPage(page).signedIn()).toContainText("reviewer · read");
+    // The server prepares what was pushed in the background; the page shows it once that sync is done (live, no reload).
+    for (const label of ["spotter", "workspace", "repo"]) await expect(homePage.projectLink(label)).toBeVisible({ timeout: 120_000 });
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-home.png" });
+
+    await homePage.openProject("spotter");
+    await projectPage.expectTotalRows(2);
+    await expect(projectPage.columnHeader("Machine")).toBeVisible();
+    const machineCell = (name: string) => projectPage.table().getByRole("cell", { name, exact: true });
+    await expect(machineCell("alpha")).toBeVisible();
+    await expect(machineCell("beta")).toBeVisible();
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-project.png" });
+
+    await page.getByLabel("Machine", { exact: true }).selectOption("beta");
+    await expect(page).toHaveURL(/[?&]machine=beta\b/);
+    await projectPage.expectTotalRows(1);
+    await expect(machineCell("alpha")).toHaveCount(0);
+    await projectPage.openSession();
+    await expect(page.getByLabel("Session facts")).toContainText(/machine\s*beta/);
+  });
+
+  teamTest("the Usage page counts each machine's tokens, adding up to the total", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/usage?table=machine");
+    const table = page.getByTestId("usage-table");
+    await expect(table.getByTestId("usage-row")).toHaveCount(2);
+    const rows = await table.getByTestId("usage-row").evaluateAll((trs) => trs.map((tr) => ({ key: tr.getAttribute("data-key"), tokens: Number(tr.getAttribute("data-total-tokens")) })));
+    expect(rows.map((r) => r.key).sort()).toEqual(["alpha", "beta"]);
+    for (const { tokens } of rows) expect(tokens).toBeGreaterThan(0);
+    await expect(table.getByTestId("usage-total")).toHaveAttribute("data-total-tokens", String(rows[0]!.tokens + rows[1]!.tokens));
+    // The same figures as get_usage by machine, asked with the cookie the sign-in set.
+    const byMachine = (await (await page.request.post("/api/tools/get_usage", { data: { group_by: "machine" } })).json()) as GetUsageResult;
+    expect(Object.fromEntries(byMachine.rows.map((r) => [r.key, r.total_tokens]))).toEqual(Object.fromEntries(rows.map((r) => [r.key, r.tokens])));
+  });
+
+  teamTest("a read token may not write evidence: the editor says so and nothing is saved", async ({ signIn, homePage, projectPage, evidencePanel: ev }) => {
+    await signIn();
+    await homePage.openProject("workspace");
+    await projectPage.openSession("S0001");
+    await ev.openEditor("T0001", "Create chain");
+    const [start, end] = ((await ev.editor().getByText(/^lines \d+–\d+$/).textContent()) ?? "").match(/\d+/g)!.map(Number);
+    await ev.field("Trigger type").selectOption("explicit_user_message");
+    await ev.field("Trigger summary").fill("The user asks for the work.");
+    await ev.addCitation("Trigger", `${start}-${start}`);
+    await ev.field("Terminal state type").selectOption("no_material");
+    await ev.field("Terminal state summary").fill("Nothing came of it.");
+    await ev.addCitation("Terminal state", `${end}-${end}`);
+    await ev.field("Materiality").selectOption("none");
+    await ev.save();
+    const refusal = ev.editor().getByRole("alert").filter({ hasText: "Not saved." });
+    await expect(refusal).toContainText("a read token may call read-only tools only");
+    await expect(refusal).toBeInViewport(); // beside the Save button's panel, wherever the form was scrolled
+    await ev.button("Cancel").click();
+    await expect(ev.turn("T0001")).toHaveAttribute("data-state", "none");
+  });
+
+  teamTest("Sign out clears the sign-in: pages go to the sign-in form again", async ({ page, signIn }) => {
+    await signIn();
+    const login = new LoginPage(page);
+    await login.signOut();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(login.tokenField()).toBeVisible();
+  });
+});
