@@ -4,7 +4,7 @@
  * answer of what it lacks, then only those bytes, at most 8 MiB per request.
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
@@ -183,18 +183,44 @@ function sendJobs(wanted: Wanted[], base: string, request: Send, summary: PushSu
   return jobs;
 }
 
-/** Sends small files in one `POST /api/team/push/files`; a file the server holds more or less of than asked is sent again alone from what it holds. */
+/**
+ * Sends small files in one `POST /api/team/push/files`; a file the server holds more or less of
+ * than asked is sent again alone from what it holds. The body is made in one buffer, each file
+ * read into its place on this thread (thousands of small reads: a thread-pool round trip and a
+ * buffer each cost more than the read); a file that cannot be read whole is left out of the batch.
+ */
 async function sendBatch(files: Wanted[], base: string, request: Send, summary: PushSummary): Promise<void> {
-  const sent: { w: Wanted; bytes: Buffer }[] = [];
+  const layout = (list: Wanted[]) => {
+    const header = Buffer.from(`${JSON.stringify({ files: list.map((w) => ({ root_id: w.entry.root_id, path: w.entry.path, offset: w.offset, mtime_ms: w.entry.mtime_ms, length: w.entry.size - w.offset })) })}\n`);
+    const body = Buffer.allocUnsafe(header.byteLength + list.reduce((n, w) => n + w.entry.size - w.offset, 0));
+    header.copy(body);
+    return { body, at: header.byteLength };
+  };
+  let sent = files;
+  let { body, at } = layout(sent);
+  const failed = new Set<Wanted>();
   for (const w of files) {
-    const bytes = await readRange(w.file.abs, w.offset, w.entry.size - w.offset).catch((error: NodeJS.ErrnoException) => error);
-    if (bytes instanceof Error) summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: `cannot read: ${bytes.code ?? bytes.message}`, hint: "check the file's permissions" });
-    else if (bytes.byteLength < w.entry.size - w.offset) summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: "the file shrank while it was being pushed", hint: "push again: the next push sends it as it is then" });
-    else sent.push({ w, bytes });
+    const length = w.entry.size - w.offset;
+    const problem = readInto(w.file.abs, w.offset, body.subarray(at, at + length));
+    if (problem) {
+      failed.add(w);
+      summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: problem, hint: problem.startsWith("cannot read") ? "check the file's permissions" : "push again: the next push sends it as it is then" });
+    }
+    at += length;
+  }
+  if (failed.size > 0) {
+    // Rare: lay the batch out again without the files that failed, copying the others' bytes across.
+    const old = body;
+    let from = old.byteLength - files.reduce((n, w) => n + w.entry.size - w.offset, 0);
+    sent = files.filter((w) => !failed.has(w));
+    ({ body, at } = layout(sent));
+    for (const w of files) {
+      const length = w.entry.size - w.offset;
+      if (!failed.has(w)) at += old.copy(body, at, from, from + length);
+      from += length;
+    }
   }
   if (sent.length === 0) return;
-  const header = { files: sent.map(({ w, bytes }) => ({ root_id: w.entry.root_id, path: w.entry.path, offset: w.offset, mtime_ms: w.entry.mtime_ms, length: bytes.byteLength })) };
-  const body = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...sent.map((s) => s.bytes)]);
   const response = await request(`${base}/api/team/push/files`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body });
   const answer = (await readJson(response)) as { results?: BatchResult[]; errors?: PushProblem[] };
   if (response.status === 401 || response.status === 403) throw refusal(response.status, answer);
@@ -202,10 +228,10 @@ async function sendBatch(files: Wanted[], base: string, request: Send, summary: 
     summary.errors.push(...(answer.errors ?? [{ field: "batch", message: `the server answered ${response.status}`, hint: "see the server's log" }]));
     return;
   }
-  for (const [i, { w, bytes }] of sent.entries()) {
+  for (const [i, w] of sent.entries()) {
     const result = answer.results[i];
     if (result?.status === "ok") {
-      summary.bytes_sent += bytes.byteLength;
+      summary.bytes_sent += w.entry.size - w.offset;
       if (w.file.transcript) summary.sessions_sent++;
     } else if (result?.status === "conflict" && result.have_bytes <= w.entry.size) {
       if ((await sendFile(w, result.have_bytes, base, request, summary)) && w.file.transcript) summary.sessions_sent++;
@@ -213,20 +239,26 @@ async function sendBatch(files: Wanted[], base: string, request: Send, summary: 
   }
 }
 
-/** `length` bytes of `file` from `offset` (fewer when the file is shorter now). */
-async function readRange(file: string, offset: number, length: number): Promise<Buffer> {
-  const handle = await fs.open(file, "r");
+/** Fills `into` with `file`'s bytes from `offset`; what went wrong (unreadable, or shorter now), or null. */
+function readInto(file: string, offset: number, into: Buffer): string | null {
+  let fd: number;
   try {
-    const buf = Buffer.allocUnsafe(length);
+    fd = openSync(file, "r");
+  } catch (error) {
+    return `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+  }
+  try {
     let got = 0;
-    while (got < length) {
-      const { bytesRead } = await handle.read(buf, got, length - got, offset + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
+    while (got < into.byteLength) {
+      const n = readSync(fd, into, got, into.byteLength - got, offset + got);
+      if (n === 0) return "the file shrank while it was being pushed";
+      got += n;
     }
-    return buf.subarray(0, got);
+    return null;
+  } catch (error) {
+    return `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -146,6 +146,31 @@ describe("the head memo (a push of unchanged files reads none of them)", () => {
   });
 });
 
+describe("a batch of small files", () => {
+  it("leaves out a file that shrank after the manifest, and sends the others' bytes as they are", async () => {
+    const root = path.join(await makeTempDir(), "projects");
+    await fs.mkdir(path.join(root, "p"), { recursive: true });
+    for (const [name, text] of [["a.jsonl", "{\"a\":1}\n"], ["b.jsonl", "{\"b\":22}\n"], ["c.jsonl", "{\"c\":333}\n"]]) await fs.writeFile(path.join(root, "p", name!), text!);
+    let batch: Buffer | null = null;
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      if (url.endsWith("/manifest")) {
+        const manifest = JSON.parse(String(init.body)) as ManifestRequest;
+        await fs.writeFile(path.join(root, "p", "b.jsonl"), "{}");
+        return Response.json({ wants: manifest.files.map((f) => ({ root_id: f.root_id, path: f.path, offset: 0 })) });
+      }
+      batch = Buffer.from(init.body as Uint8Array);
+      return Response.json({ results: [{ status: "ok", have_bytes: 8 }, { status: "ok", have_bytes: 10 }] });
+    }) as typeof fetch;
+    const summary = await pushOnce([{ kind: "claude", path: root }], { server: "http://127.0.0.1:9", token: "t", fetch: fakeFetch });
+    expect(summary.errors.map((e) => e.field)).toEqual([`${root}/p/b.jsonl`]);
+    expect(summary.sessions_sent).toBe(2);
+    const text = batch!.toString("utf8");
+    const header = JSON.parse(text.slice(0, text.indexOf("\n"))) as { files: { path: string; length: number }[] };
+    expect(header.files.map((f) => [f.path, f.length])).toEqual([["p/a.jsonl", 8], ["p/c.jsonl", 10]]);
+    expect(text.slice(text.indexOf("\n") + 1)).toBe('{"a":1}\n{"c":333}\n');
+  });
+});
+
 describe("originPath (a pushed root's projects named as on its machine)", () => {
   const mirror = "/ws/team/machines/m1/aider-1/myrepo";
   it("maps a project root inside a mirror, or a one-file root's folder, to the machine's path", () => {
