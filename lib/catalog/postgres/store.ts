@@ -60,6 +60,13 @@ const INDEX_LOCK_WAIT_MS = 30_000;
 /** Candidate rows fetched per round trip of a scan: the first page small (a full page of line-order hits often needs few). */
 const FETCH_FIRST = 256;
 const FETCH_MOST = 4096;
+/**
+ * Counting ahead ({@link PostgresCatalogStore.countCandidatesAfter}): `rows`, the candidates a scan
+ * has fetched when it starts counting the partitions past the current one (a check's budget is
+ * ~14,000 lines); `ms`, how long such a count waits to be asked for (a search asks right after its
+ * check). Tests lower `rows`.
+ */
+export const COUNT_AHEAD = { rows: 2048, ms: 10_000 };
 /** Sort columns list_sessions accepts (lib/workspace/schema's SESSION_SORT_KEYS); a column name is never bound, so it is checked. */
 const SORT_COLUMNS = new Set(["session_ref", "started_at", "duration_seconds", "turn_count", "subagent_count", "size_bytes", "output_tokens", "total_tokens", "cost_usd", "reset_count", "risk_level"]);
 
@@ -105,6 +112,8 @@ export class PostgresCatalogStore implements CatalogStore {
   private readonly partitions = new Set<number>();
   /** Line partitions written since the index lock was taken: vacuumed when it is released. */
   private readonly touched = new Set<number>();
+  /** Whole partitions' counts of a scan's words, started while the scan's lines are checked ({@link countAhead}). */
+  private readonly aheadCounts = new Map<string, { at: number; count: Promise<number> }>();
 
   constructor(readonly url: string) {}
 
@@ -575,7 +584,9 @@ export class PostgresCatalogStore implements CatalogStore {
       await client.query("BEGIN READ ONLY");
       if (wordCondition(query.words) !== null) await client.query("SET LOCAL cursor_tuple_fraction = 1");
       const windows = partitionWindows(await partitionsOf(client), range, query.order);
-      for (const window of windows) {
+      const words = wordCondition(query.words);
+      let fetched = 0;
+      for (const [w, window] of windows.entries()) {
         // The window's documents and their sessions, read once: each candidate row carries only its own columns.
         const docs = new Map<number, DocOfLine>();
         const docRows = await client.query({
@@ -615,6 +626,9 @@ export class PostgresCatalogStore implements CatalogStore {
             };
             if (!visit(line)) return;
           }
+          // Many candidates already: the check will likely stop here and ask for the lines left, so
+          // the partitions past this one are counted now, beside the check (PostgreSQL's cores are idle meanwhile).
+          if (words !== null && fetched < COUNT_AHEAD.rows && (fetched += page.rows.length) >= COUNT_AHEAD.rows) this.countAhead(words, windows.slice(w + 1));
           if (page.rows.length < fetch) break;
           fetch = Math.min(FETCH_MOST, fetch * 2);
         }
@@ -653,9 +667,15 @@ export class PostgresCatalogStore implements CatalogStore {
       { parts: [], values: [] },
       { parts: [], values: [] },
     ];
+    const ahead: Promise<number>[] = [];
     for (const [i, n] of (await partitionsOf(pool)).entries()) {
       const [pLo, pHi] = partitionBounds(n);
       if (pHi < lo || pLo > hi) continue;
+      const counted = pLo >= lo && pHi <= hi && !this.tx ? this.takeAhead(words, n) : undefined;
+      if (counted !== undefined) {
+        ahead.push(counted);
+        continue;
+      }
       const group = groups[i % groups.length]!;
       const where = wordSql(words, group.values, "");
       if (pLo < lo) where.push(`rowid >= ${lo}`);
@@ -663,10 +683,47 @@ export class PostgresCatalogStore implements CatalogStore {
       group.parts.push(`(SELECT count(*) FROM catalog_lines_${n} WHERE ${where.join(" AND ")})`);
     }
     // Inside an open write transaction its client (the counts see its rows); else two pool connections at once.
-    const counts = await Promise.all(
-      groups.filter((g) => g.parts.length > 0).map(async (g) => (await (this.tx?.client ?? pool).query<{ n: number }>({ text: `SELECT ${g.parts.join(" + ")} AS n`, values: g.values, types: TYPES })).rows[0]!.n),
-    );
+    const counts = await Promise.all([
+      ...ahead,
+      ...groups.filter((g) => g.parts.length > 0).map(async (g) => (await (this.tx?.client ?? pool).query<{ n: number }>({ text: `SELECT ${g.parts.join(" + ")} AS n`, values: g.values, types: TYPES })).rows[0]!.n),
+    ]);
     return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /**
+   * Starts counting the lines holding `words` in each whole partition of `windows` (on two pool
+   * connections), for the {@link countCandidatesAfter} that likely follows; each count is used
+   * once, within {@link COUNT_AHEAD.ms}, else dropped.
+   */
+  private countAhead(words: WordCondition, windows: readonly [string, string][]): void {
+    const now = performance.now();
+    for (const [key, entry] of this.aheadCounts) if (now - entry.at > COUNT_AHEAD.ms) this.aheadCounts.delete(key);
+    const whole = windows.map(([lo]) => Number(BigInt(lo) >> PARTITION_SHIFT)).filter((n, i) => {
+      const [pLo, pHi] = partitionBounds(n);
+      return windows[i]![0] === pLo.toString() && windows[i]![1] === pHi.toString() && !this.aheadCounts.has(aheadKey(words, n));
+    });
+    if (whole.length === 0) return;
+    for (const group of [whole.filter((_, i) => i % 2 === 0), whole.filter((_, i) => i % 2 === 1)]) {
+      if (group.length === 0) continue;
+      const values: unknown[] = [];
+      const text = group.map((n) => `SELECT ${n} AS n, count(*) AS c FROM catalog_lines_${n} WHERE ${wordSql(words, values, "").join(" AND ")}`).join(" UNION ALL ");
+      const rows = this.ready().then((pool) => pool.query<{ n: number; c: number }>({ text, values, types: TYPES }));
+      // Unused counts must not become unhandled rejections; a failed one is counted again when asked.
+      rows.catch(() => undefined);
+      for (const n of group) {
+        const count = rows.then((r) => r.rows.find((row) => row.n === n)!.c);
+        count.catch(() => undefined);
+        this.aheadCounts.set(aheadKey(words, n), { at: now, count });
+      }
+    }
+  }
+
+  /** A count {@link countAhead} started for partition `n`, taken (used once); undefined when none is fresh. */
+  private takeAhead(words: WordCondition, n: number): Promise<number> | undefined {
+    const key = aheadKey(words, n);
+    const entry = this.aheadCounts.get(key);
+    this.aheadCounts.delete(key);
+    return entry !== undefined && performance.now() - entry.at <= COUNT_AHEAD.ms ? entry.count : undefined;
   }
 
   async hitSession(sessionId: number): Promise<HitSession | undefined> {
@@ -710,6 +767,11 @@ export class PostgresCatalogStore implements CatalogStore {
     ))[0]!;
     return row.lo === null || row.hi === null ? ["0", "0"] : [lineRowid(row.lo, 0).toString(), lineRowid(row.hi, 0xffffffff).toString()];
   }
+}
+
+/** The key of a partition's count of a word condition. */
+function aheadKey(words: WordCondition, n: number): string {
+  return `${n}:${JSON.stringify(words)}`;
 }
 
 /** What a candidate line carries of its document and session. */
