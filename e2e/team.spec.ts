@@ -94,7 +94,7 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     expect(Object.fromEntries(byMachine.rows.map((r) => [r.key, r.total_tokens]))).toEqual(Object.fromEntries(rows.map((r) => [r.key, r.tokens])));
   });
 
-  teamTest("a read token may not write evidence: the editor says so and nothing is saved", async ({ signIn, homePage, projectPage, evidencePanel: ev }) => {
+  teamTest("a read token may not write evidence: the editor says so, nothing is saved, the Audit page shows the refused call and its caller", async ({ page, signIn, homePage, projectPage, evidencePanel: ev }) => {
     await signIn();
     await homePage.openProject("workspace");
     await projectPage.openSession("S0001");
@@ -113,6 +113,15 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     await expect(refusal).toBeInViewport(); // beside the Save button's panel, wherever the form was scrolled
     await ev.button("Cancel").click();
     await expect(ev.turn("T0001")).toHaveAttribute("data-state", "none");
+
+    // The Audit page shows the refused call and whose token made it.
+    await page.goto("/audit");
+    const row = page.getByRole("table", { name: "Tool calls" }).getByRole("row").filter({ hasText: "create_evidence_chain" });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("ui · reviewer");
+    await expect(row.getByTestId("audit-result")).toHaveText("denied · forbidden");
+    await row.click();
+    await expect(page.getByRole("complementary", { name: "Call detail" })).toContainText("machine reviewer · role read");
   });
 
   teamTest("Sign out clears the sign-in: pages go to the sign-in form again", async ({ page, signIn }) => {

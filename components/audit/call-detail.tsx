@@ -51,6 +51,12 @@ export function CallDetail({ receiptId, onClose }: { receiptId: string; onClose:
             <dd className="font-mono">{receipt.started?.task_id}</dd>
             <dt className="text-muted">Door</dt>
             <dd>{receipt.started ? `${receipt.started.door}${receipt.started.client ? ` (${receipt.started.client})` : ""} · pid ${receipt.started.pid}` : "—"}</dd>
+            {receipt.started?.actor && (
+              <>
+                <dt className="text-muted">Caller</dt>
+                <dd>{`machine ${receipt.started.actor.machine} · role ${receipt.started.actor.role}`}</dd>
+              </>
+            )}
             <dt className="text-muted">Started</dt>
             <dd>{receipt.started?.timestamp}</dd>
             <dt className="text-muted">Result</dt>

@@ -13,10 +13,22 @@ const RESULT_STYLE: Record<string, string> = {
   running: "text-muted",
 };
 
-/** The Audit table's columns: time, door, tool, task, result, duration. */
+/** The Audit table's columns: time, door (and a team server's caller), tool, task, result, duration. */
 export const AUDIT_COLUMNS: readonly Column<AuditRow>[] = [
   { id: "time", header: "Time", width: "9.5rem", cell: (r) => <span className="tabular-nums">{formatLocalDateTime(r.timestamp)}</span> },
-  { id: "door", header: "Door", width: "4.5rem", cell: (r) => <span title={r.client}>{r.door}{r.client && r.client !== r.door ? ` · ${r.client}` : ""}</span> },
+  // On a team server, the caller's machine too (issue 39: a call is audited with its token's machine and role).
+  {
+    id: "door",
+    header: "Door",
+    width: "7rem",
+    cell: (r) => (
+      <span className="truncate" title={[r.client, r.actor && `machine ${r.actor.machine}, role ${r.actor.role}`].filter(Boolean).join(" · ") || undefined}>
+        {r.door}
+        {r.client && r.client !== r.door ? ` · ${r.client}` : ""}
+        {r.actor ? ` · ${r.actor.machine}` : ""}
+      </span>
+    ),
+  },
   { id: "tool", header: "Tool", width: "minmax(8rem, 1fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.tool_name}>{r.tool_name}</span> },
   { id: "task", header: "Session / project", width: "minmax(8rem, 1.2fr)", cell: (r) => <span className="truncate font-mono text-xs" title={r.task_id}>{r.task_id}</span> },
   {
