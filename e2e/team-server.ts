@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const CASEFILE = [path.join(REPO_ROOT, "bin", "casefile.mjs")];
 
 /** `casefile ARGS` in the repo (`env`: more of its environment), its stdout; throws with its stderr when it exits non-zero. */
-export async function casefile(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+export async function casefile(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
   const { stdout } = await run(process.execPath, [...CASEFILE, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 << 20 });
   return stdout;
 }
