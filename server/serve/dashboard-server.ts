@@ -13,6 +13,7 @@ import { runAsActor } from "@/lib/context";
 import { SECURITY_HEADERS, STRICT_CONTENT_SECURITY_POLICY } from "@/lib/security/content-security-policy";
 import { HTTP_BODY_LIMIT_BYTES } from "@/lib/security/request-limits";
 import { ACTOR_HEADER, isPublicRequest, LOGIN_PATH, LOGOUT_PATH, requestPath, requestToken, roleRefusal, TOKEN_COOKIE, TOKEN_COOKIE_MAX_AGE_S } from "@/lib/team/auth";
+import { loginUrl, RETURN_PARAM, safeReturnPath } from "@/lib/team/return-to";
 import type { TeamActor } from "@/lib/team/tokens";
 
 /** The longest a whole request (headers and body) may take to arrive: a tool input is at most 10 MiB, over loopback. */
@@ -181,13 +182,19 @@ async function handleTeamRequest(team: NonNullable<DashboardServerOptions["team"
     response.writeHead(303, { ...SECURITY_HEADERS, location: LOGIN_PATH, "set-cookie": tokenCookie("", 0, secure), "content-length": 0 }).end();
     return;
   }
-  if (isPublicRequest(method, path)) return handler(request, response);
   const token = requestToken(request.headers.authorization, request.headers.cookie);
+  if (isPublicRequest(method, path)) {
+    // The login page names who is signed in (and offers Sign out) only to a request whose token is valid.
+    const signedIn = path === LOGIN_PATH && token !== null ? await team.authenticate(token) : null;
+    if (signedIn === null) return handler(request, response);
+    setHeader(request, ACTOR_HEADER, JSON.stringify(signedIn));
+    return runAsActor({ machine: signedIn.machine, role: signedIn.role }, () => handler(request, response));
+  }
   const actor = token === null ? null : await team.authenticate(token);
   if (actor === null) {
-    // A browser opening a page is sent to the login form; every other request gets the 401.
+    // A browser opening a page is sent to the login form, which keeps the page to return to; every other request gets the 401.
     if (token === null && method === "GET" && request.headers["sec-fetch-mode"] === "navigate") {
-      response.writeHead(303, { ...SECURITY_HEADERS, location: LOGIN_PATH, "content-length": 0 }).end();
+      response.writeHead(303, { ...SECURITY_HEADERS, location: loginUrl(request.url), "content-length": 0 }).end();
       return;
     }
     const message = token === null ? "this team server needs a token" : "the token is not valid (unknown or revoked)";
@@ -206,7 +213,8 @@ function tokenCookie(token: string, maxAgeS: number, secure: boolean): string {
 
 /**
  * `POST /login` with the form field `token`: a known token sets the cookie and goes to the
- * dashboard (303 to `/`); anything else goes back to the form with `?failed=1`, nothing set. A
+ * form's `next` page (lib/team/return-to `safeReturnPath`, else `/`); anything else goes back to
+ * the form with `?failed=1` (and the same `next`), nothing set. A
  * form posted from another origin is refused (403): no site may sign a browser in with its token.
  * A browser says where a form came from in `Sec-Fetch-Site` (its own pages: `same-origin`); the
  * Origin header cannot say it, as Chromium sends `Origin: null` for a form posted from a page
@@ -226,14 +234,16 @@ async function login(team: NonNullable<DashboardServerOptions["team"]>, request:
     text += (chunk as Buffer).toString("utf8");
     if (text.length > LOGIN_BODY_LIMIT) return answer(response, 413, "invalid_input", "the sign-in form is too large", "send only the token");
   }
-  const token = new URLSearchParams(text).get("token")?.trim() ?? "";
+  const form = new URLSearchParams(text);
+  const token = form.get("token")?.trim() ?? "";
+  const returnTo = form.get(RETURN_PARAM);
   const actor = token === "" ? null : await team.authenticate(token);
   const head = { ...SECURITY_HEADERS, "content-length": 0 };
   if (actor === null) {
-    response.writeHead(303, { ...head, location: `${LOGIN_PATH}?failed=1` }).end();
+    response.writeHead(303, { ...head, location: loginUrl(returnTo, { failed: "1" }) }).end();
     return;
   }
-  response.writeHead(303, { ...head, location: "/", "set-cookie": tokenCookie(token, TOKEN_COOKIE_MAX_AGE_S, secure) }).end();
+  response.writeHead(303, { ...head, location: safeReturnPath(returnTo) ?? "/", "set-cookie": tokenCookie(token, TOKEN_COOKIE_MAX_AGE_S, secure) }).end();
 }
 
 /** True for a loopback address or name: `localhost`, `::1`, `127.x.x.x`. */

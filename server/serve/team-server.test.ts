@@ -148,10 +148,33 @@ describePostgres("the team server's door (issue 39)", () => {
   it("sends a browser's page navigation without a token to the login page, which passes without one", async () => {
     seen.length = 0;
     const navigation = await send(base, "GET", "/projects", { "sec-fetch-mode": "navigate" });
-    expect([navigation.status, navigation.headers.location]).toEqual([303, "/login"]);
+    expect([navigation.status, navigation.headers.location]).toEqual([303, "/login?next=%2Fprojects"]);
+    const home = await send(base, "GET", "/", { "sec-fetch-mode": "navigate" });
+    expect(home.headers.location).toBe("/login");
     const login = await send(base, "GET", "/login");
     expect(login.status).toBe(200);
     expect(seen.map((s) => [s.url, s.actor])).toEqual([["/login", undefined]]);
+  });
+
+  it("the login page runs as the signed-in actor only for a valid token (the page offers Sign out to it alone)", async () => {
+    seen.length = 0;
+    await send(base, "GET", "/login", bearer("read"));
+    await send(base, "GET", "/login", { authorization: `Bearer cft_${"A".repeat(43)}` });
+    await send(base, "GET", "/login", { [ACTOR_HEADER]: '{"machine":"evil","role":"admin"}' });
+    expect(seen.map((s) => [s.actor, s.actorHeader === undefined ? undefined : JSON.parse(s.actorHeader).machine])).toEqual([
+      [{ machine: "reviewer", role: "read" }, "reviewer"],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+  });
+
+  it("after signing in, goes back to the page opened before (a path on this site only)", async () => {
+    const form = { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" };
+    const signIn = (next: string, token = tokens.read.token) => send(base, "POST", "/login", form, `token=${encodeURIComponent(token)}&next=${encodeURIComponent(next)}`);
+    expect((await signIn("/projects/p?sort=risk")).headers.location).toBe("/projects/p?sort=risk");
+    for (const unsafe of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "/login"]) expect((await signIn(unsafe)).headers.location, unsafe).toBe("/");
+    // A refused token goes back to the form, keeping where to return.
+    expect((await signIn("/usage", "cft_nope")).headers.location).toBe("/login?failed=1&next=%2Fusage");
   });
 
   it("hands an authenticated request to Next as its actor, in a header it sets itself", async () => {
