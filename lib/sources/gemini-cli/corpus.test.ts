@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import type { AgentTranscript, FoundSession } from "@/lib/sources/common/agent-source";
+import { parsedLegacyLines } from "@/lib/sources/gemini-cli/export-lines";
 import { geminiSource } from "@/lib/sources/gemini-cli/source";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 
@@ -143,17 +145,17 @@ describe("Gemini CLI corpus (shared/corpus/agents-home/.gemini)", () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)("a legacy chat read back as it is exported (its objects taken, not parsed again)", () => {
-  it("reads the same records as from the workspace file's lines", async () => {
+describe.skipIf(!HAS_SHARED)("a legacy chat read back as it is exported (its bytes written as cut, its lines parsed once)", () => {
+  it("reads the same records as the document parsed whole gives", async () => {
     const { sessions } = await geminiSource.discover(HOME);
     const legacy = sessions.filter((s) => s.sourcePath.endsWith(".json"));
     expect(legacy.length).toBeGreaterThan(5);
     for (const session of legacy) {
       const { lines, objects, bytes } = await geminiSource.exportLines(session);
-      expect(objects).toHaveLength(lines.length);
-      expect(bytes).toBeUndefined();
-      // The lines alone are what a later read of the workspace file gets: parsed line by line.
-      expect(geminiSource.parseLines(lines, session.fileName, objects)).toEqual(geminiSource.parseLines(lines, session.fileName));
+      expect(objects).toBeUndefined();
+      expect(bytes!.toString("utf8")).toBe(lines.map((l) => `${l}\n`).join(""));
+      const parsed = parsedLegacyLines(readFileSync(session.sourcePath, "utf8"), session.sourcePath);
+      expect(geminiSource.parseLines(lines, session.fileName)).toEqual(geminiSource.parseLines(parsed.lines, session.fileName, parsed.objects));
     }
   });
 });

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { jsonLine, type ExportedLines, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
+import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
 
 /**
  * The lines of a session's workspace file, without terminators:
@@ -13,10 +14,8 @@ import { byteCopyLines } from "@/lib/jsonl/text-lines";
  *   byteCopyLines);
  * - a legacy `.json` session (one object `{sessionId, projectHash, startTime, lastUpdated,
  *   messages[], summary?}`) becomes line 1 = the object without `messages` (every other key kept,
- *   `summary` included), then one {@link jsonLine} per original message, so a line's number stays
- *   the same while the session grows, with the `objects` the lines were made from (parseLines
- *   takes them: issue 38, prepare exports a chat and reads it back at once). The same grammar as
- *   JSONL: parseLines reads both alike.
+ *   `summary` included), then one line per original message, so a line's number stays the same
+ *   while the session grows ({@link legacyLines}). The same grammar as JSONL: parseLines reads both alike.
  * A file that cannot be read, or a legacy file that is not one JSON object, gives no lines and a
  * warning; never throws.
  */
@@ -25,12 +24,28 @@ export async function exportGeminiLines(session: FoundSession): Promise<Exported
   // Read on the calling thread (prepare's worker has nothing else to do meanwhile; a sync reads a few).
   const bytes = readOrNull(file);
   if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
-  if (!file.endsWith(".jsonl")) return legacyLines(bytes.toString("utf8"), file);
+  if (!file.endsWith(".jsonl")) return legacyLines(bytes, file);
   return { ...byteCopyLines(bytes), warnings: [] };
 }
 
-/** Header line plus one line per message of a legacy `.json` session, with the objects they were made from (see {@link exportGeminiLines}). */
-export function legacyLines(text: string, file: string): ExportedLines {
+/**
+ * Header line plus one line per message of a legacy `.json` session (see {@link exportGeminiLines}):
+ * each line its value's bytes without the whitespace outside strings, with the file's `bytes` when
+ * it reads that way in one pass (lib/sources/gemini-cli/legacy-scan; issue 38 speed: no parse and
+ * re-serialization of the document; parseLines parses each line once); else the document parsed
+ * whole ({@link parsedLegacyLines}: its warning for a malformed file, its lines for an odd one).
+ */
+export function legacyLines(data: Buffer, file: string): ExportedLines {
+  const scanned = scanLegacyChat(data);
+  return scanned === null ? parsedLegacyLines(data.toString("utf8"), file) : { ...scanned, warnings: [] };
+}
+
+/**
+ * {@link legacyLines} by `JSON.parse` of the whole text: line 1 = `jsonLine` of the object without
+ * `messages`, then `jsonLine` of each message, with the `objects` the lines were made from (parseLines
+ * takes them); no lines and a warning when the text is not JSON, a warning when it has no `messages` list.
+ */
+export function parsedLegacyLines(text: string, file: string): ExportedLines {
   let value: unknown;
   try {
     value = JSON.parse(text);

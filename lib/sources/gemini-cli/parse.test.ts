@@ -87,7 +87,7 @@ describe("parseGeminiLines on a JSONL session (replay.jsonl)", () => {
 });
 
 describe("parseGeminiLines on a legacy session exported line by line (legacy.json)", () => {
-  const exported = legacyLines(readFileSync(path.join(FIXTURES, "legacy.json"), "utf8"), "legacy.json");
+  const exported = legacyLines(readFileSync(path.join(FIXTURES, "legacy.json")), "legacy.json");
   const t = parseGeminiLines(exported.lines, "legacy.json");
   const at = (line: number) => t.records[line - 1]!;
 
