@@ -46,14 +46,32 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
   teamTest("a page without a token goes to the sign-in form, an API call gets 401, an unknown token is refused", async ({ page }) => {
     const login = new LoginPage(page);
     await page.goto("/usage");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fusage$/);
     await expect(login.heading()).toBeVisible();
+    // Nobody is signed in: no Sign out is offered.
+    await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
     const api = await page.request.post("/api/tools/list_projects", { data: {} });
     expect([api.status(), ((await api.json()) as { error: { code: string } }).error.code]).toEqual([401, "unauthorized"]);
 
     await login.signIn(`cft_${"A".repeat(43)}`);
-    await expect(page).toHaveURL(/\/login\?failed=1$/);
+    await expect(page).toHaveURL(/\/login\?failed=1&next=%2Fusage$/);
     await expect(login.refusal()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+  });
+
+  teamTest("a link opened before signing in is where the sign-in lands; /login then says who is signed in", async ({ page, team }) => {
+    const login = new LoginPage(page);
+    await page.goto("/usage?table=machine&period=week");
+    await expect(page).toHaveURL(/\/login\?next=%2Fusage%3Ftable%3Dmachine%26period%3Dweek$/);
+    await login.signIn(team.tokens.reviewer);
+    await expect(page).toHaveURL(/\/usage\?table=machine&period=week$/);
+    await expect(page.getByRole("heading", { name: "Usage" })).toBeVisible();
+    // A link to another site in ?next is not followed: the sign-in lands home.
+    await page.goto("/login?next=%2F%2Fevil.example%2F");
+    await expect(login.panelSignedIn()).toContainText("Signed in as reviewer · read.");
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-login-signed-in.png" });
+    await login.signIn(team.tokens.reviewer, "Sign in with another token");
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
   teamTest("a read token signs in to the project list; a project shows both machines' sessions and the Machine filter narrows them", async ({ page, signIn, homePage, projectPage }) => {
@@ -94,31 +112,29 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     expect(Object.fromEntries(byMachine.rows.map((r) => [r.key, r.total_tokens]))).toEqual(Object.fromEntries(rows.map((r) => [r.key, r.tokens])));
   });
 
-  teamTest("a read token may not write evidence: the editor says so, nothing is saved, the Audit page shows the refused call and its caller", async ({ page, signIn, homePage, projectPage, evidencePanel: ev }) => {
+  teamTest("a read token may not write evidence: Create chain is disabled with the reason, a write sent anyway is refused, the Audit page shows the refused call and its caller", async ({ page, signIn, homePage, projectPage, evidencePanel: ev }) => {
     await signIn();
     await homePage.openProject("workspace");
     await projectPage.openSession("S0001");
-    await ev.openEditor("T0001", "Create chain");
-    const [start, end] = ((await ev.editor().getByText(/^lines \d+–\d+$/).textContent()) ?? "").match(/\d+/g)!.map(Number);
-    await ev.field("Trigger type").selectOption("explicit_user_message");
-    await ev.field("Trigger summary").fill("The user asks for the work.");
-    await ev.addCitation("Trigger", `${start}-${start}`);
-    await ev.field("Terminal state type").selectOption("no_material");
-    await ev.field("Terminal state summary").fill("Nothing came of it.");
-    await ev.addCitation("Terminal state", `${end}-${end}`);
-    await ev.field("Materiality").selectOption("none");
-    await ev.save();
-    const refusal = ev.editor().getByRole("alert").filter({ hasText: "Not saved." });
-    await expect(refusal).toContainText("a read token may call read-only tools only");
-    await expect(refusal).toBeInViewport(); // beside the Save button's panel, wherever the form was scrolled
-    await ev.button("Cancel").click();
+    await ev.expandTurn("T0001");
+    const create = ev.turn("T0001").getByRole("button", { name: "Create chain" });
+    await expect(create).toBeDisabled();
+    await expect(create).toHaveAccessibleDescription("Your token is read-only (machine reviewer): it may read, not write. Ask for a push or admin token to write.");
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-read-only-evidence.png" });
+
+    // The server refuses the write all the same (the control is only a courtesy), with the cookie the sign-in set.
+    const projectKey = decodeURIComponent(/\/projects\/([^/]+)\/sessions\//.exec(page.url())![1]!);
+    const sent = await page.request.post("/api/tools/create_evidence_chain", { data: { project_key: projectKey, session_ref: "S0001", evidence_chain: {} } });
+    expect([sent.status(), ((await sent.json()) as { error: { message: string } }).error.message]).toEqual([403, expect.stringContaining("a read token may call read-only tools only")]);
+    await page.reload();
+    await ev.expandTurn("T0001");
     await expect(ev.turn("T0001")).toHaveAttribute("data-state", "none");
 
     // The Audit page shows the refused call and whose token made it.
     await page.goto("/audit");
     const row = page.getByRole("table", { name: "Tool calls" }).getByRole("row").filter({ hasText: "create_evidence_chain" });
     await expect(row).toHaveCount(1);
-    await expect(row).toContainText("ui · reviewer");
+    await expect(row).toContainText("http · reviewer");
     await expect(row.getByTestId("audit-result")).toHaveText("denied · forbidden");
     await row.click();
     await expect(page.getByRole("complementary", { name: "Call detail" })).toContainText("machine reviewer · role read");
@@ -129,6 +145,7 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     const login = new LoginPage(page);
     await login.signOut();
     await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
     await expect(login.tokenField()).toBeVisible();

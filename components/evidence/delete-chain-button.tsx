@@ -2,12 +2,18 @@
 
 import { useState } from "react";
 
+import { useWriteRefusal } from "@/components/team/write-access";
+
 import { type BaseVersions, type CardRef, useDeleteChain } from "./mutations";
 
 type DeleteChainButtonProps = { cardRef: CardRef; turnRef: string; base: BaseVersions; onDeleted?: () => void };
 
-/** "Delete chain" with an inline confirmation; a chain changed meanwhile is refused and said so. */
+/**
+ * "Delete chain" with an inline confirmation; a chain changed meanwhile is refused and said so.
+ * Disabled (the reason as its title) for a browser that may not write.
+ */
 export function DeleteChainButton({ cardRef, turnRef, base, onDeleted }: DeleteChainButtonProps) {
+  const mayNotWrite = useWriteRefusal();
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteChain(cardRef);
   const result = remove.data;
@@ -15,7 +21,13 @@ export function DeleteChainButton({ cardRef, turnRef, base, onDeleted }: DeleteC
 
   if (!confirming) {
     return (
-      <button type="button" onClick={() => setConfirming(true)} className="rounded border border-line-strong px-2 py-0.5 text-2xs text-danger hover:bg-danger-soft">
+      <button
+        type="button"
+        onClick={() => setConfirming(true)}
+        disabled={mayNotWrite !== null}
+        title={mayNotWrite ?? undefined}
+        className="rounded border border-line-strong px-2 py-0.5 text-2xs text-danger hover:bg-danger-soft disabled:cursor-not-allowed disabled:opacity-50"
+      >
         Delete chain…
       </button>
     );

@@ -2,6 +2,7 @@
 
 import type { EvidenceChainEntry, EvidenceTurnState } from "@/lib/evidence/schema";
 import { oneLine } from "@/lib/format/one-line";
+import { useWriteRefusal, WriteRefusalNote } from "@/components/team/write-access";
 
 import { ChainAuthorLine } from "./chain-author";
 import { ChainView } from "./chain-view";
@@ -31,8 +32,13 @@ type TurnEvidenceItemProps = {
   onEdit: () => void;
 };
 
-/** One indexed turn: its state, and when expanded its chain with edit and delete, or "create". */
+/**
+ * One indexed turn: its state, and when expanded its chain with edit and delete, or "create";
+ * disabled, with the reason beside them, for a browser that may not write (a team server's read token).
+ */
 export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, current, readOnly, onToggle, onEdit }: TurnEvidenceItemProps) {
+  const refusal = useWriteRefusal();
+  const reasonId = `write-refusal-${turn.turn_ref}`;
   const state: TurnEvidenceState = !entry ? "none" : entry.issues.length > 0 ? "issues" : "chain";
   const style = STATE_STYLE[state];
   const chain = entry ? readChain(entry.chain, turn.turn_ref) : null;
@@ -62,10 +68,17 @@ export function TurnEvidenceItem({ cardRef, turn, entry, base, expanded, current
           {chain && <ChainAuthorLine cardRef={cardRef} turnRef={turn.turn_ref} />}
           {!readOnly && (
             <div className="flex flex-wrap items-center gap-2">
-              <button type="button" onClick={onEdit} className="rounded bg-ink px-2 py-0.5 text-2xs font-semibold text-white hover:bg-ink/85">
+              <button
+                type="button"
+                onClick={onEdit}
+                disabled={refusal !== null}
+                aria-describedby={refusal !== null ? reasonId : undefined}
+                className="rounded bg-ink px-2 py-0.5 text-2xs font-semibold text-white hover:bg-ink/85 disabled:cursor-not-allowed disabled:opacity-50"
+              >
                 {chain ? "Edit chain" : "Create chain"}
               </button>
               {chain && <DeleteChainButton cardRef={cardRef} turnRef={turn.turn_ref} base={base} />}
+              {refusal !== null && <WriteRefusalNote id={reasonId} refusal={refusal} />}
             </div>
           )}
         </div>

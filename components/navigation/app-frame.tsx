@@ -5,11 +5,14 @@ import { DemoBadge } from "@/components/navigation/demo-badge";
 import { routes } from "@/components/navigation/routes";
 import { HeaderSearch } from "@/components/search/header-search";
 import { SignedIn, type SignedInAs } from "@/components/team/signed-in";
+import { WriteAccessProvider } from "@/components/team/write-access";
+import { writeRefusal } from "@/components/team/write-refusal";
 
 /**
  * The dashboard's frame: the header bar (home link, demo badge when `demo`, the search box, Usage, Audit,
  * and on a team server who is `signedIn`, with Sign out) over a full-height main area holding
- * `children`. Shared by the `(dashboard)` and `(viewer)` layouts.
+ * `children`, whose writing controls learn whether this browser may write (a read token may not).
+ * Shared by the `(dashboard)` and `(viewer)` layouts.
  */
 export function AppFrame({ demo, signedIn, children }: { demo: boolean; signedIn: SignedInAs | null; children: ReactNode }) {
   return (
@@ -31,7 +34,9 @@ export function AppFrame({ demo, signedIn, children }: { demo: boolean; signedIn
           {signedIn && <SignedIn {...signedIn} />}
         </nav>
       </header>
-      <main className="flex min-h-0 flex-1 flex-col">{children}</main>
+      <main className="flex min-h-0 flex-1 flex-col">
+        <WriteAccessProvider refusal={writeRefusal(signedIn)}>{children}</WriteAccessProvider>
+      </main>
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import type { FormEvent } from "react";
 
 import { FieldError } from "@/components/evidence/field-error";
+import { useWriteRefusal, WriteRefusalNote } from "@/components/team/write-access";
 import { CONFIDENCE_VALUES, type Confidence, OPERATOR_KINDS, type OperatorKind, type SynthesisError, type SynthesisTurnState, WORK_ITEM_KINDS } from "@/lib/synthesis/schema";
 
 import { SelectedTurns } from "./selected-turns";
@@ -39,8 +40,10 @@ const focusFirst = (fields: readonly FormField[]) => {
  * Records an evidence_gap_item or an excluded_with_reason item over the selected turns. Shape
  * errors show as you type; the server's errors (`work_item.reason`, `work_item.covered_turns[0]`,
  * …) at the field or the turn their path names, with the hint. A refused create keeps the form.
+ * For a browser that may not write (a team server's read token) Create is disabled, the reason beside it.
  */
 export function OperatorItemForm({ projectKey, selection, onRemove, onKeepOnly, onClear }: OperatorItemFormProps) {
+  const refusal = useWriteRefusal();
   const form = useOperatorForm(projectKey, selection);
   const { kind, title, reason, confidence } = form.values;
   const kindErrors = form.errorsAt("kind");
@@ -121,13 +124,19 @@ export function OperatorItemForm({ projectKey, selection, onRemove, onKeepOnly, 
         </div>
       )}
       <div className="flex items-center gap-3">
-        <button type="submit" disabled={form.pending} className="rounded bg-ink px-3 py-1 text-xs font-semibold text-white hover:bg-ink/85 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={form.pending || refusal !== null}
+          aria-describedby={refusal !== null ? "op-write-refusal" : undefined}
+          className="rounded bg-ink px-3 py-1 text-xs font-semibold text-white hover:bg-ink/85 disabled:opacity-60"
+        >
           {form.pending ? "Creating…" : `Create ${OPERATOR_KIND_LABEL[kind].toLowerCase()}`}
         </button>
         <span role="status" className="text-2xs text-ok">
           {form.created && !form.pending ? `Created ${form.created}.` : ""}
         </span>
       </div>
+      {refusal !== null && <WriteRefusalNote id="op-write-refusal" refusal={refusal} />}
     </form>
   );
 }

@@ -17,9 +17,15 @@ export class LoginPage {
     return this.page.getByRole("alert").filter({ hasText: "not valid" });
   }
 
-  async signIn(token: string) {
+  /** Fills the token and submits (`button`: "Sign in with another token" when already signed in). */
+  async signIn(token: string, button = "Sign in") {
     await this.tokenField().fill(token);
-    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await this.page.getByRole("button", { name: button, exact: true }).click();
+  }
+
+  /** The login page's own "Signed in as …" for a browser that is (the login page has no header). */
+  panelSignedIn() {
+    return this.page.getByLabel("Signed in");
   }
 
   /** The header's "machine · role" of the signed-in token. */
