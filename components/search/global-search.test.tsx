@@ -81,6 +81,24 @@ describe("the global search page", () => {
     expect(groups.map((g) => g.textContent?.includes("proj-0123456789ab · S0002 · build-box"))).toContain(true);
   });
 
+  it("offers a Machine filter (a GET field, like the others) only when the workspace has two or more machines, keeping the chosen one (issue 39)", () => {
+    const { unmount } = render(<GlobalSearch params={PARAMS} result={null} machines={["laptop"]} />);
+    expect(screen.queryByRole("combobox", { name: "Machine" })).toBeNull();
+    unmount();
+    const again = render(<GlobalSearch params={{ ...PARAMS, machine: "beta" }} result={null} machines={["alpha", "beta"]} />);
+    const select = screen.getByRole("combobox", { name: "Machine" }) as HTMLSelectElement;
+    expect([select.name, select.value, select.closest("form")?.getAttribute("method")]).toEqual(["machine", "beta", "get"]);
+    expect([...select.options].map((o) => [o.value, o.textContent])).toEqual([
+      ["", "any machine"],
+      ["alpha", "alpha"],
+      ["beta", "beta"],
+    ]);
+    again.unmount();
+    // A link to a machine the list no longer has keeps it chosen.
+    render(<GlobalSearch params={{ ...PARAMS, machine: "gone" }} result={null} machines={["laptop"]} />);
+    expect((screen.getByRole("combobox", { name: "Machine" }) as HTMLSelectElement).value).toBe("gone");
+  });
+
   it("a hit carries the query as understood to the viewer, without the filters its session answers", () => {
     render(<GlobalSearch params={PARAMS} result={result([hit()], { query: "timeout agent:codex machine:laptop project:proj-0123456789ab tool:Bash" })} />);
     expect(screen.getByTestId("search-hit").getAttribute("href")).toBe(`/projects/proj-0123456789ab/sessions/S0001?q=${encodeURIComponent("timeout tool:Bash")}#L7`);

@@ -7,8 +7,8 @@ import { QuerySyntaxHelp } from "@/components/search/query-syntax-help";
 import { SearchHitGroups } from "@/components/search/search-hit-groups";
 import type { SearchSessionsResult } from "@/lib/catalog/schema";
 
-/** The filters of the global search page, as typed in its URL (strings; empty when unset). */
-export type GlobalSearchParams = { q: string; project_key: string; source: string; since: string; until: string; file: string; tool: string; has_error: string; offset: number };
+/** The filters of the global search page, as typed in its URL (strings; empty when unset). `machine`: the search's `machine:` filter (issue 39). */
+export type GlobalSearchParams = { q: string; project_key: string; source: string; since: string; until: string; file: string; tool: string; has_error: string; machine?: string; offset: number };
 
 /** Hits per page of the global search page. */
 export const GLOBAL_SEARCH_PAGE = 20;
@@ -18,10 +18,22 @@ const field = "h-8 rounded border border-line-strong bg-surface px-2 text-sm";
 /**
  * The global search page (issues 25, 37): a GET form with the query (the query language, its
  * syntax one click away) and the filters (project, source, since/until, file touched, tool used,
- * errors), and the hits grouped by session, each opening the viewer at its line with the match
- * marked. Says when the index is still being filled and when candidates were left unchecked. Works without scripts.
+ * errors, and the machine when the workspace's sessions come from two or more `machines`), and the
+ * hits grouped by session, each opening the viewer at its line with the match marked. Says when
+ * the index is still being filled and when candidates were left unchecked. Works without scripts.
  */
-export function GlobalSearch({ params, result }: { params: GlobalSearchParams; result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string; hint?: string }[] } | null }) {
+export function GlobalSearch({
+  params,
+  result,
+  machines = [],
+}: {
+  params: GlobalSearchParams;
+  result: SearchSessionsResult | { status: "invalid"; errors: { field: string; message: string; hint?: string }[] } | null;
+  machines?: readonly string[];
+}) {
+  const machine = params.machine ?? "";
+  // A chosen machine stays listed (a shared link to a machine the list no longer has).
+  const machineOptions = machine && !machines.includes(machine) ? [...machines, machine] : machines;
   const pageParams = (offset: number) => ({ ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== "offset").map(([k, v]) => [k, String(v)])), offset: String(offset) });
   return (
     <div className="mx-auto flex w-full max-w-6xl min-h-0 flex-1 flex-col gap-3 overflow-auto p-4">
@@ -58,6 +70,16 @@ export function GlobalSearch({ params, result }: { params: GlobalSearchParams; r
             <option value="true">sessions with tool errors</option>
             <option value="false">sessions without tool errors</option>
           </select>
+          {machineOptions.length > 1 || machine ? (
+            <select name="machine" defaultValue={machine} aria-label="Machine" title="Only sessions from this machine (the query's machine:NAME)" className={`${field} col-span-2 w-full min-w-0 sm:w-auto`}>
+              <option value="">any machine</option>
+              {machineOptions.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          ) : null}
         </fieldset>
       </form>
       <QuerySyntaxHelp />

@@ -4,6 +4,9 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import GlobalSearchPage from "@/app/(dashboard)/search/page";
+import { fillFullText } from "@/lib/catalog/full-text-index";
+import { refreshCatalog } from "@/lib/catalog/refresh";
+import { createCoreContext } from "@/lib/context";
 import { buildTestWorkspace, userLines } from "@/lib/testing/workspace-builder";
 
 beforeAll(async () => {
@@ -26,5 +29,30 @@ describe("the global search page refuses with a message", () => {
     await renderPage(search);
     expect(screen.getByRole("alert").textContent).toContain(message);
     expect(screen.getByRole("search")).toBeTruthy();
+  });
+});
+
+describe("the global search page's machine filter (issue 39)", () => {
+  beforeAll(async () => {
+    const ctx = createCoreContext(process.env.CASEFILE_WORKSPACE!);
+    await refreshCatalog(ctx);
+    await fillFullText(ctx);
+  });
+
+  it("adds machine:NAME to the query: another machine's sessions are not this workspace's", async () => {
+    await renderPage({ q: "message" });
+    expect(screen.getByTestId("search-summary").textContent).toMatch(/^1 session/);
+    cleanup();
+    await renderPage({ q: "message", machine: "no-such-machine" });
+    expect(screen.getByTestId("search-summary").textContent).toBe("No matches.");
+    cleanup();
+    // The filter alone is a search: every line of that machine's sessions.
+    await renderPage({ machine: "no-such-machine" });
+    expect(screen.getByTestId("search-summary").textContent).toBe("No matches.");
+  });
+
+  it("refuses a machine that is not a machine name, saying so", async () => {
+    await renderPage({ q: "message", machine: "a b" });
+    expect(screen.getByRole("alert").textContent).toContain('machine: "a b" is not a machine name');
   });
 });
