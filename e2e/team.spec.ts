@@ -107,9 +107,27 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     expect(rows.map((r) => r.key).sort()).toEqual(["alpha", "beta"]);
     for (const { tokens } of rows) expect(tokens).toBeGreaterThan(0);
     await expect(table.getByTestId("usage-total")).toHaveAttribute("data-total-tokens", String(rows[0]!.tokens + rows[1]!.tokens));
+    // With the table by machine the chart's bars stack by machine too, drawing the same total.
+    const chart = page.getByRole("figure", { name: "Tokens over time by machine" });
+    await expect(chart).toHaveAttribute("data-total-tokens", String(rows[0]!.tokens + rows[1]!.tokens));
+    await expect(chart.locator(".recharts-legend-item-text")).toHaveText(["alpha", "beta"]);
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-usage-by-machine.png" });
     // The same figures as get_usage by machine, asked with the cookie the sign-in set.
     const byMachine = (await (await page.request.post("/api/tools/get_usage", { data: { group_by: "machine" } })).json()) as GetUsageResult;
     expect(Object.fromEntries(byMachine.rows.map((r) => [r.key, r.total_tokens]))).toEqual(Object.fromEntries(rows.map((r) => [r.key, r.tokens])));
+  });
+
+  teamTest("the search page offers both machines in its Machine filter, which narrows the search to one", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/search");
+    const machine = page.getByRole("combobox", { name: "Machine" });
+    await expect(machine.locator("option")).toHaveText(["any machine", "alpha", "beta"]);
+    await machine.selectOption("beta");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]machine=beta\b/);
+    await expect(machine).toHaveValue("beta");
+    await expect(page.getByTestId("search-summary")).toBeVisible();
+    await page.screenshot({ path: "e2e/.tmp/screenshots/team-search-machine.png" });
   });
 
   teamTest("a read token may not write evidence: Create chain is disabled with the reason, a write sent anyway is refused, the Audit page shows the refused call and its caller", async ({ page, signIn, homePage, projectPage, evidencePanel: ev }) => {

@@ -1,7 +1,7 @@
 import { isTranscriptSource, SOURCE_LABELS, TRANSCRIPT_SOURCES } from "@/lib/sources/common/schema";
 import type { Metadata } from "next";
 
-import { UsageChart } from "@/components/usage/usage-chart";
+import { type MachineUsage, UsageChart } from "@/components/usage/usage-chart";
 import { TABLE_MAX_ROWS, topRows, UsageTable } from "@/components/usage/usage-table";
 import { formatCount } from "@/lib/format/count";
 import { getUsageQuery } from "@/server/queries/usage";
@@ -24,7 +24,10 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-/** The Usage page (issue 28): tokens and cost over time (bars by model) and a table, both from `get_usage`. */
+/** The most machines the chart stacks by (one `get_usage` each); with more, its bars stack by model. */
+const CHART_MACHINES_MAX = 16;
+
+/** The Usage page (issue 28): tokens and cost over time (bars by model, or by machine when the table is) and a table, both from `get_usage`. */
 export default async function UsagePage({ searchParams }: UsagePageProps) {
   const search = await searchParams;
   const period = pick(search.period, PERIODS, "day");
@@ -40,6 +43,10 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
     machineRows ? null : getUsageQuery({ ...filters, machine: undefined, group_by: "machine" }),
   ]);
   const machines = ((machineRows ? rows : byMachine)?.rows ?? []).map((r) => r.key);
+  // Table by machine: the chart stacks each period's tokens by machine too (issue 39), one get_usage per machine.
+  const chartMachines = machineRows && machines.length <= CHART_MACHINES_MAX ? machines : [];
+  const perMachine = await Promise.all(chartMachines.map(async (m) => ({ machine: m, rows: (await getUsageQuery({ ...filters, machine: m, group_by: period }))?.rows ?? [] })));
+  const chartByMachine: MachineUsage[] | undefined = chartMachines.length > 0 ? perMachine : undefined;
   return (
     <div className="min-h-0 flex-1 overflow-auto">
       <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 p-6">
@@ -104,7 +111,7 @@ export default async function UsagePage({ searchParams }: UsagePageProps) {
               {machine ? `Machine ${machine}. ` : ""}Times in {chart.timezone}. Prices: {chart.pricing.source}, snapshot {chart.pricing.snapshot_date}
               {chart.pricing.override ? `, overridden by ${chart.pricing.override}` : ""}.
             </p>
-            <UsageChart rows={chart.rows} />
+            <UsageChart rows={chart.rows} byMachine={chartByMachine} />
             {/* The table keeps its columns and scrolls sideways in its own box on a narrow screen; the page does not. */}
             <div className="overflow-x-auto">
               <UsageTable rows={topRows(rows.rows)} totals={rows.totals} keyLabel={table === "period" ? period : table} />
