@@ -138,11 +138,17 @@ function minified(memory: JsonScanMemory, b: Buffer, start: number, end: number,
       // The text was checked whole: a string always closes (else the rest is copied as it is).
       i = after < 0 ? end : after;
     } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
-      if (i > run) o += b.copy(out, o, run, i);
+      o = copyRun(b, run, i, out, o);
       i = skipSpace(b, i + 1, end);
       run = i;
     } else i++;
   }
-  if (end > run) o += b.copy(out, o, run, end);
+  return copyRun(b, run, end, out, o);
+}
+
+/** Copies `b[start, end)` to `out` at `o`, returns `o` past it: a short run byte by byte (`Buffer.copy` makes a view per call). */
+function copyRun(b: Buffer, start: number, end: number, out: Buffer, o: number): number {
+  if (end - start > 48) return o + b.copy(out, o, start, end);
+  for (let i = start; i < end; i++) out[o++] = b[i]!;
   return o;
 }
