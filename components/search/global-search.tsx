@@ -71,14 +71,17 @@ export function GlobalSearch({
             <option value="false">sessions without tool errors</option>
           </select>
           {machineOptions.length > 1 || machine ? (
-            <select name="machine" defaultValue={machine} aria-label="Machine" title="Only sessions from this machine (the query's machine:NAME)" className={`${field} col-span-2 w-full min-w-0 sm:w-auto`}>
-              <option value="">any machine</option>
-              {machineOptions.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
+            <label className="col-span-2 flex min-w-0 items-center gap-1">
+              machine
+              <select name="machine" defaultValue={machine} aria-label="Machine" title="Only sessions from this machine (the query's machine:NAME)" className={`${field} min-w-0 flex-1 sm:flex-none`}>
+                <option value="">any machine</option>
+                {machineOptions.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
           ) : null}
         </fieldset>
       </form>
