@@ -254,6 +254,31 @@ export function storeSearchSuite(open: () => Promise<CatalogStore>): void {
       expect(await scan(query({ noErrors: true, words: words("error") }))).toEqual(newest((s, d, l) => !l.error && has("error")(s, d, l)));
     });
 
+    it("a file: or tool: filter keeping few of a common word's lines (PostgreSQL's trigram indexes of them)", async () => {
+      // "the" is on most lines; the filters keep one or two of them, in either order.
+      expect(newest(has("the")).length).toBeGreaterThan(6);
+      expect(await scan(query({ words: words("the"), files: ["PARSER"] }))).toEqual(["s1/main/2"]);
+      expect(await scan(query({ words: words("the"), files: ["src/parser.TS"], order: "line" }))).toEqual(["s1/main/2"]);
+      expect(await scan(query({ words: words("the"), files: ["deploy.yaml", "parser"] }))).toEqual(["s2/main/3", "s1/main/2"]);
+      expect(await scan(query({ words: words("the"), tools: ["READ"] }))).toEqual(["s1/main/2"]);
+      expect(await scan(query({ words: words("the"), tools: ["shell", "grep"] }))).toEqual(["s2/main/3"]);
+      // A whole tool name only; LIKE's wildcards and escape are plain text in a filter.
+      expect(await scan(query({ words: words("the"), tools: ["she"] }))).toEqual([]);
+      expect(await scan(query({ files: ["."] }))).toEqual(["s2/main/3", "s2/main/2", "s1/main/4", "s1/main/2"]);
+      expect(await scan(query({ files: ["%"] }))).toEqual([]);
+      expect(await scan(query({ files: ["_"] }))).toEqual([]);
+      expect(await scan(query({ files: ["\\"] }))).toEqual([]);
+      expect(await scan(query({ tools: ["%"] }))).toEqual([]);
+      // The count of a word's lines left stays the word's own (the filters narrow only the scan).
+      let last: CandidateLine | null = null;
+      const q = query({ words: words("the"), files: ["parser"], order: "line" });
+      await store.scanCandidates(q, (c) => {
+        last = c;
+        return true;
+      });
+      expect(await store.countCandidatesAfter(q, last!)).toBe(newest(has("the")).length - newest(has("the")).reverse().indexOf("s1/main/2") - 1);
+    });
+
     it("after: and before: bound the line's time, else its session's start", async () => {
       expect(await scan(query({ words: words("cannot"), after: DAY("2026-02-11") }))).toEqual(["s3/toolu_z/1", "s2/main/4"]);
       expect(await scan(query({ agents: ["codex"], before: DAY("2026-02-11") }))).toEqual(["s2/main/2", "s2/main/1"]);

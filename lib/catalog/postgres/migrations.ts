@@ -94,10 +94,28 @@ UPDATE catalog_docs SET indexed_bytes = 0, indexed_lines = 0, head_sha = NULL, s
 UPDATE catalog_sessions SET fts_stamp = NULL;
 `;
 
+/**
+ * Version 3: trigram indexes (`pg_trgm`, GIN) on each line's tools and files as `file:` and
+ * `tool:` compare them (lowered by `catalog_ascii_lower`, SQLite's `lower`), lines without any
+ * left out. A search whose filter keeps few of a common word's lines (`file:README the`) read every
+ * partition's candidates of the word before the filter dropped them (5.9–7.1 s at 20,000
+ * sessions); with these the planner ANDs the word's bitmap with the filter's. The filter adds a
+ * `LIKE '%…%'` the index serves beside its exact test, so the lines kept are the same
+ * (`pg_trgm` only narrows: every row it gives is checked again). An index on the partitioned table
+ * is made on every partition, those `catalog_lines_partition` makes later too.
+ */
+const CATALOG_V3 = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX catalog_lines_files ON catalog_lines USING gin (catalog_ascii_lower(files) gin_trgm_ops) WHERE files IS NOT NULL;
+CREATE INDEX catalog_lines_tools ON catalog_lines USING gin (catalog_ascii_lower(tools) gin_trgm_ops) WHERE tools IS NOT NULL;
+ANALYZE catalog_lines;
+`;
+
 /** The catalog component's migrations, oldest first (numbered 1, 2, 3… with no gaps). */
 export const CATALOG_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "catalog tables and trigram-bucket line index", sql: CATALOG_V1 },
   { version: 2, name: "line index partitioned by document range", sql: CATALOG_V2 },
+  { version: 3, name: "trigram indexes on lines' files and tools", sql: CATALOG_V3 },
 ];
 
 /** Bits of a line's rowid below its partition number: 32 of the line, 8 of the document within the partition. */

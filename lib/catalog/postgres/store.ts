@@ -867,12 +867,19 @@ function wordCondition(words: CandidateQuery["words"]): WordCondition | null {
   return { all: [...all].sort((a, b) => a - b), any };
 }
 
-/** The WHERE text of {@link WordCondition} `c` over column `tokens` of `alias`, its arrays pushed to `values`. */
-function wordSql(c: WordCondition, values: unknown[], alias: string): string[] {
+/**
+ * The WHERE text of {@link WordCondition} `c` over column `tokens` of `alias`, its arrays pushed to
+ * `values`. `opaque`: each array is a subquery's value (`(SELECT $n)`), which the planner cannot
+ * see: it then estimates the condition at its default (0.5 % of the lines) instead of multiplying
+ * the buckets' frequencies (a common word's three trigrams, each on a few % of the lines, came out
+ * as one line), so a selective `file:`/`tool:` filter's trigram index is ANDed with the words' GIN
+ * bitmap, or scanned alone, instead of visiting every candidate of the words.
+ */
+function wordSql(c: WordCondition, values: unknown[], alias: string, opaque = false): string[] {
   const col = alias === "" ? "tokens" : `${alias}.tokens`;
   const bind = (a: number[]) => {
     values.push(a);
-    return `${col} @> $${values.length}::int4[]`;
+    return opaque ? `${col} @> (SELECT $${values.length}::int4[])` : `${col} @> $${values.length}::int4[]`;
   };
   const out: string[] = [];
   if (c.all.length > 0) out.push(bind(c.all));
@@ -892,8 +899,13 @@ function candidateSql(query: CandidateQuery, range: [string, string] | null): { 
   if (query.machines.length > 0) where.add(["s.machine = ANY(", [...query.machines], "::text[])"]);
   if (query.roles.length > 0) where.add(["m.role = ANY(", [...query.roles], "::int2[])"]);
   // tool: a whole name among the line's tools; file: a substring of its paths; both with SQLite's lower (ASCII letters only).
-  if (query.tools.length > 0) where.add(orParts(query.tools, (t) => ["position(E'\\n' || catalog_ascii_lower(", t, ") || E'\\n' IN E'\\n' || catalog_ascii_lower(m.tools) || E'\\n') > 0"]));
-  if (query.files.length > 0) where.add(orParts(query.files, (f) => ["strpos(catalog_ascii_lower(m.files), catalog_ascii_lower(", f, ")) > 0"]));
+  // Each also as the `LIKE '%…%'` (implied by the exact test) that the trigram indexes of migration 3 serve.
+  if (query.tools.length > 0) {
+    where.add(orParts(query.tools, (t) => ["m.tools IS NOT NULL AND catalog_ascii_lower(m.tools) LIKE ", containsPattern(t), " AND position(E'\\n' || catalog_ascii_lower(", t, ") || E'\\n' IN E'\\n' || catalog_ascii_lower(m.tools) || E'\\n') > 0"]));
+  }
+  if (query.files.length > 0) {
+    where.add(orParts(query.files, (f) => ["m.files IS NOT NULL AND catalog_ascii_lower(m.files) LIKE ", containsPattern(f), " AND strpos(catalog_ascii_lower(m.files), catalog_ascii_lower(", f, ")) > 0"]));
+  }
   if (query.errors) where.add(["m.error = 1"]);
   if (query.noErrors) where.add(["m.error = 0"]);
   if (query.after !== null) where.add(["coalesce(m.time >= ", Date.parse(query.after), "::int8, s.started_at >= ", query.after, ")"]);
@@ -903,11 +915,19 @@ function candidateSql(query: CandidateQuery, range: [string, string] | null): { 
   if (range !== null) where.add(["m.rowid BETWEEN ", range[0], "::int8 AND ", range[1], "::int8"]);
   const words = wordCondition(query.words);
   const conditions = [where.sql];
-  if (words !== null) conditions.push(...wordSql(words, where.values, "m"));
+  if (words !== null) conditions.push(...wordSql(words, where.values, "m", query.tools.length > 0 || query.files.length > 0));
   return {
     from: `FROM catalog_lines m JOIN catalog_docs d ON d.id = (m.rowid >> 32) JOIN catalog_sessions s ON s.id = d.session_id WHERE ${conditions.join(" AND ")}`,
     values: where.values,
   };
+}
+
+/**
+ * The `LIKE` pattern of the column values holding `text` lowered as `catalog_ascii_lower` lowers
+ * (ASCII letters only): `%text%` with backslash, `%` and `_` escaped, so it matches what `strpos` finds.
+ */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Alternating SQL and values of `make(value)` for each value, ORed. */
