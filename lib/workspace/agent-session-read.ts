@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { agentSource } from "@/lib/sources/agents";
-import type { AgentTranscript, ExportedLines, FoundSession, SourceWarning } from "@/lib/sources/common/agent-source";
+import { preparedTurns, type ExportedLines, type FoundSession, type PreparedTurns, type SourceWarning } from "@/lib/sources/common/agent-source";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { ReportWindow } from "@/lib/sources/common/window";
 
@@ -35,8 +35,8 @@ export type AgentSessionRead = {
 const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
 /**
- * Reads `arg.found` with its agent's reader (`exportLines`, then `parseLines` of those lines, the
- * exporter's objects taken), keeps the turns whose prompt falls in `arg.window` (all without one),
+ * Reads `arg.found` with its agent's reader (`exportLines`, then its `prepareTurns` of those lines,
+ * else `parseLines` of them, the exporter's objects taken), keeps the turns whose prompt falls in `arg.window` (all without one),
  * and, when there is one, writes the workspace file (the lines, each followed by `\n`) to
  * `arg.staged` (a temp file of the staging folder: nothing reads it before this resolves). A
  * range-pool task (lib/jsonl/range-pool; `filePath` and `range` are unused: a session is one job).
@@ -46,14 +46,16 @@ export async function readAgentSession(_filePath: string, _range: LineRange, arg
   const { found, window } = arg;
   const source = agentSource(found.source)!;
   const exported = await source.exportLines(found);
-  const transcript = source.parseLines(exported.lines, `sessions/${found.source}/${found.fileName}`, exported.objects);
+  const file = `sessions/${found.source}/${found.fileName}`;
+  // The reader's turns-only path when it has one for these lines, else the full read.
+  const transcript = source.prepareTurns?.(exported, file) ?? preparedTurns(source.parseLines(exported.lines, file, exported.objects));
   const warnings = [...exported.warnings, ...transcript.warnings];
   const turns = turnsInWindow(transcript, window);
   if (turns.length === 0) return { warnings, skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)", turns, lineCount: 0, bytes: 0, starts: null };
-  const file = fileContent(exported);
+  const content = fileContent(exported);
   // On this thread: a worker has nothing else to do meanwhile, and the plan's thread would await it.
-  writeFileSync(arg.staged, file.content);
-  return { warnings, skip: null, turns, lineCount: exported.lines.length, bytes: file.content.length, starts: file.starts };
+  writeFileSync(arg.staged, content.content);
+  return { warnings, skip: null, turns, lineCount: exported.lines.length, bytes: content.content.length, starts: content.starts };
 }
 
 /** The line index of a read session's workspace file (`mtimeMs` left for its writer to set), or undefined when it is read to be indexed. */
@@ -95,10 +97,10 @@ function fileContent(exported: ExportedLines): { content: Buffer; starts: Float6
 }
 
 /** The transcript's turns whose prompt line's time falls in `window` (all of them without one). */
-function turnsInWindow(transcript: AgentTranscript, window: ReportWindow): Omit<IndexTurn, "turn_ref">[] {
+function turnsInWindow(transcript: PreparedTurns, window: ReportWindow): Omit<IndexTurn, "turn_ref">[] {
   if (window === null) return transcript.turns;
-  return transcript.turns.filter((t) => {
-    const time = transcript.records[t.turn_start_line - 1]?.time;
+  return transcript.turns.filter((_t, i) => {
+    const time = transcript.promptTimes[i];
     const ms = time ? Date.parse(time) : NaN;
     return ms >= window.startMs && ms < window.endMs;
   });

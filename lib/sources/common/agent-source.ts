@@ -127,7 +127,22 @@ export type AgentSource = {
    * never an exception. `objects`: what {@link ExportedLines.objects} gave with these lines.
    */
   parseLines(lines: readonly string[], file: string, objects?: ExportedLines["objects"]): AgentTranscript;
+  /**
+   * Optional (issue 38 speed): what prepare keeps of `parseLines(exported.lines, file, exported.objects)`
+   * — its turns, their prompts' times and its warnings, exactly — read faster; null when this
+   * reader cannot tell them for these lines (the caller then parses them).
+   */
+  prepareTurns?(exported: ExportedLines, file: string): PreparedTurns | null;
 };
+
+/** What prepare keeps of a session read: its turns, each turn's prompt time (its trigger record's `time`), the reader's warnings. */
+export type PreparedTurns = { turns: AgentTranscript["turns"]; promptTimes: (string | null)[]; warnings: SourceWarning[] };
+
+/** The {@link PreparedTurns} of a transcript read in full. */
+export function preparedTurns(transcript: AgentTranscript): PreparedTurns {
+  const promptTimes = transcript.turns.map((t) => transcript.records[t.turn_start_line - 1]?.time ?? null);
+  return { turns: transcript.turns, promptTimes, warnings: transcript.warnings };
+}
 
 /** One session exported by {@link AgentSource.exportLines} (issue 38: what prepare writes and reads back at once). */
 export type ExportedLines = {

@@ -33,7 +33,7 @@ const MAX_DEPTH = 8;
  */
 export function messageFacts(message: JsonObject): MessageFacts {
   const type = typeof message.type === "string" && message.type !== "" ? message.type : "message";
-  const known = type in ROLES;
+  const known = isKnownMessageType(type);
   const content = partsText(message.content);
   const display = partsText(message.displayContent);
   const texts = [content];
@@ -83,6 +83,11 @@ export function messageFacts(message: JsonObject): MessageFacts {
     usage: usage === null ? [] : [usage],
     humanPrompt: type === "user" && !content.trimStart().startsWith("<session_context>"),
   };
+}
+
+/** True for the message types Gemini CLI writes (`user`, `gemini`, `info`, `error`, `warning`): others are warned about. */
+export function isKnownMessageType(type: string): boolean {
+  return type in ROLES;
 }
 
 /**

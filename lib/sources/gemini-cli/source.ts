@@ -3,12 +3,13 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { discoverGeminiSessions, geminiDefaultRoots } from "@/lib/sources/gemini-cli/discover";
 import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
 import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
+import { prepareGeminiTurns } from "@/lib/sources/gemini-cli/prepare-turns";
 import { geminiPushedFiles } from "@/lib/sources/gemini-cli/pushed-files";
 
 /**
  * Gemini CLI: sessions under `~/.gemini/tmp/<project>/chats/` (discover.ts), legacy `.json` exported
  * one line per message and `.jsonl` copied byte for byte (export-lines.ts), read back by replaying
- * header, messages, `$set` and `$rewindTo` (parse.ts). Token rule: docs/sources/gemini-cli.md.
+ * header, messages, `$set` and `$rewindTo` (parse.ts; prepare's turns by prepare-turns.ts). Token rule: docs/sources/gemini-cli.md.
  */
 export const geminiSource: AgentSource = {
   name: "gemini-cli",
@@ -18,4 +19,5 @@ export const geminiSource: AgentSource = {
   discover: discoverGeminiSessions,
   exportLines: exportGeminiLines,
   parseLines: parseGeminiLines,
+  prepareTurns: prepareGeminiTurns,
 };
