@@ -28,6 +28,8 @@ import { refreshCatalog } from "@/lib/catalog/refresh";
 import { searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
 import { createCoreContext } from "@/lib/context";
+
+import { SEARCH_BENCH_QUERIES } from "./search-queries";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { sessionFilesAt } from "@/lib/workspace/sessions";
 import { syncWorkspace } from "@/lib/workspace/sync";
@@ -39,12 +41,7 @@ const arg = (name: string) => {
   return i === -1 ? undefined : process.argv[i + 1];
 };
 
-const QUERIES: Record<string, string[]> = {
-  word: ["deprecated", "function", "methodology", "README", "timeout", "assert", "install", "permission", "database", "config", "undefined", "session", "branch", "commit", "review", "warning", "import", "module", "string", "return"],
-  phrase: ['"git status"', '"npm test"', '"no such file"', '"session logs"', '"the user"', '"let me"', '"file path"', '"exit code"', '"tool result"', '"pull request"'],
-  prefix: ["deprec*", "funct*", "instal*", "permis*", "datab*", "commi*", "revie*", "modul*", "strin*", "retur*"],
-  filtered: ["error tool:Bash", "README role:user", "function agent:codex", "install is:error", "test tool:Read", "config role:assistant", "commit tool:Bash", "module -test", "review OR commit", "file:README the"],
-};
+const QUERIES = SEARCH_BENCH_QUERIES;
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!;

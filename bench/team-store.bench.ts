@@ -31,6 +31,8 @@ import { searchSessionsInputSchema } from "@/lib/catalog/schema";
 import { searchSessions } from "@/lib/catalog/search";
 import { catalogUsage } from "@/lib/catalog/usage";
 import { createCoreContext } from "@/lib/context";
+
+import { SEARCH_BENCH_QUERIES } from "./search-queries";
 import { getUsageInputSchema } from "@/lib/usage/schema";
 
 const arg = (name: string) => {
@@ -38,13 +40,7 @@ const arg = (name: string) => {
   return i === -1 ? undefined : process.argv[i + 1];
 };
 
-/** The search bench's queries (bench/search.bench.ts), so the figures compare with SQLite's. */
-const QUERIES: Record<string, string[]> = {
-  word: ["deprecated", "function", "methodology", "README", "timeout", "assert", "install", "permission", "database", "config", "undefined", "session", "branch", "commit", "review", "warning", "import", "module", "string", "return"],
-  phrase: ['"git status"', '"npm test"', '"no such file"', '"session logs"', '"the user"', '"let me"', '"file path"', '"exit code"', '"tool result"', '"pull request"'],
-  prefix: ["deprec*", "funct*", "instal*", "permis*", "datab*", "commi*", "revie*", "modul*", "strin*", "retur*"],
-  filtered: ["error tool:Bash", "README role:user", "function agent:codex", "install is:error", "test tool:Read", "config role:assistant", "commit tool:Bash", "module -test", "review OR commit", "file:README the"],
-};
+const QUERIES = SEARCH_BENCH_QUERIES;
 
 /**
  * Filters keeping few of a common word's lines (a file: or tool: on ~1 % of the lines, the word on
