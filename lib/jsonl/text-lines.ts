@@ -43,7 +43,7 @@ const RARE_BREAK_BYTES: readonly (number | Buffer)[] = [0x0b, 0x0c, 0x0d, 0x1c, 
  * lines (issue 38): `data` is then these lines each followed by `\n` when it ends with one.
  */
 export function newlineLines(data: Buffer): string[] | null {
-  if (!isUtf8(data) || RARE_BREAK_BYTES.some((b) => data.indexOf(b) !== -1)) return null;
+  if (!newlineOnly(data)) return null;
   const out: string[] = [];
   for (let start = 0; start < data.length; ) {
     const nl = data.indexOf(0x0a, start);
@@ -52,6 +52,27 @@ export function newlineLines(data: Buffer): string[] | null {
     start = end + 1;
   }
   return out;
+}
+
+/** True when `data` is valid UTF-8 whose every break of contract §1.6 is `\n` (memchr-speed checks, nothing decoded). */
+function newlineOnly(data: Buffer): boolean {
+  return isUtf8(data) && !RARE_BREAK_BYTES.some((b) => data.indexOf(b) !== -1);
+}
+
+/**
+ * {@link byteCopyLines} whose `lines` are decoded only when first read, when `data` is newline-only
+ * UTF-8 ending with `\n` (`bytes` is then `data`): a reader that takes what it needs from the
+ * bytes never decodes them (issue 38: Gemini's prepare-turns). Otherwise byteCopyLines' answer.
+ */
+export function lazyByteCopyLines(data: Buffer): { lines: string[]; bytes?: Buffer } {
+  if (data.length === 0 || data[data.length - 1] !== 0x0a || !newlineOnly(data)) return byteCopyLines(data);
+  let lines: string[] | null = null;
+  return {
+    get lines(): string[] {
+      return (lines ??= newlineLines(data)!);
+    },
+    bytes: data,
+  };
 }
 
 /**

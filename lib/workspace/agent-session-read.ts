@@ -55,7 +55,7 @@ export async function readAgentSession(_filePath: string, _range: LineRange, arg
   const content = fileContent(exported);
   // On this thread: a worker has nothing else to do meanwhile, and the plan's thread would await it.
   writeFileSync(arg.staged, content.content);
-  return { warnings, skip: null, turns, lineCount: exported.lines.length, bytes: content.content.length, starts: content.starts };
+  return { warnings, skip: null, turns, lineCount: content.lineCount, bytes: content.content.length, starts: content.starts };
 }
 
 /** The line index of a read session's workspace file (`mtimeMs` left for its writer to set), or undefined when it is read to be indexed. */
@@ -64,22 +64,22 @@ export function readIndex(read: AgentSessionRead): LineIndex | undefined {
 }
 
 /**
- * The bytes of the workspace file of an exported session (its lines, each followed by `\n`) and
- * their lines' byte starts, null when a line holds a break.
+ * The bytes of the workspace file of an exported session (its lines, each followed by `\n`), their
+ * lines' byte starts (null when a line holds a break) and their number.
  */
-function fileContent(exported: ExportedLines): { content: Buffer; starts: Float64Array | null } {
-  const { lines, bytes } = exported;
+function fileContent(exported: ExportedLines): { content: Buffer; starts: Float64Array | null; lineCount: number } {
+  const { bytes } = exported;
+  if (bytes !== undefined) {
+    // The exporter's bytes are its lines, each followed by `\n` (the lines' strings not read: a reader may leave them undecoded).
+    const ends: number[] = [];
+    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, nl + 1)) ends.push(nl);
+    const starts = new Float64Array(ends.length);
+    for (let i = 1; i < ends.length; i++) starts[i] = ends[i - 1]! + 1;
+    return { content: bytes, starts, lineCount: ends.length };
+  }
+  const { lines } = exported;
   const starts = new Float64Array(lines.length);
   let size = 0;
-  if (bytes !== undefined) {
-    // The exporter's bytes are its lines, each followed by `\n`.
-    for (let i = 0; i < lines.length; i++) {
-      starts[i] = size;
-      const nl = bytes.indexOf(0x0a, size);
-      size = nl === -1 ? bytes.length : nl + 1;
-    }
-    return { content: bytes, starts };
-  }
   let exact = true;
   for (let i = 0; i < lines.length; i++) {
     starts[i] = size;
@@ -93,7 +93,7 @@ function fileContent(exported: ExportedLines): { content: Buffer; starts: Float6
     const end = starts[i]! + content.write(lines[i]!, starts[i]!);
     content[end] = 0x0a;
   }
-  return { content, starts: exact ? starts : null };
+  return { content, starts: exact ? starts : null, lineCount: lines.length };
 }
 
 /** The transcript's turns whose prompt line's time falls in `window` (all of them without one). */

@@ -3,15 +3,15 @@ import { readFileSync } from "node:fs";
 
 import { jsonLine, type ExportedLines, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { byteCopyLines } from "@/lib/jsonl/text-lines";
+import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
 
 /**
  * The lines of a session's workspace file, without terminators:
  * - a `.jsonl` session (2026-04 onward) is already one record per line: its physical lines,
  *   unchanged (a byte copy; a half-written last line stays as it is, for parseLines to flag), and
- *   the file's `bytes` when they are those lines each followed by `\n` (lib/jsonl/text-lines
- *   byteCopyLines);
+ *   the file's `bytes` when they are those lines each followed by `\n`, the lines then decoded
+ *   only when read (lib/jsonl/text-lines lazyByteCopyLines);
  * - a legacy `.json` session (one object `{sessionId, projectHash, startTime, lastUpdated,
  *   messages[], summary?}`) becomes line 1 = the object without `messages` (every other key kept,
  *   `summary` included), then one line per original message, so a line's number stays the same
@@ -25,7 +25,8 @@ export async function exportGeminiLines(session: FoundSession): Promise<Exported
   const bytes = readOrNull(file);
   if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
   if (!file.endsWith(".jsonl")) return legacyLines(bytes, file);
-  return { ...byteCopyLines(bytes), warnings: [] };
+  // Lines decoded only if read: prepare's turns come from the bytes (prepare-turns.ts).
+  return Object.assign(lazyByteCopyLines(bytes), { warnings: [] });
 }
 
 /**
@@ -37,7 +38,7 @@ export async function exportGeminiLines(session: FoundSession): Promise<Exported
  */
 export function legacyLines(data: Buffer, file: string): ExportedLines {
   const scanned = scanLegacyChat(data);
-  return scanned === null ? parsedLegacyLines(data.toString("utf8"), file) : { ...scanned, warnings: [] };
+  return scanned === null ? parsedLegacyLines(data.toString("utf8"), file) : Object.assign(scanned, { warnings: [] });
 }
 
 /**

@@ -23,7 +23,7 @@ const RAW_BREAKS = [Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), 
  * the document's grammar is checked by the SIMD scan kernel (lib/jsonl/json-scan `valueEnd`, as
  * strict as `JSON.parse`), and each line is its value's bytes with the whitespace outside strings
  * removed, byte for byte otherwise (the original escapes kept), so a line parses to the value
- * `JSON.parse` of the document gives there; `bytes` are the lines, each followed by `\n`. Null
+ * `JSON.parse` of the document gives there (decoded when first read); `bytes` are the lines, each followed by `\n`. Null
  * when `data` is not read that way — not UTF-8, a raw U+0085, U+2028 or U+2029 (a line break to
  * contract §1.6, which `jsonLine` escapes), not valid JSON, not an object, no `messages` list,
  * `messages` twice, a top-level key holding an escape — for the caller to parse the document
@@ -104,13 +104,23 @@ export function scanLegacyChat(data: Buffer): { lines: string[]; bytes?: Buffer 
     lineEnds.push(o);
     out[o++] = 0x0a;
   }
-  const lines: string[] = new Array<string>(lineEnds.length);
-  let start = 0;
-  for (let i = 0; i < lineEnds.length; i++) {
-    lines[i] = out.toString("utf8", start, lineEnds[i]);
-    start = lineEnds[i]! + 1;
-  }
-  return { lines, bytes: out.subarray(0, o) };
+  // Decoded only when read: prepare's turns come from the bytes (prepare-turns.ts).
+  let lines: string[] | null = null;
+  const decode = (): string[] => {
+    const decoded = new Array<string>(lineEnds.length);
+    let start = 0;
+    for (let i = 0; i < lineEnds.length; i++) {
+      decoded[i] = out.toString("utf8", start, lineEnds[i]);
+      start = lineEnds[i]! + 1;
+    }
+    return decoded;
+  };
+  return {
+    get lines(): string[] {
+      return (lines ??= decode());
+    },
+    bytes: out.subarray(0, o),
+  };
 }
 
 /** Index of the first byte at or after `i` that is not JSON whitespace (space, tab, `\n`, `\r`), at most `end`. */

@@ -35,6 +35,8 @@ describe.skipIf(!HAS_SHARED)("prepareGeminiTurns on the corpus", () => {
     let fast = 0;
     for (const found of sessions) {
       const exported = await geminiSource.exportLines(found);
+      // The lines decoded on demand are the byte copy's.
+      if (found.sourcePath.endsWith(".jsonl")) expect(exported.lines).toEqual(byteCopyLines(readFileSync(found.sourcePath)).lines);
       if (compare(exported, found.fileName)) fast++;
     }
     // Every well-formed corpus chat takes the fast path.

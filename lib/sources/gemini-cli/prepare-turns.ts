@@ -50,7 +50,9 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
   const json = (span: [number, number] | undefined): unknown => (span === undefined ? undefined : JSON.parse(text(span)));
   const isString = (span: [number, number] | undefined): boolean => span !== undefined && b[span[0]] === 0x22;
 
-  const lineCount = exported.lines.length;
+  // The bytes are the lines, each followed by `\n` (their strings are not read: not decoded).
+  let lineCount = 0;
+  for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, nl + 1)) lineCount++;
   const triggers = new Uint8Array(lineCount + 1);
   const times = new Map<number, string | null>();
   const warnings: SourceWarning[] = [];
