@@ -193,8 +193,10 @@ async function handleTeamRequest(team: NonNullable<DashboardServerOptions["team"
   const actor = token === null ? null : await team.authenticate(token);
   if (actor === null) {
     // A browser opening a page is sent to the login form, which keeps the page to return to; every other request gets the 401.
-    if (token === null && method === "GET" && request.headers["sec-fetch-mode"] === "navigate") {
-      response.writeHead(303, { ...SECURITY_HEADERS, location: loginUrl(request.url), "content-length": 0 }).end();
+    // A sign-in cookie that stopped being valid (its token revoked) is cleared on the way, and the form says the token is not valid.
+    if (method === "GET" && request.headers["sec-fetch-mode"] === "navigate" && request.headers.authorization === undefined) {
+      const stale = token !== null;
+      response.writeHead(303, { ...SECURITY_HEADERS, location: loginUrl(request.url, stale ? { failed: "1" } : undefined), ...(stale ? { "set-cookie": tokenCookie("", 0, secure) } : {}), "content-length": 0 }).end();
       return;
     }
     const message = token === null ? "this team server needs a token" : "the token is not valid (unknown or revoked)";

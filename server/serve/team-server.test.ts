@@ -156,6 +156,17 @@ describePostgres("the team server's door (issue 39)", () => {
     expect(seen.map((s) => [s.url, s.actor])).toEqual([["/login", undefined]]);
   });
 
+  it("a page opened with a sign-in cookie whose token was revoked goes to the login form, which says so, and the cookie is cleared", async () => {
+    seen.length = 0;
+    const navigation = await send(base, "GET", "/projects", { "sec-fetch-mode": "navigate", cookie: `casefile_token=${encodeURIComponent(tokens.revoked.token)}` });
+    expect(navigation.status).toBe(303);
+    expect(navigation.headers.location).toBe("/login?failed=1&next=%2Fprojects");
+    expect(String(navigation.headers["set-cookie"])).toMatch(/^casefile_token=; .*Max-Age=0/);
+    // A script's call with the same cookie still gets the 401 it can read.
+    expect((await send(base, "GET", "/projects", { cookie: `casefile_token=${encodeURIComponent(tokens.revoked.token)}` })).status).toBe(401);
+    expect(seen).toEqual([]);
+  });
+
   it("the login page runs as the signed-in actor only for a valid token (the page offers Sign out to it alone)", async () => {
     seen.length = 0;
     await send(base, "GET", "/login", bearer("read"));
