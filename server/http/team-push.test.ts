@@ -17,6 +17,9 @@ import { authenticateToken, createToken, revokeToken, type TeamActor } from "@/l
 import { describePostgres, freshTestDatabase } from "@/lib/testing/postgres";
 import { startTeamTestServer, type TeamTestServer } from "@/server/http/team-test-server";
 
+/** A `casefile push` process's environment: its HOME a temp folder, so its head memo (~/.casefile/push-heads.json) never lands in the user's home. */
+const cliEnv = (home: string): NodeJS.ProcessEnv => ({ ...process.env, HOME: home });
+
 /** A token table standing in for the database (the PostgreSQL suite below uses real tokens). */
 const TOKENS: Record<string, TeamActor> = { "tok-alpha": { token_id: "t1", machine: "alpha", role: "push" }, "tok-read": { token_id: "t2", machine: "reader", role: "read" } };
 const authenticate = async (token: string) => TOKENS[token] ?? null;
@@ -117,6 +120,7 @@ describe("casefile push to a team server (issue 39)", () => {
   it("resumes after a `casefile push` process is SIGKILLed mid-push", async () => {
     const ws = await makeTempDir("team-ws-");
     const { root, bytes } = await claudeRoot();
+    const home = await makeTempDir("push-home-");
     let child: ReturnType<typeof spawn> | null = null;
     let stderr = "";
     const killed = new Promise<void>((resolve, reject) => {
@@ -127,7 +131,7 @@ describe("casefile push to a team server (issue 39)", () => {
           resolve();
         }
       }).then((server) => {
-        child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--json"], { stdio: ["ignore", "ignore", "pipe"] });
+        child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--json"], { stdio: ["ignore", "ignore", "pipe"], env: cliEnv(home) });
         child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
         child.once("exit", (code) => reject(new Error(`casefile push exited (${code}) before it was killed: ${stderr}`)));
       });
@@ -151,7 +155,8 @@ describe("casefile push to a team server (issue 39)", () => {
     const ws = await makeTempDir("team-ws-");
     const server = await serve(ws);
     const { root } = await claudeRoot();
-    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--watch", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+    const home = await makeTempDir("push-home-");
+    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("server/cli/main.ts"), "push", "--server", server.url, "--token", "tok-alpha", "--claude", root, "--watch", "--json"], { stdio: ["ignore", "pipe", "pipe"], env: cliEnv(home) });
     const summaries: { sessions_sent: number; bytes_sent: number }[] = [];
     let stderr = "";
     let waiting: (() => void) | null = null;
@@ -180,6 +185,8 @@ describe("casefile push to a team server (issue 39)", () => {
     // Ctrl-C: tsx hands it to the push, which stops watching and exits 0.
     child.kill("SIGINT");
     expect(await exited).toBe(0);
+    // The push's head memo went to the process's HOME (a temp one here), never the user's.
+    expect(existsSync(path.join(home, ".casefile", "push-heads.json"))).toBe(true);
   }, 120_000);
 
   it("refuses a manifest whose path escapes its root, and a chunk sent there, storing nothing", async () => {
