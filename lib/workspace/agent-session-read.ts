@@ -4,12 +4,12 @@
  * (lib/workspace/agent-session-worker.ts): what prepare keeps of it is small (turns, the line
  * index), so the readers of two sessions run side by side.
  */
-import { writeFileSync } from "node:fs";
+import { chmodSync, constants as fsConstants, copyFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { agentSource } from "@/lib/sources/agents";
-import { preparedTurns, type ExportedLines, type FoundSession, type PreparedTurns, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { preparedTurns, type ExportedLines, type FileAsRead, type FoundSession, type PreparedTurns, type SourceWarning } from "@/lib/sources/common/agent-source";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { ReportWindow } from "@/lib/sources/common/window";
 
@@ -38,7 +38,8 @@ const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
  * Reads `arg.found` with its agent's reader (`exportLines`, then its `prepareTurns` of those lines,
  * else `parseLines` of them, the exporter's objects taken), keeps the turns whose prompt falls in `arg.window` (all without one),
  * and, when there is one, writes the workspace file (the lines, each followed by `\n`) to
- * `arg.staged` (a temp file of the staging folder: nothing reads it before this resolves). A
+ * `arg.staged` (a temp file of the staging folder: nothing reads it before this resolves; the
+ * source file copied by the kernel when those are its bytes as read, `copyOf`). A
  * range-pool task (lib/jsonl/range-pool; `filePath` and `range` are unused: a session is one job).
  * @throws the fs error of the staged write (an unreadable session is a warning, not an error).
  */
@@ -54,8 +55,38 @@ export async function readAgentSession(_filePath: string, _range: LineRange, arg
   if (turns.length === 0) return { warnings, skip: window ? "no user prompt inside the report window" : "no user prompt (no turn to index)", turns, lineCount: 0, bytes: 0, starts: null };
   const content = fileContent(exported);
   // On this thread: a worker has nothing else to do meanwhile, and the plan's thread would await it.
-  writeFileSync(arg.staged, content.content);
+  const copied = exported.copyOf !== undefined && content.content === exported.bytes && copyAsRead(exported.copyOf, arg.staged);
+  if (!copied) writeFileSync(arg.staged, content.content);
   return { warnings, skip: null, turns, lineCount: content.lineCount, bytes: content.content.length, starts: content.starts };
+}
+
+/** Copies made as clones where the file system can (APFS, Btrfs, XFS), else by the kernel (copy_file_range), as lib/workspace/copy.ts's. */
+const CLONE_OR_COPY = fsConstants.COPYFILE_FICLONE;
+
+/** The mode `writeFileSync` gives a new file (0o666 less the umask), which a copy, taking its source's, is given too. */
+let writtenMode: number | undefined;
+
+/**
+ * `file` copied to `to` when it still is as it was read (its size and mtime the same after the
+ * copy, the copy of the size read), with the mode a written file gets: the same bytes as writing
+ * those read, for a fraction of the kernel's time (issue 38). False when the file changed or
+ * the copy failed: the caller writes the bytes read over `to`. Never throws.
+ */
+function copyAsRead(file: FileAsRead, to: string): boolean {
+  try {
+    copyFileSync(file.path, to, CLONE_OR_COPY);
+    const after = statSync(file.path);
+    if (after.size === file.size && after.mtimeMs === file.mtimeMs && statSync(to).size === file.size) {
+      writtenMode ??= 0o666 & ~process.umask();
+      if ((file.mode & 0o7777) !== writtenMode) chmodSync(to, writtenMode);
+      return true;
+    }
+  } catch {
+    /* the bytes read are written instead */
+  }
+  // A copy of a read-only source is read-only: removed before the bytes are written in its place.
+  rmSync(to, { force: true });
+  return false;
 }
 
 /** The line index of a read session's workspace file (`mtimeMs` left for its writer to set), or undefined when it is read to be indexed. */

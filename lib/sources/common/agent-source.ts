@@ -150,9 +150,18 @@ export type ExportedLines = {
   warnings: SourceWarning[];
   /** The workspace file's bytes when the exporter holds them already (a byte copy): exactly `lines`, each followed by `\n`, no line holding a break. */
   bytes?: Buffer;
+  /**
+   * When `bytes` are file `path`'s bytes exactly as read, that file's `size`, `mtimeMs` and `mode`
+   * as stat before the read: prepare then has the kernel copy the file (issue 38: a copy in the
+   * kernel, as `cp` makes, costs a fraction of writing the bytes from memory).
+   */
+  copyOf?: FileAsRead;
   /** The objects the lines were made from, `[i]` for line `i + 1` (null: not an object), when the exporter parsed them: parseLines takes them instead of parsing each line again. */
   objects?: readonly (JsonObject | null)[];
 };
+
+/** A file as it was stat before it was read whole (see {@link ExportedLines}'s `copyOf`). */
+export type FileAsRead = { path: string; size: number; mtimeMs: number; mode: number };
 
 /**
  * `JSON.stringify(value)` safe as one physical line (contract §1.6): U+0085, U+2028 and U+2029,

@@ -1,7 +1,7 @@
 /** The workspace file lines of one Gemini CLI session (agent-formats.md §1, "Legacy format", "JSONL format"). */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
-import { jsonLine, type ExportedLines, type FoundSession } from "@/lib/sources/common/agent-source";
+import { jsonLine, type ExportedLines, type FileAsRead, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
@@ -11,7 +11,7 @@ import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
  * - a `.jsonl` session (2026-04 onward) is already one record per line: its physical lines,
  *   unchanged (a byte copy; a half-written last line stays as it is, for parseLines to flag), and
  *   the file's `bytes` when they are those lines each followed by `\n`, the lines then decoded
- *   only when read (lib/jsonl/text-lines lazyByteCopyLines);
+ *   only when read (lib/jsonl/text-lines lazyByteCopyLines), with `copyOf` the file as read;
  * - a legacy `.json` session (one object `{sessionId, projectHash, startTime, lastUpdated,
  *   messages[], summary?}`) becomes line 1 = the object without `messages` (every other key kept,
  *   `summary` included), then one line per original message, so a line's number stays the same
@@ -22,11 +22,13 @@ import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
 export async function exportGeminiLines(session: FoundSession): Promise<ExportedLines> {
   const file = session.sourcePath;
   // Read on the calling thread (prepare's worker has nothing else to do meanwhile; a sync reads a few).
-  const bytes = readOrNull(file);
-  if (bytes === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
+  const read = readOrNull(file);
+  if (read === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
+  const { bytes, asRead } = read;
   if (!file.endsWith(".jsonl")) return legacyLines(bytes, file);
   // Lines decoded only if read: prepare's turns come from the bytes (prepare-turns.ts).
-  return Object.assign(lazyByteCopyLines(bytes), { warnings: [] });
+  const lines = lazyByteCopyLines(bytes);
+  return Object.assign(lines, { warnings: [] }, lines.bytes === bytes && asRead.size === bytes.length ? { copyOf: asRead } : {});
 }
 
 /**
@@ -68,9 +70,11 @@ export function parsedLegacyLines(text: string, file: string): ExportedLines {
   return { lines, warnings: [], objects };
 }
 
-function readOrNull(file: string): Buffer | null {
+/** The file's bytes and its stat taken just before they were read, or null when it cannot be read. */
+function readOrNull(file: string): { bytes: Buffer; asRead: FileAsRead } | null {
   try {
-    return readFileSync(file);
+    const { size, mtimeMs, mode } = statSync(file);
+    return { bytes: readFileSync(file), asRead: { path: file, size, mtimeMs, mode } };
   } catch {
     return null;
   }
