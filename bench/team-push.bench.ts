@@ -3,24 +3,29 @@
  * Builds MACHINES homes of SESSIONS Claude Code sessions each (~SESSION_BYTES, from real corpus
  * lines of ../shared/corpus, 100 sessions per project, each a fresh id), starts a team server in
  * this process (the dashboard server in team mode over the push handlers,
- * server/http/team-test-server) on loopback, and prints:
- * - `cp -r` of every home (the same bytes) vs every machine's `casefile push` (a CLI process each,
- *   one after the other), total and per machine, with the bytes each sent, in wall time and in CPU
- *   seconds (cp's; the pushes' and the server's, with and without the CLI's start-up);
+ * server/http/team-test-server) on loopback, and prints, for every machine's push (`casefile push`
+ * as a user runs it, `bin/casefile.mjs`, a process per machine with its own HOME), against the
+ * same bytes copied by `cp -r` (local, no network: the strictest yardstick) and by `rsync -a` to an
+ * rsync daemon on 127.0.0.1 (the issue's "cp of the same bytes over loopback"; skipped with a
+ * note when rsync is not installed: `apt-get install rsync`):
+ * - one machine after the other: the total and each machine's wall time, CPU seconds (the
+ *   pushes', their start-up's and the server's) and bytes sent;
+ * - all machines at once (as ten machines push to one server): the wall time until all are done,
+ *   against the ten rsyncs run at once;
  * - a re-push of one machine (bytes sent: 0);
  * - an incremental push of one grown session: the CLI's wall time (Node and tsx start-up
- *   included; heads of unchanged files from the machine's memo, each machine's CLI runs with
- *   HOME = its home) and the push itself (pushOnce in this process, every head hashed; and as
- *   --watch makes it).
- * "cp of the same bytes" is a local `cp -r` of every home (no network, page cache warm), timed
- * in the same run: a stricter baseline than a copy over loopback.
- * Defaults are the issue's size (10 × 2,000 × 100 KB ≈ 2 GB); env BENCH_MACHINES,
- * BENCH_SESSIONS, BENCH_SESSION_BYTES, BENCH_DIR scale it. Deletes what it made unless BENCH_KEEP=1.
+ *   included; heads of unchanged files from the machine's memo) and the push itself (pushOnce in
+ *   this process, every head hashed; and as --watch makes it).
+ * Every copy lands in a folder of its own (none is deleted before the last push: deleting 2 GB
+ * slows the file creations after it). Defaults are the issue's size (10 × 2,000 × 100 KB ≈ 2 GB);
+ * env BENCH_MACHINES, BENCH_SESSIONS, BENCH_SESSION_BYTES, BENCH_DIR scale it. Deletes what it
+ * made unless BENCH_KEEP=1.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import { register } from "node:module";
+import net from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -39,8 +44,7 @@ const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 2_000);
 const SESSION_BYTES = Number(process.env.BENCH_SESSION_BYTES ?? 100_000);
 const DIR = process.env.BENCH_DIR ?? "/work/.bench-team-push";
 const PER_PROJECT = 100;
-const TSX = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
-const CLI = path.join(REPO, "server/cli/main.ts");
+const BIN = path.join(REPO, "bin/casefile.mjs");
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const sec = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
@@ -74,6 +78,35 @@ async function timed(command: string, args: string[], env?: NodeJS.ProcessEnv): 
   return { wallMs: performance.now() - started, cpuS: Number(cpu[1]) + Number(cpu[2]), stdout };
 }
 
+/** A free loopback TCP port. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** An rsync daemon on 127.0.0.1 writing into `dir` (module `dst`), or null when rsync is not installed. */
+async function startRsyncDaemon(dir: string): Promise<{ url: string; stop(): void } | null> {
+  try {
+    execFileSync("rsync", ["--version"], { stdio: "ignore" });
+  } catch {
+    return null;
+  }
+  await fs.mkdir(dir, { recursive: true });
+  const config = path.join(dir, "..", "rsyncd.conf");
+  await fs.writeFile(config, `uid = ${process.getuid!()}\ngid = ${process.getgid!()}\nuse chroot = no\n[dst]\npath = ${dir}\nread only = no\n`);
+  const port = await freePort();
+  const daemon = spawn("rsync", ["--daemon", "--no-detach", `--config=${config}`, `--port=${port}`, "--address=127.0.0.1"], { stdio: "ignore" });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => net.connect(port, "127.0.0.1").once("connect", function (this: net.Socket) { this.destroy(); resolve(true); }).once("error", () => resolve(false)));
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url: `rsync://127.0.0.1:${port}/dst`, stop: () => daemon.kill() };
+}
+
 async function main(): Promise<void> {
   const { startTeamTestServer } = await import("@/server/http/team-test-server");
   const { pushOnce } = await import("@/lib/team/push/push-client");
@@ -84,31 +117,36 @@ async function main(): Promise<void> {
   for (let m = 0; m < MACHINES; m++) roots.push(await buildHome(m, template));
   const bytes = Number(execFileSync("du", ["-sb", path.join(DIR, "homes")], { encoding: "utf8" }).split("\t")[0]);
   console.log(`built ${MACHINES} machines × ${SESSIONS} sessions (${mb(bytes)}) in ${sec(performance.now() - built)}`);
+  const ratio = (ms: number, base: number) => `${(ms / base).toFixed(2)}×`;
 
   execFileSync("sync");
-  const cpStart = performance.now();
   const cp = await timed("cp", ["-r", path.join(DIR, "homes"), path.join(DIR, "cp-copy")]);
-  const cpMs = performance.now() - cpStart;
   execFileSync("sync");
-  const cpSyncMs = performance.now() - cpStart;
-  await fs.rm(path.join(DIR, "cp-copy"), { recursive: true, force: true });
-  execFileSync("sync");
-  console.log(`cp -r of every home: ${sec(cpMs)} (${sec(cpSyncMs)} with the sync that writes it to disk; the push does not fsync either), CPU ${cp.cpuS.toFixed(2)} s`);
-  const help = await timed(process.execPath, [TSX, CLI, "--help"]);
+  console.log(`cp -r of every home (local, no network): ${sec(cp.wallMs)}, CPU ${cp.cpuS.toFixed(2)} s`);
+  const rsync = await startRsyncDaemon(path.join(DIR, "rsync-dst"));
+  if (!rsync) console.log("rsync is not installed (apt-get install rsync): the copy over loopback is skipped");
+  // rsync -a of each machine's projects to the daemon, one after the other (CPU: the client's; the daemon's is not counted).
+  let rsyncMs = 0;
+  if (rsync) {
+    for (let m = 0; m < MACHINES; m++) rsyncMs += (await timed("rsync", ["-a", `${roots[m]}/`, `${rsync.url}/seq-m${m}/`])).wallMs;
+    execFileSync("sync");
+    console.log(`rsync -a over loopback, one machine after the other: ${sec(rsyncMs)}`);
+  }
+  const help = await timed(process.execPath, [BIN, "--help"]);
   console.log(`casefile --help (loads the tool registry for its list): ${sec(help.wallMs)}, CPU ${help.cpuS.toFixed(2)} s`);
 
-  const ws = path.join(DIR, "server-ws");
-  await fs.mkdir(ws, { recursive: true });
-  const server = await startTeamTestServer(ws, { authenticate: async (token) => (/^tok-m\d+$/.test(token) ? { token_id: token, machine: token.slice(4), role: "push" as const } : null) });
-  // Each machine pushes from a process of its own (the CLI), served by this one, with its own home (its ~/.casefile/push-heads.json).
-  const push = async (m: number) => {
-    const run = await timed(process.execPath, [TSX, CLI, "push", "--server", server.url, "--token", `tok-m${m}`, "--claude", roots[m]!, "--json"], { ...process.env, HOME: path.join(DIR, "homes", `m${m}`) });
+  const authenticate = async (token: string) => (/^tok-m\d+$/.test(token) ? { token_id: token, machine: token.slice(4), role: "push" as const } : null);
+  const server = await startTeamTestServer(path.join(DIR, "server-ws"), { authenticate });
+  await fs.mkdir(path.join(DIR, "server-ws"), { recursive: true });
+  // Each machine pushes from a process of its own (the CLI as users run it), served by this one, with its own home (its ~/.casefile/push-heads.json).
+  const push = async (m: number, url = server.url, home = path.join(DIR, "homes", `m${m}`)) => {
+    const run = await timed(process.execPath, [BIN, "push", "--server", url, "--token", `tok-m${m}`, "--claude", roots[m]!, "--json"], { ...process.env, HOME: home });
     return { ms: run.wallMs, cpuS: run.cpuS, summary: JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { sessions_sent: number; bytes_sent: number; errors: unknown[] } };
   };
   // The start-up of a push: the CLI pushing an empty root (Node, tsx, the push's modules, one manifest of no files).
   const empty = path.join(DIR, "empty-home", ".claude", "projects");
   await fs.mkdir(empty, { recursive: true });
-  const startUp = await timed(process.execPath, [TSX, CLI, "push", "--server", server.url, "--token", "tok-m99", "--claude", empty, "--json"], { ...process.env, HOME: path.dirname(path.dirname(empty)) });
+  const startUp = await timed(process.execPath, [BIN, "push", "--server", server.url, "--token", "tok-m99", "--claude", empty, "--json"], { ...process.env, HOME: path.dirname(path.dirname(empty)) });
   console.log(`the push CLI's start-up (casefile push of an empty root): ${sec(startUp.wallMs)}, CPU ${startUp.cpuS.toFixed(2)} s`);
   let total = 0;
   let sent = 0;
@@ -123,10 +161,32 @@ async function main(): Promise<void> {
   }
   const used = process.cpuUsage(serverCpu);
   const serverS = (used.user + used.system) / 1e6;
-  console.log(`every machine's push: ${sec(total)} for ${mb(sent)} = ${(total / cpMs).toFixed(2)}× cp -r, ${(total / cpSyncMs).toFixed(2)}× cp -r + sync (goal ≤ 3×)`);
+  console.log(`every machine's push, one after the other: ${sec(total)} for ${mb(sent)} = ${rsync ? `${ratio(total, rsyncMs)} rsync over loopback, ` : ""}${ratio(total, cp.wallMs)} local cp -r (goal ≤ 3×)`);
   // CPU seconds change less than wall times on a machine busy with other work.
   const startUps = MACHINES * startUp.cpuS;
   console.log(`CPU: pushes ${clientCpu.toFixed(1)} s (${startUps.toFixed(1)} s of it the CLI's start-up) + server ${serverS.toFixed(1)} s = ${((clientCpu + serverS) / cp.cpuS).toFixed(1)}× cp -r's ${cp.cpuS.toFixed(2)} s; ${((clientCpu - startUps + serverS) / cp.cpuS).toFixed(1)}× without the start-ups`);
+
+  // Every machine at once, as a team's machines push: until the last is done, against every rsync at once.
+  if (rsync) {
+    const at = performance.now();
+    await Promise.all(roots.map((root, m) => timed("rsync", ["-a", `${root}/`, `${rsync.url}/all-m${m}/`])));
+    const rsyncAll = performance.now() - at;
+    execFileSync("sync");
+    const other = await startTeamTestServer(path.join(DIR, "server-ws-all"), { authenticate });
+    await fs.mkdir(path.join(DIR, "server-ws-all"), { recursive: true });
+    const homes = await Promise.all(roots.map(async (_, m) => {
+      const home = path.join(DIR, "homes-all", `m${m}`);
+      await fs.mkdir(home, { recursive: true });
+      return home;
+    }));
+    const started = performance.now();
+    const all = await Promise.all(roots.map((_, m) => push(m, other.url, homes[m])));
+    const allMs = performance.now() - started;
+    await other.close();
+    const allBytes = all.reduce((n, r) => n + r.summary.bytes_sent, 0);
+    console.log(`every machine at once: push ${sec(allMs)} (${mb(allBytes)}, ${all.reduce((n, r) => n + r.summary.errors.length, 0)} errors) against rsync over loopback ${sec(rsyncAll)} = ${ratio(allMs, rsyncAll)} (goal ≤ 3×)`);
+  }
+  rsync?.stop();
 
   const again = await push(0);
   console.log(`re-push of m0: ${sec(again.ms)}, CPU ${again.cpuS.toFixed(2)} s, ${again.summary.bytes_sent} bytes sent, ${again.summary.sessions_sent} sessions (heads from the machine's memo: the CLI's start-up, 2,000 stats and one manifest)`);

@@ -43,17 +43,27 @@ const cut = (text: string): string => (text.length > RECORD_TEXT_LIMIT ? `${text
 export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  // With a declared length under the limit the body is copied once, into its own buffer (a push's 8 MiB batches).
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  let into = Number.isSafeInteger(declared) && declared > 0 && declared < limit ? Buffer.allocUnsafe(declared) : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total >= limit) {
+    if (total + value.byteLength >= limit) {
       await reader.cancel().catch(() => undefined);
       return null;
     }
-    chunks.push(value);
+    if (into !== null && total + value.byteLength <= into.byteLength) into.set(value, total);
+    else {
+      // More than declared: the rest as chunks, behind what was copied.
+      if (into !== null) chunks.push(into.subarray(0, total));
+      into = null;
+      chunks.push(value);
+    }
+    total += value.byteLength;
   }
+  if (into !== null) return total === into.byteLength ? into : into.subarray(0, total);
   return Buffer.concat(chunks, total);
 }

@@ -40,7 +40,12 @@ export async function startTeamTestServer(workspaceRoot: string, options: TeamTe
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections a push left open would hold close() until they time out.
+        server.closeAllConnections();
+      }),
   };
 }
 

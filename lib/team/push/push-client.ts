@@ -9,6 +9,7 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import { headSha256 } from "@/lib/team/push/file-head";
+import { httpTransport, type PushTransport } from "@/lib/team/push/http-transport";
 import { BATCH_FILE_MAX_BYTES, BATCH_MAX_FILES, CHUNK_BYTES, MANIFEST_MAX_FILES, type BatchResult, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
 import { listPushedFiles, type PushedFile } from "@/lib/team/push/pushed-files";
 
@@ -41,7 +42,8 @@ export type PushOptions = {
   headCache?: HeadCache;
   /** Stops (throwing) once this many requests were made: tests cut a push short to resume it. */
   maxRequests?: number;
-  fetch?: typeof fetch;
+  /** How requests are made (default: Node's http/https with keep-alive, lib/team/push/http-transport); tests pass a stand-in. */
+  fetch?: PushTransport;
 };
 
 /** The root id of a source: its kind and a hash of its path (the same on every push from this machine). */
@@ -59,7 +61,16 @@ type Listed = { root: PushRoot; file: PushedFile; entry: ManifestFile };
  */
 export async function pushOnce(sources: readonly PushSource[], options: PushOptions): Promise<PushSummary> {
   const base = serverBase(options.server);
-  const doFetch = options.fetch ?? fetch;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const transport = options.fetch ? null : httpTransport(concurrency);
+  try {
+    return await push(sources, options, base, concurrency, options.fetch ?? transport!.send);
+  } finally {
+    transport?.close();
+  }
+}
+
+async function push(sources: readonly PushSource[], options: PushOptions, base: string, concurrency: number, doFetch: PushTransport): Promise<PushSummary> {
   let requests = 0;
   const request = async (url: string, init: RequestInit): Promise<Response> => {
     if (options.maxRequests !== undefined && requests >= options.maxRequests) throw new PushCutShort(requests);
@@ -95,7 +106,7 @@ export async function pushOnce(sources: readonly PushSource[], options: PushOpti
     const lane = async () => {
       for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job();
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, lane));
+    await Promise.all(Array.from({ length: concurrency }, lane));
     if (batch.length === 0) break;
   }
   return summary;

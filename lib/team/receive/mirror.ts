@@ -105,7 +105,7 @@ export type FileChunk = { root_id: string; path: string; offset: number; mtime_m
  * copy again, so a write a server crash lost is sent again (an fsync per file cost a 2,000-session
  * push 40% of its time, bench/team-push.bench.ts).
  */
-export async function receiveChunk(workspaceRoot: string, machine: string, chunk: FileChunk, body: Uint8Array, options: { durable?: boolean } = {}): Promise<{ status: "ok"; have_bytes: number } | { status: "conflict"; have_bytes: number } | PushInvalid> {
+export async function receiveChunk(workspaceRoot: string, machine: string, chunk: FileChunk, body: Uint8Array, options: { durable?: boolean; folders?: RealFolders } = {}): Promise<{ status: "ok"; have_bytes: number } | { status: "conflict"; have_bytes: number } | PushInvalid> {
   const bad = machineProblem(machine);
   if (bad) return { status: "invalid", errors: [bad] };
   const m = await machineState(workspaceRoot, machine);
@@ -120,7 +120,7 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
   if (errors.length > 0 || !root) return { status: "invalid", errors };
   let target: string;
   try {
-    target = await resolveInside(filesFolder(workspaceRoot, machine, root), chunk.path);
+    target = await resolveTarget(filesFolder(workspaceRoot, machine, root), chunk.path, options.folders);
   } catch (error) {
     if (isAppError(error)) return { status: "invalid", errors: [{ field: "path", message: error.message, hint: "send paths that stay inside the root" }] };
     if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { status: "invalid", errors: [{ field: "path", message: `'${chunk.path}' goes through a file on the server`, hint: "a file and a folder cannot share a path" }] };
@@ -194,9 +194,10 @@ export async function receiveBatch(workspaceRoot: string, machine: string, body:
   if (total !== body.byteLength - end - 1) return { status: "invalid", errors: [{ field: "body", message: `the header names ${total} bytes, the body holds ${body.byteLength - end - 1}`, hint }] };
   if (total > CHUNK_BYTES) return { status: "invalid", errors: [{ field: "body", message: `a batch of ${total} bytes is over ${CHUNK_BYTES}`, hint: `send at most ${CHUNK_BYTES} bytes per request` }] };
   const results: BatchResult[] = [];
+  const folders: RealFolders = new Map();
   let at = end + 1;
   for (const [i, f] of parsed.data.files.entries()) {
-    const result = await receiveChunk(workspaceRoot, machine, { root_id: f.root_id, path: f.path, offset: f.offset, mtime_ms: f.mtime_ms }, body.subarray(at, at + f.length));
+    const result = await receiveChunk(workspaceRoot, machine, { root_id: f.root_id, path: f.path, offset: f.offset, mtime_ms: f.mtime_ms }, body.subarray(at, at + f.length), { folders });
     at += f.length;
     results.push(result.status === "invalid" ? { status: "invalid", errors: result.errors.map((e) => ({ ...e, field: `files.${i}.${e.field}` })) } : result);
   }
@@ -210,6 +211,27 @@ export async function receiveBatch(workspaceRoot: string, machine: string, body:
  */
 export function mirrorRootPath(workspaceRoot: string, machine: string, root: PushRoot): string {
   return path.join(teamMirrorDir(workspaceRoot, machine, root.root_id), rootName(root));
+}
+
+/** Real paths of the folders one batch writes into, by `<files folder>\0<relative folder>`. */
+type RealFolders = Map<string, string>;
+
+/**
+ * Where `rel` lands under `folder` after `realpath` (lib/fs/paths `resolveInside`: nothing may
+ * land outside it). Within one batch each folder is resolved once: its files (a project's hundred
+ * sessions) share it. The file itself is checked by `lstat` before it is written.
+ * @throws AppError invalid_input when the path resolves outside; ENOTDIR when it goes through a file.
+ */
+async function resolveTarget(folder: string, rel: string, folders: RealFolders | undefined): Promise<string> {
+  const cut = rel.lastIndexOf("/");
+  if (!folders || cut === -1) return resolveInside(folder, rel);
+  const key = `${folder}\0${rel.slice(0, cut)}`;
+  let real = folders.get(key);
+  if (real === undefined) {
+    real = await resolveInside(folder, rel.slice(0, cut));
+    folders.set(key, real);
+  }
+  return path.join(real, rel.slice(cut + 1));
 }
 
 /** The last name of a root's path on its machine (either separator). */

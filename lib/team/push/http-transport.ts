@@ -1,0 +1,51 @@
+/**
+ * The push client's requests over Node's http/https with a keep-alive agent (issue 39's push
+ * budget): a body is written to the socket as it is, where `fetch` copies each body once more
+ * (undici clones a Uint8Array body) and a 2,000-session push spends a fifth of its CPU on that
+ * copy and its garbage (bench/team-push.bench.ts).
+ */
+import http from "node:http";
+import https from "node:https";
+
+/** A request as the push client makes one: `fetch`'s shape, so tests may pass a stand-in. */
+export type PushTransport = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Headers and a body of the kinds the push client sends (a JSON string or bytes). */
+type SentInit = { method?: string; headers?: Record<string, string>; body?: string | Uint8Array };
+
+/**
+ * A transport that keeps up to `sockets` connections open to one server while it is used;
+ * `close()` ends them. A connection error rejects with the error (the client reports it as
+ * io_error); any HTTP status resolves as a `Response` holding the whole answer.
+ */
+export function httpTransport(sockets: number): { send: PushTransport; close(): void } {
+  const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: sockets }), "https:": new https.Agent({ keepAlive: true, maxSockets: sockets }) };
+  const send: PushTransport = (url, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const { method = "GET", headers = {}, body } = init as SentInit;
+      const target = new URL(url);
+      const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];
+      const bytes = body === undefined ? null : typeof body === "string" ? Buffer.from(body) : body;
+      const request = (target.protocol === "https:" ? https : http).request(target, { method, agent, headers: { ...headers, "content-length": String(bytes?.byteLength ?? 0) } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.once("error", reject);
+        response.once("end", () => {
+          const answer = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") answer.set(name, value);
+          const status = response.statusCode ?? 500;
+          // A Response of these statuses has no body (and a 1xx never ends a request).
+          resolve(new Response([204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: answer }));
+        });
+      });
+      request.once("error", reject);
+      request.end(bytes ?? undefined);
+    });
+  return {
+    send,
+    close() {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+  };
+}
