@@ -108,22 +108,25 @@ export function withoutTsxLoader(execArgv: readonly string[]): string[] {
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 384 } as const;
 
-/** Bundles made by this process, by entry path. */
+/** Bundles made by this process, by entry path and name. */
 const bundles = new Map<string, Promise<string | null>>();
 
 /**
  * The path of a one-file ESM bundle of the TypeScript module `entry` (its `@/` imports resolved
  * through tsconfig.json, its packages imported from node_modules), or null when esbuild is
  * unavailable or fails. Bundles live in `node_modules/.cache/casefile-workers/` of the checkout,
- * named by the entry path, beside a list of their inputs with size
- * and mtime: a later process reuses a bundle whose inputs are all unchanged, and rebuilds it
- * otherwise. Files are written atomically, so concurrent processes never read half a bundle.
+ * named by the entry path (or `<name>.mjs` when `name` is given: bin/casefile.mjs finds the CLI's
+ * bundle so, without loading this module), beside a list of their inputs with size and mtime
+ * (`<name>.inputs.json`, `{inputs: [{file, size, mtimeMs}]}`): a later process reuses a bundle
+ * whose inputs are all unchanged, and rebuilds it otherwise. Files are written atomically, so
+ * concurrent processes never read half a bundle.
  */
-export function bundledEntry(entry: string): Promise<string | null> {
-  let pending = bundles.get(entry);
+export function bundledEntry(entry: string, name?: string): Promise<string | null> {
+  const key = `${entry}\0${name ?? ""}`;
+  let pending = bundles.get(key);
   if (pending === undefined) {
-    pending = makeBundle(entry).catch(() => null);
-    bundles.set(entry, pending);
+    pending = makeBundle(entry, name).catch(() => null);
+    bundles.set(key, pending);
   }
   return pending;
 }
@@ -152,14 +155,14 @@ const sourceImportMetaUrl = {
   },
 };
 
-async function makeBundle(entry: string): Promise<string | null> {
+async function makeBundle(entry: string, fixedName: string | undefined): Promise<string | null> {
   // The check of a cached bundle is synchronous (a few stats): async, each step would wait for a
   // turn of an event loop the caller is often keeping busy, putting off the worker's start.
   const root = projectRoot(entry);
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.
   const dir = path.join(root, "node_modules", ".cache", "casefile-workers");
-  const name = `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(`${BUNDLE_FORMAT}:${entry}`).digest("hex").slice(0, 16)}`;
+  const name = fixedName ?? `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(`${BUNDLE_FORMAT}:${entry}`).digest("hex").slice(0, 16)}`;
   const outfile = path.join(dir, `${name}.mjs`);
   const listFile = path.join(dir, `${name}.inputs.json`);
   const listed = readListed(listFile);
@@ -174,6 +177,8 @@ async function makeBundle(entry: string): Promise<string | null> {
     write: false,
     metafile: true,
     outfile,
+    // The metafile's input paths are relative to this (read below against `root`), whatever the process's cwd.
+    absWorkingDir: root,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel: "silent",
     // Dependencies are loaded from node_modules, not copied in; CJS ones get a `require`.
