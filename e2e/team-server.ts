@@ -11,7 +11,7 @@ import { CORPUS_DIR, REPO_ROOT } from "./paths";
 
 const run = promisify(execFile);
 
-/** The CLI as a user runs it from a checkout (`bin/casefile.mjs`: tsx, then server/cli/main.ts). */
+/** The CLI as a user runs it from a checkout (`bin/casefile.mjs`: its bundle, else tsx, then server/cli/main.ts). */
 const CASEFILE = [path.join(REPO_ROOT, "bin", "casefile.mjs")];
 
 /** `casefile ARGS` in the repo (`env`: more of its environment), its stdout; throws with its stderr when it exits non-zero. */

@@ -158,6 +158,33 @@ teamTest.describe(postgresSuiteName("team server (issue 39)"), () => {
     await expect(page.getByRole("complementary", { name: "Call detail" })).toContainText("machine reviewer · role read");
   });
 
+  teamTest("on a phone-width window the header keeps the links and Sign out on screen", async ({ page, signIn }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn();
+    await expect(page.getByRole("table", { name: "Projects" })).toBeVisible();
+    const header = page.getByRole("banner");
+    for (const name of ["Usage", "Audit"]) await expect(header.getByRole("link", { name, exact: true })).toBeInViewport();
+    await expect(header.getByRole("button", { name: "Sign out" })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  teamTest("a team server no machine has pushed to yet shows how machines push, on every page, instead of an error", async ({ page }) => {
+    const empty = await TeamServer.start();
+    try {
+      await page.goto(`${empty.url}/`);
+      await new LoginPage(page).signIn(empty.tokens.reviewer);
+      await expect(page.getByText("No machine has pushed sessions to this team server yet.")).toBeVisible();
+      await expect(page.getByText("casefile push --server URL --token TOKEN")).toBeVisible();
+      for (const route of ["/usage", "/search?q=error", "/audit"]) {
+        await page.goto(`${empty.url}${route}`);
+        await expect(page.getByRole("banner")).toBeVisible();
+        await expect(page.getByText("Something went wrong")).toHaveCount(0);
+      }
+    } finally {
+      await empty.stop();
+    }
+  });
+
   teamTest("Sign out clears the sign-in: pages go to the sign-in form again", async ({ page, signIn }) => {
     await signIn();
     const login = new LoginPage(page);

@@ -8,7 +8,7 @@ import { getWorkspaceOverviewQuery } from "@/server/queries/overview";
 import { getWorkspaceStatusQuery } from "@/server/queries/pipeline";
 import { UsageSummary } from "@/components/usage/usage-table";
 import { daysAgo, getUsageQuery } from "@/server/queries/usage";
-import { getWorkspaceInfoQuery } from "@/server/queries/workspace";
+import { getWorkspaceInfoQuery, signedInQuery } from "@/server/queries/workspace";
 
 export default async function HomePage() {
   // The workspace is read per request, never at build time (nothing here reads params).
@@ -21,7 +21,7 @@ export default async function HomePage() {
         <WorkspaceHeader info={info} />
         <WorkspaceProgress initial={status} />
         {usage && <UsageSummary totals={usage.totals} label={`Last 30 days (since ${since}, UTC)`} href={`${routes.usage()}?since=${since}`} />}
-        <ProjectList initial={overview} />
+        <ProjectList initial={overview} teamServer={signedInQuery() !== null} />
       </div>
     </div>
   );

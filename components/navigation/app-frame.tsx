@@ -17,13 +17,14 @@ import { writeRefusal } from "@/components/team/write-refusal";
 export function AppFrame({ demo, signedIn, children }: { demo: boolean; signedIn: SignedInAs | null; children: ReactNode }) {
   return (
     <div className="flex h-dvh flex-col">
-      <header className="flex h-11 shrink-0 items-center gap-4 border-b border-line bg-surface px-4">
+      <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-surface px-4">
         <Link href="/" className="font-semibold tracking-tight">
           Casefile
         </Link>
         <span className="hidden text-xs text-muted sm:inline">agent session forensics</span>
         {demo && <DemoBadge />}
-        <nav className="ml-auto flex items-center gap-3 text-sm">
+        {/* The search box gives way on a narrow screen (390 px), so the links and Sign out stay on it. */}
+        <nav className="ml-auto flex min-w-0 flex-1 items-center justify-end gap-3 text-sm">
           <HeaderSearch />
           <Link href={routes.usage()} className="text-accent hover:underline">
             Usage

@@ -80,3 +80,28 @@ describe("the home page's project list (issue 36)", () => {
     expect(screen.getByTestId("project-count").textContent).toBe("3 projects");
   });
 });
+
+describe("ProjectList with no projects", () => {
+  const renderEmpty = (teamServer: boolean) => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ProjectList initial={{ version: "v1", projects: [] }} teamServer={teamServer} />
+      </QueryClientProvider>,
+    );
+  };
+
+  it("says how a local workspace gets projects: casefile prepare", () => {
+    renderEmpty(false);
+    expect(document.body.textContent).toContain("This workspace has no projects yet. Prepare it with casefile prepare.");
+    expect(screen.queryByRole("table")).toBeNull();
+  });
+
+  it("on a team server, says no machine has pushed yet and how one does", () => {
+    renderEmpty(true);
+    expect(document.body.textContent).toContain("No machine has pushed sessions to this team server yet.");
+    expect(document.body.textContent).toContain("casefile push --server URL --token TOKEN");
+    expect(document.body.textContent).toContain("casefile token create --machine NAME --role push");
+    expect(document.body.textContent).not.toContain("casefile prepare");
+  });
+});

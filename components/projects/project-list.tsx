@@ -19,13 +19,23 @@ import { useProjectListParams } from "./use-project-list-params";
  * The workspace's projects with last activity, counts, tokens and live evidence and synthesis
  * coverage: most recently active first, or as sorted by a column header (name, sessions, last
  * activity, evidence coverage), filtered by name or path; both live in the URL (`?q&sort&order`).
+ * Empty, it says how projects arrive: `casefile prepare`, or on a `teamServer` each machine's push.
  */
-export function ProjectList({ initial }: { initial: WorkspaceOverview }) {
+export function ProjectList({ initial, teamServer = false }: { initial: WorkspaceOverview; teamServer?: boolean }) {
   const { data } = useQuery(overviewQuery(initial));
   const { params, toggleSort, setQuery } = useProjectListParams();
   const all = data.projects;
   if (all.length === 0) {
-    return (
+    // A team server is filled by its machines' pushes (issue 39, docs/team.md), a local workspace by prepare.
+    return teamServer ? (
+      <div className="flex flex-col gap-2 rounded-md border border-dashed border-line-strong bg-surface p-6 text-center text-muted">
+        <p>No machine has pushed sessions to this team server yet. Their projects appear here as they arrive.</p>
+        <p>
+          On each machine: <code className="font-mono">casefile push --server URL --token TOKEN</code>, with a push token from{" "}
+          <code className="font-mono">casefile token create --machine NAME --role push</code>.
+        </p>
+      </div>
+    ) : (
       <p className="rounded-md border border-dashed border-line-strong bg-surface p-6 text-center text-muted">
         This workspace has no projects yet. Prepare it with <code className="font-mono">casefile prepare</code>.
       </p>

@@ -7,7 +7,7 @@ import { routes } from "@/components/navigation/routes";
  */
 export function HeaderSearch() {
   return (
-    <form role="search" method="get" action={routes.searchAll()} className="flex items-center">
+    <form role="search" method="get" action={routes.searchAll()} className="flex min-w-0 flex-1 items-center justify-end">
       <input
         name="q"
         type="search"
@@ -15,7 +15,7 @@ export function HeaderSearch() {
         aria-label="Search all sessions"
         placeholder='Search: "phrase" tool:Bash'
         title='Search all sessions: words, "exact phrase", a OR b, -word, prefix*, project: session: agent: role: tool: file: is:error after: before:'
-        className="h-7 w-64 rounded border border-line-strong bg-canvas px-2 text-sm"
+        className="h-7 w-64 min-w-0 rounded border border-line-strong bg-canvas px-2 text-sm"
       />
     </form>
   );

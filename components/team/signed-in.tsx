@@ -9,11 +9,11 @@ export type SignedInAs = { machine: string; role: string; logoutPath: string };
 export function SignedIn({ machine, role, logoutPath }: SignedInAs) {
   return (
     <div className="flex items-center gap-2 border-l border-line pl-3 text-xs" aria-label="Signed in">
-      <span className="text-muted" title={`signed in with a ${role} token of machine ${machine}`}>
+      <span className="hidden text-muted sm:inline" title={`signed in with a ${role} token of machine ${machine}`}>
         <span className="font-mono text-ink">{machine}</span> · {role}
       </span>
       <form method="post" action={logoutPath}>
-        <button type="submit" className="text-accent hover:underline">
+        <button type="submit" className="whitespace-nowrap text-accent hover:underline" title={`signed in with a ${role} token of machine ${machine}`}>
           Sign out
         </button>
       </form>

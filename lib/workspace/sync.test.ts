@@ -9,7 +9,8 @@ import { makeTempDir } from "@/lib/testing/shared";
 import { claudeLines } from "@/lib/testing/transcripts";
 import { generateDemoSources } from "@/lib/demo/generate-demo";
 import { editSources, readSources } from "@/lib/workspace/sources";
-import { syncWorkspace } from "@/lib/workspace/sync";
+import { ensurePreparedWorkspace, syncWorkspace } from "@/lib/workspace/sync";
+import { listProjects } from "@/lib/workspace/projects";
 
 const ID = (n: number) => `5e55a000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
@@ -90,5 +91,22 @@ describe("syncWorkspace (issue 12, item 1)", () => {
   it("refuses a workspace that records no sources", async () => {
     const root = await makeTempDir("casefile-sync-none-");
     await expect(syncWorkspace(createCoreContext(root))).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("ensurePreparedWorkspace (a team server before its first push, issue 39)", () => {
+  it("makes a missing workspace an empty prepared one with no sources, which a sync then fills; a prepared one is left alone", async () => {
+    const { sources, root } = await setup();
+    const fresh = path.join(root, "team-ws");
+    const ctx = createCoreContext(fresh);
+    expect(await ensurePreparedWorkspace(ctx)).toBe(true);
+    expect(await listProjects(ctx)).toEqual([]);
+    expect(await readSources(fresh)).toEqual({ claude: [], codex: [], demo: false });
+    // The server's sync of no sources changes nothing and fails nothing; a source added later (a push) is prepared.
+    expect((await syncWorkspace(ctx)).sessions).toBe(0);
+    await editSources(fresh, { add: { kind: "claude", path: sources } });
+    expect((await syncWorkspace(ctx)).sessions).toBe(3);
+    expect(await ensurePreparedWorkspace(ctx)).toBe(false);
+    expect((await listProjects(ctx)).map((p) => p.session_count)).toEqual([3]);
   });
 });

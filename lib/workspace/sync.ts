@@ -1,6 +1,6 @@
 /** A workspace synced from its sources under the workspace lock. */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 
 import type { CoreContext } from "@/lib/context";
@@ -113,4 +113,25 @@ async function recordedDay(root: string): Promise<{ date: string; timezone: stri
     /* no workspace yet: all time */
   }
   return null;
+}
+
+/**
+ * Makes the workspace at `ctx.workspaceRoot` a prepared, empty one when it has no metadata.json
+ * yet (a team server's workspace before any machine pushed, issue 39), under the workspace lock:
+ * every page and tool then answers (no projects) instead of failing with "run casefile prepare
+ * first", and the server's sync fills it as sources arrive. A workspace that has metadata.json
+ * is left alone. Resolves true when it wrote one.
+ * @throws whatever prepare throws (an unwritable folder: io_error).
+ */
+export async function ensurePreparedWorkspace(ctx: CoreContext): Promise<boolean> {
+  const root = ctx.workspaceRoot;
+  if (existsSync(metadataPath(root))) return false;
+  await fs.mkdir(root, { recursive: true });
+  return withWorkspaceLock(root, async () => {
+    if (existsSync(metadataPath(root))) return false;
+    // No sources yet is a state, not an error: the sync of a team server waiting for its first push has nothing to do.
+    if (!(await readSources(root))) await writeSources(root, { claude: [], codex: [], demo: false });
+    await prepareWorkspace(ctx, { claudeRoots: [], codexRoots: [] });
+    return true;
+  });
 }

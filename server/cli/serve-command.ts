@@ -42,6 +42,12 @@ export async function runServe(workspace: string, port: number, options: ServeOp
   checkServeOptions(options);
   const built = await buildIfMissing();
   if (built !== 0) return built;
+  // A team server's workspace is filled by pushes: until the first, it is an empty one, so every page answers from the start.
+  if (options.database) {
+    const { createCoreContext, stderrLogger } = await import("@/lib/context");
+    const { ensurePreparedWorkspace } = await import("@/lib/workspace/sync");
+    await ensurePreparedWorkspace(createCoreContext(workspace, { log: stderrLogger }));
+  }
   const launch = await serverLaunch(workspace, port, process.env, options);
   await stopBundler();
   const host = options.host ?? "127.0.0.1";
