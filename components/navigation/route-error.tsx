@@ -8,7 +8,8 @@ export type RouteErrorProps = { error: unknown; retry: () => void };
 export function RouteError({ error, retry }: RouteErrorProps) {
   // Server errors arrive with a generic message and a digest that matches the server log.
   const digest = error instanceof Error && "digest" in error ? String(error.digest) : null;
-  const message = error instanceof Error ? error.message : "Unexpected error.";
+  // A production build hides a server error's message behind React's generic one (#441): say what it means instead.
+  const message = digest !== null ? "The server could not make this page. Its log says why, under the digest below." : error instanceof Error ? error.message : "Unexpected error.";
   return (
     <div role="alert" className="mx-auto mt-10 flex max-w-xl flex-col gap-3 rounded-md border border-danger/30 bg-danger-soft p-6">
       <h1 className="text-base font-semibold text-danger">Something went wrong</h1>
