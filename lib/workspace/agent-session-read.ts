@@ -9,7 +9,7 @@ import { chmodSync, constants as fsConstants, copyFileSync, rmSync, statSync, wr
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import type { LineRange } from "@/lib/jsonl/workers";
 import { agentSource } from "@/lib/sources/agents";
-import { preparedTurns, type ExportedLines, type FileAsRead, type FoundSession, type PreparedTurns, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { preparedTurns, type ExportedLines, type ExportScratch, type FileAsRead, type FoundSession, type PreparedTurns, type SourceWarning } from "@/lib/sources/common/agent-source";
 import type { IndexTurn } from "@/lib/sources/common/schema";
 import type { ReportWindow } from "@/lib/sources/common/window";
 
@@ -44,9 +44,21 @@ const BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
  * @throws the fs error of the staged write (an unreadable session is a warning, not an error).
  */
 export async function readAgentSession(_filePath: string, _range: LineRange, arg: AgentSessionArg): Promise<AgentSessionRead> {
+  // The thread's scratch buffers, unless a read still under way holds them (its views stay its own).
+  const scratch = idleScratch;
+  idleScratch = null;
+  try {
+    return await readWith(arg, scratch ?? undefined);
+  } finally {
+    if (scratch !== null) idleScratch = scratch;
+  }
+}
+
+/** {@link readAgentSession} exporting into `scratch`: nothing of the export outlives this call. */
+async function readWith(arg: AgentSessionArg, scratch: ExportScratch | undefined): Promise<AgentSessionRead> {
   const { found, window } = arg;
   const source = agentSource(found.source)!;
-  const exported = await source.exportLines(found);
+  const exported = await source.exportLines(found, scratch);
   const file = `sessions/${found.source}/${found.fileName}`;
   // The reader's turns-only path when it has one for these lines, else the full read.
   const transcript = source.prepareTurns?.(exported, file) ?? preparedTurns(source.parseLines(exported.lines, file, exported.objects));
@@ -59,6 +71,25 @@ export async function readAgentSession(_filePath: string, _range: LineRange, arg
   if (!copied) writeFileSync(arg.staged, content.content);
   return { warnings, skip: null, turns, lineCount: content.lineCount, bytes: content.content.length, starts: content.starts };
 }
+
+/** Scratch buffers kept up to this size each; a larger session's are made for it alone. */
+const KEEP_SCRATCH_BYTES = 64 << 20;
+
+/** Buffers reused from one session's read to the next on this thread (the export's contract: {@link ExportScratch}). */
+class ScratchBuffers implements ExportScratch {
+  private readonly kept: [Buffer | null, Buffer | null] = [null, null];
+
+  buffer(slot: 0 | 1, size: number): Buffer {
+    if (size > KEEP_SCRATCH_BYTES) return Buffer.allocUnsafe(size);
+    let kept = this.kept[slot];
+    // Grown by half again at least: a few allocations reach the largest session.
+    if (kept === null || kept.length < size) kept = this.kept[slot] = Buffer.allocUnsafe(Math.min(KEEP_SCRATCH_BYTES, Math.max(size, Math.ceil((kept?.length ?? 0) * 1.5), 1 << 20)));
+    return kept.subarray(0, size);
+  }
+}
+
+/** This thread's scratch buffers when no read holds them. */
+let idleScratch: ScratchBuffers | null = new ScratchBuffers();
 
 /** Copies made as clones where the file system can (APFS, Btrfs, XFS), else by the kernel (copy_file_range), as lib/workspace/copy.ts's. */
 const CLONE_OR_COPY = fsConstants.COPYFILE_FICLONE;

@@ -121,7 +121,7 @@ export type AgentSource = {
    * The workspace file's physical lines for one session, without terminators: a byte copy's lines
    * for line-based formats, one JSON line per original object otherwise ({@link jsonLine}).
    */
-  exportLines(session: FoundSession): Promise<ExportedLines>;
+  exportLines(session: FoundSession, scratch?: ExportScratch): Promise<ExportedLines>;
   /**
    * Reads the workspace file's lines (`file` names it in warnings); a malformed line is a warning,
    * never an exception. `objects`: what {@link ExportedLines.objects} gave with these lines.
@@ -159,6 +159,15 @@ export type ExportedLines = {
   /** The objects the lines were made from, `[i]` for line `i + 1` (null: not an object), when the exporter parsed them: parseLines takes them instead of parsing each line again. */
   objects?: readonly (JsonObject | null)[];
 };
+
+/**
+ * Buffers an exporter may read a session's file into and build its workspace bytes in (`slot` 0
+ * and 1), reused from session to session by prepare's reader (issue 38: 800 MB of fresh buffers a
+ * prepare cost page faults and garbage collections): `buffer` gives `size` bytes (content
+ * unspecified). What the export returns may then hold views of them, valid until the next export
+ * given the same scratch: only its caller reads them, before that.
+ */
+export type ExportScratch = { buffer(slot: 0 | 1, size: number): Buffer };
 
 /** A file as it was stat before it was read whole (see {@link ExportedLines}'s `copyOf`). */
 export type FileAsRead = { path: string; size: number; mtimeMs: number; mode: number };

@@ -1,7 +1,7 @@
 /** The workspace file lines of one Gemini CLI session (agent-formats.md §1, "Legacy format", "JSONL format"). */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
-import { jsonLine, type ExportedLines, type FileAsRead, type FoundSession } from "@/lib/sources/common/agent-source";
+import { jsonLine, type ExportedLines, type ExportScratch, type FileAsRead, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
@@ -17,15 +17,16 @@ import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
  *   `summary` included), then one line per original message, so a line's number stays the same
  *   while the session grows ({@link legacyLines}). The same grammar as JSONL: parseLines reads both alike.
  * A file that cannot be read, or a legacy file that is not one JSON object, gives no lines and a
- * warning; never throws.
+ * warning; never throws. With a `scratch` (prepare's), the file is read into its slot 0 and a
+ * legacy chat's bytes built in its slot 1.
  */
-export async function exportGeminiLines(session: FoundSession): Promise<ExportedLines> {
+export async function exportGeminiLines(session: FoundSession, scratch?: ExportScratch): Promise<ExportedLines> {
   const file = session.sourcePath;
   // Read on the calling thread (prepare's worker has nothing else to do meanwhile; a sync reads a few).
-  const read = readOrNull(file);
+  const read = readOrNull(file, scratch);
   if (read === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
   const { bytes, asRead } = read;
-  if (!file.endsWith(".jsonl")) return legacyLines(bytes, file);
+  if (!file.endsWith(".jsonl")) return legacyLines(bytes, file, scratch);
   // Lines decoded only if read: prepare's turns come from the bytes (prepare-turns.ts).
   const lines = lazyByteCopyLines(bytes);
   return Object.assign(lines, { warnings: [] }, lines.bytes === bytes && asRead.size === bytes.length ? { copyOf: asRead } : {});
@@ -38,8 +39,8 @@ export async function exportGeminiLines(session: FoundSession): Promise<Exported
  * re-serialization of the document; parseLines parses each line once); else the document parsed
  * whole ({@link parsedLegacyLines}: its warning for a malformed file, its lines for an odd one).
  */
-export function legacyLines(data: Buffer, file: string): ExportedLines {
-  const scanned = scanLegacyChat(data);
+export function legacyLines(data: Buffer, file: string, scratch?: ExportScratch): ExportedLines {
+  const scanned = scanLegacyChat(data, scratch);
   return scanned === null ? parsedLegacyLines(data.toString("utf8"), file) : Object.assign(scanned, { warnings: [] });
 }
 
@@ -70,12 +71,26 @@ export function parsedLegacyLines(text: string, file: string): ExportedLines {
   return { lines, warnings: [], objects };
 }
 
-/** The file's bytes and its stat taken just before they were read, or null when it cannot be read. */
-function readOrNull(file: string): { bytes: Buffer; asRead: FileAsRead } | null {
+/**
+ * The file's bytes (its size when opened, as readFileSync reads; into `scratch`'s slot 0 when
+ * given) and its stat taken just before they were read, or null when it cannot be read.
+ */
+function readOrNull(file: string, scratch?: ExportScratch): { bytes: Buffer; asRead: FileAsRead } | null {
+  let fd: number;
   try {
-    const { size, mtimeMs, mode } = statSync(file);
-    return { bytes: readFileSync(file), asRead: { path: file, size, mtimeMs, mode } };
+    fd = openSync(file, "r");
   } catch {
     return null;
+  }
+  try {
+    const { size, mtimeMs, mode } = fstatSync(fd);
+    const into = scratch?.buffer(0, size) ?? Buffer.allocUnsafe(size);
+    let got = 0;
+    for (let n = 1; got < size && n > 0; got += n) n = readSync(fd, into, got, size - got, got);
+    return { bytes: into.subarray(0, got), asRead: { path: file, size, mtimeMs, mode } };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -6,6 +6,7 @@
 import { isUtf8 } from "node:buffer";
 
 import { DATA_OFFSET, JsonScanMemory } from "@/lib/jsonl/json-scan";
+import type { ExportScratch } from "@/lib/sources/common/agent-source";
 
 /** The scan memory of this thread (grown to the largest chat read, up to {@link KEEP_MEMORY_BYTES}). */
 let shared: JsonScanMemory | null = null;
@@ -27,9 +28,9 @@ const RAW_BREAKS = [Buffer.from([0xc2, 0x85]), Buffer.from([0xe2, 0x80, 0xa8]), 
  * when `data` is not read that way — not UTF-8, a raw U+0085, U+2028 or U+2029 (a line break to
  * contract §1.6, which `jsonLine` escapes), not valid JSON, not an object, no `messages` list,
  * `messages` twice, a top-level key holding an escape — for the caller to parse the document
- * whole (and warn or escape as it does). Never throws.
+ * whole (and warn or escape as it does). `bytes` are built in `scratch`'s slot 1 when given. Never throws.
  */
-export function scanLegacyChat(data: Buffer): { lines: string[]; bytes?: Buffer } | null {
+export function scanLegacyChat(data: Buffer, scratch?: ExportScratch): { lines: string[]; bytes?: Buffer } | null {
   if (!isUtf8(data) || RAW_BREAKS.some((needle) => data.includes(needle))) return null;
   const memory = data.length > KEEP_MEMORY_BYTES ? new JsonScanMemory() : (shared ??= new JsonScanMemory());
   const b = memory.load(data, 0, data.length);
@@ -88,7 +89,8 @@ export function scanLegacyChat(data: Buffer): { lines: string[]; bytes?: Buffer 
   if (skipSpace(b, p, end) !== end || messages === null) return null;
 
   // Every byte kept is one of the document's, plus `{`, `}` and a comma per member, and a `\n` per line.
-  const out = Buffer.allocUnsafe(data.length + members.length / 2 + messages.length / 2 + 3);
+  const bound = data.length + members.length / 2 + messages.length / 2 + 3;
+  const out = scratch?.buffer(1, bound) ?? Buffer.allocUnsafe(bound);
   const lineEnds: number[] = [];
   let o = 0;
   out[o++] = 0x7b;
