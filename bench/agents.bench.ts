@@ -22,6 +22,7 @@
  *   then again, p50), `session_overview` first call p50 over the long sessions, `search_sessions`
  *   `<word> agent:<source>` p50 over 5 words (after a full-text fill, timed) — and the same for
  *   Claude Code sessions of the same bytes (and at least 2,000 lines) prepared into their own workspace.
+ * Nothing the bench made is removed within 40 s before a timed prepare or yardstick (see {@link settle}).
  * Figures only, never timed assertions. Env: BENCH_SESSIONS, BENCH_PROJECTS, BENCH_LONG,
  * BENCH_ONLY (comma-separated rows: gemini-cli,copilot-cli,opencode,opencode-storage,aider),
  * BENCH_SKIP_CLI=1, BENCH_DIR (default a temp dir), BENCH_KEEP=1 (leave what it made).
@@ -74,8 +75,41 @@ const cpuSince = (since: NodeJS.CpuUsage) => {
 /** CPU ms of the yardstick's last run (its processes' user + system, through /usr/bin/time). */
 let lastCpCpu = NaN;
 
-/** The yardstick: `cp -r` of the folder and `wc -l` of every file copied (the page cache warm, as for prepare); its CPU time in {@link lastCpCpu}. */
-async function cpAndWc(from: string, scratch: string): Promise<number> {
+/** What the bench made and no longer needs (the yardstick's copies, the CLI's workspace), removed by {@link removeLeftovers}. */
+const leftovers: string[] = [];
+/** When the bench last removed files (ms since the epoch). */
+let lastRemoval = 0;
+
+/** Removes {@link leftovers}, noting when (see {@link settle}). */
+async function removeLeftovers(): Promise<void> {
+  for (const p of leftovers.splice(0)) await fs.rm(p, { recursive: true, force: true });
+  lastRemoval = Date.now();
+}
+
+/**
+ * Waits until 40 s have passed since the bench last removed files. On ext4 without a journal
+ * (the reference machine), making a file within 30 s of removing others costs a look-up of each
+ * inode freed meanwhile (the kernel's find_inode_bit skips them: recently_deleted): after the
+ * removal of a 2,000-file copy, each new file cost 0.3-0.9 ms of system time instead of ~0.02 ms,
+ * so the step timed next (prepare, which makes two files a session) paid for the bench's own
+ * clean-up and the yardstick before it did not.
+ */
+async function settle(): Promise<void> {
+  const wait = lastRemoval + 40_000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** Copies made by {@link cpAndWc}, each in a folder of its own. */
+let copies = 0;
+
+/**
+ * The yardstick: `cp -r` of the folder and `wc -l` of every file copied (the page cache warm, as
+ * for prepare) into a new folder named after `scratch`, left for {@link removeLeftovers}; its
+ * CPU time in {@link lastCpCpu}.
+ */
+async function cpAndWc(from: string, scratchBase: string): Promise<number> {
+  const scratch = `${scratchBase}-${++copies}`;
+  leftovers.push(scratch);
   spawnSync("sync");
   const start = performance.now();
   const run = spawnSync("/usr/bin/time", ["-f", "CPU=%U %S", "bash", "-c", 'cp -r "$1" "$2" && find "$2" -type f -print0 | xargs -0 cat | wc -l > /dev/null', "_", from, scratch], { stdio: ["ignore", "ignore", "pipe"] });
@@ -83,7 +117,6 @@ async function cpAndWc(from: string, scratch: string): Promise<number> {
   if (run.status !== 0) throw new Error(`cp + wc of ${from} failed: ${run.stderr.toString()}`);
   const [user, system] = (/CPU=([\d.]+) ([\d.]+)/.exec(run.stderr.toString()) ?? []).slice(1).map(Number);
   lastCpCpu = 1000 * ((user ?? NaN) + (system ?? NaN));
-  await fs.rm(scratch, { recursive: true, force: true });
   return took;
 }
 
@@ -237,10 +270,12 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(CORPUS, "agents-home"))) throw new Error(`needs the corpus at ${CORPUS}`);
   const dir = process.env.BENCH_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), "casefile-agents-bench-")));
   await fs.rm(dir, { recursive: true, force: true });
+  lastRemoval = Date.now();
   await fs.mkdir(dir, { recursive: true });
   try {
     await run(dir);
   } finally {
+    await removeLeftovers();
     if (process.env.BENCH_KEEP !== "1") await fs.rm(dir, { recursive: true, force: true });
     else console.log(`left in ${dir}`);
   }
@@ -255,6 +290,7 @@ async function run(dir: string): Promise<void> {
 
   // Claude Code, prepared once into its own workspace, for the page comparison.
   const claudeWs = path.join(dir, "ws-claude-code");
+  await settle();
   const claudeCpu = process.cpuUsage();
   const [claudePrep] = await timed(() => prepareWorkspace(createCoreContext(claudeWs), { claudeRoots: [claude.root] }));
   const claudePrepCpu = cpuSince(claudeCpu);
@@ -262,6 +298,7 @@ async function run(dir: string): Promise<void> {
   const claudeCp = await cpAndWc(claude.root, path.join(dir, "cp-claude"));
   const claudeCpCpu = lastCpCpu;
   const claudeWsCp = await cpAndWc(path.join(claudeWs, "projects"), path.join(dir, "cp-claude"));
+  await removeLeftovers();
   const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cpu: { prepare: claudePrepCpu, cp: claudeCpCpu }, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
   // Its full-text index filled once here: each page measurement then finds it complete.
   const [claudeFill] = await timed(() => requestFullTextFill(claudeWs));
@@ -288,6 +325,7 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   console.log(`\n---- ${g.source}: ${g.sessions} sessions, ${mb(g.bytes)} under ${g.root}`);
   const scratch = path.join(dir, `cp-${g.source}`);
   const ws = path.join(dir, `ws-${g.source}`);
+  await settle();
   const cpBefore = await cpAndWc(g.copyRoot, scratch);
   const cpCpu = lastCpCpu;
   const cpuStart = process.cpuUsage();
@@ -316,9 +354,10 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
     const [ms, synced] = await timed(() => syncWorkspace(createCoreContext(cliWs)));
     syncOne = ms;
     console.log(`CLI prepare ${sec(cli)} (peak RSS ${cliPeakMb.toFixed(0)} MB), again ${sec(resyncCli)}; sync with nothing changed ${sec(resync)}, after one new session ${sec(syncOne)} (${synced.files_read} files read, ${synced.reused} reused)`);
-    await fs.rm(cliWs, { recursive: true, force: true });
+    leftovers.push(cliWs);
   }
   const measured = pages(ws, agent, g.long);
+  await removeLeftovers();
   return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, wsCp, cpu, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
 }
 
