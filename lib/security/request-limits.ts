@@ -39,13 +39,19 @@ export function refusedRequestRecord(method: string, path: string, reason: strin
 
 const cut = (text: string): string => (text.length > RECORD_TEXT_LIMIT ? `${text.slice(0, RECORD_TEXT_LIMIT - 1)}…` : text);
 
-/** The request body, or null as soon as `limit` bytes have arrived (the rest is not read): the tool door's and the team push door's reader. */
-export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+/**
+ * The request body, or null as soon as `limit` bytes have arrived (the rest is not read): the
+ * tool door's and the team push door's reader. With a declared length under the limit the body is
+ * copied once, into `scratch` when it fits (a push's 8 MiB batches: a fresh buffer each cost page
+ * faults and collections; the caller owns `scratch` until it is done with the answer), else into
+ * a buffer of its own.
+ */
+export async function readLimited(request: Request, limit: number, scratch?: Buffer): Promise<Uint8Array | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
-  // With a declared length under the limit the body is copied once, into its own buffer (a push's 8 MiB batches).
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  let into = Number.isSafeInteger(declared) && declared > 0 && declared < limit ? Buffer.allocUnsafe(declared) : null;
+  const known = Number.isSafeInteger(declared) && declared > 0 && declared < limit;
+  let into = !known ? null : scratch && declared <= scratch.byteLength ? scratch.subarray(0, declared) : Buffer.allocUnsafe(declared);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -1,5 +1,6 @@
 /** Tests of `casefile push` against an in-process team server (issue 39): resume, re-push, refusals. */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -234,6 +235,33 @@ describe("casefile push to a team server (issue 39)", () => {
     expect(short.status).toBe(400);
     expect(await short.json()).toMatchObject({ status: "invalid", errors: [{ field: "body" }] });
     expect(Object.keys(await tree(mirror))).toEqual([path.join("p", "a.jsonl")]);
+  });
+
+  it("keeps a whole file's head hash as the batch gives it, or hashes the bytes; a wrong one only makes the next push send the file again", async () => {
+    const ws = await makeTempDir("team-ws-");
+    const server = await serve(ws);
+    const root = { root_id: "claude-0123456789abcdef", kind: "claude", path: "/home/me/.claude/projects" };
+    const headers = { authorization: "Bearer tok-alpha" };
+    const text = "{}\n";
+    const truth = createHash("sha256").update(text).digest("hex");
+    const manifest = async (file: string) => {
+      const response = await fetch(`${server.url}/api/team/push/manifest`, { method: "POST", headers, body: JSON.stringify({ roots: [root], files: [{ root_id: root.root_id, path: file, size: 3, mtime_ms: 1000, head_sha256: truth }] }) });
+      return ((await response.json()) as { wants: { path: string; offset: number }[] }).wants;
+    };
+    await manifest("p/x.jsonl");
+    const files = [
+      { root_id: root.root_id, path: "p/given.jsonl", offset: 0, mtime_ms: 1000, length: 3, head_sha256: truth },
+      { root_id: root.root_id, path: "p/hashed.jsonl", offset: 0, mtime_ms: 1000, length: 3 },
+      { root_id: root.root_id, path: "p/wrong.jsonl", offset: 0, mtime_ms: 1000, length: 3, head_sha256: "f".repeat(64) },
+    ];
+    const sent = await fetch(`${server.url}/api/team/push/files`, { method: "POST", headers, body: Buffer.concat([Buffer.from(`${JSON.stringify({ files })}\n`), Buffer.from(text.repeat(3))]) });
+    expect(((await sent.json()) as { results: { status: string }[] }).results.map((r) => r.status)).toEqual(["ok", "ok", "ok"]);
+    expect(await manifest("p/given.jsonl")).toEqual([]);
+    expect(await manifest("p/hashed.jsonl")).toEqual([]);
+    expect(await manifest("p/wrong.jsonl")).toEqual([{ root_id: root.root_id, path: "p/wrong.jsonl", offset: 0 }]);
+    // A head that is not a SHA-256 refuses the batch whole.
+    const bad = await fetch(`${server.url}/api/team/push/files`, { method: "POST", headers, body: Buffer.concat([Buffer.from(`${JSON.stringify({ files: [{ ...files[0], path: "p/bad.jsonl", head_sha256: "nope" }] })}\n`), Buffer.from(text)]) });
+    expect(bad.status).toBe(400);
   });
 
   it("stores nothing for a missing or wrong token, and refuses a read token", async () => {

@@ -67,17 +67,27 @@ export async function pushFileResponse(request: Request, workspaceRoot: string):
 
 /** {@link teamPushFilesHandler} over the workspace `workspaceRoot`. */
 export async function pushFilesResponse(request: Request, workspaceRoot: string): Promise<Response> {
+  // A batch is read into a buffer lent for the request: every push sends hundreds of 8 MiB batches.
+  const scratch = BATCH_BUFFERS.pop() ?? Buffer.allocUnsafeSlow(BATCH_BUFFER_BYTES);
   try {
     const actor = pushActor(request);
     if (actor instanceof Response) return actor;
-    const body = await readLimited(request, HTTP_BODY_LIMIT_BYTES);
+    const body = await readLimited(request, HTTP_BODY_LIMIT_BYTES, scratch);
     if (body === null) return invalid(413, [{ field: "body", message: `batch over ${HTTP_BODY_LIMIT_BYTES} bytes`, hint: `send at most ${CHUNK_BYTES} bytes of files per batch` }]);
     const result = await receiveBatch(workspaceRoot, actor.machine, body);
     return result.status === "ok" ? Response.json({ results: result.results }) : invalid(400, result.errors);
   } catch (error) {
     return errorResponse(error);
+  } finally {
+    // Nothing holds the body once the batch is written (receiveBatch awaits every write).
+    if (BATCH_BUFFERS.length < BATCH_BUFFERS_KEPT) BATCH_BUFFERS.push(scratch);
   }
 }
+
+/** A batch's bytes and its header line (at most 500 files' names): the buffers lent to batches, and how many are kept between them (one per lane of a push). */
+const BATCH_BUFFER_BYTES = CHUNK_BYTES + (1 << 20);
+const BATCH_BUFFERS_KEPT = 4;
+const BATCH_BUFFERS: Buffer[] = [];
 
 /** The request's actor when it may push (role push or admin), else the 401 or 403 response. */
 function pushActor(request: Request): TeamActor | Response {

@@ -16,7 +16,8 @@ type SentInit = { method?: string; headers?: Record<string, string>; body?: stri
 /**
  * A transport that keeps up to `sockets` connections open to one server while it is used;
  * `close()` ends them. A connection error rejects with the error (the client reports it as
- * io_error); any HTTP status resolves as a `Response` holding the whole answer.
+ * io_error); any HTTP status resolves as a `Response` holding the whole answer, once the request's
+ * body was handed to the socket whole (the caller may then reuse its buffer).
  */
 export function httpTransport(sockets: number): { send: PushTransport; close(): void } {
   const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: sockets }), "https:": new https.Agent({ keepAlive: true, maxSockets: sockets }) };
@@ -30,7 +31,9 @@ export function httpTransport(sockets: number): { send: PushTransport; close(): 
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.once("error", reject);
-        response.once("end", () => {
+        response.once("end", async () => {
+          // The body's buffer may be reused once this resolves: wait until the socket took all of it (an early answer, 401 or 413, comes before).
+          if (!request.writableFinished && !request.destroyed) await new Promise((done) => { request.once("finish", done); request.once("close", done); });
           const answer = new Headers();
           for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") answer.set(name, value);
           const status = response.statusCode ?? 500;

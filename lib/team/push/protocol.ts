@@ -67,11 +67,13 @@ export const BATCH_FILE_MAX_BYTES = 1024 * 1024;
 
 /**
  * The first line of a `POST /api/team/push/files` body (JSON, then `\n`); the bytes of each
- * file follow, one after the other, `length` bytes each, in this order.
+ * file follow, one after the other, `length` bytes each, in this order. A file sent whole
+ * (offset 0) may carry `head_sha256`, the head hash of the bytes sent, which the server then keeps
+ * instead of hashing them again (a wrong one only makes that machine's next push send the file again).
  */
 export const batchHeaderSchema = z.object({
   files: z
-    .array(z.object({ root_id: z.string(), path: z.string(), offset: z.number().int().nonnegative(), mtime_ms: z.number().int().nonnegative(), length: z.number().int().nonnegative() }))
+    .array(z.object({ root_id: z.string(), path: z.string(), offset: z.number().int().nonnegative(), mtime_ms: z.number().int().nonnegative(), length: z.number().int().nonnegative(), head_sha256: sha256Hex.optional() }))
     .min(1)
     .max(BATCH_MAX_FILES),
 });

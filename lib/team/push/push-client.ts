@@ -10,7 +10,7 @@ import fs from "node:fs/promises";
 import { AppError } from "@/lib/errors";
 import { headSha256 } from "@/lib/team/push/file-head";
 import { httpTransport, type PushTransport } from "@/lib/team/push/http-transport";
-import { BATCH_FILE_MAX_BYTES, BATCH_MAX_FILES, CHUNK_BYTES, MANIFEST_MAX_FILES, type BatchResult, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
+import { BATCH_FILE_MAX_BYTES, BATCH_MAX_FILES, CHUNK_BYTES, HEAD_BYTES, MANIFEST_MAX_FILES, type BatchResult, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
 import { listPushedFiles, type PushedFile } from "@/lib/team/push/pushed-files";
 
 /** A source root of this machine to push: its kind and absolute path. */
@@ -104,7 +104,8 @@ async function push(sources: readonly PushSource[], options: PushOptions, base: 
       return offset === undefined ? [] : [{ ...l, offset }];
     }), base, request, summary);
     const lane = async () => {
-      for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job();
+      const scratch: LaneScratch = { buffer: null };
+      for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job(scratch);
     };
     await Promise.all(Array.from({ length: concurrency }, lane));
     if (batch.length === 0) break;
@@ -156,6 +157,9 @@ async function listAll(sources: readonly PushSource[], cache: HeadCache | undefi
 
 type Wanted = Listed & { offset: number };
 type Send = (url: string, init: RequestInit) => Promise<Response>;
+/** A lane's batch buffer, reused from batch to batch (a fresh 8 MiB buffer each cost page faults and collections). */
+type LaneScratch = { buffer: Buffer<ArrayBuffer> | null };
+type Job = (scratch: LaneScratch) => Promise<void>;
 
 /**
  * The requests that send `wanted`: files with at most {@link BATCH_FILE_MAX_BYTES} left to send
@@ -163,15 +167,15 @@ type Send = (url: string, init: RequestInit) => Promise<Response>;
  * (`POST /api/team/push/files`: thousands of small sessions in a few requests); bigger ones go
  * alone ({@link sendFile}), after the batches.
  */
-function sendJobs(wanted: Wanted[], base: string, request: Send, summary: PushSummary): (() => Promise<void>)[] {
-  const jobs: (() => Promise<void>)[] = [];
+function sendJobs(wanted: Wanted[], base: string, request: Send, summary: PushSummary): Job[] {
+  const jobs: Job[] = [];
   const alone: Wanted[] = [];
   let group: Wanted[] = [];
   let bytes = 0;
   const flush = () => {
     if (group.length === 0) return;
     const files = group;
-    jobs.push(() => sendBatch(files, base, request, summary));
+    jobs.push((scratch) => sendBatch(files, base, request, summary, scratch));
     group = [];
     bytes = 0;
   };
@@ -200,38 +204,44 @@ function sendJobs(wanted: Wanted[], base: string, request: Send, summary: PushSu
  * read into its place on this thread (thousands of small reads: a thread-pool round trip and a
  * buffer each cost more than the read); a file that cannot be read whole is left out of the batch.
  */
-async function sendBatch(files: Wanted[], base: string, request: Send, summary: PushSummary): Promise<void> {
-  const layout = (list: Wanted[]) => {
-    const header = Buffer.from(`${JSON.stringify({ files: list.map((w) => ({ root_id: w.entry.root_id, path: w.entry.path, offset: w.offset, mtime_ms: w.entry.mtime_ms, length: w.entry.size - w.offset })) })}\n`);
-    const body = Buffer.allocUnsafe(header.byteLength + list.reduce((n, w) => n + w.entry.size - w.offset, 0));
-    header.copy(body);
-    return { body, at: header.byteLength };
-  };
-  let sent = files;
-  let { body, at } = layout(sent);
+async function sendBatch(files: Wanted[], base: string, request: Send, summary: PushSummary, scratch: LaneScratch): Promise<void> {
+  // The files' bytes go first, behind room for the header: a file sent whole gets the head hash of
+  // the bytes read (the server keeps it rather than hashing them again), known only once read.
+  const total = files.reduce((n, w) => n + w.entry.size - w.offset, 0);
+  const room = 128 + files.reduce((n, w) => n + Buffer.byteLength(w.entry.root_id) + Buffer.byteLength(JSON.stringify(w.entry.path)) + 240, 0);
+  if (!scratch.buffer || scratch.buffer.byteLength < room + total) scratch.buffer = Buffer.allocUnsafeSlow(Math.max(room + total, CHUNK_BYTES + (1 << 20)));
+  const bytes = scratch.buffer;
+  const heads = new Map<Wanted, string>();
   const failed = new Set<Wanted>();
+  let at = room;
   for (const w of files) {
     const length = w.entry.size - w.offset;
-    const problem = readInto(w.file.abs, w.offset, body.subarray(at, at + length));
+    const into = bytes.subarray(at, at + length);
+    const problem = readInto(w.file.abs, w.offset, into);
     if (problem) {
       failed.add(w);
       summary.errors.push({ field: `${w.root.path}/${w.entry.path}`, message: problem, hint: problem.startsWith("cannot read") ? "check the file's permissions" : "push again: the next push sends it as it is then" });
-    }
+    } else if (w.offset === 0) heads.set(w, createHash("sha256").update(into.subarray(0, Math.min(length, HEAD_BYTES))).digest("hex"));
     at += length;
   }
+  let sent = files;
   if (failed.size > 0) {
-    // Rare: lay the batch out again without the files that failed, copying the others' bytes across.
-    const old = body;
-    let from = old.byteLength - files.reduce((n, w) => n + w.entry.size - w.offset, 0);
-    sent = files.filter((w) => !failed.has(w));
-    ({ body, at } = layout(sent));
+    // Rare: close the gaps the files that failed left, moving the others' bytes down.
+    let from = room;
+    let to = room;
     for (const w of files) {
       const length = w.entry.size - w.offset;
-      if (!failed.has(w)) at += old.copy(body, at, from, from + length);
+      if (!failed.has(w)) to += bytes.copy(bytes, to, from, from + length);
       from += length;
     }
+    at = to;
+    sent = files.filter((w) => !failed.has(w));
   }
   if (sent.length === 0) return;
+  const header = Buffer.from(`${JSON.stringify({ files: sent.map((w) => ({ root_id: w.entry.root_id, path: w.entry.path, offset: w.offset, mtime_ms: w.entry.mtime_ms, length: w.entry.size - w.offset, ...(heads.has(w) ? { head_sha256: heads.get(w) } : {}) })) })}\n`);
+  if (header.byteLength > room) throw new Error(`push: a batch header of ${header.byteLength} bytes outgrew its ${room} bytes of room`);
+  header.copy(bytes, room - header.byteLength);
+  const body = bytes.subarray(room - header.byteLength, at);
   const response = await request(`${base}/api/team/push/files`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body });
   const answer = (await readJson(response)) as { results?: BatchResult[]; errors?: PushProblem[] };
   if (response.status === 401 || response.status === 403) throw refusal(response.status, answer);

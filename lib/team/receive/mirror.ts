@@ -92,8 +92,11 @@ export async function answerManifest(workspaceRoot: string, machine: string, inp
   return { status: "ok", value: { wants } };
 }
 
-/** The bytes of one `PUT /api/team/push/file`: where they go and the machine's mtime of the file (whole ms). */
-export type FileChunk = { root_id: string; path: string; offset: number; mtime_ms: number };
+/**
+ * The bytes of one `PUT /api/team/push/file`: where they go and the machine's mtime of the file
+ * (whole ms); from a batch, at offset 0, maybe the head hash of the bytes the client computed.
+ */
+export type FileChunk = { root_id: string; path: string; offset: number; mtime_ms: number; head_sha256?: string };
 
 /**
  * Writes one chunk (`PUT /api/team/push/file`): at offset 0 it replaces the copy (written aside
@@ -158,7 +161,7 @@ export async function receiveChunk(workspaceRoot: string, machine: string, chunk
     const size = chunk.offset + body.byteLength;
     // The head is known without reading back: the chunk at 0 holds it, and bytes past 64 KiB leave it as it was.
     const prior = m.state.held[key];
-    const head = chunk.offset === 0 ? createHash("sha256").update(body.subarray(0, Math.min(body.byteLength, HEAD_BYTES))).digest("hex") : chunk.offset >= HEAD_BYTES && prior?.size === chunk.offset ? prior.head_sha256 : null;
+    const head = chunk.offset === 0 ? (chunk.head_sha256 ?? createHash("sha256").update(body.subarray(0, Math.min(body.byteLength, HEAD_BYTES))).digest("hex")) : chunk.offset >= HEAD_BYTES && prior?.size === chunk.offset ? prior.head_sha256 : null;
     const now = statSync(target);
     if (head === null) delete m.state.held[key];
     else m.state.held[key] = { size, mtime_ms: Math.round(now.mtimeMs), ino: now.ino, head_sha256: head };
@@ -197,7 +200,8 @@ export async function receiveBatch(workspaceRoot: string, machine: string, body:
   const folders: RealFolders = new Map();
   let at = end + 1;
   for (const [i, f] of parsed.data.files.entries()) {
-    const result = await receiveChunk(workspaceRoot, machine, { root_id: f.root_id, path: f.path, offset: f.offset, mtime_ms: f.mtime_ms }, body.subarray(at, at + f.length), { folders });
+    const head = f.offset === 0 && f.head_sha256 !== undefined ? { head_sha256: f.head_sha256 } : {};
+    const result = await receiveChunk(workspaceRoot, machine, { root_id: f.root_id, path: f.path, offset: f.offset, mtime_ms: f.mtime_ms, ...head }, body.subarray(at, at + f.length), { folders });
     at += f.length;
     results.push(result.status === "invalid" ? { status: "invalid", errors: result.errors.map((e) => ({ ...e, field: `files.${i}.${e.field}` })) } : result);
   }
