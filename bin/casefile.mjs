@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI so `npx casefile` and `npm link` work from a checkout, in this one process:
-// from its esbuild bundle (node_modules/.cache/casefile-workers/casefile-cli.mjs) while every file it
+// from its esbuild bundle (node_modules/.cache/casefile-workers/casefile-cli/main.mjs) while every file it
 // was made from is unchanged, else through tsx's loader, bundling it first for the next run
 // (lib/jsonl/workers `bundledEntry`). A push starts in ~0.2 s instead of ~0.45 s (tsx's own CLI: three processes).
 // `casefile start` is npm start's own launcher (scripts/start.mjs), run without either: no tsx
@@ -17,7 +17,7 @@ const BUNDLE = path.join(root, "node_modules", ".cache", "casefile-workers", "ca
 function bundleFresh() {
   try {
     const { inputs } = JSON.parse(readFileSync(`${BUNDLE}.inputs.json`, "utf8"));
-    if (!statSync(`${BUNDLE}.mjs`, { throwIfNoEntry: false })) return false;
+    if (!statSync(`${BUNDLE}/main.mjs`, { throwIfNoEntry: false })) return false;
     return inputs.every((input) => {
       const st = statSync(input.file, { throwIfNoEntry: false });
       return st !== undefined && st.size === input.size && st.mtimeMs === input.mtimeMs;
@@ -29,7 +29,7 @@ function bundleFresh() {
 
 let script;
 if (process.argv[2] === "start") script = path.join(root, "scripts", "start.mjs");
-else if (process.env.CASEFILE_CLI_BUNDLE !== "0" && bundleFresh()) script = `${BUNDLE}.mjs`;
+else if (process.env.CASEFILE_CLI_BUNDLE !== "0" && bundleFresh()) script = `${BUNDLE}/main.mjs`;
 else {
   const { register } = await import("tsx/esm/api");
   register({ tsconfig: path.join(root, "tsconfig.json") });

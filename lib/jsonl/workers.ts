@@ -115,8 +115,9 @@ const bundles = new Map<string, Promise<string | null>>();
  * The path of a one-file ESM bundle of the TypeScript module `entry` (its `@/` imports resolved
  * through tsconfig.json, its packages imported from node_modules), or null when esbuild is
  * unavailable or fails. Bundles live in `node_modules/.cache/casefile-workers/` of the checkout,
- * named by the entry path (or `<name>.mjs` when `name` is given: bin/casefile.mjs finds the CLI's
- * bundle so, without loading this module), beside a list of their inputs with size and mtime
+ * named by the entry path (or, when `name` is given, `<name>/<entry's name>.mjs` beside the chunks
+ * its lazy imports became: bin/casefile.mjs finds the CLI's bundle so, without loading this
+ * module), beside a list of their inputs with size and mtime
  * (`<name>.inputs.json`, `{inputs: [{file, size, mtimeMs}]}`): a later process reuses a bundle
  * whose inputs are all unchanged, and rebuilds it otherwise. Files are written atomically, so
  * concurrent processes never read half a bundle.
@@ -162,8 +163,12 @@ async function makeBundle(entry: string, fixedName: string | undefined): Promise
   if (root === null) return null;
   // Inside the checkout's node_modules, so the bundle's package imports resolve from there.
   const dir = path.join(root, "node_modules", ".cache", "casefile-workers");
-  const name = fixedName ?? `${path.basename(entry).replace(/\.[cm]?ts$/, "")}-${createHash("sha256").update(`${BUNDLE_FORMAT}:${entry}`).digest("hex").slice(0, 16)}`;
-  const outfile = path.join(dir, `${name}.mjs`);
+  const base = path.basename(entry).replace(/\.[cm]?ts$/, "");
+  const name = fixedName ?? `${base}-${createHash("sha256").update(`${BUNDLE_FORMAT}:${entry}`).digest("hex").slice(0, 16)}`;
+  // A named bundle (a CLI) is split: what the entry imports lazily stays lazy, packages included
+  // (one file hoisted every package any command imports into every command's start-up).
+  const split = fixedName !== undefined;
+  const outfile = split ? path.join(dir, name, `${base}.mjs`) : path.join(dir, `${name}.mjs`);
   const listFile = path.join(dir, `${name}.inputs.json`);
   const listed = readListed(listFile);
   if (listed !== null && unchanged(listed) && existsSync(outfile)) return outfile;
@@ -176,7 +181,7 @@ async function makeBundle(entry: string, fixedName: string | undefined): Promise
     target: "node20",
     write: false,
     metafile: true,
-    outfile,
+    ...(split ? { splitting: true, outdir: path.dirname(outfile), outExtension: { ".js": ".mjs" }, chunkNames: "chunks/[name]-[hash]" } : { outfile }),
     // The metafile's input paths are relative to this (read below against `root`), whatever the process's cwd.
     absWorkingDir: root,
     tsconfig: path.join(root, "tsconfig.json"),
@@ -188,6 +193,12 @@ async function makeBundle(entry: string, fixedName: string | undefined): Promise
   });
   const code = result.outputFiles.find((f) => f.path === outfile)?.contents;
   if (code === undefined) return null;
+  // Chunks are named by their content: one already there is the same (a running process may still load it, so none is removed).
+  for (const chunk of result.outputFiles) {
+    if (chunk.path === outfile || existsSync(chunk.path)) continue;
+    await fs.mkdir(path.dirname(chunk.path), { recursive: true });
+    await writeFileAtomic(chunk.path, chunk.contents);
+  }
   const inputs = await Promise.all(Object.keys(result.metafile.inputs).map(async (file) => {
     const absolute = path.resolve(root, file);
     const stat = await fs.stat(absolute);

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 
 import { AppError } from "@/lib/errors";
 import { headSha256 } from "@/lib/team/push/file-head";
-import { httpTransport, type PushTransport } from "@/lib/team/push/http-transport";
+import { httpTransport, type PushResponse, type PushTransport } from "@/lib/team/push/http-transport";
 import { BATCH_FILE_MAX_BYTES, BATCH_MAX_FILES, CHUNK_BYTES, HEAD_BYTES, MANIFEST_MAX_FILES, type BatchResult, type ManifestFile, type ManifestResponse, type PushKind, type PushProblem, type PushRoot } from "@/lib/team/push/protocol";
 import { listPushedFiles, type PushedFile } from "@/lib/team/push/pushed-files";
 
@@ -72,7 +72,7 @@ export async function pushOnce(sources: readonly PushSource[], options: PushOpti
 
 async function push(sources: readonly PushSource[], options: PushOptions, base: string, concurrency: number, doFetch: PushTransport): Promise<PushSummary> {
   let requests = 0;
-  const request = async (url: string, init: RequestInit): Promise<Response> => {
+  const request = async (url: string, init: RequestInit): Promise<PushResponse> => {
     if (options.maxRequests !== undefined && requests >= options.maxRequests) throw new PushCutShort(requests);
     requests++;
     try {
@@ -156,7 +156,7 @@ async function listAll(sources: readonly PushSource[], cache: HeadCache | undefi
 }
 
 type Wanted = Listed & { offset: number };
-type Send = (url: string, init: RequestInit) => Promise<Response>;
+type Send = (url: string, init: RequestInit) => Promise<PushResponse>;
 /** A lane's batch buffer, reused from batch to batch (a fresh 8 MiB buffer each cost page faults and collections). */
 type LaneScratch = { buffer: Buffer<ArrayBuffer> | null };
 type Job = (scratch: LaneScratch) => Promise<void>;
@@ -340,7 +340,7 @@ function serverBase(server: string): string {
   return url.toString().replace(/\/+$/, "");
 }
 
-async function readJson(response: Response): Promise<unknown> {
+async function readJson(response: PushResponse): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text) as unknown;
