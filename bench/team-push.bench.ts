@@ -72,7 +72,8 @@ async function timed(command: string, args: string[], env?: NodeJS.ProcessEnv): 
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("exit", (exit) => resolve({ stdout: out, stderr: err, code: exit }));
+    // "close", not "exit": the exit can come before the last of its output is read.
+    child.once("close", (exit) => resolve({ stdout: out, stderr: err, code: exit }));
   });
   const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
   if (code !== 0 || !cpu) throw new Error(`${command} ${args.slice(0, 3).join(" ")} failed (${code}): ${stderr.slice(-500)}`);
