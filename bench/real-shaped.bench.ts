@@ -332,7 +332,8 @@ async function benchHttp(ws: RealShapedWorkspace): Promise<void> {
 async function benchMcp(ws: RealShapedWorkspace): Promise<void> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(APP_DIR, "node_modules/tsx/dist/cli.mjs"), path.join(APP_DIR, "server/cli/main.ts"), "mcp", "--workspace", ws.workspace],
+    // As users start it (`casefile mcp`: bin/casefile.mjs, the CLI's bundle in one process).
+    args: [path.join(APP_DIR, "bin/casefile.mjs"), "mcp", "--workspace", ws.workspace],
     stderr: "ignore",
     cwd: APP_DIR,
   });

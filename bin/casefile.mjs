@@ -37,6 +37,8 @@ else {
   if (process.env.CASEFILE_CLI_BUNDLE !== "0") {
     const { bundledEntry } = await import(pathToFileURL(path.join(root, "lib", "jsonl", "workers.ts")).href);
     script = (await bundledEntry(main, "casefile-cli")) ?? main;
+    // esbuild's service process would otherwise stay beside a long-running command (mcp, serve).
+    await import("esbuild").then(({ stop }) => stop()).catch(() => undefined);
   }
 }
 process.argv = [process.argv[0], script, ...process.argv.slice(process.argv[2] === "start" ? 3 : 2)];

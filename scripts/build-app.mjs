@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds the dashboard (`next build`) quietly: a line before and one after, the build's own
- * output only when it fails (issue 36 item 3: no screens of warnings a user cannot act on); it
+ * Builds the dashboard (`next build`) quietly, then the CLI's bundle (a `casefile --help`): a line
+ * before and one after, the build's own output only when it fails (issue 36 item 3: no screens of warnings a user cannot act on); it
  * is kept in .next/build.log either way.
  * Type checking is `npm test`'s job (`tsc --noEmit`): this build skips it (CASEFILE_SKIP_TYPECHECK=1,
  * next.config.mjs), as the first `casefile serve` always did (issue 29).
@@ -53,6 +53,8 @@ try {
 }
 if (code === 0) {
   process.stderr.write(`dashboard built in ${Math.round((Date.now() - started) / 1000)} s (its output: ${path.relative(process.cwd(), log) || log})\n`);
+  // The CLI's bundle too (bin/casefile.mjs makes it on a run that finds it missing or stale): the first `casefile` command then starts at once.
+  await new Promise((resolve) => spawn(process.execPath, [path.join(root, "bin", "casefile.mjs"), "--help"], { cwd: root, stdio: "ignore" }).on("close", resolve).on("error", resolve));
 } else {
   process.stderr.write(Buffer.concat(output).toString("utf8"));
   process.stderr.write(`the dashboard build failed (exit ${code})${install ? "; the install itself is complete, and npm start will build again" : ""}\n`);
