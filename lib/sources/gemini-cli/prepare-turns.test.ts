@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
+import { seededRandom } from "@/lib/testing/random";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { preparedTurns, type ExportedLines } from "@/lib/sources/common/agent-source";
 import { legacyLines } from "@/lib/sources/gemini-cli/export-lines";
@@ -59,17 +60,6 @@ describe("prepareGeminiTurns on the reader fixtures", () => {
   });
 });
 
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One line of a generated chat: a message, a replacement, a rewind, a `$set`, a header or an odd record. */
 function chatLine(r: () => number, ids: string[], line: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -126,7 +116,7 @@ describe("prepareGeminiTurns on generated and damaged chats (seeded)", () => {
     let fast = 0;
     let undamagedFast = 0;
     for (let seed = 1; seed <= 600; seed++) {
-      const r = random(seed);
+      const r = seededRandom(seed);
       const ids: string[] = [];
       const count = 1 + Math.floor(r() * 25);
       const lines = [JSON.stringify({ sessionId: "s", projectHash: "h", startTime: "2026-04-10T08:00:00Z", kind: r() < 0.1 ? "subagent" : undefined })];
