@@ -95,6 +95,25 @@ describe("discoverCopilotSessions", () => {
     expect(warnings).toEqual([{ file: path.join(root, "headless", "events.jsonl"), where: "head", problem: "no session.start event in the first 256 KiB" }]);
   });
 
+
+  it("finds a session.start past the head's first read, but none past 256 KiB", async () => {
+    const root = await makeTempDir("casefile-copilot-");
+    const resume = JSON.stringify({ type: "session.resume", data: { context: { cwd: "/srv/resumed" }, pad: "x".repeat(20_000) } });
+    const start = JSON.stringify({ type: "session.start", data: { sessionId: "s1", context: { cwd: "/srv/started" } } });
+    const write = async (folder: string, text: string) => {
+      await fs.mkdir(path.join(root, folder));
+      await fs.writeFile(path.join(root, folder, "events.jsonl"), text);
+    };
+    // The start line begins inside the first 16 KiB read and ends after it; then one behind 300 KB of resumes.
+    await write("late", `${resume}\n${start}\n`);
+    await write("later", `${`${resume}\n`.repeat(15)}${start}\n`);
+    const { sessions, warnings } = await discoverCopilotSessions(root);
+    expect(sessions.map((s) => [s.sourceSessionId, s.projectRoot])).toEqual([
+      ["s1", "/srv/started"],
+      ["later", "/srv/resumed"], // no start in the first 256 KiB: the first resume's context
+    ]);
+    expect(warnings.map((w) => `${path.basename(path.dirname(w.file))}: ${w.problem}`)).toEqual(["later: no session.start event in the first 256 KiB"]);
+  });
   it("changes the stamp when the CLI appends to the file", async () => {
     const root = await makeTempDir("casefile-copilot-");
     await fs.cp(path.join(STATE, HALF_WRITTEN), path.join(root, HALF_WRITTEN), { recursive: true });

@@ -105,22 +105,35 @@ type SessionHead = { hasStart: boolean; sessionId: string | null; projectRoot: s
 
 /** One buffer for every head read (the reads are synchronous, never two at once). */
 let headBuffer: Buffer | null = null;
+/** The first read of a head: `session.start` is the first line (about 500 bytes) in every captured file. */
+const FIRST_HEAD_BYTES = 16 * 1024;
 
-/** The session id and project root from the first `session.start` (else `session.resume`) in the file's head. */
+/**
+ * The session id and project root from the first `session.start` (else `session.resume`) in the
+ * file's first {@link HEAD_BYTES}: its first {@link FIRST_HEAD_BYTES} read and scanned, and only
+ * when their whole lines hold no `session.start` the rest (issue 38: a session is ~20 KB and its
+ * start is on line 1; reading and decoding 256 KiB per session cost most of discovery).
+ */
 function readHead(file: string): SessionHead {
   const fd = openSync(file, "r");
-  let text: string;
-  let truncated: boolean;
   try {
     headBuffer ??= Buffer.alloc(HEAD_BYTES);
-    const bytesRead = readSync(fd, headBuffer, 0, HEAD_BYTES, 0);
-    text = headBuffer.toString("utf8", 0, bytesRead);
-    truncated = bytesRead === HEAD_BYTES;
+    let bytesRead = readSync(fd, headBuffer, 0, FIRST_HEAD_BYTES, 0);
+    if (bytesRead === FIRST_HEAD_BYTES) {
+      const first = scanHead(headBuffer, bytesRead, true);
+      if (first.hasStart) return first;
+      bytesRead += readSync(fd, headBuffer, bytesRead, HEAD_BYTES - bytesRead, bytesRead);
+    }
+    return scanHead(headBuffer, bytesRead, bytesRead === HEAD_BYTES);
   } finally {
     closeSync(fd);
   }
-  const lines = physicalLines(text);
-  if (truncated) lines.pop(); // cut at HEAD_BYTES: not a whole line
+}
+
+/** {@link readHead}'s scan of `buffer[0, bytesRead)`; `truncated`: its last line may be cut (not a whole line, so not read). */
+function scanHead(buffer: Buffer, bytesRead: number, truncated: boolean): SessionHead {
+  const lines = physicalLines(buffer.toString("utf8", 0, bytesRead));
+  if (truncated) lines.pop();
   let resumeRoot: string | null = null;
   for (const line of lines) {
     const event = parseJsonObject(line);

@@ -23,7 +23,7 @@ const NON_HUMAN_SOURCE = /^(skill-|agent-)/;
  * on the event), not autopilot's continuation (`isAutopilotContinuation`), not injected by a
  * skill or another agent (`source`).
  */
-function isHumanPrompt(data: JsonObject, event: JsonObject): boolean {
+export function isHumanPrompt(data: JsonObject, event: JsonObject): boolean {
   if (typeof event.agentId === "string") return false;
   if (data.isAutopilotContinuation === true) return false;
   const source = str(data, "source");
@@ -258,8 +258,8 @@ const readSkill: EventReader = (record, data) => {
   setHeadline(record, `Skill ${name}`);
 };
 
-/** Event types read field by field. */
-export const EVENT_READERS: Readonly<Record<string, EventReader>> = {
+/** Event types read field by field (a Map: an event typed `toString` or `__proto__` is unknown, not a reader). */
+export const EVENT_READERS: ReadonlyMap<string, EventReader> = new Map(Object.entries({
   "session.start": readSessionStart,
   "session.resume": readSessionResume,
   "session.model_change": readModelChange,
@@ -285,7 +285,7 @@ export const EVENT_READERS: Readonly<Record<string, EventReader>> = {
   "subagent.failed": readSubagent("failed"),
   "skill.invoked": readSkill,
   abort: readAbort,
-};
+}));
 
 /**
  * Event types the CLI's schema defines that carry nothing this reader interprets (streaming

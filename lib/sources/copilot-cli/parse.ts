@@ -56,27 +56,34 @@ export function parseCopilotLines(lines: readonly string[], file: string): Agent
   const warnings: SourceWarning[] = [];
   const ctx: ReadContext = { calls: new Map() };
   const records: AgentRecord[] = [];
-  for (let i = 0; i < lines.length; ) {
-    const raw = lines[i]!;
-    const parsed = parseJson(raw);
-    const split = parsed.ok ? null : rejoinSplitEvent(lines, i);
-    if (split === null) {
-      records.push(readLine(raw, parsed, i + 1, i === lines.length - 1, ctx, file, warnings));
-      i++;
-      continue;
-    }
-    const last = i + split.extraLines;
-    warnings.push({ file, where: `lines ${i + 1}-${last + 1}`, problem: "one event split over several lines by raw U+2028/U+2029/U+0085 characters in a string; read as one" });
-    records.push(readLine(split.text, { ok: true, value: split.value }, i + 1, false, ctx, file, warnings));
-    for (let k = i + 1; k <= last; k++) {
-      const record = emptyRecord(k + 1, CONTINUATION_TYPE);
-      record.headline = `(continues the event of line ${i + 1})`;
-      records.push(record);
-    }
-    i = last + 1;
-  }
+  for (let i = 0; i < lines.length; ) i += readEventAt(lines, i, ctx, file, warnings, records);
   const { startedAt, endedAt } = timeSpan(records.map((r) => r.time));
   return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title: null, absent: [...ABSENT], warnings };
+}
+
+/**
+ * Reads the event that starts on `lines[i]` onto `records` (one record per physical line it
+ * takes, as {@link parseCopilotLines} reads it: a malformed line, or an event split over several
+ * lines and its continuations) and its warnings onto `warnings`; returns the lines taken (≥ 1).
+ * Copilot's turns-only replay (prepare-turns.ts) reads a line the scan kernel cannot through this.
+ */
+export function readEventAt(lines: readonly string[], i: number, ctx: ReadContext, file: string, warnings: SourceWarning[], records: AgentRecord[]): number {
+  const raw = lines[i]!;
+  const parsed = parseJson(raw);
+  const split = parsed.ok ? null : rejoinSplitEvent(lines, i);
+  if (split === null) {
+    records.push(readLine(raw, parsed, i + 1, i === lines.length - 1, ctx, file, warnings));
+    return 1;
+  }
+  const last = i + split.extraLines;
+  warnings.push({ file, where: `lines ${i + 1}-${last + 1}`, problem: "one event split over several lines by raw U+2028/U+2029/U+0085 characters in a string; read as one" });
+  records.push(readLine(split.text, { ok: true, value: split.value }, i + 1, false, ctx, file, warnings));
+  for (let k = i + 1; k <= last; k++) {
+    const record = emptyRecord(k + 1, CONTINUATION_TYPE);
+    record.headline = `(continues the event of line ${i + 1})`;
+    records.push(record);
+  }
+  return last + 1 - i;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
@@ -112,7 +119,7 @@ function readLine(raw: string, parsed: Parsed, line: number, last: boolean, ctx:
     record.headline = "Event without a type";
     return record;
   }
-  const reader = EVENT_READERS[type];
+  const reader = EVENT_READERS.get(type);
   if (reader !== undefined) {
     reader(record, data, ctx, value);
     return record;

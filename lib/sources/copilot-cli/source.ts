@@ -3,6 +3,7 @@ import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { copilotDefaultRoots, discoverCopilotSessions } from "@/lib/sources/copilot-cli/discover";
 import { exportCopilotLines } from "@/lib/sources/copilot-cli/export-lines";
 import { parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
+import { prepareCopilotTurns } from "@/lib/sources/copilot-cli/prepare-turns";
 import { copilotPushedFiles } from "@/lib/sources/copilot-cli/pushed-files";
 
 /**
@@ -18,4 +19,5 @@ export const copilotSource: AgentSource = {
   discover: discoverCopilotSessions,
   exportLines: exportCopilotLines,
   parseLines: parseCopilotLines,
+  prepareTurns: prepareCopilotTurns,
 };

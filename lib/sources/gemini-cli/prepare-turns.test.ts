@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { seededRandom } from "@/lib/testing/random";
+import { damagedBytes, seededRandom } from "@/lib/testing/random";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { preparedTurns, type ExportedLines } from "@/lib/sources/common/agent-source";
 import { legacyLines } from "@/lib/sources/gemini-cli/export-lines";
@@ -95,22 +95,6 @@ function chatLine(r: () => number, ids: string[], line: number): string {
   return text;
 }
 
-/** Damage to a chat's bytes: a line cut, a byte flipped, a blank line, a raw break, a bad UTF-8 byte. */
-function damage(r: () => number, text: string): Buffer {
-  let bytes = Buffer.from(text);
-  const n = Math.floor(r() * 3);
-  for (let k = 0; k < n; k++) {
-    const at = Math.floor(r() * bytes.length);
-    const what = r();
-    if (what < 0.3) bytes = bytes.subarray(0, at);
-    else if (what < 0.5) bytes[at] = Math.floor(r() * 128);
-    else if (what < 0.65) bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from("\n\n"), bytes.subarray(at)]);
-    else if (what < 0.8) bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from("\u2028"), bytes.subarray(at)]);
-    else bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at)]);
-  }
-  return bytes;
-}
-
 describe("prepareGeminiTurns on generated and damaged chats (seeded)", () => {
   it("equals the full read wherever it answers, and answers for most undamaged chats", () => {
     let fast = 0;
@@ -123,10 +107,10 @@ describe("prepareGeminiTurns on generated and damaged chats (seeded)", () => {
       for (let line = 2; line <= count; line++) lines.push(chatLine(r, ids, line));
       const text = `${lines.join("\n")}\n`;
       if (compare(exportOf(Buffer.from(text), false), `fuzz-${seed}.jsonl`)) undamagedFast++;
-      if (compare(exportOf(damage(r, text), false), `fuzz-${seed}.jsonl`)) fast++;
+      if (compare(exportOf(damagedBytes(r, text), false), `fuzz-${seed}.jsonl`)) fast++;
       // The same messages as a legacy chat (pretty-printed, some damaged).
       const legacy = JSON.stringify({ sessionId: "s", projectHash: "h", messages: lines.slice(1).map((l) => { try { return JSON.parse(l) as unknown; } catch { return l; } }) }, null, 2);
-      if (compare(exportOf(r() < 0.5 ? Buffer.from(legacy) : damage(r, legacy), true), `fuzz-${seed}.json`)) fast++;
+      if (compare(exportOf(r() < 0.5 ? Buffer.from(legacy) : damagedBytes(r, legacy), true), `fuzz-${seed}.json`)) fast++;
     }
     expect(undamagedFast).toBeGreaterThan(100);
     expect(fast).toBeGreaterThan(100);

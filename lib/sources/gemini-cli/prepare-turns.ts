@@ -5,25 +5,14 @@
  */
 import { isUtf8 } from "node:buffer";
 
-import { DATA_OFFSET, JsonScanMemory, memberState } from "@/lib/jsonl/json-scan";
 import type { ExportedLines, PreparedTurns, SourceWarning } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { MemberLines } from "@/lib/sources/common/json-members";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { isKnownMessageType, partsText } from "@/lib/sources/gemini-cli/message-facts";
 
-/** The scan memory of this thread (grown to the largest chat read, up to {@link KEEP_MEMORY_BYTES}). */
-let shared: JsonScanMemory | null = null;
-const KEEP_MEMORY_BYTES = 64 << 20;
-
 /** Top-level keys the replay reads, by name; every other member is checked and stepped over. */
 const KEYS = ["id", "type", "content", "timestamp", "$set", "$rewindTo", "sessionId", "projectHash"] as const;
-type Key = (typeof KEYS)[number];
-const KEY_BYTES = KEYS.map((k) => Buffer.from(`"${k}"`));
-/** `nextMember`'s mask: bit n for a key of n bytes. */
-const WANTED = KEYS.reduce((mask, k) => mask | (1 << k.length), 0);
-
-/** A line's read members: [valueStart, valueEnd) of each key met (the last one, as JSON.parse keeps). */
-type Members = Partial<Record<Key, [number, number]>>;
 
 /** A message in the replayed list: as parse.ts's `Entry`. */
 type Entry = { id: string; line: number; onSet: boolean };
@@ -42,13 +31,10 @@ type Entry = { id: string; line: number; onSet: boolean };
 export function prepareGeminiTurns(exported: ExportedLines, file: string): PreparedTurns | null {
   const data = exported.bytes;
   if (data === undefined || exported.objects !== undefined || !isUtf8(data)) return null;
-  const memory = data.length > KEEP_MEMORY_BYTES ? new JsonScanMemory() : (shared ??= new JsonScanMemory());
-  const b = memory.load(data, 0, data.length);
-  const state = memberState(b.buffer);
-  const end = DATA_OFFSET + data.length;
-  const text = (span: [number, number]): string => b.toString("utf8", span[0], span[1]);
-  const json = (span: [number, number] | undefined): unknown => (span === undefined ? undefined : JSON.parse(text(span)));
-  const isString = (span: [number, number] | undefined): boolean => span !== undefined && b[span[0]] === 0x22;
+  const scan = new MemberLines(data, KEYS);
+  const { b, end } = scan;
+  const json = (span: [number, number] | undefined): unknown => scan.json(span);
+  const isString = (span: [number, number] | undefined): boolean => scan.isString(span);
 
   // The bytes are the lines, each followed by `\n` (their strings are not read: not decoded).
   let lineCount = 0;
@@ -60,11 +46,11 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
   let positions = new Map<string, number>();
   let subagent = false;
 
-  let start = DATA_OFFSET;
+  let start = scan.start;
   for (let line = 1; line <= lineCount; line++) {
     const nl = b.indexOf(0x0a, start);
     const lineEnd = nl === -1 || nl > end ? end : nl;
-    const members = readMembers(memory, b, state, start, lineEnd);
+    const members = scan.members(start, lineEnd);
     const lineStart = start;
     start = lineEnd + 1;
     if (members === null) return null;
@@ -90,7 +76,7 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
         if (!list[at]!.onSet) triggers[list[at]!.line] = 0;
         list[at] = { id, line, onSet: false };
       }
-    } else if (members.$set !== undefined && b[members.$set[0]] === 0x7b) {
+    } else if (scan.isObject(members.$set)) {
       const set = json(members.$set) as JsonObject;
       if (Array.isArray(set.messages)) {
         const next: Entry[] = [];
@@ -124,39 +110,4 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
   for (let line = 1; line <= lineCount; line++) if (triggers[line] === 1) starts.push(line);
   const turns = starts.map((s, i) => ({ turn_start_line: s, turn_end_line: (starts[i + 1] ?? lineCount + 1) - 1 }));
   return { turns, promptTimes: starts.map((s) => times.get(s) ?? null), warnings };
-}
-
-/**
- * The members of {@link KEYS} of the object that is the whole of `[start, end)` (JSON whitespace
- * around it allowed), every byte checked by the kernel; null when the line is not one valid
- * object or a top-level key holds an escape.
- */
-function readMembers(memory: JsonScanMemory, b: Buffer, state: Int32Array, start: number, end: number): Members | null {
-  let p = skipSpace(b, start, end);
-  if (p >= end || b[p] !== 0x7b) return null;
-  const members: Members = {};
-  let first = 1;
-  for (;;) {
-    const at = memory.nextMember(p, end, WANTED, first);
-    if (at < 0) return null;
-    if (state[0] === 0) {
-      p = at;
-      break;
-    }
-    const valueEnd = memory.valueEnd(at, end);
-    if (valueEnd < 0) return null;
-    const keyStart = state[1]!;
-    const keyEnd = state[2]! + 1;
-    const k = KEY_BYTES.findIndex((key) => key.length === keyEnd - keyStart && b.compare(key, 0, key.length, keyStart, keyEnd) === 0);
-    if (k >= 0) members[KEYS[k]!] = [at, valueEnd];
-    p = valueEnd;
-    first = 0;
-  }
-  return skipSpace(b, p, end) === end ? members : null;
-}
-
-/** Past JSON whitespace (space, tab, CR; a line holds no LF). */
-function skipSpace(b: Buffer, p: number, end: number): number {
-  while (p < end && (b[p] === 0x20 || b[p] === 0x09 || b[p] === 0x0d)) p++;
-  return p;
 }
