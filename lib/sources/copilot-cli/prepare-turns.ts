@@ -10,7 +10,7 @@ import { asObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import { EVENT_READERS, isHumanPrompt, PLAIN_EVENT_TYPES, type ReadContext } from "@/lib/sources/copilot-cli/event-readers";
 import { isoTime } from "@/lib/sources/copilot-cli/fields";
-import { readEventAt, type parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
+import { readEventAt } from "@/lib/sources/copilot-cli/parse";
 
 /** Top-level members the read needs: the event's type and time, and what tells a human prompt (`agentId`, a prompt's `data`). */
 const KEYS = ["type", "timestamp", "agentId", "data"] as const;
