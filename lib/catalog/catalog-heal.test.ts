@@ -16,6 +16,7 @@ import { listProjectsTool, listSessionsTool, searchSessionsTool } from "@/lib/ca
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { CASEFILE_DIR, catalogPath, projectDir } from "@/lib/fs/workspace-layout";
 import { clearLineIndexCache } from "@/lib/jsonl/line-index";
+import { PERSISTED_INDEX_MIN_BYTES } from "@/lib/jsonl/line-index";
 import { lineIndexCachePath } from "@/lib/jsonl/line-index-file";
 import { readSessionLines } from "@/lib/session-reader/read-session-lines";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
@@ -25,10 +26,10 @@ import { workspaceIndexDir } from "@/lib/workspace/sessions";
 const SEARCH = searchSessionsInputSchema.parse({ query: "message 4" });
 
 /** A two-session workspace whose catalog (rows and full-text index) is built, then closed (checkpointed: no WAL left), with its warnings. */
-async function setup() {
+async function setup(s0002 = userLines(5)) {
   const root = await buildTestWorkspace([
     { ref: "S0001", content: userLines(3) },
-    { ref: "S0002", content: userLines(5) },
+    { ref: "S0002", content: s0002 },
   ]);
   const warnings: string[] = [];
   // One-shot, as the CLI: a search indexes what is missing before it answers.
@@ -226,7 +227,8 @@ describe("a broken catalog heals itself (issue 35, item 4)", () => {
   });
 
   it("a corrupt line-index file: set aside with a warning naming it, and read_session_lines answers as before", async () => {
-    const { root, ctx, warnings } = await setup();
+    // Long enough that its line index is persisted (a small file's is built again instead).
+    const { root, ctx, warnings } = await setup(`${userLines(5)}${JSON.stringify({ type: "user", timestamp: "2026-05-12T01:00:00Z", message: { role: "user", content: "x".repeat(PERSISTED_INDEX_MIN_BYTES) } })}\n`);
     const input = { project_key: TEST_PROJECT_KEY, session_ref: "S0002", start_line: 2, end_line: 4, mode: "full" };
     const first = await readSessionLines(ctx, input);
     expect(first).toMatchObject({ status: "ok" });

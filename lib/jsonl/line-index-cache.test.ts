@@ -4,7 +4,7 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeF
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { adoptLineIndex, buildLineIndex, clearLineIndexCache, getLineIndex, LINE_INDEX_MEMORY_BYTES } from "@/lib/jsonl/line-index";
+import { adoptLineIndex, buildLineIndex, clearLineIndexCache, getLineIndex, LINE_INDEX_MEMORY_BYTES, PERSISTED_INDEX_MIN_BYTES } from "@/lib/jsonl/line-index";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { decodeLineIndexFile, encodeLineIndexFile, lineIndexCachePath } from "@/lib/jsonl/line-index-file";
 
@@ -29,6 +29,11 @@ beforeEach(async () => {
   await writeFile(file, '{"a":1}\n{"b":2}\n{"c":3}\n');
 });
 
+/** A first line long enough that the file's index is persisted (files under PERSISTED_INDEX_MIN_BYTES get none). */
+const LONG_LINE = `{"a":"${"x".repeat(PERSISTED_INDEX_MIN_BYTES)}"}\n`;
+const L = LONG_LINE.length;
+const writeLarge = () => writeFile(file, `${LONG_LINE}{"b":2}\n{"c":3}\n`);
+
 const plain = (index: LineIndex) => ({
   size: index.size,
   mtimeMs: index.mtimeMs,
@@ -42,6 +47,7 @@ async function expectFresh(index: LineIndex): Promise<void> {
 
 describe("getLineIndex persistence", () => {
   it("persists to <sha256 of the absolute path>.lidx and loads it in a fresh process cache", async () => {
+    await writeLarge();
     await expectFresh(await getLineIndex(file, cacheDir));
     const cacheFile = path.join(cacheDir, `${createHash("sha256").update(path.resolve(file)).digest("hex")}.lidx`);
     expect(await readdir(cacheDir)).toEqual([path.basename(cacheFile)]);
@@ -56,7 +62,7 @@ describe("getLineIndex persistence", () => {
 
     clearLineIndexCache();
     const loaded = await getLineIndex(file, cacheDir);
-    expect(Array.from(loaded.starts)).toEqual([0, 9, 16]);
+    expect(Array.from(loaded.starts)).toEqual([0, 9, L + 8]);
     expect((await stat(cacheFile)).mtimeMs).toBe(written);
   });
 
@@ -87,11 +93,12 @@ describe("getLineIndex persistence", () => {
   });
 
   it("extends a grown file from the persisted index and rebuilds a shrunk one", async () => {
+    await writeLarge();
     await getLineIndex(file, cacheDir);
     await appendFile(file, '{"d":4}\n');
     clearLineIndexCache();
     const grown = await getLineIndex(file, cacheDir);
-    expect(grown).toMatchObject({ lineCount: 4, scannedFromByte: 16 });
+    expect(grown).toMatchObject({ lineCount: 4, scannedFromByte: L + 8 });
     await expectFresh(grown);
     clearLineIndexCache();
     expect(plain(await getLineIndex(file, cacheDir))).toEqual(plain(grown));
@@ -111,7 +118,18 @@ describe("getLineIndex persistence", () => {
     await expectFresh(grown);
   });
 
+  it("persists no index of a file under PERSISTED_INDEX_MIN_BYTES, and builds it again from the file", async () => {
+    const first = await getLineIndex(file, cacheDir);
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
+    clearLineIndexCache();
+    const again = await getLineIndex(file, cacheDir);
+    expect(again).not.toBe(first);
+    expect(plain(again)).toEqual(plain(first));
+    await expectFresh(again);
+  });
+
   it("ignores and replaces corrupt, truncated or foreign cache files", async () => {
+    await writeLarge();
     const cacheFile = lineIndexCachePath(cacheDir, path.resolve(file));
     const good = encodeLineIndexFile(path.resolve(file), await buildLineIndex(file));
     const foreign = encodeLineIndexFile("/elsewhere.jsonl", await buildLineIndex(file));

@@ -136,7 +136,8 @@ const inFlight = sharedBuilds<LineIndex>("line-index:in-flight");
 
 /**
  * Returns a current line index of `filePath`: from the in-process LRU (bounded by
- * {@link LINE_INDEX_MEMORY_BYTES}, keyed by absolute path), else from the persisted index in `cacheDir` (when not null), else built.
+ * {@link LINE_INDEX_MEMORY_BYTES}, keyed by absolute path), else from the persisted index in `cacheDir` (when not null;
+ * none for a file under {@link PERSISTED_INDEX_MIN_BYTES}), else built.
  * An entry is current when size and mtimeMs match; a grown file is extended, any other change
  * rebuilds. New indexes are persisted atomically; a corrupt cache file is ignored (and with `log`,
  * set aside with a warning naming it).
@@ -150,7 +151,7 @@ export async function getLineIndex(filePath: string, cacheDir: string | null, lo
 /**
  * Adopts `index`, built from another file with the same bytes (prepare's byte copy of the source
  * it just analysed, issue 13), as the line index of `filePath` instead of reading `filePath`
- * again: stored in the in-process cache and persisted in `cacheDir`, with `filePath`'s own
+ * again: stored in the in-process cache and persisted in `cacheDir` (from {@link PERSISTED_INDEX_MIN_BYTES}), with `filePath`'s own
  * mtime. Adopted only when `filePath` has the index's size and its mtime within 1 ms (a copy
  * keeps its source's mtime, so a source changed since it was indexed is never adopted);
  * otherwise falls back to {@link getLineIndex}.
@@ -167,9 +168,16 @@ export async function adoptLineIndex(filePath: string, cacheDir: string | null, 
   if (stat.size !== index.size || Math.abs(stat.mtimeMs - index.mtimeMs) >= 1) return getLineIndex(filePath, cacheDir);
   const adopted: LineIndex = { size: stat.size, mtimeMs: stat.mtimeMs, lineCount: index.lineCount, starts: index.starts };
   remember(key, adopted);
-  if (cacheDir !== null) await writePersistedLineIndex(cacheDir, key, adopted);
+  if (cacheDir !== null && adopted.size >= PERSISTED_INDEX_MIN_BYTES) await writePersistedLineIndex(cacheDir, key, adopted);
   return adopted;
 }
+
+/**
+ * Files below this many bytes get no persisted index: building theirs again (one read and a
+ * newline scan) costs no more than reading a cache file back, and prepare of thousands of small
+ * sessions spent a fifth of its time writing those files (issue 38, Copilot CLI's 20 KB sessions).
+ */
+export const PERSISTED_INDEX_MIN_BYTES = 64 << 10;
 
 /** Empties the in-process cache (tests and benchmarks measure cold and persisted loads). */
 export function clearLineIndexCache(): void {
@@ -189,14 +197,14 @@ async function resolveLineIndex(key: string, cacheDir: string | null, log?: Logg
   if (base && isCurrent(base)) return remember(key, base);
   // NOTE: an in-process entry is at least as recent as what this process persisted, so the
   // cache file is only consulted on a miss (a live session would otherwise reread it per call).
-  if (!base && cacheDir !== null) {
+  if (!base && cacheDir !== null && stat.size >= PERSISTED_INDEX_MIN_BYTES) {
     const stored = await readPersistedLineIndex(cacheDir, key, log);
     if (stored && isCurrent(stored)) return remember(key, stored);
     base = stored ?? undefined;
   }
   const built = await buildLineIndex(key, base);
   remember(key, built);
-  if (cacheDir !== null) await writePersistedLineIndex(cacheDir, key, built);
+  if (cacheDir !== null && built.size >= PERSISTED_INDEX_MIN_BYTES) await writePersistedLineIndex(cacheDir, key, built);
   return built;
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { closeCatalog } from "@/lib/catalog/catalog";
 import { derivedPath, stagingDir } from "@/lib/fs/workspace-layout";
-import { buildLineIndex } from "@/lib/jsonl/line-index";
+import { buildLineIndex, getLineIndex, PERSISTED_INDEX_MIN_BYTES } from "@/lib/jsonl/line-index";
 import { readPersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { createCoreContext } from "@/lib/context";
 import { callTool } from "@/lib/tools/registry";
@@ -68,12 +68,16 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
     const none = (await callTool(ctx, "list_sessions", { project_key: aider[0]!.project_key, source: "gemini-cli" }, { door: "cli" })) as unknown as { total: number };
     expect(none.total).toBe(0);
     closeCatalog(ctx);
-    // Each file's line index was made from the lines it was written from: the one a read of the file builds.
+    // Each file's line index was made from the lines it was written from: the one a read of the
+    // file builds (kept in memory; persisted too for a file of PERSISTED_INDEX_MIN_BYTES or more).
     for (const row of rows) {
-      const persisted = await readPersistedLineIndex(derivedPath(root, "index"), row.file);
+      const adopted = await getLineIndex(row.file, null);
       const built = await buildLineIndex(row.file);
-      expect(persisted, row.session_path).toMatchObject({ size: built.size, mtimeMs: built.mtimeMs, lineCount: built.lineCount });
-      expect([...persisted!.starts]).toEqual([...built.starts]);
+      expect(adopted, row.session_path).toMatchObject({ size: built.size, mtimeMs: built.mtimeMs, lineCount: built.lineCount });
+      expect([...adopted.starts]).toEqual([...built.starts]);
+      const persisted = await readPersistedLineIndex(derivedPath(root, "index"), row.file);
+      if (built.size < PERSISTED_INDEX_MIN_BYTES) expect(persisted).toBeNull();
+      else expect([...persisted!.starts]).toEqual([...built.starts]);
     }
     // Each file was written while planned, to the staging folder, then moved in place: nothing is left there.
     expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);
@@ -94,7 +98,7 @@ describe.skipIf(!HAS_SHARED)(`prepare reading agent sessions on worker threads${
         const root = await makeTempDir();
         const summary = await prepareWorkspace(createCoreContext(root), { claudeRoots: [], agentRoots: roots });
         const rows = await rowsOf(root);
-        const files = await Promise.all(rows.map(async (r) => [r.session_path, await fs.readFile(r.file, "utf8"), [...(await readPersistedLineIndex(derivedPath(root, "index"), r.file))!.starts]] as const));
+        const files = await Promise.all(rows.map(async (r) => [r.session_path, await fs.readFile(r.file, "utf8"), [...(await getLineIndex(r.file, null)).starts]] as const));
         expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);
         return { summary: { ...summary, workspace: "" }, rows: rows.map((r) => ({ ...r, file: "" })), files };
       } finally {
