@@ -130,17 +130,25 @@ function readHead(file: string): SessionHead {
   }
 }
 
-/** {@link readHead}'s scan of `buffer[0, bytesRead)`; `truncated`: its last line may be cut (not a whole line, so not read). */
+/**
+ * {@link readHead}'s scan of `buffer[0, bytesRead)`, one `\n`-delimited stretch at a time (each
+ * decoded and split into physical lines, contract §1.6), up to the first `session.start`;
+ * `truncated`: the text after its last `\n` may be cut (not a whole line, so not read).
+ */
 function scanHead(buffer: Buffer, bytesRead: number, truncated: boolean): SessionHead {
-  const lines = physicalLines(buffer.toString("utf8", 0, bytesRead));
-  if (truncated) lines.pop();
   let resumeRoot: string | null = null;
-  for (const line of lines) {
-    const event = parseJsonObject(line);
-    if (event === null) continue;
-    const data = asObject(event.data);
-    if (event.type === "session.start") return { hasStart: true, sessionId: str(data, "sessionId"), projectRoot: contextRoot(data) };
-    if (event.type === "session.resume") resumeRoot ??= contextRoot(data);
+  for (let start = 0; start < bytesRead; ) {
+    const nl = buffer.indexOf(0x0a, start);
+    if ((nl === -1 || nl >= bytesRead) && truncated) break;
+    const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+    for (const line of physicalLines(buffer.toString("utf8", start, end))) {
+      const event = parseJsonObject(line);
+      if (event === null) continue;
+      const data = asObject(event.data);
+      if (event.type === "session.start") return { hasStart: true, sessionId: str(data, "sessionId"), projectRoot: contextRoot(data) };
+      if (event.type === "session.resume") resumeRoot ??= contextRoot(data);
+    }
+    start = end + 1;
   }
   return { hasStart: false, sessionId: null, projectRoot: resumeRoot };
 }

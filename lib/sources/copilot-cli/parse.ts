@@ -56,23 +56,25 @@ export function parseCopilotLines(lines: readonly string[], file: string): Agent
   const warnings: SourceWarning[] = [];
   const ctx: ReadContext = { calls: new Map() };
   const records: AgentRecord[] = [];
-  for (let i = 0; i < lines.length; ) i += readEventAt(lines, i, ctx, file, warnings, records);
+  const lineAt = (k: number) => lines[k]!;
+  for (let i = 0; i < lines.length; ) i += readEventAt(lineAt, lines.length, i, ctx, file, warnings, records);
   const { startedAt, endedAt } = timeSpan(records.map((r) => r.time));
   return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title: null, absent: [...ABSENT], warnings };
 }
 
 /**
- * Reads the event that starts on `lines[i]` onto `records` (one record per physical line it
- * takes, as {@link parseCopilotLines} reads it: a malformed line, or an event split over several
- * lines and its continuations) and its warnings onto `warnings`; returns the lines taken (≥ 1).
- * Copilot's turns-only replay (prepare-turns.ts) reads a line the scan kernel cannot through this.
+ * Reads the event that starts on line `i + 1` of `count` (`lineAt(k)`: line `k + 1`) onto
+ * `records` (one record per physical line it takes, as {@link parseCopilotLines} reads it: a
+ * malformed line, or an event split over several lines and its continuations) and its warnings
+ * onto `warnings`; returns the lines taken (≥ 1). Copilot's turns-only read (prepare-turns.ts)
+ * reads a line the scan kernel cannot through this, decoding only the lines it asks for.
  */
-export function readEventAt(lines: readonly string[], i: number, ctx: ReadContext, file: string, warnings: SourceWarning[], records: AgentRecord[]): number {
-  const raw = lines[i]!;
+export function readEventAt(lineAt: (k: number) => string, count: number, i: number, ctx: ReadContext, file: string, warnings: SourceWarning[], records: AgentRecord[]): number {
+  const raw = lineAt(i);
   const parsed = parseJson(raw);
-  const split = parsed.ok ? null : rejoinSplitEvent(lines, i);
+  const split = parsed.ok ? null : rejoinSplitEvent(lineAt, count, i);
   if (split === null) {
-    records.push(readLine(raw, parsed, i + 1, i === lines.length - 1, ctx, file, warnings));
+    records.push(readLine(raw, parsed, i + 1, i === count - 1, ctx, file, warnings));
     return 1;
   }
   const last = i + split.extraLines;
@@ -134,13 +136,13 @@ function readLine(raw: string, parsed: Parsed, line: number, last: boolean, ctx:
  * where the string closes (breaks restored as U+2028), if that text is a JSON object; else null.
  * Scans each joined line once and parses once.
  */
-function rejoinSplitEvent(lines: readonly string[], i: number): { text: string; value: unknown; extraLines: number } | null {
-  let state = scanStrings(lines[i]!, OUTSIDE);
+function rejoinSplitEvent(lineAt: (k: number) => string, count: number, i: number): { text: string; value: unknown; extraLines: number } | null {
+  let state = scanStrings(lineAt(i), OUTSIDE);
   if (state === OUTSIDE) return null;
-  const parts = [lines[i]!];
-  for (let k = 1; k <= MAX_CONTINUATIONS && i + k < lines.length; k++) {
-    parts.push(lines[i + k]!);
-    state = scanStrings(lines[i + k]!, state);
+  const parts = [lineAt(i)];
+  for (let k = 1; k <= MAX_CONTINUATIONS && i + k < count; k++) {
+    parts.push(lineAt(i + k));
+    state = scanStrings(lineAt(i + k), state);
     if (state === OUTSIDE) {
       const text = parts.join("\u2028");
       const parsed = parseJson(text);

@@ -44,9 +44,9 @@ export function prepareCopilotTurns(exported: ExportedLines, file: string): Prep
     const lineEnd = nl === -1 || nl > end ? end : nl;
     const members = scan.members(start, lineEnd);
     if (members === null) {
-      // Read as the full reader reads it (the lines decoded, once, only now).
+      // Read as the full reader reads it, decoding this line and those an event split over them takes.
       taken.length = 0;
-      const count = readEventAt(exported.lines, i, ctx, file, warnings, taken);
+      const count = readEventAt(lineFrom(b, start, i, end), lineCount, i, ctx, file, warnings, taken);
       for (const record of taken) {
         if (!record.trigger) continue;
         starts.push(record.line);
@@ -70,4 +70,23 @@ export function prepareCopilotTurns(exported: ExportedLines, file: string): Prep
   }
   const turns = starts.map((s, k) => ({ turn_start_line: s, turn_end_line: (starts[k + 1] ?? lineCount + 1) - 1 }));
   return { turns, promptTimes, warnings };
+}
+
+/**
+ * `lineAt(k)` for lines `k >= i` of a text whose line `i + 1` starts at byte `start` of `b` (its
+ * lines each followed by `\n`, up to `end`): each decoded when first asked for (a split event
+ * asks for a few lines after its first).
+ */
+function lineFrom(b: Buffer, start: number, i: number, end: number): (k: number) => string {
+  const decoded: string[] = [];
+  let next = start;
+  return (k) => {
+    while (decoded.length <= k - i) {
+      const nl = b.indexOf(0x0a, next);
+      const lineEnd = nl === -1 || nl > end ? end : nl;
+      decoded.push(b.toString("utf8", next, lineEnd));
+      next = lineEnd + 1;
+    }
+    return decoded[k - i]!;
+  };
 }

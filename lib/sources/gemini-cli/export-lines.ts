@@ -1,8 +1,7 @@
 /** The workspace file lines of one Gemini CLI session (agent-formats.md §1, "Legacy format", "JSONL format"). */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-
-import { jsonLine, type ExportedLines, type ExportScratch, type FileAsRead, type FoundSession } from "@/lib/sources/common/agent-source";
+import { jsonLine, type ExportedLines, type ExportScratch, type FoundSession } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { readAsRead } from "@/lib/sources/common/read-as-read";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
 
@@ -23,8 +22,8 @@ import { scanLegacyChat } from "@/lib/sources/gemini-cli/legacy-scan";
 export async function exportGeminiLines(session: FoundSession, scratch?: ExportScratch): Promise<ExportedLines> {
   const file = session.sourcePath;
   // Read on the calling thread (prepare's worker has nothing else to do meanwhile; a sync reads a few).
-  const read = readOrNull(file, scratch);
-  if (read === null) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
+  const read = readAsRead(file, scratch);
+  if ("error" in read) return { lines: [], warnings: [{ file, where: "file", problem: "cannot be read" }] };
   const { bytes, asRead } = read;
   if (!file.endsWith(".jsonl")) return legacyLines(bytes, file, scratch);
   // Lines decoded only if read: prepare's turns come from the bytes (prepare-turns.ts).
@@ -69,28 +68,4 @@ export function parsedLegacyLines(text: string, file: string): ExportedLines {
     objects.push(isJsonObject(message) ? message : null);
   }
   return { lines, warnings: [], objects };
-}
-
-/**
- * The file's bytes (its size when opened, as readFileSync reads; into `scratch`'s slot 0 when
- * given) and its stat taken just before they were read, or null when it cannot be read.
- */
-function readOrNull(file: string, scratch?: ExportScratch): { bytes: Buffer; asRead: FileAsRead } | null {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const { size, mtimeMs, mode } = fstatSync(fd);
-    const into = scratch?.buffer(0, size) ?? Buffer.allocUnsafe(size);
-    let got = 0;
-    for (let n = 1; got < size && n > 0; got += n) n = readSync(fd, into, got, size - got, got);
-    return { bytes: into.subarray(0, got), asRead: { path: file, size, mtimeMs, mode } };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }
