@@ -1,4 +1,4 @@
-/** Prepare's read of one agent session (issue 38): a byte-copy chat is copied by the kernel, with the bytes and mode a written file has. */
+/** Prepare's read of one agent session (issue 38): a byte-copy chat is written or copied by the kernel, with the bytes and mode a written file has. */
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -17,16 +17,22 @@ function found(file: string): FoundSession {
 }
 
 describe("readAgentSession's workspace file", () => {
-  it("is the JSONL chat's bytes, with a written file's mode, though copied from a read-only source", async () => {
+  // A small chat is written from the bytes read, one of 1 MiB or more copied by the kernel: the same file either way.
+  it.each([
+    ["written", 0],
+    ["copied by the kernel", 1 << 20],
+  ])("is the JSONL chat's bytes, with a written file's mode, though from a read-only source (%s)", async (_how, padding) => {
     const dir = await makeTempDir();
     const source = path.join(dir, "chat.jsonl");
     // Each line followed by `\n`: the file is the workspace file byte for byte.
     const fixture = await fs.readFile(path.join(FIXTURES, "replay.jsonl"), "utf8");
-    await fs.writeFile(source, fixture.endsWith("\n") ? fixture : `${fixture}\n`);
+    const pad = padding === 0 ? "" : `${JSON.stringify({ id: "pad", type: "gemini", timestamp: "2026-04-10T09:00:00Z", content: "x".repeat(padding) })}\n`;
+    await fs.writeFile(source, `${fixture.endsWith("\n") ? fixture : `${fixture}\n`}${pad}`);
     await fs.chmod(source, 0o444);
     const copied = path.join(dir, "copied.jsonl");
     const read = await readAgentSession(source, WHOLE, { found: found(source), window: null, staged: copied });
     const bytes = await fs.readFile(source);
+    expect(bytes.length >= padding).toBe(true);
     expect(read.skip).toBeNull();
     expect(read.bytes).toBe(bytes.length);
     expect((await fs.readFile(copied)).equals(bytes)).toBe(true);
