@@ -154,14 +154,14 @@ export async function getLineIndex(filePath: string, cacheDir: string | null, lo
  * again: stored in the in-process cache and persisted in `cacheDir` (from {@link PERSISTED_INDEX_MIN_BYTES}), with `filePath`'s own
  * mtime. Adopted only when `filePath` has the index's size and its mtime within 1 ms (a copy
  * keeps its source's mtime, so a source changed since it was indexed is never adopted);
- * otherwise falls back to {@link getLineIndex}.
+ * otherwise falls back to {@link getLineIndex}. `known`: `filePath`'s stat, when the caller has just taken it.
  * @throws AppError not_found / io_error when `filePath` cannot be read.
  */
-export async function adoptLineIndex(filePath: string, cacheDir: string | null, index: LineIndex): Promise<LineIndex> {
+export async function adoptLineIndex(filePath: string, cacheDir: string | null, index: LineIndex, known?: Stats): Promise<LineIndex> {
   const key = path.resolve(filePath);
   let stat: Stats;
   try {
-    stat = statSync(key);
+    stat = known ?? statSync(key);
   } catch (error) {
     throw toAppError(error, key);
   }

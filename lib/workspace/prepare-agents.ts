@@ -154,10 +154,11 @@ const STAGING_FOLDERS = 16;
 /**
  * Puts a planned agent session's workspace file at `sessionFile`: its staged file moved in place,
  * or dropped when `sessionFile` already holds the same bytes; nothing for an `"unchanged"` one.
- * The session is `"unchanged"` after. Returns 1 when the file was written, else 0.
+ * The session is `"unchanged"` after. Returns 1 when the file was written, else 0. `madeDirs`: folders
+ * made already (this one is added), so each is made once.
  * @throws the fs error of the comparison or the move.
  */
-export async function placeAgentSession(session: PlannedSession, sessionFile: string): Promise<number> {
+export async function placeAgentSession(session: PlannedSession, sessionFile: string, madeDirs?: Set<string>): Promise<number> {
   const exported = session.exported;
   if (exported === undefined || exported === "unchanged") return 0;
   session.exported = "unchanged";
@@ -167,7 +168,11 @@ export async function placeAgentSession(session: PlannedSession, sessionFile: st
     await fs.rm(staged, { force: true });
     return 0;
   }
-  mkdirSync(path.dirname(sessionFile), { recursive: true });
+  const dir = path.dirname(sessionFile);
+  if (madeDirs?.has(dir) !== true) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs?.add(dir);
+  }
   renameSync(staged, sessionFile);
   return 1;
 }

@@ -194,11 +194,13 @@ async function writeProject(
     // Each planned session's ref, by its workspace file (two machines' copies of a session have one id, two files).
     const refs = new Map(rows.map((r) => [r.session_path, r.session_ref]));
     const refOf = (s: PlannedSession) => refs.get(`sessions/${s.source}/${s.fileName}`);
+    // The folders agent sessions were moved into (made once each).
+    const madeDirs = new Set<string>();
     const copyOne = async (s: PlannedSession) => {
       const sessionFile = path.join(sessionsDir(projectDir), s.source, s.fileName);
       // An agent behind the source contract has its workspace file, written while planned, put in
       // place (issue 38), the others a byte copy.
-      const copied = s.exported !== undefined ? await placeAgentSession(s, sessionFile) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
+      const copied = s.exported !== undefined ? await placeAgentSession(s, sessionFile, madeDirs) : await copyIfChanged(s.sourcePath, sessionFile, staging ?? undefined);
       written += copied;
       if (copied && s.counted && options.counted) handOverUsage(options.counted, projectKey, refOf(s), sessionFile, s.counted);
       const attachDir = path.join(sessionsDir(projectDir), s.source, path.basename(s.fileName, ".jsonl"));
@@ -210,9 +212,10 @@ async function writeProject(
       // agent's session the index of the lines it was written from, with the file's own mtime.
       if (copied) {
         const cacheDir = derivedPath(root, "index");
-        const index = s.sourceIndex && s.exported !== undefined ? { ...s.sourceIndex, mtimeMs: statSync(sessionFile).mtimeMs } : s.sourceIndex;
+        const placed = s.sourceIndex && s.exported !== undefined ? statSync(sessionFile) : undefined;
+        const index = placed ? { ...s.sourceIndex!, mtimeMs: placed.mtimeMs } : s.sourceIndex;
         if (index) {
-          const adopted = adoptLineIndex(sessionFile, cacheDir, index);
+          const adopted = adoptLineIndex(sessionFile, cacheDir, index, placed);
           adopted.catch(() => undefined); // settled below: never an unhandled rejection meanwhile
           adopting.push(adopted);
         } else await getLineIndex(sessionFile, cacheDir);

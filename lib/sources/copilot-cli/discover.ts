@@ -1,5 +1,5 @@
 /** Copilot CLI sessions under a root: `session-state/<uuid>/events.jsonl` (agent-formats.md §2). */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FoundSession, SourceWarning } from "@/lib/sources/common/agent-source";
@@ -71,16 +71,24 @@ export async function discoverCopilotSessions(root: string): Promise<{ sessions:
   // sessions, where a thread-pool round trip per step cost more than the step (issue 38).
   for (const folder of folders) {
     const file = path.join(stateDir, folder, EVENTS_FILE);
-    if (statSync(file, { throwIfNoEntry: false })?.isFile()) addSession(file, sessions, warnings);
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(file, { throwIfNoEntry: false });
+      if (stat === undefined) continue; // a folder without events: not a session
+    } catch {
+      stat = undefined; // unreadable: addSession names the error
+    }
+    if (stat === undefined || stat.isFile()) addSession(file, sessions, warnings, stat);
   }
   return { sessions, warnings };
 }
 
-function addSession(file: string, sessions: FoundSession[], warnings: SourceWarning[]): void {
+/** The session of events file `file` added to `sessions` (or a warning); `known`: its stat when the caller has just taken it. */
+function addSession(file: string, sessions: FoundSession[], warnings: SourceWarning[], known?: Stats): void {
   let stat;
   let head: SessionHead;
   try {
-    stat = statSync(file);
+    stat = known ?? statSync(file);
     if (stat.size === 0) return;
     head = readHead(file);
   } catch (error) {
