@@ -11,6 +11,8 @@
  * - prepare on a fresh workspace (in-process `prepareWorkspace`, then the catalog rows
  *   `refreshCatalog`; and the CLI `casefile prepare`, which does both, with its peak RSS) against
  *   the yardstick `cp -r` of that agent's files + `wc -l` of them, timed before and after (goal ≤ 3×),
+ *   then once more on a second fresh workspace, with a yardstick after it ("again": a second look
+ *   in another disk window, the code warm),
  *   and against `cp -r` + `wc -l` of the session files prepare wrote (one file a session: the
  *   floor where an agent keeps many sessions in one file, Aider's history or OpenCode's database);
  *   and the CPU time of each (this process's user + system during prepare, the copy's and wc's),
@@ -120,11 +122,14 @@ async function cpAndWc(from: string, scratchBase: string): Promise<number> {
   return took;
 }
 
+/** The CLI as users start it (its bundle once built: bin/casefile.mjs). */
+const CLI = path.join(REPO, "bin/casefile.mjs");
+
 /** `casefile prepare` in a process of its own: wall time and peak RSS (through /usr/bin/time). */
 function cliPrepare(workspace: string, flags: string[]): { ms: number; peakMb: number; out: string } {
   spawnSync("sync");
   const start = performance.now();
-  const run = spawnSync("/usr/bin/time", ["-f", "PEAK_KB=%M", process.execPath, path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "prepare", "--workspace", workspace, ...flags, "--json"], { cwd: REPO, maxBuffer: 256 << 20 });
+  const run = spawnSync("/usr/bin/time", ["-f", "PEAK_KB=%M", process.execPath, CLI, "prepare", "--workspace", workspace, ...flags, "--json"], { cwd: REPO, maxBuffer: 256 << 20 });
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`casefile prepare failed: ${run.stderr.toString().slice(-2000)}`);
   return { ms, peakMb: Number(/PEAK_KB=(\d+)/.exec(run.stderr.toString())?.[1] ?? 0) / 1024, out: run.stdout.toString() };
@@ -133,7 +138,7 @@ function cliPrepare(workspace: string, flags: string[]): { ms: number; peakMb: n
 /** How long the CLI takes to start and do nothing much (`casefile --help`): part of every CLI figure. */
 function cliStartup(): number {
   const start = performance.now();
-  spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), "server/cli/main.ts", "--help"], { cwd: REPO, stdio: "ignore" });
+  spawnSync(process.execPath, [CLI, "--help"], { cwd: REPO, stdio: "ignore" });
   return performance.now() - start;
 }
 
@@ -211,11 +216,11 @@ async function measurePages(ws: string, source: string, sessions: { id: string; 
   };
 }
 
-type Row = { source: string; sessions: number; bytes: number; prepare: number; catalog: number; cpBefore: number; cpAfter: number; wsCp: number; cpu: { prepare: number; cp: number }; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
+type Row = { source: string; sessions: number; bytes: number; prepare: number; again: { prepare: number; cp: number } | null; catalog: number; cpBefore: number; cpAfter: number; wsCp: number; cpu: { prepare: number; cp: number }; cli: number | null; cliPeakMb: number | null; resyncCli: number | null; resync: number | null; syncOne: number | null; pages: Pages };
 
 function printPrepare(rows: Row[], startup: number | null): void {
-  console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller; ws cp+wc: of the session files prepare wrote)");
-  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "(+cat)".padStart(7), "ws cp+wc".padStart(9), "ratio".padStart(6), "CPU/cp CPU".padStart(16), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
+  console.log("\nprepare of one agent's sessions on a fresh workspace (yardstick: cp -r + wc -l of its files, before / after; ratio against the smaller; again: a second prepare on a fresh workspace and its ratio to the yardsticks around it; ws cp+wc: of the session files prepare wrote)");
+  console.log(["source".padEnd(18), "sessions", "bytes".padStart(9), "prepare".padStart(8), "+catalog".padStart(9), "cp+wc".padStart(14), "ratio".padStart(6), "again".padStart(13), "(+cat)".padStart(7), "ws cp+wc".padStart(9), "ratio".padStart(6), "CPU/cp CPU".padStart(16), "CLI".padStart(8), "ratio".padStart(6), "peak".padStart(7), "re-CLI".padStart(7), "re-sync".padStart(8), "sync+1".padStart(7)].join(" "));
   for (const r of rows) {
     const cp = Math.min(r.cpBefore, r.cpAfter);
     console.log(
@@ -227,6 +232,7 @@ function printPrepare(rows: Row[], startup: number | null): void {
         sec(r.catalog).padStart(9),
         `${sec(r.cpBefore)}/${(r.cpAfter / 1000).toFixed(2)}`.padStart(14),
         `${(r.prepare / cp).toFixed(1)}×`.padStart(6),
+        (r.again === null ? "-" : `${sec(r.again.prepare)} ${(r.again.prepare / r.again.cp).toFixed(1)}×`).padStart(13),
         `${((r.prepare + r.catalog) / cp).toFixed(1)}×`.padStart(7),
         sec(r.wsCp).padStart(9),
         `${(r.prepare / r.wsCp).toFixed(1)}×`.padStart(6),
@@ -299,7 +305,7 @@ async function run(dir: string): Promise<void> {
   const claudeCpCpu = lastCpCpu;
   const claudeWsCp = await cpAndWc(path.join(claudeWs, "projects"), path.join(dir, "cp-claude"));
   await removeLeftovers();
-  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cpu: { prepare: claudePrepCpu, cp: claudeCpCpu }, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
+  const claudeRow: Row = { source: "claude-code", sessions: claude.sessions, bytes: claude.bytes, prepare: claudePrep, again: null, catalog: claudeCat, cpBefore: claudeCp, cpAfter: claudeCp, wsCp: claudeWsCp, cpu: { prepare: claudePrepCpu, cp: claudeCpCpu }, cli: null, cliPeakMb: null, resyncCli: null, resync: null, syncOne: null, pages: null as unknown as Pages };
   // Its full-text index filled once here: each page measurement then finds it complete.
   const [claudeFill] = await timed(() => requestFullTextFill(claudeWs));
   console.log(`claude-code: prepare ${sec(claudePrep)} + catalog ${sec(claudeCat)} vs cp + wc ${sec(claudeCp)}; full-text fill ${sec(claudeFill)}`);
@@ -336,6 +342,11 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   const cpu = { prepare: prepareCpu, cp: Math.min(cpCpu, lastCpCpu) };
   // What writing the workspace's session files costs at least: a copy of them (line indexes and catalog apart).
   const wsCp = await cpAndWc(path.join(ws, "projects"), scratch);
+  // Timed again on a second fresh workspace, between two yardsticks: the disk's slow windows (see settle) show as a gap between the two runs.
+  const [again] = await timed(() => prepareWorkspace(createCoreContext(`${ws}-again`), { claudeRoots: [], agentRoots: { [agent]: [g.root] } }));
+  leftovers.push(`${ws}-again`);
+  const cpAgain = Math.min(cpAfter, await cpAndWc(g.copyRoot, scratch));
+  console.log(`prepare again ${sec(again)} vs cp + wc ${sec(cpAgain)}`);
   console.log(`prepare ${sec(prepare)} (${summary.sessions} sessions, ${summary.lines} lines, ${summary.skipped.length} skipped, ${summary.warnings.length} warnings) + catalog ${sec(catalog)} vs cp + wc ${sec(cpBefore)} / ${sec(cpAfter)}, of the workspace's session files ${sec(wsCp)}; CPU ${sec(cpu.prepare)} vs ${sec(cpu.cp)}`);
   let cli: number | null = null;
   let cliPeakMb: number | null = null;
@@ -358,7 +369,7 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   }
   const measured = pages(ws, agent, g.long);
   await removeLeftovers();
-  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, catalog, cpBefore, cpAfter, wsCp, cpu, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
+  return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, again: { prepare: again, cp: cpAgain }, catalog, cpBefore, cpAfter, wsCp, cpu, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
 }
 
 if (process.argv[2] === "--pages") {
