@@ -4,7 +4,7 @@
  * Every line is the agent's own object; ids the database keeps in columns are put back under
  * OpenCode's names (`id`, `sessionID`, `messageID`).
  */
-import { type FoundSession, jsonLine, type SourceWarning } from "@/lib/sources/common/agent-source";
+import { type ExportedLines, type FoundSession, jsonLine, type SourceWarning } from "@/lib/sources/common/agent-source";
 import type { JsonObject } from "@/lib/sources/common/json-object";
 import { databaseReadFailure, readDatabaseSession } from "@/lib/sources/opencode/database";
 import { readStorageSession } from "@/lib/sources/opencode/storage";
@@ -20,12 +20,12 @@ function withIds(ids: JsonObject, data: JsonObject): JsonObject {
  * be read is left out with a warning naming it; a database that cannot be read (locked, busy) gives
  * no lines and a warning. Never throws.
  */
-export async function exportLines(session: FoundSession): Promise<{ lines: string[]; warnings: SourceWarning[] }> {
+export async function exportLines(session: FoundSession): Promise<ExportedLines> {
   const sessionId = session.part ?? session.sourceSessionId;
   return session.sourcePath.endsWith(".json") ? exportStorage(session.sourcePath, sessionId) : exportDatabase(session.sourcePath, sessionId);
 }
 
-function exportDatabase(file: string, sessionId: string): { lines: string[]; warnings: SourceWarning[] } {
+function exportDatabase(file: string, sessionId: string): ExportedLines {
   const warnings: SourceWarning[] = [];
   let rows;
   try {
@@ -42,34 +42,57 @@ function exportDatabase(file: string, sessionId: string): { lines: string[]; war
     if (list === undefined) partsOf.set(key, [part]);
     else list.push(part);
   }
-  const lines = [jsonLine(rows.session)];
+  const out = new LinesOut();
+  out.push(rows.session);
   const emitParts = (messageId: string) => {
     for (const part of partsOf.get(messageId) ?? []) {
       if (part.data === null) warnings.push({ file, where: `key part/${part.id}`, problem: "data is not a JSON object; part left out" });
-      else lines.push(jsonLine(withIds({ id: part.id, sessionID: sessionId, messageID: messageId }, part.data)));
+      else out.push(withIds({ id: part.id, sessionID: sessionId, messageID: messageId }, part.data));
     }
     partsOf.delete(messageId);
   };
   for (const message of rows.messages) {
     if (message.data === null) warnings.push({ file, where: `key message/${message.id}`, problem: "data is not a JSON object; message left out, its parts kept" });
-    else lines.push(jsonLine(withIds({ id: message.id, sessionID: sessionId }, message.data)));
+    else out.push(withIds({ id: message.id, sessionID: sessionId }, message.data));
     emitParts(message.id);
   }
   for (const messageId of [...partsOf.keys()]) {
     warnings.push({ file, where: `key message/${messageId}`, problem: "parts of a message the session does not have; kept at the end" });
     emitParts(messageId);
   }
-  return { lines, warnings };
+  return { lines: out.lines, objects: out.objects(), warnings };
 }
 
-function exportStorage(sessionFile: string, sessionId: string): { lines: string[]; warnings: SourceWarning[] } {
+function exportStorage(sessionFile: string, sessionId: string): ExportedLines {
   const warnings: SourceWarning[] = [];
   const stored = readStorageSession(sessionFile, sessionId, warnings);
-  const lines: string[] = [];
-  if (stored.session !== null) lines.push(jsonLine(stored.session));
+  const out = new LinesOut();
+  if (stored.session !== null) out.push(stored.session);
   for (const message of stored.messages) {
-    if (message.data !== null) lines.push(jsonLine(message.data));
-    for (const part of stored.parts.get(message.id) ?? []) if (part.data !== null) lines.push(jsonLine(part.data));
+    if (message.data !== null) out.push(message.data);
+    for (const part of stored.parts.get(message.id) ?? []) if (part.data !== null) out.push(part.data);
   }
-  return { lines, warnings };
+  return { lines: out.lines, objects: out.objects(), warnings };
+}
+
+/**
+ * Workspace lines with the objects they were written from (`objects()[i]` for `lines[i]`, a JSON
+ * round trip of it): the reader takes the objects instead of parsing the lines again (issue 38 speed).
+ */
+class LinesOut {
+  readonly lines: string[] = [];
+  private readonly made: JsonObject[] = [];
+  /** False once an object is not a plain one (a `__proto__` key in the data set its prototype): its line is then the truth. */
+  private plain = true;
+
+  push(object: JsonObject): void {
+    this.lines.push(jsonLine(object));
+    this.made.push(object);
+    if (Object.getPrototypeOf(object) !== Object.prototype) this.plain = false;
+  }
+
+  /** The objects, or undefined when one is not what its line parses to. */
+  objects(): JsonObject[] | undefined {
+    return this.plain ? this.made : undefined;
+  }
 }

@@ -9,7 +9,9 @@ import {
   type AgentRecord,
   type AgentTranscript,
   emptyRecord,
+  type ExportedLines,
   oneLineHeadline,
+  type PreparedTurns,
   type RecordRole,
   type SourceWarning,
   timeSpan,
@@ -57,35 +59,13 @@ function wordsOf(obj: JsonObject): string {
 /**
  * Reads the workspace lines of an OpenCode session. Never throws: a line that is not a JSON object,
  * or an object that is not a session, message or part, or a part of an unknown type, is read as
- * best it can be and named in a warning (`file`, `line N`).
+ * best it can be and named in a warning (`file`, `line N`). `exportedObjects`: the objects the
+ * export made the lines from (`[i]` for line `i + 1`), taken instead of parsing the lines again.
  */
-export function parseLines(lines: readonly string[], file: string): AgentTranscript {
-  const objects = lines.map((line) => parseJsonObject(line));
+export function parseLines(lines: readonly string[], file: string, exportedObjects?: readonly (JsonObject | null)[]): AgentTranscript {
+  const objects = exportedObjects?.length === lines.length ? exportedObjects : lines.map((line) => parseJsonObject(line));
   const kinds = objects.map(kindOf);
-
-  // Pass 1: the session object, each message's role, its prompt words and its steps' tokens.
-  let session: JsonObject | null = null;
-  const facts = new Map<string, MessageFacts>();
-  const factsOf = (id: string) => {
-    let f = facts.get(id);
-    if (f === undefined) facts.set(id, (f = { role: null, humanText: [], syntheticText: [], steps: [] }));
-    return f;
-  };
-  objects.forEach((obj, i) => {
-    if (obj === null) return;
-    const kind = kinds[i];
-    if (kind === "session" && session === null) session = obj;
-    else if (kind === "message" && typeof obj.id === "string") factsOf(obj.id).role = str(obj.role);
-    else if (kind === "part") {
-      const f = factsOf(obj.messageID as string);
-      if (obj.type === "text" && typeof obj.text === "string") (obj.synthetic === true ? f.syntheticText : f.humanText).push(obj.text);
-      else if (obj.type === "step-finish") {
-        const tokens = readTokens(obj.tokens);
-        if (tokens !== null) f.steps.push(tokens);
-      }
-    }
-  });
-  const sessionObj = session as JsonObject | null;
+  const { session: sessionObj, facts } = firstPass(objects, kinds);
   const version = str(sessionObj?.version);
   const parentId = str(sessionObj?.parentID);
   const revert = asObject(sessionObj?.revert);
@@ -137,6 +117,73 @@ export function parseLines(lines: readonly string[], file: string): AgentTranscr
     absent: [],
     warnings,
   };
+}
+
+/**
+ * Pass 1 over a session's objects: the session object (the first line of kind session), and per
+ * message id its role, its text parts' words (human and synthetic apart) and its steps' tokens.
+ */
+function firstPass(objects: readonly (JsonObject | null)[], kinds: readonly Kind[]): { session: JsonObject | null; facts: Map<string, MessageFacts> } {
+  let session: JsonObject | null = null;
+  const facts = new Map<string, MessageFacts>();
+  const factsOf = (id: string) => {
+    let f = facts.get(id);
+    if (f === undefined) facts.set(id, (f = { role: null, humanText: [], syntheticText: [], steps: [] }));
+    return f;
+  };
+  objects.forEach((obj, i) => {
+    if (obj === null) return;
+    const kind = kinds[i];
+    if (kind === "session" && session === null) session = obj;
+    else if (kind === "message" && typeof obj.id === "string") factsOf(obj.id).role = str(obj.role);
+    else if (kind === "part") {
+      const f = factsOf(obj.messageID as string);
+      if (obj.type === "text" && typeof obj.text === "string") (obj.synthetic === true ? f.syntheticText : f.humanText).push(obj.text);
+      else if (obj.type === "step-finish") {
+        const tokens = readTokens(obj.tokens);
+        if (tokens !== null) f.steps.push(tokens);
+      }
+    }
+  });
+  return { session, facts };
+}
+
+/** Part types {@link partRecord} reads; any other is read generically, with a warning. */
+export const PART_TYPES: ReadonlySet<string> = new Set(["text", "reasoning", "tool", "step-start", "step-finish", "patch", "file", "agent", "subtask", "compaction", "snapshot", "retry"]);
+
+/**
+ * Prepare's turns-only read (issue 38 speed): the turns, prompt times and warnings that
+ * {@link parseLines} gives for `exported`'s lines, from the objects the export made them from,
+ * without building records (headlines, tool views, usage). Null without those objects. Never throws.
+ */
+export function prepareTurns(exported: ExportedLines, file: string): PreparedTurns | null {
+  const objects = exported.objects;
+  if (objects === undefined || objects.length !== exported.lines.length) return null;
+  const kinds = objects.map(kindOf);
+  const { facts } = firstPass(objects, kinds);
+  const warnings: SourceWarning[] = [];
+  const starts: number[] = [];
+  const promptTimes: (string | null)[] = [];
+  let sessionSeen = false;
+  objects.forEach((obj, i) => {
+    const line = i + 1;
+    const kind = kinds[i];
+    let problem: string | null = null;
+    if (obj === null) problem = "not a JSON object (malformed or half-written line)";
+    else if (kind === "session" && !sessionSeen) sessionSeen = true;
+    else if (kind === "message") {
+      const f = facts.get(str(obj.id) ?? "");
+      if (str(obj.role) === "user" && f !== undefined && f.humanText.join(" ").trim() !== "") {
+        starts.push(line);
+        promptTimes.push(msToIso(asObject(obj.time)?.created));
+      }
+    } else if (kind === "part") {
+      if (!PART_TYPES.has(obj.type as string)) problem = `unknown part type "${obj.type as string}"`;
+    } else problem = kind === "session" ? "a second session object" : "not an OpenCode session, message or part";
+    if (problem !== null) warnings.push({ file, where: `line ${line}`, problem });
+  });
+  const turns = starts.map((s, k) => ({ turn_start_line: s, turn_end_line: (starts[k + 1] ?? objects.length + 1) - 1 }));
+  return { turns, promptTimes, warnings };
 }
 
 function sessionRecord(line: number, obj: JsonObject, parentId: string | null): AgentRecord {

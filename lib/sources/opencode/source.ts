@@ -2,7 +2,7 @@
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { defaultRoots, discover } from "@/lib/sources/opencode/discover";
 import { exportLines } from "@/lib/sources/opencode/export-lines";
-import { parseLines } from "@/lib/sources/opencode/parse";
+import { parseLines, prepareTurns } from "@/lib/sources/opencode/parse";
 import { opencodePushedFiles } from "@/lib/sources/opencode/pushed-files";
 
 /**
@@ -18,4 +18,5 @@ export const opencodeSource: AgentSource = {
   discover,
   exportLines,
   parseLines,
+  prepareTurns,
 };
