@@ -4,14 +4,15 @@
  * from the line alone, so what replay learns later (a rewind, a replacement) marks earlier lines.
  */
 import { buildToolResult, buildToolUse, emptyBody, toolInputText, type CompactBody } from "@/lib/sources/common/compact-fields";
-import type { AgentEvent, AgentRecord, AgentToolCall, AgentTranscript } from "@/lib/sources/common/agent-source";
+import { transcriptLines, type AgentEvent, type AgentLines, type AgentRecord, type AgentToolCall, type AgentTranscript } from "@/lib/sources/common/agent-source";
 import { isJsonObject } from "@/lib/sources/common/json-object";
 import type { CompactToolResult } from "./schema";
 import { boundedText } from "@/lib/sources/common/trim";
 
 /**
- * The compact body of physical line `line` of an agent session, from its replayed transcript
- * (null when the transcript has no such line: the file changed between the two reads).
+ * The compact body of physical line `line` of an agent session, from its replayed transcript or
+ * its lines read as the transcript reads them (lib/sources/agent-transcripts `readAgentLines`:
+ * the same body either way); null when it has no such line (the file changed between the two reads).
  * - `record_type`, `role`: the reader's; `content_kinds`: `text`, `tool_use`, `tool_result` as present;
  * - `summary`: the record's headline, after the marks of what replay did to it: `Rewound by the
  *   user (line N): …` (a message a rewind dropped; N the line that rewound), `Replaced by line N: …`
@@ -26,11 +27,13 @@ import { boundedText } from "@/lib/sources/common/trim";
  *   command (calls found by id anywhere in the session, else on the same line by name), `kind`
  *   `command`, `file` or `tool_result` accordingly.
  */
-export function compactAgentBody(transcript: AgentTranscript, line: number): CompactBody | null {
-  const record = transcript.records[line - 1];
+export function compactAgentBody(session: AgentTranscript | AgentLines, line: number): CompactBody | null {
+  const transcript = "records" in session ? transcriptLines(session) : session;
+  const record = transcript.record(line);
   if (record === undefined || record.line !== line) return null;
-  const text = previewOf(transcript, record);
-  const uses = record.calls.map((call) => buildToolUse(call.name, toolInputText(call.input)));
+  const inputs = record.calls.map((call) => toolInputText(call.input));
+  const text = previewOf(transcript, record, inputs);
+  const uses = record.calls.map((call, i) => buildToolUse(call.name, inputs[i]!));
   const results = record.results.map((result, i) => {
     const call = callOf(transcript, record, result.id, result.name, i);
     return buildToolResult(result.output, resultMeta(call, result.isError));
@@ -50,14 +53,14 @@ export function compactAgentBody(transcript: AgentTranscript, line: number): Com
 }
 
 /** Marks first (in the order replay added them), then the headline; the rewind's line says what it dropped. */
-function summaryOf(transcript: AgentTranscript, record: AgentRecord): string {
+function summaryOf(transcript: AgentLines, record: AgentRecord): string {
   const headline = record.headline.trim() === "" ? `${record.type} record.` : record.headline;
   const marks: string[] = [];
   let rewind: AgentEvent | null = null;
   for (const event of record.events) {
     if (event.kind === "rewind") rewind ??= event;
     else if (event.kind === "rewound") {
-      const at = lineNamed(event.detail) ?? firstRewindLine(transcript);
+      const at = lineNamed(event.detail) ?? transcript.firstRewindLine();
       marks.push(at === null ? "Rewound by the user" : `Rewound by the user (line ${at})`);
     } else if (event.kind === "replaced") {
       const at = lineNamed(event.detail);
@@ -74,18 +77,6 @@ function summaryOf(transcript: AgentTranscript, record: AgentRecord): string {
   return prefix + (headline.includes(rewind.detail) ? said : `${said} — ${headline}`);
 }
 
-/** The first line holding a rewind, per transcript: the rewind that undid a line whose mark names none (a session's revert). */
-const rewindLines = new WeakMap<AgentTranscript, number | null>();
-
-function firstRewindLine(transcript: AgentTranscript): number | null {
-  let line = rewindLines.get(transcript);
-  if (line === undefined) {
-    line = transcript.records.find((r) => r.events.some((e) => e.kind === "rewind"))?.line ?? null;
-    rewindLines.set(transcript, line);
-  }
-  return line;
-}
-
 /** The line an event's detail names (`… replaced by line 9`, `… on line 14`), else null. */
 function lineNamed(detail: string): number | null {
   const all = [...detail.matchAll(/\bline (\d+)\b/g)];
@@ -94,12 +85,12 @@ function lineNamed(detail: string): number | null {
 
 type Preview = { preview: string | null; truncated: boolean };
 
-function previewOf(transcript: AgentTranscript, record: AgentRecord): Preview {
+function previewOf(transcript: AgentLines, record: AgentRecord, inputs: readonly string[]): Preview {
   if (record.trigger) {
     const prompt = promptText(transcript, record);
     if (prompt !== null) return { preview: prompt, truncated: false };
   }
-  const text = visibleText(record);
+  const text = visibleText(record, inputs);
   if (text === null) return { preview: null, truncated: false };
   if (record.role === "user" || record.role === "assistant") return { preview: text, truncated: false };
   const bounded = boundedText(text);
@@ -113,15 +104,15 @@ function previewOf(transcript: AgentTranscript, record: AgentRecord): Preview {
  * message line whose words are its parts, on the lines after it) carry the prompt alone, and the
  * trigger's own text (a title the agent gave the message) is left out.
  */
-function promptText(transcript: AgentTranscript, record: AgentRecord): string | null {
+function promptText(transcript: AgentLines, record: AgentRecord): string | null {
   const followers: AgentRecord[] = [];
-  for (let i = record.line; i < transcript.records.length; i++) {
-    const next = transcript.records[i]!;
+  for (let line = record.line + 1; line <= transcript.lineCount; line++) {
+    const next = transcript.record(line)!;
     if (next.role !== "user" || next.trigger) break;
     followers.push(next);
   }
   const ownType = followers.length === 0 || followers[0]!.type === record.type;
-  const texts = [...(ownType ? [record] : []), ...followers].map(visibleText).filter((t): t is string => t !== null);
+  const texts = [...(ownType ? [record] : []), ...followers].map((r) => visibleText(r)).filter((t): t is string => t !== null);
   return texts.length === 0 ? null : texts.join("\n");
 }
 
@@ -130,45 +121,81 @@ function promptText(transcript: AgentTranscript, record: AgentRecord): string | 
  * after the message's, its name first, so the text is cut at the first line naming one of them;
  * a text left with no word that its calls' names and inputs and its results' outputs do not
  * already show (`Applied edit to a.py edit` beside that result) is dropped. Null when nothing
- * but blanks remains.
+ * but blanks remains. `inputs`: the calls' {@link toolInputText}s when the caller has them.
  */
-function visibleText(record: AgentRecord): string | null {
+function visibleText(record: AgentRecord, inputs?: readonly string[]): string | null {
   let text = record.text;
   if (record.calls.length === 0 && record.results.length === 0) return text.trim() === "" ? null : text;
   const names = new Set([...record.calls.map((c) => c.name), ...record.results.map((r) => r.name).filter((n): n is string => n !== null)]);
-  const lines = text.split("\n");
-  const cut = lines.findIndex((l) => names.has(l));
-  if (cut !== -1) text = lines.slice(0, cut).join("\n");
+  text = textBeforeName(text, names);
   if (text.trim() === "") return null;
-  // A word that no call's input and no result's output holds even inside a longer word is not
-  // shown by them: the text stays, without splitting them all into words (a large tool output).
-  const told = [...record.calls.map((call) => toolInputText(call.input)), ...record.results.map((result) => result.output)];
-  const own = words(text);
-  if (own.slice(0, PRECHECK_WORDS).some((w) => !names.has(w) && !told.some((t) => t.includes(w)))) return text;
-  const shown = new Set<string>(names);
-  for (const t of told) for (const word of words(t)) shown.add(word);
-  return own.every((w) => shown.has(w)) ? null : text;
+  const told = [...(inputs ?? record.calls.map((call) => toolInputText(call.input))), ...record.results.map((result) => result.output)];
+  return shownElsewhere(text, names, told) ? null : text;
 }
 
-/** Words of a text looked for in its calls and results before they are split into words (see {@link visibleText}). */
-const PRECHECK_WORDS = 8;
+/**
+ * `text` up to the line before its first line that is one of `names` (all of it when none is),
+ * as `lines.slice(0, cut).join("\n")` of its `\n` lines, without splitting a long text (a tool's
+ * output may be megabytes) into lines.
+ */
+function textBeforeName(text: string, names: ReadonlySet<string>): string {
+  const lengths = new Set<number>();
+  for (const name of names) lengths.add(name.length);
+  for (let start = 0; ; ) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    if (lengths.has(end - start) && names.has(text.slice(start, end))) return start === 0 ? "" : text.slice(0, start - 1);
+    if (nl === -1) return text;
+    start = nl + 1;
+  }
+}
+
+/**
+ * Whether every word of `text` is one of `names` or a word of a `told` text (words: {@link words}).
+ * A word that no told text holds even inside a longer word is not among them, which `includes`
+ * tells without splitting the told texts (a large tool output) into words; they are split only
+ * when every word passes that test, or when the test has read more than a few times their length.
+ */
+function shownElsewhere(text: string, names: ReadonlySet<string>, told: readonly string[]): boolean {
+  let budget = PRECHECK_READS * told.reduce((n, t) => n + t.length, 0) + PRECHECK_MIN_CHARS;
+  const own: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    own.push(word);
+    if (names.has(word) || budget <= 0) continue;
+    let found = false;
+    for (const t of told) {
+      const at = t.indexOf(word);
+      if (at === -1) {
+        budget -= t.length;
+        continue;
+      }
+      budget -= at + word.length;
+      found = true;
+      break;
+    }
+    if (!found) return false;
+  }
+  const shown = new Set<string>(names);
+  for (const t of told) for (const word of words(t)) shown.add(word);
+  return own.every((w) => shown.has(w));
+}
+
+/** How many times the told texts' length {@link shownElsewhere}'s `includes` test may read (past {@link PRECHECK_MIN_CHARS}) before it splits them into words. */
+const PRECHECK_READS = 4;
+const PRECHECK_MIN_CHARS = 1 << 16;
+
+/** A word: a run of characters between the separators {@link words} splits at. */
+const WORD = /[^\s"{},:[\]]+/g;
 
 function words(text: string): string[] {
   return text.split(/[\s"{},:[\]]+/).filter((w) => w !== "");
 }
 
-/** Calls by id, per transcript: a result on a later line (Copilot's tool completions) finds its call. */
-const callIndex = new WeakMap<AgentTranscript, Map<string, AgentToolCall>>();
-
-function callOf(transcript: AgentTranscript, record: AgentRecord, id: string | null, name: string | null, at: number): AgentToolCall | null {
+/** A result's call: the session's first call with its id (a result on a later line, Copilot's tool completions, finds its call), else one on its line. */
+function callOf(transcript: AgentLines, record: AgentRecord, id: string | null, name: string | null, at: number): AgentToolCall | null {
   if (id !== null) {
-    let byId = callIndex.get(transcript);
-    if (byId === undefined) {
-      byId = new Map();
-      for (const r of transcript.records) for (const c of r.calls) if (c.id !== null && !byId.has(c.id)) byId.set(c.id, c);
-      callIndex.set(transcript, byId);
-    }
-    const call = byId.get(id);
+    const call = transcript.firstCall(id);
     if (call !== undefined) return call;
   }
   const same = record.calls[at];

@@ -1,7 +1,9 @@
 /** A physical line turned into a compact record (contract §4.4), dispatched by source. */
+import { isUtf8 } from "node:buffer";
+
 import { sha256Hex } from "./sha256";
 
-import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import type { AgentLines, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { genericBody, type CompactBody } from "@/lib/sources/common/compact-fields";
 import { type JsonObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import type { TranscriptFormat } from "@/lib/sources/common/source-format";
@@ -45,7 +47,7 @@ export function buildCompactRecords(
   lines: readonly PhysicalLine[],
   source: string,
   context: { before?: PhysicalLine | null; after?: PhysicalLine | null } = {},
-  transcript: AgentTranscript | null = null,
+  transcript: AgentTranscript | AgentLines | null = null,
 ): CompactRecord[] {
   if (transcript !== null) {
     return lines.map((physical) => toRecord(physical, compactAgentBody(transcript, physical.line) ?? compactBody(parseJsonObject(physical.text), transcriptFormat(source)), null));
@@ -78,9 +80,10 @@ function compactBody(record: JsonObject | null, format: TranscriptFormat | null)
 }
 
 function toRecord(physical: PhysicalLine, body: CompactBody, duplicateOf: number | null): CompactRecord {
-  // The file's own bytes are the line's UTF-8 unless decoding replaced something; only then
-  // re-encode the decoded text, as Python's `line.encode()` after decode-with-replacement does.
-  const bytes = physical.bytes && !physical.text.includes("\uFFFD") ? physical.bytes : Buffer.from(physical.text, "utf8");
+  // The file's own bytes are the line's UTF-8 unless they are not valid UTF-8 (decoding replaced
+  // something); only then re-encode the decoded text, as Python's `line.encode()` after
+  // decode-with-replacement does. (Valid bytes decode and encode back to themselves: the text is not needed.)
+  const bytes = physical.bytes !== undefined && isUtf8(physical.bytes) ? physical.bytes : Buffer.from(physical.text, "utf8");
   return {
     line: physical.line,
     record_type: body.record_type,

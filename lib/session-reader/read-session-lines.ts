@@ -7,8 +7,8 @@ import { readLineRange, readLineRangeBytes, type LineIndex } from "@/lib/jsonl/l
 import { buildCompactRecords, type PhysicalLine } from "@/lib/session-reader/compact";
 import { CompactStore } from "@/lib/session-reader/compact-store";
 import { compactRecordCache } from "@/lib/session-reader/record-cache";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
-import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import { readAgentLines } from "@/lib/sources/agent-transcripts";
+import type { AgentLines } from "@/lib/sources/common/agent-source";
 import {
   type CompactRecord,
   MAX_COMPACT_LINES,
@@ -62,9 +62,9 @@ export async function readSessionLines(ctx: CoreContext, input: unknown): Promis
  * those lines. Without a store, misses are built from one read of the missing span. Either way
  * a span's neighbouring lines (one before, one after) are read as context so a Codex echo on its
  * edge is still marked (contract §4.3 step 1); records are identical on every path. An agent
- * session's records are built from the whole file's replay (lib/sources/agent-transcripts, read
- * once per file version), so a line is marked by what later lines did to it (a rewind, a
- * replacement). A corrupt stored block is set aside with a warning through `log` (issue 35) and
+ * session's records are built from the whole file's replay (lib/sources/agent-transcripts
+ * `readAgentLines`: the agent's replay of the whole file, whose records are read only for the
+ * lines built), so a line is marked by what later lines did to it (a rewind, a replacement). A corrupt stored block is set aside with a warning through `log` (issue 35) and
  * built again.
  */
 export async function readCompactRecords(filePath: string, index: LineIndex, start: number, end: number, source: string, storeDir: string | null = null, log?: Logger): Promise<CompactRecord[]> {
@@ -74,8 +74,8 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
   // Blocks being written while the next ones are built; all on disk before this returns.
   const writes: Promise<void>[] = [];
   // Read only when a record must be built (null for Claude Code and Codex, whose lines stand alone).
-  let transcript: Promise<AgentTranscript | null> | null = null;
-  const replay = () => (transcript ??= readAgentTranscript(source, filePath));
+  let transcript: Promise<AgentLines | null> | null = null;
+  const replay = () => (transcript ??= readAgentLines(source, filePath));
   let line = start;
   while (line <= end) {
     const hit = compactRecordCache.get(version, line);
@@ -113,7 +113,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
 const building = sharedBuilds<CompactRecord[]>("session-reader:blocks-building");
 
 /** A block's records: stored, or built and handed to the store (the write joins `writes`, never rejects). */
-async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string, writes: Promise<void>[], replay: () => Promise<AgentTranscript | null>): Promise<CompactRecord[]> {
+async function loadBlock(store: CompactStore, key: string, filePath: string, index: LineIndex, span: { start: number; end: number }, source: string, writes: Promise<void>[], replay: () => Promise<AgentLines | null>): Promise<CompactRecord[]> {
   const stored = await store.read(CompactStore.blockOf(span.start));
   if (stored && stored.length === span.end - span.start + 1 && stored[0]?.line === span.start) return stored;
   return building.run(key, async () => {
@@ -128,14 +128,24 @@ async function loadBlock(store: CompactStore, key: string, filePath: string, ind
 /** Lines of a span decoded and built at a time: a span's texts are never all alive at once (issue 13). */
 const BUILD_BATCH_LINES = 32;
 
-async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string, transcript: AgentTranscript | null): Promise<CompactRecord[]> {
+async function buildSpan(filePath: string, index: LineIndex, start: number, end: number, source: string, transcript: AgentLines | null): Promise<CompactRecord[]> {
   const from = Math.max(1, start - 1);
   const to = Math.min(index.lineCount, end + 1);
   const all = await readLineRangeBytes(filePath, index, from, to);
-  // Decoded as readLineRange decodes (Buffer#toString: WHATWG replacement, BOM kept).
+  // Decoded as readLineRange decodes (Buffer#toString: WHATWG replacement, BOM kept). An agent
+  // session's records are read off its replay: a line is decoded only if its record is not there.
   const physical = (at: number): PhysicalLine | null => {
     const l = all[at];
-    return l === undefined ? null : { line: l.line, text: l.bytes.toString("utf8"), bytes: l.bytes };
+    if (l === undefined) return null;
+    if (transcript === null) return { line: l.line, text: l.bytes.toString("utf8"), bytes: l.bytes };
+    let text: string | undefined;
+    return {
+      line: l.line,
+      get text() {
+        return (text ??= l.bytes.toString("utf8"));
+      },
+      bytes: l.bytes,
+    };
   };
   // Each batch is built with the lines just outside it as context, as the whole span would be:
   // a Codex echo is judged against the line before or after it only. Every line is decoded

@@ -5,7 +5,7 @@ import { stampedCache } from "@/lib/cache/stamped-cache";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { agentSource } from "@/lib/sources/agents";
-import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import { transcriptLines, type AgentLines, type AgentTranscript } from "@/lib/sources/common/agent-source";
 
 /** Bytes of read transcripts kept (their text counted twice for the records built from it). */
 const CACHE_BYTES = 32 << 20;
@@ -38,4 +38,34 @@ export async function readAgentTranscript(source: string, filePath: string): Pro
   });
   last = { filePath, stamp, transcript };
   return transcript;
+}
+
+/** The lines read last by {@link readAgentLines}: the next window of the same file version replays nothing again. */
+let lastLines: { filePath: string; stamp: string; lines: AgentLines } | null = null;
+
+/**
+ * Lines of the workspace file `filePath` of an agent session (`source` as in
+ * {@link readAgentTranscript}) read as its transcript reads them, for a window of them (issue 38: a
+ * cold 2,000-line window of a 12 MB Gemini chat cost its whole read): the transcript's own when it
+ * is cached, else the agent's `readLines` of the file's bytes (each line's record made when asked
+ * for), else the transcript read in full. Null when `source` is not such an agent.
+ * @throws the fs error when the file cannot be read.
+ */
+export async function readAgentLines(source: string, filePath: string): Promise<AgentLines | null> {
+  const agent = agentSource(source);
+  if (agent === null) return null;
+  const stamp = fileStamp(await fs.stat(filePath));
+  if (last !== null && last.filePath === filePath && last.stamp === stamp) return transcriptLines(last.transcript);
+  const cached = cache.get(filePath, stamp);
+  if (cached !== undefined) return transcriptLines(cached);
+  if (lastLines !== null && lastLines.filePath === filePath && lastLines.stamp === stamp) return lastLines.lines;
+  if (agent.readLines !== undefined) {
+    const lines = agent.readLines(await fs.readFile(filePath), filePath);
+    if (lines !== null) {
+      lastLines = { filePath, stamp, lines };
+      return lines;
+    }
+  }
+  const transcript = await readAgentTranscript(source, filePath);
+  return transcript === null ? null : transcriptLines(transcript);
 }

@@ -106,6 +106,51 @@ export type AgentTranscript = {
   warnings: SourceWarning[];
 };
 
+/**
+ * Some lines of a session read as {@link AgentTranscript} reads them, without the whole transcript
+ * (issue 38 speed: a 2,000-line window of a 12 MB chat): `record(line)` is exactly
+ * `transcript.records[line - 1]` (made when first asked for), and the answers about the whole
+ * session a line's compact record needs are given apart.
+ */
+export type AgentLines = {
+  /** Physical lines of the session (`transcript.records.length`). */
+  readonly lineCount: number;
+  /** The record of 1-based `line`, undefined past the last line. */
+  record(line: number): AgentRecord | undefined;
+  /** The first call whose id is `id` in line order (then in a line's order), as the transcript's records hold them; undefined when none. */
+  firstCall(id: string): AgentToolCall | undefined;
+  /** The first line holding a `rewind` event, else null. */
+  firstRewindLine(): number | null;
+};
+
+const linesOfTranscripts = new WeakMap<AgentTranscript, AgentLines>();
+
+/** `transcript` as {@link AgentLines} (one per transcript: what it looks up across lines is computed once). */
+export function transcriptLines(transcript: AgentTranscript): AgentLines {
+  let lines = linesOfTranscripts.get(transcript);
+  if (lines !== undefined) return lines;
+  const { records } = transcript;
+  let byId: Map<string, AgentToolCall> | null = null;
+  let rewind: number | null | undefined;
+  lines = {
+    lineCount: records.length,
+    record: (line) => records[line - 1],
+    firstCall(id) {
+      if (byId === null) {
+        byId = new Map();
+        for (const r of records) for (const c of r.calls) if (c.id !== null && !byId.has(c.id)) byId.set(c.id, c);
+      }
+      return byId.get(id);
+    },
+    firstRewindLine() {
+      if (rewind === undefined) rewind = records.find((r) => r.events.some((e) => e.kind === "rewind"))?.line ?? null;
+      return rewind;
+    },
+  };
+  linesOfTranscripts.set(transcript, lines);
+  return lines;
+}
+
 /** One agent behind the contract. */
 export type AgentSource = {
   name: AgentSourceName;
@@ -133,6 +178,12 @@ export type AgentSource = {
    * reader cannot tell them for these lines (the caller then parses them).
    */
   prepareTurns?(exported: ExportedLines, file: string): PreparedTurns | null;
+  /**
+   * Optional (issue 38 speed): the workspace file's bytes `data` read as `parseLines` reads their
+   * physical lines (`file` names it), each line's record made only when asked for; null when this
+   * reader cannot tell them without the whole read (the caller then parses the lines). Warnings are not given.
+   */
+  readLines?(data: Buffer, file: string): AgentLines | null;
 };
 
 /** What prepare keeps of a session read: its turns, each turn's prompt time (its trigger record's `time`), the reader's warnings. */

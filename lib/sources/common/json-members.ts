@@ -70,6 +70,28 @@ export class MemberLines<K extends string> {
     return skipSpace(b, p, end) === end ? members : null;
   }
 
+  /**
+   * The items of the array at `span` (a value {@link members} gave: its bytes were checked), each
+   * `[start, end)` without the whitespace around it; null when the value is not an array.
+   */
+  items(span: [number, number] | undefined): [number, number][] | null {
+    if (span === undefined || this.b[span[0]] !== 0x5b) return null;
+    const { b } = this;
+    const end = span[1];
+    const out: [number, number][] = [];
+    let p = skipSpace(b, span[0] + 1, end);
+    if (b[p] === 0x5d) return out;
+    for (;;) {
+      const start = skipSpace(b, p, end);
+      const itemEnd = this.memory.valueEnd(start, end);
+      if (itemEnd < 0) return null;
+      out.push([start, itemEnd]);
+      p = skipSpace(b, itemEnd, end);
+      if (b[p] !== 0x2c) return out;
+      p++;
+    }
+  }
+
   /** The text of `[span[0], span[1])`. */
   text(span: [number, number]): string {
     return this.b.toString("utf8", span[0], span[1]);
@@ -91,7 +113,7 @@ export class MemberLines<K extends string> {
   }
 }
 
-/** Past JSON whitespace (space, tab, CR; a line holds no LF). */
+/** Past JSON whitespace (space, tab, CR; a line holds no LF, an item of a line's array none either). */
 function skipSpace(b: Buffer, p: number, end: number): number {
   while (p < end && (b[p] === 0x20 || b[p] === 0x09 || b[p] === 0x0d)) p++;
   return p;

@@ -13,8 +13,8 @@ import {
   type SourceWarning,
 } from "@/lib/sources/common/agent-source";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
-import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { messageFacts } from "@/lib/sources/gemini-cli/message-facts";
+import { collectStrings, GeminiReplay, isoTime } from "@/lib/sources/gemini-cli/replay";
 
 /** Concepts Gemini CLI sessions do not record: no cost per message, no cache-write count. */
 export const GEMINI_ABSENT = ["cost", "cache_write"] as const;
@@ -33,9 +33,6 @@ type Slot =
   | { kind: "blank" }
   | { kind: "bad" }
   | { kind: "continuation"; of: number };
-
-/** A message in the replayed list: its id and the line holding its current version. */
-type Entry = { id: string; line: number; onSet: boolean };
 
 /**
  * Reads a Gemini workspace file's lines (JSONL byte copy, or a legacy session exported as header +
@@ -62,135 +59,7 @@ type Entry = { id: string; line: number; onSet: boolean };
 export function parseGeminiLines(lines: readonly string[], file: string, objects?: ExportedLines["objects"]): AgentTranscript {
   const records: AgentRecord[] = [];
   const warnings: SourceWarning[] = [];
-  let list: Entry[] = [];
-  let positions = new Map<string, number>();
-  let title: string | null = null;
-  // A subagent chat's user messages are its parent agent's task, not a human's prompt.
-  let subagent = false;
-
-  const readHeader = (line: number, header: JsonObject): AgentRecord => {
-    const record = emptyRecord(line, "session");
-    record.role = "system";
-    record.time = isoTime(header.startTime);
-    const id = typeof header.sessionId === "string" ? header.sessionId : "(no id)";
-    const summary = typeof header.summary === "string" && header.summary !== "" ? header.summary : null;
-    if (summary !== null) title = summary;
-    const words = [id, summary ?? ""];
-    if (Array.isArray(header.directories)) for (const d of header.directories) if (typeof d === "string") words.push(d);
-    record.text = words.filter((w) => w !== "").join("\n");
-    if (header.kind === "subagent") subagent = true;
-    const started = `${subagent ? "Subagent session" : "Session"} ${id} started`;
-    record.headline = oneLineHeadline(summary === null ? started : `${started}: ${summary}`);
-    return record;
-  };
-
-  const readMessage = (line: number, message: JsonObject & { id: string }): AgentRecord => {
-    const facts = messageFacts(message);
-    const record = emptyRecord(line, facts.type);
-    Object.assign(record, {
-      role: facts.role,
-      time: isoTime(message.timestamp),
-      text: facts.text,
-      headline: facts.headline,
-      model: facts.model,
-      calls: facts.calls,
-      results: facts.results,
-      isError: facts.isError,
-      usage: facts.usage,
-      trigger: facts.humanPrompt && !subagent,
-    });
-    if (subagent && facts.type === "user") record.headline = oneLineHeadline(`Task from the parent agent: ${facts.text}`);
-    if (!facts.known) warnings.push({ file, where: `line ${line}`, problem: `unknown message type "${facts.type}"; shown as text` });
-    const at = positions.get(message.id);
-    if (at === undefined) {
-      positions.set(message.id, list.length);
-      list.push({ id: message.id, line, onSet: false });
-      return record;
-    }
-    const older = list[at]!;
-    const olderRecord = records[older.line - 1]!;
-    olderRecord.events.push({ kind: "replaced", detail: `message ${message.id} replaced by line ${line}` });
-    if (!older.onSet) {
-      olderRecord.calls = [];
-      olderRecord.results = [];
-      olderRecord.usage = [];
-      olderRecord.trigger = false;
-      olderRecord.isError = olderRecord.type === "error";
-    }
-    record.events.push({ kind: "replacement", detail: `replaces message ${message.id} on line ${older.line}` });
-    list[at] = { id: message.id, line, onSet: false };
-    return record;
-  };
-
-  const readRewind = (line: number, target: string): AgentRecord => {
-    const at = positions.get(target);
-    const targetLine = at === undefined ? null : list[at]!.line;
-    const dropped = list.splice(at ?? 0);
-    for (const entry of dropped) {
-      positions.delete(entry.id);
-      records[entry.line - 1]!.events.push({ kind: "rewound", detail: `message ${entry.id} dropped by $rewindTo on line ${line}` });
-    }
-    const record = emptyRecord(line, "$rewindTo");
-    record.role = "system";
-    record.text = target;
-    const detail =
-      targetLine === null
-        ? `to unknown message ${target}: the whole list (${dropped.length} messages) dropped`
-        : `to message ${target} (line ${targetLine}): ${dropped.length} messages dropped`;
-    record.events.push({ kind: "rewind", detail });
-    record.headline = oneLineHeadline(`Rewind ${detail}`);
-    return record;
-  };
-
-  const readSet = (line: number, set: JsonObject): AgentRecord => {
-    const record = emptyRecord(line, "$set");
-    record.role = "system";
-    record.time = isoTime(set.lastUpdated);
-    const words: string[] = [];
-    const details: string[] = [];
-    for (const [key, value] of Object.entries(set)) {
-      if (key === "messages") continue;
-      if (key === "summary" && typeof value === "string") title = value;
-      if (key !== "lastUpdated" && key !== "startTime") collectStrings(value, words);
-      details.push(typeof value === "string" ? `${key}=${value}` : key);
-    }
-    let headline = typeof set.summary === "string" ? `Summary: ${set.summary}` : `Set ${details.join(", ")}`;
-    if (Array.isArray(set.messages)) {
-      const next: Entry[] = [];
-      const nextPositions = new Map<string, number>();
-      let kept = 0;
-      for (const message of set.messages) {
-        if (!isJsonObject(message)) continue;
-        words.push(messageFacts(message).text);
-        if (typeof message.id !== "string") continue;
-        const current = positions.get(message.id);
-        const entry = current !== undefined ? list[current]! : { id: message.id, line, onSet: true };
-        const seen = nextPositions.get(message.id);
-        if (seen !== undefined) next[seen] = entry;
-        else {
-          nextPositions.set(message.id, next.length);
-          next.push(entry);
-          if (current !== undefined) kept++;
-        }
-      }
-      let dropped = 0;
-      for (const entry of list) {
-        if (nextPositions.has(entry.id)) continue;
-        dropped++;
-        records[entry.line - 1]!.events.push({ kind: "replaced", detail: `message ${entry.id} dropped by $set.messages on line ${line}` });
-      }
-      const summary = `messages: ${next.length} (${kept} kept, ${next.length - kept} new, ${dropped} dropped)`;
-      details.unshift(summary);
-      headline = `Messages set: ${summary.slice("messages: ".length)}`;
-      list = next;
-      positions = nextPositions;
-    }
-    record.text = words.filter((w) => w !== "").join("\n");
-    record.events.push({ kind: "metadata", detail: details.join("; ") });
-    record.headline = oneLineHeadline(headline);
-    return record;
-  };
-
+  const replay = new GeminiReplay();
   let i = 0;
   for (const slot of readSlots(lines, objects)) {
     const line = ++i;
@@ -211,26 +80,58 @@ export function parseGeminiLines(lines: readonly string[], file: string, objects
       warnings.push({ file, where: `line ${line}`, problem });
     } else {
       const value = slot.value;
-      if (typeof value.$rewindTo === "string") record = readRewind(line, value.$rewindTo);
-      else if (typeof value.id === "string") record = readMessage(line, value as JsonObject & { id: string });
-      else if (isJsonObject(value.$set)) record = readSet(line, value.$set);
-      else if (line === 1 || (typeof value.sessionId === "string" && typeof value.projectHash === "string")) record = readHeader(line, value);
-      else {
-        const type = typeof value.type === "string" && value.type !== "" ? value.type : (Object.keys(value)[0] ?? "unknown");
-        record = emptyRecord(line, type);
-        const words: string[] = [];
-        collectStrings(value, words);
-        record.text = words.join("\n");
-        record.time = isoTime(value.timestamp);
-        record.headline = oneLineHeadline(`Unknown record ${type}`);
-        warnings.push({ file, where: `line ${line}`, problem: `unknown record "${type}"; shown as text` });
-      }
+      if (typeof value.$rewindTo === "string") record = replay.rewind(line, value.$rewindTo);
+      else if (typeof value.id === "string") {
+        record = messageRecord(line, value, replay.subagent, file, warnings);
+        replay.message(line, value.id);
+      } else if (isJsonObject(value.$set)) record = replay.set(line, value.$set);
+      else if (line === 1 || (typeof value.sessionId === "string" && typeof value.projectHash === "string")) record = replay.header(line, value);
+      else record = unknownRecord(line, value, file, warnings);
     }
     records.push(record);
   }
+  for (const record of records) replay.finish(record);
 
   const { startedAt, endedAt } = timeSpan(records.map((r) => r.time));
-  return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title, absent: [...GEMINI_ABSENT], warnings };
+  return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title: replay.title, absent: [...GEMINI_ABSENT], warnings };
+}
+
+/**
+ * The record of message `message` (a line with a string `id`) on line `line`, as read before
+ * replay (see {@link GeminiReplay.finish}); `subagent`: a subagent header came before it (its user
+ * messages are then the parent agent's task: no trigger). An unknown message type is warned about in `warnings`.
+ */
+export function messageRecord(line: number, message: JsonObject, subagent: boolean, file: string, warnings: SourceWarning[]): AgentRecord {
+  const facts = messageFacts(message);
+  const record = emptyRecord(line, facts.type);
+  Object.assign(record, {
+    role: facts.role,
+    time: isoTime(message.timestamp),
+    text: facts.text,
+    headline: facts.headline,
+    model: facts.model,
+    calls: facts.calls,
+    results: facts.results,
+    isError: facts.isError,
+    usage: facts.usage,
+    trigger: facts.humanPrompt && !subagent,
+  });
+  if (subagent && facts.type === "user") record.headline = oneLineHeadline(`Task from the parent agent: ${facts.text}`);
+  if (!facts.known) warnings.push({ file, where: `line ${line}`, problem: `unknown message type "${facts.type}"; shown as text` });
+  return record;
+}
+
+/** The record of an object line that is no message, header, `$set` or `$rewindTo` (warned about in `warnings`). */
+export function unknownRecord(line: number, value: JsonObject, file: string, warnings: SourceWarning[]): AgentRecord {
+  const type = typeof value.type === "string" && value.type !== "" ? value.type : (Object.keys(value)[0] ?? "unknown");
+  const record = emptyRecord(line, type);
+  const words: string[] = [];
+  collectStrings(value, words);
+  record.text = words.join("\n");
+  record.time = isoTime(value.timestamp);
+  record.headline = oneLineHeadline(`Unknown record ${type}`);
+  warnings.push({ file, where: `line ${line}`, problem: `unknown record "${type}"; shown as text` });
+  return record;
 }
 
 /**
@@ -286,21 +187,4 @@ function joinFollowing(lines: readonly string[], i: number, parse: (i: number) =
     if (value !== null) return { value, last: j };
   }
   return null;
-}
-
-/** An ISO time with `Z` (milliseconds), or null when the value is not a zoned timestamp. */
-function isoTime(value: unknown): string | null {
-  const ms = parseAwareTimestamp(value);
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** Appends every non-empty string inside a JSON value, nested lists and objects included. */
-function collectStrings(value: unknown, out: string[], depth = 0): void {
-  if (typeof value === "string") {
-    if (value !== "") out.push(value);
-  } else if (depth < 8 && Array.isArray(value)) {
-    for (const item of value) collectStrings(item, out, depth + 1);
-  } else if (depth < 8 && isJsonObject(value)) {
-    for (const item of Object.values(value)) collectStrings(item, out, depth + 1);
-  }
 }

@@ -5,11 +5,12 @@ import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
 import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
 import { prepareGeminiTurns } from "@/lib/sources/gemini-cli/prepare-turns";
 import { geminiPushedFiles } from "@/lib/sources/gemini-cli/pushed-files";
+import { readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
 
 /**
  * Gemini CLI: sessions under `~/.gemini/tmp/<project>/chats/` (discover.ts), legacy `.json` exported
  * one line per message and `.jsonl` copied byte for byte (export-lines.ts), read back by replaying
- * header, messages, `$set` and `$rewindTo` (parse.ts; prepare's turns by prepare-turns.ts). Token rule: docs/sources/gemini-cli.md.
+ * header, messages, `$set` and `$rewindTo` (parse.ts; prepare's turns by prepare-turns.ts, a window's lines by read-lines.ts). Token rule: docs/sources/gemini-cli.md.
  */
 export const geminiSource: AgentSource = {
   name: "gemini-cli",
@@ -20,4 +21,5 @@ export const geminiSource: AgentSource = {
   exportLines: exportGeminiLines,
   parseLines: parseGeminiLines,
   prepareTurns: prepareGeminiTurns,
+  readLines: readGeminiLines,
 };
