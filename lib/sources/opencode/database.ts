@@ -164,9 +164,8 @@ export type DatabaseSessionRows = { session: JsonObject; messages: DataRow[]; pa
 type SessionReader = {
   db: Database.Database;
   identity: string;
-  session: Database.Statement;
-  messages: Database.Statement;
-  parts: Database.Statement;
+  /** One session's rows, read in one read transaction (made once per connection: better-sqlite3 builds each transaction function's statements). */
+  read: (sessionId: string) => DatabaseSessionRows | null;
   idle: NodeJS.Timeout | null;
 };
 
@@ -195,14 +194,21 @@ function readerOf(file: string): SessionReader {
     const db = openReadOnly(file);
     try {
       const messageTime = columnsOf(db, "message").has("time_created") ? "time_created, " : "";
-      reader = {
-        db,
-        identity,
-        session: db.prepare("SELECT * FROM session WHERE id = ?"),
-        messages: db.prepare(`SELECT id, data FROM message WHERE session_id = ? ORDER BY ${messageTime}id`),
-        parts: db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"),
-        idle: null,
-      };
+      const session = db.prepare("SELECT * FROM session WHERE id = ?");
+      const messages = db.prepare(`SELECT id, data FROM message WHERE session_id = ? ORDER BY ${messageTime}id`);
+      const parts = db.prepare("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id");
+      const read = db.transaction((sessionId: string): DatabaseSessionRows | null => {
+        const row = session.get(sessionId) as Record<string, unknown> | undefined;
+        if (row === undefined) return null;
+        const messageRows = messages.all(sessionId) as { id: string; data: unknown }[];
+        const partRows = parts.all(sessionId) as { id: string; message_id: string; data: unknown }[];
+        return {
+          session: sessionFromRow(row),
+          messages: messageRows.map((m) => ({ id: m.id, messageId: null, data: dataOf(m.data) })),
+          parts: partRows.map((p) => ({ id: p.id, messageId: p.message_id, data: dataOf(p.data) })),
+        };
+      });
+      reader = { db, identity, read, idle: null };
     } catch (error) {
       db.close();
       throw error;
@@ -224,19 +230,7 @@ function readerOf(file: string): SessionReader {
  */
 export function readDatabaseSession(file: string, sessionId: string): DatabaseSessionRows | null {
   try {
-    const reader = readerOf(file);
-    const read = reader.db.transaction(() => {
-      const row = reader.session.get(sessionId) as Record<string, unknown> | undefined;
-      if (row === undefined) return null;
-      const messages = reader.messages.all(sessionId) as { id: string; data: unknown }[];
-      const parts = reader.parts.all(sessionId) as { id: string; message_id: string; data: unknown }[];
-      return {
-        session: sessionFromRow(row),
-        messages: messages.map((m) => ({ id: m.id, messageId: null, data: dataOf(m.data) })),
-        parts: parts.map((p) => ({ id: p.id, messageId: p.message_id, data: dataOf(p.data) })),
-      };
-    });
-    return read();
+    return readerOf(file).read(sessionId);
   } catch (error) {
     closeReader(file);
     throw error;
