@@ -75,7 +75,9 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
   const writes: Promise<void>[] = [];
   // Read only when a record must be built (null for Claude Code and Codex, whose lines stand alone).
   let transcript: Promise<AgentLines | null> | null = null;
-  const replay = () => (transcript ??= readAgentLines(source, filePath));
+  // The lines whose records may be built: the window, widened to whole blocks when they are stored.
+  const built = store === null ? { start, end } : { start: CompactStore.blockLines(CompactStore.blockOf(start), index.lineCount).start, end: CompactStore.blockLines(CompactStore.blockOf(end), index.lineCount).end };
+  const replay = () => (transcript ??= readAgentLines(source, filePath, built));
   let line = start;
   while (line <= end) {
     const hit = compactRecordCache.get(version, line);

@@ -1,5 +1,5 @@
 /** What the viewer shows beside a record: detail text clipped for display. */
-import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
+import type { AgentLines, AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
 import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { CONVERSATION } from "@/lib/sources/common/viewer-detail";
@@ -54,15 +54,15 @@ export function compactViewerExtras(text: string, source: string, record: Pick<C
 
 /**
  * The viewer's extras of line `line` of an agent session (issue 38), from the whole file's replay
- * (lib/sources/agent-transcripts) rather than the raw line: the record's time, its filter group
+ * (lib/sources/agent-transcripts: its transcript, or its lines read as the transcript reads them) rather than the raw line: the record's time, its filter group
  * ({@link agentRecordGroup}), `message` for a prompt or reply with text, and `textLine` when the
  * session's lines are text (`textLines`: a Markdown history, not JSONL). In compact mode
  * (`compact` given), a line with tool calls or results has its compact summary as headline (what
  * it ran, with its rewound / replaced marks), and its calls' file edits for a diff
  * ({@link agentEdits}); a message shows its summary and text as they are.
  */
-export function agentViewerExtras(transcript: AgentTranscript, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
-  const record = transcript.records[line - 1];
+export function agentViewerExtras(transcript: AgentTranscript | AgentLines, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
+  const record = "records" in transcript ? transcript.records[line - 1] : transcript.record(line);
   const extras: ViewerExtras = { timestamp: null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
   if (textLines) extras.textLine = true;
   if (record === undefined || record.line !== line) return extras;

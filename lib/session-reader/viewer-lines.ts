@@ -6,7 +6,7 @@ import { checkRange, readCompactRecords, toFullRecord } from "@/lib/session-read
 import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type ViewerFullRecord, type ViewerLinesResult } from "@/lib/session-reader/schema";
 import { agentViewerExtras, compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
 import { lineView, type ToolCallNames } from "@/lib/session-reader/headline";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
@@ -18,7 +18,7 @@ export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: 
  * and `raw_sha256` still describe the whole line), and that every record carries `view`, what
  * the viewer renders from the raw line beyond the contract's record (issue 12: slash commands,
  * system/summary/progress text, timestamp, filter group). An agent session's extras come from
- * the whole file's replay (lib/sources/agent-transcripts, as its compact records do).
+ * the whole file's replay (lib/sources/agent-transcripts `readAgentLines`, as its compact records do).
  * @throws AppError not_found (unknown project/session/agent), invalid_input (bad range).
  */
 export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery): Promise<ViewerLinesResult> {
@@ -29,7 +29,8 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
   const lines = await readLineRange(filePath, index, query.start, query.end);
   const source = session.row.source;
-  const agent = await readAgentTranscript(source, filePath);
+  // Read before the compact window, which then finds these lines read (lib/sources/agent-transcripts).
+  const agent = await readAgentLines(source, filePath, { start: query.start, end: query.end });
   // An agent's history written as text (Markdown, not JSONL): its lines are not malformed JSON.
   const textLines = agent !== null && !filePath.endsWith(".jsonl");
   // Results name their calls within the window (a call in an earlier window leaves "Result").

@@ -48,10 +48,11 @@ let lastLines: { filePath: string; stamp: string; lines: AgentLines } | null = n
  * {@link readAgentTranscript}) read as its transcript reads them, for a window of them (issue 38: a
  * cold 2,000-line window of a 12 MB Gemini chat cost its whole read): the transcript's own when it
  * is cached, else the agent's `readLines` of the file's bytes (each line's record made when asked
- * for), else the transcript read in full. Null when `source` is not such an agent.
+ * for; `window`, the 1-based lines whose records will be, read ahead), else the transcript read in
+ * full. Null when `source` is not such an agent.
  * @throws the fs error when the file cannot be read.
  */
-export async function readAgentLines(source: string, filePath: string): Promise<AgentLines | null> {
+export async function readAgentLines(source: string, filePath: string, window?: { start: number; end: number }): Promise<AgentLines | null> {
   const agent = agentSource(source);
   if (agent === null) return null;
   const stamp = fileStamp(await fs.stat(filePath));
@@ -60,7 +61,7 @@ export async function readAgentLines(source: string, filePath: string): Promise<
   if (cached !== undefined) return transcriptLines(cached);
   if (lastLines !== null && lastLines.filePath === filePath && lastLines.stamp === stamp) return lastLines.lines;
   if (agent.readLines !== undefined) {
-    const lines = agent.readLines(await fs.readFile(filePath), filePath);
+    const lines = agent.readLines(await fs.readFile(filePath), filePath, window);
     if (lines !== null) {
       lastLines = { filePath, stamp, lines };
       return lines;

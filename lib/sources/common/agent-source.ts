@@ -180,10 +180,11 @@ export type AgentSource = {
   prepareTurns?(exported: ExportedLines, file: string): PreparedTurns | null;
   /**
    * Optional (issue 38 speed): the workspace file's bytes `data` read as `parseLines` reads their
-   * physical lines (`file` names it), each line's record made only when asked for; null when this
+   * physical lines (`file` names it), each line's record made only when asked for (`window`: the
+   * 1-based lines, inclusive, whose records will be, which a reader may read ahead); null when this
    * reader cannot tell them without the whole read (the caller then parses the lines). Warnings are not given.
    */
-  readLines?(data: Buffer, file: string): AgentLines | null;
+  readLines?(data: Buffer, file: string, window?: { start: number; end: number }): AgentLines | null;
 };
 
 /** What prepare keeps of a session read: its turns, each turn's prompt time (its trigger record's `time`), the reader's warnings. */

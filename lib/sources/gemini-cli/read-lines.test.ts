@@ -16,11 +16,12 @@ if (!HAS_SHARED) console.warn(SKIP_SHARED_MESSAGE);
 const FIXTURES = path.join(__dirname, "__fixtures__");
 
 /**
- * The window reader's answers checked equal to the full read's when it gives them (records asked
- * for in the order `order` gives, the compact bodies built from both); whether it gave them.
+ * The window reader's answers (its lines in `window` parsed, the others scanned) checked equal to
+ * the full read's when it gives them (records asked for in the order `order` gives, the compact
+ * bodies built from both); whether it gave them.
  */
-function compare(bytes: Buffer, file: string, order: (count: number) => number[] = (n) => [...Array(n).keys()].map((i) => i + 1)): boolean {
-  const fast = readGeminiLines(bytes, file);
+function compare(bytes: Buffer, file: string, order: (count: number) => number[] = (n) => [...Array(n).keys()].map((i) => i + 1), window?: { start: number; end: number }): boolean {
+  const fast = readGeminiLines(bytes, file, window);
   if (fast === null) return false;
   const full = parseGeminiLines(byteCopyLines(bytes).lines, file);
   const lines: AgentLines = transcriptLines(full);
@@ -33,7 +34,7 @@ function compare(bytes: Buffer, file: string, order: (count: number) => number[]
   for (const id of ids) expect(fast.firstCall(id)).toEqual(lines.firstCall(id));
   expect(fast.firstRewindLine()).toBe(lines.firstRewindLine());
   // A fresh reader, its records made as compact bodies ask for them (a prompt's followers, a result's call).
-  const fresh = readGeminiLines(bytes, file)!;
+  const fresh = readGeminiLines(bytes, file, window)!;
   for (const line of order(fast.lineCount)) expect(compactAgentBody(fresh, line)).toEqual(compactAgentBody(full, line));
   return true;
 }
@@ -55,7 +56,10 @@ describe("readGeminiLines on the reader fixtures and the corpus", () => {
     for (const found of sessions) {
       const exported = await geminiSource.exportLines(found);
       const bytes = Buffer.from(exported.lines.map((l) => `${l}\n`).join(""));
+      const half = Math.ceil(exported.lines.length / 2);
       if (compare(bytes, found.fileName)) fast++;
+      compare(bytes, found.fileName, undefined, { start: 1, end: exported.lines.length });
+      compare(bytes, found.fileName, undefined, { start: half, end: half + 5 });
     }
     expect(fast).toBeGreaterThan(sessions.length / 2);
   });
@@ -115,12 +119,22 @@ describe("readGeminiLines on generated and damaged chats (seeded)", () => {
       const ids: string[] = [];
       const callIds: string[] = [];
       const count = 1 + Math.floor(r() * 30);
-      const lines = [JSON.stringify({ sessionId: "s", projectHash: "h", startTime: "2026-04-10T08:00:00Z", kind: r() < 0.1 ? "subagent" : undefined })];
+      // The first line is the header whatever it holds.
+      const first = r() < 0.15 ? { startTime: "2026-04-10T08:00:00Z", summary: "no ids" } : { sessionId: "s", projectHash: "h", startTime: "2026-04-10T08:00:00Z", kind: r() < 0.1 ? "subagent" : undefined };
+      const lines = [JSON.stringify(first)];
       for (let line = 2; line <= count; line++) lines.push(chatLine(r, ids, callIds, line));
       const text = `${lines.join("\n")}\n`;
       const shuffled = (n: number) => [...Array(n).keys()].map((i) => ({ line: i + 1, key: r() })).sort((a, b) => a.key - b.key).map((x) => x.line);
-      if (compare(Buffer.from(text), `fuzz-${seed}.jsonl`, shuffled)) undamagedFast++;
-      if (compare(damagedBytes(r, text), `fuzz-${seed}.jsonl`, shuffled)) damagedFast++;
+      // No window, all of it, or a part (its ends inside or past the chat).
+      const window = (): { start: number; end: number } | undefined => {
+        const roll = r();
+        if (roll < 0.2) return undefined;
+        if (roll < 0.4) return { start: 1, end: count };
+        const start = 1 + Math.floor(r() * count);
+        return { start, end: start + Math.floor(r() * count) };
+      };
+      if (compare(Buffer.from(text), `fuzz-${seed}.jsonl`, shuffled, window())) undamagedFast++;
+      if (compare(damagedBytes(r, text), `fuzz-${seed}.jsonl`, shuffled, window())) damagedFast++;
     }
     expect(undamagedFast).toBeGreaterThan(300);
     expect(damagedFast).toBeGreaterThan(50);
