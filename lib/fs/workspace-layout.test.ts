@@ -45,6 +45,8 @@ describe("workspace layout", () => {
     const ctx = createCoreContext(await makeTempDir("casefile-layout-ws-"));
     await prepareWorkspace(ctx, { claudeRoots: [sources] });
     const legacy = path.join(ctx.workspaceRoot, CASEFILE_DIR, "sources.json");
+    // The folder an older Casefile kept it in (this prepare may have had nothing derived to put there).
+    await fs.mkdir(path.dirname(legacy), { recursive: true });
     await fs.writeFile(legacy, JSON.stringify({ claude: [sources], codex: [], demo: false }));
 
     await prepareWorkspace(ctx, { claudeRoots: [sources], force: true });
