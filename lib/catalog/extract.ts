@@ -37,7 +37,7 @@ export function agentLinesFacts(agent: AgentSource, lines: readonly string[]): A
 }
 
 /**
- * One agent record's searchable facts: its text whole, role (`system` and none read as `other`),
+ * One agent record's searchable facts: its text whole and then its reasoning, role (`system` and none read as `other`),
  * calls with their ids ("" when none) and files, the call ids of its results and their tools,
  * the record's error flag, and its time (NaN when none).
  */
@@ -45,7 +45,7 @@ export function recordFacts(record: AgentRecord): AgentLineFacts {
   const calls = record.calls.map((c) => ({ id: c.id ?? "", name: c.name, files: c.files }));
   const role = record.role === "user" || record.role === "assistant" || record.role === "tool" ? record.role : "other";
   return {
-    text: record.text,
+    text: record.reasoning === "" ? record.text : record.text === "" ? record.reasoning : `${record.text}\n${record.reasoning}`,
     role,
     calls,
     answers: record.results.flatMap((r) => (r.id === null ? [] : [r.id])),

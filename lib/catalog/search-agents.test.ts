@@ -70,11 +70,14 @@ describe.skipIf(!HAS_SHARED)("search over agent sessions (agents-home prepared)"
     }
   }
 
+  /** A record's searchable words: its text, then its reasoning (which the compact view leaves out). */
+  const wordsOf = (r: AgentRecord): string => (r.reasoning === "" ? r.text : `${r.text}\n${r.reasoning}`);
+
   /** The lines whose visible text holds `phrase` (case-insensitive), of sessions `keep` accepts. */
   function scan(phrase: string, keep: (s: Scanned, r: AgentRecord) => boolean = () => true): Set<string> {
     const needle = phrase.toLowerCase();
     const out = new Set<string>();
-    for (const s of scanned) for (const r of s.records) if (keep(s, r) && r.text.toLowerCase().includes(needle)) out.add(at(s.projectKey, s.sessionRef, r.line));
+    for (const s of scanned) for (const r of s.records) if (keep(s, r) && wordsOf(r).toLowerCase().includes(needle)) out.add(at(s.projectKey, s.sessionRef, r.line));
     return out;
   }
 
@@ -86,7 +89,7 @@ describe.skipIf(!HAS_SHARED)("search over agent sessions (agents-home prepared)"
 
   /** The hit's snippet came from its own line: every piece of it is in the line's text, and it marks `needle`. */
   function expectOwnSnippet(hit: SearchHit, needle: string): void {
-    const body = lineOf(hit).record.text.replace(/\s+/g, " ");
+    const body = wordsOf(lineOf(hit).record).replace(/\s+/g, " ");
     const where = `${hit.session_ref} line ${hit.line_number}`;
     expect(hit.snippet.toLowerCase(), where).toContain(`${HIT_OPEN}${needle.toLowerCase()}${HIT_CLOSE}`);
     const pieces = hit.snippet.replaceAll(HIT_OPEN, "").replaceAll(HIT_CLOSE, "").split("…").map((p) => p.trim()).filter((p) => p !== "");
@@ -116,7 +119,7 @@ describe.skipIf(!HAS_SHARED)("search over agent sessions (agents-home prepared)"
     }
     // Deep: at least one word of each agent sits past the first 1,000 characters of its line.
     for (const source of AGENT_SOURCE_NAMES.filter((s) => s !== "aider" && s !== "opencode")) {
-      const depth = Math.max(...DEEP_WORDS[source].flatMap((w) => scanned.filter((s) => s.source === source).flatMap((s) => s.records.map((r) => r.text.toLowerCase().indexOf(w.toLowerCase())))));
+      const depth = Math.max(...DEEP_WORDS[source].flatMap((w) => scanned.filter((s) => s.source === source).flatMap((s) => s.records.map((r) => wordsOf(r).toLowerCase().indexOf(w.toLowerCase())))));
       expect(depth, source).toBeGreaterThan(1000);
     }
   }, 120_000);
@@ -211,7 +214,8 @@ describe.skipIf(!HAS_SHARED)("search over agent sessions (agents-home prepared)"
     expect(lines).not.toContain(first.line_number);
     expect(after).toHaveLength(before.length);
     // The older line keeps its words (a reader still sees them), without the call.
-    const words = grown.records[added - 1]!.text.split("\n")[0]!.slice(0, 60);
+    const own = grown.records[added - 1]!;
+    const words = (own.reasoning === "" ? own.text : own.reasoning).split("\n")[0]!.slice(0, 60);
     expect(new Set((await allHits(`"${words}"`)).filter((h) => h.session_ref === first.session_ref && h.project_key === first.project_key).map((h) => h.line_number))).toEqual(new Set([first.line_number, added]));
   }, 60_000);
 });

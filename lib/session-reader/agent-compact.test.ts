@@ -78,7 +78,9 @@ describe.skipIf(!HAS_SHARED)(`compact records of the agents-home sessions${HAS_S
     expect(read.record_type).toBe("gemini");
     expect(read.role).toBe("assistant");
     expect(read.summary).toBe("read_file TASK.md");
-    expect(read.content_kinds).toEqual(["text", "tool_use", "tool_result"]);
+    // Its thoughts are left out (seed 000: reasoning omitted entirely, the record trimmed).
+    expect(read.content_kinds).toEqual(["text", "tool_use", "tool_result", "thinking"]);
+    expect(read.truncated).toBe(true);
     expect(read.tool_uses).toEqual([{ name: "read_file", input_summary: '{"file_path": "TASK.md"}', truncated: false }]);
     expect(read.tool_results).toHaveLength(1);
     expect(read.tool_results[0]).toMatchObject({ kind: "file", status: "ok", file_path: "TASK.md", command: null });
@@ -187,7 +189,8 @@ describe("a Gemini session with a rewind and a replacement, prepared through --g
       ["command", "error", "packages/app", "npm test"],
       ["file", "ok", "packages/app/src/math.test.ts", null],
     ]);
-    expect(six.text_preview).toBe("I will run the test suite.\nPlanning: Run npm test in the app package.");
+    expect(six.text_preview).toBe("I will run the test suite."); // its thought ("Planning: …") omitted, as seed 000 has it
+    expect(six.content_kinds).toContain("thinking");
     expect(records.get(5)!.tool_uses).toEqual([]);
   });
 

@@ -13,7 +13,10 @@ import { boundedText } from "@/lib/sources/common/trim";
  * The compact body of physical line `line` of an agent session, from its replayed transcript or
  * its lines read as the transcript reads them (lib/sources/agent-transcripts `readAgentLines`:
  * the same body either way); null when it has no such line (the file changed between the two reads).
- * - `record_type`, `role`: the reader's; `content_kinds`: `text`, `tool_use`, `tool_result` as present;
+ * - `record_type`, `role`: the reader's; `content_kinds`: `text`, `tool_use`, `tool_result`, `thinking` as present;
+ * - reasoning (the record's `reasoning`) is omitted entirely, as seed 000's compact policy has it:
+ *   `thinking` among the kinds, `truncated` set, and a record holding nothing else reads
+ *   `Assistant reasoning omitted.`;
  * - `summary`: the record's headline, after the marks of what replay did to it: `Rewound by the
  *   user (line N): …` (a message a rewind dropped; N the line that rewound), `Replaced by line N: …`
  *   (an older version of a message), `Replaces line N: …`, and on the rewind's own line `Rewind by
@@ -42,19 +45,26 @@ export function compactAgentBody(session: AgentTranscript | AgentLines, line: nu
   if (text.preview !== null) kinds.push("text");
   if (uses.length > 0) kinds.push("tool_use");
   if (results.length > 0) kinds.push("tool_result");
+  // Seed 000's compact policy: reasoning is omitted entirely and marks the record trimmed.
+  const thinking = record.reasoning !== "";
+  if (thinking) kinds.push("thinking");
+  const onlyThinking = thinking && kinds.length === 1;
   return {
-    ...emptyBody(record.type, summaryOf(transcript, record), record.role),
+    ...emptyBody(record.type, summaryOf(transcript, record, onlyThinking ? REASONING_OMITTED : undefined), record.role),
     content_kinds: kinds,
     text_preview: text.preview,
     tool_uses: uses,
     tool_results: results,
-    truncated: text.truncated || uses.some((u) => u.truncated) || results.some((r) => r.truncated),
+    truncated: thinking || text.truncated || uses.some((u) => u.truncated) || results.some((r) => r.truncated),
   };
 }
 
-/** Marks first (in the order replay added them), then the headline; the rewind's line says what it dropped. */
-function summaryOf(transcript: AgentLines, record: AgentRecord): string {
-  const headline = record.headline.trim() === "" ? `${record.type} record.` : record.headline;
+/** The summary of a record holding nothing but reasoning (seed 000, as Claude Code's thinking reads). */
+const REASONING_OMITTED = "Assistant reasoning omitted.";
+
+/** Marks first (in the order replay added them), then the headline (or `headline` given); the rewind's line says what it dropped. */
+function summaryOf(transcript: AgentLines, record: AgentRecord, given?: string): string {
+  const headline = given ?? (record.headline.trim() === "" ? `${record.type} record.` : record.headline);
   const marks: string[] = [];
   let rewind: AgentEvent | null = null;
   for (const event of record.events) {

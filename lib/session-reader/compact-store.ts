@@ -29,7 +29,7 @@ const cleaned = new Set<string>();
 export const COMPACT_BLOCK_LINES = 100;
 
 /** Bumped whenever the compact record builder or the block size changes, so persisted blocks are never stale. */
-export const COMPACT_STORE_VERSION = 3;
+export const COMPACT_STORE_VERSION = 4;
 
 /**
  * Persisted compact records: the compact records of a session file, built once per

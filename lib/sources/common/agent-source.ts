@@ -75,8 +75,14 @@ export type AgentRecord = {
   role: RecordRole | null;
   /** ISO 8601 UTC with `Z`, or null when the record has no time. */
   time: string | null;
-  /** Every word a reader can see on this line (message text, thoughts, tool inputs and outputs), for search. */
+  /** Every word a reader can see on this line besides its reasoning (message text, tool inputs and outputs), for search and the compact view. */
   text: string;
+  /**
+   * The line's reasoning (Gemini thoughts, a Copilot reasoning text, an OpenCode reasoning part),
+   * "" when none: searchable as `text` is, and left out of the compact view's text as Claude Code's
+   * thinking is (its `content_kinds` say `thinking`).
+   */
+  reasoning: string;
   /** One line that says what happened, for the compact view and the Timeline (≤ 200 characters). */
   headline: string;
   model: string | null;
@@ -255,7 +261,7 @@ export function turnsFromTriggers(records: readonly AgentRecord[]): AgentTranscr
 
 /** A record with nothing on it but its line and type: the base each reader fills in. */
 export function emptyRecord(line: number, type: string): AgentRecord {
-  return { line, type, role: null, time: null, text: "", headline: "", model: null, calls: [], results: [], isError: false, trigger: false, usage: [], events: [] };
+  return { line, type, role: null, time: null, text: "", reasoning: "", headline: "", model: null, calls: [], results: [], isError: false, trigger: false, usage: [], events: [] };
 }
 
 /**

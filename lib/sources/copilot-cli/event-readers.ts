@@ -108,12 +108,13 @@ const readAssistantMessage: EventReader = (record, data, ctx) => {
   record.role = "assistant";
   record.model = str(data, "model");
   record.calls = calls;
-  const parts: (string | null)[] = [content, reasoning];
+  const parts: (string | null)[] = [content];
   for (const call of calls) {
     if (call.id !== null) ctx.calls.set(call.id, { name: call.name, input: call.input });
     parts.push(call.name, visibleText(call.input));
   }
   record.text = joinText(parts);
+  record.reasoning = reasoning ?? "";
   const summaries = calls.map((c) => callSummary(c.name, c.input)).join("; ");
   if (summaries !== "") setHeadline(record, content === null ? summaries : `${summaries} — ${content}`);
   else if (content !== null) setHeadline(record, `Assistant: ${content}`);
@@ -124,7 +125,7 @@ const readAssistantMessage: EventReader = (record, data, ctx) => {
 const readReasoning: EventReader = (record, data) => {
   const content = str(data, "content") ?? "";
   record.role = "assistant";
-  record.text = content;
+  record.reasoning = content;
   setHeadline(record, `Assistant (thinking): ${content}`);
 };
 

@@ -84,7 +84,9 @@ describe("parseCopilotLines on a resumed session (two runs, two shutdowns)", () 
     ]);
     expect(at(8).headline).toBe("view /home/dev/shop/api/test/cart.test.ts; bash: npm test -- cart — Let me look at the test first.");
     expect(at(8).model).toBe("claude-sonnet-4.5");
-    expect(at(8).text).toContain("The cart total looks off by three"); // reasoningText
+    // Its reasoning apart from its words (searchable; left out of the compact view, seed 000).
+    expect(at(8).reasoning).toContain("The cart total looks off by three");
+    expect(at(8).text).not.toContain("The cart total looks off by three"); // reasoningText
     expect(at(8).text).toContain("npm test -- cart");
     expect(at(13)).toMatchObject({ role: "tool", calls: [], headline: "Running bash: npm test -- cart" });
   });

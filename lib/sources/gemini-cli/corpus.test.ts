@@ -141,7 +141,7 @@ describe("Gemini CLI corpus (shared/corpus/agents-home/.gemini)", () => {
     const noResult = byName.get("session-2024-01-01T10-00-sess-uuid-2.json.jsonl")!;
     expect(noResult.records[2]).toMatchObject({ headline: "read_file main.go", results: [] });
     const thinking = byName.get("session-2024-01-01T10-00-sess-uuid-thinking.json.jsonl")!;
-    expect(thinking.records[2]!.text).toContain("Planning response: I should describe the config loading flow.");
+    expect(thinking.records[2]!.reasoning).toContain("Planning response: I should describe the config loading flow.");
   });
 });
 

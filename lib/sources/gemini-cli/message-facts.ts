@@ -4,7 +4,7 @@ import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object"
 import { geminiUsage } from "@/lib/sources/gemini-cli/usage";
 
 /** The facts of one message object `{id, timestamp, type, content, displayContent?, ...}`: a record's (the contract's fields) plus what replay needs. */
-export type MessageFacts = Pick<AgentRecord, "role" | "text" | "headline" | "model" | "calls" | "results" | "isError" | "usage"> & {
+export type MessageFacts = Pick<AgentRecord, "role" | "text" | "reasoning" | "headline" | "model" | "calls" | "results" | "isError" | "usage"> & {
   /** The message's `type` (`user`, `gemini`, `info`, `error`, `warning`, or an unknown one as written). */
   type: string;
   known: boolean;
@@ -42,13 +42,14 @@ export function messageFacts(message: JsonObject): MessageFacts {
   const results: AgentToolResult[] = [];
   const callHeadlines: string[] = [];
   let thoughtSubject = "";
+  const thoughts: string[] = [];
   if (Array.isArray(message.thoughts)) {
     for (const thought of message.thoughts) {
       if (!isJsonObject(thought)) continue;
       const subject = str(thought.subject);
       const description = str(thought.description);
       if (thoughtSubject === "") thoughtSubject = subject || description;
-      texts.push([subject, description].filter((s) => s !== "").join(": "));
+      thoughts.push([subject, description].filter((s) => s !== "").join(": "));
     }
   }
   if (Array.isArray(message.toolCalls)) {
@@ -75,6 +76,7 @@ export function messageFacts(message: JsonObject): MessageFacts {
     known,
     role: ROLES[type] ?? null,
     text: texts.filter((t) => t !== "").join("\n"),
+    reasoning: thoughts.filter((t) => t !== "").join("\n"),
     headline: oneLineHeadline(headline),
     model,
     calls,

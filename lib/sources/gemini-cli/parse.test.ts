@@ -47,7 +47,7 @@ describe("parseGeminiLines on a JSONL session (replay.jsonl)", () => {
     ]);
     expect(at(6).isError).toBe(true);
     expect(at(6).headline).toBe("run_shell_command: npm test (error); read_file packages/app/src/math.test.ts");
-    expect(at(6).text).toContain("Planning: Run npm test in the app package.");
+    expect(at(6).reasoning).toContain("Planning: Run npm test in the app package.");
     expect(at(6).text).toContain("2 tests failed");
   });
 

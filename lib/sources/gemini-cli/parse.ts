@@ -108,6 +108,7 @@ export function messageRecord(line: number, message: JsonObject, subagent: boole
     role: facts.role,
     time: isoTime(message.timestamp),
     text: facts.text,
+    reasoning: facts.reasoning,
     headline: facts.headline,
     model: facts.model,
     calls: facts.calls,

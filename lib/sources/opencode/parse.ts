@@ -251,9 +251,9 @@ function partRecord(line: number, obj: JsonObject, messageRole: RecordRole | nul
       break;
     }
     case "reasoning": {
-      record.text = str(obj.text) ?? "";
+      record.reasoning = str(obj.text) ?? "";
       record.time = msToIso(time?.start);
-      record.headline = oneLineHeadline(`Thinking: ${record.text}`);
+      record.headline = oneLineHeadline(`Thinking: ${record.reasoning}`);
       break;
     }
     case "tool": {
