@@ -10,9 +10,10 @@ import type Database from "better-sqlite3";
  * time, tools, files and error (issue 37). 12 (13: merged 16 at a time): the index holds each line's distinct trigrams as hashed
  * words (lib/catalog/trigram-tokens), not FTS5's own trigram tokens. 14: an agent session's lines
  * (issue 38) indexed with the facts of its agent's reader, not read as Claude Code records. 15: a
- * session's `machine` (issue 39 provenance, lib/workspace/machines).
+ * session's `machine` (issue 39 provenance, lib/workspace/machines). 16: an agent line's
+ * reasoning after its words (issue 38: `AgentRecord.reasoning`, which the compact view leaves out).
  */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 const SCHEMA = `
 CREATE TABLE projects (
