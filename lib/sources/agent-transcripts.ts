@@ -1,4 +1,5 @@
 /** A prepared agent session read back from its workspace file, cached while the file is unchanged. */
+import { readFileSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
@@ -28,10 +29,11 @@ let last: { filePath: string; stamp: string; transcript: AgentTranscript } | nul
 export async function readAgentTranscript(source: string, filePath: string): Promise<AgentTranscript | null> {
   const agent = agentSource(source);
   if (agent === null) return null;
-  const stamp = fileStamp(await fs.stat(filePath));
+  const st = statSync(filePath);
+  const stamp = fileStamp(st);
   if (last !== null && last.filePath === filePath && last.stamp === stamp) return last.transcript;
   const transcript = await cache.getOrBuild(filePath, stamp, async () => {
-    const data = await fs.readFile(filePath);
+    const data = await readWhole(filePath, st);
     // Each line decoded on its own (issue 38: a 12 MB chat's text decoded whole and split by a regex cost ~30 ms of its first page).
     const transcript = agent.parseLines(byteCopyLines(data).lines, filePath);
     return { value: transcript, bytes: 4 * data.length + 200 * transcript.records.length };
@@ -55,13 +57,14 @@ let lastLines: { filePath: string; stamp: string; lines: AgentLines } | null = n
 export async function readAgentLines(source: string, filePath: string, window?: { start: number; end: number }): Promise<AgentLines | null> {
   const agent = agentSource(source);
   if (agent === null) return null;
-  const stamp = fileStamp(await fs.stat(filePath));
+  const st = statSync(filePath);
+  const stamp = fileStamp(st);
   if (last !== null && last.filePath === filePath && last.stamp === stamp) return transcriptLines(last.transcript);
   const cached = cache.get(filePath, stamp);
   if (cached !== undefined) return transcriptLines(cached);
   if (lastLines !== null && lastLines.filePath === filePath && lastLines.stamp === stamp) return lastLines.lines;
   if (agent.readLines !== undefined) {
-    const lines = agent.readLines(await fs.readFile(filePath), filePath, window);
+    const lines = agent.readLines(await readWhole(filePath, st), filePath, window);
     if (lines !== null) {
       lastLines = { filePath, stamp, lines };
       return lines;
@@ -69,4 +72,15 @@ export async function readAgentLines(source: string, filePath: string, window?: 
   }
   const transcript = await readAgentTranscript(source, filePath);
   return transcript === null ? null : transcriptLines(transcript);
+}
+
+/**
+ * Files up to this size are stat and read on the calling thread: a thread-pool round trip cost more
+ * than such a read (a catalog refresh reads thousands of small agent sessions, three times each).
+ */
+const SYNC_READ_MAX_BYTES = 1 << 20;
+
+/** The file's bytes: read on this thread when `st` (its stat just taken) says it is small, else on the thread pool. */
+function readWhole(filePath: string, st: Stats): Promise<Buffer> {
+  return st.size <= SYNC_READ_MAX_BYTES ? Promise.resolve(readFileSync(filePath)) : fs.readFile(filePath);
 }
