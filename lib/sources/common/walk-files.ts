@@ -12,22 +12,37 @@ import path from "node:path";
  */
 export async function listFilesRecursive(dir: string): Promise<string[]> {
   const files: string[] = [];
-  const pending = [path.resolve(dir)];
-  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
-    let entries;
-    try {
-      entries = await fs.readdir(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(full)))) files.push(full);
-    }
+  // A level of folders at a time, a few read at once: one readdir after another through the thread
+  // pool left this thread waiting most of a walk of many small folders (issue 38: an OpenCode
+  // storage tree of 2,000 sessions is 20,000 folders; a sync's no-op check walked it in 0.8 s).
+  let level = [path.resolve(dir)];
+  while (level.length > 0) {
+    const next: string[] = [];
+    let at = 0;
+    const walker = async () => {
+      while (at < level.length) {
+        const current = level[at++]!;
+        let entries;
+        try {
+          entries = await fs.readdir(current, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        for (const entry of entries) {
+          const full = path.join(current, entry.name);
+          if (entry.isDirectory()) next.push(full);
+          else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(full)))) files.push(full);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WALKERS, level.length) }, walker));
+    level = next;
   }
   return sortPosixPaths(files);
 }
+
+/** Folders {@link listFilesRecursive} reads at once (the thread pool has four threads). */
+const WALKERS = 4;
 
 /** Sorts paths by their POSIX form in Unicode code-point order (UTF-8 byte order); returns a new array. */
 export function sortPosixPaths(paths: readonly string[]): string[] {
