@@ -1,4 +1,5 @@
 /** Gemini CLI sessions found under a root (agent-formats.md §1, "Where", "File names", "Sessions and projects"). */
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -160,7 +161,9 @@ async function filesIn(dir: string): Promise<string[]> {
 
 /** One session file as a {@link FoundSession}, or null (with a warning) when it cannot be one. */
 async function describeSessionFile(file: string, indexes: Map<string, GeminiProjectIndex>, warnings: SourceWarning[]): Promise<FoundSession | null> {
-  const stat = await fs.stat(file).catch(() => null);
+  // Each file's stat and head read on this thread: thousands of small chats, where a thread-pool
+  // round trip per step cost more than the step (issue 38: discovery of 2,125 chats 440 ms, most waiting).
+  const stat = statOrNull(file);
   if (stat === null) {
     warnings.push({ file, where: "file", problem: "cannot be read" });
     return null;
@@ -213,7 +216,12 @@ async function readJsonlIdentity(file: string, warnings: SourceWarning[]): Promi
 
 /** The top-level `sessionId`/`projectHash` of a legacy `.json` session; null (with a warning) when it is not one JSON object. */
 async function readLegacyIdentity(file: string, warnings: SourceWarning[]): Promise<FileIdentity | null> {
-  const text = await fs.readFile(file, "utf8").catch(() => null);
+  let text: string | null;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = null;
+  }
   if (text === null) {
     warnings.push({ file, where: "file", problem: "cannot be read" });
     return null;
@@ -240,14 +248,14 @@ async function readLegacyIdentity(file: string, warnings: SourceWarning[]): Prom
  * keys in another order, no `sessionId` before it): the file is then parsed whole.
  */
 async function legacyHeadIdentity(file: string, size: number): Promise<FileIdentity | null> {
-  const handle = await fs.open(file, "r").catch(() => null);
-  if (handle === null) return null;
+  const fd = openOrNull(file);
+  if (fd === null) return null;
   try {
     const tail = Buffer.alloc(64);
-    const end = await handle.read(tail, 0, tail.length, Math.max(0, size - tail.length));
-    if (!/\}\s*$/.test(tail.toString("latin1", 0, end.bytesRead))) return null;
+    const endRead = readSync(fd, tail, 0, tail.length, Math.max(0, size - tail.length));
+    if (!/\}\s*$/.test(tail.toString("latin1", 0, endRead))) return null;
     const head = Buffer.alloc(LEGACY_HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const bytesRead = readSync(fd, head, 0, head.length, 0);
     const text = head.toString("utf8", 0, bytesRead);
     const at = text.search(/"messages"\s*:\s*\[/);
     if (at === -1) return null;
@@ -257,20 +265,20 @@ async function legacyHeadIdentity(file: string, size: number): Promise<FileIdent
   } catch {
     return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** The text before the first `\n` (a trailing `\r` dropped), read in chunks up to {@link HEADER_READ_LIMIT}; null if unreadable. */
 async function readFirstLine(file: string): Promise<string | null> {
-  const handle = await fs.open(file, "r").catch(() => null);
-  if (handle === null) return null;
+  const fd = openOrNull(file);
+  if (fd === null) return null;
   try {
     const chunks: Buffer[] = [];
     let total = 0;
     while (total < HEADER_READ_LIMIT) {
       const buffer = Buffer.alloc(HEADER_CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, HEADER_CHUNK, total);
+      const bytesRead = readSync(fd, buffer, 0, HEADER_CHUNK, total);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       const nl = chunk.indexOf(0x0a);
@@ -282,7 +290,25 @@ async function readFirstLine(file: string): Promise<string | null> {
   } catch {
     return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/** `file` opened for reading, or null when it cannot be. */
+function openOrNull(file: string): number | null {
+  try {
+    return openSync(file, "r");
+  } catch {
+    return null;
+  }
+}
+
+/** `file`'s stat, or null when it cannot be taken. */
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
   }
 }
 
