@@ -1,4 +1,6 @@
 /** Tests of shared values and their remembered texts. */
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 
 import { canonicalJson, canonicalJsonReference } from "@/lib/json/canonical-json";
@@ -49,5 +51,23 @@ describe("shared values (issue 13)", () => {
     expect(() => {
       (value.tool_uses as unknown as unknown[]).push(1);
     }).toThrow(TypeError);
+  });
+
+  it("a shared value's strings hold none of the texts they were cut from (the record cache's bytes are what it counts)", () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heap();
+    // 40 tool outputs of 1 MB, each kept only through a head + tail preview of 200 characters.
+    const kept = Array.from({ length: 40 }, (_, i) => {
+      const output = `${i}`.padEnd(1 << 20, `output ${i} `);
+      return shareValue({ line: i, preview: `${output.slice(0, 100)}\n...\n${output.slice(-100)}`, parts: [output.slice(5, 300)] });
+    });
+    const grown = heap() - before;
+    expect(kept[3]!.preview.startsWith("3output 3 ")).toBe(true);
+    expect(grown).toBeLessThan(8 << 20);
   });
 });

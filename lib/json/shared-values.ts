@@ -44,8 +44,28 @@ export function memoText(kind: string, value: object, serialize: (value: object)
 
 function freezeDeep(value: object): void {
   if (Object.isFrozen(value)) return;
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    if (typeof v === "string") {
+      if (v.length >= DETACH_MIN_CHARS) o[key] = detached(v);
+    } else if (typeof v === "object" && v !== null) freezeDeep(v);
+  }
   Object.freeze(value);
-  for (const v of Object.values(value)) if (typeof v === "object" && v !== null) freezeDeep(v as object);
+}
+
+/** Strings this short are copied by the engine whenever sliced or joined: they never hold another string alive. */
+const DETACH_MIN_CHARS = 13;
+
+/**
+ * `text` as a string of its own. A trimmed preview is a slice or a join of slices of the text it
+ * was cut from (a tool's whole output), and the engine keeps that whole text alive for as long as
+ * the slice lives: a cached record kept ~2.4x the bytes the record cache counts (a Gemini window:
+ * 17 MB for its 7 MB). Concatenating makes the engine copy it flat, once, and the copy's slice
+ * holds only that copy.
+ */
+function detached(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /**
