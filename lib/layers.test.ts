@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Base utilities: may import each other, never anything above.
-  ["errors", "fs", "json", "columns", "jsonl", "cache", "format", "security", "context", "config", "tools/define-tool", "tools/contract-fields", "tools/input-fields", "tools/query-input"],
+  ["errors", "async", "fs", "json", "columns", "jsonl", "cache", "format", "security", "context", "config", "tools/define-tool", "tools/contract-fields", "tools/input-fields", "tools/query-input"],
   ["sources"],
   // Token accounting and cost (issue 28): transcripts in, totals out; workspace, forensics and lists read it.
   ["usage"],

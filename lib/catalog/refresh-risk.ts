@@ -1,5 +1,6 @@
 // Seed 003 risk stored in the catalog's session rows, for every session whose stored risk is older than its file.
 
+import { inLanes } from "@/lib/async/lanes";
 import { getSessionRiskIfReady, RISK_WAIT_MAX_BYTES } from "@/lib/analysis/session-analysis";
 import { withCatalog } from "@/lib/catalog/catalog";
 import { catalogStore } from "@/lib/catalog/catalog-store";
@@ -111,21 +112,16 @@ export async function refreshRisk(ctx: CoreContext, project: LoadedProject, work
     for (const s of stale.slice(inlineMax)) pending.push(s.session_ref);
     stale = stale.slice(0, inlineMax);
   }
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < stale.length; i = next++) {
-      const s = stale[i]!;
-      const row = rows.get(s.session_ref);
-      if (!row) continue;
-      const session: ResolvedSession = { project, row, filePath: await resolveInside(project.dir, row.session_path) };
-      const risk = await getSessionRiskIfReady(ctx, session);
-      if (risk === "pending") {
-        pending.push(s.session_ref);
-        batch.push({ id: s.id, risk_stamp: null, risk_level: null, reset_count: null });
-      } else batch.push({ id: s.id, risk_stamp: s.file_stamp, risk_level: risk.risk_level, reset_count: risk.reset_count });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(workers, stale.length) }, worker));
+  await inLanes(stale, workers, async (s) => {
+    const row = rows.get(s.session_ref);
+    if (!row) return;
+    const session: ResolvedSession = { project, row, filePath: await resolveInside(project.dir, row.session_path) };
+    const risk = await getSessionRiskIfReady(ctx, session);
+    if (risk === "pending") {
+      pending.push(s.session_ref);
+      batch.push({ id: s.id, risk_stamp: null, risk_level: null, reset_count: null });
+    } else batch.push({ id: s.id, risk_stamp: s.file_stamp, risk_level: risk.risk_level, reset_count: risk.reset_count });
+  });
   await flush();
   return pending.sort();
 }

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 
+import { inLanes } from "@/lib/async/lanes";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { PARALLEL_MIN_BYTES } from "@/lib/jsonl/workers";
 import { analyzeClaudeTranscript } from "@/lib/sources/claude-code/analyze";
@@ -200,14 +201,10 @@ export async function planSources(
     big = alone.catch(() => undefined);
     return alone;
   };
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < ordered.length; i = next++) {
-      analysed[i] = analyseAt(i);
-      await analysed[i]!.catch(() => undefined);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ANALYSIS_LANES, ordered.length) }, lane));
+  await inLanes(ordered, ANALYSIS_LANES, async (_, i) => {
+    analysed[i] = analyseAt(i);
+    await analysed[i].catch(() => undefined);
+  });
   for (const [i, c] of ordered.entries()) {
     const result = await analysed[i]!;
     if ("skip" in result) {

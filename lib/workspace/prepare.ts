@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { inLanes } from "@/lib/async/lanes";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { toPrettyJson, writeFileAtomic } from "@/lib/fs/atomic-write";
@@ -169,27 +170,6 @@ async function prepareInto(
 const COPY_LANES = 4;
 /** Projects written at once. */
 const PROJECT_LANES = 4;
-
-/**
- * `work(item)` for each of `items`, `lanes` at a time, each lane taking the next item when its
- * last is done; after a failure no item is started, and the first error is thrown once every
- * lane has stopped (nothing of this call is still running then).
- */
-async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await work(items[next++]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  for (const r of await Promise.allSettled(Array.from({ length: Math.min(lanes, items.length) }, lane))) if (r.status === "rejected") throw r.reason;
-}
 
 /**
  * Writes one project: its `project.json`, each session's copy (and attachments, copied side by

@@ -1,4 +1,5 @@
 /** Test oracle of `list_sessions` (seed 004): a project's sessions with summary, status and risk read from their files, filtered and sorted as the catalog does (lib/catalog/queries). */
+import { inLanes } from "@/lib/async/lanes";
 import { getSessionRiskIfReady } from "@/lib/analysis/session-analysis";
 import { listSessionsRequest } from "@/lib/catalog/queries";
 import type { CoreContext } from "@/lib/context";
@@ -26,22 +27,17 @@ export async function listSessions(ctx: CoreContext, input: unknown): Promise<Li
   // Rows are independent: a few at a time, so their file-system calls overlap (order kept).
   const items: SessionListItem[] = new Array<SessionListItem>(project.rows.length);
   const pending: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < project.rows.length; i = next++) {
-      const row = project.rows[i]!;
-      const resolved = await resolveSession(ctx, project_key, row.session_ref);
-      if (!resolved.ok) {
-        items[i] = missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length, sessionMachine(project.dir, row.session_ref));
-        continue;
-      }
-      const summary = await getSessionSummary(ctx, resolved.session);
-      const risk = await getSessionRiskIfReady(ctx, resolved.session);
-      if (risk === "pending") pending.push(row.session_ref);
-      items[i] = { ...summary, machine: sessionMachine(project.dir, row.session_ref), ...(risk === "pending" ? { risk_level: null, reset_count: null } : risk) };
+  await inLanes(project.rows, LIST_CONCURRENCY, async (row, i) => {
+    const resolved = await resolveSession(ctx, project_key, row.session_ref);
+    if (!resolved.ok) {
+      items[i] = missingFileItem(row.session_ref, row.source, row.source_session_id, row.turns.length, sessionMachine(project.dir, row.session_ref));
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, project.rows.length) }, worker));
+    const summary = await getSessionSummary(ctx, resolved.session);
+    const risk = await getSessionRiskIfReady(ctx, resolved.session);
+    if (risk === "pending") pending.push(row.session_ref);
+    items[i] = { ...summary, machine: sessionMachine(project.dir, row.session_ref), ...(risk === "pending" ? { risk_level: null, reset_count: null } : risk) };
+  });
   const needle = q?.toLowerCase();
   const matching = (needle
     ? items.filter((s) => [s.session_ref, s.source, s.source_session_id, s.first_user_message ?? ""].some((v) => v.toLowerCase().includes(needle)))

@@ -2,6 +2,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { inLanes } from "@/lib/async/lanes";
+
 /**
  * Lists every regular file under `dir` recursively (absolute paths), sorted like prompt-diary's
  * `sorted(root.rglob(...), key=as_posix)`: by POSIX path in code-point order.
@@ -18,24 +20,19 @@ export async function listFilesRecursive(dir: string): Promise<string[]> {
   let level = [path.resolve(dir)];
   while (level.length > 0) {
     const next: string[] = [];
-    let at = 0;
-    const walker = async () => {
-      while (at < level.length) {
-        const current = level[at++]!;
-        let entries;
-        try {
-          entries = await fs.readdir(current, { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        for (const entry of entries) {
-          const full = path.join(current, entry.name);
-          if (entry.isDirectory()) next.push(full);
-          else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(full)))) files.push(full);
-        }
+    await inLanes(level, WALKERS, async (current) => {
+      let entries;
+      try {
+        entries = await fs.readdir(current, { withFileTypes: true });
+      } catch {
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(WALKERS, level.length) }, walker));
+      for (const entry of entries) {
+        const full = path.join(current, entry.name);
+        if (entry.isDirectory()) next.push(full);
+        else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(full)))) files.push(full);
+      }
+    });
     level = next;
   }
   return sortPosixPaths(files);

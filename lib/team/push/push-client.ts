@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 
+import { inLanes } from "@/lib/async/lanes";
 import { AppError } from "@/lib/errors";
 import { headSha256 } from "@/lib/team/push/file-head";
 import { httpTransport, type PushResponse, type PushTransport } from "@/lib/team/push/http-transport";
@@ -103,11 +104,8 @@ async function push(sources: readonly PushSource[], options: PushOptions, base: 
       const offset = wanted.get(`${l.root.root_id}/${l.entry.path}`);
       return offset === undefined ? [] : [{ ...l, offset }];
     }), base, request, summary);
-    const lane = async () => {
-      const scratch: LaneScratch = { buffer: null };
-      for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job(scratch);
-    };
-    await Promise.all(Array.from({ length: concurrency }, lane));
+    const scratches = Array.from({ length: concurrency }, (): LaneScratch => ({ buffer: null }));
+    await inLanes(jobs, concurrency, (job, _, lane) => job(scratches[lane]!));
     if (batch.length === 0) break;
   }
   return summary;
