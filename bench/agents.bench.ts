@@ -21,7 +21,8 @@
  * - pages: `list_sessions` (first page of the largest project: first call, then p50 of 5 once
  *   the first visit's background work is done),
  *   `read_session_lines` 2,000-line compact windows of the long sessions (first read of each, p50,
- *   then again, p50), `session_overview` first call p50 over the long sessions, `search_sessions`
+ *   then again, p50), a first read of a window holding 4 MiB of each long session (a process of
+ *   its own, persisted blocks removed: the same transcript whatever a line holds), `session_overview` first call p50 over the long sessions, `search_sessions`
  *   `<word> agent:<source>` p50 over 5 words (after a full-text fill, timed) — and the same for
  *   Claude Code sessions of the same bytes (and at least 2,000 lines) prepared into their own workspace.
  * Nothing the bench made is removed within 40 s before a timed prepare or yardstick (see {@link settle}).
@@ -44,8 +45,11 @@ import { requestFullTextFill } from "@/lib/catalog/full-text-fill";
 import { refreshCatalog } from "@/lib/catalog/refresh";
 import { createCoreContext, type CoreContext } from "@/lib/context";
 import { callTool } from "@/lib/tools/registry";
+import { CompactStore } from "@/lib/session-reader/compact-store";
+import { compactRecordCache } from "@/lib/session-reader/record-cache";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
+import { getWorkspaceLineIndex, resolveSession, workspaceIndexDir } from "@/lib/workspace/sessions";
 import { syncWorkspace } from "@/lib/workspace/sync";
 
 const REPO = path.resolve(fileURLToPath(new URL("../", import.meta.url)));
@@ -55,6 +59,8 @@ const LONG = Number(process.env.BENCH_LONG ?? 5);
 const ONLY = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(",") as BenchSource[]) : BENCH_SOURCES;
 const SKIP_CLI = process.env.BENCH_SKIP_CLI === "1";
 const WINDOW = 2000;
+/** Bytes of transcript a second cold window covers (at most {@link WINDOW} lines): a page of the same content whatever a line holds. */
+const WINDOW_BYTES = 4 << 20;
 const WORDS = ["file", "test", "error", "add", "run"];
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -142,7 +148,10 @@ function cliStartup(): number {
   return performance.now() - start;
 }
 
-type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number };
+type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number; sameBytes: SameBytes };
+
+/** A cold compact window of {@link WINDOW_BYTES} of transcript in each long session: p50 time and lines. */
+type SameBytes = { cold: number; lines: number };
 
 /**
  * Page figures on a prepared workspace (catalog rows written), measured in a process of their own
@@ -151,11 +160,47 @@ type Pages = { bytes: number; list: { first: number; p50: number; rows: number }
 function pages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Pages {
   const run = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--pages", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
   if (run.status !== 0) throw new Error(`pages of ${ws} failed: ${run.stderr.toString().slice(-2000)}`);
-  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as Pages;
+  const pages = JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as Omit<Pages, "sameBytes">;
+  const again = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--same-bytes", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
+  if (again.status !== 0) throw new Error(`same-bytes windows of ${ws} failed: ${again.stderr.toString().slice(-2000)}`);
+  return { ...pages, sameBytes: JSON.parse(again.stdout.toString().trim().split("\n").at(-1)!) as SameBytes };
+}
+
+/**
+ * A first read of a compact window holding {@link WINDOW_BYTES} of each long session (from its
+ * middle, at most {@link WINDOW} lines), in a process of its own with the persisted blocks removed:
+ * a 2,000-line window of an agent whose line holds a message with its tool calls and results
+ * (Gemini) covers twice the transcript a Claude Code one does.
+ */
+async function measureSameBytes(ws: string, sessions: { id: string; bytes: number }[]): Promise<SameBytes> {
+  const ctx: CoreContext = createCoreContext(ws);
+  await CompactStore.removeAll(workspaceIndexDir(ctx));
+  compactRecordCache.clear();
+  const loaded = await loadWorkspace(ctx);
+  const cold: number[] = [];
+  const lines: number[] = [];
+  for (const { id } of sessions) {
+    const project = loaded.projects.find((p) => p.rows.some((r) => r.source_session_id === id))!;
+    const row = project.rows.find((r) => r.source_session_id === id)!;
+    const resolved = await resolveSession(ctx, project.projectKey, row.session_ref);
+    if (!resolved.ok) throw new Error(`session ${id} does not resolve`);
+    const index = await getWorkspaceLineIndex(ctx, resolved.session.filePath);
+    const start = row.target_end_line > WINDOW ? Math.floor((row.target_end_line - WINDOW) / 2) + 1 : 1;
+    const byteAt = (line: number) => (line <= index.lineCount ? index.starts[line - 1]! : index.size);
+    let end = start;
+    while (end < index.lineCount && end - start + 1 < WINDOW && byteAt(end + 2) - byteAt(start) <= WINDOW_BYTES) end++;
+    const input = { project_key: project.projectKey, session_ref: row.session_ref, start_line: start, end_line: end, mode: "compact" };
+    const [ms, result] = await timed(() => callTool(ctx, "read_session_lines", input, { door: "cli" }));
+    if ((result as { status?: string }).status !== "ok") throw new Error(`read_session_lines ${JSON.stringify(input)}: ${JSON.stringify(result).slice(0, 500)}`);
+    cold.push(ms);
+    lines.push(end - start + 1);
+  }
+  closeCatalog(ctx);
+  return { cold: p50(cold), lines: p50(lines) };
 }
 
 /** {@link pages} in this process: `sessions` are the source ids of the sessions to read. */
-async function measurePages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Pages> {
+async function measurePages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Omit<Pages, "sameBytes">> {
   const ctx: CoreContext = createCoreContext(ws);
   const call = async (name: string, input: object) => {
     const [ms, result] = await timed(() => callTool(ctx, name, input, { door: "cli" }));
@@ -251,7 +296,7 @@ function printPrepare(rows: Row[], startup: number | null): void {
 
 function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): void {
   console.log(`\npages (in-process tools, as the dashboard's server calls them): agent|Claude Code (${SESSIONS} sessions over ${PROJECTS} projects each; Claude's long sessions of the agent's long sessions' bytes, at least ${WINDOW} lines)`);
-  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(8)].join(" "));
+  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), `cold ${WINDOW_BYTES >> 20} MiB`.padStart(22), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(8)].join(" "));
   for (const { source, pages: a, claude: c } of rows) {
     const both = (x: number, y: number) => `${msf(x)}|${msf(y)}`.padStart(16);
     console.log(
@@ -262,6 +307,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
         `${a.lines}|${c.lines}`.padStart(11),
         both(a.readCold, c.readCold),
         `${msf(a.readWarm)}|${msf(c.readWarm)}`.padStart(14),
+        `${msf(a.sameBytes.cold)}|${msf(c.sameBytes.cold)} (${a.sameBytes.lines}|${c.sameBytes.lines})`.padStart(22),
         both(a.overview, c.overview),
         both(a.search, c.search),
         `${a.hits}|${c.hits}`.padStart(11),
@@ -269,7 +315,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
       ].join(" "),
     );
   }
-  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5 once steady; read = 2,000-line compact window of each long session, first read and again, p50; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
+  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5 once steady; read = 2,000-line compact window of each long session, first read and again, p50; cold ${WINDOW_BYTES >> 20} MiB = a first read of a window holding ${WINDOW_BYTES >> 20} MiB of each long session (its lines in brackets), p50, blocks removed first; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
 }
 
 async function main(): Promise<void> {
@@ -372,7 +418,11 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
   return { source: g.source, sessions: summary.sessions, bytes: g.bytes, prepare, again: { prepare: again, cp: cpAgain }, catalog, cpBefore, cpAfter, wsCp, cpu, cli, cliPeakMb, resyncCli, resync, syncOne, pages: measured };
 }
 
-if (process.argv[2] === "--pages") {
+if (process.argv[2] === "--same-bytes") {
+  const [ws, , sessions] = process.argv.slice(3) as [string, string, string];
+  console.log(JSON.stringify(await measureSameBytes(ws, JSON.parse(sessions) as { id: string; bytes: number }[])));
+  process.exit(0);
+} else if (process.argv[2] === "--pages") {
   const [ws, source, sessions] = process.argv.slice(3) as [string, string, string];
   console.log(JSON.stringify(await measurePages(ws, source, JSON.parse(sessions) as { id: string; bytes: number }[])));
   // The catalog's background work (risk, warm-up) is not waited for.

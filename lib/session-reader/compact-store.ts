@@ -61,6 +61,11 @@ export class CompactStore {
     this.prefix = `${COMPACT_STORE_VERSION}-${fileStamp(index).replace(":", "-")}-${source.replace(/[^\w-]/g, "_")}-`;
   }
 
+  /** Removes every session's persisted blocks under `indexDir` (benchmarks measuring a first read); never throws. */
+  static async removeAll(indexDir: string): Promise<void> {
+    for (const name of await listDir(indexDir)) if (name.endsWith(".compact")) await fs.rm(path.join(indexDir, name), { recursive: true, force: true });
+  }
+
   /** Block number (0-based) holding 1-based `line`. */
   static blockOf(line: number): number {
     return Math.floor((line - 1) / COMPACT_BLOCK_LINES);
