@@ -6,16 +6,14 @@
 import { isUtf8 } from "node:buffer";
 
 import type { ExportedLines, PreparedTurns, SourceWarning } from "@/lib/sources/common/agent-source";
-import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import type { JsonObject } from "@/lib/sources/common/json-object";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import { parseAwareTimestamp } from "@/lib/sources/common/timestamps";
 import { isKnownMessageType, partsText } from "@/lib/sources/gemini-cli/message-facts";
+import { GeminiReplay } from "@/lib/sources/gemini-cli/replay";
 
 /** Top-level keys the replay reads, by name; every other member is checked and stepped over. */
 const KEYS = ["id", "type", "content", "timestamp", "$set", "$rewindTo", "sessionId", "projectHash"] as const;
-
-/** A message in the replayed list: as parse.ts's `Entry`. */
-type Entry = { id: string; line: number; onSet: boolean };
 
 /**
  * The turns (a trigger's line to the line before the next), each turn's prompt time (ISO `Z` or
@@ -42,9 +40,8 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
   const triggers = new Uint8Array(lineCount + 1);
   const times = new Map<number, string | null>();
   const warnings: SourceWarning[] = [];
-  let list: Entry[] = [];
-  let positions = new Map<string, number>();
-  let subagent = false;
+  // The full read's replay: its records of the rare structural lines are made and dropped.
+  const replay = new GeminiReplay();
 
   let start = scan.start;
   for (let line = 1; line <= lineCount; line++) {
@@ -54,57 +51,28 @@ export function prepareGeminiTurns(exported: ExportedLines, file: string): Prepa
     const lineStart = start;
     start = lineEnd + 1;
     if (members === null) return null;
-    if (isString(members.$rewindTo)) {
-      const target = json(members.$rewindTo) as string;
-      const at = positions.get(target);
-      for (const entry of list.splice(at ?? 0)) positions.delete(entry.id);
-    } else if (isString(members.id)) {
-      const id = json(members.id) as string;
+    if (isString(members.$rewindTo)) replay.rewind(line, json(members.$rewindTo) as string);
+    else if (isString(members.id)) {
       const rawType = json(members.type);
       const type = typeof rawType === "string" && rawType !== "" ? rawType : "message";
       if (!isKnownMessageType(type)) warnings.push({ file, where: `line ${line}`, problem: `unknown message type "${type}"; shown as text` });
-      if (type === "user" && !subagent && !partsText(json(members.content)).trimStart().startsWith("<session_context>")) {
+      if (type === "user" && !replay.subagent && !partsText(json(members.content)).trimStart().startsWith("<session_context>")) {
         triggers[line] = 1;
         const ms = parseAwareTimestamp(json(members.timestamp));
         times.set(line, ms === null ? null : new Date(ms).toISOString());
       }
-      const at = positions.get(id);
-      if (at === undefined) {
-        positions.set(id, list.length);
-        list.push({ id, line, onSet: false });
-      } else {
-        if (!list[at]!.onSet) triggers[list[at]!.line] = 0;
-        list[at] = { id, line, onSet: false };
-      }
-    } else if (scan.isObject(members.$set)) {
-      const set = json(members.$set) as JsonObject;
-      if (Array.isArray(set.messages)) {
-        const next: Entry[] = [];
-        const nextPositions = new Map<string, number>();
-        for (const message of set.messages) {
-          if (!isJsonObject(message) || typeof message.id !== "string") continue;
-          const current = positions.get(message.id);
-          const entry = current !== undefined ? list[current]! : { id: message.id, line, onSet: true };
-          const seen = nextPositions.get(message.id);
-          if (seen !== undefined) next[seen] = entry;
-          else {
-            nextPositions.set(message.id, next.length);
-            next.push(entry);
-          }
-        }
-        list = next;
-        positions = nextPositions;
-      }
-    } else if (line === 1 || (isString(members.sessionId) && isString(members.projectHash))) {
-      const header = JSON.parse(b.toString("utf8", lineStart, lineEnd)) as JsonObject;
-      if (header.kind === "subagent") subagent = true;
-    } else {
+      replay.message(line, json(members.id) as string);
+    } else if (scan.isObject(members.$set)) replay.set(line, json(members.$set) as JsonObject);
+    else if (line === 1 || (isString(members.sessionId) && isString(members.projectHash))) replay.header(line, JSON.parse(b.toString("utf8", lineStart, lineEnd)) as JsonObject);
+    else {
       // An unknown record (rare): parsed to name it as parse.ts does.
       const value = JSON.parse(b.toString("utf8", lineStart, lineEnd)) as JsonObject;
       const type = typeof value.type === "string" && value.type !== "" ? value.type : (Object.keys(value)[0] ?? "unknown");
       warnings.push({ file, where: `line ${line}`, problem: `unknown record "${type}"; shown as text` });
     }
   }
+  // An older version of a message gives up its trigger to the line that restated it.
+  for (const line of replay.superseded) triggers[line] = 0;
 
   const starts: number[] = [];
   for (let line = 1; line <= lineCount; line++) if (triggers[line] === 1) starts.push(line);

@@ -1,8 +1,9 @@
 /**
  * The replay of a Gemini CLI chat's message list (agent-formats.md §1, "JSONL format"; gemini-cli
  * chatRecordingService `loadConversationRecord`): what its header, same-id rewrites, `$set` and
- * `$rewindTo` lines do to the lines before them. Shared by the full read (parse.ts) and the window
- * read (read-lines.ts), which replays from the ids alone and reads whole messages only where asked.
+ * `$rewindTo` lines do to the lines before them. Shared by the full read (parse.ts), the window
+ * read (read-lines.ts), which replays from the ids alone and reads whole messages only where asked,
+ * and prepare's turns (prepare-turns.ts), which keep the triggers of lines no later line superseded.
  */
 import { emptyRecord, oneLineHeadline, type AgentEvent, type AgentRecord } from "@/lib/sources/common/agent-source";
 import { isJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
