@@ -4,7 +4,7 @@
  * from Claude Code and Codex lines.
  */
 import { agentContextResets } from "@/lib/analysis/agent-analysis";
-import { isAgentReply, promptText } from "@/lib/forensics/agent-session";
+import { filesTouched, isAgentReply, promptText } from "@/lib/forensics/agent-session";
 import { toolFamily } from "@/lib/forensics/classify";
 import { MAX_KEPT_FINDINGS, type Finding } from "@/lib/forensics/schema";
 import { ACTORS } from "@/lib/forensics/scan-map";
@@ -118,6 +118,7 @@ export function agentScan(files: SessionFile[], transcript: AgentTranscript, sou
     finding("warnings", "context_reset", `context reset: cached context fell from ${reset.from_tokens} to ${reset.to_tokens} tokens (${reset.position_percent}% into the session)`, reset.session_line, NaN);
   }
   stats.warnings.sort((a, b) => a.line - b.line);
+  stats.filesTouched = filesTouched(transcript);
   const n = ts.length;
   stats.eventsBySource.main = n;
   const sortKey = new Float64Array(n);

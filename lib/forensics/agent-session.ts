@@ -7,7 +7,12 @@ import type { SessionRequest } from "@/lib/forensics/session-request";
 import { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, type SessionEnding } from "@/lib/forensics/ending";
 import { previewLine } from "@/lib/format/one-line";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
-import type { AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
+import { transcriptLines, type AgentLines, type AgentRecord, type AgentTranscript } from "@/lib/sources/common/agent-source";
+
+/** A session's records: read whole, or line by line as asked for (lib/sources/agent-transcripts `readAgentLines`: a page needs a few). */
+export type AgentSession = AgentTranscript | AgentLines;
+
+const linesOf = (session: AgentSession): AgentLines => ("records" in session ? transcriptLines(session) : session);
 
 /** The `absent` entry of an agent whose records carry their run's start instead of a time of their own. */
 export const NO_LINE_TIMES = "per-line times";
@@ -20,7 +25,7 @@ export const RUN_START_TIMES_NOTE = "Times are the run's start: this agent recor
  * record's text: the trigger's words with those of the user lines right after it,
  * lib/session-reader/compact-agent), or null when it has none.
  */
-export function promptText(transcript: AgentTranscript, record: AgentRecord): string | null {
+export function promptText(transcript: AgentSession, record: AgentRecord): string | null {
   return compactAgentBody(transcript, record.line)?.text_preview ?? null;
 }
 
@@ -28,9 +33,11 @@ export function promptText(transcript: AgentTranscript, record: AgentRecord): st
  * The user's request in an agent session ({@link SessionRequest}, kind `prompt`): the text of the
  * first trigger whose prompt has any ({@link promptText}), whole; null when no trigger has text.
  */
-export function agentRequest(transcript: AgentTranscript): SessionRequest | null {
-  for (const record of transcript.records) {
-    const text = record.trigger ? promptText(transcript, record) : null;
+export function agentRequest(session: AgentSession): SessionRequest | null {
+  const lines = linesOf(session);
+  for (let line = 1; line <= lines.lineCount; line++) {
+    const record = lines.record(line)!;
+    const text = record.trigger ? promptText(lines, record) : null;
     if (text !== null) return { text, kind: "prompt" };
   }
   return null;
@@ -61,16 +68,16 @@ function outcomeOf(record: AgentRecord): Outcome {
  * text with the replies right before it (a reply a reader gives one record a line), blank and
  * role-less records between them passed — on one line, at most 300 characters.
  */
-export function agentEnding(transcript: AgentTranscript, nowMs: number): SessionEnding {
-  const { records } = transcript;
+export function agentEnding(session: AgentSession, nowMs: number): SessionEnding {
+  const lines = linesOf(session);
   let lastMs: number | null = null;
   let outcome: Outcome = null;
-  for (let i = records.length - 1; i >= 0 && (lastMs === null || outcome === null); i--) {
-    const r = records[i]!;
+  for (let line = lines.lineCount; line >= 1 && (lastMs === null || outcome === null); line--) {
+    const r = lines.record(line)!;
     if (lastMs === null && r.time !== null && !Number.isNaN(Date.parse(r.time))) lastMs = Date.parse(r.time);
     outcome ??= outcomeOf(r);
   }
-  const preview = previewLine(lastReplyText(transcript), RESPONSE_PREVIEW_CHARS);
+  const preview = previewLine(lastReplyText(lines), RESPONSE_PREVIEW_CHARS);
   if (lastMs !== null && Math.abs(nowMs - lastMs) < ACTIVE_WINDOW_MS) return { status: "active", reason: "recent", last_response_preview: preview };
   if (outcome === "error") return { status: "errored", reason: "error", last_response_preview: preview };
   if (outcome === "reply") return { status: "completed", reason: "reply", last_response_preview: preview };
@@ -81,18 +88,17 @@ export function agentEnding(transcript: AgentTranscript, nowMs: number): Session
  * The last agent message's words (its compact record's text: without its tool calls' words), with
  * those of the replies right before it, or null when the agent never wrote any.
  */
-function lastReplyText(transcript: AgentTranscript): string | null {
-  const { records } = transcript;
-  const said = (r: AgentRecord) => (r.role === "assistant" ? (compactAgentBody(transcript, r.line)?.text_preview ?? null) : null);
-  let last = records.length - 1;
+function lastReplyText(lines: AgentLines): string | null {
+  const said = (r: AgentRecord) => (r.role === "assistant" ? (compactAgentBody(lines, r.line)?.text_preview ?? null) : null);
+  let last = lines.lineCount;
   let text: string | null = null;
-  while (last >= 0 && (text = said(records[last]!)) === null) last--;
+  while (last >= 1 && (text = said(lines.record(last)!)) === null) last--;
   if (text === null) return null;
   const parts = [text.trim()];
   let chars = parts[0]!.length;
   // A reply a reader gives one record a line: the lines before it join it, until the preview is full.
-  for (let i = last - 1; i >= 0 && chars <= RESPONSE_PREVIEW_CHARS; i--) {
-    const r = records[i]!;
+  for (let i = last - 1; i >= 1 && chars <= RESPONSE_PREVIEW_CHARS; i--) {
+    const r = lines.record(i)!;
     if (isAgentReply(r)) {
       parts.unshift(r.text.trim());
       chars += r.text.length + 1;
@@ -102,12 +108,11 @@ function lastReplyText(transcript: AgentTranscript): string | null {
 }
 
 /**
- * The paths the session's tool calls name (`AgentToolCall.files`), each once, sorted; at most
- * `max` (the count of all is `total`).
+ * The paths the session's tool calls name (`AgentToolCall.files`), each once, sorted (the agent
+ * scan keeps them: lib/forensics/agent-scan).
  */
-export function filesTouched(transcript: AgentTranscript, max: number): { files: string[]; total: number } {
+export function filesTouched(transcript: AgentTranscript): string[] {
   const seen = new Set<string>();
   for (const r of transcript.records) for (const c of r.calls) for (const f of c.files) if (f.trim() !== "") seen.add(f);
-  const files = [...seen].sort();
-  return { files: files.slice(0, max), total: files.length };
+  return [...seen].sort();
 }

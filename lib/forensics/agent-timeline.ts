@@ -10,16 +10,16 @@ import type { ReconstructSessionInput } from "@/lib/forensics/schema";
 import { oneLine } from "@/lib/format/one-line";
 import { HEADLINE_CHARS } from "@/lib/session-reader/headline";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
-import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import type { AgentLines, AgentSource } from "@/lib/sources/common/agent-source";
 
 /**
  * What a timeline of an agent session says besides its rows: `not_recorded`, the concepts the
- * agent does not record (its transcript's `absent`: `cost`, `subagents`, `per-line times` …, so a
+ * agent does not record (its source's `absent`, as each transcript says: `cost`, `subagents`, `per-line times` …, so a
  * missing figure reads as not recorded rather than 0), and `time_note`, set when the records'
  * times are not their own (every row of a run shows the run's start), else null.
  */
-export function agentTimelineNotes(transcript: AgentTranscript): { not_recorded: string[]; time_note: string | null } {
-  return { not_recorded: [...transcript.absent], time_note: transcript.absent.includes(NO_LINE_TIMES) ? RUN_START_TIMES_NOTE : null };
+export function agentTimelineNotes(agent: AgentSource): { not_recorded: string[]; time_note: string | null } {
+  return { not_recorded: [...agent.absent], time_note: agent.absent.includes(NO_LINE_TIMES) ? RUN_START_TIMES_NOTE : null };
 }
 
 /**
@@ -33,9 +33,9 @@ export function agentTimelineNotes(transcript: AgentTranscript): { not_recorded:
  * starting, a model change) always. For one of the agent's events (the slots after its record's, its kind the
  * event type): `summary` and `headline` `<kind>: <detail>` and `event: {kind, detail}`.
  */
-export function agentTimelinePayload(transcript: AgentTranscript, scan: SessionScan, slot: number, input: ReconstructSessionInput): Record<string, unknown> {
+export function agentTimelinePayload(transcript: AgentLines, scan: SessionScan, slot: number, input: ReconstructSessionInput): Record<string, unknown> {
   const line = scan.line[slot]!;
-  const record = transcript.records[line - 1];
+  const record = transcript.record(line);
   if (record === undefined) return { summary: "Line not in the session's records (the file changed since its scan)." };
   let first = slot;
   while (first > 0 && scan.line[first - 1] === line && scan.fileIndex[first - 1] === scan.fileIndex[slot]) first -= 1;

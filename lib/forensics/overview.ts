@@ -1,6 +1,5 @@
 /** `session_overview` (seed 004): about, stats, findings and timeline from a session's scan. */
 import type { CoreContext } from "@/lib/context";
-import { filesTouched } from "@/lib/forensics/agent-session";
 import { auditDiagnostics, type AuditReader } from "@/lib/forensics/audit-source";
 import { TOOL_FAMILIES, type ToolFamily } from "@/lib/forensics/classify";
 import { sessionCounts } from "@/lib/forensics/counts";
@@ -12,7 +11,7 @@ import { formatCount } from "@/lib/format/count";
 import { humanDuration } from "@/lib/format/duration";
 import { readableUserText } from "@/lib/format/display-text";
 import { oneLine } from "@/lib/format/one-line";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { agentSource } from "@/lib/sources/agents";
 import { sessionMachine } from "@/lib/workspace/machines";
 import { sessionClock } from "@/lib/workspace/session-clock";
 import { readSessionUsage } from "@/lib/workspace/session-usage";
@@ -57,7 +56,8 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
   const usage = await readSessionUsage(ctx, session);
   const clock = sessionClock(usage);
   const request = await readSessionRequest(ctx, session);
-  const transcript = await readAgentTranscript(session.row.source, session.filePath);
+  // What an agent does not record is its source's to say: no transcript is read for it.
+  const agent = agentSource(session.row.source);
   const offset = input.offset ?? 0;
   const limit = input.limit ?? DEFAULT_FINDINGS_LIMIT;
   const pageEnd = offset + limit;
@@ -83,7 +83,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     warning_counts: sortedRecord(stats.warningCounts),
     findings_page: { offset, limit, next_offset: pageEnd < Math.max(stats.errors.length, stats.warnings.length) ? pageEnd : null },
     last_response_preview: ending.last_response_preview,
-    ...(transcript === null ? {} : { not_recorded: [...transcript.absent] }),
+    ...(agent === null ? {} : { not_recorded: [...agent.absent] }),
   };
   const byTool: Record<string, ToolCounts> = {};
   for (const name of [...stats.byTool.keys()].sort()) {
@@ -119,7 +119,7 @@ export async function sessionOverview(ctx: CoreContext, input: SessionOverviewIn
     event_types: sortedRecord(new Map(Object.entries(eventTypes))),
     files: scan.files.map((f) => ({ source: f.kind, file: f.relative, size_bytes: f.size_bytes })),
     audit: auditDiagnostics(audit),
-    ...(transcript === null ? {} : { files_touched: filesTouched(transcript, FILES_TOUCHED_LIMIT) }),
+    ...(stats.filesTouched === undefined ? {} : { files_touched: { files: stats.filesTouched.slice(0, FILES_TOUCHED_LIMIT), total: stats.filesTouched.length } }),
   };
   return { status: "ok", summary, diagnostics };
 }

@@ -12,9 +12,10 @@ import { markdownPlainText } from "@/lib/format/plain-markdown";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { HEADLINE_CHARS, lineHeadline, type ToolCallNames } from "@/lib/session-reader/headline";
 import { trimToolResultPreview } from "@/lib/sources/common/trim";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { readAgentLines } from "@/lib/sources/agent-transcripts";
+import { agentSource } from "@/lib/sources/agents";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
-import type { AgentTranscript } from "@/lib/sources/common/agent-source";
+import type { AgentLines } from "@/lib/sources/common/agent-source";
 import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** Bytes of a persisted tool result read for a `full` preview (head; the size is always given). */
@@ -46,7 +47,9 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const resolved = await resolveSession(ctx, input.project_key, input.session_ref);
   if (!resolved.ok) return { status: "invalid", errors: [resolved.failure] };
   const scan = await scanSession(ctx, resolved.session);
-  const transcript = await readAgentTranscript(resolved.session.row.source, resolved.session.filePath);
+  // An agent session's rows are read off the records of the lines on this page only.
+  const agent = agentSource(resolved.session.row.source);
+  const transcript = agent === null ? null : await readAgentLines(agent.name, resolved.session.filePath);
   const audit = await readAudit(ctx, input.project_key, input.session_ref);
   const selected = filterOrder(scan, audit, input.source, input.event_type);
   const base: ReconstructSessionResult = {
@@ -58,7 +61,7 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
     returned: 0,
     truncated: false,
     next_offset: null,
-    ...(transcript === null ? {} : agentTimelineNotes(transcript)),
+    ...(agent === null ? {} : agentTimelineNotes(agent)),
     timeline: [],
   };
   // Worst case for the fixed part: truncated true and a next_offset as long as any index.
@@ -126,7 +129,7 @@ function auditRow(ev: AuditEvent, index: number, input: ReconstructSessionInput)
   return { index, timestamp: e.timestamp, source: "audit", file: ev.file, line: ev.line, event_type: ev.eventType, actor: ev.door ?? "unknown", turn_ref: null, agent_id: null, payload };
 }
 
-async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput, transcript: AgentTranscript | null): Promise<TimelineRow> {
+async function buildRow(ctx: CoreContext, session: ResolvedSession, scan: SessionScan, slot: number, index: number, input: ReconstructSessionInput, transcript: AgentLines | null): Promise<TimelineRow> {
   const file = scan.files[scan.fileIndex[slot]!]!;
   const line = scan.line[slot]!;
   const ts = scan.ts[slot]!;

@@ -14,7 +14,7 @@ import { derivedPath } from "@/lib/fs/workspace-layout";
  * classifiers, ordering, stats): stored scans of an older version are ignored and rebuilt.
  * (`.casefile` is derived data: deleting `.casefile/forensics` is always safe too.)
  */
-export const SCAN_STORE_VERSION = 5;
+export const SCAN_STORE_VERSION = 6;
 
 /** `<workspace>/.casefile/forensics/<sha256(session key)>.scan`: this module's only place on disk. */
 function scanFile(ctx: CoreContext, key: string): string {

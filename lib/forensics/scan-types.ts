@@ -33,6 +33,11 @@ export type SessionStats = {
   eventsBySource: Record<TimelineSource, number>;
   /** Events whose main-transcript timestamp was seen, for the `about` ending. */
   mainReplies: number;
+  /**
+   * A session of an agent read through the source contract (issue 38): every path its tool calls
+   * name, distinct, sorted (`session_overview`'s `files_touched`); absent for other sessions.
+   */
+  filesTouched?: string[];
 };
 
 /**

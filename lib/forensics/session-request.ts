@@ -6,7 +6,7 @@ import { readableUserText } from "@/lib/format/display-text";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
@@ -40,8 +40,8 @@ const cache = stampedCache<SessionRequest | null>("forensics:session-request", 2
  * @throws the fs error when the session file cannot be read.
  */
 export async function readSessionRequest(ctx: CoreContext, session: ResolvedSession, windows?: LineWindows): Promise<SessionRequest | null> {
-  const transcript = await readAgentTranscript(session.row.source, session.filePath);
-  if (transcript !== null) return agentRequest(transcript);
+  const lines = await readAgentLines(session.row.source, session.filePath);
+  if (lines !== null) return agentRequest(lines);
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   // The turns read are part of the version: a new index row may start them elsewhere.
   const stamp = `${fileStamp(index)}:${session.row.turns.slice(0, REQUEST_TURNS).map((t) => t.turn_start_line).join(",")}`;

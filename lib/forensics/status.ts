@@ -7,7 +7,7 @@ import { previewLine } from "@/lib/format/one-line";
 import type { LineIndex } from "@/lib/jsonl/line-index";
 import { LineWindows } from "@/lib/jsonl/line-windows";
 import { buildCompactRecord } from "@/lib/session-reader/compact";
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 
@@ -41,8 +41,8 @@ const EXIT_COMMANDS = new Set(["exit", "quit"]);
  * @throws the fs error when the file cannot be read.
  */
 export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string, windows = new LineWindows(filePath, index)): Promise<SessionEnding> {
-  const transcript = await readAgentTranscript(source, filePath);
-  if (transcript !== null) return agentEnding(transcript, ctx.now().getTime());
+  const lines = await readAgentLines(source, filePath);
+  if (lines !== null) return agentEnding(lines, ctx.now().getTime());
   let lastMs: number | null = null;
   let outcome: Outcome = null;
   let preview: string | null = null;

@@ -11,7 +11,8 @@ import { readPersistedLineIndex } from "@/lib/jsonl/line-index-file";
 import { createCoreContext } from "@/lib/context";
 import { callTool } from "@/lib/tools/registry";
 import { physicalLines } from "@/lib/jsonl/text-lines";
-import { defaultAgentRoots } from "@/lib/sources/agents";
+import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { agentSource, defaultAgentRoots } from "@/lib/sources/agents";
 import { HAS_SHARED, makeTempDir, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
 import { loadWorkspace } from "@/lib/workspace/load";
 import { prepareWorkspace } from "@/lib/workspace/prepare";
@@ -78,6 +79,8 @@ describe.skipIf(!HAS_SHARED)(`prepare with HOME at agents-home${HAS_SHARED ? "" 
       const persisted = await readPersistedLineIndex(derivedPath(root, "index"), row.file);
       if (built.size < PERSISTED_INDEX_MIN_BYTES) expect(persisted).toBeNull();
       else expect([...persisted!.starts]).toEqual([...built.starts]);
+      // What the agent does not record is known without reading the file (pages say it from the source).
+      expect((await readAgentTranscript(row.source, row.file))!.absent, row.session_path).toEqual([...agentSource(row.source)!.absent]);
     }
     // Each file was written while planned, to the staging folder, then moved in place: nothing is left there.
     expect(await fs.readdir(stagingDir(root)).catch(() => [])).toEqual([]);

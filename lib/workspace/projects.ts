@@ -1,7 +1,7 @@
 /** The workspace's projects and sessions as the dashboard lists them. */
 import fs from "node:fs/promises";
 
-import { readAgentTranscript } from "@/lib/sources/agent-transcripts";
+import { agentSource } from "@/lib/sources/agents";
 import type { CoreContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { controlPlaneProjectSummaries } from "@/lib/sources/control-plane/summary";
@@ -99,7 +99,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     subagents,
     agent_id: agentId ?? null,
     facts: await readSessionFacts(filePath, index, session.row.source, clock),
-    not_recorded: (await readAgentTranscript(session.row.source, session.filePath))?.absent ?? [],
+    not_recorded: [...(agentSource(session.row.source)?.absent ?? [])],
     subagent,
   };
 }

@@ -6,7 +6,7 @@ import { aiderProjectsUnder } from "@/lib/sources/aider/home-projects";
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { discoverAiderSessions } from "@/lib/sources/aider/discover";
 import { exportAiderLines } from "@/lib/sources/aider/export-lines";
-import { parseAiderLines } from "@/lib/sources/aider/parse";
+import { AIDER_ABSENT, parseAiderLines } from "@/lib/sources/aider/parse";
 import { aiderPushedFiles } from "@/lib/sources/aider/pushed-files";
 
 /**
@@ -17,6 +17,7 @@ import { aiderPushedFiles } from "@/lib/sources/aider/pushed-files";
 export const aiderSource: AgentSource = {
   name: "aider",
   label: "Aider",
+  absent: AIDER_ABSENT,
   defaultRoots: (home) => aiderProjectsUnder(home),
   pushed: aiderPushedFiles,
   discover: discoverAiderSessions,

@@ -162,6 +162,8 @@ export type AgentSource = {
   name: AgentSourceName;
   /** For people: `Gemini CLI`, `GitHub Copilot CLI`, `OpenCode`, `Aider`. */
   label: string;
+  /** What the agent does not record, as every transcript of it says ({@link AgentTranscript.absent}): known without reading one. */
+  absent: readonly string[];
   /** Where the agent writes by default (absolute), given the user's home and environment; [] when it has no default (Aider). */
   defaultRoots(home: string, env: NodeJS.ProcessEnv): string[];
   /** Which files under one of its roots a team push sends (issue 39): what `discover` reads, never credentials. */

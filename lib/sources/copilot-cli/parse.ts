@@ -25,7 +25,7 @@ const MAX_CONTINUATIONS = 32;
  * Concepts Copilot CLI does not record, so pages say so instead of showing zeros: it writes no
  * price (`costUsd` is null; it counts premium requests and nano-AIU instead).
  */
-const ABSENT = ["cost"];
+export const COPILOT_ABSENT = ["cost"] as const;
 
 /**
  * Reads the physical lines of a Copilot CLI `events.jsonl` (`{type, id, parentId, timestamp,
@@ -59,7 +59,7 @@ export function parseCopilotLines(lines: readonly string[], file: string): Agent
   const lineAt = (k: number) => lines[k]!;
   for (let i = 0; i < lines.length; ) i += readEventAt(lineAt, lines.length, i, ctx, file, warnings, records);
   const { startedAt, endedAt } = timeSpan(records.map((r) => r.time));
-  return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title: null, absent: [...ABSENT], warnings };
+  return { records, turns: turnsFromTriggers(records), startedAt, endedAt, title: null, absent: [...COPILOT_ABSENT], warnings };
 }
 
 /**

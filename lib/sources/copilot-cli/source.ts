@@ -2,7 +2,7 @@
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { copilotDefaultRoots, discoverCopilotSessions } from "@/lib/sources/copilot-cli/discover";
 import { exportCopilotLines } from "@/lib/sources/copilot-cli/export-lines";
-import { parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
+import { COPILOT_ABSENT, parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
 import { prepareCopilotTurns } from "@/lib/sources/copilot-cli/prepare-turns";
 import { copilotPushedFiles } from "@/lib/sources/copilot-cli/pushed-files";
 
@@ -14,6 +14,7 @@ import { copilotPushedFiles } from "@/lib/sources/copilot-cli/pushed-files";
 export const copilotSource: AgentSource = {
   name: "copilot-cli",
   label: "GitHub Copilot CLI",
+  absent: COPILOT_ABSENT,
   defaultRoots: copilotDefaultRoots,
   pushed: copilotPushedFiles,
   discover: discoverCopilotSessions,

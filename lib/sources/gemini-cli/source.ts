@@ -2,7 +2,7 @@
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { discoverGeminiSessions, geminiDefaultRoots } from "@/lib/sources/gemini-cli/discover";
 import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
-import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
+import { GEMINI_ABSENT, parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
 import { prepareGeminiTurns } from "@/lib/sources/gemini-cli/prepare-turns";
 import { geminiPushedFiles } from "@/lib/sources/gemini-cli/pushed-files";
 import { readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
@@ -15,6 +15,7 @@ import { readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
 export const geminiSource: AgentSource = {
   name: "gemini-cli",
   label: "Gemini CLI",
+  absent: GEMINI_ABSENT,
   defaultRoots: geminiDefaultRoots,
   pushed: geminiPushedFiles,
   discover: discoverGeminiSessions,

@@ -33,6 +33,9 @@ function kindOf(obj: JsonObject | null): Kind {
   return "unknown";
 }
 
+/** OpenCode records cost, cache writes, times and reasoning: it leaves nothing out. */
+export const OPENCODE_ABSENT = [] as const;
+
 const ROLES = new Set<RecordRole>(["user", "assistant", "tool", "system"]);
 
 function roleOf(value: string | null | undefined): RecordRole | null {
@@ -114,7 +117,7 @@ export function parseLines(lines: readonly string[], file: string, exportedObjec
     turns: turnsFromTriggers(records),
     ...timeSpan(records.map((r) => r.time)),
     title: title === null ? null : parentId === null ? title : `Subagent: ${title}`,
-    absent: [],
+    absent: [...OPENCODE_ABSENT],
     warnings,
   };
 }

@@ -2,7 +2,7 @@
 import type { AgentSource } from "@/lib/sources/common/agent-source";
 import { defaultRoots, discover } from "@/lib/sources/opencode/discover";
 import { exportLines } from "@/lib/sources/opencode/export-lines";
-import { parseLines, prepareTurns } from "@/lib/sources/opencode/parse";
+import { OPENCODE_ABSENT, parseLines, prepareTurns } from "@/lib/sources/opencode/parse";
 import { opencodePushedFiles } from "@/lib/sources/opencode/pushed-files";
 
 /**
@@ -13,6 +13,7 @@ import { opencodePushedFiles } from "@/lib/sources/opencode/pushed-files";
 export const opencodeSource: AgentSource = {
   name: "opencode",
   label: "OpenCode",
+  absent: OPENCODE_ABSENT,
   defaultRoots,
   pushed: opencodePushedFiles,
   discover,
