@@ -3,11 +3,13 @@ import { statSync } from "node:fs";
 
 import type { CoreContext } from "@/lib/context";
 import { createCoreContext } from "@/lib/context";
+import { scanSession } from "@/lib/forensics/scan";
 import { getSessionSummary } from "@/lib/forensics/session-summary";
 import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
+import { agentSource } from "@/lib/sources/agents";
 import { BUCKET_MS, type UsageTally } from "@/lib/usage/session-usage";
 import { pricingStamp, readSessionUsage, subagentsSignature, type CountedUsage } from "@/lib/workspace/session-usage";
 import type { LoadedProject } from "@/lib/workspace/load";
@@ -53,7 +55,8 @@ export type RowFacts = { sessionPath: string; filePath: string; fileStamp: strin
  * ({@link sessionTokenTotals}), the usage counted once for both, stamped with the file's size and
  * mtime as they were before the read. `counted`: the usage prepare counted from the copy's bytes
  * (issue 25), taken instead of reading the transcripts when it is still true of them (same
- * stamp, same subagent transcripts and sizes, same prices).
+ * stamp, same subagent transcripts and sizes, same prices). An agent session of 4 MiB or more has
+ * its forensics scan stored too (lib/forensics/scan, from the transcript its usage was read from).
  * @throws the fs error when the session file cannot be read.
  */
 export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, counted?: CountedUsage): Promise<RowFacts> {
@@ -66,8 +69,15 @@ export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, c
     if (subagents === counted.subagents) return facts(summary, counted.usage);
   }
   const usage = await readSessionUsage(ctx, session);
-  return facts(await getSessionSummary(ctx, session, usage), usage);
+  const summary = await getSessionSummary(ctx, session, usage);
+  // An agent session's usage was just counted from its whole transcript, still in memory: a big
+  // one's forensics scan is stored now for little more, so its first overview reads it (issue 38).
+  if (st.size >= SCAN_AHEAD_MIN_BYTES && agentSource(session.row.source) !== null) await scanSession(ctx, session).catch(() => undefined);
+  return facts(summary, usage);
 }
+
+/** Agent sessions at least this long have their forensics scan stored by {@link readRowFacts} (as big as their usage is stored from). */
+const SCAN_AHEAD_MIN_BYTES = 4 << 20;
 
 /**
  * The sessions of one pass, as the refresh loaded them: `range.firstLine` of each job indexes
