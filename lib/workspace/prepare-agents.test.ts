@@ -155,6 +155,24 @@ describe("sync of an agent session that grows", () => {
   });
 });
 
+describe("a forced sync of agent sessions", () => {
+  it("writes every session's file again: none is kept on the word of a file the rebuild removes", async () => {
+    const state = path.join(await makeTempDir(), "session-state");
+    for (const id of ["5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c", "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f"]) await fs.cp(path.join(COPILOT_FIXTURES, id), path.join(state, id), { recursive: true });
+    const ctx = createCoreContext(await makeTempDir());
+    await syncWorkspace(ctx, { sources: { claude: [], codex: [], agents: { "copilot-cli": [state] }, demo: false } });
+    const before = await rowsOf(ctx.workspaceRoot);
+    expect(before).toHaveLength(2);
+    const written = new Map(await Promise.all(before.map(async (r) => [r.session_path, await fs.readFile(r.file, "utf8")] as const)));
+    for (let run = 0; run < 2; run++) {
+      await syncWorkspace(ctx, { force: true });
+      const rows = await rowsOf(ctx.workspaceRoot);
+      expect(rows.map((r) => r.session_path)).toEqual([...written.keys()]);
+      for (const row of rows) expect(await fs.readFile(row.file, "utf8").catch(() => "(no file)"), row.session_path).toBe(written.get(row.session_path));
+    }
+  });
+});
+
 describe("sync of agent sessions: files trusted by size, duplicates by content", () => {
   const A = "5f0c2a7e-3b1d-4c8e-9a6f-1d2e3f4a5b6c";
   const B = "9d8e7f60-1a2b-4c3d-8e4f-5a6b7c8d9e0f";

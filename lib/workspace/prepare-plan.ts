@@ -137,7 +137,8 @@ type Analysed = {
  * whose analysis reads it in this run (not a remembered one), as its reading starts. With
  * `pricing`, sessions read in this run have their usage counted too ({@link UsagePricing}).
  * The other agents' sessions (`roots.agents`) are planned by lib/workspace/prepare-agents; what
- * their readers warned about comes back as `warnings`.
+ * their readers warned about comes back as `warnings`. `cleared`: the workspace is emptied once
+ * the plan is made (`prepare --force`), so no agent session is planned from `memo` as unchanged.
  */
 export async function planSources(
   roots: SourceRoots,
@@ -147,6 +148,7 @@ export async function planSources(
   memo?: PlanMemo,
   onRead?: (file: string) => void,
   pricing?: UsagePricing,
+  cleared = false,
 ): Promise<{ sessions: PlannedSession[]; skipped: SkippedFile[]; warnings: SourceWarning[] }> {
   const remember = <T>(kind: MemoKind, file: string, compute: () => Promise<T>) => {
     const run = kind === "analysis" && onRead ? () => (onRead(file), compute()) : compute;
@@ -242,7 +244,8 @@ export async function planSources(
     if (forkHistory !== undefined && needed.has(s.sourceSessionId)) s.fork = await remember("fork", s.sourcePath, () => forkHistory(s.sourcePath));
   }
   const kept = applyForkInheritance(unique, skipped);
-  const agents = await planAgentsByMachine(roots, (agentRoots, fresh) => planAgentSessions(agentRoots, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), fresh ? undefined : memo, roots.origins));
+  // An agent session remembered as unchanged keeps the workspace file it has: none when the workspace is cleared.
+  const agents = await planAgentsByMachine(roots, (agentRoots, fresh) => planAgentSessions(agentRoots, window, workspaceRoot, (label) => onProgress?.(ordered.length, ordered.length, label, startedBytes), fresh || cleared ? undefined : memo, roots.origins));
   skipped.push(...agents.skipped);
   const apart = await apartByMachine([...kept, ...agents.sessions], workspaceRoot, agents.replan);
   return { sessions: rejectFilenameCollisions(apart, skipped), skipped, warnings: agents.warnings };

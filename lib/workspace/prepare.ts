@@ -124,7 +124,7 @@ async function prepareInto(
 ): Promise<PrepareSummary> {
   const root = ctx.workspaceRoot;
   const onRead = staging ? (file: string) => (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= STAGE_MIN_BYTES && staging.stage(file) : undefined;
-  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots, machines: options.machines, origins: options.origins }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined);
+  const plan = await planSources({ claude: options.claudeRoots, codex: options.codexRoots ?? [], agents: options.agentRoots, machines: options.machines, origins: options.origins }, target.kind === "day" ? target.window : null, root, options.onProgress, options.memo, onRead, options.counted ? await usagePricing(root) : undefined, options.force === true);
   const exports = await attachExports(plan.sessions, options.claudeRoots, options.exportRoots ?? []);
   if (options.force) await clearWorkspace(root);
   let written = 0;
