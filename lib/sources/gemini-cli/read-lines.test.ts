@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
+import { agentEnding, agentRequest } from "@/lib/forensics/agent-session";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
 import { transcriptLines, type AgentLines } from "@/lib/sources/common/agent-source";
@@ -36,6 +37,10 @@ function compare(bytes: Buffer, file: string, order: (count: number) => number[]
   // A fresh reader, its records made as compact bodies ask for them (a prompt's followers, a result's call).
   const fresh = readGeminiLines(bytes, file, window)!;
   for (const line of order(fast.lineCount)) expect(compactAgentBody(fresh, line)).toEqual(compactAgentBody(full, line));
+  // The pages that read a few records (the request from the first, the ending from the last) answer as from the whole read.
+  const NOW = Date.parse("2026-12-01T00:00:00Z");
+  expect(agentRequest(readGeminiLines(bytes, file, window)!)).toEqual(agentRequest(full));
+  expect(agentEnding(readGeminiLines(bytes, file, window)!, NOW)).toEqual(agentEnding(full, NOW));
   return true;
 }
 
