@@ -7,12 +7,7 @@ import type { SessionRequest } from "@/lib/forensics/session-request";
 import { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, type SessionEnding } from "@/lib/forensics/ending";
 import { previewLine } from "@/lib/format/one-line";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
-import { transcriptLines, type AgentLines, type AgentRecord, type AgentTranscript } from "@/lib/sources/common/agent-source";
-
-/** A session's records: read whole, or line by line as asked for (lib/sources/agent-transcripts `readAgentLines`: a page needs a few). */
-export type AgentSession = AgentTranscript | AgentLines;
-
-const linesOf = (session: AgentSession): AgentLines => ("records" in session ? transcriptLines(session) : session);
+import { agentLines, type AgentLines, type AgentRecord, type AgentSession, type AgentTranscript } from "@/lib/sources/common/agent-source";
 
 /** The `absent` entry of an agent whose records carry their run's start instead of a time of their own. */
 export const NO_LINE_TIMES = "per-line times";
@@ -34,7 +29,7 @@ export function promptText(transcript: AgentSession, record: AgentRecord): strin
  * first trigger whose prompt has any ({@link promptText}), whole; null when no trigger has text.
  */
 export function agentRequest(session: AgentSession): SessionRequest | null {
-  const lines = linesOf(session);
+  const lines = agentLines(session);
   for (let line = 1; line <= lines.lineCount; line++) {
     const record = lines.record(line)!;
     const text = record.trigger ? promptText(lines, record) : null;
@@ -69,7 +64,7 @@ function outcomeOf(record: AgentRecord): Outcome {
  * role-less records between them passed — on one line, at most 300 characters.
  */
 export function agentEnding(session: AgentSession, nowMs: number): SessionEnding {
-  const lines = linesOf(session);
+  const lines = agentLines(session);
   let lastMs: number | null = null;
   let outcome: Outcome = null;
   for (let line = lines.lineCount; line >= 1 && (lastMs === null || outcome === null); line--) {

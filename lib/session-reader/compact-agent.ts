@@ -4,7 +4,7 @@
  * from the line alone, so what replay learns later (a rewind, a replacement) marks earlier lines.
  */
 import { buildToolResult, buildToolUse, emptyBody, toolInputText, type CompactBody } from "@/lib/sources/common/compact-fields";
-import { transcriptLines, type AgentEvent, type AgentLines, type AgentRecord, type AgentToolCall, type AgentTranscript } from "@/lib/sources/common/agent-source";
+import { agentLines, type AgentEvent, type AgentLines, type AgentRecord, type AgentSession, type AgentToolCall } from "@/lib/sources/common/agent-source";
 import { isJsonObject } from "@/lib/sources/common/json-object";
 import type { CompactToolResult } from "./schema";
 import { boundedText } from "@/lib/sources/common/trim";
@@ -30,8 +30,8 @@ import { boundedText } from "@/lib/sources/common/trim";
  *   command (calls found by id anywhere in the session, else on the same line by name), `kind`
  *   `command`, `file` or `tool_result` accordingly.
  */
-export function compactAgentBody(session: AgentTranscript | AgentLines, line: number): CompactBody | null {
-  const transcript = "records" in session ? transcriptLines(session) : session;
+export function compactAgentBody(session: AgentSession, line: number): CompactBody | null {
+  const transcript = agentLines(session);
   const record = transcript.record(line);
   if (record === undefined || record.line !== line) return null;
   const inputs = record.calls.map((call) => toolInputText(call.input));

@@ -1,5 +1,5 @@
 /** What the viewer shows beside a record: detail text clipped for display. */
-import type { AgentLines, AgentRecord, AgentTranscript } from "@/lib/sources/common/agent-source";
+import { agentLines, type AgentRecord, type AgentSession } from "@/lib/sources/common/agent-source";
 import { asObject, parseJsonObject } from "@/lib/sources/common/json-object";
 import { nonBlankString } from "@/lib/sources/common/py-compat";
 import { CONVERSATION } from "@/lib/sources/common/viewer-detail";
@@ -61,8 +61,8 @@ export function compactViewerExtras(text: string, source: string, record: Pick<C
  * it ran, with its rewound / replaced marks), and its calls' file edits for a diff
  * ({@link agentEdits}); a message shows its summary and text as they are.
  */
-export function agentViewerExtras(transcript: AgentTranscript | AgentLines, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
-  const record = "records" in transcript ? transcript.records[line - 1] : transcript.record(line);
+export function agentViewerExtras(transcript: AgentSession, line: number, textLines: boolean, compact: Pick<CompactRecord, "summary" | "text_preview"> | null = null): ViewerExtras {
+  const record = agentLines(transcript).record(line);
   const extras: ViewerExtras = { timestamp: null, group: "conversation", command: null, detail: null, headline: null, edits: [] };
   if (textLines) extras.textLine = true;
   if (record === undefined || record.line !== line) return extras;

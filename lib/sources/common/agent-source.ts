@@ -129,6 +129,14 @@ export type AgentLines = {
   firstRewindLine(): number | null;
 };
 
+/** A session's records: read whole, or line by line as asked for (lib/sources/agent-transcripts `readAgentLines`: a page needs a few). */
+export type AgentSession = AgentTranscript | AgentLines;
+
+/** `session` as {@link AgentLines} (a transcript through {@link transcriptLines}). */
+export function agentLines(session: AgentSession): AgentLines {
+  return "records" in session ? transcriptLines(session) : session;
+}
+
 const linesOfTranscripts = new WeakMap<AgentTranscript, AgentLines>();
 
 /** `transcript` as {@link AgentLines} (one per transcript: what it looks up across lines is computed once). */
