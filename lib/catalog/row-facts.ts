@@ -9,12 +9,13 @@ import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
+import { storeAgentLineFacts } from "@/lib/sources/agent-transcripts";
 import { agentSource } from "@/lib/sources/agents";
 import { BUCKET_MS, type UsageTally } from "@/lib/usage/session-usage";
 import { pricingStamp, readSessionUsage, subagentsSignature, type CountedUsage } from "@/lib/workspace/session-usage";
 import type { LoadedProject } from "@/lib/workspace/load";
 import type { IndexRow } from "@/lib/workspace/schema";
-import { listSubagents, type ResolvedSession } from "@/lib/workspace/sessions";
+import { listSubagents, workspaceLineFacts, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** A session's usage as the catalog keeps it: totals for the list, buckets (JSON) for get_usage, the prices' stamp. */
 export type SessionUsageFacts = {
@@ -71,8 +72,12 @@ export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, c
   const usage = await readSessionUsage(ctx, session);
   const summary = await getSessionSummary(ctx, session, usage);
   // An agent session's usage was just counted from its whole transcript, still in memory: a big
-  // one's forensics scan is stored now for little more, so its first overview reads it (issue 38).
-  if (st.size >= SCAN_AHEAD_MIN_BYTES && agentSource(session.row.source) !== null) await scanSession(ctx, session).catch(() => undefined);
+  // one's forensics scan is stored now for little more, so its first overview reads it, and its
+  // line facts, so its first window reads only its own lines (issue 38).
+  if (st.size >= SCAN_AHEAD_MIN_BYTES && agentSource(session.row.source) !== null) {
+    await scanSession(ctx, session).catch(() => undefined);
+    await storeAgentLineFacts(session.row.source, session.filePath, workspaceLineFacts(ctx));
+  }
   return facts(summary, usage);
 }
 

@@ -16,7 +16,7 @@ import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { agentSource } from "@/lib/sources/agents";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { AgentLines } from "@/lib/sources/common/agent-source";
-import { getWorkspaceLineIndex, resolveSession, type ResolvedSession } from "@/lib/workspace/sessions";
+import { getWorkspaceLineIndex, resolveSession, workspaceLineFacts, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /** Bytes of a persisted tool result read for a `full` preview (head; the size is always given). */
 const TOOL_FILE_PREVIEW_BYTES = 2048;
@@ -49,7 +49,7 @@ export async function reconstructSession(ctx: CoreContext, input: ReconstructSes
   const scan = await scanSession(ctx, resolved.session);
   // An agent session's rows are read off the records of the lines on this page only.
   const agent = agentSource(resolved.session.row.source);
-  const transcript = agent === null ? null : await readAgentLines(agent.name, resolved.session.filePath);
+  const transcript = agent === null ? null : await readAgentLines(agent.name, resolved.session.filePath, undefined, workspaceLineFacts(ctx));
   const audit = await readAudit(ctx, input.project_key, input.session_ref);
   const selected = filterOrder(scan, audit, input.source, input.event_type);
   const base: ReconstructSessionResult = {

@@ -9,7 +9,7 @@ import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { userTextKind } from "@/lib/sources/claude-code/user-text";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
-import { getWorkspaceLineIndex, type ResolvedSession } from "@/lib/workspace/sessions";
+import { getWorkspaceLineIndex, workspaceLineFacts, type ResolvedSession } from "@/lib/workspace/sessions";
 
 /**
  * The user's request in a session, as every page and tool shows it: `text` as a person reads it
@@ -40,7 +40,7 @@ const cache = stampedCache<SessionRequest | null>("forensics:session-request", 2
  * @throws the fs error when the session file cannot be read.
  */
 export async function readSessionRequest(ctx: CoreContext, session: ResolvedSession, windows?: LineWindows): Promise<SessionRequest | null> {
-  const lines = await readAgentLines(session.row.source, session.filePath);
+  const lines = await readAgentLines(session.row.source, session.filePath, undefined, workspaceLineFacts(ctx));
   if (lines !== null) return agentRequest(lines);
   const index = await getWorkspaceLineIndex(ctx, session.filePath);
   // The turns read are part of the version: a new index row may start them elsewhere.

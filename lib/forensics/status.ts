@@ -10,6 +10,7 @@ import { buildCompactRecord } from "@/lib/session-reader/compact";
 import { readAgentLines } from "@/lib/sources/agent-transcripts";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
+import { workspaceLineFacts } from "@/lib/workspace/sessions";
 
 export { ACTIVE_WINDOW_MS, RESPONSE_PREVIEW_CHARS, STATUS_TAIL_LINES, type SessionEnding, type StatusReason } from "@/lib/forensics/ending";
 
@@ -41,7 +42,7 @@ const EXIT_COMMANDS = new Set(["exit", "quit"]);
  * @throws the fs error when the file cannot be read.
  */
 export async function sessionEnding(ctx: CoreContext, filePath: string, index: LineIndex, source: string, windows = new LineWindows(filePath, index)): Promise<SessionEnding> {
-  const lines = await readAgentLines(source, filePath);
+  const lines = await readAgentLines(source, filePath, undefined, workspaceLineFacts(ctx));
   if (lines !== null) return agentEnding(lines, ctx.now().getTime());
   let lastMs: number | null = null;
   let outcome: Outcome = null;

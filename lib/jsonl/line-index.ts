@@ -88,13 +88,8 @@ export async function readLineRange(filePath: string, index: LineIndex, startLin
  * @throws as {@link readLineRange}.
  */
 export async function readLineRangeBytes(filePath: string, index: LineIndex, startLine: number, endLine: number): Promise<{ line: number; bytes: Buffer }[]> {
-  const { lineCount, starts } = index;
-  if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || startLine > endLine || endLine > lineCount) {
-    throw new RangeError(`Line range ${startLine}-${endLine} is outside 1-${lineCount}.`);
-  }
-  const lineEnd = (line: number): number => (line < lineCount ? starts[line]! : index.size);
-  const from = starts[startLine - 1]!;
-  const bytes = Buffer.allocUnsafe(lineEnd(endLine) - from);
+  const bytes = rangeBuffer(index, startLine, endLine);
+  const from = index.starts[startLine - 1]!;
   if (bytes.length <= SYNC_READ_MAX_BYTES) {
     if (!readFullySync(filePath, bytes, from)) throw new AppError("io_error", "The file is shorter than its line index.", { path: filePath });
   } else {
@@ -107,10 +102,37 @@ export async function readLineRangeBytes(filePath: string, index: LineIndex, sta
       await handle.close();
     }
   }
+  return splitRange(index, startLine, endLine, bytes);
+}
+
+/**
+ * {@link readLineRangeBytes} read on the calling thread, whatever the range's size: for a reader
+ * that needs a few lines now (records asked for outside the window it read, issue 38).
+ * @throws as {@link readLineRangeBytes}.
+ */
+export function readLineRangeBytesSync(filePath: string, index: LineIndex, startLine: number, endLine: number): { line: number; bytes: Buffer }[] {
+  const bytes = rangeBuffer(index, startLine, endLine);
+  if (!readFullySync(filePath, bytes, index.starts[startLine - 1]!)) throw new AppError("io_error", "The file is shorter than its line index.", { path: filePath });
+  return splitRange(index, startLine, endLine, bytes);
+}
+
+/** A buffer for lines `startLine..endLine`'s bytes. @throws RangeError unless `1 <= startLine <= endLine <= index.lineCount` (integers). */
+function rangeBuffer(index: LineIndex, startLine: number, endLine: number): Buffer {
+  const { lineCount, starts } = index;
+  if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || startLine > endLine || endLine > lineCount) {
+    throw new RangeError(`Line range ${startLine}-${endLine} is outside 1-${lineCount}.`);
+  }
+  return Buffer.allocUnsafe((endLine < lineCount ? starts[endLine]! : index.size) - starts[startLine - 1]!);
+}
+
+/** Lines `startLine..endLine` of `bytes` (read from the first one's start), each without its terminator. */
+function splitRange(index: LineIndex, startLine: number, endLine: number, bytes: Buffer): { line: number; bytes: Buffer }[] {
+  const { lineCount, starts } = index;
+  const from = starts[startLine - 1]!;
   const lines: { line: number; bytes: Buffer }[] = [];
   for (let line = startLine; line <= endLine; line++) {
     const start = starts[line - 1]! - from;
-    const end = lineEnd(line) - from;
+    const end = (line < lineCount ? starts[line]! : index.size) - from;
     lines.push({ line, bytes: bytes.subarray(start, end - terminatorBytes(bytes, start, end)) });
   }
   return lines;

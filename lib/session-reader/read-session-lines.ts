@@ -77,7 +77,7 @@ export async function readCompactRecords(filePath: string, index: LineIndex, sta
   let transcript: Promise<AgentLines | null> | null = null;
   // The lines whose records may be built: the window, widened to whole blocks when they are stored.
   const built = store === null ? { start, end } : { start: CompactStore.blockLines(CompactStore.blockOf(start), index.lineCount).start, end: CompactStore.blockLines(CompactStore.blockOf(end), index.lineCount).end };
-  const replay = () => (transcript ??= readAgentLines(source, filePath, built));
+  const replay = () => (transcript ??= readAgentLines(source, filePath, built, storeDir === null ? undefined : { cacheDir: storeDir, log }));
   let line = start;
   while (line <= end) {
     const hit = compactRecordCache.get(version, line);

@@ -7,7 +7,7 @@ import { VIEWER_RAW_CLIP_BYTES, type ReadMode, type ViewerCompactRecord, type Vi
 import { agentViewerExtras, compactViewerExtras, viewerExtras } from "@/lib/session-reader/viewer-extras";
 import { lineView, type ToolCallNames } from "@/lib/session-reader/headline";
 import { readAgentLines } from "@/lib/sources/agent-transcripts";
-import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir } from "@/lib/workspace/sessions";
+import { getSession, getWorkspaceLineIndex, resolveSubagentFile, workspaceIndexDir, workspaceLineFacts } from "@/lib/workspace/sessions";
 
 export type ViewerLinesQuery = { projectKey: string; sessionRef: string; start: number; end: number; mode: ReadMode; agent?: string };
 
@@ -30,7 +30,7 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const lines = await readLineRange(filePath, index, query.start, query.end);
   const source = session.row.source;
   // Read before the compact window, which then finds these lines read (lib/sources/agent-transcripts).
-  const agent = await readAgentLines(source, filePath, { start: query.start, end: query.end });
+  const agent = await readAgentLines(source, filePath, { start: query.start, end: query.end }, workspaceLineFacts(ctx));
   // An agent's history written as text (Markdown, not JSONL): its lines are not malformed JSON.
   const textLines = agent !== null && !filePath.endsWith(".jsonl");
   // Results name their calls within the window (a call in an earlier window leaves "Result").

@@ -1,12 +1,16 @@
 /** A prepared agent session read back from its workspace file, cached while the file is unchanged. */
 import { readFileSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
+import path from "node:path";
 
 import { stampedCache } from "@/lib/cache/stamped-cache";
 import { fileStamp } from "@/lib/fs/file-stamp";
+import type { Logger } from "@/lib/context";
+import { getLineIndex, readLineRangeBytes, readLineRangeBytesSync } from "@/lib/jsonl/line-index";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { agentSource } from "@/lib/sources/agents";
-import { transcriptLines, type AgentLines, type AgentTranscript } from "@/lib/sources/common/agent-source";
+import { transcriptLines, type AgentLines, type AgentSource, type AgentTranscript } from "@/lib/sources/common/agent-source";
+import { readLineFacts, writeLineFacts } from "@/lib/sources/line-facts-file";
 
 /** Bytes of read transcripts kept (their text counted twice for the records built from it). */
 const CACHE_BYTES = 32 << 20;
@@ -46,15 +50,27 @@ export async function readAgentTranscript(source: string, filePath: string): Pro
 let lastLines: { filePath: string; stamp: string; lines: AgentLines } | null = null;
 
 /**
+ * Sessions at least this big have their line facts stored (issue 38: a cold window of a 12 MB
+ * Gemini chat spent ~20 ms reading and replaying the whole chat; below this it costs a few ms).
+ */
+export const LINE_FACTS_MIN_BYTES = 4 << 20;
+
+/** Where {@link readAgentLines} keeps and finds line facts: the workspace's `.casefile/index` (lib/workspace/sessions `workspaceIndexDir`). */
+export type LineFactsStore = { cacheDir: string; log?: Logger };
+
+/**
  * Lines of the workspace file `filePath` of an agent session (`source` as in
  * {@link readAgentTranscript}) read as its transcript reads them, for a window of them (issue 38: a
  * cold 2,000-line window of a 12 MB Gemini chat cost its whole read): the transcript's own when it
- * is cached, else the agent's `readLines` of the file's bytes (each line's record made when asked
- * for; `window`, the 1-based lines whose records will be, read ahead), else the transcript read in
- * full. Null when `source` is not such an agent.
+ * is cached; else, with a `store` holding the file's current line facts, the agent's
+ * `linesFromFacts` (the window's lines read at once, any other line when its record is asked
+ * for); else the agent's `readLines` of the file's bytes (each line's record made when asked for;
+ * `window`, the 1-based lines whose records will be, read ahead), whose facts are stored in `store`
+ * for a file of {@link LINE_FACTS_MIN_BYTES} or more; else the transcript read in full. Null when
+ * `source` is not such an agent.
  * @throws the fs error when the file cannot be read.
  */
-export async function readAgentLines(source: string, filePath: string, window?: { start: number; end: number }): Promise<AgentLines | null> {
+export async function readAgentLines(source: string, filePath: string, window?: { start: number; end: number }, store?: LineFactsStore): Promise<AgentLines | null> {
   const agent = agentSource(source);
   if (agent === null) return null;
   const st = statSync(filePath);
@@ -63,9 +79,18 @@ export async function readAgentLines(source: string, filePath: string, window?: 
   const cached = cache.get(filePath, stamp);
   if (cached !== undefined) return transcriptLines(cached);
   if (lastLines !== null && lastLines.filePath === filePath && lastLines.stamp === stamp) return lastLines.lines;
+  const keeps = store !== undefined && agent.linesFromFacts !== undefined && st.size >= LINE_FACTS_MIN_BYTES;
+  if (keeps) {
+    const lines = await linesFromStoredFacts(agent, filePath, st, store, window);
+    if (lines !== null) {
+      lastLines = { filePath, stamp, lines };
+      return lines;
+    }
+  }
   if (agent.readLines !== undefined) {
     const lines = agent.readLines(await readWhole(filePath, st), filePath, window);
     if (lines !== null) {
+      if (keeps && lines.facts !== undefined) await writeLineFacts(store.cacheDir, path.resolve(filePath), agent.name, st, lines.facts());
       lastLines = { filePath, stamp, lines };
       return lines;
     }
@@ -73,6 +98,55 @@ export async function readAgentLines(source: string, filePath: string, window?: 
   const transcript = await readAgentTranscript(source, filePath);
   return transcript === null ? null : transcriptLines(transcript);
 }
+
+/**
+ * Stores the line facts of the workspace file `filePath` of an agent session (`source`) in `store`
+ * unless they are stored already, when its source has them and the file is at least
+ * {@link LINE_FACTS_MIN_BYTES}: the catalog does it for the sessions it reads in full, so their first
+ * window reads only its own lines. Never throws (a session that cannot be read is left to its reader).
+ */
+export async function storeAgentLineFacts(source: string, filePath: string, store: LineFactsStore): Promise<void> {
+  const agent = agentSource(source);
+  if (agent?.readLines === undefined || agent.linesFromFacts === undefined) return;
+  try {
+    const st = statSync(filePath);
+    if (st.size < LINE_FACTS_MIN_BYTES || readLineFacts(store.cacheDir, path.resolve(filePath), agent.name, st, store.log) !== null) return;
+    const facts = agent.readLines(await readWhole(filePath, st), filePath)?.facts?.();
+    if (facts !== undefined) await writeLineFacts(store.cacheDir, path.resolve(filePath), agent.name, st, facts);
+  } catch {
+    /* NOTE: deliberately ignored, see above */
+  }
+}
+
+/** {@link readAgentLines}' read from the stored facts of a file (`st`: its stat just taken), else null (none current, or not the reader's). */
+async function linesFromStoredFacts(agent: AgentSource, filePath: string, st: Stats, store: LineFactsStore, window?: { start: number; end: number }): Promise<AgentLines | null> {
+  const key = path.resolve(filePath);
+  const facts = readLineFacts(store.cacheDir, key, agent.name, st, store.log);
+  if (facts === null) return null;
+  const index = await getLineIndex(key, store.cacheDir, store.log);
+  if (index.size !== st.size || index.mtimeMs !== st.mtimeMs) return null;
+  // The window's lines are read at once; a line asked for outside them with the lines after it,
+  // up to OUTSIDE_READ_BYTES (a compact block edging past a viewer window, a call's earlier line).
+  const read = new Map<number, Buffer>();
+  const from = Math.max(1, window?.start ?? 1);
+  const to = Math.min(index.lineCount, window?.end ?? 0);
+  if (from <= to) for (const l of await readLineRangeBytes(key, index, from, to)) read.set(l.line, l.bytes);
+  const lineText = (line: number): string => {
+    let bytes = read.get(line);
+    if (bytes === undefined) {
+      let end = line;
+      while (end < index.lineCount && !read.has(end + 1) && index.starts[end]! - index.starts[line - 1]! < OUTSIDE_READ_BYTES) end++;
+      for (const l of readLineRangeBytesSync(key, index, line, end)) read.set(l.line, l.bytes);
+      bytes = read.get(line)!;
+    }
+    read.delete(line);
+    return bytes.toString("utf8");
+  };
+  return agent.linesFromFacts!(facts, index.lineCount, lineText, filePath);
+}
+
+/** Bytes read ahead with a line asked for outside the lines read (see {@link linesFromStoredFacts}). */
+const OUTSIDE_READ_BYTES = 256 << 10;
 
 /**
  * Files up to this size are stat and read on the calling thread: a thread-pool round trip cost more

@@ -15,7 +15,7 @@ import { readSessionFacts } from "@/lib/workspace/session-facts";
 import { getTurnUsage } from "@/lib/workspace/turn-usage";
 import { subagentOverview, subagentTurns } from "@/lib/workspace/subagent-view";
 import type { ProjectSummary, SessionDetail } from "@/lib/workspace/schema";
-import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile } from "@/lib/workspace/sessions";
+import { getSession, getWorkspaceLineIndex, listSubagents, resolveSubagentFile, workspaceLineFacts } from "@/lib/workspace/sessions";
 
 /**
  * The workspace's projects in directory order, with session and turn counts, the working
@@ -98,7 +98,7 @@ export async function getSessionDetail(ctx: CoreContext, projectKey: string, ses
     turn_usage: withTurns ? await getTurnUsage(ctx, session) : [],
     subagents,
     agent_id: agentId ?? null,
-    facts: await readSessionFacts(filePath, index, session.row.source, clock),
+    facts: await readSessionFacts(filePath, index, session.row.source, clock, workspaceLineFacts(ctx)),
     not_recorded: [...(agentSource(session.row.source)?.absent ?? [])],
     subagent,
   };

@@ -1,6 +1,6 @@
 /** A session's header facts read from its first lines, with its clock. */
 import { type LineIndex, readLineRange } from "@/lib/jsonl/line-index";
-import { readAgentLines } from "@/lib/sources/agent-transcripts";
+import { readAgentLines, type LineFactsStore } from "@/lib/sources/agent-transcripts";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { transcriptFormat } from "@/lib/sources/transcript-formats";
 import type { SessionClock } from "@/lib/workspace/session-clock";
@@ -23,11 +23,11 @@ const PROBE_LINE_CHARS = 256 * 1024;
  * (the contract has none), so those are null.
  * @throws the fs error when the file cannot be read.
  */
-export async function readSessionFacts(filePath: string, index: LineIndex, source: string, clock: SessionClock): Promise<SessionFacts> {
+export async function readSessionFacts(filePath: string, index: LineIndex, source: string, clock: SessionClock, store?: LineFactsStore): Promise<SessionFacts> {
   const facts: SessionFacts = { model: null, client_version: null, cwd: null, git_branch: null, started_at: clock.started_at, duration_seconds: clock.duration_seconds };
   if (index.lineCount === 0) return facts;
   // An agent session's records are read from the first on, until one names a model.
-  const lines = await readAgentLines(source, filePath);
+  const lines = await readAgentLines(source, filePath, undefined, store);
   if (lines !== null) {
     for (let line = 1; line <= lines.lineCount && facts.model === null; line++) {
       const model = lines.record(line)!.model;

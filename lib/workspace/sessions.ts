@@ -8,6 +8,7 @@ import { resolveInside } from "@/lib/fs/paths";
 import { listDir, readDirNames } from "@/lib/fs/list-dir";
 import { derivedPath } from "@/lib/fs/workspace-layout";
 import { getLineIndex, type LineIndex } from "@/lib/jsonl/line-index";
+import type { LineFactsStore } from "@/lib/sources/agent-transcripts";
 import { findProject, loadWorkspace, type LoadedProject } from "@/lib/workspace/load";
 import type { IndexRow, SubagentSummary } from "@/lib/workspace/schema";
 
@@ -85,6 +86,11 @@ export function getWorkspaceLineIndex(ctx: CoreContext, filePath: string): Promi
 /** `<workspace>/.casefile/index`: line indexes and, beside them, persisted compact records. */
 export function workspaceIndexDir(ctx: CoreContext): string {
   return derivedPath(ctx.workspaceRoot, "index");
+}
+
+/** Where an agent session's line facts are kept and found: beside its line index (lib/sources/agent-transcripts `readAgentLines`). */
+export function workspaceLineFacts(ctx: CoreContext): LineFactsStore {
+  return { cacheDir: workspaceIndexDir(ctx), log: ctx.log };
 }
 
 /** Directory holding a session's attached subagent transcripts: `<dir>/<stem>/subagents` (seed 003 era 2 layout). */

@@ -127,6 +127,12 @@ export type AgentLines = {
   firstCall(id: string): AgentToolCall | undefined;
   /** The first line holding a `rewind` event, else null. */
   firstRewindLine(): number | null;
+  /**
+   * Optional: what this reader knows of the whole file, as JSON text, from which its source's
+   * {@link AgentSource.linesFromFacts} reads the same lines again reading only the lines asked for
+   * (issue 38 speed: stored per file version). Call it before asking for records.
+   */
+  facts?(): string;
 };
 
 /** A session's records: read whole, or line by line as asked for (lib/sources/agent-transcripts `readAgentLines`: a page needs a few). */
@@ -201,6 +207,13 @@ export type AgentSource = {
    * reader cannot tell them without the whole read (the caller then parses the lines). Warnings are not given.
    */
   readLines?(data: Buffer, file: string, window?: { start: number; end: number }): AgentLines | null;
+  /**
+   * Optional, with `readLines` (issue 38 speed): the lines `readLines` read from a file of
+   * `lineCount` physical lines, from the `facts()` they gave for those bytes, `lineText(line)` (its
+   * text without the terminator) read only for the records asked for; null when `facts` are not
+   * this reader's (another version): the caller reads the file.
+   */
+  linesFromFacts?(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null;
 };
 
 /** What prepare keeps of a session read: its turns, each turn's prompt time (its trigger record's `time`), the reader's warnings. */

@@ -7,7 +7,7 @@ import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { compactAgentBody } from "@/lib/session-reader/compact-agent";
 import { transcriptLines, type AgentLines } from "@/lib/sources/common/agent-source";
 import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
-import { readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
+import { geminiLinesFromFacts, readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
 import { geminiSource } from "@/lib/sources/gemini-cli/source";
 import { damagedBytes, seededRandom } from "@/lib/testing/random";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
@@ -41,6 +41,17 @@ function compare(bytes: Buffer, file: string, order: (count: number) => number[]
   const NOW = Date.parse("2026-12-01T00:00:00Z");
   expect(agentRequest(readGeminiLines(bytes, file, window)!)).toEqual(agentRequest(full));
   expect(agentEnding(readGeminiLines(bytes, file, window)!, NOW)).toEqual(agentEnding(full, NOW));
+  // Read again from the facts the first read gave (as stored: JSON text), each line read only when its record is asked for.
+  const texts = byteCopyLines(bytes).lines;
+  const read: number[] = [];
+  const stored = geminiLinesFromFacts(readGeminiLines(bytes, file, window)!.facts!(), fast.lineCount, (line) => (read.push(line), texts[line - 1]!), file)!;
+  for (const line of order(fast.lineCount)) expect(stored.record(line)).toEqual(full.records[line - 1]);
+  expect(new Set(read).size).toBe(read.length);
+  for (const id of ids) expect(stored.firstCall(id)).toEqual(lines.firstCall(id));
+  expect(stored.firstRewindLine()).toBe(lines.firstRewindLine());
+  const again = geminiLinesFromFacts(fast.facts!(), fast.lineCount, (line) => texts[line - 1]!, file)!;
+  for (const line of order(fast.lineCount)) expect(compactAgentBody(again, line)).toEqual(compactAgentBody(full, line));
+  expect(geminiLinesFromFacts(fast.facts!(), fast.lineCount + 1, (line) => texts[line - 1]!, file)).toBeNull();
   return true;
 }
 

@@ -4,19 +4,15 @@
  * the SIMD scan kernel (lib/sources/common/json-members) without `JSON.parse` of whole messages,
  * and a message line is parsed only when its record is asked for.
  */
-import type { AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
+import type { AgentEvent, AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { messageRecord, unknownRecord } from "@/lib/sources/gemini-cli/parse";
-import { GeminiReplay } from "@/lib/sources/gemini-cli/replay";
+import { finishRecord, GeminiReplay } from "@/lib/sources/gemini-cli/replay";
 
 /** Top-level keys the replay reads, by name; every other member is checked and stepped over. */
 const KEYS = ["id", "$set", "$rewindTo", "sessionId", "projectHash", "toolCalls"] as const;
-
-/** What a line holds, for the records made on demand. */
-const MESSAGE = 1;
-const UNKNOWN = 2;
 
 /** What replay reads of a line: its kind's key, the message's id and its calls' ids, a structural line's object. */
 type LineKeys =
@@ -27,16 +23,40 @@ type LineKeys =
   | { kind: "unknown"; value: JsonObject | null };
 
 /**
+ * What a window of a chat needs to know of its other lines, as JSON (issue 38 speed: persisted per
+ * file version by lib/sources/agent-transcripts, so a later window reads only its own lines).
+ */
+type GeminiLineFacts = {
+  format: typeof FACTS_FORMAT;
+  lineCount: number;
+  /** The records replay made (header, `$set` and `$rewindTo` lines), finished: `[line, record]`. */
+  made: [number, AgentRecord][];
+  /** What replay gave the other lines: `[line, events]`. */
+  events: [number, AgentEvent[]][];
+  /** Message lines a later same-id line replaced. */
+  superseded: number[];
+  /** The first line after a subagent header (user messages from then on are the parent agent's task), else null. */
+  subagentFrom: number | null;
+  firstRewind: number | null;
+  /** Each call id with the lines holding a call with it that no later line superseded, in line order: `[id, ...lines]`. */
+  calls: [string, ...number[]][];
+};
+
+/** Bump when a record's making or the replay changes: facts stored by an older reader are not used. */
+const FACTS_FORMAT = "gemini-line-facts/1";
+
+/**
  * The lines of Gemini workspace file `data` (`file` names it) as {@link parseGeminiLines} reads
  * them: `record(line)` equals its `records[line - 1]` (events, replaced versions' dropped calls,
  * triggers and subagent tasks included), `firstCall` and `firstRewindLine` answer as its records
- * would. One pass over the bytes replays the chat from each line's `id`, `$set`, `$rewindTo`,
- * header keys and its `toolCalls[].id`: the lines of `window` (1-based, inclusive: those whose
- * records will be asked for) are parsed, the others read by the scan kernel (headers, `$set` and
- * `$rewindTo` lines parsed: small and rare); a message or unknown record is made when first asked
- * for, and kept. Null — the caller parses the lines in full — unless `data` is UTF-8 whose only
- * breaks are `\n`, ending with one, and every line is one valid JSON object (outside the window
- * with no escaped key where the replay reads keys: top level, `toolCalls` items). Never throws.
+ * would, and `facts()` gives what {@link geminiLinesFromFacts} needs to answer so again. One pass
+ * over the bytes replays the chat from each line's `id`, `$set`, `$rewindTo`, header keys and its
+ * `toolCalls[].id`: the lines of `window` (1-based, inclusive: those whose records will be asked
+ * for) are parsed, the others read by the scan kernel (headers, `$set` and `$rewindTo` lines
+ * parsed: small and rare); a message or unknown record is made when first asked for, and kept.
+ * Null — the caller parses the lines in full — unless `data` is UTF-8 whose only breaks are `\n`,
+ * ending with one, and every line is one valid JSON object (outside the window with no escaped key
+ * where the replay reads keys: top level, `toolCalls` items). Never throws.
  */
 export function readGeminiLines(data: Buffer, file: string, window?: { start: number; end: number }): AgentLines | null {
   if (lazyByteCopyLines(data).bytes === undefined) return null;
@@ -45,14 +65,12 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
   const replay = new GeminiReplay();
   // Each line's first byte in `data` (one past the last: the end).
   const starts: number[] = [];
-  const kinds: number[] = [0];
-  const built = new Map<number, AgentRecord>();
+  const made = new Map<number, AgentRecord>();
   // Objects of the window's lines, until their records are made.
   const objects = new Map<number, JsonObject>();
   // The lines whose calls have an id, in line order, by id (a line once per id).
   const callLines = new Map<string, number[]>();
-  // The first line after a subagent header (user messages from then on are the parent agent's task).
-  let subagentFrom = Infinity;
+  let subagentFrom: number | null = null;
 
   let line = 0;
   for (let start = 0; start < data.length; ) {
@@ -64,10 +82,8 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
     const keys = inWindow ? parsedKeys(data.toString("utf8", start, lineEnd), line) : scannedKeys((scan ??= new MemberLines(data, KEYS)), start, lineEnd, line);
     start = lineEnd + 1;
     if (keys === null) return null;
-    let kind = 0;
-    if (keys.kind === "rewind") built.set(line, replay.rewind(line, keys.target));
+    if (keys.kind === "rewind") made.set(line, replay.rewind(line, keys.target));
     else if (keys.kind === "message") {
-      kind = MESSAGE;
       replay.message(line, keys.id);
       for (const id of keys.callIds) {
         const lines = callLines.get(id);
@@ -75,32 +91,70 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
         else if (lines[lines.length - 1] !== line) lines.push(line);
       }
       if (keys.value !== null) objects.set(line, keys.value);
-    } else if (keys.kind === "set") built.set(line, replay.set(line, keys.set));
+    } else if (keys.kind === "set") made.set(line, replay.set(line, keys.set));
     else if (keys.kind === "header") {
       const wasSubagent = replay.subagent;
-      built.set(line, replay.header(line, keys.value));
+      made.set(line, replay.header(line, keys.value));
       if (replay.subagent && !wasSubagent) subagentFrom = line + 1;
-    } else {
-      kind = UNKNOWN;
-      if (keys.value !== null) objects.set(line, keys.value);
-    }
-    kinds.push(kind);
+    } else if (keys.value !== null) objects.set(line, keys.value);
   }
   starts.push(data.length);
-  const lineCount = line;
-  for (const record of built.values()) replay.finish(record);
+  for (const record of made.values()) replay.finish(record);
+  const calls: [string, ...number[]][] = [];
+  for (const [id, lines] of callLines) calls.push([id, ...lines.filter((at) => !replay.superseded.has(at))]);
+  const facts: GeminiLineFacts = {
+    format: FACTS_FORMAT,
+    lineCount: line,
+    made: [...made],
+    events: [...replay.events].filter(([at]) => !made.has(at)),
+    superseded: [...replay.superseded],
+    subagentFrom,
+    firstRewind: replay.firstRewind,
+    calls,
+  };
+  // Facts are serialized when asked for, before any record leaves: the made records are still as replay left them.
+  const lines = linesOf(facts, (at) => data.toString("utf8", starts[at - 1]!, starts[at]! - 1), file, objects);
+  let text: string | undefined;
+  return { ...lines, facts: () => (text ??= JSON.stringify(facts)) };
+}
 
+/**
+ * The lines {@link readGeminiLines} read from a file of `lineCount` lines, from the JSON text its
+ * `facts()` gave for that file's bytes: `lineText(line)` gives the text of a line (without its
+ * `\n`) when its record is first asked for. Null when `facts` are not such text for `lineCount`
+ * lines (another reader's version: the caller reads the file instead). Never throws.
+ */
+export function geminiLinesFromFacts(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null {
+  let value: GeminiLineFacts;
+  try {
+    value = JSON.parse(facts) as GeminiLineFacts;
+  } catch {
+    return null;
+  }
+  if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
+  return linesOf(value, lineText, file, new Map());
+}
+
+/** The {@link AgentLines} of a replayed chat: `objects` (the lines already parsed) are taken before `lineText` is read. */
+function linesOf(facts: GeminiLineFacts, lineText: (line: number) => string, file: string, objects: Map<number, JsonObject>): AgentLines {
+  const { lineCount, subagentFrom } = facts;
+  const built = new Map(facts.made);
+  const events = new Map(facts.events);
+  const superseded = new Set(facts.superseded);
+  const callLines = new Map(facts.calls.map(([id, ...lines]) => [id, lines]));
   // Warnings are parseLines' to give: the ones made here are dropped.
   const warnings: SourceWarning[] = [];
   const record = (at: number): AgentRecord | undefined => {
     if (!(at >= 1 && at <= lineCount) || !Number.isInteger(at)) return undefined;
     let made = built.get(at);
     if (made !== undefined) return made;
-    const value = objects.get(at) ?? (JSON.parse(data.toString("utf8", starts[at - 1]!, starts[at]! - 1)) as JsonObject);
+    // Replay made every other kind's record: this line holds a message or an unknown record.
+    const value = objects.get(at) ?? (JSON.parse(lineText(at)) as JsonObject);
     objects.delete(at);
-    made = kinds[at] === MESSAGE ? messageRecord(at, value, at >= subagentFrom, file, warnings) : unknownRecord(at, value, file, warnings);
+    const isMessage = typeof value.$rewindTo !== "string" && typeof value.id === "string";
+    made = isMessage ? messageRecord(at, value, subagentFrom !== null && at >= subagentFrom, file, warnings) : unknownRecord(at, value, file, warnings);
     warnings.length = 0;
-    built.set(at, replay.finish(made));
+    built.set(at, finishRecord(made, events.get(at), superseded.has(at)));
     return made;
   };
   const firstCalls = new Map<string, AgentToolCall | undefined>();
@@ -110,16 +164,14 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
     firstCall(id) {
       if (firstCalls.has(id)) return firstCalls.get(id);
       let found: AgentToolCall | undefined;
-      // A replaced version gave up its calls: the first line that kept them.
       for (const at of callLines.get(id) ?? []) {
-        if (replay.superseded.has(at)) continue;
         found = record(at)!.calls.find((c) => c.id === id);
         if (found !== undefined) break;
       }
       firstCalls.set(id, found);
       return found;
     },
-    firstRewindLine: () => replay.firstRewind,
+    firstRewindLine: () => facts.firstRewind,
   };
 }
 

@@ -150,17 +150,21 @@ export class GeminiReplay {
    * message stays an error). Changes and returns `record`; call it once the lines after it are replayed.
    */
   finish(record: AgentRecord): AgentRecord {
-    const events = this.events.get(record.line);
-    if (events !== undefined) record.events.push(...events);
-    if (this.superseded.has(record.line)) {
-      record.calls = [];
-      record.results = [];
-      record.usage = [];
-      record.trigger = false;
-      record.isError = record.type === "error";
-    }
-    return record;
+    return finishRecord(record, this.events.get(record.line), this.superseded.has(record.line));
   }
+}
+
+/** {@link GeminiReplay.finish} given what replay did to the record's line: its `events`, whether it was `superseded`. Changes and returns `record`. */
+export function finishRecord(record: AgentRecord, events: readonly AgentEvent[] | undefined, superseded: boolean): AgentRecord {
+  if (events !== undefined) record.events.push(...events);
+  if (superseded) {
+    record.calls = [];
+    record.results = [];
+    record.usage = [];
+    record.trigger = false;
+    record.isError = record.type === "error";
+  }
+  return record;
 }
 
 /** An ISO time with `Z` (milliseconds), or null when the value is not a zoned timestamp. */

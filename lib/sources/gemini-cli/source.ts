@@ -5,7 +5,7 @@ import { exportGeminiLines } from "@/lib/sources/gemini-cli/export-lines";
 import { GEMINI_ABSENT, parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
 import { prepareGeminiTurns } from "@/lib/sources/gemini-cli/prepare-turns";
 import { geminiPushedFiles } from "@/lib/sources/gemini-cli/pushed-files";
-import { readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
+import { geminiLinesFromFacts, readGeminiLines } from "@/lib/sources/gemini-cli/read-lines";
 
 /**
  * Gemini CLI: sessions under `~/.gemini/tmp/<project>/chats/` (discover.ts), legacy `.json` exported
@@ -23,4 +23,5 @@ export const geminiSource: AgentSource = {
   parseLines: parseGeminiLines,
   prepareTurns: prepareGeminiTurns,
   readLines: readGeminiLines,
+  linesFromFacts: geminiLinesFromFacts,
 };
