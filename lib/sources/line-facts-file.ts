@@ -1,5 +1,5 @@
 /**
- * An agent session's line facts ({@link AgentLines.facts}) stored beside the workspace's line
+ * An agent session's line facts (lib/sources/common/agent-source `AgentLines.facts`) stored beside the workspace's line
  * indexes: `<cacheDir>/<sha256 of the session file's absolute path>.facts`, this module's only place
  * on disk. A cache: missing, stale or unreadable facts only cost the whole read they spare.
  */
@@ -10,7 +10,6 @@ import path from "node:path";
 import type { Logger } from "@/lib/context";
 import { writeFileAtomic } from "@/lib/fs/atomic-write";
 import { setAsideDerived } from "@/lib/fs/set-aside";
-import type { AgentLines } from "@/lib/sources/common/agent-source";
 
 const FORMAT = "casefile-line-facts";
 
@@ -52,7 +51,7 @@ export function readLineFacts(cacheDir: string, filePath: string, source: string
 }
 
 /**
- * Stores `facts` (JSON text without a line break, as {@link AgentLines.facts} gives) of absolute
+ * Stores `facts` (JSON text without a line break, as `AgentLines.facts` gives) of absolute
  * `filePath` read by `source`'s reader at size and mtime `st`: one file written atomically, without
  * fsync (a file cut short by a crash reads as corrupt and is rebuilt). Failures are ignored.
  */
