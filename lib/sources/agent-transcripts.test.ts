@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 
 import { silentLogger } from "@/lib/context";
+import { agentEnding, agentRequest } from "@/lib/forensics/agent-session";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { LINE_FACTS_MIN_BYTES, readAgentLines, readAgentTranscript, storeAgentLineFacts } from "@/lib/sources/agent-transcripts";
 import { transcriptLines } from "@/lib/sources/common/agent-source";
@@ -84,6 +85,13 @@ describe("readAgentLines with a line facts store (issue 38: a window of a big ch
       for (const id of ["run_shell_command_1_0", "read_file_2_7", `read_file_2_${Math.floor(count / 24)}`, "missing"]) expect(stored.firstCall(id)).toEqual(all.firstCall(id));
       expect(stored.firstRewindLine()).toBe(all.firstRewindLine());
       expect(all.firstRewindLine()).not.toBeNull();
+      // The pages that read a few records without a window (the request from the first line on, the ending from the last back).
+      const NOW = Date.parse("2026-12-01T00:00:00Z");
+      await readAgentLines("gemini-cli", other, undefined, store);
+      expect(agentEnding((await readAgentLines("gemini-cli", big, undefined, store))!, NOW)).toEqual(agentEnding(whole, NOW));
+      await readAgentLines("gemini-cli", other, undefined, store);
+      expect(agentRequest((await readAgentLines("gemini-cli", big, undefined, store))!)).toEqual(agentRequest(whole));
+      expect(wholeReads()).toBe(1);
       // A grown chat: its facts are stale, the chat is read again and its new facts stored.
       await fs.appendFile(big, `{"id":"u-late","type":"user","content":"one more"}\n`);
       await readAgentLines("gemini-cli", other, undefined, store);

@@ -125,21 +125,28 @@ async function linesFromStoredFacts(agent: AgentSource, filePath: string, st: St
   if (facts === null) return null;
   const index = await getLineIndex(key, store.cacheDir, store.log);
   if (index.size !== st.size || index.mtimeMs !== st.mtimeMs) return null;
-  // The window's lines are read at once; a line asked for outside them with the lines after it,
-  // up to OUTSIDE_READ_BYTES (a compact block edging past a viewer window, a call's earlier line).
+  // The window's lines are read at once; a line asked for outside them with the unread lines
+  // around it, up to OUTSIDE_READ_BYTES (a compact block edging past a viewer window, an ending).
   const read = new Map<number, Buffer>();
   const from = Math.max(1, window?.start ?? 1);
   const to = Math.min(index.lineCount, window?.end ?? 0);
   if (from <= to) for (const l of await readLineRangeBytes(key, index, from, to)) read.set(l.line, l.bytes);
+  // Lines whose text was given (a record is made once): never read again.
+  const given = new Set<number>();
+  const unread = (line: number) => line >= 1 && line <= index.lineCount && !read.has(line) && !given.has(line);
   const lineText = (line: number): string => {
     let bytes = read.get(line);
     if (bytes === undefined) {
+      // The unread lines around it, half the budget each way (pages read forward, an ending backward).
+      let first = line;
       let end = line;
-      while (end < index.lineCount && !read.has(end + 1) && index.starts[end]! - index.starts[line - 1]! < OUTSIDE_READ_BYTES) end++;
-      for (const l of readLineRangeBytesSync(key, index, line, end)) read.set(l.line, l.bytes);
+      while (unread(end + 1) && index.starts[end]! - index.starts[line - 1]! < OUTSIDE_READ_BYTES / 2) end++;
+      while (unread(first - 1) && index.starts[line - 1]! - index.starts[first - 2]! < OUTSIDE_READ_BYTES / 2) first--;
+      for (const l of readLineRangeBytesSync(key, index, first, end)) read.set(l.line, l.bytes);
       bytes = read.get(line)!;
     }
     read.delete(line);
+    given.add(line);
     return bytes.toString("utf8");
   };
   return agent.linesFromFacts!(facts, index.lineCount, lineText, filePath);
