@@ -22,7 +22,8 @@
  *   the first visit's background work is done),
  *   `read_session_lines` 2,000-line compact windows of the long sessions (first read of each, p50,
  *   then again, p50), a first read of a window holding 4 MiB of each long session (a process of
- *   its own, persisted blocks removed: the same transcript whatever a line holds), `session_overview` first call p50 over the long sessions, `search_sessions`
+ *   its own, persisted blocks removed: the same transcript whatever a line holds), a first read of
+ *   the dashboard viewer's 200-line window of each (likewise), `session_overview` first call p50 over the long sessions, `search_sessions`
  *   `<word> agent:<source>` p50 over 5 words (after a full-text fill, timed) — and the same for
  *   Claude Code sessions of the same bytes (and at least 2,000 lines) prepared into their own workspace.
  * Nothing the bench made is removed within 40 s before a timed prepare or yardstick (see {@link settle}).
@@ -149,7 +150,7 @@ function cliStartup(): number {
   return performance.now() - start;
 }
 
-type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number; sameBytes: SameBytes };
+type Pages = { bytes: number; list: { first: number; p50: number; rows: number }; readCold: number; readWarm: number; lines: number; overview: number; search: number; hits: number; fill: number; sameBytes: SameBytes; viewer: number };
 
 /** A cold compact window of {@link WINDOW_BYTES} of transcript in each long session: p50 time and lines. */
 type SameBytes = { cold: number; lines: number };
@@ -162,10 +163,39 @@ function pages(ws: string, source: string, sessions: { id: string; bytes: number
   const run = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--pages", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
   if (run.status !== 0) throw new Error(`pages of ${ws} failed: ${run.stderr.toString().slice(-2000)}`);
   console.log(`${source}: ${/risk fill after the first list: \d+ ms more/.exec(run.stderr.toString())?.[0] ?? "no risk fill timed"}`);
-  const pages = JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as Omit<Pages, "sameBytes">;
+  const pages = JSON.parse(run.stdout.toString().trim().split("\n").at(-1)!) as Omit<Pages, "sameBytes" | "viewer">;
   const again = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--same-bytes", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
   if (again.status !== 0) throw new Error(`same-bytes windows of ${ws} failed: ${again.stderr.toString().slice(-2000)}`);
-  return { ...pages, sameBytes: JSON.parse(again.stdout.toString().trim().split("\n").at(-1)!) as SameBytes };
+  const viewer = spawnSync(process.execPath, [path.join(REPO, "node_modules/tsx/dist/cli.mjs"), fileURLToPath(import.meta.url), "--viewer", ws, source, JSON.stringify(sessions)], { cwd: REPO, maxBuffer: 64 << 20 });
+  if (viewer.status !== 0) throw new Error(`viewer windows of ${ws} failed: ${viewer.stderr.toString().slice(-2000)}`);
+  return { ...pages, sameBytes: JSON.parse(again.stdout.toString().trim().split("\n").at(-1)!) as SameBytes, viewer: Number(viewer.stdout.toString().trim().split("\n").at(-1)) };
+}
+
+/** Lines of a dashboard viewer window (components/viewer/queries `WINDOW_LINES.compact`). */
+const VIEWER_LINES = 200;
+
+/**
+ * What the dashboard's viewer meets on a first visit: a first read of a {@link VIEWER_LINES}-line
+ * compact window (`read_viewer_lines`, through the HTTP door) from the middle of each long session,
+ * in a process of its own with the persisted blocks removed; p50 in ms.
+ */
+async function measureViewer(ws: string, sessions: { id: string; bytes: number }[]): Promise<number> {
+  const ctx: CoreContext = createCoreContext(ws);
+  await CompactStore.removeAll(workspaceIndexDir(ctx));
+  compactRecordCache.clear();
+  const loaded = await loadWorkspace(ctx);
+  const cold: number[] = [];
+  for (const { id } of sessions) {
+    const project = loaded.projects.find((p) => p.rows.some((r) => r.source_session_id === id))!;
+    const row = project.rows.find((r) => r.source_session_id === id)!;
+    const start = Math.max(1, Math.floor((row.target_end_line - VIEWER_LINES) / 2) + 1);
+    const input = { project_key: project.projectKey, session_ref: row.session_ref, start_line: start, end_line: Math.min(row.target_end_line, start + VIEWER_LINES - 1), mode: "compact" };
+    const [ms, result] = await timed(() => callTool(ctx, "read_viewer_lines", input, { door: "http" }));
+    if ((result as { status?: string }).status !== "ok") throw new Error(`read_viewer_lines ${JSON.stringify(input)}: ${JSON.stringify(result).slice(0, 500)}`);
+    cold.push(ms);
+  }
+  closeCatalog(ctx);
+  return p50(cold);
 }
 
 /**
@@ -202,7 +232,7 @@ async function measureSameBytes(ws: string, sessions: { id: string; bytes: numbe
 }
 
 /** {@link pages} in this process: `sessions` are the source ids of the sessions to read. */
-async function measurePages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Omit<Pages, "sameBytes">> {
+async function measurePages(ws: string, source: string, sessions: { id: string; bytes: number }[]): Promise<Omit<Pages, "sameBytes" | "viewer">> {
   const ctx: CoreContext = createCoreContext(ws);
   const call = async (name: string, input: object) => {
     const [ms, result] = await timed(() => callTool(ctx, name, input, { door: "cli" }));
@@ -301,7 +331,7 @@ function printPrepare(rows: Row[], startup: number | null): void {
 
 function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): void {
   console.log(`\npages (in-process tools, as the dashboard's server calls them): agent|Claude Code (${SESSIONS} sessions over ${PROJECTS} projects each; Claude's long sessions of the agent's long sessions' bytes, at least ${WINDOW} lines)`);
-  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), `cold ${WINDOW_BYTES >> 20} MiB`.padStart(22), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(8)].join(" "));
+  console.log(["source".padEnd(18), "list 1st/p50".padStart(24), "long MB".padStart(11), "lines".padStart(11), "cold".padStart(16), "warm".padStart(14), `cold ${WINDOW_BYTES >> 20} MiB`.padStart(22), `viewer ${VIEWER_LINES}`.padStart(16), "overview".padStart(16), "search".padStart(16), "hits".padStart(11), "fill".padStart(8)].join(" "));
   for (const { source, pages: a, claude: c } of rows) {
     const both = (x: number, y: number) => `${msf(x)}|${msf(y)}`.padStart(16);
     console.log(
@@ -313,6 +343,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
         both(a.readCold, c.readCold),
         `${msf(a.readWarm)}|${msf(c.readWarm)}`.padStart(14),
         `${msf(a.sameBytes.cold)}|${msf(c.sameBytes.cold)} (${a.sameBytes.lines}|${c.sameBytes.lines})`.padStart(22),
+        both(a.viewer, c.viewer),
         both(a.overview, c.overview),
         both(a.search, c.search),
         `${a.hits}|${c.hits}`.padStart(11),
@@ -320,7 +351,7 @@ function printPages(rows: { source: string; pages: Pages; claude: Pages }[]): vo
       ].join(" "),
     );
   }
-  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5 once steady; read = 2,000-line compact window of each long session, first read and again, p50; cold ${WINDOW_BYTES >> 20} MiB = a first read of a window holding ${WINDOW_BYTES >> 20} MiB of each long session (its lines in brackets), p50, blocks removed first; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
+  console.log(`(each cell: agent|Claude; list_sessions of the largest project, first call / p50 of 5 once steady; read = 2,000-line compact window of each long session, first read and again, p50; cold ${WINDOW_BYTES >> 20} MiB = a first read of a window holding ${WINDOW_BYTES >> 20} MiB of each long session (its lines in brackets), p50, blocks removed first; viewer ${VIEWER_LINES} = a first read of the dashboard viewer's ${VIEWER_LINES}-line compact window from each long session's middle, p50, in a process of its own, blocks removed first; overview = first call, p50; search = p50 over ${WORDS.length} words with agent:<source>; fill = the agent workspace's full-text fill, Claude's filled before)`);
 }
 
 async function main(): Promise<void> {
@@ -426,6 +457,10 @@ async function benchSource(dir: string, g: GeneratedSource): Promise<Row> {
 if (process.argv[2] === "--same-bytes") {
   const [ws, , sessions] = process.argv.slice(3) as [string, string, string];
   console.log(JSON.stringify(await measureSameBytes(ws, JSON.parse(sessions) as { id: string; bytes: number }[])));
+  process.exit(0);
+} else if (process.argv[2] === "--viewer") {
+  const [ws, , sessions] = process.argv.slice(3) as [string, string, string];
+  console.log(JSON.stringify(await measureViewer(ws, JSON.parse(sessions) as { id: string; bytes: number }[])));
   process.exit(0);
 } else if (process.argv[2] === "--pages") {
   const [ws, source, sessions] = process.argv.slice(3) as [string, string, string];
