@@ -66,6 +66,18 @@ describe("readGeminiLines on the reader fixtures and the corpus", () => {
     expect(compare(bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1), "replay.jsonl", (n) => [...Array(n).keys()].map((i) => n - i))).toBe(true);
   });
 
+  it("reads no lines from facts that are not its own: not JSON, another version, another line count, another shape", () => {
+    const bytes = readFileSync(path.join(FIXTURES, "subagent.jsonl"));
+    const facts = readGeminiLines(bytes, "subagent.jsonl")!.facts!();
+    const lines = byteCopyLines(bytes).lines;
+    const text = (line: number) => lines[line - 1]!;
+    expect(geminiLinesFromFacts(facts, lines.length, text, "subagent.jsonl")).not.toBeNull();
+    expect(geminiLinesFromFacts(facts.slice(0, -1), lines.length, text, "subagent.jsonl")).toBeNull();
+    expect(geminiLinesFromFacts(facts.replace("gemini-line-facts/1", "gemini-line-facts/0"), lines.length, text, "subagent.jsonl")).toBeNull();
+    expect(geminiLinesFromFacts(facts, lines.length - 1, text, "subagent.jsonl")).toBeNull();
+    expect(geminiLinesFromFacts(JSON.stringify({ ...JSON.parse(facts), made: 5 }), lines.length, text, "subagent.jsonl")).toBeNull();
+  });
+
   it.skipIf(!HAS_SHARED)("gives the full read's records for every corpus chat it reads", async () => {
     const { sessions } = await geminiSource.discover(path.join(SHARED_DIR, "corpus", "agents-home", ".gemini"));
     let fast = 0;

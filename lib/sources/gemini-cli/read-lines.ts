@@ -125,14 +125,14 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
  * lines (another reader's version: the caller reads the file instead). Never throws.
  */
 export function geminiLinesFromFacts(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null {
-  let value: GeminiLineFacts;
   try {
-    value = JSON.parse(facts) as GeminiLineFacts;
+    const value = JSON.parse(facts) as GeminiLineFacts;
+    if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
+    return linesOf(value, lineText, file, new Map());
   } catch {
+    // Not JSON, or not of the facts' shape.
     return null;
   }
-  if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
-  return linesOf(value, lineText, file, new Map());
 }
 
 /** The {@link AgentLines} of a replayed chat: `objects` (the lines already parsed) are taken before `lineText` is read. */
