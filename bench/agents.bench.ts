@@ -171,6 +171,20 @@ function pages(ws: string, source: string, sessions: { id: string; bytes: number
   return { ...pages, sameBytes: JSON.parse(again.stdout.toString().trim().split("\n").at(-1)!) as SameBytes, viewer: Number(viewer.stdout.toString().trim().split("\n").at(-1)) };
 }
 
+/** A context on workspace `ws` with no compact record in memory or on disk (a first visit's), and the workspace loaded. */
+async function coldWorkspace(ws: string): Promise<{ ctx: CoreContext; loaded: Awaited<ReturnType<typeof loadWorkspace>> }> {
+  const ctx: CoreContext = createCoreContext(ws);
+  await CompactStore.removeAll(workspaceIndexDir(ctx));
+  compactRecordCache.clear();
+  return { ctx, loaded: await loadWorkspace(ctx) };
+}
+
+/** The project and index row of the session whose source id is `id`. */
+function sessionOf(loaded: Awaited<ReturnType<typeof loadWorkspace>>, id: string) {
+  const project = loaded.projects.find((p) => p.rows.some((r) => r.source_session_id === id))!;
+  return { project, row: project.rows.find((r) => r.source_session_id === id)! };
+}
+
 /** Lines of a dashboard viewer window (components/viewer/queries `WINDOW_LINES.compact`). */
 const VIEWER_LINES = 200;
 
@@ -180,14 +194,10 @@ const VIEWER_LINES = 200;
  * in a process of its own with the persisted blocks removed; p50 in ms.
  */
 async function measureViewer(ws: string, sessions: { id: string; bytes: number }[]): Promise<number> {
-  const ctx: CoreContext = createCoreContext(ws);
-  await CompactStore.removeAll(workspaceIndexDir(ctx));
-  compactRecordCache.clear();
-  const loaded = await loadWorkspace(ctx);
+  const { ctx, loaded } = await coldWorkspace(ws);
   const cold: number[] = [];
   for (const { id } of sessions) {
-    const project = loaded.projects.find((p) => p.rows.some((r) => r.source_session_id === id))!;
-    const row = project.rows.find((r) => r.source_session_id === id)!;
+    const { project, row } = sessionOf(loaded, id);
     const start = Math.max(1, Math.floor((row.target_end_line - VIEWER_LINES) / 2) + 1);
     const input = { project_key: project.projectKey, session_ref: row.session_ref, start_line: start, end_line: Math.min(row.target_end_line, start + VIEWER_LINES - 1), mode: "compact" };
     const [ms, result] = await timed(() => callTool(ctx, "read_viewer_lines", input, { door: "http" }));
@@ -205,15 +215,11 @@ async function measureViewer(ws: string, sessions: { id: string; bytes: number }
  * (Gemini) covers twice the transcript a Claude Code one does.
  */
 async function measureSameBytes(ws: string, sessions: { id: string; bytes: number }[]): Promise<SameBytes> {
-  const ctx: CoreContext = createCoreContext(ws);
-  await CompactStore.removeAll(workspaceIndexDir(ctx));
-  compactRecordCache.clear();
-  const loaded = await loadWorkspace(ctx);
+  const { ctx, loaded } = await coldWorkspace(ws);
   const cold: number[] = [];
   const lines: number[] = [];
   for (const { id } of sessions) {
-    const project = loaded.projects.find((p) => p.rows.some((r) => r.source_session_id === id))!;
-    const row = project.rows.find((r) => r.source_session_id === id)!;
+    const { project, row } = sessionOf(loaded, id);
     const resolved = await resolveSession(ctx, project.projectKey, row.session_ref);
     if (!resolved.ok) throw new Error(`session ${id} does not resolve`);
     const index = await getWorkspaceLineIndex(ctx, resolved.session.filePath);
