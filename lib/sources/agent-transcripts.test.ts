@@ -131,6 +131,32 @@ describe("readAgentLines with a line facts store (issue 38: a window of a big ch
     expect(await fs.readdir(small).catch(() => [])).toEqual([]);
   });
 
+  it("keeps no big chat's bytes once its facts are stored; keeps its lines when they cannot be stored", async () => {
+    const dir = await makeTempDir();
+    const big = path.join(dir, "big.jsonl");
+    await bigChat(big, LINE_FACTS_MIN_BYTES + 1000);
+    const readLines = vi.spyOn(geminiSource, "readLines");
+    const wholeReads = () => readLines.mock.calls.filter(([, file]) => file === big).length;
+    try {
+      // Stored: the next read of the same file takes the facts, not the lines (and bytes) of the first.
+      const store = { cacheDir: path.join(dir, "index") };
+      const first = await readAgentLines("gemini-cli", big, { start: 1, end: 5 }, store);
+      const next = await readAgentLines("gemini-cli", big, { start: 1, end: 5 }, store);
+      expect(next).not.toBe(first);
+      expect(wholeReads()).toBe(1);
+      expect(await readAgentLines("gemini-cli", big, { start: 1, end: 5 }, store)).toBe(next);
+      // Not stored (the index folder is a file): the lines are kept, the chat is not read again.
+      const blocked = path.join(dir, "not-a-folder");
+      await fs.writeFile(blocked, "");
+      await fs.appendFile(big, `{"id":"u-late","type":"user","content":"one more"}\n`);
+      const kept = await readAgentLines("gemini-cli", big, { start: 1, end: 5 }, { cacheDir: blocked });
+      expect(await readAgentLines("gemini-cli", big, { start: 1, end: 5 }, { cacheDir: blocked })).toBe(kept);
+      expect(wholeReads()).toBe(2);
+    } finally {
+      readLines.mockRestore();
+    }
+  });
+
   it("storeAgentLineFacts stores a big chat's facts once, and nothing for a source without them", async () => {
     const dir = await makeTempDir();
     const store = { cacheDir: path.join(dir, "index") };

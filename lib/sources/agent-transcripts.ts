@@ -90,8 +90,9 @@ export async function readAgentLines(source: string, filePath: string, window?: 
   if (agent.readLines !== undefined) {
     const lines = agent.readLines(await readWhole(filePath, st), filePath, window);
     if (lines !== null) {
-      if (keeps && lines.facts !== undefined) await writeLineFacts(store.cacheDir, path.resolve(filePath), agent.name, st, lines.facts());
-      lastLines = { filePath, stamp, lines };
+      // Lines whose facts are stored are not kept: they hold the file's bytes, and the next read takes the facts.
+      const stored = keeps && lines.facts !== undefined && (await writeLineFacts(store.cacheDir, path.resolve(filePath), agent.name, st, lines.facts()));
+      lastLines = stored ? null : { filePath, stamp, lines };
       return lines;
     }
   }

@@ -53,9 +53,13 @@ export function readLineFacts(cacheDir: string, filePath: string, source: string
 /**
  * Stores `facts` (JSON text without a line break, as `AgentLines.facts` gives) of absolute
  * `filePath` read by `source`'s reader at size and mtime `st`: one file written atomically, without
- * fsync (a file cut short by a crash reads as corrupt and is rebuilt). Failures are ignored.
+ * fsync (a file cut short by a crash reads as corrupt and is rebuilt). Whether it was stored: a
+ * failure (a read-only or full disk) is not an error, the facts are only a cache.
  */
-export async function writeLineFacts(cacheDir: string, filePath: string, source: string, st: { size: number; mtimeMs: number }, facts: string): Promise<void> {
+export async function writeLineFacts(cacheDir: string, filePath: string, source: string, st: { size: number; mtimeMs: number }, facts: string): Promise<boolean> {
   const header: Header = { format: FORMAT, source, sourcePath: filePath, size: st.size, mtimeMs: st.mtimeMs };
-  await writeFileAtomic(factsPath(cacheDir, filePath), `${JSON.stringify(header)}\n${facts}\n`, { durable: false }).catch(() => undefined);
+  return writeFileAtomic(factsPath(cacheDir, filePath), `${JSON.stringify(header)}\n${facts}\n`, { durable: false }).then(
+    () => true,
+    () => false,
+  );
 }
