@@ -27,10 +27,11 @@ export async function readViewerLines(ctx: CoreContext, query: ViewerLinesQuery)
   const index = await getWorkspaceLineIndex(ctx, filePath);
   const problem = checkRange(query.start, query.end, index.lineCount, query.mode);
   if (problem) throw new AppError("invalid_input", problem.message, { hint: problem.hint, fieldErrors: { [problem.field]: [problem.message] } });
-  const lines = await readLineRange(filePath, index, query.start, query.end);
   const source = session.row.source;
   // Read before the compact window, which then finds these lines read (lib/sources/agent-transcripts).
   const agent = await readAgentLines(source, filePath, { start: query.start, end: query.end }, workspaceLineFacts(ctx));
+  // An agent's compact records and extras come off its records: its raw lines are read for full mode only.
+  const lines = agent === null || query.mode === "full" ? await readLineRange(filePath, index, query.start, query.end) : [];
   // An agent's history written as text (Markdown, not JSONL): its lines are not malformed JSON.
   const textLines = agent !== null && !filePath.endsWith(".jsonl");
   // Results name their calls within the window (a call in an earlier window leaves "Result").
