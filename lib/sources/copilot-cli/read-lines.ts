@@ -1,0 +1,115 @@
+/**
+ * A window's records of a Copilot CLI `events.jsonl` without the whole read (issue 38 speed: the
+ * viewer's first 200-line window of a 2.4 MB session parsed all of it): the lines the records
+ * depend on are found by the SIMD scan kernel (lib/sources/common/json-members) without
+ * `JSON.parse` of whole events, and a line is parsed only when its record is asked for.
+ */
+import type { AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
+import { MemberLines } from "@/lib/sources/common/json-members";
+import type { ReadContext } from "@/lib/sources/copilot-cli/event-readers";
+import { readEventAt } from "@/lib/sources/copilot-cli/parse";
+import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
+
+/** Members read: the event's `type` and `data`, and in `data` (and its `toolRequests` items) the call ids. */
+const KEYS = ["type", "data", "toolCallId", "toolRequests"] as const;
+
+/**
+ * The lines of Copilot workspace file `data` (`file` names it) as {@link parseCopilotLines} reads
+ * them: `record(line)` equals its `records[line - 1]`, `firstCall` and `firstRewindLine` answer as
+ * its records would. The full read carries one thing from line to line: what each `toolCallId`
+ * called (set by `assistant.message` requests, `tool.execution_start` and `tool.user_requested`),
+ * which names a `tool.execution_complete`'s result. One pass of the scan kernel finds, for each
+ * completion, the last line before it that set its id; its record is made from its own line and
+ * that one. `window` is unused: every line is read the same way. Null — the caller parses the
+ * lines in full — unless `data` is UTF-8 whose only breaks are `\n`, ending with one, and every line
+ * is one valid JSON object with no escaped key where the pass reads keys. Never throws.
+ */
+export function readCopilotLines(data: Buffer, file: string, _window?: { start: number; end: number }): AgentLines | null {
+  if (lazyByteCopyLines(data).bytes === undefined) return null;
+  const scan = new MemberLines(data, KEYS);
+  const { b } = scan;
+  // Each line's first byte in `data` (one past the last: the end).
+  const starts: number[] = [];
+  // The last line that set each call id so far, and for each completion the line that set its id.
+  const setBy = new Map<string, number>();
+  const callLineOf = new Map<number, number>();
+  // The first line holding a call with each id (a request of an assistant message, a user-run tool).
+  const firstCallLine = new Map<string, number>();
+  const string = (span: [number, number] | undefined): string | null => {
+    if (!scan.isString(span)) return null;
+    const value = scan.json(span) as string;
+    return value === "" ? null : value;
+  };
+  let line = 0;
+  for (let start = 0; start < data.length; ) {
+    line++;
+    const nl = data.indexOf(0x0a, start);
+    const lineEnd = nl === -1 ? data.length : nl;
+    starts.push(start);
+    const members = scan.members(scan.start + start, scan.start + lineEnd);
+    start = lineEnd + 1;
+    if (members === null) return null;
+    const type = string(members.type);
+    if (type === null || !scan.isObject(members.data)) continue;
+    const fields = scan.members(members.data![0], members.data![1]);
+    if (fields === null) return null;
+    if (type === "assistant.message") {
+      for (const item of scan.items(fields.toolRequests) ?? []) {
+        if (b[item[0]] !== 0x7b) continue;
+        const request = scan.members(item[0], item[1]);
+        if (request === null) return null;
+        const id = string(request.toolCallId);
+        if (id === null) continue;
+        setBy.set(id, line);
+        if (!firstCallLine.has(id)) firstCallLine.set(id, line);
+      }
+    } else if (type === "tool.execution_start" || type === "tool.user_requested") {
+      const id = string(fields.toolCallId);
+      if (id === null) continue;
+      setBy.set(id, line);
+      if (type === "tool.user_requested" && !firstCallLine.has(id)) firstCallLine.set(id, line);
+    } else if (type === "tool.execution_complete") {
+      const id = string(fields.toolCallId);
+      const by = id === null ? undefined : setBy.get(id);
+      if (by !== undefined) callLineOf.set(line, by);
+    }
+  }
+  starts.push(data.length);
+  const lineCount = line;
+  const lineAt = (k: number) => data.toString("utf8", starts[k]!, starts[k + 1]! - 1);
+  // Warnings are parseLines' to give: the ones made here are dropped.
+  const warnings: SourceWarning[] = [];
+  const read = (at: number, ctx: ReadContext): AgentRecord => {
+    const out: AgentRecord[] = [];
+    readEventAt(lineAt, lineCount, at - 1, ctx, file, warnings, out);
+    warnings.length = 0;
+    return out[0]!;
+  };
+  const built = new Map<number, AgentRecord>();
+  const record = (at: number): AgentRecord | undefined => {
+    if (!(at >= 1 && at <= lineCount) || !Number.isInteger(at)) return undefined;
+    let made = built.get(at);
+    if (made !== undefined) return made;
+    const ctx: ReadContext = { calls: new Map() };
+    // What the full read knew of this completion's call: what the line that last set its id set.
+    const by = callLineOf.get(at);
+    if (by !== undefined) read(by, ctx);
+    made = read(at, ctx);
+    built.set(at, made);
+    return made;
+  };
+  const firstCalls = new Map<string, AgentToolCall | undefined>();
+  return {
+    lineCount,
+    record,
+    firstCall(id) {
+      if (!firstCalls.has(id)) {
+        const at = firstCallLine.get(id);
+        firstCalls.set(id, at === undefined ? undefined : record(at)!.calls.find((c) => c.id === id));
+      }
+      return firstCalls.get(id);
+    },
+    // No Copilot event is read as a rewind.
+    firstRewindLine: () => null,
+  };
+}
