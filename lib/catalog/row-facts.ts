@@ -9,7 +9,7 @@ import { fileStamp } from "@/lib/fs/file-stamp";
 import { resolveInside } from "@/lib/fs/paths";
 import { RangePool } from "@/lib/jsonl/range-pool";
 import { startWorker, type LineRange } from "@/lib/jsonl/workers";
-import { storeAgentLineFacts } from "@/lib/sources/agent-transcripts";
+import { LINE_FACTS_MIN_BYTES, storeAgentLineFacts } from "@/lib/sources/agent-transcripts";
 import { agentSource } from "@/lib/sources/agents";
 import { BUCKET_MS, type UsageTally } from "@/lib/usage/session-usage";
 import { pricingStamp, readSessionUsage, subagentsSignature, type CountedUsage } from "@/lib/workspace/session-usage";
@@ -74,9 +74,9 @@ export async function readRowFacts(ctx: CoreContext, session: ResolvedSession, c
   // An agent session's usage was just counted from its whole transcript, still in memory: a big
   // one's forensics scan is stored now for little more, so its first overview reads it, and its
   // line facts, so its first window reads only its own lines (issue 38).
-  if (st.size >= SCAN_AHEAD_MIN_BYTES && agentSource(session.row.source) !== null) {
-    await scanSession(ctx, session).catch(() => undefined);
-    await storeAgentLineFacts(session.row.source, session.filePath, workspaceLineFacts(ctx));
+  if (agentSource(session.row.source) !== null) {
+    if (st.size >= SCAN_AHEAD_MIN_BYTES) await scanSession(ctx, session).catch(() => undefined);
+    if (st.size >= LINE_FACTS_MIN_BYTES) await storeAgentLineFacts(session.row.source, session.filePath, workspaceLineFacts(ctx));
   }
   return facts(summary, usage);
 }

@@ -8,6 +8,7 @@ import { agentEnding, agentRequest } from "@/lib/forensics/agent-session";
 import { byteCopyLines } from "@/lib/jsonl/text-lines";
 import { LINE_FACTS_MIN_BYTES, readAgentLines, readAgentTranscript, storeAgentLineFacts } from "@/lib/sources/agent-transcripts";
 import { transcriptLines } from "@/lib/sources/common/agent-source";
+import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { parseGeminiLines } from "@/lib/sources/gemini-cli/parse";
 import { geminiSource } from "@/lib/sources/gemini-cli/source";
 import { bigGeminiChat, GEMINI_REPLAY_FIXTURE } from "@/lib/testing/gemini-chats";
@@ -157,7 +158,7 @@ describe("readAgentLines with a line facts store (issue 38: a window of a big ch
     }
   });
 
-  it("storeAgentLineFacts stores a big chat's facts once, and nothing for a source without them", async () => {
+  it("storeAgentLineFacts stores a big chat's facts once, and none for a source without them or a file its reader declines", async () => {
     const dir = await makeTempDir();
     const store = { cacheDir: path.join(dir, "index") };
     const big = path.join(dir, "big.jsonl");
@@ -168,9 +169,21 @@ describe("readAgentLines with a line facts store (issue 38: a window of a big ch
     await new Promise((r) => setTimeout(r, 20));
     await storeAgentLineFacts("gemini-cli", big, store);
     expect((await fs.stat(path.join(store.cacheDir, name!))).mtimeMs).toBe(written);
-    const copilot = path.join(dir, "events.jsonl");
-    await fs.writeFile(copilot, (await fs.readFile(EVENTS, "utf8")).repeat(Math.ceil(LINE_FACTS_MIN_BYTES / (await fs.stat(EVENTS)).size)));
-    await storeAgentLineFacts("copilot-cli", copilot, store);
+    // Aider's reader has no facts: nothing is stored for its history, however big.
+    const aider = path.join(dir, ".aider.chat.history.md");
+    await fs.writeFile(aider, "# aider chat started at 2026-07-01 09:00:00\n\n#### fix it\n\nDone.\n\n".repeat(Math.ceil(LINE_FACTS_MIN_BYTES / 60)));
+    await storeAgentLineFacts("aider", aider, store);
     expect(await fs.readdir(store.cacheDir)).toEqual([name]);
+    // Copilot's has: an events file of whole events gets them, one with a malformed line (its reader declines it) none.
+    const events = (await fs.readFile(EVENTS, "utf8")).split("\n").filter((l) => parseJsonObject(l) !== null);
+    const copilot = path.join(dir, "events.jsonl");
+    await fs.writeFile(copilot, `${events.join("\n")}\n`.repeat(2 + Math.ceil(LINE_FACTS_MIN_BYTES / (await fs.stat(EVENTS)).size)));
+    await storeAgentLineFacts("copilot-cli", copilot, store);
+    expect(await fs.readdir(store.cacheDir)).toHaveLength(2);
+    const broken = path.join(dir, "broken", "events.jsonl");
+    await fs.mkdir(path.dirname(broken));
+    await fs.writeFile(broken, `${events.join("\n")}\n{"type":"assistant.mes\n`.repeat(2 + Math.ceil(LINE_FACTS_MIN_BYTES / (await fs.stat(EVENTS)).size)));
+    await storeAgentLineFacts("copilot-cli", broken, store);
+    expect(await fs.readdir(store.cacheDir)).toHaveLength(2);
   });
 });

@@ -51,9 +51,10 @@ let lastLines: { filePath: string; stamp: string; lines: AgentLines } | null = n
 
 /**
  * Sessions at least this big have their line facts stored (issue 38: a cold window of a 12 MB
- * Gemini chat spent ~20 ms reading and replaying the whole chat; below this it costs a few ms).
+ * Gemini chat spent ~20 ms reading and replaying the whole chat, the viewer's first window of a
+ * 2.4 MB Copilot session ~5 ms scanning it; below this a scan costs a millisecond or two).
  */
-export const LINE_FACTS_MIN_BYTES = 4 << 20;
+export const LINE_FACTS_MIN_BYTES = 1 << 20;
 
 /** Where {@link readAgentLines} keeps and finds line facts: the workspace's `.casefile/index` (lib/workspace/sessions `workspaceIndexDir`). */
 export type LineFactsStore = { cacheDir: string; log?: Logger };

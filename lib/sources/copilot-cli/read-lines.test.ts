@@ -8,7 +8,7 @@ import { compactAgentBody } from "@/lib/session-reader/compact-agent";
 import { transcriptLines } from "@/lib/sources/common/agent-source";
 import { parseJsonObject } from "@/lib/sources/common/json-object";
 import { parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
-import { readCopilotLines } from "@/lib/sources/copilot-cli/read-lines";
+import { copilotLinesFromFacts, readCopilotLines } from "@/lib/sources/copilot-cli/read-lines";
 import { copilotSource } from "@/lib/sources/copilot-cli/source";
 import { damagedBytes, seededRandom } from "@/lib/testing/random";
 import { HAS_SHARED, SHARED_DIR, SKIP_SHARED_MESSAGE } from "@/lib/testing/shared";
@@ -41,6 +41,14 @@ function compare(bytes: Buffer, file: string, order: (count: number) => number[]
   const NOW = Date.parse("2026-12-01T00:00:00Z");
   expect(agentRequest(readCopilotLines(bytes, file)!)).toEqual(agentRequest(full));
   expect(agentEnding(readCopilotLines(bytes, file)!, NOW)).toEqual(agentEnding(full, NOW));
+  // Read again from the facts the first read gave (as stored: JSON text), each line read only when a record needs it.
+  const texts = byteCopyLines(bytes).lines;
+  const stored = copilotLinesFromFacts(fast.facts!(), fast.lineCount, (line) => texts[line - 1]!, file)!;
+  for (const line of order(fast.lineCount)) expect(compactAgentBody(stored, line)).toEqual(compactAgentBody(full, line));
+  for (const line of order(fast.lineCount)) expect(stored.record(line)).toEqual(full.records[line - 1]);
+  for (const id of ids) expect(stored.firstCall(id)).toEqual(lines.firstCall(id));
+  expect(copilotLinesFromFacts(fast.facts!(), fast.lineCount + 1, (line) => texts[line - 1]!, file)).toBeNull();
+  expect(copilotLinesFromFacts(fast.facts!().replace("copilot-line-facts/1", "copilot-line-facts/0"), fast.lineCount, (line) => texts[line - 1]!, file)).toBeNull();
   return true;
 }
 

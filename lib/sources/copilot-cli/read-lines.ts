@@ -5,10 +5,21 @@
  * `JSON.parse` of whole events, and a line is parsed only when its record is asked for.
  */
 import type { AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
+import { isJsonObject } from "@/lib/sources/common/json-object";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import type { ReadContext } from "@/lib/sources/copilot-cli/event-readers";
 import { readEventAt } from "@/lib/sources/copilot-cli/parse";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
+
+/**
+ * What a window of an events file needs to know of its other lines, as JSON (issue 38 speed:
+ * stored per file version by lib/sources/agent-transcripts): for each `tool.execution_complete`,
+ * the line that last set its call id before it, and each call id's first line.
+ */
+type CopilotLineFacts = { format: typeof FACTS_FORMAT; lineCount: number; callLines: [number, number][]; firstCallLines: [string, number][] };
+
+/** Bump when a record's making changes: facts stored by an older reader are not used. */
+const FACTS_FORMAT = "copilot-line-facts/1";
 
 /** Members read: the event's `type` and `data`, and in `data` (and its `toolRequests` items) the call ids. */
 const KEYS = ["type", "data", "toolCallId", "toolRequests"] as const;
@@ -20,7 +31,8 @@ const KEYS = ["type", "data", "toolCallId", "toolRequests"] as const;
  * called (set by `assistant.message` requests, `tool.execution_start` and `tool.user_requested`),
  * which names a `tool.execution_complete`'s result. One pass of the scan kernel finds, for each
  * completion, the last line before it that set its id; its record is made from its own line and
- * that one. `window` is unused: every line is read the same way. Null — the caller parses the
+ * that one. `facts()` gives what {@link copilotLinesFromFacts} needs to answer so again. `window`
+ * is unused: every line is read the same way. Null — the caller parses the
  * lines in full — unless `data` is UTF-8 whose only breaks are `\n`, ending with one, and every line
  * is one valid JSON object with no escaped key where the pass reads keys. Never throws.
  */
@@ -75,8 +87,35 @@ export function readCopilotLines(data: Buffer, file: string, _window?: { start: 
     }
   }
   starts.push(data.length);
-  const lineCount = line;
-  const lineAt = (k: number) => data.toString("utf8", starts[k]!, starts[k + 1]! - 1);
+  const facts: CopilotLineFacts = { format: FACTS_FORMAT, lineCount: line, callLines: [...callLineOf], firstCallLines: [...firstCallLine] };
+  const lines = linesOf(facts, (at) => data.toString("utf8", starts[at - 1]!, starts[at]! - 1), file);
+  let text: string | undefined;
+  return { ...lines, facts: () => (text ??= JSON.stringify(facts)) };
+}
+
+/**
+ * The lines {@link readCopilotLines} read from a file of `lineCount` lines, from the JSON text its
+ * `facts()` gave for that file's bytes: `lineText(line)` gives a line's text (without its `\n`) when
+ * a record needs it. Null when `facts` are not such text for `lineCount` lines. Never throws.
+ */
+export function copilotLinesFromFacts(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null {
+  try {
+    const value = JSON.parse(facts) as CopilotLineFacts;
+    if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
+    return linesOf(value, lineText, file);
+  } catch {
+    // Not JSON, or not of the facts' shape.
+    return null;
+  }
+}
+
+/** The {@link AgentLines} of an events file whose lines are each one JSON object, its facts found. */
+function linesOf(facts: CopilotLineFacts, lineText: (line: number) => string, file: string): AgentLines {
+  const { lineCount } = facts;
+  const callLineOf = new Map(facts.callLines);
+  const firstCallLine = new Map(facts.firstCallLines);
+  // Each line is one event (no event split over lines): readEventAt reads it alone.
+  const lineAt = (k: number) => lineText(k + 1);
   // Warnings are parseLines' to give: the ones made here are dropped.
   const warnings: SourceWarning[] = [];
   const read = (at: number, ctx: ReadContext): AgentRecord => {

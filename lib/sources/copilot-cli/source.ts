@@ -5,7 +5,7 @@ import { exportCopilotLines } from "@/lib/sources/copilot-cli/export-lines";
 import { COPILOT_ABSENT, parseCopilotLines } from "@/lib/sources/copilot-cli/parse";
 import { prepareCopilotTurns } from "@/lib/sources/copilot-cli/prepare-turns";
 import { copilotPushedFiles } from "@/lib/sources/copilot-cli/pushed-files";
-import { readCopilotLines } from "@/lib/sources/copilot-cli/read-lines";
+import { copilotLinesFromFacts, readCopilotLines } from "@/lib/sources/copilot-cli/read-lines";
 
 /**
  * Copilot CLI sessions: `~/.copilot/session-state/<uuid>/events.jsonl` (or under `$COPILOT_HOME`),
@@ -23,4 +23,5 @@ export const copilotSource: AgentSource = {
   parseLines: parseCopilotLines,
   prepareTurns: prepareCopilotTurns,
   readLines: readCopilotLines,
+  linesFromFacts: copilotLinesFromFacts,
 };
