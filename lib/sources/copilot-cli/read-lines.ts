@@ -4,8 +4,8 @@
  * depend on are found by the SIMD scan kernel (lib/sources/common/json-members) without
  * `JSON.parse` of whole events, and a line is parsed only when its record is asked for.
  */
-import type { AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
-import { isJsonObject } from "@/lib/sources/common/json-object";
+import type { AgentLines, AgentRecord, SourceWarning } from "@/lib/sources/common/agent-source";
+import { linesFromFactsText, linesMadeOnDemand, withFacts } from "@/lib/sources/common/line-facts";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import type { ReadContext } from "@/lib/sources/copilot-cli/event-readers";
 import { readEventAt } from "@/lib/sources/copilot-cli/parse";
@@ -89,8 +89,7 @@ export function readCopilotLines(data: Buffer, file: string, _window?: { start: 
   starts.push(data.length);
   const facts: CopilotLineFacts = { format: FACTS_FORMAT, lineCount: line, callLines: [...callLineOf], firstCallLines: [...firstCallLine] };
   const lines = linesOf(facts, (at) => data.toString("utf8", starts[at - 1]!, starts[at]! - 1), file);
-  let text: string | undefined;
-  return { ...lines, facts: () => (text ??= JSON.stringify(facts)) };
+  return withFacts(lines, facts);
 }
 
 /**
@@ -99,14 +98,7 @@ export function readCopilotLines(data: Buffer, file: string, _window?: { start: 
  * a record needs it. Null when `facts` are not such text for `lineCount` lines. Never throws.
  */
 export function copilotLinesFromFacts(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null {
-  try {
-    const value = JSON.parse(facts) as CopilotLineFacts;
-    if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
-    return linesOf(value, lineText, file);
-  } catch {
-    // Not JSON, or not of the facts' shape.
-    return null;
-  }
+  return linesFromFactsText<CopilotLineFacts>(facts, FACTS_FORMAT, lineCount, (value) => linesOf(value, lineText, file));
 }
 
 /** The {@link AgentLines} of an events file whose lines are each one JSON object, its facts found. */
@@ -124,31 +116,13 @@ function linesOf(facts: CopilotLineFacts, lineText: (line: number) => string, fi
     warnings.length = 0;
     return out[0]!;
   };
-  const built = new Map<number, AgentRecord>();
-  const record = (at: number): AgentRecord | undefined => {
-    if (!(at >= 1 && at <= lineCount) || !Number.isInteger(at)) return undefined;
-    let made = built.get(at);
-    if (made !== undefined) return made;
+  // What the full read knew of a completion's call: what the line that last set its id set.
+  const make = (at: number): AgentRecord => {
     const ctx: ReadContext = { calls: new Map() };
-    // What the full read knew of this completion's call: what the line that last set its id set.
     const by = callLineOf.get(at);
     if (by !== undefined) read(by, ctx);
-    made = read(at, ctx);
-    built.set(at, made);
-    return made;
+    return read(at, ctx);
   };
-  const firstCalls = new Map<string, AgentToolCall | undefined>();
-  return {
-    lineCount,
-    record,
-    firstCall(id) {
-      if (!firstCalls.has(id)) {
-        const at = firstCallLine.get(id);
-        firstCalls.set(id, at === undefined ? undefined : record(at)!.calls.find((c) => c.id === id));
-      }
-      return firstCalls.get(id);
-    },
-    // No Copilot event is read as a rewind.
-    firstRewindLine: () => null,
-  };
+  // No Copilot event is read as a rewind.
+  return linesMadeOnDemand(lineCount, make, (id) => { const at = firstCallLine.get(id); return at === undefined ? [] : [at]; }, null);
 }

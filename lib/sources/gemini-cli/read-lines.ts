@@ -4,8 +4,9 @@
  * the SIMD scan kernel (lib/sources/common/json-members) without `JSON.parse` of whole messages,
  * and a message line is parsed only when its record is asked for.
  */
-import type { AgentEvent, AgentLines, AgentRecord, AgentToolCall, SourceWarning } from "@/lib/sources/common/agent-source";
+import type { AgentEvent, AgentLines, AgentRecord, SourceWarning } from "@/lib/sources/common/agent-source";
 import { isJsonObject, parseJsonObject, type JsonObject } from "@/lib/sources/common/json-object";
+import { linesFromFactsText, linesMadeOnDemand, withFacts } from "@/lib/sources/common/line-facts";
 import { MemberLines } from "@/lib/sources/common/json-members";
 import { lazyByteCopyLines } from "@/lib/jsonl/text-lines";
 import { messageRecord, unknownRecord } from "@/lib/sources/gemini-cli/parse";
@@ -114,8 +115,7 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
   };
   // Facts are serialized when asked for, before any record leaves: the made records are still as replay left them.
   const lines = linesOf(facts, (at) => data.toString("utf8", starts[at - 1]!, starts[at]! - 1), file, objects);
-  let text: string | undefined;
-  return { ...lines, facts: () => (text ??= JSON.stringify(facts)) };
+  return withFacts(lines, facts);
 }
 
 /**
@@ -125,54 +125,30 @@ export function readGeminiLines(data: Buffer, file: string, window?: { start: nu
  * lines (another reader's version: the caller reads the file instead). Never throws.
  */
 export function geminiLinesFromFacts(facts: string, lineCount: number, lineText: (line: number) => string, file: string): AgentLines | null {
-  try {
-    const value = JSON.parse(facts) as GeminiLineFacts;
-    if (!isJsonObject(value) || value.format !== FACTS_FORMAT || value.lineCount !== lineCount) return null;
-    return linesOf(value, lineText, file, new Map());
-  } catch {
-    // Not JSON, or not of the facts' shape.
-    return null;
-  }
+  return linesFromFactsText<GeminiLineFacts>(facts, FACTS_FORMAT, lineCount, (value) => linesOf(value, lineText, file, new Map()));
 }
 
 /** The {@link AgentLines} of a replayed chat: `objects` (the lines already parsed) are taken before `lineText` is read. */
 function linesOf(facts: GeminiLineFacts, lineText: (line: number) => string, file: string, objects: Map<number, JsonObject>): AgentLines {
   const { lineCount, subagentFrom } = facts;
-  const built = new Map(facts.made);
+  const made = new Map(facts.made);
   const events = new Map(facts.events);
   const superseded = new Set(facts.superseded);
   const callLines = new Map(facts.calls.map(([id, ...lines]) => [id, lines]));
   // Warnings are parseLines' to give: the ones made here are dropped.
   const warnings: SourceWarning[] = [];
-  const record = (at: number): AgentRecord | undefined => {
-    if (!(at >= 1 && at <= lineCount) || !Number.isInteger(at)) return undefined;
-    let made = built.get(at);
-    if (made !== undefined) return made;
+  const make = (at: number): AgentRecord => {
+    const byReplay = made.get(at);
+    if (byReplay !== undefined) return byReplay;
     // Replay made every other kind's record: this line holds a message or an unknown record.
     const value = objects.get(at) ?? (JSON.parse(lineText(at)) as JsonObject);
     objects.delete(at);
     const isMessage = typeof value.$rewindTo !== "string" && typeof value.id === "string";
-    made = isMessage ? messageRecord(at, value, subagentFrom !== null && at >= subagentFrom, file, warnings) : unknownRecord(at, value, file, warnings);
+    const record = isMessage ? messageRecord(at, value, subagentFrom !== null && at >= subagentFrom, file, warnings) : unknownRecord(at, value, file, warnings);
     warnings.length = 0;
-    built.set(at, finishRecord(made, events.get(at), superseded.has(at)));
-    return made;
+    return finishRecord(record, events.get(at), superseded.has(at));
   };
-  const firstCalls = new Map<string, AgentToolCall | undefined>();
-  return {
-    lineCount,
-    record,
-    firstCall(id) {
-      if (firstCalls.has(id)) return firstCalls.get(id);
-      let found: AgentToolCall | undefined;
-      for (const at of callLines.get(id) ?? []) {
-        found = record(at)!.calls.find((c) => c.id === id);
-        if (found !== undefined) break;
-      }
-      firstCalls.set(id, found);
-      return found;
-    },
-    firstRewindLine: () => facts.firstRewind,
-  };
+  return linesMadeOnDemand(lineCount, make, (id) => callLines.get(id) ?? [], facts.firstRewind);
 }
 
 /** A parsed line's {@link LineKeys} (as parse.ts tells a line's kind), the object kept; null when it is not a JSON object. */
